@@ -1,0 +1,206 @@
+//! Reading the file system: one shared, read-only [`FileCache`] so that every file is
+//! read at most once per load (and, in the live loader, only again when it changed),
+//! and folder listings in the order Python's `sorted(Path.iterdir())` gives.
+
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+/// Files larger than this are not read; they become an `io` diagnostic. Agent
+/// definitions are kilobytes; the bound keeps a stray dump in a watched folder from
+/// costing memory and time.
+pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Why a file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    NotFound,
+    IsDir,
+    TooLarge(u64),
+    Other(String),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::NotFound => write!(f, "no such file"),
+            ReadError::IsDir => write!(f, "is a directory"),
+            ReadError::TooLarge(n) => {
+                write!(f, "file too large ({n} bytes; agentry reads at most {MAX_FILE_BYTES} bytes)")
+            }
+            ReadError::Other(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl From<io::Error> for ReadError {
+    fn from(e: io::Error) -> Self {
+        match e.kind() {
+            io::ErrorKind::NotFound => ReadError::NotFound,
+            io::ErrorKind::IsADirectory => ReadError::IsDir,
+            _ => ReadError::Other(e.to_string()),
+        }
+    }
+}
+
+/// What identifies one version of a file without reading it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    inode: u64,
+}
+
+fn stamp(meta: &std::fs::Metadata) -> Stamp {
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(meta);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Stamp { len: meta.len(), modified: meta.modified().ok(), inode }
+}
+
+struct Entry {
+    stamp: Stamp,
+    bytes: Arc<[u8]>,
+}
+
+/// Bytes of files, read once and shared. Cheap to query again: a cached file is only
+/// re-read when its size, modification time or inode changed.
+#[derive(Default)]
+pub struct FileCache {
+    entries: Mutex<HashMap<PathBuf, Entry>>,
+    reads: AtomicU64,
+    bytes_read: AtomicU64,
+}
+
+impl FileCache {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The file's bytes, following symlinks.
+    pub fn read(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
+        let meta = std::fs::metadata(path)?;
+        if meta.is_dir() {
+            return Err(ReadError::IsDir);
+        }
+        let now = stamp(&meta);
+        if let Some(e) = self.lock().get(path) {
+            if e.stamp == now {
+                return Ok(e.bytes.clone());
+            }
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(ReadError::TooLarge(meta.len()));
+        }
+        let bytes: Arc<[u8]> = read_bounded(path)?.into();
+        self.reads.fetch_add(1, Ordering::Relaxed);
+        self.bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        self.lock().insert(path.to_path_buf(), Entry { stamp: now, bytes: bytes.clone() });
+        Ok(bytes)
+    }
+
+    /// Forgets a file, so the next read goes to disk.
+    pub fn invalidate(&self, path: &Path) {
+        self.lock().remove(path);
+    }
+
+    /// How many files were read from disk, and how many bytes, since creation.
+    pub fn stats(&self) -> (u64, u64) {
+        (self.reads.load(Ordering::Relaxed), self.bytes_read.load(Ordering::Relaxed))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Entry>> {
+        // A panic while holding the lock leaves the map consistent (inserts are atomic).
+        self.entries.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Reads at most `MAX_FILE_BYTES`: the file may have grown since it was measured, and a
+/// FIFO or device never ends.
+fn read_bounded(path: &Path) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// One entry of a folder.
+#[derive(Clone, Debug)]
+pub struct DirEntry {
+    pub name: String,
+    pub path: PathBuf,
+    /// A folder, following symlinks (Python's `Path.is_dir()`).
+    pub is_dir: bool,
+}
+
+/// The entries of a folder in Python's `sorted(Path.iterdir())` order (code-point order
+/// of the names). `Ok(None)` when the path is not a folder; `Err` when listing fails.
+pub fn list_dir(dir: &Path) -> io::Result<Option<Vec<DirEntry>>> {
+    if !std::fs::metadata(dir).map(|m| m.is_dir()).unwrap_or(false) {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let is_dir = std::fs::metadata(&path).map(|m| m.is_dir()).unwrap_or(false);
+        out.push(DirEntry { name: entry.file_name().to_string_lossy().into_owned(), path, is_dir });
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(Some(out))
+}
+
+/// Python's `Path.suffix`: the last `.xxx` of the name, empty for names without one or
+/// consisting only of a leading dot (`.md` has no suffix).
+pub fn suffix(name: &str) -> &str {
+    match name.rfind('.') {
+        Some(0) | None => "",
+        Some(i) if i + 1 == name.len() => "",
+        Some(i) => &name[i..],
+    }
+}
+
+/// Python's `Path.stem`: the name minus its suffix.
+pub fn stem(name: &str) -> &str {
+    &name[..name.len() - suffix(name).len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suffix_and_stem_follow_pathlib() {
+        assert_eq!(suffix("a.md"), ".md");
+        assert_eq!(suffix(".md"), "");
+        assert_eq!(suffix("a."), "");
+        assert_eq!(suffix("double.md.md"), ".md");
+        assert_eq!(stem("double.md.md"), "double.md");
+        assert_eq!(stem(".secret.md"), ".secret");
+        assert_eq!(stem("noext"), "noext");
+    }
+
+    #[test]
+    fn a_file_is_read_once_until_it_changes() {
+        let dir = std::env::temp_dir().join(format!("agentry-fc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("a.md");
+        std::fs::write(&f, "one").unwrap();
+        let cache = FileCache::new();
+        assert_eq!(&*cache.read(&f).unwrap(), b"one");
+        assert_eq!(&*cache.read(&f).unwrap(), b"one");
+        assert_eq!(cache.stats().0, 1);
+        std::fs::write(&f, "three").unwrap();
+        assert_eq!(&*cache.read(&f).unwrap(), b"three");
+        assert_eq!(cache.read(&dir.join("missing")), Err(ReadError::NotFound));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,14 @@
+//! agentry — the resolution core.
+//!
+//! Data flows one way: files → discover → parse → resolve → catalog. Everything in
+//! this library is free of terminal code; the command line (`cli`) and the explorer
+//! are two views of one immutable [`model::Catalog`].
+
+pub mod discover;
+pub mod frameworks;
+pub mod frontmatter;
+pub mod load;
+pub mod model;
+pub mod py;
+pub mod text;
+pub mod yaml;

@@ -1,0 +1,146 @@
+use serde::Serialize;
+use serde_json::Value as Json;
+
+use super::Source;
+
+/// What became of one definition. `Equivalent` is a shadowed definition that resolves
+/// to exactly what the winner resolves to; `Invalid` is a definition the framework
+/// could not load (it does not take part in precedence unless the framework says so).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Status {
+    Wins,
+    Shadowed,
+    Equivalent,
+    Invalid,
+}
+
+impl Status {
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Wins => "WINS",
+            Status::Shadowed => "SHADOWED",
+            Status::Equivalent => "EQUIVALENT",
+            Status::Invalid => "INVALID",
+        }
+    }
+
+    /// The framework's view: the one it uses for the name, or one it does not.
+    pub fn is_active(self) -> bool {
+        self == Status::Wins
+    }
+}
+
+/// One file position that contributed to a field.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Site {
+    /// The source key of the file (`project:agents/a.md`).
+    pub source: String,
+    /// 1-based line of the key, when the value came from a file.
+    pub line: Option<u32>,
+}
+
+/// How a field got its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Provenance {
+    /// Set by the definition itself.
+    Own,
+    /// Taken unchanged from an ancestor.
+    Inherited,
+    /// Combined from several files of the chain.
+    Merged,
+    /// Not written anywhere: the framework's default.
+    Default,
+}
+
+/// Where an effective field came from: the files and lines, and the rule in words.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FieldOrigin {
+    pub provenance: Provenance,
+    pub sites: Vec<Site>,
+    pub rule: String,
+}
+
+impl FieldOrigin {
+    pub fn own(source: &str, line: Option<u32>, rule: impl Into<String>) -> FieldOrigin {
+        FieldOrigin {
+            provenance: Provenance::Own,
+            sites: vec![Site { source: source.to_string(), line }],
+            rule: rule.into(),
+        }
+    }
+
+    pub fn default(rule: impl Into<String>) -> FieldOrigin {
+        FieldOrigin { provenance: Provenance::Default, sites: Vec::new(), rule: rule.into() }
+    }
+}
+
+/// An effective field, with the framework's own key name and JSON type.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Field {
+    pub key: String,
+    pub value: Json,
+    pub origin: FieldOrigin,
+}
+
+/// A key as written in the definition's own file, before any coercion.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Attribute {
+    pub key: String,
+    pub line: u32,
+    pub value: Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EdgeKind {
+    /// Inherits from the target (tsugite `extends`, kimi `extend`).
+    Extends,
+    /// Delegates to the target (kimi subagents).
+    Subagent,
+    /// Calls the target as a step of a workflow (fast-agent workflow cards).
+    Workflow,
+}
+
+/// A link from one agent to another, for the hierarchy tree.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Edge {
+    pub kind: EdgeKind,
+    /// The name as written in the definition.
+    pub name: String,
+    /// The source key of the definition it reaches, when one was found.
+    pub target: Option<String>,
+}
+
+/// One definition of an agent, resolved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Agent {
+    pub ecosystem: &'static str,
+    pub name: String,
+    pub source: Source,
+    pub status: Status,
+    /// The winner's source key, for shadowed definitions.
+    pub shadowed_by: Option<String>,
+    /// Why this definition wins or loses, in words.
+    pub rule: String,
+    /// Source keys from this definition up to its root ancestor.
+    pub chain: Vec<String>,
+    pub description: String,
+    pub fields: Vec<Field>,
+    pub attributes: Vec<Attribute>,
+    /// The effective system prompt, or `None` where it cannot be known without
+    /// running tools or a model.
+    pub system_prompt: Option<String>,
+    pub edges: Vec<Edge>,
+}
+
+impl Agent {
+    pub fn id(&self) -> String {
+        format!("{}:{}", self.ecosystem, self.source.key())
+    }
+
+    pub fn field(&self, key: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.key == key)
+    }
+}

@@ -1,0 +1,95 @@
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+/// The kind of a problem. The first five are the resolution report's error kinds;
+/// the rest are agentry's own findings, which the frameworks do not report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DiagKind {
+    Parse,
+    Validation,
+    Missing,
+    Cycle,
+    Io,
+    /// A template could not be rendered.
+    Template,
+    /// The framework's installed package (its built-in agents) was not found.
+    Builtins,
+    /// Two dialects of one format read the file differently.
+    Dialect,
+    /// A value the framework reads differently from what the text suggests.
+    Ambiguous,
+}
+
+impl DiagKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiagKind::Parse => "parse",
+            DiagKind::Validation => "validation",
+            DiagKind::Missing => "missing",
+            DiagKind::Cycle => "cycle",
+            DiagKind::Io => "io",
+            DiagKind::Template => "template",
+            DiagKind::Builtins => "builtins",
+            DiagKind::Dialect => "dialect",
+            DiagKind::Ambiguous => "ambiguous",
+        }
+    }
+}
+
+/// One problem, at a file position.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Diagnostic {
+    pub ecosystem: &'static str,
+    pub severity: Severity,
+    pub kind: DiagKind,
+    /// The file the problem is in.
+    pub path: PathBuf,
+    pub line: Option<u32>,
+    pub col: Option<u32>,
+    pub message: String,
+    /// The source key of the definition that failed because of it. Set exactly when
+    /// the framework reports the definition as an error (the resolution report's
+    /// `errors`).
+    pub source: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(ecosystem: &'static str, kind: DiagKind, path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            ecosystem,
+            severity: Severity::Error,
+            kind,
+            path: path.into(),
+            line: None,
+            col: None,
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    pub fn warning(ecosystem: &'static str, kind: DiagKind, path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Warning, ..Self::error(ecosystem, kind, path, message) }
+    }
+
+    pub fn at(mut self, line: Option<u32>, col: Option<u32>) -> Self {
+        self.line = line;
+        self.col = col;
+        self
+    }
+
+    /// Marks the diagnostic as the reason the definition `source` failed to load.
+    pub fn failing(mut self, source: impl Into<String>) -> Self {
+        self.source = Some(source.into());
+        self
+    }
+}

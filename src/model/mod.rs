@@ -1,0 +1,15 @@
+//! The catalog's vocabulary: where a definition lives ([`Source`], [`Scope`]), what it
+//! resolved to ([`Agent`], [`Field`] with its [`FieldOrigin`]), why it won or lost
+//! ([`Status`] plus a rule in words) and what went wrong ([`Diagnostic`]).
+//!
+//! These types are the `--json` schema too: the command line serialises them as they are.
+
+mod agent;
+mod catalog;
+mod diagnostic;
+mod source;
+
+pub use agent::{Agent, Attribute, Edge, EdgeKind, Field, FieldOrigin, Provenance, Site, Status};
+pub use catalog::{Catalog, EcosystemReport, SearchDir};
+pub use diagnostic::{DiagKind, Diagnostic, Severity};
+pub use source::{Roots, Scope, Source};

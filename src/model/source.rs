@@ -1,0 +1,174 @@
+use std::path::{Component, Path, PathBuf};
+
+use serde::Serialize;
+
+/// Which part of the machine a definition comes from. The order of the variants is
+/// the order agentry lists them in when a framework does not decide otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    Project,
+    User,
+    Xdg,
+    Builtin,
+}
+
+impl Scope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Project => "project",
+            Scope::User => "user",
+            Scope::Xdg => "xdg",
+            Scope::Builtin => "builtin",
+        }
+    }
+}
+
+/// The folders a workspace is made of. `builtins` is the folder standing in for the
+/// framework's own built-in agents when the user names one (`--builtins`); when it is
+/// `None` each framework looks for its installed package itself.
+#[derive(Clone, Debug, Serialize)]
+pub struct Roots {
+    pub project: PathBuf,
+    pub home: PathBuf,
+    pub xdg: PathBuf,
+    pub builtins: Option<PathBuf>,
+}
+
+impl Roots {
+    /// The scope whose root holds `path` most specifically, and the path relative to
+    /// it. A path outside all roots is written relative to the project (it may start
+    /// with `..`), as the frameworks' reports do.
+    pub fn locate(&self, path: &Path, builtins: Option<&Path>) -> (Scope, String) {
+        let path = normalize(path);
+        let mut roots: Vec<(Scope, PathBuf)> = vec![
+            (Scope::Project, normalize(&self.project)),
+            (Scope::User, normalize(&self.home)),
+            (Scope::Xdg, normalize(&self.xdg)),
+        ];
+        if let Some(b) = builtins {
+            roots.insert(0, (Scope::Builtin, normalize(b)));
+        }
+        let best = roots
+            .iter()
+            .filter(|(_, root)| path.starts_with(root))
+            .max_by_key(|(_, root)| root.as_os_str().len());
+        match best {
+            Some((scope, root)) => (*scope, posix(path.strip_prefix(root).unwrap_or(&path))),
+            None => (Scope::Project, relative_to(&path, &normalize(&self.project))),
+        }
+    }
+
+    /// A [`Source`] for a file, its scope found by [`Roots::locate`].
+    pub fn source(&self, path: &Path, builtins: Option<&Path>) -> Source {
+        let (scope, rel) = self.locate(path, builtins);
+        Source { scope, path: path.to_path_buf(), rel, card: None }
+    }
+}
+
+/// Where one definition lives: a file in a scope, and for files holding several
+/// cards, the card's name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Source {
+    pub scope: Scope,
+    /// The file as discovery built it (joined, not resolved through symlinks).
+    pub path: PathBuf,
+    /// The path relative to the scope's root, with `/` separators.
+    pub rel: String,
+    pub card: Option<String>,
+}
+
+impl Source {
+    pub fn new(scope: Scope, root: &Path, path: PathBuf) -> Source {
+        let rel = path.strip_prefix(root).map(posix).unwrap_or_else(|_| posix(&path));
+        Source { scope, path, rel, card: None }
+    }
+
+    /// `SCOPE:PATH[#CARD]`, the identity used by the resolution report.
+    pub fn key(&self) -> String {
+        let mut key = format!("{}:{}", self.scope.as_str(), self.rel);
+        if let Some(card) = &self.card {
+            key.push('#');
+            key.push_str(card);
+        }
+        key
+    }
+}
+
+/// Lexical normalisation (`os.path.normpath` of an absolute path): `.` dropped, `..`
+/// folded, symlinks kept.
+pub fn normalize(path: &Path) -> PathBuf {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().map(|cwd| cwd.join(path)).unwrap_or_else(|_| path.to_path_buf())
+    };
+    let mut out = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A path written with `/` separators, as the reports print it.
+pub fn posix(path: &Path) -> String {
+    path.components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            Component::ParentDir => Some("..".into()),
+            Component::RootDir => Some(String::new()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// `os.path.relpath(path, base)` for two normalised absolute paths.
+pub fn relative_to(path: &Path, base: &Path) -> String {
+    let p: Vec<_> = path.components().collect();
+    let b: Vec<_> = base.components().collect();
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<String> = vec!["..".into(); b.len() - common];
+    parts.extend(p[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned()));
+    if parts.is_empty() {
+        ".".into()
+    } else {
+        parts.join("/")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn most_specific_root_wins_and_outside_paths_are_project_relative() {
+        let roots = Roots {
+            project: "/w/p".into(),
+            home: "/w/h".into(),
+            xdg: "/w/h/.config".into(),
+            builtins: None,
+        };
+        assert_eq!(roots.locate(Path::new("/w/h/.config/k/a.yaml"), None), (Scope::Xdg, "k/a.yaml".into()));
+        assert_eq!(roots.locate(Path::new("/w/h/x/../a.yaml"), None), (Scope::User, "a.yaml".into()));
+        assert_eq!(roots.locate(Path::new("/w/o/a.yaml"), None), (Scope::Project, "../o/a.yaml".into()));
+        assert_eq!(
+            roots.locate(Path::new("/b/a.md"), Some(Path::new("/b"))),
+            (Scope::Builtin, "a.md".into())
+        );
+    }
+
+    #[test]
+    fn key_names_the_card() {
+        let mut s = Source::new(Scope::Project, Path::new("/p"), "/p/a/b.md".into());
+        assert_eq!(s.key(), "project:a/b.md");
+        s.card = Some("x".into());
+        assert_eq!(s.key(), "project:a/b.md#x");
+    }
+}

@@ -1,0 +1,3 @@
+//! Text from files, made safe to show.
+
+pub mod sanitize;
