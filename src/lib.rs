@@ -4,7 +4,9 @@
 //! this library is free of terminal code; the command line (`cli`) and the explorer
 //! are two views of one immutable [`model::Catalog`].
 
+pub mod cli;
 pub mod discover;
+pub mod export;
 pub mod frameworks;
 pub mod frontmatter;
 pub mod load;

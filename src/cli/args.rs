@@ -1,0 +1,77 @@
+//! The command line, as clap types.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(name = "agentry", version, about = "Explore AI-agent definitions: where each came from, why it won, what it inherited and what the model reads.")]
+pub struct Cli {
+    #[command(flatten)]
+    pub workspace: WorkspaceArgs,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct WorkspaceArgs {
+    /// The project folder (default: the current folder).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// The home folder standing in for `~` (default: $HOME).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// The XDG config folder (default: $XDG_CONFIG_HOME, else HOME/.config).
+    #[arg(long = "xdg-config", global = true, value_name = "DIR")]
+    pub xdg_config: Option<PathBuf>,
+    /// A folder standing in for the frameworks' built-in agents (default: found in
+    /// the installed packages).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub builtins: Option<PathBuf>,
+    /// Only these frameworks (repeatable; default: all).
+    #[arg(long = "ecosystem", short = 'e', global = true, value_name = "ID")]
+    pub ecosystems: Vec<String>,
+    /// Framework option KEY=VALUE (repeatable), e.g. `dialect=agentcard-rfc`.
+    #[arg(long = "set", global = true, value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// The AgentCard dialect: `fast-agent` (released behaviour) or `agentcard-rfc`.
+    #[arg(long, global = true, value_name = "DIALECT")]
+    pub dialect: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Print the resolution report of one framework (`agentry.resolution/1`).
+    Export {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every definition: name, framework, status, scope and path.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every source of one name, status word first, with the rule that decided it.
+    Why {
+        name: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The effective fields of the winning definition of a name.
+    Show {
+        name: String,
+        /// Each field's file:line and the rule that set it.
+        #[arg(long)]
+        origins: bool,
+        /// Show this source instead of the winner (a source key or a path).
+        #[arg(long, value_name = "SOURCE")]
+        source: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every problem in the workspace, one per line: `path:line:col: kind: message`.
+    Check {
+        #[arg(long)]
+        json: bool,
+    },
+}

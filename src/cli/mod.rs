@@ -1,0 +1,106 @@
+//! The command line: a thin view of one [`Catalog`]. Every command has human output
+//! (sanitised, aligned) and `--json` (the model types, serialised).
+
+mod args;
+mod output;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+pub use args::{Cli, Command, WorkspaceArgs};
+
+use crate::discover::FileCache;
+use crate::frameworks::RenderMode;
+use crate::load::{load, LoadOptions};
+use crate::model::{normalize, Catalog, Roots};
+
+/// Exit codes, as README documents them.
+pub mod exit {
+    /// Success; for `check`, no findings.
+    pub const OK: i32 = 0;
+    /// `check` found problems; `why`/`show` found no agent of that name.
+    pub const FINDINGS: i32 = 1;
+    /// The command line was wrong.
+    pub const USAGE: i32 = 2;
+}
+
+/// An error that ends the command with a message and an exit code.
+pub struct Failure {
+    pub code: i32,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure { code: exit::USAGE, message: message.into() }
+    }
+}
+
+/// Turns the workspace arguments into load options. Defaults: project = the current
+/// folder, home = `$HOME`, xdg = `$XDG_CONFIG_HOME` or `HOME/.config` (with an
+/// explicit `--home`, `HOME/.config`).
+pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOptions, Failure> {
+    let cwd = std::env::current_dir().map_err(|e| Failure::usage(format!("cannot read the current folder: {e}")))?;
+    let project = normalize(&ws.project.clone().unwrap_or(cwd));
+    let home = match &ws.home {
+        Some(h) => normalize(h),
+        None => std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| project.clone()),
+    };
+    let xdg = match (&ws.xdg_config, &ws.home, std::env::var_os("XDG_CONFIG_HOME")) {
+        (Some(x), _, _) => normalize(x),
+        (None, None, Some(x)) if !x.is_empty() => normalize(&PathBuf::from(x)),
+        _ => home.join(".config"),
+    };
+    for id in &ws.ecosystems {
+        if crate::frameworks::by_id(id).is_none() {
+            let known: Vec<_> = crate::frameworks::all().iter().map(|f| f.id()).collect();
+            return Err(Failure::usage(format!("unknown ecosystem `{id}` (known: {})", known.join(", "))));
+        }
+    }
+    let mut options = BTreeMap::new();
+    for kv in &ws.set {
+        let (k, v) = kv.split_once('=').ok_or_else(|| Failure::usage(format!("--set wants KEY=VALUE, got `{kv}`")))?;
+        options.insert(k.trim().to_string(), v.trim().to_string());
+    }
+    if let Some(d) = &ws.dialect {
+        options.insert("dialect".into(), d.clone());
+    }
+    Ok(LoadOptions {
+        roots: Roots { project, home, xdg, builtins: ws.builtins.as_deref().map(normalize) },
+        ecosystems: ws.ecosystems.clone(),
+        render,
+        env: std::env::vars().collect(),
+        options,
+    })
+}
+
+/// Runs one subcommand, writing to `out`; returns the exit code.
+pub fn run(ws: &WorkspaceArgs, command: &Command, out: &mut dyn Write) -> Result<i32, Failure> {
+    let render = match command {
+        Command::Export { .. } => RenderMode::Export,
+        _ => RenderMode::Live { user_prompt: String::new() },
+    };
+    let opts = load_options(ws, render)?;
+    if let Command::Export { .. } = command {
+        if opts.ecosystems.len() != 1 {
+            return Err(Failure::usage("export needs exactly one --ecosystem"));
+        }
+    }
+    let catalog: Catalog = load(&opts, &FileCache::new(), 1);
+    let io = |e: std::io::Error| Failure { code: exit::USAGE, message: format!("cannot write output: {e}") };
+    match command {
+        Command::Export { .. } => {
+            let doc = crate::export::report(&catalog.reports[0]);
+            serde_json::to_writer_pretty(&mut *out, &doc).map_err(|e| io(e.into()))?;
+            writeln!(out).map_err(io)?;
+            Ok(exit::OK)
+        }
+        Command::List { json } => output::list(&catalog, *json, out).map_err(io),
+        Command::Why { name, json } => output::why(&catalog, name, *json, out).map_err(io),
+        Command::Show { name, origins, source, json } => {
+            output::show(&catalog, name, source.as_deref(), *origins, *json, out).map_err(io)
+        }
+        Command::Check { json } => output::check(&catalog, *json, out).map_err(io),
+    }
+}

@@ -1,0 +1,176 @@
+//! Shared by the integration tests: running agentry's export over a fixture case,
+//! and comparing two resolution reports under the rules of the shared `compare.py`.
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use agentry::discover::FileCache;
+use agentry::frameworks::RenderMode;
+use agentry::load::{load, LoadOptions};
+use agentry::model::Roots;
+use serde_json::Value as Json;
+
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// An empty folder standing in for "no built-in agents", as the oracles use one.
+fn empty_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agentry-empty-builtins-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The roots of a case folder, as `run.sh` passes them.
+pub fn case_roots(case: &Path) -> Roots {
+    let xdg = case.join("xdg");
+    let builtin = case.join("builtin");
+    Roots {
+        project: case.join("project"),
+        home: case.join("home"),
+        xdg: if xdg.is_dir() { xdg } else { case.join("home/.config") },
+        builtins: Some(if builtin.is_dir() { builtin } else { empty_dir() }),
+    }
+}
+
+/// `agentry export --ecosystem E` over a case, as JSON.
+pub fn export_case(ecosystem: &str, case: &Path) -> Json {
+    let opts = LoadOptions {
+        roots: case_roots(case),
+        ecosystems: vec![ecosystem.to_string()],
+        render: RenderMode::Export,
+        env: BTreeMap::new(),
+        options: BTreeMap::new(),
+    };
+    let catalog = load(&opts, &FileCache::new(), 1);
+    agentry::export::report(&catalog.reports[0])
+}
+
+fn short(v: &Json) -> String {
+    let s = v.to_string();
+    if s.chars().count() <= 160 {
+        s
+    } else {
+        s.chars().take(157).collect::<String>() + "..."
+    }
+}
+
+fn keyed(doc: &Json) -> BTreeMap<(String, String), &Json> {
+    let mut out = BTreeMap::new();
+    for a in doc["agents"].as_array().into_iter().flatten() {
+        let key = (a["name"].as_str().unwrap_or_default().to_string(), a["source"].as_str().unwrap_or_default().to_string());
+        out.insert(key, a);
+    }
+    out
+}
+
+fn order(doc: &Json) -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for a in doc["agents"].as_array().into_iter().flatten() {
+        let name = a["name"].as_str().unwrap_or_default().to_string();
+        out.entry(name).or_default().push(a["source"].as_str().unwrap_or_default().to_string());
+    }
+    out
+}
+
+fn errors(doc: &Json) -> BTreeSet<(String, String)> {
+    doc["errors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| (e["source"].as_str().unwrap_or_default().to_string(), e["kind"].as_str().unwrap_or_default().to_string()))
+        .collect()
+}
+
+/// The differences between an expected and an actual report (`compare.py`).
+pub fn compare(expected: &Json, actual: &Json) -> Vec<String> {
+    let mut problems = Vec::new();
+    if expected["ecosystem"] != actual["ecosystem"] {
+        problems.push(format!("ecosystem: expected {}, got {}", expected["ecosystem"], actual["ecosystem"]));
+    }
+    let (exp, act) = (keyed(expected), keyed(actual));
+    for key in exp.keys().filter(|k| !act.contains_key(*k)) {
+        problems.push(format!("agent {} @ {}: missing", key.0, key.1));
+    }
+    for key in act.keys().filter(|k| !exp.contains_key(*k)) {
+        problems.push(format!("agent {} @ {}: not expected", key.0, key.1));
+    }
+    for (key, e) in &exp {
+        let Some(a) = act.get(key) else { continue };
+        let at = format!("agent {} @ {}", key.0, key.1);
+        for k in ["status", "shadowed_by", "chain", "system_prompt"] {
+            if e.get(k).is_some() && e.get(k) != a.get(k) {
+                problems.push(format!("{at}: {k}: expected {}, got {}", short(&e[k]), short(&a[k])));
+            }
+        }
+        let empty = serde_json::Map::new();
+        let ef = e["fields"].as_object().unwrap_or(&empty);
+        match a["fields"].as_object() {
+            None => problems.push(format!("{at}: fields: expected an object, got {}", short(&a["fields"]))),
+            Some(af) => {
+                for (k, v) in ef {
+                    match af.get(k) {
+                        None => problems.push(format!("{at}: fields.{k}: missing (expected {})", short(v))),
+                        Some(got) if !json_eq(got, v) => {
+                            problems.push(format!("{at}: fields.{k}: expected {}, got {}", short(v), short(got)))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    let (eo, ao) = (order(expected), order(actual));
+    for (name, e) in &eo {
+        if let Some(a) = ao.get(name) {
+            let (es, as_): (BTreeSet<_>, BTreeSet<_>) = (e.iter().collect(), a.iter().collect());
+            if es == as_ && e != a {
+                problems.push(format!("order of {name}: expected {e:?}, got {a:?}"));
+            }
+        }
+    }
+    let (ee, ae) = (errors(expected), errors(actual));
+    for (s, k) in ee.difference(&ae) {
+        problems.push(format!("error {k} @ {s}: not reported"));
+    }
+    for (s, k) in ae.difference(&ee) {
+        problems.push(format!("error {k} @ {s}: reported but not expected"));
+    }
+    problems
+}
+
+/// Python's `==` on decoded JSON: `1 == 1.0`, objects compare without order.
+fn json_eq(a: &Json, b: &Json) -> bool {
+    match (a, b) {
+        (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64() && (x.is_f64() || y.is_f64() || x == y),
+        (Json::Array(x), Json::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q)),
+        (Json::Object(x), Json::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Runs every case of one framework; returns the failures, one text per case.
+pub fn run_framework(ecosystem: &str) -> (usize, Vec<String>) {
+    let dir = fixtures().join(ecosystem);
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("no fixtures for {ecosystem} at {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("expected.json").is_file())
+        .collect();
+    cases.sort();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let expected: Json =
+            serde_json::from_slice(&std::fs::read(case.join("expected.json")).expect("expected.json")).expect("json");
+        let actual = export_case(ecosystem, case);
+        let problems = compare(&expected, &actual);
+        if !problems.is_empty() {
+            let name = case.file_name().unwrap_or_default().to_string_lossy();
+            failures.push(format!("FAIL {ecosystem}/{name}\n    {}", problems.join("\n    ")));
+        }
+    }
+    (cases.len(), failures)
+}
