@@ -8,6 +8,7 @@ use crate::discover::FileCache;
 use crate::model::{EcosystemReport, Roots};
 
 pub mod openhands;
+pub mod tsugite;
 
 /// How prompts are rendered. `Export` uses the fixed context of the resolution report
 /// (user prompt `<user prompt>`, cwd `<project>`, clock 2025-01-15 12:00 UTC, empty
@@ -53,7 +54,7 @@ pub trait Framework: Send + Sync {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands]
+    vec![&openhands::OpenHands, &tsugite::Tsugite]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

@@ -1,0 +1,469 @@
+//! tsugite's Jinja2 environment (`renderer.AgentRenderer`) on minijinja: strict
+//! undefined, `trim_blocks` and `lstrip_blocks` on, no autoescape, the final newline
+//! dropped, values printed with Python's `str()` (`None`, `True`, `['a']`), the
+//! package's globals (`now`, `today`, `env`, `cwd`, `slugify`, …) over a clock, an
+//! environment and a working directory given by the caller, and bounded: fuel for
+//! loops, a cap on output size, a recursion limit.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, Value};
+use minijinja::{Environment, Error, ErrorKind, State, UndefinedBehavior};
+
+/// Instructions a single render may execute (a template loop ends here).
+pub const FUEL: u64 = 5_000_000;
+/// Bytes a single render may print through `{{ }}`.
+pub const MAX_OUTPUT: usize = 4 * 1024 * 1024;
+
+/// The inputs the package takes from the world.
+#[derive(Clone, Debug)]
+pub struct World {
+    /// Seconds since the epoch, UTC (the oracle fixes 2025-01-15 12:00:00).
+    pub now: i64,
+    pub micros: u32,
+    pub env: BTreeMap<String, String>,
+    /// What `cwd()` returns.
+    pub cwd: String,
+    /// Where relative paths of `file_exists`/`read_text` are looked up.
+    pub base_dir: PathBuf,
+}
+
+/// A calendar datetime in UTC (what `days_ago` returns).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DateTime {
+    pub secs: i64,
+    pub micros: u32,
+    /// Printed with `+00:00` (an aware datetime) or without (a naive one).
+    pub aware: bool,
+}
+
+fn civil(days: i64) -> (i64, u32, u32) {
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
+}
+
+const DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const MONTHS: [&str; 12] =
+    ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+impl DateTime {
+    fn parts(&self) -> (i64, u32, u32, i64, i64, i64) {
+        let days = self.secs.div_euclid(86_400);
+        let rem = self.secs.rem_euclid(86_400);
+        let (y, m, d) = civil(days);
+        (y, m, d, rem / 3600, rem / 60 % 60, rem % 60)
+    }
+
+    /// Monday = 0, as Python's `weekday()`.
+    pub fn weekday(&self) -> i64 {
+        (self.secs.div_euclid(86_400) + 3).rem_euclid(7)
+    }
+
+    pub fn isoformat(&self, sep: char) -> String {
+        let (y, m, d, hh, mm, ss) = self.parts();
+        let mut s = format!("{y:04}-{m:02}-{d:02}{sep}{hh:02}:{mm:02}:{ss:02}");
+        if self.micros != 0 {
+            let _ = write!(s, ".{:06}", self.micros);
+        }
+        if self.aware {
+            s.push_str("+00:00");
+        }
+        s
+    }
+
+    /// `strftime` for the directives agent templates use.
+    pub fn strftime(&self, fmt: &str) -> String {
+        let (y, m, d, hh, mm, ss) = self.parts();
+        let mut out = String::new();
+        let mut chars = fmt.chars();
+        while let Some(c) = chars.next() {
+            if c != '%' {
+                out.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some('Y') => { let _ = write!(out, "{y:04}"); }
+                Some('y') => { let _ = write!(out, "{:02}", y.rem_euclid(100)); }
+                Some('m') => { let _ = write!(out, "{m:02}"); }
+                Some('d') => { let _ = write!(out, "{d:02}"); }
+                Some('H') => { let _ = write!(out, "{hh:02}"); }
+                Some('I') => { let _ = write!(out, "{:02}", if hh % 12 == 0 { 12 } else { hh % 12 }); }
+                Some('p') => out.push_str(if hh < 12 { "AM" } else { "PM" }),
+                Some('M') => { let _ = write!(out, "{mm:02}"); }
+                Some('S') => { let _ = write!(out, "{ss:02}"); }
+                Some('f') => { let _ = write!(out, "{:06}", self.micros); }
+                Some('A') => out.push_str(DAYS[self.weekday() as usize]),
+                Some('a') => out.push_str(&DAYS[self.weekday() as usize][..3]),
+                Some('B') => out.push_str(MONTHS[(m - 1) as usize]),
+                Some('b') => out.push_str(&MONTHS[(m - 1) as usize][..3]),
+                Some('j') => {
+                    let jan1 = DateTime { secs: self.secs - ((self.secs.div_euclid(86_400) - days_from_civil(y, 1, 1)) * 86_400), ..*self };
+                    let _ = write!(out, "{:03}", (self.secs.div_euclid(86_400) - jan1.secs.div_euclid(86_400)) + 1);
+                }
+                Some('Z') => out.push_str(if self.aware { "UTC" } else { "" }),
+                Some('z') => out.push_str(if self.aware { "+0000" } else { "" }),
+                Some('%') => out.push('%'),
+                Some(other) => {
+                    out.push('%');
+                    out.push(other);
+                }
+                None => out.push('%'),
+            }
+        }
+        out
+    }
+}
+
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m as i64 + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+impl std::fmt::Display for DateTime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.isoformat(' '))
+    }
+}
+
+impl Object for DateTime {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Plain
+    }
+
+    fn call_method(self: &Arc<Self>, _: &State<'_, '_>, method: &str, args: &[Value]) -> Result<Value, Error> {
+        match method {
+            "strftime" => Ok(Value::from(self.strftime(&arg_str(args, 0)?))),
+            "isoformat" => Ok(Value::from(self.isoformat('T'))),
+            "weekday" => Ok(Value::from(self.weekday())),
+            "timestamp" => Ok(Value::from(self.secs as f64 + self.micros as f64 / 1e6)),
+            _ => Err(Error::new(ErrorKind::UnknownMethod, format!("datetime has no method {method}"))),
+        }
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let (y, m, d, hh, mm, ss) = self.parts();
+        match key.as_str()? {
+            "year" => Some(Value::from(y)),
+            "month" => Some(Value::from(m)),
+            "day" => Some(Value::from(d)),
+            "hour" => Some(Value::from(hh)),
+            "minute" => Some(Value::from(mm)),
+            "second" => Some(Value::from(ss)),
+            _ => None,
+        }
+    }
+
+    fn render(self: &Arc<Self>, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&**self, f)
+    }
+}
+
+fn arg_str(args: &[Value], i: usize) -> Result<String, Error> {
+    match args.get(i) {
+        Some(v) if v.as_str().is_some() => Ok(v.as_str().unwrap_or_default().to_string()),
+        Some(v) => Ok(py_str(v)),
+        None => Err(Error::new(ErrorKind::MissingArgument, "missing argument")),
+    }
+}
+
+/// The template global `env`: a dict of the environment that can also be called
+/// as `env('KEY', 'default')`.
+#[derive(Debug)]
+struct CallableEnv(BTreeMap<String, String>);
+
+impl Object for CallableEnv {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Map
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        self.0.get(key.as_str()?).map(|v| Value::from(v.clone()))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        self.mapped_enumerator(|this| Box::new(this.0.keys().map(|k| Value::from(k.clone()))))
+    }
+
+    fn call(self: &Arc<Self>, _: &State<'_, '_>, args: &[Value]) -> Result<Value, Error> {
+        let key = arg_str(args, 0)?;
+        Ok(self.0.get(&key).map(|v| Value::from(v.clone())).unwrap_or_else(|| args.get(1).cloned().unwrap_or(Value::from(""))))
+    }
+
+    fn call_method(self: &Arc<Self>, _: &State<'_, '_>, method: &str, args: &[Value]) -> Result<Value, Error> {
+        match method {
+            "get" => {
+                let key = arg_str(args, 0)?;
+                Ok(self.0.get(&key).map(|v| Value::from(v.clone())).unwrap_or_else(|| args.get(1).cloned().unwrap_or(Value::from(()))))
+            }
+            "keys" => Ok(Value::from(self.0.keys().cloned().collect::<Vec<_>>())),
+            "values" => Ok(Value::from(self.0.values().cloned().collect::<Vec<_>>())),
+            "items" => Ok(Value::from(
+                self.0.iter().map(|(k, v)| Value::from(vec![Value::from(k.clone()), Value::from(v.clone())])).collect::<Vec<_>>(),
+            )),
+            _ => Err(Error::new(ErrorKind::UnknownMethod, format!("dict has no method {method}"))),
+        }
+    }
+}
+
+/// Python's `repr()` of a string.
+pub fn py_repr_str(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// Python's `repr()` of a float.
+pub fn py_float(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    let abs = f.abs();
+    if abs != 0.0 && !(1e-4..1e16).contains(&abs) {
+        let s = format!("{f:e}");
+        let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+        let exp: i32 = exp.parse().unwrap_or(0);
+        return format!("{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    }
+    let s = format!("{f}");
+    if s.contains('.') {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+/// Python's `repr()` of a template value (inside containers).
+pub fn py_repr(v: &Value) -> String {
+    match v.kind() {
+        minijinja::value::ValueKind::String => py_repr_str(v.as_str().unwrap_or_default()),
+        _ => py_str(v),
+    }
+}
+
+/// Python's `str()` of a template value: what `{{ value }}` prints.
+pub fn py_str(v: &Value) -> String {
+    use minijinja::value::ValueKind;
+    match v.kind() {
+        ValueKind::Undefined | ValueKind::None => "None".into(),
+        ValueKind::Bool => if v.is_true() { "True" } else { "False" }.into(),
+        ValueKind::Number => match f64::try_from(v.clone()) {
+            Ok(f) if v.as_i64().is_none() => py_float(f),
+            _ => v.to_string(),
+        },
+        ValueKind::String | ValueKind::Bytes => v.to_string(),
+        ValueKind::Seq | ValueKind::Iterable => {
+            let items: Vec<String> = v.try_iter().map(|it| it.map(|x| py_repr(&x)).collect()).unwrap_or_default();
+            format!("[{}]", items.join(", "))
+        }
+        ValueKind::Map if v.as_object().is_some_and(|o| o.repr() == ObjectRepr::Map) || v.as_object().is_none() => {
+            let mut items = Vec::new();
+            if let Ok(keys) = v.try_iter() {
+                for k in keys {
+                    let val = v.get_item(&k).unwrap_or_default();
+                    items.push(format!("{}: {}", py_repr(&k), py_repr(&val)));
+                }
+            }
+            format!("{{{}}}", items.join(", "))
+        }
+        _ => v.to_string(),
+    }
+}
+
+/// `slugify` (global and filter).
+pub fn slugify(text: &str) -> String {
+    let lower = text.to_lowercase();
+    let mut dashed = String::new();
+    for c in lower.chars() {
+        let word = c.is_ascii_alphanumeric() || c == '_';
+        let space = matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c');
+        dashed.push(if word || space || c == '-' { c } else { '-' });
+    }
+    let mut out = String::new();
+    let mut in_run = false;
+    for c in dashed.chars() {
+        if c == '-' || matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c') {
+            if !in_run {
+                out.push('-');
+            }
+            in_run = true;
+        } else {
+            out.push(c);
+            in_run = false;
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+fn resolve_path(world: &World, p: &str) -> PathBuf {
+    let path = PathBuf::from(p);
+    if path.is_absolute() {
+        path
+    } else {
+        world.base_dir.join(path)
+    }
+}
+
+/// Builds the environment. `printed` counts bytes written through `{{ }}`.
+pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(false);
+    env.set_fuel(Some(FUEL));
+    env.set_recursion_limit(100);
+    env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
+    env.set_formatter(move |out, _state, value| {
+        if value.is_undefined() {
+            return Err(Error::new(ErrorKind::UndefinedError, "undefined value"));
+        }
+        let text = if value.is_safe() { value.to_string() } else { py_str(value) };
+        let total = printed.fetch_add(text.len(), Ordering::Relaxed) + text.len();
+        if total > MAX_OUTPUT {
+            return Err(Error::new(ErrorKind::InvalidOperation, format!("output larger than {MAX_OUTPUT} bytes")));
+        }
+        out.write_str(&text).map_err(|_| Error::new(ErrorKind::WriteFailure, "write failed"))
+    });
+
+    let now = DateTime { secs: world.now, micros: world.micros, aware: false };
+    let day = |offset: i64| DateTime { secs: world.now + offset * 86_400, micros: 0, aware: false }.strftime("%Y-%m-%d");
+    let (today, yesterday, tomorrow) = (day(0), day(-1), day(1));
+    let now_text = now.isoformat('T');
+    env.add_function("now", move || now_text.clone());
+    env.add_function("today", move || today.clone());
+    env.add_function("yesterday", move || yesterday.clone());
+    env.add_function("tomorrow", move || tomorrow.clone());
+    let secs = world.now;
+    let micros = world.micros;
+    env.add_function("days_ago", move |n: i64| {
+        Value::from_object(DateTime { secs: secs - n * 86_400, micros, aware: true })
+    });
+    env.add_function("weeks_ago", move |n: i64| {
+        let dt = DateTime { secs: secs - n * 7 * 86_400, micros, aware: true };
+        Value::from_object(DateTime { secs: dt.secs - dt.weekday() * 86_400, ..dt })
+    });
+    env.add_function("date_format", |dt: Value, fmt: String| -> Result<String, Error> {
+        if let Some(d) = dt.downcast_object_ref::<DateTime>() {
+            return Ok(d.strftime(&fmt));
+        }
+        let text = dt.as_str().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "date_format needs a datetime"))?;
+        parse_iso(text)
+            .map(|d| d.strftime(&fmt))
+            .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, format!("Invalid isoformat string: {text:?}")))
+    });
+    env.add_function("slugify", |s: String| slugify(&s));
+    env.add_filter("slugify", |s: String| slugify(&s));
+    let w = world.clone();
+    env.add_function("file_exists", move |p: String| resolve_path(&w, &p).exists());
+    let w = world.clone();
+    env.add_function("is_file", move |p: String| resolve_path(&w, &p).is_file());
+    let w = world.clone();
+    env.add_function("is_dir", move |p: String| resolve_path(&w, &p).is_dir());
+    let w = world.clone();
+    env.add_function("read_text", move |p: String, default: Option<String>| {
+        let path = resolve_path(&w, &p);
+        let small = std::fs::metadata(&path).map(|m| m.len() <= MAX_OUTPUT as u64).unwrap_or(false);
+        let text = if small { std::fs::read(&path).ok().and_then(|b| String::from_utf8(b).ok()) } else { None };
+        text.unwrap_or_else(|| default.unwrap_or_default())
+    });
+    let cwd = world.cwd.clone();
+    env.add_function("cwd", move || cwd.clone());
+    env.add_function("tmux_sessions", || Value::from(Vec::<Value>::new()));
+    // agentry never reads secrets: the value is shown as a stand-in.
+    env.add_function("get_secret", |name: String| format!("<secret {name}: not read by agentry>"));
+    env.add_function("list_secrets", || Value::from(Vec::<Value>::new()));
+    env.add_function("humanize_mtime", |_epoch: Value| String::new());
+    env.add_global("env", Value::from_object(CallableEnv(world.env.clone())));
+    env
+}
+
+/// `datetime.fromisoformat` for `YYYY-MM-DD[( |T)HH:MM[:SS]]`.
+fn parse_iso(text: &str) -> Option<DateTime> {
+    let num = |s: &str| s.parse::<i64>().ok();
+    let (date, time) = match text.split_once(['T', ' ']) {
+        Some((d, t)) => (d, Some(t)),
+        None => (text, None),
+    };
+    let mut dp = date.split('-');
+    let (y, m, d) = (num(dp.next()?)?, num(dp.next()?)?, num(dp.next()?)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    let mut secs = days_from_civil(y, m as u32, d as u32) * 86_400;
+    if let Some(t) = time {
+        let t = t.split(['+', 'Z']).next()?;
+        let mut tp = t.split(':');
+        secs += num(tp.next()?)? * 3600 + tp.next().and_then(num).unwrap_or(0) * 60;
+        secs += tp.next().and_then(|s| s.split('.').next()).and_then(num).unwrap_or(0);
+    }
+    Some(DateTime { secs, micros: 0, aware: false })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_reprs() {
+        assert_eq!(py_str(&Value::from(vec!["a", "b'"])), "['a', \"b'\"]");
+        assert_eq!(py_str(&Value::from(())), "None");
+        assert_eq!(py_str(&Value::from(true)), "True");
+        assert_eq!(py_float(1.0), "1.0");
+        assert_eq!(py_float(1e20), "1e+20");
+        assert_eq!(py_float(0.5), "0.5");
+    }
+
+    #[test]
+    fn slugify_like_the_package() {
+        assert_eq!(slugify("Fresh Apples!"), "fresh-apples");
+        assert_eq!(slugify("  a -- b__c "), "a-b__c");
+    }
+
+    #[test]
+    fn fixed_clock_dates() {
+        let noon = 1_736_942_400; // 2025-01-15T12:00:00Z
+        let dt = DateTime { secs: noon, micros: 0, aware: false };
+        assert_eq!(dt.isoformat('T'), "2025-01-15T12:00:00");
+        assert_eq!(dt.weekday(), 2);
+        assert_eq!(dt.strftime("%A %d %B %Y %j"), "Wednesday 15 January 2025 015");
+        assert_eq!(parse_iso("2025-01-15").map(|d| d.strftime("%Y/%m/%d")), Some("2025/01/15".into()));
+    }
+}
