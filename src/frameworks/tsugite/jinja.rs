@@ -415,6 +415,14 @@ pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'sta
     env
 }
 
+/// `AgentRenderer.render(content, context)`: ignore blocks deleted, then rendered in
+/// tsugite's environment over `world`. The error is Jinja's message in minijinja's words.
+pub fn render_template(content: &str, context: &serde_json::Value, world: &World) -> Result<String, String> {
+    let env = environment(world, Arc::new(AtomicUsize::new(0)));
+    let source = super::directives::strip_ignored(content);
+    env.render_str(&source, Value::from_serialize(context)).map_err(|e| e.to_string())
+}
+
 /// `datetime.fromisoformat` for `YYYY-MM-DD[( |T)HH:MM[:SS]]`.
 fn parse_iso(text: &str) -> Option<DateTime> {
     let num = |s: &str| s.parse::<i64>().ok();
@@ -449,6 +457,20 @@ mod tests {
         assert_eq!(py_float(1.0), "1.0");
         assert_eq!(py_float(1e20), "1e+20");
         assert_eq!(py_float(0.5), "0.5");
+    }
+
+    fn world() -> World {
+        World { now: 1_736_942_400, micros: 0, env: BTreeMap::new(), cwd: "<project>".into(), base_dir: PathBuf::from("/") }
+    }
+
+    #[test]
+    fn endless_loops_and_huge_output_end_quickly() {
+        let started = std::time::Instant::now();
+        let ctx = serde_json::json!({});
+        assert!(render_template("{% for i in range(1000000000) %}x{% endfor %}", &ctx, &world()).is_err());
+        assert!(render_template("{% for i in range(100000) %}{{ 'y' * 1000 }}{% endfor %}", &ctx, &world()).is_err());
+        assert!(render_template("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", &ctx, &world()).is_err());
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
     }
 
     #[test]

@@ -33,7 +33,7 @@ use inherit::Resolver;
 use parse::LoadError;
 use search::{py_resolve, SearchSpace};
 
-pub use jinja::{py_str, DateTime, World};
+pub use jinja::{py_str, render_template, DateTime, World};
 pub use render::{prepare, Inputs, Prepared};
 
 const ID: &str = "tsugite";
