@@ -85,15 +85,49 @@ impl Composer {
         Ok(doc)
     }
 
+    /// Composes one document without recursion (an explicit stack of open collections).
     pub fn compose_document(&mut self) -> R<Doc> {
         self.parser.get_event()?; // document start
         let mut st = State { nodes: Vec::new(), anchors: HashMap::new(), finished: Vec::new() };
-        let root = self.compose_node(&mut st, 0)?;
+        // open collections, with a mapping's pending key
+        let mut stack: Vec<(usize, Option<usize>)> = Vec::new();
+        let root = loop {
+            let mut done = None;
+            if let Some(&(id, _)) = stack.last() {
+                let is_seq = matches!(st.nodes[id].kind, Kind::Seq(_));
+                if self.check(|e| if is_seq { matches!(e, Ev::SequenceEnd) } else { matches!(e, Ev::MappingEnd) })? {
+                    self.parser.get_event()?;
+                    st.finished[id] = true;
+                    stack.pop();
+                    done = Some(id);
+                }
+            }
+            let child = match done {
+                Some(id) => id,
+                None => {
+                    let (id, opened) = self.compose_one(&mut st, stack.len())?;
+                    if opened {
+                        stack.push((id, None));
+                        continue;
+                    }
+                    id
+                }
+            };
+            let Some((parent, pending)) = stack.last_mut() else { break child };
+            match (&mut st.nodes[*parent].kind, pending.take()) {
+                (Kind::Seq(items), _) => items.push(child),
+                (Kind::Map(pairs), Some(key)) => pairs.push((key, child)),
+                (Kind::Map(_), None) => *pending = Some(child),
+                (Kind::Scalar(_), _) => {}
+            }
+        };
         self.parser.get_event()?; // document end
         Ok(Doc { nodes: st.nodes, root })
     }
 
-    fn compose_node(&mut self, st: &mut State, depth: usize) -> R<usize> {
+    /// Consumes one node event (alias, scalar or collection start); returns the node and
+    /// whether a collection was opened.
+    fn compose_one(&mut self, st: &mut State, depth: usize) -> R<(usize, bool)> {
         let ev = self.parser.get_event()?;
         if let Ev::Alias(name) = &ev.ev {
             return match st.anchors.get(name) {
@@ -106,7 +140,7 @@ impl Composer {
                     ),
                     ev.start,
                 )),
-                Some(&id) => Ok(id),
+                Some(&id) => Ok((id, false)),
             };
         }
         if depth >= MAX_DEPTH {
@@ -148,28 +182,7 @@ impl Composer {
         if let Some(a) = anchor {
             st.anchors.insert(a, id);
         }
-        if is_scalar {
-            return Ok(id);
-        }
-        let is_seq = matches!(st.nodes[id].kind, Kind::Seq(_));
-        if is_seq {
-            let mut items = Vec::new();
-            while !self.check(|e| matches!(e, Ev::SequenceEnd))? {
-                items.push(self.compose_node(st, depth + 1)?);
-            }
-            st.nodes[id].kind = Kind::Seq(items);
-        } else {
-            let mut pairs = Vec::new();
-            while !self.check(|e| matches!(e, Ev::MappingEnd))? {
-                let k = self.compose_node(st, depth + 1)?;
-                let v = self.compose_node(st, depth + 1)?;
-                pairs.push((k, v));
-            }
-            st.nodes[id].kind = Kind::Map(pairs);
-        }
-        self.parser.get_event()?; // end event
-        st.finished[id] = true;
-        Ok(id)
+        Ok((id, !is_scalar))
     }
 }
 

@@ -66,3 +66,6 @@ pub fn load_all(text: &str) -> Result<Vec<Option<Node>>, YamlError> {
     }
     Ok(docs)
 }
+
+#[cfg(test)]
+mod tests;
