@@ -411,6 +411,34 @@ pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'sta
     env.add_function("get_secret", |name: String| format!("<secret {name}: not read by agentry>"));
     env.add_function("list_secrets", || Value::from(Vec::<Value>::new()));
     env.add_function("humanize_mtime", |_epoch: Value| String::new());
+    // Python's `range` is lazy and unbounded; minijinja's refuses more than 100 000
+    // items. Fuel bounds the loop instead, so a large range with a `break` renders.
+    env.add_function("range", |lower: i64, upper: Option<i64>, step: Option<i64>| -> Result<Value, Error> {
+        let (start, stop) = match upper {
+            Some(u) => (lower, u),
+            None => (0, lower),
+        };
+        let step = step.unwrap_or(1);
+        if step == 0 {
+            return Err(Error::new(ErrorKind::InvalidOperation, "range() arg 3 must not be zero"));
+        }
+        let count = if step > 0 { (stop - start + step - 1) / step } else { (start - stop - step - 1) / -step };
+        if count <= 100_000 {
+            let items: Vec<i64> = (0..count.max(0)).map(|i| start + i * step).collect();
+            return Ok(Value::from(items));
+        }
+        Ok(Value::make_iterable(move || {
+            let mut next = start;
+            std::iter::from_fn(move || {
+                let more = if step > 0 { next < stop } else { next > stop };
+                more.then(|| {
+                    let v = next;
+                    next = next.saturating_add(step);
+                    Value::from(v)
+                })
+            })
+        }))
+    });
     env.add_global("env", Value::from_object(CallableEnv(world.env.clone())));
     env
 }
@@ -420,7 +448,23 @@ pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'sta
 pub fn render_template(content: &str, context: &serde_json::Value, world: &World) -> Result<String, String> {
     let env = environment(world, Arc::new(AtomicUsize::new(0)));
     let source = super::directives::strip_ignored(content);
+    reject_loop_controls(&source).map_err(|e| e.to_string())?;
     env.render_str(&source, Value::from_serialize(context)).map_err(|e| e.to_string())
+}
+
+/// tsugite's Jinja2 environment has no `loop_controls` extension, so `{% break %}` and
+/// `{% continue %}` are unknown tags there; agentry's minijinja build knows them.
+pub fn reject_loop_controls(source: &str) -> Result<(), Error> {
+    static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = CELL.get_or_init(|| regex::Regex::new(r"\{%[-+]?\s*(break|continue)\s*[-+]?%\}").expect("static pattern"));
+    match re.captures(source) {
+        None => Ok(()),
+        Some(caps) => {
+            let line = source[..caps.get(0).map(|m| m.start()).unwrap_or(0)].matches('\n').count() + 1;
+            let tag = caps.get(1).map(|m| m.as_str()).unwrap_or("break");
+            Err(Error::new(ErrorKind::SyntaxError, format!("Encountered unknown tag '{tag}' (line {line})")))
+        }
+    }
 }
 
 /// `datetime.fromisoformat` for `YYYY-MM-DD[( |T)HH:MM[:SS]]`.

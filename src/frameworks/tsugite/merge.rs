@@ -86,10 +86,12 @@ pub fn merge(parent: &Config, child: &Config, child_file: &Path) -> Result<Confi
             out.origins[i] = if po.sites.is_empty() {
                 co.clone()
             } else {
-                FieldOrigin {
-                    rule: format!("replaced: {} (child) wins over {}", sites_text(co), sites_text(po)),
-                    ..co.clone()
-                }
+                let how = match *key {
+                    "model_kwargs" | "network" | "sandbox" => "replaced whole (dicts are not deep-merged)",
+                    "allowed_secrets" => "replaced (not unioned)",
+                    _ => "replaced",
+                };
+                FieldOrigin { rule: format!("{how}: {} (child) wins over {}", sites_text(co), sites_text(po)), ..co.clone() }
             };
         } else if child_wrote {
             out.origins[i] = FieldOrigin {
@@ -183,6 +185,9 @@ pub fn finish_origins(config: &mut Config, own_source: &str) {
         origin.provenance = if own == origin.sites.len() {
             Provenance::Own
         } else if own == 0 && origin.provenance != Provenance::Merged {
+            if let Some(site) = origin.rule.strip_prefix("set in ") {
+                origin.rule = format!("inherited from {site} (not written here)");
+            }
             Provenance::Inherited
         } else {
             Provenance::Merged

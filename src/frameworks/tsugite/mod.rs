@@ -76,7 +76,7 @@ struct Loader<'a> {
 /// What one candidate resolved to, for the equivalence check.
 struct Outcome {
     index: usize,
-    fingerprint: Option<(Vec<Json>, Option<String>)>,
+    fingerprint: Option<(Vec<Json>, Option<String>, String)>,
 }
 
 impl<'a> Loader<'a> {
@@ -185,9 +185,9 @@ impl<'a> Loader<'a> {
                 let load_path = if is_winner { winner.clone().unwrap_or_else(|| cand.clone()) } else { cand.clone() };
                 let rule = self.rule(name, is_winner, direct, &dirs, *dir_index, winner_key.as_deref(), &candidates);
                 let ctx = Candidate { name, cand, load_path: &load_path, is_winner, winner_key: winner_key.clone(), rule };
-                let (agent, diags) = self.load_candidate(&resolver, &ctx, &inputs);
+                let (agent, diags, body) = self.load_candidate(&resolver, &ctx, &inputs);
                 let fingerprint = (agent.status != Status::Invalid && diags.is_empty())
-                    .then(|| (agent.fields.iter().map(|f| f.value.clone()).collect(), agent.system_prompt.clone()));
+                    .then(|| (agent.fields.iter().map(|f| f.value.clone()).collect(), agent.system_prompt.clone(), body));
                 outcomes.push(Outcome { index: agents.len(), fingerprint });
                 agents.push(agent);
                 for d in diags {
@@ -280,7 +280,9 @@ impl<'a> Loader<'a> {
         )
     }
 
-    fn load_candidate(&self, resolver: &Resolver, c: &Candidate, inputs: &Inputs) -> (Agent, Vec<Diagnostic>) {
+    /// Loads and renders one candidate: the agent, its diagnostics, and its resolved
+    /// body (part of what the model reads, for the equivalence check).
+    fn load_candidate(&self, resolver: &Resolver, c: &Candidate, inputs: &Inputs) -> (Agent, Vec<Diagnostic>, String) {
         let source = self.source_of(c.cand);
         let key = source.key();
         let mut agent = Agent {
@@ -302,7 +304,7 @@ impl<'a> Loader<'a> {
             Err(e) => {
                 agent.status = Status::Invalid;
                 agent.description = format!("cannot be loaded: {}", e.message);
-                return (agent, vec![self.load_diagnostic(e, &key)]);
+                return (agent, vec![self.load_diagnostic(e, &key)], String::new());
             }
         };
         merge::finish_origins(&mut resolved.config, &self.key_of(c.load_path));
@@ -350,7 +352,7 @@ impl<'a> Loader<'a> {
                 diags.push(d);
             }
         }
-        (agent, diags)
+        (agent, diags, resolved.body)
     }
 
     fn edges(&self, resolved: &inherit::Resolved, chain: &[String]) -> Vec<Edge> {

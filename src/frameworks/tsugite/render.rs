@@ -184,7 +184,7 @@ pub fn prepare(config: &Config, body: &str, inputs: &Inputs) -> Result<Option<Pr
     let render = |text: &str, ctx: &[(String, Value)], part: Part| -> Result<String, RenderError> {
         let source = directives::strip_ignored(text);
         let ctx: std::collections::BTreeMap<&str, Value> = ctx.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-        env.render_str(&source, ctx).map_err(|e| RenderError {
+        jinja::reject_loop_controls(&source).and_then(|_| env.render_str(&source, ctx)).map_err(|e| RenderError {
             part,
             line: e.line().map(|l| l as u32),
             bounded: matches!(e.kind(), minijinja::ErrorKind::OutOfFuel)
