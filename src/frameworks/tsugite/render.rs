@@ -189,7 +189,7 @@ pub fn prepare(config: &Config, body: &str, inputs: &Inputs) -> Result<Option<Pr
             line: e.line().map(|l| l as u32),
             bounded: matches!(e.kind(), minijinja::ErrorKind::OutOfFuel)
                 || e.to_string().contains("output larger than"),
-            message: describe(&e),
+            message: describe(&e, &source),
         })
     };
 
@@ -235,10 +235,14 @@ pub fn prepare(config: &Config, body: &str, inputs: &Inputs) -> Result<Option<Pr
 }
 
 /// A template error in Jinja2's words where they differ only in spelling.
-fn describe(e: &minijinja::Error) -> String {
+fn describe(e: &minijinja::Error, source: &str) -> String {
     let detail = e.detail().map(str::to_string).unwrap_or_else(|| e.kind().to_string());
     match e.kind() {
-        minijinja::ErrorKind::UndefinedError => format!("Template rendering failed: undefined value ({detail})"),
+        minijinja::ErrorKind::UndefinedError => {
+            // Jinja2 names the variable; minijinja gives the span of the expression.
+            let what = e.range().and_then(|r| source.get(r)).unwrap_or("a value");
+            format!("Template rendering failed: '{what}' is undefined")
+        }
         minijinja::ErrorKind::OutOfFuel => format!("the template ran longer than agentry allows ({} steps): {detail}", jinja::FUEL),
         _ => format!("Template rendering failed: {detail}"),
     }
