@@ -60,7 +60,45 @@ fn marks(n: &Node) -> J {
     }
 }
 
+fn check_error(e: &yaml::YamlError, err: &J) -> Result<(), String> {
+    if let Some(line) = err["line"].as_u64() {
+        let col = err["col"].as_u64().unwrap_or(0);
+        if (u64::from(e.line), u64::from(e.col)) != (line, col) {
+            return Err(format!("error at {}:{} != PyYAML {line}:{col} ({err}); ours: {e}", e.line, e.col));
+        }
+    }
+    let msg = err["message"].as_str().unwrap_or("");
+    if !e.message.contains(msg) {
+        return Err(format!("error message {:?} does not contain PyYAML's {msg:?}", e.message));
+    }
+    Ok(())
+}
+
+/// `yaml.safe_load_all` against `load_all`.
+fn check_all(text: &str, expected: &J) -> Result<(), String> {
+    let got = yaml::load_all(text);
+    if expected.get("recursive").is_some() {
+        return match got {
+            Err(e) if e.message.contains("recursive") => Ok(()),
+            other => Err(format!("load_all: recursive structure should be refused, got {other:?}")),
+        };
+    }
+    if let Some(err) = expected.get("error") {
+        return match got {
+            Ok(docs) => Err(format!("load_all: expected error {err}, got {} documents", docs.len())),
+            Err(e) => check_error(&e, err).map_err(|m| format!("load_all: {m}")),
+        };
+    }
+    let docs = got.map_err(|e| format!("load_all: PyYAML loads it, we fail: {e}"))?;
+    let have: Vec<J> = docs.iter().map(|d| d.as_ref().map_or(json!({"t": "NoneType"}), |n| tagged(&n.value))).collect();
+    if J::Array(have.clone()) != expected["ok"] {
+        return Err(format!("load_all differs\n  ours:   {}\n  pyyaml: {}", J::Array(have), expected["ok"]));
+    }
+    Ok(())
+}
+
 fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
+    check_all(text, &expected["all"])?;
     let got = yaml::load(text);
     if expected.get("recursive").is_some() {
         return match got {
@@ -69,24 +107,10 @@ fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
         };
     }
     if let Some(err) = expected.get("error") {
-        let e = match got {
-            Ok(v) => return Err(format!("expected error {err}, got Ok({:?})", v.map(|n| py::repr(&n.value)))),
-            Err(e) => e,
+        return match got {
+            Ok(v) => Err(format!("expected error {err}, got Ok({:?})", v.map(|n| py::repr(&n.value)))),
+            Err(e) => check_error(&e, err),
         };
-        if let Some(line) = err["line"].as_u64() {
-            if u64::from(e.line) != line {
-                return Err(format!("error line {} != PyYAML {line} ({err}); ours: {e}", e.line));
-            }
-            let col = err["col"].as_u64().unwrap_or(0);
-            if u64::from(e.col) != col {
-                return Err(format!("error col {} != PyYAML {col} ({err}); ours: {e}", e.col));
-            }
-        }
-        let msg = err["message"].as_str().unwrap_or("");
-        if !e.message.contains(msg) {
-            return Err(format!("error message {:?} does not contain PyYAML's {msg:?}", e.message));
-        }
-        return Ok(());
     }
     let node = got.map_err(|e| format!("PyYAML loads it, we fail: {e}"))?;
     let null = Node { value: Value::Null, span: Default::default() };
