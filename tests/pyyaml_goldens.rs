@@ -97,7 +97,26 @@ fn check_all(text: &str, expected: &J) -> Result<(), String> {
     Ok(())
 }
 
+/// `yaml.load(text, Loader=yaml.CSafeLoader)` against `load_with(Loader::CSafe)`: the
+/// outcome and the value only (libyaml's error texts and marks are not modelled).
+fn check_c(text: &str, expected: &J) -> Result<(), String> {
+    let got = yaml::load_with(text, yaml::Loader::CSafe);
+    match (expected.get("ok"), got) {
+        (Some(want), Ok(node)) => {
+            let have = node.map_or(json!({"t": "NoneType"}), |n| tagged(&n.value));
+            if &have != want {
+                return Err(format!("CSafeLoader value differs\n  ours:   {have}\n  pyyaml: {want}"));
+            }
+            Ok(())
+        }
+        (None, Err(_)) => Ok(()),
+        (Some(_), Err(e)) => Err(format!("CSafeLoader loads it, we fail: {e}")),
+        (None, Ok(_)) => Err(format!("CSafeLoader fails ({expected}), we load it")),
+    }
+}
+
 fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
+    check_c(text, &expected["c"])?;
     check_all(text, &expected["all"])?;
     let got = yaml::load(text);
     if expected.get("recursive").is_some() {

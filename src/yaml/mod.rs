@@ -41,13 +41,33 @@ pub const MAX_DEPTH: usize = 512;
 /// copy is made.
 pub const MAX_NODES: usize = 1_000_000;
 
+/// Which PyYAML loader to mirror. Both build the same values (same resolver and safe
+/// constructor); they differ in what the scanner accepts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Loader {
+    /// `yaml.safe_load` / `yaml.SafeLoader`, pure Python — the reference.
+    #[default]
+    Safe,
+    /// `yaml.CSafeLoader` (libyaml 0.2.5; OpenHands reads front matter with it). Modelled
+    /// differences: tabs separate tokens after `key:`, inside flow collections, inside
+    /// plain scalars, after tags and block-scalar headers (`a:\t1` loads), and unknown
+    /// `%` directives are errors. libyaml's own error texts and marks are not modelled
+    /// (errors read as the pure loader's).
+    CSafe,
+}
+
 /// PyYAML `yaml.safe_load(text)`: the single document of the stream, `Ok(None)` for an
 /// empty or comment-only stream (an explicit empty document `---` is `Some(Null)`), an
 /// error for a second document ("expected a single document in the stream"). The text
 /// length is the caller's bound; everything else is bounded by [`MAX_DEPTH`] and
 /// [`MAX_NODES`].
 pub fn load(text: &str) -> Result<Option<Node>, YamlError> {
-    let mut composer = compose::Composer::new(text)?;
+    load_with(text, Loader::Safe)
+}
+
+/// [`load`] with the rules of the given PyYAML [`Loader`].
+pub fn load_with(text: &str, loader: Loader) -> Result<Option<Node>, YamlError> {
+    let mut composer = compose::Composer::new(text, loader)?;
     match composer.get_single_node()? {
         None => Ok(None),
         Some(doc) => construct::Constructor::construct_document(&doc).map(Some),
@@ -58,7 +78,12 @@ pub fn load(text: &str) -> Result<Option<Node>, YamlError> {
 /// `Some(node)` (an empty explicit document is a `Null` node, PyYAML's `None`); an
 /// empty stream gives an empty vector. All-or-nothing: the first error is returned.
 pub fn load_all(text: &str) -> Result<Vec<Option<Node>>, YamlError> {
-    let mut composer = compose::Composer::new(text)?;
+    load_all_with(text, Loader::Safe)
+}
+
+/// [`load_all`] with the rules of the given PyYAML [`Loader`].
+pub fn load_all_with(text: &str, loader: Loader) -> Result<Vec<Option<Node>>, YamlError> {
+    let mut composer = compose::Composer::new(text, loader)?;
     let mut docs = Vec::new();
     while composer.check_node()? {
         let doc = composer.compose_document()?;

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::{YamlError, MAX_DEPTH};
+use super::{Loader, YamlError, MAX_DEPTH};
 
 /// A position, PyYAML-style (0-based line and column, in characters) plus the byte offset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -172,11 +172,13 @@ pub(crate) struct Scanner {
     indents: Vec<isize>,
     allow_simple_key: bool,
     possible_simple_keys: BTreeMap<usize, SimpleKey>,
+    /// libyaml's (`CSafeLoader`) whitespace rules: tabs separate tokens.
+    libyaml: bool,
 }
 
 impl Scanner {
     /// Reader + scanner start. Fails like PyYAML's `ReaderError` on a non-printable character.
-    pub fn new(text: &str) -> R<Scanner> {
+    pub fn new(text: &str, loader: Loader) -> R<Scanner> {
         let buf: Vec<char> = text.chars().collect();
         let mut s = Scanner {
             buf,
@@ -192,6 +194,7 @@ impl Scanner {
             indents: Vec::new(),
             allow_simple_key: true,
             possible_simple_keys: BTreeMap::new(),
+            libyaml: loader == Loader::CSafe,
         };
         if let Some(pos) = s.buf.iter().position(|&c| !is_printable(c)) {
             let code = s.buf[pos] as u32;
@@ -238,6 +241,10 @@ impl Scanner {
     fn forward1(&mut self) {
         self.forward(1)
     }
+    pub fn is_libyaml(&self) -> bool {
+        self.libyaml
+    }
+
     pub fn mark(&self) -> Mark {
         Mark { index: self.index, line: self.line, column: self.column, offset: self.offset }
     }
@@ -583,7 +590,11 @@ impl Scanner {
             self.forward1();
         }
         loop {
-            while self.peek() == ' ' {
+            // libyaml also skips tabs in flow context and where no simple key may start
+            // (after `key:` or a scalar on the same line).
+            while self.peek() == ' '
+                || (self.libyaml && self.peek() == '\t' && (self.flow_level > 0 || !self.allow_simple_key))
+            {
                 self.forward1();
             }
             if self.peek() == '#' {
@@ -640,6 +651,8 @@ impl Scanner {
                 return Err(error(CTX, format!("expected ' ', but found {}", self.found(self.peek())), self.mark()));
             }
             Directive::Tag(handle, prefix)
+        } else if self.libyaml {
+            return Err(error(CTX, "found unknown directive name", start));
         } else {
             while !is_breakz(self.peek()) {
                 self.forward1();
@@ -783,7 +796,7 @@ impl Scanner {
             suffix = self.scan_tag_uri("tag")?;
         }
         let c = self.peek();
-        if !is_spacez(c) {
+        if !(is_spacez(c) || (self.libyaml && c == '\t')) {
             return Err(error(Some("while scanning a tag"), format!("expected ' ', but found {}", self.found(c)), self.mark()));
         }
         let mut tok = Token::new(T::Tag, start, self.mark());
@@ -826,7 +839,7 @@ impl Scanner {
             }
         }
         let c = self.peek();
-        if !is_spacez(c) {
+        if !(is_spacez(c) || (self.libyaml && c == '\t')) {
             return Err(error(
                 CTX,
                 format!("expected chomping or indentation indicators, but found {}", self.found(c)),
@@ -834,7 +847,7 @@ impl Scanner {
             ));
         }
         // ignored line
-        while self.peek() == ' ' {
+        while self.peek() == ' ' || (self.libyaml && self.peek() == '\t') {
             self.forward1();
         }
         if self.peek() == '#' {
@@ -1102,7 +1115,18 @@ impl Scanner {
             }
             loop {
                 let ch = self.peek_at(length);
-                if is_blankz(ch)
+                if self.libyaml {
+                    // libyaml 0.2.5: `?` does not end a plain scalar in flow context, and
+                    // `:` followed by a flow indicator is an error there.
+                    let flow = self.flow_level > 0;
+                    let next = self.peek_at(length + 1);
+                    if flow && ch == ':' && ",?[]{}".contains(next) {
+                        return Err(error(Some("while scanning a plain scalar"), "found unexpected ':'", start));
+                    }
+                    if is_blankz(ch) || (ch == ':' && is_blankz(next)) || (flow && ",[]{}".contains(ch)) {
+                        break;
+                    }
+                } else if is_blankz(ch)
                     || (ch == ':' && {
                         let n = self.peek_at(length + 1);
                         is_blankz(n) || (self.flow_level > 0 && ",[]{}".contains(n))
@@ -1123,7 +1147,7 @@ impl Scanner {
             chunks.push_str(&self.prefix(length));
             self.forward(length);
             end = self.mark();
-            spaces = self.scan_plain_spaces();
+            spaces = if self.libyaml { self.scan_plain_blanks_libyaml(indent, start)? } else { self.scan_plain_spaces() };
             match &spaces {
                 None => break,
                 Some(s) if s.is_empty() => break,
@@ -1177,6 +1201,54 @@ impl Scanner {
             chunks.push_str(&whitespaces);
         }
         Some(chunks)
+    }
+
+    /// libyaml's version of [`Self::scan_plain_spaces`]: tabs count as blanks, but a tab
+    /// in the indentation of a continuation line is an error.
+    fn scan_plain_blanks_libyaml(&mut self, indent: isize, start: Mark) -> R<Option<String>> {
+        let mut chunks = String::new();
+        let mut length = 0;
+        while matches!(self.peek_at(length), ' ' | '\t') {
+            length += 1;
+        }
+        let whitespaces = self.prefix(length);
+        self.forward(length);
+        let ch = self.peek();
+        let doc_marker = |s: &Self| (s.prefix_is("---") || s.prefix_is("...")) && is_blankz(s.peek_at(3));
+        if is_break(ch) {
+            let line_break = self.scan_line_break();
+            self.allow_simple_key = true;
+            if doc_marker(self) {
+                return Ok(None);
+            }
+            let mut breaks = String::new();
+            while matches!(self.peek(), ' ' | '\t') || is_break(self.peek()) {
+                if self.peek() == '\t' && (self.column as isize) < indent {
+                    return Err(error(
+                        Some("while scanning a plain scalar"),
+                        "found a tab character that violates indentation",
+                        start,
+                    ));
+                }
+                if matches!(self.peek(), ' ' | '\t') {
+                    self.forward1();
+                } else {
+                    breaks.push_str(&self.scan_line_break());
+                    if doc_marker(self) {
+                        return Ok(None);
+                    }
+                }
+            }
+            if line_break != "\n" {
+                chunks.push_str(&line_break);
+            } else if breaks.is_empty() {
+                chunks.push(' ');
+            }
+            chunks.push_str(&breaks);
+        } else if !whitespaces.is_empty() {
+            chunks.push_str(&whitespaces);
+        }
+        Ok(Some(chunks))
     }
 
     fn scan_tag_handle(&mut self, name: &str) -> R<String> {
