@@ -216,8 +216,12 @@ pub fn float_repr(f: f64) -> String {
     if f == 0.0 {
         return if f.is_sign_negative() { "-0.0" } else { "0.0" }.to_string();
     }
-    // Rust's `{:e}` is the shortest round-trip digit string: "1.2345e-7".
-    let sci = format!("{:e}", f.abs());
+    // Rust's `{:e}` gives the shortest round-trip digit count; among strings of that
+    // length Python picks the one nearest the exact value, ties to even, which is what
+    // Rust's exact formatting at that precision produces (`1059438285926254.2`, not `.3`).
+    let shortest = format!("{:e}", f.abs());
+    let n = shortest.split_once('e').map_or(1, |(m, _)| m.chars().filter(char::is_ascii_digit).count());
+    let sci = format!("{:.*e}", n.saturating_sub(1), f.abs());
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
@@ -284,6 +288,7 @@ mod tests {
             (0.1, "0.1"),
             (1e22, "1e+22"),
             (-2.5, "-2.5"),
+            (1059438285926254.2, "1059438285926254.2"),
         ] {
             assert_eq!(float_repr(f), s);
         }
