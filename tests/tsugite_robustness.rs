@@ -105,3 +105,20 @@ fn a_three_level_chain_names_file_line_and_rule_of_every_merged_field() {
     assert_eq!(kwargs.origin.sites[0].source, "project:agents/grand.md");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn searched_folders_include_the_project_list_and_each_agent_folder() {
+    let dir = workspace("searched");
+    write(&dir.join("project/agents/a.md"), b"---\nname: a\n---\nA");
+    let r = report(&dir);
+    let paths: Vec<PathBuf> = r.searched.iter().map(|s| s.path.clone()).collect();
+    let project = dir.join("project");
+    assert_eq!(paths[0], project.join(".tsugite"), "{paths:?}");
+    assert!(paths.contains(&dir.join("home/.config/tsugite/agents")), "missing folders are listed too");
+    let real_agents = std::fs::canonicalize(project.join("agents")).expect("agents");
+    assert!(
+        paths.contains(&real_agents.join(".tsugite")),
+        "the implicit base of agents/a.md is looked up in agents/.tsugite: {paths:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

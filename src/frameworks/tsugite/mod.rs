@@ -207,9 +207,49 @@ impl<'a> Loader<'a> {
                 }
             }
         }
+        self.watch_inheritance_folders(&space, &agents);
         self.report.agents = agents;
         self.report.diagnostics.extend(diagnostics);
         self.report
+    }
+
+    /// `extends` and the implicit base are looked up from each agent's own folder, so
+    /// those folders' `.tsugite/`, `agents/`… matter too (a new `default.md` there
+    /// changes the result): they are listed after the project's search list.
+    fn watch_inheritance_folders(&mut self, space: &SearchSpace, agents: &[Agent]) {
+        let mut folders: Vec<PathBuf> = Vec::new();
+        for a in agents {
+            for p in std::iter::once(a.source.path.clone()).chain(a.chain.iter().skip(1).filter_map(|k| self.path_of_key(k))) {
+                if let Some(parent) = py_resolve(&p).as_deref().and_then(Path::parent) {
+                    if !folders.iter().any(|f| f == parent) {
+                        folders.push(parent.to_path_buf());
+                    }
+                }
+            }
+        }
+        for folder in folders {
+            for d in space.dirs(&folder) {
+                let known = self.report.searched.iter().any(|s| py_resolve(&s.path) == py_resolve(&d.path));
+                if !known {
+                    let scope = self.source_of(&d.path).scope;
+                    let role = format!("{}, for inheritance lookups from {}", d.role, self.key_of(&folder));
+                    self.report.searched.push(SearchDir { scope, path: d.path, role });
+                }
+            }
+        }
+    }
+
+    /// The file behind a source key of this report (chain entries).
+    fn path_of_key(&self, key: &str) -> Option<PathBuf> {
+        let (scope, rel) = key.split_once(':')?;
+        let root = match scope {
+            "project" => &self.cx.roots.project,
+            "user" => &self.cx.roots.home,
+            "xdg" => &self.cx.roots.xdg,
+            "builtin" => self.builtins.as_ref()?,
+            _ => return None,
+        };
+        Some(root.join(rel))
     }
 
     fn inputs(&self) -> Inputs {
