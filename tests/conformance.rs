@@ -22,3 +22,13 @@ fn openhands() {
 fn tsugite() {
     check("tsugite");
 }
+
+/// agentry's own tsugite cases (`tests/fixtures-agentry/tsugite`, expected.json from
+/// the same oracle): edge cases the shared fixtures do not cover.
+#[test]
+fn tsugite_agentry_cases() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures-agentry/tsugite");
+    let (cases, failures) = support::run_cases(&dir, "tsugite");
+    assert!(cases >= 2, "agentry's tsugite cases are missing");
+    assert!(failures.is_empty(), "{} of {cases} cases differ:\n{}", failures.len(), failures.join("\n"));
+}

@@ -27,10 +27,12 @@ fn loose_attribute(args: &str, attr: &str) -> Option<String> {
     (1..=3).find_map(|i| caps.get(i)).map(|m| m.as_str().to_string())
 }
 
-/// `strip_ignored_sections`.
+/// `strip_ignored_sections`, then the newline normalisation of Jinja2's lexer (`\r\n`
+/// and `\r` become `\n` in template text and string literals; minijinja keeps them).
 pub fn strip_ignored(content: &str) -> String {
     static CELL: OnceLock<Regex> = OnceLock::new();
-    re(&CELL, r"(?s)<!--\s*tsu:ignore\s*-->.*?<!--\s*/tsu:ignore\s*-->").replace_all(content, "").into_owned()
+    let kept = re(&CELL, r"(?s)<!--\s*tsu:ignore\s*-->.*?<!--\s*/tsu:ignore\s*-->").replace_all(content, "");
+    kept.replace("\r\n", "\n").replace('\r', "\n")
 }
 
 /// The placeholder text tsugite assigns to a directive's variable in render mode.

@@ -84,6 +84,7 @@ EXTRA = [
     ("ranges", "{{ range(3) | list }} {{ range(5) | length }} {{ range(10, 0, -3) | join(',') }} {% for i in range(150000) if i < 3 %}{{ i }}{% endfor %}"),
     ("error_break", "{% for i in range(3) %}{% if i %}{% break %}{% endif %}{{ i }}{% endfor %}"),
     ("error_continue", "{% for i in range(3) %}{%- continue -%}{% endfor %}"),
+    ("crlf", "a\r\nb {{ 'x\r\ny' }}\rc"),
     ("error_undefined", "Hello {{ stranger }}."),
     ("error_undefined_attr", "{{ stranger.name }}"),
     ("error_undefined_loop", "{% for x in nothing %}{{ x }}{% endfor %}"),
