@@ -291,7 +291,11 @@ pub fn py_str(v: &Value) -> String {
         ValueKind::String | ValueKind::Bytes => v.to_string(),
         ValueKind::Seq | ValueKind::Iterable => {
             let items: Vec<String> = v.try_iter().map(|it| it.map(|x| py_repr(&x)).collect()).unwrap_or_default();
-            format!("[{}]", items.join(", "))
+            if v.downcast_object_ref::<super::pyfilters::Tuple>().is_some() {
+                super::pyfilters::tuple_repr(&items)
+            } else {
+                format!("[{}]", items.join(", "))
+            }
         }
         ValueKind::Map if v.as_object().is_some_and(|o| o.repr() == ObjectRepr::Map) || v.as_object().is_none() => {
             let mut items = Vec::new();
@@ -350,7 +354,7 @@ pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'sta
     env.set_keep_trailing_newline(false);
     env.set_fuel(Some(FUEL));
     env.set_recursion_limit(100);
-    env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
+    super::pyfilters::install(&mut env);
     env.set_formatter(move |out, _state, value| {
         if value.is_undefined() {
             return Err(Error::new(ErrorKind::UndefinedError, "undefined value"));

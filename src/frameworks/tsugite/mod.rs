@@ -6,13 +6,14 @@
 //!
 //! Files: `search` (config, search list, name lookup), `parse` (reading and
 //! frontmatter), `schema` (AgentConfig validation), `inherit` + `merge`
-//! (inheritance), `render` + `jinja` + `directives` + `tools` (the prompt).
+//! (inheritance), `render` + `jinja` + `pyfilters` + `directives` + `tools` (the prompt).
 
 mod directives;
 mod inherit;
 mod jinja;
 mod merge;
 mod parse;
+mod pyfilters;
 mod render;
 mod schema;
 mod search;
