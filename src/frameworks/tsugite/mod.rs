@@ -145,7 +145,7 @@ impl<'a> Loader<'a> {
             ));
         }
         let space = SearchSpace::new(&config, &roots.project, &roots.home, &roots.xdg, self.builtins.clone());
-        let dirs = space.dirs(&roots.project);
+        let dirs = space.dirs_labelled(&roots.project, "the project");
         for (i, d) in dirs.iter().enumerate() {
             let scope = self.source_of(&d.path).scope;
             self.report.searched.push(SearchDir { scope, path: d.path.clone(), role: format!("{} ({})", d.role, ordinal(i + 1)) });
@@ -229,11 +229,12 @@ impl<'a> Loader<'a> {
             }
         }
         for folder in folders {
-            for d in space.dirs(&folder) {
+            let label = format!("{} (inheritance lookups of the agents there)", self.key_of(&folder));
+            for d in space.dirs_labelled(&folder, &label) {
                 let known = self.report.searched.iter().any(|s| py_resolve(&s.path) == py_resolve(&d.path));
                 if !known {
                     let scope = self.source_of(&d.path).scope;
-                    let role = format!("{}, for inheritance lookups from {}", d.role, self.key_of(&folder));
+                    let role = d.role;
                     self.report.searched.push(SearchDir { scope, path: d.path, role });
                 }
             }
@@ -343,6 +344,9 @@ impl<'a> Loader<'a> {
         let (parsed, mut resolved) = match resolver.parse_agent_file(c.load_path) {
             Ok(r) => r,
             Err(e) => {
+                if c.is_winner {
+                    agent.rule.push_str("; it fails to load, and tsugite does not fall through to the next folder");
+                }
                 agent.status = Status::Invalid;
                 agent.description = format!("cannot be loaded: {}", e.message);
                 return (agent, vec![self.load_diagnostic(e, &key)], String::new());

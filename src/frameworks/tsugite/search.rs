@@ -141,8 +141,9 @@ impl SearchSpace {
         }
     }
 
-    /// `iter_agent_search_paths(current_agent_dir=dir)`.
-    pub fn dirs(&self, dir: &Path) -> Vec<SearchEntry> {
+    /// `iter_agent_search_paths(current_agent_dir=dir)`; `label` names `dir` in the
+    /// roles ("the project", or the folder of an agent for inheritance lookups).
+    pub fn dirs_labelled(&self, dir: &Path, label: &str) -> Vec<SearchEntry> {
         let mut out = Vec::new();
         let mut seen = HashSet::new();
         let mut add = |path: PathBuf, role: String| {
@@ -155,16 +156,20 @@ impl SearchSpace {
         for p in &self.config_dirs {
             add(p.clone(), "config.json agent_paths entry (searched first)".into());
         }
-        add(dir.join(".tsugite"), "`.tsugite/` of the folder searched from".into());
-        add(dir.join(".tsugite/agents"), "`.tsugite/agents/` of the folder searched from".into());
-        add(dir.join("agents"), "`agents/` of the folder searched from".into());
-        add(dir.to_path_buf(), "the folder searched from itself".into());
+        add(dir.join(".tsugite"), format!("`.tsugite/` of {label}"));
+        add(dir.join(".tsugite/agents"), format!("`.tsugite/agents/` of {label}"));
+        add(dir.join("agents"), format!("`agents/` of {label}"));
+        add(dir.to_path_buf(), format!("{label} itself (`*.md` directly in it)"));
         if let Some(b) = &self.builtins {
             add(b.clone(), "built-in agents (before the global folders)".into());
         }
         add(self.xdg_agents.clone(), "$XDG_CONFIG_HOME/tsugite/agents (global)".into());
         add(self.home_agents.clone(), "~/.config/tsugite/agents (global, last)".into());
         out
+    }
+
+    pub fn dirs(&self, dir: &Path) -> Vec<SearchEntry> {
+        self.dirs_labelled(dir, "the folder searched from")
     }
 
     /// `find_agent_file(reference, dir)`, with `cwd` the process working directory.
