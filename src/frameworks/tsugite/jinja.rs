@@ -12,6 +12,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, Value};
+
+pub use super::clock::DateTime;
+use super::clock::parse_iso;
 use minijinja::{Environment, Error, ErrorKind, State, UndefinedBehavior};
 
 /// Instructions a single render may execute (a template loop ends here).
@@ -32,150 +35,7 @@ pub struct World {
     pub base_dir: PathBuf,
 }
 
-/// A calendar datetime in UTC (what `days_ago` returns).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DateTime {
-    pub secs: i64,
-    pub micros: u32,
-    /// Printed with `+00:00` (an aware datetime) or without (a naive one).
-    pub aware: bool,
-}
-
-fn civil(days: i64) -> (i64, u32, u32) {
-    // Howard Hinnant's days-to-civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
-}
-
-const DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-const MONTHS: [&str; 12] =
-    ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-
-impl DateTime {
-    fn parts(&self) -> (i64, u32, u32, i64, i64, i64) {
-        let days = self.secs.div_euclid(86_400);
-        let rem = self.secs.rem_euclid(86_400);
-        let (y, m, d) = civil(days);
-        (y, m, d, rem / 3600, rem / 60 % 60, rem % 60)
-    }
-
-    /// Monday = 0, as Python's `weekday()`.
-    pub fn weekday(&self) -> i64 {
-        (self.secs.div_euclid(86_400) + 3).rem_euclid(7)
-    }
-
-    pub fn isoformat(&self, sep: char) -> String {
-        let (y, m, d, hh, mm, ss) = self.parts();
-        let mut s = format!("{y:04}-{m:02}-{d:02}{sep}{hh:02}:{mm:02}:{ss:02}");
-        if self.micros != 0 {
-            let _ = write!(s, ".{:06}", self.micros);
-        }
-        if self.aware {
-            s.push_str("+00:00");
-        }
-        s
-    }
-
-    /// `strftime` for the directives agent templates use.
-    pub fn strftime(&self, fmt: &str) -> String {
-        let (y, m, d, hh, mm, ss) = self.parts();
-        let mut out = String::new();
-        let mut chars = fmt.chars();
-        while let Some(c) = chars.next() {
-            if c != '%' {
-                out.push(c);
-                continue;
-            }
-            match chars.next() {
-                Some('Y') => { let _ = write!(out, "{y:04}"); }
-                Some('y') => { let _ = write!(out, "{:02}", y.rem_euclid(100)); }
-                Some('m') => { let _ = write!(out, "{m:02}"); }
-                Some('d') => { let _ = write!(out, "{d:02}"); }
-                Some('H') => { let _ = write!(out, "{hh:02}"); }
-                Some('I') => { let _ = write!(out, "{:02}", if hh % 12 == 0 { 12 } else { hh % 12 }); }
-                Some('p') => out.push_str(if hh < 12 { "AM" } else { "PM" }),
-                Some('M') => { let _ = write!(out, "{mm:02}"); }
-                Some('S') => { let _ = write!(out, "{ss:02}"); }
-                Some('f') => { let _ = write!(out, "{:06}", self.micros); }
-                Some('A') => out.push_str(DAYS[self.weekday() as usize]),
-                Some('a') => out.push_str(&DAYS[self.weekday() as usize][..3]),
-                Some('B') => out.push_str(MONTHS[(m - 1) as usize]),
-                Some('b') => out.push_str(&MONTHS[(m - 1) as usize][..3]),
-                Some('j') => {
-                    let jan1 = DateTime { secs: self.secs - ((self.secs.div_euclid(86_400) - days_from_civil(y, 1, 1)) * 86_400), ..*self };
-                    let _ = write!(out, "{:03}", (self.secs.div_euclid(86_400) - jan1.secs.div_euclid(86_400)) + 1);
-                }
-                Some('Z') => out.push_str(if self.aware { "UTC" } else { "" }),
-                Some('z') => out.push_str(if self.aware { "+0000" } else { "" }),
-                Some('%') => out.push('%'),
-                Some(other) => {
-                    out.push('%');
-                    out.push(other);
-                }
-                None => out.push('%'),
-            }
-        }
-        out
-    }
-}
-
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m as i64 + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d as i64 - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-impl std::fmt::Display for DateTime {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.isoformat(' '))
-    }
-}
-
-impl Object for DateTime {
-    fn repr(self: &Arc<Self>) -> ObjectRepr {
-        ObjectRepr::Plain
-    }
-
-    fn call_method(self: &Arc<Self>, _: &State<'_, '_>, method: &str, args: &[Value]) -> Result<Value, Error> {
-        match method {
-            "strftime" => Ok(Value::from(self.strftime(&arg_str(args, 0)?))),
-            "isoformat" => Ok(Value::from(self.isoformat('T'))),
-            "weekday" => Ok(Value::from(self.weekday())),
-            "timestamp" => Ok(Value::from(self.secs as f64 + self.micros as f64 / 1e6)),
-            _ => Err(Error::new(ErrorKind::UnknownMethod, format!("datetime has no method {method}"))),
-        }
-    }
-
-    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
-        let (y, m, d, hh, mm, ss) = self.parts();
-        match key.as_str()? {
-            "year" => Some(Value::from(y)),
-            "month" => Some(Value::from(m)),
-            "day" => Some(Value::from(d)),
-            "hour" => Some(Value::from(hh)),
-            "minute" => Some(Value::from(mm)),
-            "second" => Some(Value::from(ss)),
-            _ => None,
-        }
-    }
-
-    fn render(self: &Arc<Self>, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(&**self, f)
-    }
-}
-
-fn arg_str(args: &[Value], i: usize) -> Result<String, Error> {
+pub(super) fn arg_str(args: &[Value], i: usize) -> Result<String, Error> {
     match args.get(i) {
         Some(v) if v.as_str().is_some() => Ok(v.as_str().unwrap_or_default().to_string()),
         Some(v) => Ok(py_str(v)),
@@ -469,28 +329,6 @@ pub fn reject_loop_controls(source: &str) -> Result<(), Error> {
             Err(Error::new(ErrorKind::SyntaxError, format!("Encountered unknown tag '{tag}' (line {line})")))
         }
     }
-}
-
-/// `datetime.fromisoformat` for `YYYY-MM-DD[( |T)HH:MM[:SS]]`.
-fn parse_iso(text: &str) -> Option<DateTime> {
-    let num = |s: &str| s.parse::<i64>().ok();
-    let (date, time) = match text.split_once(['T', ' ']) {
-        Some((d, t)) => (d, Some(t)),
-        None => (text, None),
-    };
-    let mut dp = date.split('-');
-    let (y, m, d) = (num(dp.next()?)?, num(dp.next()?)?, num(dp.next()?)?);
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
-        return None;
-    }
-    let mut secs = days_from_civil(y, m as u32, d as u32) * 86_400;
-    if let Some(t) = time {
-        let t = t.split(['+', 'Z']).next()?;
-        let mut tp = t.split(':');
-        secs += num(tp.next()?)? * 3600 + tp.next().and_then(num).unwrap_or(0) * 60;
-        secs += tp.next().and_then(|s| s.split('.').next()).and_then(num).unwrap_or(0);
-    }
-    Some(DateTime { secs, micros: 0, aware: false })
 }
 
 #[cfg(test)]

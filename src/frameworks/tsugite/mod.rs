@@ -6,8 +6,9 @@
 //!
 //! Files: `search` (config, search list, name lookup), `parse` (reading and
 //! frontmatter), `schema` (AgentConfig validation), `inherit` + `merge`
-//! (inheritance), `render` + `jinja` + `pyfilters` + `directives` + `tools` (the prompt).
+//! (inheritance), `render` + `jinja` + `pyfilters` + `clock` + `directives` + `tools` (the prompt).
 
+mod clock;
 mod directives;
 mod inherit;
 mod jinja;
