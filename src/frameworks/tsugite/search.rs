@@ -117,6 +117,9 @@ pub struct SearchSpace {
     pub builtins: Option<PathBuf>,
     pub xdg_agents: PathBuf,
     pub home_agents: PathBuf,
+    /// Search lists already built, per folder: every inheritance step searches from
+    /// an agent's folder, and resolving the list costs a `realpath` per entry.
+    cache: std::sync::Mutex<std::collections::HashMap<PathBuf, Vec<SearchEntry>>>,
 }
 
 impl SearchSpace {
@@ -138,6 +141,7 @@ impl SearchSpace {
             builtins,
             xdg_agents: xdg.join("tsugite/agents"),
             home_agents: home.join(".config/tsugite/agents"),
+            cache: Default::default(),
         }
     }
 
@@ -169,7 +173,8 @@ impl SearchSpace {
     }
 
     pub fn dirs(&self, dir: &Path) -> Vec<SearchEntry> {
-        self.dirs_labelled(dir, "the folder searched from")
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        cache.entry(dir.to_path_buf()).or_insert_with(|| self.dirs_labelled(dir, "the folder searched from")).clone()
     }
 
     /// `find_agent_file(reference, dir)`, with `cwd` the process working directory.
