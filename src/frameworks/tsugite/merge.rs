@@ -91,7 +91,7 @@ pub fn merge(parent: &Config, child: &Config, child_file: &Path) -> Result<Confi
                     "allowed_secrets" => "replaced (not unioned)",
                     _ => "replaced",
                 };
-                FieldOrigin { rule: format!("{how}: {} (child) wins over {}", sites_text(co), sites_text(po)), ..co.clone() }
+                FieldOrigin { rule: format!("{how}: {} overrides {}", sites_text(co), sites_text(po)), ..co.clone() }
             };
         } else if child_wrote {
             out.origins[i] = FieldOrigin {
