@@ -21,11 +21,16 @@ fn world() -> World {
 
 #[test]
 fn templates_render_as_jinja2_renders_them() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/goldens/jinja2/tsugite/cases.json");
-    let doc: Json = serde_json::from_slice(&std::fs::read(&path).expect("cases.json")).expect("json");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/goldens/jinja2/tsugite/cases.json");
+    let doc: Json =
+        serde_json::from_slice(&std::fs::read(&path).expect("cases.json")).expect("json");
     let context = &doc["context"];
     let cases = doc["cases"].as_array().expect("cases");
-    assert!(cases.len() > 100, "the golden set lost its fixture templates");
+    assert!(
+        cases.len() > 100,
+        "the golden set lost its fixture templates"
+    );
     let mut failures = Vec::new();
     for case in cases {
         let name = case["name"].as_str().unwrap_or("?");
@@ -33,8 +38,12 @@ fn templates_render_as_jinja2_renders_them() {
         let ours = render_template(template, context, &world());
         match (case.get("output").and_then(Json::as_str), ours) {
             (Some(want), Ok(got)) if want == got => {}
-            (Some(want), Ok(got)) => failures.push(format!("{name}: expected {want:?}\n      got {got:?}")),
-            (Some(want), Err(e)) => failures.push(format!("{name}: expected {want:?}\n      failed: {e}")),
+            (Some(want), Ok(got)) => {
+                failures.push(format!("{name}: expected {want:?}\n      got {got:?}"))
+            }
+            (Some(want), Err(e)) => {
+                failures.push(format!("{name}: expected {want:?}\n      failed: {e}"))
+            }
             (None, Err(_)) => {}
             (None, Ok(got)) => failures.push(format!(
                 "{name}: Jinja2 fails ({}) but agentry rendered {got:?}",
@@ -42,5 +51,11 @@ fn templates_render_as_jinja2_renders_them() {
             )),
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }

@@ -29,12 +29,40 @@ fn civil(days: i64) -> (i64, u32, u32) {
     let mp = (5 * doy + 2) / 153;
     let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
     let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
+    (
+        if m <= 2 {
+            yoe + era * 400 + 1
+        } else {
+            yoe + era * 400
+        },
+        m,
+        d,
+    )
 }
 
-const DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-const MONTHS: [&str; 12] =
-    ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const DAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
 
 impl DateTime {
     fn parts(&self) -> (i64, u32, u32, i64, i64, i64) {
@@ -72,23 +100,49 @@ impl DateTime {
                 continue;
             }
             match chars.next() {
-                Some('Y') => { let _ = write!(out, "{y:04}"); }
-                Some('y') => { let _ = write!(out, "{:02}", y.rem_euclid(100)); }
-                Some('m') => { let _ = write!(out, "{m:02}"); }
-                Some('d') => { let _ = write!(out, "{d:02}"); }
-                Some('H') => { let _ = write!(out, "{hh:02}"); }
-                Some('I') => { let _ = write!(out, "{:02}", if hh % 12 == 0 { 12 } else { hh % 12 }); }
+                Some('Y') => {
+                    let _ = write!(out, "{y:04}");
+                }
+                Some('y') => {
+                    let _ = write!(out, "{:02}", y.rem_euclid(100));
+                }
+                Some('m') => {
+                    let _ = write!(out, "{m:02}");
+                }
+                Some('d') => {
+                    let _ = write!(out, "{d:02}");
+                }
+                Some('H') => {
+                    let _ = write!(out, "{hh:02}");
+                }
+                Some('I') => {
+                    let _ = write!(out, "{:02}", if hh % 12 == 0 { 12 } else { hh % 12 });
+                }
                 Some('p') => out.push_str(if hh < 12 { "AM" } else { "PM" }),
-                Some('M') => { let _ = write!(out, "{mm:02}"); }
-                Some('S') => { let _ = write!(out, "{ss:02}"); }
-                Some('f') => { let _ = write!(out, "{:06}", self.micros); }
+                Some('M') => {
+                    let _ = write!(out, "{mm:02}");
+                }
+                Some('S') => {
+                    let _ = write!(out, "{ss:02}");
+                }
+                Some('f') => {
+                    let _ = write!(out, "{:06}", self.micros);
+                }
                 Some('A') => out.push_str(DAYS[self.weekday() as usize]),
                 Some('a') => out.push_str(&DAYS[self.weekday() as usize][..3]),
                 Some('B') => out.push_str(MONTHS[(m - 1) as usize]),
                 Some('b') => out.push_str(&MONTHS[(m - 1) as usize][..3]),
                 Some('j') => {
-                    let jan1 = DateTime { secs: self.secs - ((self.secs.div_euclid(86_400) - days_from_civil(y, 1, 1)) * 86_400), ..*self };
-                    let _ = write!(out, "{:03}", (self.secs.div_euclid(86_400) - jan1.secs.div_euclid(86_400)) + 1);
+                    let jan1 = DateTime {
+                        secs: self.secs
+                            - ((self.secs.div_euclid(86_400) - days_from_civil(y, 1, 1)) * 86_400),
+                        ..*self
+                    };
+                    let _ = write!(
+                        out,
+                        "{:03}",
+                        (self.secs.div_euclid(86_400) - jan1.secs.div_euclid(86_400)) + 1
+                    );
                 }
                 Some('Z') => out.push_str(if self.aware { "UTC" } else { "" }),
                 Some('z') => out.push_str(if self.aware { "+0000" } else { "" }),
@@ -125,13 +179,21 @@ impl Object for DateTime {
         ObjectRepr::Plain
     }
 
-    fn call_method(self: &Arc<Self>, _: &State<'_, '_>, method: &str, args: &[Value]) -> Result<Value, Error> {
+    fn call_method(
+        self: &Arc<Self>,
+        _: &State<'_, '_>,
+        method: &str,
+        args: &[Value],
+    ) -> Result<Value, Error> {
         match method {
             "strftime" => Ok(Value::from(self.strftime(&arg_str(args, 0)?))),
             "isoformat" => Ok(Value::from(self.isoformat('T'))),
             "weekday" => Ok(Value::from(self.weekday())),
             "timestamp" => Ok(Value::from(self.secs as f64 + self.micros as f64 / 1e6)),
-            _ => Err(Error::new(ErrorKind::UnknownMethod, format!("datetime has no method {method}"))),
+            _ => Err(Error::new(
+                ErrorKind::UnknownMethod,
+                format!("datetime has no method {method}"),
+            )),
         }
     }
 
@@ -153,7 +215,6 @@ impl Object for DateTime {
     }
 }
 
-
 /// `datetime.fromisoformat` for `YYYY-MM-DD[( |T)HH:MM[:SS]]`.
 pub fn parse_iso(text: &str) -> Option<DateTime> {
     let num = |s: &str| s.parse::<i64>().ok();
@@ -171,8 +232,15 @@ pub fn parse_iso(text: &str) -> Option<DateTime> {
         let t = t.split(['+', 'Z']).next()?;
         let mut tp = t.split(':');
         secs += num(tp.next()?)? * 3600 + tp.next().and_then(num).unwrap_or(0) * 60;
-        secs += tp.next().and_then(|s| s.split('.').next()).and_then(num).unwrap_or(0);
+        secs += tp
+            .next()
+            .and_then(|s| s.split('.').next())
+            .and_then(num)
+            .unwrap_or(0);
     }
-    Some(DateTime { secs, micros: 0, aware: false })
+    Some(DateTime {
+        secs,
+        micros: 0,
+        aware: false,
+    })
 }
-

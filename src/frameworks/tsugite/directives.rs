@@ -17,21 +17,29 @@ fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
 fn attribute(args: &str, attr: &str, value: &str) -> Option<String> {
     let pattern = format!(r#"\b{attr}=(?:"({value})"|'({value})'|({value}))"#);
     let caps = Regex::new(&pattern).ok()?.captures(args)?;
-    (1..=3).find_map(|i| caps.get(i)).map(|m| m.as_str().to_string())
+    (1..=3)
+        .find_map(|i| caps.get(i))
+        .map(|m| m.as_str().to_string())
 }
 
 /// Like [`attribute`] without the leading `\b` (tool and step `name=`/`assign=`).
 fn loose_attribute(args: &str, attr: &str) -> Option<String> {
     let pattern = format!(r#"{attr}=(?:"(\w+)"|'(\w+)'|(\w+))"#);
     let caps = Regex::new(&pattern).ok()?.captures(args)?;
-    (1..=3).find_map(|i| caps.get(i)).map(|m| m.as_str().to_string())
+    (1..=3)
+        .find_map(|i| caps.get(i))
+        .map(|m| m.as_str().to_string())
 }
 
 /// `strip_ignored_sections`, then the newline normalisation of Jinja2's lexer (`\r\n`
 /// and `\r` become `\n` in template text and string literals; minijinja keeps them).
 pub fn strip_ignored(content: &str) -> String {
     static CELL: OnceLock<Regex> = OnceLock::new();
-    let kept = re(&CELL, r"(?s)<!--\s*tsu:ignore\s*-->.*?<!--\s*/tsu:ignore\s*-->").replace_all(content, "");
+    let kept = re(
+        &CELL,
+        r"(?s)<!--\s*tsu:ignore\s*-->.*?<!--\s*/tsu:ignore\s*-->",
+    )
+    .replace_all(content, "");
     kept.replace("\r\n", "\n").replace('\r', "\n")
 }
 
@@ -47,11 +55,15 @@ pub fn tool_placeholders(content: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for caps in re(&CELL, r"<!--\s*tsu:tool\s+(.+?)\s*-->").captures_iter(content) {
         let raw = caps.get(1).map(|m| m.as_str().trim()).unwrap_or_default();
-        let Some(name) = loose_attribute(raw, "name") else { return Vec::new() };
+        let Some(name) = loose_attribute(raw, "name") else {
+            return Vec::new();
+        };
         if json_args(raw).is_none() {
             return Vec::new();
         }
-        let Some(assign) = loose_attribute(raw, "assign") else { return Vec::new() };
+        let Some(assign) = loose_attribute(raw, "assign") else {
+            return Vec::new();
+        };
         out.push((assign, placeholder("Tool", &name)));
     }
     out
@@ -62,7 +74,8 @@ pub fn tool_placeholders(content: &str) -> Vec<(String, String)> {
 fn json_args(raw: &str) -> Option<serde_json::Value> {
     let at = raw.find("args=")?;
     let start = at + raw[at..].find('{')?;
-    let mut stream = serde_json::Deserializer::from_str(&raw[start..]).into_iter::<serde_json::Value>();
+    let mut stream =
+        serde_json::Deserializer::from_str(&raw[start..]).into_iter::<serde_json::Value>();
     match stream.next() {
         Some(Ok(v @ serde_json::Value::Object(_))) => Some(v),
         _ => None,
@@ -76,10 +89,20 @@ pub fn exec_placeholders(content: &str) -> (String, Vec<(String, String)>) {
     static OPEN: OnceLock<Regex> = OnceLock::new();
     static PAIR: OnceLock<Regex> = OnceLock::new();
     let open = re(&OPEN, r"(?s)<!--\s*tsu:exec\s+([^>]+?)\s*-->");
-    let pair = re(&PAIR, r"(?s)<!--\s*tsu:exec\s+([^>]+?)\s*-->(.*?)<!--\s*/tsu:exec\s*-->");
+    let pair = re(
+        &PAIR,
+        r"(?s)<!--\s*tsu:exec\s+([^>]+?)\s*-->(.*?)<!--\s*/tsu:exec\s*-->",
+    );
     let pairs: Vec<regex::Captures> = pair.captures_iter(content).collect();
-    let starts: Vec<usize> = pairs.iter().filter_map(|c| c.get(0)).map(|m| m.start()).collect();
-    if open.find_iter(content).any(|m| !starts.contains(&m.start())) {
+    let starts: Vec<usize> = pairs
+        .iter()
+        .filter_map(|c| c.get(0))
+        .map(|m| m.start())
+        .collect();
+    if open
+        .find_iter(content)
+        .any(|m| !starts.contains(&m.start()))
+    {
         return (content.to_string(), Vec::new());
     }
     let mut vars = Vec::new();
@@ -89,11 +112,20 @@ pub fn exec_placeholders(content: &str) -> (String, Vec<(String, String)>) {
         let Some(name) = attribute(args, "name", r"\w+") else {
             return (content.to_string(), Vec::new());
         };
-        for var in [attribute(args, "assign", r"\w+"), attribute(args, "stdout_assign", r"\w+")].into_iter().flatten() {
+        for var in [
+            attribute(args, "assign", r"\w+"),
+            attribute(args, "stdout_assign", r"\w+"),
+        ]
+        .into_iter()
+        .flatten()
+        {
             vars.push((var, placeholder("Exec", &name)));
         }
         if let Some(m) = caps.get(0) {
-            blocks.push((m.as_str().to_string(), format!("<!-- Exec '{name}' skipped (--no-exec) -->")));
+            blocks.push((
+                m.as_str().to_string(),
+                format!("<!-- Exec '{name}' skipped (--no-exec) -->"),
+            ));
         }
     }
     let mut out = content.to_string();
@@ -117,7 +149,9 @@ pub struct Step {
 /// `repeat_until`, bad `response_format` JSON).
 pub fn steps(content: &str) -> Option<(String, Vec<Step>)> {
     static CELL: OnceLock<Regex> = OnceLock::new();
-    let found: Vec<regex::Captures> = re(&CELL, r"<!--\s*tsu:step\s+(.+?)\s*-->").captures_iter(content).collect();
+    let found: Vec<regex::Captures> = re(&CELL, r"<!--\s*tsu:step\s+(.+?)\s*-->")
+        .captures_iter(content)
+        .collect();
     if found.is_empty() {
         return Some((String::new(), Vec::new()));
     }
@@ -127,9 +161,15 @@ pub fn steps(content: &str) -> Option<(String, Vec<Step>)> {
     for (i, caps) in found.iter().enumerate() {
         let args = caps.get(1).map(|m| m.as_str().trim()).unwrap_or_default();
         let start = caps.get(0).map(|m| m.end()).unwrap_or(0);
-        let end = found.get(i + 1).and_then(|c| c.get(0)).map(|m| m.start()).unwrap_or(content.len());
+        let end = found
+            .get(i + 1)
+            .and_then(|c| c.get(0))
+            .map(|m| m.start())
+            .unwrap_or(content.len());
         let name = loose_attribute(args, "name")?;
-        if attribute(args, "repeat_while", ".+?").is_some() && attribute(args, "repeat_until", ".+?").is_some() {
+        if attribute(args, "repeat_while", ".+?").is_some()
+            && attribute(args, "repeat_until", ".+?").is_some()
+        {
             return None;
         }
         if let Some(rf) = response_format(args) {
@@ -146,8 +186,12 @@ pub fn steps(content: &str) -> Option<(String, Vec<Step>)> {
 
 /// `response_format=(["'])(.+?)\1`.
 fn response_format(args: &str) -> Option<String> {
-    let caps = Regex::new(r#"response_format=(?:"(.+?)"|'(.+?)')"#).ok()?.captures(args)?;
-    (1..=2).find_map(|i| caps.get(i)).map(|m| m.as_str().to_string())
+    let caps = Regex::new(r#"response_format=(?:"(.+?)"|'(.+?)')"#)
+        .ok()?
+        .captures(args)?;
+    (1..=2)
+        .find_map(|i| caps.get(i))
+        .map(|m| m.as_str().to_string())
 }
 
 /// `add_mock_step_variables`: every step `assign` → `"mock_step_result"`.
@@ -157,9 +201,11 @@ pub fn step_mocks(content: &str) -> Vec<(String, String)> {
         return Vec::new();
     }
     match steps(content) {
-        Some((_, steps)) => {
-            steps.into_iter().filter_map(|s| s.assign).map(|a| (a, "mock_step_result".to_string())).collect()
-        }
+        Some((_, steps)) => steps
+            .into_iter()
+            .filter_map(|s| s.assign)
+            .map(|a| (a, "mock_step_result".to_string()))
+            .collect(),
         None => Vec::new(),
     }
 }
@@ -170,7 +216,10 @@ mod tests {
 
     #[test]
     fn ignore_blocks_go_with_their_markers() {
-        assert_eq!(strip_ignored("a<!-- tsu:ignore -->x\ny<!--/tsu:ignore-->b"), "ab");
+        assert_eq!(
+            strip_ignored("a<!-- tsu:ignore -->x\ny<!--/tsu:ignore-->b"),
+            "ab"
+        );
     }
 
     #[test]
@@ -178,7 +227,13 @@ mod tests {
         let body = "<!-- tsu:exec name=\"tally\" assign=\"total\" -->\n1\n<!-- /tsu:exec -->\n";
         let (text, vars) = exec_placeholders(body);
         assert_eq!(text, "<!-- Exec 'tally' skipped (--no-exec) -->\n");
-        assert_eq!(vars, vec![("total".into(), "[Exec directive: tally(...) - not executed in render mode]".into())]);
+        assert_eq!(
+            vars,
+            vec![(
+                "total".into(),
+                "[Exec directive: tally(...) - not executed in render mode]".into()
+            )]
+        );
         let tool = "<!-- tsu:tool name=\"read_file\" args={\"path\": \"p\"} assign=\"prices\" -->";
         assert_eq!(tool_placeholders(tool)[0].0, "prices");
         assert!(tool_placeholders("<!-- tsu:tool name=\"x\" args=[1] assign=\"y\" -->").is_empty());
@@ -191,7 +246,10 @@ mod tests {
         assert_eq!(pre, "Pre");
         assert_eq!(steps.len(), 2);
         assert_eq!(steps[1].content, "B");
-        assert_eq!(step_mocks(body), vec![("facts".to_string(), "mock_step_result".to_string())]);
+        assert_eq!(
+            step_mocks(body),
+            vec![("facts".to_string(), "mock_step_result".to_string())]
+        );
         assert!(step_mocks("<!-- tsu:step assign=\"x\" -->").is_empty());
     }
 }

@@ -46,7 +46,13 @@ impl Resolver<'_> {
     /// `parse_agent_file(path)`: read, parse, and resolve unless `extends: none`.
     pub fn parse_agent_file(&self, path: &Path) -> Result<(Parsed, Resolved), LoadError> {
         if !search::exists(path) {
-            return Err(LoadError::new(ErrClass::Os, DiagKind::Io, path, None, "FileNotFoundError: agent file not found"));
+            return Err(LoadError::new(
+                ErrClass::Os,
+                DiagKind::Io,
+                path,
+                None,
+                "FileNotFoundError: agent file not found",
+            ));
         }
         let parsed = self.read_and_parse(path)?;
         let resolved = if parsed.config.extends() == Some("none") {
@@ -63,7 +69,13 @@ impl Resolver<'_> {
     }
 
     /// `resolve_agent_inheritance(agent, agent_path, visited)`.
-    fn resolve(&self, agent: Parsed, agent_path: &Path, visited: &mut Visited, depth: usize) -> Result<Resolved, LoadError> {
+    fn resolve(
+        &self,
+        agent: Parsed,
+        agent_path: &Path,
+        visited: &mut Visited,
+        depth: usize,
+    ) -> Result<Resolved, LoadError> {
         if depth > MAX_DEPTH {
             return Err(LoadError::new(
                 ErrClass::Value,
@@ -79,7 +91,9 @@ impl Resolver<'_> {
             Some("none") => None,
             None => self.default_base(agent_path, &resolved_path, visited, depth)?,
             Some("") => None,
-            Some(reference) => Some(self.explicit_parent(reference, &agent, agent_path, visited, depth)?),
+            Some(reference) => {
+                Some(self.explicit_parent(reference, &agent, agent_path, visited, depth)?)
+            }
         };
         let Some(base) = base else {
             return Ok(own(&agent));
@@ -87,22 +101,42 @@ impl Resolver<'_> {
         let config = merge::merge(&base.config, &agent.config, &agent.path)?;
         let mut chain = vec![agent.path.clone()];
         chain.extend(base.chain);
-        Ok(Resolved { config, body: format!("{}\n\n{}", base.body, agent.body), chain })
+        Ok(Resolved {
+            config,
+            body: format!("{}\n\n{}", base.body, agent.body),
+            chain,
+        })
     }
 
     /// `load_extended_agent(reference, current_path, visited)`: find, check the visited
     /// set, read and parse (without resolving).
-    fn load_extended(&self, reference: &str, current: &Path, visited: &Visited, line: Option<u32>) -> Result<Parsed, LoadError> {
-        let dir = if search::is_file(current) { current.parent().unwrap_or(current) } else { current };
-        let found = self.space.find(reference, dir, self.cwd, self.home).ok_or_else(|| {
-            LoadError::new(
-                ErrClass::Value,
-                DiagKind::Missing,
-                current,
-                line,
-                format!("Extended agent not found: {reference} (searched from {})", dir.display()),
-            )
-        })?;
+    fn load_extended(
+        &self,
+        reference: &str,
+        current: &Path,
+        visited: &Visited,
+        line: Option<u32>,
+    ) -> Result<Parsed, LoadError> {
+        let dir = if search::is_file(current) {
+            current.parent().unwrap_or(current)
+        } else {
+            current
+        };
+        let found = self
+            .space
+            .find(reference, dir, self.cwd, self.home)
+            .ok_or_else(|| {
+                LoadError::new(
+                    ErrClass::Value,
+                    DiagKind::Missing,
+                    current,
+                    line,
+                    format!(
+                        "Extended agent not found: {reference} (searched from {})",
+                        dir.display()
+                    ),
+                )
+            })?;
         let real = py_resolve(&found).unwrap_or_else(|| found.clone());
         if visited.contains(&real) {
             return Err(LoadError::new(
@@ -110,7 +144,10 @@ impl Resolver<'_> {
                 DiagKind::Cycle,
                 current,
                 line,
-                format!("Circular inheritance detected: {} is already in the chain", found.display()),
+                format!(
+                    "Circular inheritance detected: {} is already in the chain",
+                    found.display()
+                ),
             ));
         }
         if !search::is_file(&found) {
@@ -134,7 +171,8 @@ impl Resolver<'_> {
         visited: &Visited,
         depth: usize,
     ) -> Result<Resolved, LoadError> {
-        let parent = self.load_extended(reference, agent_path, visited, line_of(agent, "extends"))?;
+        let parent =
+            self.load_extended(reference, agent_path, visited, line_of(agent, "extends"))?;
         let parent_path = parent.path.clone();
         self.resolve(parent, &parent_path, &mut visited.clone(), depth + 1)
     }
@@ -153,15 +191,17 @@ impl Resolver<'_> {
         if search::exists(&local) {
             let real = py_resolve(&local).unwrap_or_else(|| local.clone());
             if real != resolved_path && !visited.contains(&real) {
-                let attempt = self.load_extended("default", agent_path, visited, None).and_then(|d| {
-                    if d.config.extends().is_none() {
-                        // tsugite uses a standalone project default as it is, without
-                        // its own implicit base.
-                        Ok(own(&d))
-                    } else {
-                        self.resolve(d, &local, &mut visited.clone(), depth + 1)
-                    }
-                });
+                let attempt = self
+                    .load_extended("default", agent_path, visited, None)
+                    .and_then(|d| {
+                        if d.config.extends().is_none() {
+                            // tsugite uses a standalone project default as it is, without
+                            // its own implicit base.
+                            Ok(own(&d))
+                        } else {
+                            self.resolve(d, &local, &mut visited.clone(), depth + 1)
+                        }
+                    });
                 match attempt {
                     Ok(r) => return Ok(Some(r)),
                     Err(e) if e.class == ErrClass::Value => {}
@@ -193,9 +233,18 @@ impl Resolver<'_> {
 
 /// An agent with no base: its own config, body and file.
 fn own(agent: &Parsed) -> Resolved {
-    Resolved { config: agent.config.clone(), body: agent.body.clone(), chain: vec![agent.path.clone()] }
+    Resolved {
+        config: agent.config.clone(),
+        body: agent.body.clone(),
+        chain: vec![agent.path.clone()],
+    }
 }
 
 fn line_of(agent: &Parsed, key: &str) -> Option<u32> {
-    agent.attributes.iter().rev().find(|a| a.key == key).map(|a| a.line)
+    agent
+        .attributes
+        .iter()
+        .rev()
+        .find(|a| a.key == key)
+        .map(|a| a.line)
 }

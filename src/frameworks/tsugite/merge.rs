@@ -12,14 +12,23 @@ use super::parse::{site, Config, ErrClass, LoadError};
 use super::schema::{self, FIELDS};
 use crate::model::{DiagKind, FieldOrigin, Provenance};
 
-const UNIONED: &[&str] = &["tools", "auto_load_skills", "auto_load_agents", "skill_paths"];
+const UNIONED: &[&str] = &[
+    "tools",
+    "auto_load_skills",
+    "auto_load_agents",
+    "skill_paths",
+];
 
 fn is_empty_value(v: &Json) -> bool {
     v.is_null() || v.as_str() == Some("")
 }
 
 fn sites_text(origin: &FieldOrigin) -> String {
-    let texts: Vec<String> = origin.sites.iter().map(|s| site(&s.source, s.line)).collect();
+    let texts: Vec<String> = origin
+        .sites
+        .iter()
+        .map(|s| site(&s.source, s.line))
+        .collect();
     texts.join(" and ")
 }
 
@@ -28,7 +37,11 @@ fn combined(parent: &FieldOrigin, child: &FieldOrigin, rule: &str) -> FieldOrigi
     let mut sites = parent.sites.clone();
     sites.extend(child.sites.iter().cloned());
     let rule = format!("{rule} of {} and {}", sites_text(parent), sites_text(child));
-    FieldOrigin { provenance: Provenance::Merged, sites, rule }
+    FieldOrigin {
+        provenance: Provenance::Merged,
+        sites,
+        rule,
+    }
 }
 
 /// Merges `child` over `parent`. `child_file` is the file `child` was read from
@@ -44,7 +57,10 @@ pub fn merge(parent: &Config, child: &Config, child_file: &Path) -> Result<Confi
         if *key == "extends" {
             out.values[i] = cv.clone();
             out.origins[i] = if child_wrote {
-                FieldOrigin { rule: format!("{}: the child's own link, never inherited", co.rule), ..co.clone() }
+                FieldOrigin {
+                    rule: format!("{}: the child's own link, never inherited", co.rule),
+                    ..co.clone()
+                }
             } else {
                 FieldOrigin::default("not written: implicit base (framework default)")
             };
@@ -65,7 +81,13 @@ pub fn merge(parent: &Config, child: &Config, child_file: &Path) -> Result<Confi
             let value = match *key {
                 "prefetch" => concat(pv, cv),
                 "custom_tools" => by_name(pv, cv).map_err(|m| {
-                    LoadError::new(ErrClass::Key, DiagKind::Validation, child_file, co.sites.first().and_then(|s| s.line), m)
+                    LoadError::new(
+                        ErrClass::Key,
+                        DiagKind::Validation,
+                        child_file,
+                        co.sites.first().and_then(|s| s.line),
+                        m,
+                    )
                 })?,
                 "attachments" => by_key(pv, cv),
                 "instructions" => join_instructions(pv, cv),
@@ -87,15 +109,24 @@ pub fn merge(parent: &Config, child: &Config, child_file: &Path) -> Result<Confi
                 co.clone()
             } else {
                 let how = match *key {
-                    "model_kwargs" | "network" | "sandbox" => "replaced whole (dicts are not deep-merged)",
+                    "model_kwargs" | "network" | "sandbox" => {
+                        "replaced whole (dicts are not deep-merged)"
+                    }
                     "allowed_secrets" => "replaced (not unioned)",
                     _ => "replaced",
                 };
-                FieldOrigin { rule: format!("{how}: {} overrides {}", sites_text(co), sites_text(po)), ..co.clone() }
+                FieldOrigin {
+                    rule: format!("{how}: {} overrides {}", sites_text(co), sites_text(po)),
+                    ..co.clone()
+                }
             };
         } else if child_wrote {
             out.origins[i] = FieldOrigin {
-                rule: format!("{}; {} is empty (null/\"\"), which leaves the parent's value", po.rule, sites_text(co)),
+                rule: format!(
+                    "{}; {} is empty (null/\"\"), which leaves the parent's value",
+                    po.rule,
+                    sites_text(co)
+                ),
                 ..po.clone()
             };
         }
@@ -104,7 +135,13 @@ pub fn merge(parent: &Config, child: &Config, child_file: &Path) -> Result<Confi
     if let Some(i) = schema::index_of("attachments") {
         if let Some(list) = out.values[i].as_array() {
             schema::check_unique_assigns(list).map_err(|m| {
-                LoadError::new(ErrClass::Value, DiagKind::Validation, child_file, None, format!("ValidationError: attachments: {m}"))
+                LoadError::new(
+                    ErrClass::Value,
+                    DiagKind::Validation,
+                    child_file,
+                    None,
+                    format!("ValidationError: attachments: {m}"),
+                )
             })?;
         }
     }
@@ -143,7 +180,10 @@ fn concat(p: &Json, c: &Json) -> Json {
 fn by_name(p: &Json, c: &Json) -> Result<Json, String> {
     let mut out: Vec<(Json, Json)> = Vec::new();
     for item in arr(p).iter().chain(arr(c)) {
-        let key = item.get("name").cloned().ok_or_else(|| "KeyError: 'name' (a custom_tools item has no name)".to_string())?;
+        let key = item
+            .get("name")
+            .cloned()
+            .ok_or_else(|| "KeyError: 'name' (a custom_tools item has no name)".to_string())?;
         match out.iter_mut().find(|(k, _)| *k == key) {
             Some(slot) => slot.1 = item.clone(),
             None => out.push((key, item.clone())),
@@ -158,7 +198,14 @@ fn by_key(p: &Json, c: &Json) -> Json {
     for item in arr(p).iter().chain(arr(c)) {
         let key = match item {
             Json::String(s) => (false, s.clone()),
-            other => (true, other.get("path").and_then(Json::as_str).unwrap_or_default().to_string()),
+            other => (
+                true,
+                other
+                    .get("path")
+                    .and_then(Json::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+            ),
         };
         match out.iter_mut().find(|(k, _)| *k == key) {
             Some(slot) => slot.1 = item.clone(),
@@ -169,7 +216,11 @@ fn by_key(p: &Json, c: &Json) -> Json {
 }
 
 fn join_instructions(p: &Json, c: &Json) -> Json {
-    let parts: Vec<&str> = [p, c].iter().filter_map(|v| v.as_str()).filter(|s| !s.is_empty()).collect();
+    let parts: Vec<&str> = [p, c]
+        .iter()
+        .filter_map(|v| v.as_str())
+        .filter(|s| !s.is_empty())
+        .collect();
     Json::String(parts.join("\n\n"))
 }
 
@@ -181,7 +232,11 @@ pub fn finish_origins(config: &mut Config, own_source: &str) {
             origin.provenance = Provenance::Default;
             continue;
         }
-        let own = origin.sites.iter().filter(|s| s.source == own_source).count();
+        let own = origin
+            .sites
+            .iter()
+            .filter(|s| s.source == own_source)
+            .count();
         origin.provenance = if own == origin.sites.len() {
             Provenance::Own
         } else if own == 0 && origin.provenance != Provenance::Merged {
@@ -202,7 +257,10 @@ mod tests {
 
     #[test]
     fn union_keeps_first_occurrence_and_concat_keeps_duplicates() {
-        assert_eq!(union(&json!(["a", "b"]), &json!(["b", "c", "a"])), json!(["a", "b", "c"]));
+        assert_eq!(
+            union(&json!(["a", "b"]), &json!(["b", "c", "a"])),
+            json!(["a", "b", "c"])
+        );
         assert_eq!(concat(&json!([1]), &json!([1])), json!([1, 1]));
     }
 
@@ -210,7 +268,10 @@ mod tests {
     fn custom_tools_replace_in_place_and_need_a_name() {
         let p = json!([{"name": "a", "v": 1}, {"name": "b"}]);
         let c = json!([{"name": "a", "v": 2}, {"name": "c"}]);
-        assert_eq!(by_name(&p, &c).unwrap(), json!([{"name": "a", "v": 2}, {"name": "b"}, {"name": "c"}]));
+        assert_eq!(
+            by_name(&p, &c).unwrap(),
+            json!([{"name": "a", "v": 2}, {"name": "b"}, {"name": "c"}])
+        );
         assert!(by_name(&p, &json!([{"x": 1}])).is_err());
     }
 
@@ -218,7 +279,10 @@ mod tests {
     fn attachments_are_keyed_by_text_or_path() {
         let p = json!(["-x.md", "x.md", {"path": "y", "tier": 0}]);
         let c = json!(["x.md", {"path": "y", "tier": 1}]);
-        assert_eq!(by_key(&p, &c), json!(["-x.md", "x.md", {"path": "y", "tier": 1}]));
+        assert_eq!(
+            by_key(&p, &c),
+            json!(["-x.md", "x.md", {"path": "y", "tier": 1}])
+        );
     }
 
     #[test]

@@ -28,8 +28,8 @@ use serde_json::Value as Json;
 use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages::{self, Package};
 use crate::model::{
-    Agent, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Roots, SearchDir, Severity, Source,
-    Status,
+    Agent, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Roots, SearchDir,
+    Severity, Source, Status,
 };
 use inherit::Resolver;
 use parse::LoadError;
@@ -62,7 +62,11 @@ impl Framework for Tsugite {
 /// The installed package's `tsugite/builtin_agents/`, per the spec's "Locating
 /// built-ins", with the places looked at.
 fn locate_builtins(cx: &LoadContext) -> (Option<PathBuf>, Vec<PathBuf>) {
-    let pkg = Package { rel_path: "tsugite/builtin_agents", dist_prefix: "tsugite_cli-", launchers: &["tsugite", "tsu"] };
+    let pkg = Package {
+        rel_path: "tsugite/builtin_agents",
+        dist_prefix: "tsugite_cli-",
+        launchers: &["tsugite", "tsu"],
+    };
     site_packages::find(cx.roots, cx.env, &pkg)
 }
 
@@ -111,7 +115,13 @@ impl<'a> Loader<'a> {
         };
         let real_builtins = builtins.as_deref().map(real);
         report.builtins = builtins.clone();
-        Loader { cx, report, builtins, real_roots, real_builtins }
+        Loader {
+            cx,
+            report,
+            builtins,
+            real_roots,
+            real_builtins,
+        }
     }
 
     /// The source of a file: its scope and path as found, else as resolved.
@@ -126,7 +136,10 @@ impl<'a> Loader<'a> {
         if resolved.rel.starts_with("..") {
             plain
         } else {
-            Source { path: path.to_path_buf(), ..resolved }
+            Source {
+                path: path.to_path_buf(),
+                ..resolved
+            }
         }
     }
 
@@ -145,13 +158,26 @@ impl<'a> Loader<'a> {
                 format!("tsugite ignores this config.json and uses its defaults: {problem}"),
             ));
         }
-        let space = SearchSpace::new(&config, &roots.project, &roots.home, &roots.xdg, self.builtins.clone());
+        let space = SearchSpace::new(
+            &config,
+            &roots.project,
+            &roots.home,
+            &roots.xdg,
+            self.builtins.clone(),
+        );
         let dirs = space.dirs_labelled(&roots.project, "the project");
         for (i, d) in dirs.iter().enumerate() {
             let scope = self.source_of(&d.path).scope;
-            self.report.searched.push(SearchDir { scope, path: d.path.clone(), role: format!("{} ({})", d.role, ordinal(i + 1)) });
+            self.report.searched.push(SearchDir {
+                scope,
+                path: d.path.clone(),
+                role: format!("{} ({})", d.role, ordinal(i + 1)),
+            });
         }
-        let mut names: Vec<String> = dirs.iter().flat_map(|d| search::md_stems(&d.path)).collect();
+        let mut names: Vec<String> = dirs
+            .iter()
+            .flat_map(|d| search::md_stems(&d.path))
+            .collect();
         names.sort();
         names.dedup();
 
@@ -180,20 +206,55 @@ impl<'a> Loader<'a> {
             }
             let winner = space.find(name, &roots.project, &roots.project, &roots.home);
             let direct = winner.is_some() && winner == py_resolve(&candidates[0].0);
-            let winner_key = if direct { Some(self.key_of(&candidates[0].0)) } else { winner.as_deref().map(|w| self.key_of(w)) };
+            let winner_key = if direct {
+                Some(self.key_of(&candidates[0].0))
+            } else {
+                winner.as_deref().map(|w| self.key_of(w))
+            };
             let mut outcomes: Vec<Outcome> = Vec::new();
             for (idx, (cand, dir_index)) in candidates.iter().enumerate() {
                 let is_winner = direct && idx == 0;
-                let load_path = if is_winner { winner.clone().unwrap_or_else(|| cand.clone()) } else { cand.clone() };
-                let rule = self.rule(name, is_winner, direct, &dirs, *dir_index, winner_key.as_deref(), &candidates);
-                let ctx = Candidate { name, cand, load_path: &load_path, is_winner, winner_key: winner_key.clone(), rule };
+                let load_path = if is_winner {
+                    winner.clone().unwrap_or_else(|| cand.clone())
+                } else {
+                    cand.clone()
+                };
+                let rule = self.rule(
+                    name,
+                    is_winner,
+                    direct,
+                    &dirs,
+                    *dir_index,
+                    winner_key.as_deref(),
+                    &candidates,
+                );
+                let ctx = Candidate {
+                    name,
+                    cand,
+                    load_path: &load_path,
+                    is_winner,
+                    winner_key: winner_key.clone(),
+                    rule,
+                };
                 let (agent, diags, body) = self.load_candidate(&resolver, &ctx, &inputs);
-                let fingerprint = (agent.status != Status::Invalid && diags.is_empty())
-                    .then(|| (agent.fields.iter().map(|f| f.value.clone()).collect(), agent.system_prompt.clone(), body));
-                outcomes.push(Outcome { index: agents.len(), fingerprint });
+                let fingerprint =
+                    (agent.status != Status::Invalid && diags.is_empty()).then(|| {
+                        (
+                            agent.fields.iter().map(|f| f.value.clone()).collect(),
+                            agent.system_prompt.clone(),
+                            body,
+                        )
+                    });
+                outcomes.push(Outcome {
+                    index: agents.len(),
+                    fingerprint,
+                });
                 agents.push(agent);
                 for d in diags {
-                    if !diagnostics.iter().any(|e: &Diagnostic| e.source.is_some() && e.source == d.source) {
+                    if !diagnostics
+                        .iter()
+                        .any(|e: &Diagnostic| e.source.is_some() && e.source == d.source)
+                    {
                         diagnostics.push(d);
                     }
                 }
@@ -202,7 +263,9 @@ impl<'a> Loader<'a> {
             if direct {
                 if let Some(win) = outcomes.first().and_then(|o| o.fingerprint.clone()) {
                     for o in outcomes.iter().skip(1) {
-                        if o.fingerprint.as_ref() == Some(&win) && agents[o.index].status == Status::Shadowed {
+                        if o.fingerprint.as_ref() == Some(&win)
+                            && agents[o.index].status == Status::Shadowed
+                        {
                             agents[o.index].status = Status::Equivalent;
                         }
                     }
@@ -221,7 +284,9 @@ impl<'a> Loader<'a> {
     fn watch_inheritance_folders(&mut self, space: &SearchSpace, agents: &[Agent]) {
         let mut folders: Vec<PathBuf> = Vec::new();
         for a in agents {
-            for p in std::iter::once(a.source.path.clone()).chain(a.chain.iter().skip(1).filter_map(|k| self.path_of_key(k))) {
+            for p in std::iter::once(a.source.path.clone())
+                .chain(a.chain.iter().skip(1).filter_map(|k| self.path_of_key(k)))
+            {
                 if let Some(parent) = py_resolve(&p).as_deref().and_then(Path::parent) {
                     if !folders.iter().any(|f| f == parent) {
                         folders.push(parent.to_path_buf());
@@ -230,13 +295,24 @@ impl<'a> Loader<'a> {
             }
         }
         for folder in folders {
-            let label = format!("{} (inheritance lookups of the agents there)", self.key_of(&folder));
+            let label = format!(
+                "{} (inheritance lookups of the agents there)",
+                self.key_of(&folder)
+            );
             for d in space.dirs_labelled(&folder, &label) {
-                let known = self.report.searched.iter().any(|s| py_resolve(&s.path) == py_resolve(&d.path));
+                let known = self
+                    .report
+                    .searched
+                    .iter()
+                    .any(|s| py_resolve(&s.path) == py_resolve(&d.path));
                 if !known {
                     let scope = self.source_of(&d.path).scope;
                     let role = d.role;
-                    self.report.searched.push(SearchDir { scope, path: d.path, role });
+                    self.report.searched.push(SearchDir {
+                        scope,
+                        path: d.path,
+                        role,
+                    });
                 }
             }
         }
@@ -271,7 +347,9 @@ impl<'a> Loader<'a> {
                 },
             },
             RenderMode::Live { user_prompt } => {
-                let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+                let since = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default();
                 let cwd = project.display().to_string();
                 Inputs {
                     user_prompt: user_prompt.clone(),
@@ -325,15 +403,28 @@ impl<'a> Loader<'a> {
 
     /// Loads and renders one candidate: the agent, its diagnostics, and its resolved
     /// body (part of what the model reads, for the equivalence check).
-    fn load_candidate(&self, resolver: &Resolver, c: &Candidate, inputs: &Inputs) -> (Agent, Vec<Diagnostic>, String) {
+    fn load_candidate(
+        &self,
+        resolver: &Resolver,
+        c: &Candidate,
+        inputs: &Inputs,
+    ) -> (Agent, Vec<Diagnostic>, String) {
         let source = self.source_of(c.cand);
         let key = source.key();
         let mut agent = Agent {
             ecosystem: ID,
             name: c.name.to_string(),
             source,
-            status: if c.is_winner { Status::Wins } else { Status::Shadowed },
-            shadowed_by: if c.is_winner { None } else { c.winner_key.clone() },
+            status: if c.is_winner {
+                Status::Wins
+            } else {
+                Status::Shadowed
+            },
+            shadowed_by: if c.is_winner {
+                None
+            } else {
+                c.winner_key.clone()
+            },
             rule: c.rule.clone(),
             chain: vec![key.clone()],
             description: String::new(),
@@ -346,7 +437,9 @@ impl<'a> Loader<'a> {
             Ok(r) => r,
             Err(e) => {
                 if c.is_winner {
-                    agent.rule.push_str("; it fails to load, and tsugite does not fall through to the next folder");
+                    agent.rule.push_str(
+                        "; it fails to load, and tsugite does not fall through to the next folder",
+                    );
                 }
                 agent.status = Status::Invalid;
                 agent.description = format!("cannot be loaded: {}", e.message);
@@ -354,7 +447,9 @@ impl<'a> Loader<'a> {
             }
         };
         merge::finish_origins(&mut resolved.config, &self.key_of(c.load_path));
-        agent.chain.extend(resolved.chain.iter().skip(1).map(|p| self.key_of(p)));
+        agent
+            .chain
+            .extend(resolved.chain.iter().skip(1).map(|p| self.key_of(p)));
         agent.attributes = parsed.attributes.clone();
         for (i, (field, _)) in schema::FIELDS.iter().enumerate() {
             agent.fields.push(Field {
@@ -366,7 +461,13 @@ impl<'a> Loader<'a> {
         agent.edges = self.edges(&resolved, &agent.chain);
         let description = resolved.config.str_of("description").unwrap_or_default();
         agent.description = if description.is_empty() {
-            resolved.body.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or_default().to_string()
+            resolved
+                .body
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or_default()
+                .to_string()
         } else {
             description.to_string()
         };
@@ -375,26 +476,47 @@ impl<'a> Loader<'a> {
             Ok(Some(p)) => agent.system_prompt = Some(p.instructions),
             Ok(None) => {
                 let guard = resolved.config.str_of("run_if").unwrap_or_default();
-                agent.rule.push_str(&format!("; skipped: its run_if guard `{guard}` is false, so it sends no prompt"));
+                agent.rule.push_str(&format!(
+                    "; skipped: its run_if guard `{guard}` is false, so it sends no prompt"
+                ));
             }
             Err(e) => {
                 let (line, where_) = match e.part {
                     render::Part::Body if resolved.chain.len() == 1 => {
                         (e.line.map(|l| l + parsed.body_line - 1), "body".to_string())
                     }
-                    render::Part::Body => (None, format!("merged body (line {} of it)", e.line.unwrap_or(0))),
-                    render::Part::Instructions => {
-                        (resolved.config.origins[schema::index_of("instructions").unwrap_or(0)].sites.first().and_then(|s| s.line), "instructions".into())
-                    }
+                    render::Part::Body => (
+                        None,
+                        format!("merged body (line {} of it)", e.line.unwrap_or(0)),
+                    ),
+                    render::Part::Instructions => (
+                        resolved.config.origins[schema::index_of("instructions").unwrap_or(0)]
+                            .sites
+                            .first()
+                            .and_then(|s| s.line),
+                        "instructions".into(),
+                    ),
                     render::Part::Tools => (
-                        resolved.config.origins[schema::index_of("tools").unwrap_or(0)].sites.first().and_then(|s| s.line),
+                        resolved.config.origins[schema::index_of("tools").unwrap_or(0)]
+                            .sites
+                            .first()
+                            .and_then(|s| s.line),
                         "tools".into(),
                     ),
                 };
-                let kind = if e.bounded { DiagKind::Template } else { DiagKind::Validation };
-                let d = Diagnostic::error(ID, kind, c.load_path, format!("cannot render the {where_}: {}", e.message))
-                    .at(line, None)
-                    .failing(key.clone());
+                let kind = if e.bounded {
+                    DiagKind::Template
+                } else {
+                    DiagKind::Validation
+                };
+                let d = Diagnostic::error(
+                    ID,
+                    kind,
+                    c.load_path,
+                    format!("cannot render the {where_}: {}", e.message),
+                )
+                .at(line, None)
+                .failing(key.clone());
                 diags.push(d);
             }
         }
@@ -405,14 +527,24 @@ impl<'a> Loader<'a> {
         let target = chain.get(1).cloned();
         match resolved.config.extends() {
             Some("none") | Some("") => Vec::new(),
-            Some(name) => vec![Edge { kind: EdgeKind::Extends, name: name.to_string(), target }],
-            None if target.is_some() => vec![Edge { kind: EdgeKind::Extends, name: "default (implicit base)".into(), target }],
+            Some(name) => vec![Edge {
+                kind: EdgeKind::Extends,
+                name: name.to_string(),
+                target,
+            }],
+            None if target.is_some() => vec![Edge {
+                kind: EdgeKind::Extends,
+                name: "default (implicit base)".into(),
+                target,
+            }],
             None => Vec::new(),
         }
     }
 
     fn load_diagnostic(&self, e: LoadError, key: &str) -> Diagnostic {
-        Diagnostic::error(ID, e.kind, &e.path, e.message).at(e.line, None).failing(key.to_string())
+        Diagnostic::error(ID, e.kind, &e.path, e.message)
+            .at(e.line, None)
+            .failing(key.to_string())
     }
 }
 

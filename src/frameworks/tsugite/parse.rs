@@ -40,8 +40,20 @@ pub struct LoadError {
 }
 
 impl LoadError {
-    pub fn new(class: ErrClass, kind: DiagKind, path: &Path, line: Option<u32>, message: impl Into<String>) -> Self {
-        LoadError { class, kind, path: path.to_path_buf(), line, message: message.into() }
+    pub fn new(
+        class: ErrClass,
+        kind: DiagKind,
+        path: &Path,
+        line: Option<u32>,
+        message: impl Into<String>,
+    ) -> Self {
+        LoadError {
+            class,
+            kind,
+            path: path.to_path_buf(),
+            line,
+            message: message.into(),
+        }
     }
 }
 
@@ -56,7 +68,9 @@ pub struct Config {
 
 impl Config {
     pub fn get(&self, key: &str) -> &Json {
-        schema::index_of(key).map(|i| &self.values[i]).unwrap_or(&Json::Null)
+        schema::index_of(key)
+            .map(|i| &self.values[i])
+            .unwrap_or(&Json::Null)
     }
 
     pub fn str_of(&self, key: &str) -> Option<&str> {
@@ -84,17 +98,36 @@ pub struct Parsed {
 /// `path.read_text(encoding="utf-8")`: strict UTF-8, `\r\n` and `\r` read as `\n`.
 pub fn read_text(files: &FileCache, path: &Path) -> Result<String, LoadError> {
     let bytes = files.read(path).map_err(|e| match e {
-        ReadError::IsDir => LoadError::new(ErrClass::Os, DiagKind::Io, path, None, "IsADirectoryError: is a directory"),
-        other => LoadError::new(ErrClass::Os, DiagKind::Io, path, None, format!("cannot read: {other}")),
+        ReadError::IsDir => LoadError::new(
+            ErrClass::Os,
+            DiagKind::Io,
+            path,
+            None,
+            "IsADirectoryError: is a directory",
+        ),
+        other => LoadError::new(
+            ErrClass::Os,
+            DiagKind::Io,
+            path,
+            None,
+            format!("cannot read: {other}"),
+        ),
     })?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
-        let line = bytes[..e.valid_up_to()].iter().filter(|b| **b == b'\n').count() as u32 + 1;
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count() as u32
+            + 1;
         LoadError::new(
             ErrClass::Value,
             DiagKind::Parse,
             path,
             Some(line),
-            format!("UnicodeDecodeError: invalid UTF-8 at byte {}", e.valid_up_to()),
+            format!(
+                "UnicodeDecodeError: invalid UTF-8 at byte {}",
+                e.valid_up_to()
+            ),
         )
     })?;
     Ok(text.replace("\r\n", "\n").replace('\r', "\n"))
@@ -102,18 +135,29 @@ pub fn read_text(files: &FileCache, path: &Path) -> Result<String, LoadError> {
 
 /// `parse_agent(text, path)`.
 pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, LoadError> {
-    let parse_err = |line, msg: String| LoadError::new(ErrClass::Value, DiagKind::Parse, path, line, msg);
+    let parse_err =
+        |line, msg: String| LoadError::new(ErrClass::Value, DiagKind::Parse, path, line, msg);
     if !text.starts_with("---") {
-        return Err(parse_err(Some(1), "Agent text must start with YAML frontmatter".into()));
+        return Err(parse_err(
+            Some(1),
+            "Agent text must start with YAML frontmatter".into(),
+        ));
     }
     let mut parts = text.splitn(3, "---");
     let (_, front, rest) = (parts.next(), parts.next(), parts.next());
     let (Some(front), Some(rest)) = (front, rest) else {
-        return Err(parse_err(Some(1), "Invalid YAML frontmatter format in agent text (no closing ---)".into()));
+        return Err(parse_err(
+            Some(1),
+            "Invalid YAML frontmatter format in agent text (no closing ---)".into(),
+        ));
     };
     // The frontmatter starts on the file's first line, so YAML lines are file lines.
-    let doc = yaml::load(front)
-        .map_err(|e| parse_err(Some(e.line), format!("Invalid YAML frontmatter in agent text: {}", e.message)))?;
+    let doc = yaml::load(front).map_err(|e| {
+        parse_err(
+            Some(e.line),
+            format!("Invalid YAML frontmatter in agent text: {}", e.message),
+        )
+    })?;
     let body_start = text.len() - rest.len();
     let body = crate::py::strip(rest).to_string();
     let lead = rest.len() - rest.trim_start_matches(crate::py::is_space).len();
@@ -130,14 +174,20 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
                 DiagKind::Parse,
                 path,
                 line,
-                format!("TypeError: the frontmatter is {}, not a mapping", other.type_name()),
+                format!(
+                    "TypeError: the frontmatter is {}, not a mapping",
+                    other.type_name()
+                ),
             ));
         }
     };
     let mut config = Config {
         values: FIELDS.iter().map(|(k, _)| schema::default_of(k)).collect(),
         set: vec![false; FIELDS.len()],
-        origins: FIELDS.iter().map(|_| FieldOrigin::default("framework default")).collect(),
+        origins: FIELDS
+            .iter()
+            .map(|_| FieldOrigin::default("framework default"))
+            .collect(),
     };
     let mut attributes = Vec::new();
     let mut missing_name = true;
@@ -152,27 +202,52 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
             ));
         };
         let line = key_node.span.line;
-        attributes.push(Attribute { key: key.clone(), line, value: value_node.value.to_json() });
+        attributes.push(Attribute {
+            key: key.clone(),
+            line,
+            value: value_node.value.to_json(),
+        });
         let Some(i) = schema::index_of(key) else {
-            return Err(validation(path, Some(line), format!("{key}: Extra inputs are not permitted")));
+            return Err(validation(
+                path,
+                Some(line),
+                format!("{key}: Extra inputs are not permitted"),
+            ));
         };
-        let value = schema::validate(FIELDS[i].1, key, value_node)
-            .map_err(|e| validation(path, e.line.or(Some(line)), format!("{}: {}", e.loc, e.msg)))?;
+        let value = schema::validate(FIELDS[i].1, key, value_node).map_err(|e| {
+            validation(path, e.line.or(Some(line)), format!("{}: {}", e.loc, e.msg))
+        })?;
         if *key == "name" {
             missing_name = false;
         }
         config.values[i] = value;
         config.set[i] = true;
-        config.origins[i] = FieldOrigin::own(source, Some(line), format!("set in {}", site(source, Some(line))));
+        config.origins[i] = FieldOrigin::own(
+            source,
+            Some(line),
+            format!("set in {}", site(source, Some(line))),
+        );
     }
     if missing_name {
         return Err(validation(path, Some(1), "name: Field required"));
     }
-    Ok(Parsed { path: path.to_path_buf(), config, body, body_line, attributes })
+    Ok(Parsed {
+        path: path.to_path_buf(),
+        config,
+        body,
+        body_line,
+        attributes,
+    })
 }
 
 fn validation(path: &Path, line: Option<u32>, msg: impl Into<String>) -> LoadError {
-    LoadError::new(ErrClass::Value, DiagKind::Validation, path, line, format!("ValidationError: {}", msg.into()))
+    LoadError::new(
+        ErrClass::Value,
+        DiagKind::Validation,
+        path,
+        line,
+        format!("ValidationError: {}", msg.into()),
+    )
 }
 
 /// Python truthiness of what `yaml.safe_load` returned (`... or {}`).

@@ -45,7 +45,10 @@ fn pair(k: Value, v: Value) -> Value {
 /// The `(key, value)` pairs of a mapping, in its order.
 fn items_of(v: &Value) -> Result<Vec<(Value, Value)>, Error> {
     if v.kind() != ValueKind::Map {
-        return Err(Error::new(ErrorKind::InvalidOperation, "items() needs a mapping"));
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "items() needs a mapping",
+        ));
     }
     let mut out = Vec::new();
     for k in v.try_iter()? {
@@ -108,7 +111,9 @@ fn dumps(v: &Json, out: &mut String) {
             out.push('"');
         }
         Json::Number(n) => match n.as_f64() {
-            Some(f) if n.is_f64() => out.push_str(&super::jinja::py_float(f).replace("inf", "Infinity")),
+            Some(f) if n.is_f64() => {
+                out.push_str(&super::jinja::py_float(f).replace("inf", "Infinity"))
+            }
             _ => out.push_str(&n.to_string()),
         },
         Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -117,25 +122,44 @@ fn dumps(v: &Json, out: &mut String) {
 }
 
 fn tojson(value: Value) -> Result<Value, Error> {
-    let json = serde_json::to_value(&value)
-        .map_err(|e| Error::new(ErrorKind::InvalidOperation, format!("Object of this type is not JSON serializable: {e}")))?;
+    let json = serde_json::to_value(&value).map_err(|e| {
+        Error::new(
+            ErrorKind::InvalidOperation,
+            format!("Object of this type is not JSON serializable: {e}"),
+        )
+    })?;
     let mut out = String::new();
     dumps(&json, &mut out);
     Ok(Value::from_safe_string(out))
 }
 
 /// Jinja2's `truncate(s, length=255, killwords=False, end='...', leeway=5)`.
-fn truncate(s: String, length: Option<usize>, killwords: Option<bool>, end: Option<String>, leeway: Option<usize>) -> String {
-    let (length, end, leeway) = (length.unwrap_or(255), end.unwrap_or_else(|| "...".into()), leeway.unwrap_or(5));
+fn truncate(
+    s: String,
+    length: Option<usize>,
+    killwords: Option<bool>,
+    end: Option<String>,
+    leeway: Option<usize>,
+) -> String {
+    let (length, end, leeway) = (
+        length.unwrap_or(255),
+        end.unwrap_or_else(|| "...".into()),
+        leeway.unwrap_or(5),
+    );
     let chars: Vec<char> = s.chars().collect();
     if chars.len() <= length + leeway {
         return s;
     }
-    let keep: String = chars[..length.saturating_sub(end.chars().count())].iter().collect();
+    let keep: String = chars[..length.saturating_sub(end.chars().count())]
+        .iter()
+        .collect();
     if killwords.unwrap_or(false) {
         return keep + &end;
     }
-    let cut = keep.rsplit_once(' ').map(|(head, _)| head.to_string()).unwrap_or(keep);
+    let cut = keep
+        .rsplit_once(' ')
+        .map(|(head, _)| head.to_string())
+        .unwrap_or(keep);
     cut + &end
 }
 
@@ -154,7 +178,12 @@ fn wordcount(s: String) -> usize {
 }
 
 /// Jinja2's `dictsort(value, case_sensitive=False, by='key', reverse=False)`.
-fn dictsort(v: Value, case_sensitive: Option<bool>, by: Option<String>, reverse: Option<bool>) -> Result<Value, Error> {
+fn dictsort(
+    v: Value,
+    case_sensitive: Option<bool>,
+    by: Option<String>,
+    reverse: Option<bool>,
+) -> Result<Value, Error> {
     let mut items = items_of(&v)?;
     let by_value = by.as_deref() == Some("value");
     let fold = |x: &Value| match (x.as_str(), case_sensitive.unwrap_or(false)) {
@@ -168,15 +197,30 @@ fn dictsort(v: Value, case_sensitive: Option<bool>, by: Option<String>, reverse:
     if reverse.unwrap_or(false) {
         items.reverse();
     }
-    Ok(Value::from(items.into_iter().map(|(k, v)| pair(k, v)).collect::<Vec<_>>()))
+    Ok(Value::from(
+        items
+            .into_iter()
+            .map(|(k, v)| pair(k, v))
+            .collect::<Vec<_>>(),
+    ))
 }
 
 /// Method calls minijinja does not know: `dict.items()` as tuples, the rest as
 /// minijinja-contrib's Python compatibility layer does them.
-pub fn unknown_method(state: &State, value: &Value, method: &str, args: &[Value]) -> Result<Value, Error> {
+pub fn unknown_method(
+    state: &State,
+    value: &Value,
+    method: &str,
+    args: &[Value],
+) -> Result<Value, Error> {
     if method == "items" && args.is_empty() && value.kind() == ValueKind::Map {
         let items = items_of(value)?;
-        return Ok(Value::from(items.into_iter().map(|(k, v)| pair(k, v)).collect::<Vec<_>>()));
+        return Ok(Value::from(
+            items
+                .into_iter()
+                .map(|(k, v)| pair(k, v))
+                .collect::<Vec<_>>(),
+        ));
     }
     minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)
 }
@@ -196,7 +240,8 @@ fn center(s: String, width: Option<usize>) -> String {
 /// Jinja2's `striptags`: tags and comments removed, whitespace runs collapsed.
 fn striptags(s: String) -> String {
     static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let re = CELL.get_or_init(|| regex::Regex::new(r"(?s)<!--.*?-->|<[^>]*>").expect("static pattern"));
+    let re =
+        CELL.get_or_init(|| regex::Regex::new(r"(?s)<!--.*?-->|<[^>]*>").expect("static pattern"));
     let text = re.replace_all(&s, "");
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -205,7 +250,10 @@ fn striptags(s: String) -> String {
 fn filesizeformat(value: Value, binary: Option<bool>) -> Result<String, Error> {
     let bytes = f64::try_from(value)?;
     let (base, units): (f64, [&str; 8]) = if binary.unwrap_or(false) {
-        (1024.0, ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"])
+        (
+            1024.0,
+            ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"],
+        )
     } else {
         (1000.0, ["kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"])
     };
@@ -241,22 +289,35 @@ pub fn install(env: &mut Environment<'static>) {
     env.add_filter("center", center);
     env.add_filter("striptags", striptags);
     env.add_filter("filesizeformat", filesizeformat);
-    env.add_filter("forceescape", |s: String| Value::from_safe_string(html_escape(&s)));
+    env.add_filter("forceescape", |s: String| {
+        Value::from_safe_string(html_escape(&s))
+    });
     env.add_test("divisibleby", |a: i64, b: i64| b != 0 && a % b == 0);
     env.add_test("undefined", |v: Value| v.is_undefined());
-    env.add_test("callable", |v: Value| v.kind() == ValueKind::Plain && v.as_object().is_some());
+    env.add_test("callable", |v: Value| {
+        v.kind() == ValueKind::Plain && v.as_object().is_some()
+    });
     env.add_filter("tojson", tojson);
     env.add_filter("truncate", truncate);
     env.add_filter("wordcount", wordcount);
     env.add_filter("dictsort", dictsort);
     env.add_filter("items", |v: Value| -> Result<Value, Error> {
-        Ok(Value::from(items_of(&v)?.into_iter().map(|(k, v)| pair(k, v)).collect::<Vec<_>>()))
+        Ok(Value::from(
+            items_of(&v)?
+                .into_iter()
+                .map(|(k, v)| pair(k, v))
+                .collect::<Vec<_>>(),
+        ))
     });
     env.set_unknown_method_callback(unknown_method);
 }
 
 fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&#34;").replace('\'', "&#39;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&#34;")
+        .replace('\'', "&#39;")
 }
 
 #[cfg(test)]
@@ -265,7 +326,16 @@ mod tests {
 
     #[test]
     fn truncate_and_wordcount_follow_jinja2() {
-        assert_eq!(truncate("the quick brown fox jumps".into(), Some(12), None, None, None), "the...");
+        assert_eq!(
+            truncate(
+                "the quick brown fox jumps".into(),
+                Some(12),
+                None,
+                None,
+                None
+            ),
+            "the..."
+        );
         assert_eq!(truncate("short".into(), Some(3), None, None, None), "short");
         assert_eq!(wordcount("a b_c, d".into()), 3);
     }

@@ -55,17 +55,30 @@ pub enum Part {
 }
 
 fn strings(v: &Json) -> Vec<String> {
-    v.as_array().into_iter().flatten().filter_map(|x| x.as_str().map(str::to_string)).collect()
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|x| x.as_str().map(str::to_string))
+        .collect()
 }
 
 /// `build_validation_test_context(agent)`: the stand-ins tsugite uses when it
 /// validates a template, which the oracle uses instead of running prefetch tools.
 fn validation_mocks(config: &Config) -> JsonMap<String, Json> {
-    let name = config.str_of("name").filter(|n| !n.is_empty()).unwrap_or("test");
+    let name = config
+        .str_of("name")
+        .filter(|n| !n.is_empty())
+        .unwrap_or("test");
     let mut m = JsonMap::new();
     m.insert("user_prompt".into(), json!("test"));
     m.insert("agent_name".into(), json!(name));
-    for key in ["is_interactive", "is_daemon", "is_scheduled", "has_notify_tool", "is_subagent"] {
+    for key in [
+        "is_interactive",
+        "is_daemon",
+        "is_scheduled",
+        "has_notify_tool",
+        "is_subagent",
+    ] {
         m.insert(key.into(), json!(false));
     }
     m.insert("schedule_id".into(), json!(""));
@@ -74,9 +87,17 @@ fn validation_mocks(config: &Config) -> JsonMap<String, Json> {
     m.insert("parent_agent".into(), Json::Null);
     m.insert("chat_history".into(), json!([]));
     for item in config.get("prefetch").as_array().into_iter().flatten() {
-        let Some(assign) = item.get("assign").and_then(Json::as_str).filter(|a| !a.is_empty()) else { continue };
+        let Some(assign) = item
+            .get("assign")
+            .and_then(Json::as_str)
+            .filter(|a| !a.is_empty())
+        else {
+            continue;
+        };
         let mock = match assign {
-            "available_skills" => json!([{"name": "mock_skill", "description": "Mock skill for validation"}]),
+            "available_skills" => {
+                json!([{"name": "mock_skill", "description": "Mock skill for validation"}])
+            }
             "failed_skills" => json!([{
                 "name": "mock_failed", "source": "scan", "path": "/tmp/SKILL.md",
                 "severity": "warning", "message": "Mock failure for validation"
@@ -97,7 +118,9 @@ const AGENTS_MOCK: &str = "- **mock_agent**: Mock agent for validation";
 fn attachment_mocks(config: &Config) -> Vec<(String, Json)> {
     let mut out = Vec::new();
     for item in config.get("attachments").as_array().into_iter().flatten() {
-        let Some(assign) = item.get("assign").and_then(Json::as_str) else { continue };
+        let Some(assign) = item.get("assign").and_then(Json::as_str) else {
+            continue;
+        };
         let path = item.get("path").and_then(Json::as_str).unwrap_or_default();
         let value = if item.get("mode").and_then(Json::as_str) == Some("index") {
             json!([{"path": "mock/path.md", "heading": "Mock", "size_bytes": 0, "mtime": 0}])
@@ -116,13 +139,20 @@ fn prefetch_context(config: &Config) -> Vec<(String, Json)> {
     let mocks = validation_mocks(config);
     let mut out: Vec<(String, Json)> = Vec::new();
     for item in config.get("prefetch").as_array().into_iter().flatten() {
-        let Some(name) = item.get("assign").and_then(Json::as_str).filter(|a| !a.is_empty()) else { continue };
+        let Some(name) = item
+            .get("assign")
+            .and_then(Json::as_str)
+            .filter(|a| !a.is_empty())
+        else {
+            continue;
+        };
         if let Some(v) = mocks.get(name) {
             out.retain(|(k, _)| k != name);
             out.push((name.to_string(), v.clone()));
         }
     }
-    let wants_agents = config.get("auto_load_agent_list") == &json!(true) || !strings(config.get("auto_load_agents")).is_empty();
+    let wants_agents = config.get("auto_load_agent_list") == &json!(true)
+        || !strings(config.get("auto_load_agents")).is_empty();
     if wants_agents && !out.iter().any(|(k, _)| k == "available_agents") {
         out.push(("available_agents".into(), json!(AGENTS_MOCK)));
     }
@@ -130,7 +160,11 @@ fn prefetch_context(config: &Config) -> Vec<(String, Json)> {
 }
 
 /// Runs the preparation. `Ok(None)`: `run_if` skipped the agent.
-pub fn prepare(config: &Config, body: &str, inputs: &Inputs) -> Result<Option<Prepared>, RenderError> {
+pub fn prepare(
+    config: &Config,
+    body: &str,
+    inputs: &Inputs,
+) -> Result<Option<Prepared>, RenderError> {
     let printed = Arc::new(AtomicUsize::new(0));
     let env = jinja::environment(&inputs.world, printed);
 
@@ -183,20 +217,25 @@ pub fn prepare(config: &Config, body: &str, inputs: &Inputs) -> Result<Option<Pr
 
     let render = |text: &str, ctx: &[(String, Value)], part: Part| -> Result<String, RenderError> {
         let source = directives::strip_ignored(text);
-        let ctx: std::collections::BTreeMap<&str, Value> = ctx.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-        jinja::reject_loop_controls(&source).and_then(|_| env.render_str(&source, ctx)).map_err(|e| RenderError {
-            part,
-            line: e.line().map(|l| l as u32),
-            bounded: matches!(e.kind(), minijinja::ErrorKind::OutOfFuel)
-                || e.to_string().contains("output larger than"),
-            message: describe(&e, &source),
-        })
+        let ctx: std::collections::BTreeMap<&str, Value> =
+            ctx.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+        jinja::reject_loop_controls(&source)
+            .and_then(|_| env.render_str(&source, ctx))
+            .map_err(|e| RenderError {
+                part,
+                line: e.line().map(|l| l as u32),
+                bounded: matches!(e.kind(), minijinja::ErrorKind::OutOfFuel)
+                    || e.to_string().contains("output larger than"),
+                message: describe(&e, &source),
+            })
     };
 
     if let Some(guard) = config.str_of("run_if").filter(|g| !g.is_empty()) {
         let verdict = render(&format!("{{{{ {guard} }}}}"), &context, Part::Body);
         let skip = match verdict {
-            Ok(out) => ["", "false", "none", "0"].contains(&crate::py::strip(&out).to_lowercase().as_str()),
+            Ok(out) => {
+                ["", "false", "none", "0"].contains(&crate::py::strip(&out).to_lowercase().as_str())
+            }
             Err(_) => true,
         };
         if skip {
@@ -205,12 +244,13 @@ pub fn prepare(config: &Config, body: &str, inputs: &Inputs) -> Result<Option<Pr
     }
 
     let strict = config.get("strict_tools") == &json!(true);
-    let mut expanded = tools::expand(&strings(config.get("tools")), strict).map_err(|m| RenderError {
-        part: Part::Tools,
-        line: None,
-        message: format!("Failed to create tools: {m}"),
-        bounded: false,
-    })?;
+    let mut expanded =
+        tools::expand(&strings(config.get("tools")), strict).map_err(|m| RenderError {
+            part: Part::Tools,
+            line: None,
+            message: format!("Failed to create tools: {m}"),
+            bounded: false,
+        })?;
     if inputs.interactive {
         for t in tools::INTERACTIVE {
             if !expanded.iter().any(|e| e == t) {
@@ -225,25 +265,38 @@ pub fn prepare(config: &Config, body: &str, inputs: &Inputs) -> Result<Option<Pr
 
     let user_message = render(&body, &context, Part::Body)?;
     let instructions = config.str_of("instructions").unwrap_or_default();
-    let instructions =
-        if instructions.is_empty() { String::new() } else { render(instructions, &context, Part::Instructions)? };
+    let instructions = if instructions.is_empty() {
+        String::new()
+    } else {
+        render(instructions, &context, Part::Instructions)?
+    };
     let steps = match directives::steps(&user_message) {
         Some((_, steps)) => steps.into_iter().map(|s| (s.name, s.content)).collect(),
         None => Vec::new(),
     };
-    Ok(Some(Prepared { instructions: crate::py::strip(&instructions).to_string(), user_message, steps }))
+    Ok(Some(Prepared {
+        instructions: crate::py::strip(&instructions).to_string(),
+        user_message,
+        steps,
+    }))
 }
 
 /// A template error in Jinja2's words where they differ only in spelling.
 fn describe(e: &minijinja::Error, source: &str) -> String {
-    let detail = e.detail().map(str::to_string).unwrap_or_else(|| e.kind().to_string());
+    let detail = e
+        .detail()
+        .map(str::to_string)
+        .unwrap_or_else(|| e.kind().to_string());
     match e.kind() {
         minijinja::ErrorKind::UndefinedError => {
             // Jinja2 names the variable; minijinja gives the span of the expression.
             let what = e.range().and_then(|r| source.get(r)).unwrap_or("a value");
             format!("Template rendering failed: '{what}' is undefined")
         }
-        minijinja::ErrorKind::OutOfFuel => format!("the template ran longer than agentry allows ({} steps): {detail}", jinja::FUEL),
+        minijinja::ErrorKind::OutOfFuel => format!(
+            "the template ran longer than agentry allows ({} steps): {detail}",
+            jinja::FUEL
+        ),
         _ => format!("Template rendering failed: {detail}"),
     }
 }

@@ -66,8 +66,8 @@ pub fn default_of(key: &str) -> Json {
         "spawnable" => json!(true),
         "visibility" => json!("public"),
         "model_kwargs" => json!({}),
-        "tools" | "prefetch" | "attachments" | "auto_load_skills" | "auto_load_agents" | "skill_paths"
-        | "custom_tools" | "allowed_secrets" => json!([]),
+        "tools" | "prefetch" | "attachments" | "auto_load_skills" | "auto_load_agents"
+        | "skill_paths" | "custom_tools" | "allowed_secrets" => json!([]),
         _ => Json::Null,
     }
 }
@@ -81,7 +81,11 @@ pub struct Invalid {
 }
 
 fn invalid(loc: impl Into<String>, msg: impl Into<String>, node: &Node) -> Invalid {
-    Invalid { loc: loc.into(), msg: msg.into(), line: Some(node.span.line) }
+    Invalid {
+        loc: loc.into(),
+        msg: msg.into(),
+        line: Some(node.span.line),
+    }
 }
 
 /// pydantic's `str` in lax mode with `str_strip_whitespace`.
@@ -90,9 +94,17 @@ fn as_str(node: &Node, loc: &str) -> Result<String, Invalid> {
         Value::Str(s) => Ok(crate::py::strip(s).to_string()),
         Value::Bytes(b) => match std::str::from_utf8(b) {
             Ok(s) => Ok(crate::py::strip(s).to_string()),
-            Err(_) => Err(invalid(loc, "Input should be a valid string, unable to parse raw data as a unicode string", node)),
+            Err(_) => Err(invalid(
+                loc,
+                "Input should be a valid string, unable to parse raw data as a unicode string",
+                node,
+            )),
         },
-        other => Err(invalid(loc, format!("Input should be a valid string (got {})", type_word(other)), node)),
+        other => Err(invalid(
+            loc,
+            format!("Input should be a valid string (got {})", type_word(other)),
+            node,
+        )),
     }
 }
 
@@ -117,9 +129,13 @@ fn as_int(node: &Node, loc: &str) -> Result<Json, Invalid> {
     match &node.value {
         Value::Int(i) => Ok(json!(i)),
         Value::Bool(b) => Ok(json!(*b as i64)),
-        Value::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.2e18 => Ok(json!(*f as i64)),
+        Value::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.2e18 => {
+            Ok(json!(*f as i64))
+        }
         Value::Float(_) => Err(bad(", got a number with a fractional part")),
-        Value::Str(s) => int_from_str(s).map(|i| json!(i)).ok_or_else(|| bad(", unable to parse string as an integer")),
+        Value::Str(s) => int_from_str(s)
+            .map(|i| json!(i))
+            .ok_or_else(|| bad(", unable to parse string as an integer")),
         Value::BigInt(_) => Err(bad(" (agentry keeps integers within 64 bits)")),
         _ => Err(bad("")),
     }
@@ -132,18 +148,32 @@ fn int_from_str(s: &str) -> Option<i64> {
         None => (1, t.strip_prefix('+').unwrap_or(t)),
     };
     let digits = digits.strip_suffix(".0").unwrap_or(digits);
-    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+    if digits.is_empty()
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+        || digits.contains("__")
+    {
         return None;
     }
     if !digits.chars().all(|c| c.is_ascii_digit() || c == '_') {
         return None;
     }
-    digits.replace('_', "").parse::<i64>().ok().map(|v| v * sign)
+    digits
+        .replace('_', "")
+        .parse::<i64>()
+        .ok()
+        .map(|v| v * sign)
 }
 
 /// pydantic's lax `bool`.
 fn as_bool(node: &Node, loc: &str) -> Result<bool, Invalid> {
-    let bad = || invalid(loc, "Input should be a valid boolean, unable to interpret input", node);
+    let bad = || {
+        invalid(
+            loc,
+            "Input should be a valid boolean, unable to interpret input",
+            node,
+        )
+    };
     match &node.value {
         Value::Bool(b) => Ok(*b),
         Value::Int(0) => Ok(false),
@@ -201,7 +231,11 @@ fn as_list_dict(node: &Node, loc: &str) -> Result<Json, Invalid> {
 pub fn validate(kind: Kind, key: &str, node: &Node) -> Result<Json, Invalid> {
     let nullable = matches!(kind, Kind::OptStr | Kind::OptBool | Kind::OptDict);
     if matches!(node.value, Value::Null) {
-        return if nullable { Ok(Json::Null) } else { Err(invalid(key, "Input should not be null", node)) };
+        return if nullable {
+            Ok(Json::Null)
+        } else {
+            Err(invalid(key, "Input should not be null", node))
+        };
     }
     match kind {
         Kind::Str | Kind::OptStr => as_str(node, key).map(Json::String),
@@ -215,7 +249,13 @@ pub fn validate(kind: Kind, key: &str, node: &Node) -> Result<Json, Invalid> {
             if ["public", "private", "internal"].contains(&v.as_str()) {
                 Ok(Json::String(v))
             } else {
-                Err(invalid(key, format!("visibility must be one of ['public', 'private', 'internal'], got: {v}"), node))
+                Err(invalid(
+                    key,
+                    format!(
+                        "visibility must be one of ['public', 'private', 'internal'], got: {v}"
+                    ),
+                    node,
+                ))
             }
         }
         Kind::Attachments => attachments(node),
@@ -226,8 +266,12 @@ const MAX_TIERS: usize = 4;
 
 /// `attachments`: a flat list of strings / specs, or 1–4 lists of them (cache tiers).
 fn attachments(node: &Node) -> Result<Json, Invalid> {
-    let list = items(node).ok_or_else(|| invalid("attachments", "Input should be a valid list", node))?;
-    let grouped: Vec<bool> = list.iter().map(|n| items(n).is_some() && matches!(n.value, Value::Seq(_))).collect();
+    let list =
+        items(node).ok_or_else(|| invalid("attachments", "Input should be a valid list", node))?;
+    let grouped: Vec<bool> = list
+        .iter()
+        .map(|n| items(n).is_some() && matches!(n.value, Value::Seq(_)))
+        .collect();
     let mut flat: Vec<(usize, &Node, Option<u32>)> = Vec::new();
     if grouped.iter().any(|g| *g) {
         if !grouped.iter().all(|g| *g) {
@@ -238,7 +282,11 @@ fn attachments(node: &Node) -> Result<Json, Invalid> {
             ));
         }
         if list.len() > MAX_TIERS {
-            return Err(invalid("attachments", "attachments supports at most 4 groups (prompt-cache breakpoint limit)", node));
+            return Err(invalid(
+                "attachments",
+                "attachments supports at most 4 groups (prompt-cache breakpoint limit)",
+                node,
+            ));
         }
         for (tier, group) in list.iter().enumerate() {
             for item in items(group).unwrap_or(&[]) {
@@ -246,7 +294,11 @@ fn attachments(node: &Node) -> Result<Json, Invalid> {
                     Value::Str(s) if s.starts_with('-') => flat.push((tier, item, None)),
                     Value::Str(_) | Value::Map(_) => flat.push((tier, item, Some(tier as u32))),
                     _ => {
-                        return Err(invalid("attachments", format!("invalid attachment item in group {tier}"), item));
+                        return Err(invalid(
+                            "attachments",
+                            format!("invalid attachment item in group {tier}"),
+                            item,
+                        ));
                     }
                 }
             }
@@ -272,9 +324,23 @@ fn attachments(node: &Node) -> Result<Json, Invalid> {
 fn spec_from_path(path: &str, tier: u32, node: &Node, loc: &str) -> Result<Json, Invalid> {
     let path = crate::py::strip(path).to_string();
     if path.starts_with('-') {
-        return Err(invalid(loc, "AttachmentSpec.path cannot start with '-' (use string form for removals)", node));
+        return Err(invalid(
+            loc,
+            "AttachmentSpec.path cannot start with '-' (use string form for removals)",
+            node,
+        ));
     }
-    Ok(spec_json(path, "full", Json::Null, Json::Null, true, false, "first_heading", 50, tier))
+    Ok(spec_json(
+        path,
+        "full",
+        Json::Null,
+        Json::Null,
+        true,
+        false,
+        "first_heading",
+        50,
+        tier,
+    ))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -303,7 +369,8 @@ fn spec(node: &Node, tier: Option<u32>, loc: &str) -> Result<Json, Invalid> {
     let mut path = None;
     let (mut mode, mut name, mut assign) = ("full".to_string(), Json::Null, Json::Null);
     let (mut attach, mut optional) = (true, false);
-    let (mut index_format, mut max_entries, mut spec_tier) = ("first_heading".to_string(), 50i64, 0u32);
+    let (mut index_format, mut max_entries, mut spec_tier) =
+        ("first_heading".to_string(), 50i64, 0u32);
     for (k, v) in &map.entries {
         let key = as_str(k, &format!("{loc}.[key]"))?;
         let at = format!("{loc}.{key}");
@@ -321,7 +388,11 @@ fn spec(node: &Node, tier: Option<u32>, loc: &str) -> Result<Json, Invalid> {
             "assign" => {
                 let a = as_str(v, &at)?;
                 if !is_identifier(&a) {
-                    return Err(invalid(at, format!("assign must be a valid Python identifier, got: '{a}'"), v));
+                    return Err(invalid(
+                        at,
+                        format!("assign must be a valid Python identifier, got: '{a}'"),
+                        v,
+                    ));
                 }
                 assign = Json::String(a);
             }
@@ -329,12 +400,24 @@ fn spec(node: &Node, tier: Option<u32>, loc: &str) -> Result<Json, Invalid> {
             "optional" => optional = nonnull(v, &at).and_then(|_| as_bool(v, &at))?,
             "index_format" => {
                 index_format = as_str(v, &at)?;
-                if !["path_only", "first_line", "first_heading", "frontmatter"].contains(&index_format.as_str()) {
+                if !["path_only", "first_line", "first_heading", "frontmatter"]
+                    .contains(&index_format.as_str())
+                {
                     return Err(invalid(at, "Input should be 'path_only', 'first_line', 'first_heading' or 'frontmatter'", v));
                 }
             }
-            "max_entries" => max_entries = nonnull(v, &at).and_then(|_| as_int(v, &at))?.as_i64().unwrap_or(50),
-            "tier" => spec_tier = nonnull(v, &at).and_then(|_| as_int(v, &at))?.as_i64().unwrap_or(0) as u32,
+            "max_entries" => {
+                max_entries = nonnull(v, &at)
+                    .and_then(|_| as_int(v, &at))?
+                    .as_i64()
+                    .unwrap_or(50)
+            }
+            "tier" => {
+                spec_tier = nonnull(v, &at)
+                    .and_then(|_| as_int(v, &at))?
+                    .as_i64()
+                    .unwrap_or(0) as u32
+            }
             _ => return Err(invalid(at, "Extra inputs are not permitted", k)),
         }
     }
@@ -349,10 +432,24 @@ fn spec(node: &Node, tier: Option<u32>, loc: &str) -> Result<Json, Invalid> {
         ));
     }
     if !attach && assign.is_null() {
-        return Err(invalid(loc, "attach: false requires assign: to be useful", node));
+        return Err(invalid(
+            loc,
+            "attach: false requires assign: to be useful",
+            node,
+        ));
     }
     let tier = tier.unwrap_or(spec_tier);
-    Ok(spec_json(path, &mode, name, assign, attach, optional, &index_format, max_entries, tier))
+    Ok(spec_json(
+        path,
+        &mode,
+        name,
+        assign,
+        attach,
+        optional,
+        &index_format,
+        max_entries,
+        tier,
+    ))
 }
 
 fn nonnull(node: &Node, loc: &str) -> Result<(), Invalid> {

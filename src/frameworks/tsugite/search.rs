@@ -24,11 +24,17 @@ pub struct TsuConfig {
 /// `config.load_config()`: `X/tsugite/config.json` if it exists, else
 /// `H/.config/tsugite/config.json`; invalid JSON or values → all defaults.
 pub fn load_config(files: &FileCache, xdg: &Path, home: &Path) -> TsuConfig {
-    let candidates = [xdg.join("tsugite/config.json"), home.join(".config/tsugite/config.json")];
+    let candidates = [
+        xdg.join("tsugite/config.json"),
+        home.join(".config/tsugite/config.json"),
+    ];
     let Some(path) = candidates.into_iter().find(|p| exists(p)) else {
         return TsuConfig::default();
     };
-    let mut config = TsuConfig { path: Some(path.clone()), ..TsuConfig::default() };
+    let mut config = TsuConfig {
+        path: Some(path.clone()),
+        ..TsuConfig::default()
+    };
     let parsed = files
         .read(&path)
         .map_err(|e| e.to_string())
@@ -45,7 +51,11 @@ pub fn load_config(files: &FileCache, xdg: &Path, home: &Path) -> TsuConfig {
                 None => Ok(Vec::new()),
                 Some(Json::Array(items)) => items
                     .iter()
-                    .map(|i| i.as_str().map(str::to_string).ok_or_else(|| "agent_paths: items must be strings".to_string()))
+                    .map(|i| {
+                        i.as_str()
+                            .map(str::to_string)
+                            .ok_or_else(|| "agent_paths: items must be strings".to_string())
+                    })
                     .collect(),
                 Some(_) => Err("agent_paths: Input should be a valid list".to_string()),
             };
@@ -70,7 +80,9 @@ pub fn exists(path: &Path) -> bool {
 }
 
 pub fn is_file(path: &Path) -> bool {
-    std::fs::metadata(path).map(|m| m.is_file()).unwrap_or(false)
+    std::fs::metadata(path)
+        .map(|m| m.is_file())
+        .unwrap_or(false)
 }
 
 /// Python's `Path.resolve()` (non-strict): symlinks followed as far as the path
@@ -123,7 +135,13 @@ pub struct SearchSpace {
 }
 
 impl SearchSpace {
-    pub fn new(config: &TsuConfig, project: &Path, home: &Path, xdg: &Path, builtins: Option<PathBuf>) -> Self {
+    pub fn new(
+        config: &TsuConfig,
+        project: &Path,
+        home: &Path,
+        xdg: &Path,
+        builtins: Option<PathBuf>,
+    ) -> Self {
         let config_dirs = config
             .agent_paths
             .iter()
@@ -158,23 +176,44 @@ impl SearchSpace {
             }
         };
         for p in &self.config_dirs {
-            add(p.clone(), "config.json agent_paths entry (searched first)".into());
+            add(
+                p.clone(),
+                "config.json agent_paths entry (searched first)".into(),
+            );
         }
         add(dir.join(".tsugite"), format!("`.tsugite/` of {label}"));
-        add(dir.join(".tsugite/agents"), format!("`.tsugite/agents/` of {label}"));
+        add(
+            dir.join(".tsugite/agents"),
+            format!("`.tsugite/agents/` of {label}"),
+        );
         add(dir.join("agents"), format!("`agents/` of {label}"));
-        add(dir.to_path_buf(), format!("{label} itself (`*.md` directly in it)"));
+        add(
+            dir.to_path_buf(),
+            format!("{label} itself (`*.md` directly in it)"),
+        );
         if let Some(b) = &self.builtins {
-            add(b.clone(), "built-in agents (before the global folders)".into());
+            add(
+                b.clone(),
+                "built-in agents (before the global folders)".into(),
+            );
         }
-        add(self.xdg_agents.clone(), "$XDG_CONFIG_HOME/tsugite/agents (global)".into());
-        add(self.home_agents.clone(), "~/.config/tsugite/agents (global, last)".into());
+        add(
+            self.xdg_agents.clone(),
+            "$XDG_CONFIG_HOME/tsugite/agents (global)".into(),
+        );
+        add(
+            self.home_agents.clone(),
+            "~/.config/tsugite/agents (global, last)".into(),
+        );
         out
     }
 
     pub fn dirs(&self, dir: &Path) -> Vec<SearchEntry> {
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        cache.entry(dir.to_path_buf()).or_insert_with(|| self.dirs_labelled(dir, "the folder searched from")).clone()
+        cache
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| self.dirs_labelled(dir, "the folder searched from"))
+            .clone()
     }
 
     /// `find_agent_file(reference, dir)`, with `cwd` the process working directory.
@@ -185,14 +224,22 @@ impl SearchSpace {
                 return py_resolve(&local);
             }
             let expanded = expand_user(reference, home);
-            let given = if expanded.is_absolute() { expanded } else { cwd.join(expanded) };
+            let given = if expanded.is_absolute() {
+                expanded
+            } else {
+                cwd.join(expanded)
+            };
             if exists(&given) {
                 return py_resolve(&given);
             }
             return None;
         }
         let file = format!("{reference}.md");
-        self.dirs(dir).into_iter().map(|e| e.path.join(&file)).find(|c| exists(c)).and_then(|c| py_resolve(&c))
+        self.dirs(dir)
+            .into_iter()
+            .map(|e| e.path.join(&file))
+            .find(|c| exists(c))
+            .and_then(|c| py_resolve(&c))
     }
 }
 
@@ -228,7 +275,10 @@ mod tests {
     fn resolve_keeps_missing_tails() {
         let tmp = std::env::temp_dir();
         let real = std::fs::canonicalize(&tmp).unwrap();
-        assert_eq!(py_resolve(&tmp.join("no/such/x.md")), Some(real.join("no/such/x.md")));
+        assert_eq!(
+            py_resolve(&tmp.join("no/such/x.md")),
+            Some(real.join("no/such/x.md"))
+        );
     }
 
     #[test]

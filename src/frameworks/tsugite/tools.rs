@@ -39,8 +39,17 @@ pub const REGISTRY: &[(&str, &str)] = &[
 ];
 
 /// Categories whose absence is not an error even with `strict_tools`.
-const OPTIONAL_CATEGORIES: &[&str] =
-    &["onlyoffice", "notify", "schedule", "terminal", "tmux", "artifacts", "jobs", "secrets", "sessions"];
+const OPTIONAL_CATEGORIES: &[&str] = &[
+    "onlyoffice",
+    "notify",
+    "schedule",
+    "terminal",
+    "tmux",
+    "artifacts",
+    "jobs",
+    "secrets",
+    "sessions",
+];
 
 /// Tools only offered when someone can answer (stripped in non-interactive runs).
 pub const INTERACTIVE: &[&str] = &["ask_user", "ask_user_batch"];
@@ -51,16 +60,25 @@ pub fn names() -> Vec<String> {
 
 fn expand_one(spec: &str, strict: bool) -> Result<Vec<String>, String> {
     if let Some(category) = spec.strip_prefix('@') {
-        let mut found: Vec<String> =
-            REGISTRY.iter().filter(|(_, c)| *c == category).map(|(n, _)| n.to_string()).collect();
+        let mut found: Vec<String> = REGISTRY
+            .iter()
+            .filter(|(_, c)| *c == category)
+            .map(|(n, _)| n.to_string())
+            .collect();
         found.sort();
         if found.is_empty() && strict && !OPTIONAL_CATEGORIES.contains(&category) {
-            return Err(format!("Invalid tool category '{category}': not found or empty"));
+            return Err(format!(
+                "Invalid tool category '{category}': not found or empty"
+            ));
         }
         return Ok(found);
     }
     if spec.contains(['*', '?', '[']) {
-        let found: Vec<String> = REGISTRY.iter().filter(|(n, _)| fnmatch(n, spec)).map(|(n, _)| n.to_string()).collect();
+        let found: Vec<String> = REGISTRY
+            .iter()
+            .filter(|(n, _)| fnmatch(n, spec))
+            .map(|(n, _)| n.to_string())
+            .collect();
         if found.is_empty() && strict {
             return Err(format!("Invalid tool pattern '{spec}': matched no tools"));
         }
@@ -69,7 +87,10 @@ fn expand_one(spec: &str, strict: bool) -> Result<Vec<String>, String> {
     if REGISTRY.iter().any(|(n, _)| *n == spec) {
         Ok(vec![spec.to_string()])
     } else if strict {
-        Err(format!("Invalid tool '{spec}': not found. Available: {}", names().join(", ")))
+        Err(format!(
+            "Invalid tool '{spec}': not found. Available: {}",
+            names().join(", ")
+        ))
     } else {
         Ok(Vec::new())
     }
@@ -160,18 +181,37 @@ mod tests {
         // Expected values printed by tsugite-cli 0.25.3's own expand_tool_specs.
         assert_eq!(
             expand(&s(&["@fs", "-*_directory"]), false).unwrap(),
-            s(&["edit_file", "file_exists", "get_file_info", "list_files", "read_file", "write_file"])
+            s(&[
+                "edit_file",
+                "file_exists",
+                "get_file_info",
+                "list_files",
+                "read_file",
+                "write_file"
+            ])
         );
         assert_eq!(
             expand(&s(&["*_file"]), false).unwrap(),
             s(&["read_file", "write_file", "edit_file", "download_file"])
         );
-        assert_eq!(expand(&s(&["read_[!x]ile", "-@fs", "run"]), false).unwrap(), s(&["run"]));
+        assert_eq!(
+            expand(&s(&["read_[!x]ile", "-@fs", "run"]), false).unwrap(),
+            s(&["run"])
+        );
         assert_eq!(
             expand(&s(&["@http"]), false).unwrap(),
-            s(&["check_url", "download_file", "fetch_json", "fetch_text", "http_request"])
+            s(&[
+                "check_url",
+                "download_file",
+                "fetch_json",
+                "fetch_text",
+                "http_request"
+            ])
         );
-        assert_eq!(expand(&s(&["no_such_tool", "read_file"]), false).unwrap(), s(&["read_file"]));
+        assert_eq!(
+            expand(&s(&["no_such_tool", "read_file"]), false).unwrap(),
+            s(&["read_file"])
+        );
         assert!(expand(&s(&["no_such_tool"]), true).is_err());
         assert!(expand(&s(&["@secrets"]), true).is_ok());
     }
