@@ -244,3 +244,45 @@ pub fn parse_iso(text: &str) -> Option<DateTime> {
         aware: false,
     })
 }
+
+/// The `datetime` class the package exposes as a template global, as far as
+/// templates call it: `datetime.now()`, `datetime.utcnow()`, `datetime.today()`
+/// (naive, the caller's clock) and `datetime.fromisoformat(text)`.
+#[derive(Debug)]
+pub struct DatetimeClass {
+    pub now: DateTime,
+}
+
+impl Object for DatetimeClass {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Plain
+    }
+
+    fn call_method(
+        self: &Arc<Self>,
+        _: &State<'_, '_>,
+        method: &str,
+        args: &[Value],
+    ) -> Result<Value, Error> {
+        match method {
+            "now" | "utcnow" | "today" => Ok(Value::from_object(self.now)),
+            "fromisoformat" => {
+                let text = arg_str(args, 0)?;
+                parse_iso(&text).map(Value::from_object).ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::InvalidOperation,
+                        format!("Invalid isoformat string: {text:?}"),
+                    )
+                })
+            }
+            _ => Err(Error::new(
+                ErrorKind::UnknownMethod,
+                format!("type object 'datetime' has no attribute '{method}'"),
+            )),
+        }
+    }
+
+    fn render(self: &Arc<Self>, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<class 'datetime.datetime'>")
+    }
+}

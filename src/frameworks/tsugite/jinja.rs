@@ -284,6 +284,10 @@ pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'sta
     let (today, yesterday, tomorrow) = (day(0), day(-1), day(1));
     let now_text = now.isoformat('T');
     env.add_function("now", move || now_text.clone());
+    env.add_global(
+        "datetime",
+        Value::from_object(super::clock::DatetimeClass { now }),
+    );
     env.add_function("today", move || today.clone());
     env.add_function("yesterday", move || yesterday.clone());
     env.add_function("tomorrow", move || tomorrow.clone());

@@ -109,6 +109,7 @@ EXTRA = [
     ("more_tests", "{{ 9 is divisibleby 3 }} {{ nothing is undefined }} {{ now is callable }} {{ 'ab' is lower }}"),
     ("error_split_filter", "{{ 'a,b' | split(',') }}"),
     ("error_unknown_test", "{{ 'ab' is startingwith('a') }}"),
+    ("datetime_class", "{{ datetime.now() }} {{ datetime.now().strftime('%Y-%m-%d %H:%M') }} {{ datetime.now().year }} {{ datetime.fromisoformat('2024-02-29').strftime('%A') }}"),
     ("error_undefined", "Hello {{ stranger }}."),
     ("error_undefined_attr", "{{ stranger.name }}"),
     ("error_undefined_loop", "{% for x in nothing %}{{ x }}{% endfor %}"),
