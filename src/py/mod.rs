@@ -17,6 +17,25 @@ pub fn strip(s: &str) -> &str {
     s.trim_matches(is_space)
 }
 
+/// Python's `str()` of a loaded YAML value (the forms agent files meet: scalars as
+/// Python prints them, containers through their items).
+pub fn str_of(v: &crate::yaml::Value) -> String {
+    use crate::yaml::Value;
+    match v {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Int(i) => i.to_string(),
+        Value::BigInt(s) => s.clone(),
+        Value::Float(f) if f.is_nan() => "nan".into(),
+        Value::Float(f) if f.is_infinite() => if *f > 0.0 { "inf".into() } else { "-inf".into() },
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 1e16 => format!("{f:.1}"),
+        Value::Float(f) => f.to_string(),
+        Value::Str(s) => s.clone(),
+        other => other.to_json().to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

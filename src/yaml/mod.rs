@@ -7,6 +7,9 @@
 //! last-wins, standard tags only). serde_yaml is kept for typed deserialisation of
 //! agentry's own files.
 
+mod interim;
 mod value;
+
+pub use interim::{load, load_all};
 
 pub use value::{Date, DateTime, Map, Node, Span, Value, YamlError};

@@ -1,0 +1,155 @@
+//! fast-agent AgentCards (fast-agent-mcp 0.10.48), in two dialects of one module:
+//! `fast-agent` (the released loader, the default) and `agentcard-rfc` (the AgentCard
+//! RFC draft: bundles, inline history, instruction concatenation).
+//!
+//! Responsibilities: find the fast-agent home and its card folders ([`home`]), read
+//! each card file ([`parse`] / [`rfc`]), validate it ([`validate`], [`values`]),
+//! register the cards as the `FastAgent` registry does (duplicate names, tool cards
+//! replacing agent cards — [`registry`]), check workflow references and cycles, and
+//! turn the result into [`Agent`]s with per-field origins and hierarchy edges. Nothing
+//! is fetched, imported or run: `{{url:…}}` includes become diagnostics.
+
+mod agents;
+mod history;
+mod home;
+mod parse;
+mod raw;
+mod registry;
+mod request_params;
+pub mod rfc;
+mod rules;
+mod validate;
+mod values;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::{Framework, LoadContext, RenderMode};
+use crate::model::{DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Source};
+
+pub use rfc::Dialect;
+
+pub const ID: &str = "fast-agent";
+
+pub struct FastAgent;
+
+impl Framework for FastAgent {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "fast-agent"
+    }
+
+    fn load(&self, cx: &LoadContext) -> EcosystemReport {
+        let mut report = EcosystemReport::new(ID);
+        let dialect = match cx.options.get("dialect").map(String::as_str) {
+            None | Some("fast-agent") => Dialect::Released,
+            Some("agentcard-rfc") => Dialect::Rfc,
+            Some(other) => {
+                report.diagnostics.push(Diagnostic::warning(
+                    ID,
+                    DiagKind::Dialect,
+                    &cx.roots.project,
+                    format!("unknown AgentCard dialect {other:?} (known: fast-agent, agentcard-rfc); using fast-agent"),
+                ));
+                Dialect::Released
+            }
+        };
+        let env = environment(cx);
+        let date = match cx.render {
+            // The resolution report freezes the clock at 2025-01-15, as the oracle does.
+            RenderMode::Export => raw::format_date(20_103),
+            RenderMode::Live { .. } => raw::format_date(today()),
+        };
+        let project = crate::model::normalize(&cx.roots.project);
+        let (home_dir, home_rule) = match home::settings(&project, &env, cx.files) {
+            home::Settings::Home { home, rule, .. } => (home, rule),
+            home::Settings::Broken(problems) => {
+                for (path, failure) in problems {
+                    let key = source_of(cx, &path).key();
+                    report.diagnostics.push(
+                        Diagnostic::error(ID, failure.kind, &path, failure.message).at(failure.line, None).failing(key),
+                    );
+                }
+                return report;
+            }
+        };
+        let folders = [(home_dir.join("agent-cards"), "agent cards"), (home_dir.join("tool-cards"), "tool cards")];
+        let mut roots = Vec::new();
+        for (i, (folder, what)) in folders.iter().enumerate() {
+            let used = home::holds_card_file(folder);
+            report.searched.push(SearchDir {
+                scope: Scope::Project,
+                path: folder.clone(),
+                role: format!(
+                    "{what}, loaded {} ({home_rule}){}",
+                    if i == 0 { "first" } else { "second; a tool card replaces an agent card of the same name" },
+                    if used { "" } else { "; used only once it directly holds a .md/.markdown/.yaml/.yml file" }
+                ),
+            });
+            if used {
+                roots.push(std::fs::canonicalize(folder).unwrap_or_else(|_| folder.clone()));
+            }
+        }
+        let mut files = Vec::new();
+        for root in &roots {
+            match home::card_files(root, cx.files) {
+                Ok(found) => files.extend(found),
+                Err(e) => report.diagnostics.push(Diagnostic::error(ID, DiagKind::Io, root, format!("cannot list the folder: {e}"))),
+            }
+        }
+        let settings = registry::Settings { cx, env: &env, date: &date, dialect };
+        registry::resolve(&settings, &files, &mut report);
+        rfc::compare_dialects(&settings, &files, &mut report);
+        report
+    }
+}
+
+/// The environment `${VAR}` sees. The resolution report reproduces the oracle's: a
+/// minimal environment with `HOME` and `XDG_CONFIG_HOME` pointing at the workspace
+/// roots and no `FAST_AGENT_*` variables.
+fn environment(cx: &LoadContext) -> BTreeMap<String, String> {
+    match cx.render {
+        RenderMode::Live { .. } => cx.env.clone(),
+        RenderMode::Export => {
+            let mut env = BTreeMap::new();
+            for (k, v) in [
+                ("LANG", "C.UTF-8"),
+                ("LC_ALL", "C.UTF-8"),
+                ("TZ", "UTC"),
+                ("PYTHONHASHSEED", "0"),
+                ("PYTHONDONTWRITEBYTECODE", "1"),
+                ("PYTHONIOENCODING", "utf-8"),
+                ("AGENTRY_FA_ORACLE_CHILD", "1"),
+            ] {
+                env.insert(k.to_string(), v.to_string());
+            }
+            env.insert("HOME".into(), cx.roots.home.to_string_lossy().into_owned());
+            env.insert("XDG_CONFIG_HOME".into(), cx.roots.xdg.to_string_lossy().into_owned());
+            if let Some(path) = cx.env.get("PATH") {
+                env.insert("PATH".into(), path.clone());
+            }
+            env
+        }
+    }
+}
+
+/// Days since 1970-01-01 (UTC) now.
+fn today() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| (d.as_secs() / 86_400) as i64)
+        .unwrap_or(0)
+}
+
+/// The report's source for a file (no built-ins: fast-agent ships no cards).
+fn source_of(cx: &LoadContext, path: &Path) -> Source {
+    cx.roots.source(path, None)
+}
+
+/// `HOME` for `~` expansion.
+fn home_of(env: &BTreeMap<String, String>) -> PathBuf {
+    PathBuf::from(env.get("HOME").map(String::as_str).unwrap_or("/"))
+}
