@@ -83,14 +83,21 @@ struct Span {
 
 /// The RFC's boundary rule: a line that is exactly `---` opens a card only when the
 /// YAML up to the next exactly-`---` line parses and has `type`.
-fn card_spans(lines: &[&str]) -> Vec<(Span, crate::yaml::Map)> {
+/// Also returns the first block that looked like front matter but failed to parse (its
+/// file line and the YAML error), to explain a file in which no card starts.
+fn card_spans(lines: &[&str]) -> (Vec<(Span, crate::yaml::Map)>, Option<(u32, String)>) {
     let mut found: Vec<(Span, crate::yaml::Map)> = Vec::new();
+    let mut first_error = None;
     let mut i = 0;
     while i < lines.len() {
         if lines[i] == "---" {
             if let Some(close) = (i + 1..lines.len()).find(|&j| lines[j] == "---") {
                 let block = lines[i + 1..close].join("\n");
-                if let Ok(Some(crate::yaml::Node { value: Value::Map(map), .. })) = yaml::load(&block) {
+                let parsed = yaml::load(&block);
+                if let Err(e) = &parsed {
+                    first_error.get_or_insert((e.line + i as u32 + 1, e.message.clone()));
+                }
+                if let Ok(Some(crate::yaml::Node { value: Value::Map(map), .. })) = parsed {
                     if map.entries.iter().any(|(k, _)| k.value == Value::Str("type".into())) {
                         if let Some(last) = found.last_mut() {
                             last.0.end = i;
@@ -104,14 +111,20 @@ fn card_spans(lines: &[&str]) -> Vec<(Span, crate::yaml::Map)> {
         }
         i += 1;
     }
-    found
+    (found, first_error)
 }
 
 /// A Markdown file under the RFC: its cards and their bodies split into blocks.
 fn markdown_bundle(text: &str, env: &Env) -> Result<Vec<(Option<String>, RawCard)>, Failure> {
     let lines: Vec<&str> = text.split('\n').collect();
-    let spans = card_spans(&lines);
+    let (spans, yaml_error) = card_spans(&lines);
     if spans.is_empty() {
+        if let Some((line, message)) = yaml_error {
+            return Err(parse_failure(
+                format!("no card: the front matter is not valid YAML ({message}), and under the AgentCard RFC a `---` line starts a card only if its YAML parses and has `type`"),
+                Some(line),
+            ));
+        }
         let first_rule = lines.iter().position(|l| *l == "---").map(|i| i as u32 + 1);
         let message = match first_rule {
             Some(_) => "no card: under the AgentCard RFC a `---` line starts a card only if the YAML up to the next `---` parses and has `type`",

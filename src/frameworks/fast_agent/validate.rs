@@ -101,7 +101,11 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<Card, Failure> {
         Some(_) => return Err(fail("'type' must be a string".into(), type_line)),
     };
     // 4. every key must be allowed for the type
-    let allowed = rules::allowed_fields(card_type);
+    let mut allowed = rules::allowed_fields(card_type);
+    if cx.rule == InstructionRule::Rfc && card_type == CardType::Agent {
+        // The RFC's agents-as-tools example sets `history_mode`.
+        allowed.push("history_mode");
+    }
     let mut unknown: Vec<&super::raw::Entry> =
         raw.entries.iter().filter(|e| !e.key_is_str || !allowed.contains(&e.key.as_str())).collect();
     if !unknown.is_empty() {

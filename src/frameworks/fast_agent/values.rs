@@ -6,7 +6,7 @@ use serde_json::{json, Map as JsonMap, Value as Json};
 
 use super::raw::{str_to_none, Failure, RawCard};
 use super::rules::{default_use_history, CardType};
-use super::validate::{expand_user, CardContext, Reference};
+use super::validate::{expand_user, CardContext, InstructionRule, Reference};
 use crate::py;
 use crate::yaml::Value;
 
@@ -126,11 +126,20 @@ impl<'a> Checker<'a> {
 pub fn agent_data(raw: &RawCard, t: CardType, name: &str, instruction: &str, cx: &CardContext) -> Result<Data, Failure> {
     let c = Checker { raw };
     let mut config = JsonMap::new();
-    let servers = c.str_list("servers")?;
+    let rfc = cx.rule == InstructionRule::Rfc;
+    let (servers, inline_tools) = if rfc { rfc_servers(&c)? } else { (c.str_list("servers")?, JsonMap::new()) };
     config.insert("servers".into(), json!(servers));
     config.insert("mcp_connect".into(), mcp_connect(&c)?);
     for key in ["tools", "resources", "prompts"] {
-        config.insert(key.into(), c.filter_map(key)?);
+        let mut filters = c.filter_map(key)?;
+        if key == "tools" {
+            if let Json::Object(m) = &mut filters {
+                for (server, tools) in &inline_tools {
+                    m.entry(server.clone()).or_insert(tools.clone());
+                }
+            }
+        }
+        config.insert(key.into(), filters);
     }
     config.insert("model".into(), raw.value("model").map(Value::to_json).unwrap_or(Json::Null));
     // A non-bool `use_history` is silently replaced by the type's default.
@@ -193,7 +202,12 @@ pub fn agent_data(raw: &RawCard, t: CardType, name: &str, instruction: &str, cx:
         Some(_) => return Err(c.err("cwd", "must be a string")),
     };
     config.insert("cwd".into(), cwd);
-    config.insert("tool_hooks".into(), c.hook_map("tool_hooks")?.map(Json::Object).unwrap_or(Json::Null));
+    let tool_hooks = match raw.value("tool_hooks") {
+        // The RFC writes hooks as a list of references (strings or `{hook, match, predicate}`).
+        Some(v @ Value::Seq(_)) if rfc => v.to_json(),
+        _ => c.hook_map("tool_hooks")?.map(Json::Object).unwrap_or(Json::Null),
+    };
+    config.insert("tool_hooks".into(), tool_hooks);
     let lifecycle = c.hook_map("lifecycle_hooks")?;
     if let Some(hooks) = &lifecycle {
         let mut invalid: Vec<&String> = hooks.keys().filter(|k| !matches!(k.as_str(), "on_start" | "on_shutdown")).collect();
@@ -223,6 +237,35 @@ pub fn agent_data(raw: &RawCard, t: CardType, name: &str, instruction: &str, cx:
     data.insert("tool_only".into(), json!(tool_only));
     let refs = type_specific(&c, t, instruction, &mut data)?;
     Ok((config, data, refs))
+}
+
+/// The RFC's `servers`: names, or one-key mappings `name: {tools: [...], transport, url, ...}`
+/// whose `tools` become that server's tool filter. Returns the names and the filters.
+fn rfc_servers(c: &Checker) -> Result<(Vec<String>, JsonMap<String, Json>), Failure> {
+    let items = match c.raw.value("servers") {
+        None | Some(Value::Null) => return Ok((Vec::new(), JsonMap::new())),
+        Some(Value::Seq(items)) => items,
+        Some(_) => return Err(c.err("servers", "must be a list")),
+    };
+    let mut names = Vec::new();
+    let mut tools = JsonMap::new();
+    for item in items {
+        match &item.value {
+            Value::Str(s) if str_to_none(&item.value).is_some() => names.push(s.clone()),
+            Value::Map(m) if m.entries.len() == 1 => {
+                let (k, v) = &m.entries[0];
+                let Some(name) = str_to_none(&k.value) else { return Err(c.err("servers", "entries must be named")) };
+                names.push(name.to_string());
+                if let Value::Map(settings) = &v.value {
+                    if let Some((_, t)) = settings.entries.iter().find(|(k, _)| k.value == Value::Str("tools".into())) {
+                        tools.insert(name.to_string(), t.value.to_json());
+                    }
+                }
+            }
+            _ => return Err(c.err("servers", "entries must be server names or `name: {settings}` mappings")),
+        }
+    }
+    Ok((names, tools))
 }
 
 /// `PurePosixPath(s).as_posix()` for a relative path: `.` parts, doubled and trailing
@@ -266,6 +309,9 @@ fn type_specific(c: &Checker, t: CardType, instruction: &str, data: &mut JsonMap
             }
             if let Some(v) = raw.value("function_tools") {
                 data.insert("function_tools".into(), v.to_json());
+            }
+            if let Some(v) = raw.value("history_mode") {
+                data.insert("history_mode".into(), v.to_json());
             }
         }
         CardType::Chain => {
