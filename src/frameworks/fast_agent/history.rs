@@ -116,8 +116,11 @@ mod tests {
 
     #[test]
     fn delimited_text() {
-        let m = parse_delimited("intro\n---USER\nHello\n\n---ASSISTANT\nHi there\n---USER\n");
+        let m = parse_delimited("intro\n---USER\nHello\n\n---ASSISTANT\nHi there\n---USER");
         assert_eq!(pairs(&m), vec![("user", "intro"), ("user", "Hello"), ("assistant", "Hi there")]);
+        // A delimiter followed by a line end still has one (empty) line: an empty message.
+        let trailing = parse_delimited("---USER\nHello\n---ASSISTANT\n");
+        assert_eq!(pairs(&trailing), vec![("user", "Hello"), ("assistant", "")]);
         let plain = parse_delimited("Remember this.\n");
         assert_eq!(pairs(&plain), vec![("user", "Remember this.\n")]);
     }

@@ -16,8 +16,8 @@ const CONFIG_NAMES: [&str; 3] = ["fast-agent.yaml", "fast-agent.config.yaml", "f
 
 /// The outcome of settings discovery.
 pub enum Settings {
-    /// The home folder, and the settings file that chose it, if any.
-    Home { home: PathBuf, config: Option<PathBuf>, rule: String },
+    /// The home folder, and why it is the home.
+    Home { home: PathBuf, rule: String },
     /// The settings could not be loaded: the CLI exits before reading any card.
     Broken(Vec<(PathBuf, Failure)>),
 }
@@ -59,7 +59,7 @@ pub fn settings(project: &Path, env: &Env, files: &FileCache) -> Settings {
         None => "the fast-agent home is `.fast-agent/` in the project".to_string(),
     };
     let Some(config) = chosen else {
-        return Settings::Home { home: discovery_home, config: None, rule: default_rule() };
+        return Settings::Home { home: discovery_home, rule: default_rule() };
     };
     let broken = |message: String, line: Option<u32>| {
         let failure = Failure::new(DiagKind::Parse, message, line);
@@ -80,13 +80,12 @@ pub fn settings(project: &Path, env: &Env, files: &FileCache) -> Settings {
         Some(other) => return broken(format!("the settings must be a mapping, not {}", other.type_name()), Some(1)),
     };
     match home_entry.map(|e| (e.value.value, e.line)) {
-        None | Some((Value::Null, _)) => Settings::Home { home: discovery_home, config: Some(config), rule: default_rule() },
+        None | Some((Value::Null, _)) => Settings::Home { home: discovery_home, rule: format!("{} (settings: {})", default_rule(), config.display()) },
         Some((Value::Str(h), line)) => {
             let home = normalize(&project.join(expand_user(&h, Path::new(env.get("HOME").map(String::as_str).unwrap_or("/")))));
             Settings::Home {
                 rule: format!("`home: {h}` in {} (line {line}) moves the fast-agent home", config.display()),
                 home,
-                config: Some(config),
             }
         }
         Some((_, line)) => broken("`home` must be a string".into(), Some(line)),

@@ -65,7 +65,7 @@ impl Framework for FastAgent {
         };
         let project = crate::model::normalize(&cx.roots.project);
         let (home_dir, home_rule) = match home::settings(&project, &env, cx.files) {
-            home::Settings::Home { home, rule, .. } => (home, rule),
+            home::Settings::Home { home, rule } => (home, rule),
             home::Settings::Broken(problems) => {
                 for (path, failure) in problems {
                     let key = source_of(cx, &path).key();

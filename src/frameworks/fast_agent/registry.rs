@@ -33,8 +33,6 @@ pub struct Loaded {
     pub path: PathBuf,
     /// Its folder is literally named `tool-cards`.
     pub is_tool: bool,
-    /// How many cards the file holds (bundles name each card in its source key).
-    pub in_bundle: bool,
 }
 
 /// Reads and validates every card of one file. The file's failure is returned with
@@ -85,7 +83,7 @@ pub fn load_file(s: &Settings, discovered: &Path) -> Result<Vec<Loaded>, Failure
             source.card = Some(card.name.clone());
         }
         let is_tool = path.parent().and_then(Path::file_name).is_some_and(|n| n == "tool-cards");
-        out.push(Loaded { card, source, path: path.clone(), is_tool, in_bundle });
+        out.push(Loaded { card, source, path: path.clone(), is_tool });
     }
     Ok(out)
 }

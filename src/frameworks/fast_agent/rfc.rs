@@ -245,13 +245,12 @@ fn read(s: &Settings, path: &Path, dialect: Dialect) -> Reading {
 fn describe(kind: FileKind, released: &Reading, rfc: &Reading) -> Option<String> {
     const FA: &str = "fast-agent 0.10.48";
     match (rfc, released) {
-        (Reading::Cards(r), Reading::Cards(f)) if r.len() > 1 && kind == FileKind::Markdown => Some(format!(
+        (Reading::Cards(r), Reading::Cards(_)) if r.len() > 1 && kind == FileKind::Markdown => Some(format!(
             "{} cards under the AgentCard RFC; {FA} reads one card and puts the rest in its instruction",
             r.len()
         )),
         (Reading::Cards(r), Reading::Cards(f)) if r != f => {
-            let (rn, ri, rh) = &r[0];
-            let (fname, fi, _) = &f[0];
+            let ((rn, ri, rh), (fname, fi, _)) = (r.first()?, f.first()?);
             Some(if rn != fname {
                 format!("the AgentCard RFC names the card `{rn}`; {FA} names it `{fname}`")
             } else if ri != fi {

@@ -58,7 +58,6 @@ pub struct Card {
     pub name_line: Option<u32>,
     pub card_type: CardType,
     pub instruction: String,
-    pub instruction_lines: Vec<u32>,
     pub description: Option<String>,
     /// The stored `AgentCardData` minus `config`, as the oracle renders it.
     pub data: JsonMap<String, Json>,
@@ -132,7 +131,7 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<Card, Failure> {
             .replace(' ', "_"),
     };
     // 7. instruction
-    let (instruction, instruction_lines) = resolve_instruction(&raw, cx)?;
+    let instruction = resolve_instruction(&raw, cx)?;
     // 8. description
     let description = optional_str(&raw, "description")?;
     // 9. required fields
@@ -160,7 +159,6 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<Card, Failure> {
         name_line: raw.line("name"),
         card_type,
         instruction,
-        instruction_lines,
         description,
         data,
         config,
@@ -180,9 +178,8 @@ fn optional_str(raw: &RawCard, key: &str) -> Result<Option<String>, Failure> {
     }
 }
 
-/// `_resolve_instruction_field` (and, for the RFC, the concatenation rule). Returns
-/// the instruction and the lines it came from.
-fn resolve_instruction(raw: &RawCard, cx: &CardContext) -> Result<(String, Vec<u32>), Failure> {
+/// `_resolve_instruction_field` (and, for the RFC, the concatenation rule).
+fn resolve_instruction(raw: &RawCard, cx: &CardContext) -> Result<String, Failure> {
     let attr_line = raw.line("instruction");
     let body = body_instruction(raw, cx.rule)?;
     let attr_value = raw.present("instruction");
@@ -203,7 +200,6 @@ fn resolve_instruction(raw: &RawCard, cx: &CardContext) -> Result<(String, Vec<u
             )
         })
     };
-    let mut lines = Vec::new();
     match cx.rule {
         InstructionRule::Released => {
             if let Some(text) = attribute {
@@ -211,32 +207,20 @@ fn resolve_instruction(raw: &RawCard, cx: &CardContext) -> Result<(String, Vec<u
                 if strip_to_none(&resolved).is_none() {
                     return Err(fail("'instruction' must not be empty".into(), attr_line));
                 }
-                lines.extend(attr_line);
-                return Ok((resolved, lines));
+                return Ok(resolved);
             }
             if !body.is_empty() {
-                let resolved = template(&body, Some(raw.body_line))?;
-                lines.push(raw.body_line);
-                return Ok((resolved, lines));
+                return template(&body, Some(raw.body_line));
             }
-            Ok((DEFAULT_INSTRUCTION.to_string(), lines))
+            Ok(DEFAULT_INSTRUCTION.to_string())
         }
         InstructionRule::Rfc => {
-            let mut parts = Vec::new();
-            if let Some(text) = attribute {
-                if let Some(t) = strip_to_none(text) {
-                    parts.push(t.to_string());
-                    lines.extend(attr_line);
-                }
-            }
-            if !body.is_empty() {
-                parts.push(body);
-                lines.push(raw.body_line);
-            }
+            // The attribute first, then the body's system instruction, joined by a newline.
+            let parts: Vec<&str> = attribute.and_then(strip_to_none).into_iter().chain((!body.is_empty()).then_some(body.as_str())).collect();
             if parts.is_empty() {
-                return Ok((DEFAULT_INSTRUCTION.to_string(), lines));
+                return Ok(DEFAULT_INSTRUCTION.to_string());
             }
-            Ok((template(&parts.join("\n"), lines.first().copied())?, lines))
+            template(&parts.join("\n"), attr_line.or(Some(raw.body_line)))
         }
     }
 }
