@@ -1,5 +1,13 @@
 //! Python's own text rules, where the frameworks' behaviour leaks them into fields:
-//! `str()`/`repr()` of values, `int()`/`float()` of strings, `str.strip()`.
+//! `str()`/`repr()` of values ([`repr`]), `int()`/`float()` of strings and `repr(float)`
+//! ([`num`]), `str.isspace()`/`str.strip()` (here).
+
+pub mod num;
+mod repr;
+mod unprintable;
+
+pub use num::{float_parse, float_repr, int_parse};
+pub use repr::{date_iso, datetime_iso, is_printable, repr, repr_bytes, repr_str, str_of, timedelta_repr};
 
 /// Python's `str.isspace()` for one character. It differs from
 /// [`char::is_whitespace`]: it includes the separators `\x1c`–`\x1f` and excludes
@@ -15,25 +23,6 @@ pub fn is_space(c: char) -> bool {
 /// Python's `str.strip()` with no argument.
 pub fn strip(s: &str) -> &str {
     s.trim_matches(is_space)
-}
-
-/// Python's `str()` of a loaded YAML value (the forms agent files meet: scalars as
-/// Python prints them, containers through their items).
-pub fn str_of(v: &crate::yaml::Value) -> String {
-    use crate::yaml::Value;
-    match v {
-        Value::Null => "None".into(),
-        Value::Bool(true) => "True".into(),
-        Value::Bool(false) => "False".into(),
-        Value::Int(i) => i.to_string(),
-        Value::BigInt(s) => s.clone(),
-        Value::Float(f) if f.is_nan() => "nan".into(),
-        Value::Float(f) if f.is_infinite() => if *f > 0.0 { "inf".into() } else { "-inf".into() },
-        Value::Float(f) if f.fract() == 0.0 && f.abs() < 1e16 => format!("{f:.1}"),
-        Value::Float(f) => f.to_string(),
-        Value::Str(s) => s.clone(),
-        other => other.to_json().to_string(),
-    }
 }
 
 #[cfg(test)]

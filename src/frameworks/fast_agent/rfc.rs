@@ -56,7 +56,7 @@ fn label(raw: &RawCard, index: usize) -> Option<String> {
 fn yaml_bundle(text: &str, env: &Env) -> Result<Vec<(Option<String>, RawCard)>, Failure> {
     let docs = yaml::load_all(text).map_err(|e| parse_failure(format!("invalid YAML: {}", e.message), Some(e.line)))?;
     let mut out = Vec::new();
-    for node in docs.into_iter().flatten() {
+    for node in docs.into_iter().flatten().filter(|n| !matches!(n.value, Value::Null)) {
         match node.value {
             Value::Map(map) => {
                 let raw = RawCard { entries: entries_of(&map, 0, env), body: None, body_line: node.span.line, ..Default::default() };
