@@ -6,8 +6,11 @@
 //! each card file ([`parse`] / [`rfc`]), validate it ([`validate`], [`values`]),
 //! register the cards as the `FastAgent` registry does (duplicate names, tool cards
 //! replacing agent cards — [`registry`]), check workflow references and cycles, and
-//! turn the result into [`Agent`]s with per-field origins and hierarchy edges. Nothing
+//! turn the result into agents with per-field origins and hierarchy edges. Nothing
 //! is fetched, imported or run: `{{url:…}}` includes become diagnostics.
+//!
+//! fast-agent ships no built-in cards and has no user-level card folder (cards come
+//! only from the project's fast-agent home), so no installed package is looked for.
 
 mod agents;
 mod history;
@@ -144,9 +147,24 @@ fn today() -> i64 {
         .unwrap_or(0)
 }
 
-/// The report's source for a file (no built-ins: fast-agent ships no cards).
+/// The report's source for a file (no built-ins: fast-agent ships no cards). Card
+/// paths are resolved through symlinks, as the registry records them; when a root
+/// itself sits behind a symlink (`/tmp` on some systems) the resolved prefix is mapped
+/// back to the root as given, so scopes still match.
 fn source_of(cx: &LoadContext, path: &Path) -> Source {
-    cx.roots.source(path, None)
+    let mut source = cx.roots.source(path, None);
+    for root in [&cx.roots.project, &cx.roots.home, &cx.roots.xdg] {
+        let Ok(real) = std::fs::canonicalize(root) else { continue };
+        let given = crate::model::normalize(root);
+        if real != given && path.starts_with(&real) && !path.starts_with(&given) {
+            if let Ok(rest) = path.strip_prefix(&real) {
+                source = cx.roots.source(&given.join(rest), None);
+                source.path = path.to_path_buf();
+            }
+            break;
+        }
+    }
+    source
 }
 
 /// `HOME` for `~` expansion.
