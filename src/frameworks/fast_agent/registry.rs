@@ -148,7 +148,10 @@ pub fn resolve(s: &Settings, files: &[PathBuf], report: &mut EcosystemReport) {
         for file in &entry.loaded.card.message_files {
             let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let key = source_of(s.cx, file).key();
-            match s.cx.files.read(file) {
+            // Only regular files: a FIFO or device named in `messages:` must not block
+            // or flood the load.
+            let read = if file.is_file() { s.cx.files.read(file) } else { Err(crate::discover::ReadError::Other("not a regular file".into())) };
+            match read {
                 Ok(bytes) => match super::history::parse(&name, &bytes) {
                     Ok(messages) => history.extend(messages),
                     Err(e) => push_error(report, file, key, Failure::new(DiagKind::Parse, format!("history file: {e}"), None)),
