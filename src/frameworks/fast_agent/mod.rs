@@ -13,6 +13,7 @@
 //! only from the project's fast-agent home), so no installed package is looked for.
 
 mod agents;
+mod attributes;
 mod history;
 mod home;
 mod parse;

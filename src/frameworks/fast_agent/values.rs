@@ -12,22 +12,22 @@ use crate::yaml::Value;
 
 type Data = (JsonMap<String, Json>, JsonMap<String, Json>, Vec<Reference>);
 
-struct Checker<'a> {
-    raw: &'a RawCard,
+pub(super) struct Checker<'a> {
+    pub(super) raw: &'a RawCard,
 }
 
 impl<'a> Checker<'a> {
-    fn line(&self, key: &str) -> Option<u32> {
+    pub(super) fn line(&self, key: &str) -> Option<u32> {
         self.raw.line(key)
     }
 
-    fn err(&self, key: &str, what: &str) -> Failure {
+    pub(super) fn err(&self, key: &str, what: &str) -> Failure {
         Failure::validation(format!("'{key}' {what}"), self.line(key))
     }
 
     /// `_ensure_bool(raw.get(key), default)`: null is the default, anything but a bool
     /// is rejected.
-    fn boolean(&self, key: &str, default: bool) -> Result<bool, Failure> {
+    pub(super) fn boolean(&self, key: &str, default: bool) -> Result<bool, Failure> {
         match self.raw.value(key) {
             None | Some(Value::Null) => Ok(default),
             Some(Value::Bool(b)) => Ok(*b),
@@ -37,7 +37,7 @@ impl<'a> Checker<'a> {
 
     /// `_ensure_str_list(raw.get(key, []))`: entries must be non-blank strings, kept as
     /// written.
-    fn str_list(&self, key: &str) -> Result<Vec<String>, Failure> {
+    pub(super) fn str_list(&self, key: &str) -> Result<Vec<String>, Failure> {
         match self.raw.value(key) {
             None | Some(Value::Null) => Ok(Vec::new()),
             Some(Value::Seq(items)) => items
@@ -52,7 +52,7 @@ impl<'a> Checker<'a> {
     }
 
     /// `_ensure_str(raw.get(key, default))`: a non-blank string, kept as written.
-    fn string(&self, key: &str, default: Option<&str>) -> Result<String, Failure> {
+    pub(super) fn string(&self, key: &str, default: Option<&str>) -> Result<String, Failure> {
         let value = match (self.raw.value(key), default) {
             (None, Some(d)) => return Ok(d.to_string()),
             (None, None) => Value::Null,
@@ -65,7 +65,7 @@ impl<'a> Checker<'a> {
     }
 
     /// `_ensure_optional_str`: null, or a non-blank string stored trimmed.
-    fn optional_str(&self, key: &str) -> Result<Option<String>, Failure> {
+    pub(super) fn optional_str(&self, key: &str) -> Result<Option<String>, Failure> {
         match self.raw.value(key) {
             None | Some(Value::Null) => Ok(None),
             Some(v) => str_to_none(v).map(|s| Some(s.to_string())).ok_or_else(|| self.err(key, "must be a non-empty string")),
@@ -73,7 +73,7 @@ impl<'a> Checker<'a> {
     }
 
     /// `_ensure_int(raw.get(key, default))`: an int that is not a bool.
-    fn int(&self, key: &str, default: i64) -> Result<Json, Failure> {
+    pub(super) fn int(&self, key: &str, default: i64) -> Result<Json, Failure> {
         match self.raw.value(key) {
             None => Ok(json!(default)),
             Some(v @ (Value::Int(_) | Value::BigInt(_))) => Ok(v.to_json()),
@@ -82,7 +82,7 @@ impl<'a> Checker<'a> {
     }
 
     /// `_ensure_float`: an int or float (not a bool), stored as a float.
-    fn float(&self, key: &str, value: &Value) -> Result<Json, Failure> {
+    pub(super) fn float(&self, key: &str, value: &Value) -> Result<Json, Failure> {
         match value {
             Value::Int(i) => Ok(json!(*i as f64)),
             Value::Float(f) => Ok(json!(f)),
@@ -91,7 +91,7 @@ impl<'a> Checker<'a> {
     }
 
     /// `_ensure_filter_map`: server name → list of non-blank strings.
-    fn filter_map(&self, key: &str) -> Result<Json, Failure> {
+    pub(super) fn filter_map(&self, key: &str) -> Result<Json, Failure> {
         let Some(value) = self.raw.value(key) else { return Ok(json!({})) };
         let map = match value {
             Value::Null => return Ok(json!({})),
@@ -111,7 +111,7 @@ impl<'a> Checker<'a> {
     }
 
     /// `_ensure_hook_map`: a mapping, keys and values through `str()`.
-    fn hook_map(&self, key: &str) -> Result<Option<JsonMap<String, Json>>, Failure> {
+    pub(super) fn hook_map(&self, key: &str) -> Result<Option<JsonMap<String, Json>>, Failure> {
         match self.raw.value(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Map(m)) => Ok(Some(
@@ -127,9 +127,9 @@ pub fn agent_data(raw: &RawCard, t: CardType, name: &str, instruction: &str, cx:
     let c = Checker { raw };
     let mut config = JsonMap::new();
     let rfc = cx.rule == InstructionRule::Rfc;
-    let (servers, inline_tools) = if rfc { rfc_servers(&c)? } else { (c.str_list("servers")?, JsonMap::new()) };
+    let (servers, inline_tools) = if rfc { super::attributes::rfc_servers(&c)? } else { (c.str_list("servers")?, JsonMap::new()) };
     config.insert("servers".into(), json!(servers));
-    config.insert("mcp_connect".into(), mcp_connect(&c)?);
+    config.insert("mcp_connect".into(), super::attributes::mcp_connect(&c)?);
     for key in ["tools", "resources", "prompts"] {
         let mut filters = c.filter_map(key)?;
         if key == "tools" {
@@ -191,7 +191,7 @@ pub fn agent_data(raw: &RawCard, t: CardType, name: &str, instruction: &str, cx:
         Some(_) => return Err(c.err("tool_input_schema", "must be a JSON-schema object")),
     };
     config.insert("tool_input_schema".into(), tool_input_schema);
-    config.insert("function_tools".into(), function_tools(&c)?);
+    config.insert("function_tools".into(), super::attributes::function_tools(&c)?);
     config.insert("shell".into(), json!(c.boolean("shell", false)?));
     let cwd = match raw.value("cwd") {
         None | Some(Value::Null) => Json::Null,
@@ -237,35 +237,6 @@ pub fn agent_data(raw: &RawCard, t: CardType, name: &str, instruction: &str, cx:
     data.insert("tool_only".into(), json!(tool_only));
     let refs = type_specific(&c, t, instruction, &mut data)?;
     Ok((config, data, refs))
-}
-
-/// The RFC's `servers`: names, or one-key mappings `name: {tools: [...], transport, url, ...}`
-/// whose `tools` become that server's tool filter. Returns the names and the filters.
-fn rfc_servers(c: &Checker) -> Result<(Vec<String>, JsonMap<String, Json>), Failure> {
-    let items = match c.raw.value("servers") {
-        None | Some(Value::Null) => return Ok((Vec::new(), JsonMap::new())),
-        Some(Value::Seq(items)) => items,
-        Some(_) => return Err(c.err("servers", "must be a list")),
-    };
-    let mut names = Vec::new();
-    let mut tools = JsonMap::new();
-    for item in items {
-        match &item.value {
-            Value::Str(s) if str_to_none(&item.value).is_some() => names.push(s.clone()),
-            Value::Map(m) if m.entries.len() == 1 => {
-                let (k, v) = &m.entries[0];
-                let Some(name) = str_to_none(&k.value) else { return Err(c.err("servers", "entries must be named")) };
-                names.push(name.to_string());
-                if let Value::Map(settings) = &v.value {
-                    if let Some((_, t)) = settings.entries.iter().find(|(k, _)| k.value == Value::Str("tools".into())) {
-                        tools.insert(name.to_string(), t.value.to_json());
-                    }
-                }
-            }
-            _ => return Err(c.err("servers", "entries must be server names or `name: {settings}` mappings")),
-        }
-    }
-    Ok((names, tools))
 }
 
 /// `PurePosixPath(s).as_posix()` for a relative path: `.` parts, doubled and trailing
@@ -380,7 +351,7 @@ fn type_specific(c: &Checker, t: CardType, instruction: &str, data: &mut JsonMap
             data.insert("red_flag_max_length".into(), red_flag);
         }
         CardType::A2a => {
-            data.insert("a2a".into(), a2a(c)?);
+            data.insert("a2a".into(), super::attributes::a2a(c)?);
         }
     }
     Ok(refs)
@@ -407,152 +378,4 @@ fn agents_as_tools_options(c: &Checker) -> Result<JsonMap<String, Json>, Failure
     // The package inserts in this order: history_source, history_merge_target,
     // max_parallel, child_timeout_sec, max_display_instances.
     Ok(out)
-}
-
-fn a2a(c: &Checker) -> Result<Json, Failure> {
-    let raw = c.raw;
-    let transport = match raw.value("transport") {
-        None | Some(Value::Null) => Json::Null,
-        Some(_) => {
-            let t = c.string("transport", None)?;
-            if t != "JSONRPC" && t != "HTTP+JSON" {
-                return Err(c.err("transport", "must be one of JSONRPC, HTTP+JSON"));
-            }
-            json!(t)
-        }
-    };
-    let auth = match raw.value("auth") {
-        None | Some(Value::Null) => Json::Null,
-        Some(v @ Value::Map(_)) => v.to_json(),
-        Some(_) => return Err(c.err("auth", "must be a mapping")),
-    };
-    let url = c.string("url", None)?;
-    let streaming = c.boolean("streaming", true)?;
-    let polling = c.boolean("polling", false)?;
-    let modes = c.str_list("accepted_output_modes")?;
-    let headers = match raw.value("headers") {
-        None | Some(Value::Null) => JsonMap::new(),
-        Some(Value::Map(m)) => {
-            let mut out = JsonMap::new();
-            for (k, v) in &m.entries {
-                let Some(_) = str_to_none(&k.value) else { return Err(c.err("headers", "keys must be non-empty strings")) };
-                let Value::Str(s) = &v.value else { return Err(c.err("headers", "values must be strings")) };
-                out.insert(py::str_of(&k.value), json!(s));
-            }
-            out
-        }
-        Some(_) => return Err(c.err("headers", "must be a mapping")),
-    };
-    let relative_card_path = c.optional_str("relative_card_path")?;
-    let timeout = match raw.value("request_timeout_seconds") {
-        None | Some(Value::Null) => json!(120.0),
-        Some(v) => c.float("request_timeout_seconds", v)?,
-    };
-    Ok(json!({
-        "url": url,
-        "transport": transport,
-        "streaming": streaming,
-        "polling": polling,
-        "accepted_output_modes": modes,
-        "headers": headers,
-        "auth": auth,
-        "relative_card_path": relative_card_path,
-        "request_timeout_seconds": timeout,
-    }))
-}
-
-/// `_ensure_function_tools` rendered by `serialize_function_tools`: a string is one
-/// entry; list entries are strings or `{entrypoint, variant, code_arg, language}`.
-fn function_tools(c: &Checker) -> Result<Json, Failure> {
-    let entries: Vec<&Value> = match c.raw.value("function_tools") {
-        None | Some(Value::Null) => return Ok(Json::Null),
-        Some(v @ Value::Str(_)) => vec![v],
-        Some(Value::Seq(items)) => items.iter().map(|n| &n.value).collect(),
-        Some(_) => return Err(c.err("function_tools", "must be a string or list")),
-    };
-    let single = matches!(c.raw.value("function_tools"), Some(Value::Str(_)));
-    let mut out = Vec::new();
-    for (i, entry) in entries.into_iter().enumerate() {
-        match entry {
-            Value::Str(s) => {
-                match py::strip(s) {
-                    "" if !single => return Err(c.err("function_tools", &format!("entry {i} must be a non-empty string"))),
-                    "" => {}
-                    t => out.push(json!(t)),
-                }
-            }
-            Value::Map(m) => {
-                let mut spec = JsonMap::new();
-                for (k, v) in &m.entries {
-                    let key = py::str_of(&k.value);
-                    if !matches!(key.as_str(), "entrypoint" | "variant" | "code_arg" | "language") {
-                        return Err(c.err("function_tools", &format!("entry {i} has the unsupported key {key}")));
-                    }
-                    match &v.value {
-                        Value::Null => {}
-                        Value::Str(s) => {
-                            spec.insert(key, json!(if k.value == Value::Str("entrypoint".into()) { py::strip(s) } else { s }));
-                        }
-                        _ => return Err(c.err("function_tools", &format!("entry {i}: '{key}' must be a string"))),
-                    }
-                }
-                if spec.get("entrypoint").and_then(Json::as_str).is_none_or(str::is_empty) {
-                    return Err(c.err("function_tools", &format!("entry {i}: 'entrypoint' must be a non-empty string")));
-                }
-                if let Some(variant) = spec.get("variant").and_then(Json::as_str) {
-                    if variant != "code" {
-                        return Err(c.err("function_tools", &format!("entry {i}: 'variant' must be one of: code")));
-                    }
-                    spec.entry("code_arg").or_insert(json!("code"));
-                    spec.entry("language").or_insert(json!("python"));
-                }
-                spec.retain(|_, v| v.as_str().is_some_and(|s| !s.is_empty()));
-                out.push(Json::Object(spec));
-            }
-            _ => return Err(c.err("function_tools", &format!("entry {i} must be a string or an object"))),
-        }
-    }
-    Ok(if out.is_empty() { Json::Null } else { Json::Array(out) })
-}
-
-/// `mcp_connect`: a list of targets (strings or mappings) or a mapping name → target,
-/// rendered with only the keys given.
-fn mcp_connect(c: &Checker) -> Result<Json, Failure> {
-    const KEYS: &[&str] = &[
-        "target", "name", "description", "management", "connector_id", "headers", "access_token", "defer_loading",
-        "auth", "protocol_mode",
-    ];
-    let entry = |v: &Value| -> Result<JsonMap<String, Json>, Failure> {
-        match v {
-            Value::Str(s) if !py::strip(s).is_empty() => Ok([("target".to_string(), json!(py::strip(s)))].into_iter().collect()),
-            Value::Map(m) => {
-                let mut out = JsonMap::new();
-                for (k, v) in &m.entries {
-                    let key = py::str_of(&k.value);
-                    if !KEYS.contains(&key.as_str()) {
-                        return Err(c.err("mcp_connect", &format!("entries do not allow the key {key}")));
-                    }
-                    if !matches!(v.value, Value::Null) {
-                        out.insert(key, v.value.to_json());
-                    }
-                }
-                Ok(out)
-            }
-            _ => Err(c.err("mcp_connect", "entries must be strings or mappings")),
-        }
-    };
-    match c.raw.value("mcp_connect") {
-        None | Some(Value::Null) => Ok(json!([])),
-        Some(Value::Seq(items)) => Ok(Json::Array(items.iter().map(|n| entry(&n.value).map(Json::Object)).collect::<Result<_, _>>()?)),
-        Some(Value::Map(m)) => {
-            let mut out = JsonMap::new();
-            for (k, v) in &m.entries {
-                let mut e = entry(&v.value)?;
-                e.remove("name");
-                out.insert(py::str_of(&k.value), Json::Object(e));
-            }
-            Ok(Json::Object(out))
-        }
-        Some(_) => Err(c.err("mcp_connect", "must be a list or a mapping")),
-    }
 }
