@@ -207,16 +207,19 @@ pub fn check_card(raw: &RawCard, in_bundle: bool) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Would the RFC read this file differently? A cheap text test: only files with
-/// RFC-only syntax, or without the `type` the RFC requires, get the second parse.
+/// Might the RFC read this file differently? A cheap text test for RFC-only syntax —
+/// a second document or card (more `---` lines than one front matter needs), message
+/// blocks, an `instruction:` beside a body — so only those files get the second parse.
+/// A card without `type` (optional for the package, required by the RFC) is not
+/// flagged on its own: that would warn on nearly every released card.
 fn may_differ(kind: FileKind, text: &str) -> bool {
-    let lines: Vec<&str> = text.lines().collect();
-    let has_type = lines.iter().any(|l| l.starts_with("type:"));
+    let mut lines = text.lines();
     match kind {
-        FileKind::Yaml => !has_type || lines.iter().skip(1).any(|l| l.starts_with("---") || *l == "..."),
+        FileKind::Yaml => lines.skip(1).any(|l| l.starts_with("---") || l == "..."),
         FileKind::Markdown => {
-            let rules = lines.iter().filter(|l| l.trim_end().starts_with("---")).count();
-            !has_type || rules > 2 || lines.iter().any(|l| l.starts_with("instruction:")) || text.contains("\n---SYSTEM")
+            let rules = text.lines().filter(|l| l.trim_end() == "---").count();
+            rules > 2
+                || lines.any(|l| l.starts_with("instruction:") || matches!(l.trim_end(), "---SYSTEM" | "---USER" | "---ASSISTANT"))
         }
     }
 }
