@@ -111,12 +111,18 @@ impl Framework for FastAgent {
     }
 }
 
-/// The environment `${VAR}` sees. The resolution report reproduces the oracle's: a
+/// The environment `${VAR}` sees (the user's, with `HOME` at the workspace's home).
+/// The resolution report reproduces the oracle's: a
 /// minimal environment with `HOME` and `XDG_CONFIG_HOME` pointing at the workspace
 /// roots and no `FAST_AGENT_*` variables.
 fn environment(cx: &LoadContext) -> BTreeMap<String, String> {
     match cx.render {
-        RenderMode::Live { .. } => cx.env.clone(),
+        RenderMode::Live { .. } => {
+            // `--home` stands in for `~`, for `${HOME}` as for `~/` paths.
+            let mut env = cx.env.clone();
+            env.insert("HOME".into(), cx.roots.home.to_string_lossy().into_owned());
+            env
+        }
         RenderMode::Export => {
             let mut env = BTreeMap::new();
             for (k, v) in [
@@ -130,8 +136,10 @@ fn environment(cx: &LoadContext) -> BTreeMap<String, String> {
             ] {
                 env.insert(k.to_string(), v.to_string());
             }
-            env.insert("HOME".into(), cx.roots.home.to_string_lossy().into_owned());
-            env.insert("XDG_CONFIG_HOME".into(), cx.roots.xdg.to_string_lossy().into_owned());
+            // The oracle passes the roots resolved (`Path.resolve()`).
+            let resolved = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| crate::model::normalize(p));
+            env.insert("HOME".into(), resolved(&cx.roots.home).to_string_lossy().into_owned());
+            env.insert("XDG_CONFIG_HOME".into(), resolved(&cx.roots.xdg).to_string_lossy().into_owned());
             if let Some(path) = cx.env.get("PATH") {
                 env.insert("PATH".into(), path.clone());
             }
