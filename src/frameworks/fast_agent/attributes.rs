@@ -148,7 +148,9 @@ pub(super) fn function_tools(c: &Checker) -> Result<Json, Failure> {
 /// mapping form keyed by name).
 pub(super) fn mcp_connect(c: &Checker) -> Result<Json, Failure> {
     let bad = |what: String| Failure::validation(format!("Invalid 'mcp_connect': {what}"), c.line("mcp_connect"));
-    let (entries, mapping): (Vec<(String, Option<String>, &Value)>, bool) = match c.raw.value("mcp_connect") {
+    // (field path, name from the mapping key, the entry), and whether the mapping form was used
+    type Entries<'v> = Vec<(String, Option<String>, &'v Value)>;
+    let (entries, mapping): (Entries, bool) = match c.raw.value("mcp_connect") {
         None | Some(Value::Null) => return Ok(json!([])),
         Some(Value::Seq(items)) => (items.iter().enumerate().map(|(i, n)| (format!("mcp_connect[{i}]"), None, &n.value)).collect(), false),
         Some(Value::Map(m)) => {

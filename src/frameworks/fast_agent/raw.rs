@@ -129,11 +129,7 @@ pub type Env = BTreeMap<String, String>;
 /// mappings, keys untouched) has `${NAME}` / `${NAME:default}` replaced.
 pub fn substitute_env(node: &mut Node, env: &Env) {
     match &mut node.value {
-        Value::Str(s) => {
-            if s.contains("${") {
-                *s = resolve_env_text(s, env);
-            }
-        }
+        Value::Str(s) if s.contains("${") => *s = resolve_env_text(s, env),
         Value::Seq(items) => items.iter_mut().for_each(|n| substitute_env(n, env)),
         Value::Map(m) => m.entries.iter_mut().for_each(|(_, v)| substitute_env(v, env)),
         _ => {}

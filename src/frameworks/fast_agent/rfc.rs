@@ -85,7 +85,10 @@ struct Span {
 /// YAML up to the next exactly-`---` line parses and has `type`.
 /// Also returns the first block that looked like front matter but failed to parse (its
 /// file line and the YAML error), to explain a file in which no card starts.
-fn card_spans(lines: &[&str]) -> (Vec<(Span, crate::yaml::Map)>, Option<(u32, String)>) {
+/// The cards found (their lines and front matter) and the first YAML error.
+type Spans = (Vec<(Span, crate::yaml::Map)>, Option<(u32, String)>);
+
+fn card_spans(lines: &[&str]) -> Spans {
     let mut found: Vec<(Span, crate::yaml::Map)> = Vec::new();
     let mut first_error = None;
     let mut i = 0;
