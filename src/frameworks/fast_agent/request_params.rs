@@ -148,3 +148,32 @@ fn coerce(v: &Value, kind: Kind) -> Result<Json, String> {
         Kind::Any => Ok(v.to_json()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(text: &str) -> Map {
+        match crate::yaml::load(text) {
+            Ok(Some(crate::yaml::Node { value: Value::Map(m), .. })) => m,
+            other => panic!("not a mapping: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn lax_coercion_and_the_dump_of_non_defaults() {
+        let dump = dump(&map("maxTokens: '256'\ntemperature: 1\nmax_iterations: 9999\nparallel_tool_calls: 'no'\nstreaming_timeout: 150\nunknown: 5\nuse_history: false"));
+        assert_eq!(
+            dump,
+            Ok(json!({"max_tokens": 256, "temperature": 1.0, "parallel_tool_calls": false, "streaming_timeout": 150.0}))
+        );
+        assert_eq!(dump_of("max_iterations: 9999"), Json::Null);
+        assert!(super::dump(&map("temperature: warm")).is_err());
+        assert!(super::dump(&map("max_tokens: 1.5")).is_err());
+        assert!(super::dump(&map("max_iterations: null")).is_err());
+    }
+
+    fn dump_of(text: &str) -> Json {
+        super::dump(&map(text)).unwrap_or(Json::Null)
+    }
+}

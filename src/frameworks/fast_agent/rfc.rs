@@ -81,13 +81,13 @@ struct Span {
     end: usize,
 }
 
+/// The cards found (their lines and front matter) and the first YAML error.
+type Spans = (Vec<(Span, crate::yaml::Map)>, Option<(u32, String)>);
+
 /// The RFC's boundary rule: a line that is exactly `---` opens a card only when the
 /// YAML up to the next exactly-`---` line parses and has `type`.
 /// Also returns the first block that looked like front matter but failed to parse (its
 /// file line and the YAML error), to explain a file in which no card starts.
-/// The cards found (their lines and front matter) and the first YAML error.
-type Spans = (Vec<(Span, crate::yaml::Map)>, Option<(u32, String)>);
-
 fn card_spans(lines: &[&str]) -> Spans {
     let mut found: Vec<(Span, crate::yaml::Map)> = Vec::new();
     let mut first_error = None;
@@ -220,8 +220,17 @@ fn may_differ(kind: FileKind, text: &str) -> bool {
     match kind {
         FileKind::Yaml => lines.skip(1).any(|l| l.starts_with("---") || l == "..."),
         FileKind::Markdown => {
-            let rules = text.lines().filter(|l| l.trim_end() == "---").count();
-            rules > 2
+            // A `---` after the first front matter that is followed by a `key:` line may
+            // open a second card; a horizontal rule is usually followed by a blank line.
+            let all: Vec<&str> = text.lines().collect();
+            let opens_block = |i: usize| {
+                all.get(i + 1).is_some_and(|next| {
+                    let key = next.split(':').next().unwrap_or("");
+                    next.contains(':') && !key.is_empty() && key.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+                })
+            };
+            let later_block = all.iter().enumerate().filter(|(_, l)| l.trim_end() == "---").skip(2).any(|(i, _)| opens_block(i));
+            later_block
                 || lines.any(|l| l.starts_with("instruction:") || matches!(l.trim_end(), "---SYSTEM" | "---USER" | "---ASSISTANT"))
         }
     }
@@ -293,5 +302,40 @@ pub fn compare_dialects(s: &Settings, files: &[PathBuf], report: &mut EcosystemR
         if let Some(message) = describe(kind, &released, &rfc) {
             report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Dialect, path, message));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rule_without_type_is_body_text() {
+        let text = "---\ntype: agent\nname: a\n---\nOne.\n\n---\n\nStill one.\n\n---\ntype: chain\nname: b\nsequence: [a]\n---\nTwo.";
+        let lines: Vec<&str> = text.split('\n').collect();
+        let (spans, error) = card_spans(&lines);
+        assert!(error.is_none());
+        let bounds: Vec<(usize, usize, usize)> = spans.iter().map(|(s, _)| (s.open, s.close, s.end)).collect();
+        assert_eq!(bounds, vec![(0, 3, 10), (10, 14, 16)]);
+    }
+
+    #[test]
+    fn body_blocks_split_into_system_and_history() {
+        let body = ["Prelude.", "---SYSTEM", "One.", "---USER", "Hi?", "---ASSISTANT", "Hello.", "---SYSTEM ", "Two."];
+        let (system, line, history) = split_body(&body, 5);
+        assert_eq!(system, "Prelude.\nOne.\nTwo.");
+        assert_eq!(line, 5);
+        let pairs: Vec<(&str, &str)> = history.iter().map(|m| (m.role.as_str(), m.text.as_str())).collect();
+        assert_eq!(pairs, vec![("user", "Hi?"), ("assistant", "Hello.")]);
+    }
+
+    #[test]
+    fn only_rfc_syntax_gets_the_second_parse() {
+        assert!(!may_differ(FileKind::Markdown, "---\nname: a\n---\nBody with a rule\n\n---\n\nmore"));
+        assert!(may_differ(FileKind::Markdown, "---\nname: a\n---\nx\n---\ntype: agent\n---\ny"));
+        assert!(may_differ(FileKind::Markdown, "---\nname: a\n---\n---USER\nhi"));
+        assert!(may_differ(FileKind::Markdown, "---\ninstruction: a\n---\nbody"));
+        assert!(!may_differ(FileKind::Yaml, "---\ntype: agent\nname: a\n"));
+        assert!(may_differ(FileKind::Yaml, "type: agent\n---\ntype: agent\n"));
     }
 }
