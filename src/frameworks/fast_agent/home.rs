@@ -31,12 +31,22 @@ fn present_configs(folders: &[PathBuf]) -> Vec<PathBuf> {
         .collect()
 }
 
+fn env_home(project: &Path, env: &Env) -> Option<PathBuf> {
+    env.get("FAST_AGENT_HOME").filter(|h| !h.is_empty()).map(|h| normalize(&project.join(h)))
+}
+
+/// The folders settings discovery looks in, in order (no parent folders): the home as
+/// discovery sees it (`$FAST_AGENT_HOME` or `.fast-agent/`), then the project.
+pub fn settings_folders(project: &Path, env: &Env) -> [PathBuf; 2] {
+    [env_home(project, env).unwrap_or_else(|| project.join(".fast-agent")), project.to_path_buf()]
+}
+
 /// Finds the settings file and the fast-agent home, as `resolve_home_dir` does without
 /// `--home`: `home:` from the settings, else `$FAST_AGENT_HOME`, else `<cwd>/.fast-agent`.
 pub fn settings(project: &Path, env: &Env, files: &FileCache) -> Settings {
-    let env_home = env.get("FAST_AGENT_HOME").filter(|h| !h.is_empty()).map(|h| normalize(&project.join(h)));
-    let discovery_home = env_home.clone().unwrap_or_else(|| project.join(".fast-agent"));
-    let folders = [discovery_home.clone(), project.to_path_buf()];
+    let env_home = env_home(project, env);
+    let folders = settings_folders(project, env);
+    let discovery_home = folders[0].clone();
     let mut chosen = None;
     for folder in &folders {
         let found: Vec<PathBuf> = CONFIG_NAMES.iter().map(|n| folder.join(n)).filter(|p| p.is_file()).collect();

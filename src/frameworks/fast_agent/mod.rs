@@ -68,6 +68,16 @@ impl Framework for FastAgent {
             RenderMode::Live { .. } => raw::format_date(today()),
         };
         let project = crate::model::normalize(&cx.roots.project);
+        for (i, folder) in home::settings_folders(&project, &env).into_iter().enumerate() {
+            report.searched.push(SearchDir {
+                scope: Scope::Project,
+                path: folder,
+                role: format!(
+                    "settings only (fast-agent.yaml, fast-agent.config.yaml or fastagent.config.yaml), looked for {}",
+                    if i == 0 { "first, here in the fast-agent home" } else { "second, in the project folder (never in parent folders)" }
+                ),
+            });
+        }
         let (home_dir, home_rule) = match home::settings(&project, &env, cx.files) {
             home::Settings::Home { home, rule } => (home, rule),
             home::Settings::Broken(problems) => {
