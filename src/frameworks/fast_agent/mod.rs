@@ -114,9 +114,9 @@ impl Framework for FastAgent {
                 Err(e) => report.diagnostics.push(Diagnostic::error(ID, DiagKind::Io, root, format!("cannot list the folder: {e}"))),
             }
         }
-        let settings = registry::Settings { cx, env: &env, date: &date, dialect };
-        registry::resolve(&settings, &files, &mut report);
-        rfc::compare_dialects(&settings, &files, &mut report);
+        let state = registry::LoadState { cx, env: &env, date: &date, dialect };
+        registry::resolve(&state, &files, &mut report);
+        rfc::compare_dialects(&state, &files, &mut report);
         report
     }
 }

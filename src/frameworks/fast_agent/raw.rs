@@ -17,7 +17,10 @@ pub struct Entry {
     pub key_is_str: bool,
     /// 1-based line of the key in the card's file.
     pub line: u32,
+    /// The value after `${VAR}` substitution, as the loader sees it.
     pub value: Node,
+    /// The value as written in the file (before substitution).
+    pub written: serde_json::Value,
 }
 
 /// A card's mapping and body, before validation.
@@ -57,6 +60,7 @@ impl RawCard {
                 key: key.into(),
                 key_is_str: true,
                 line,
+                written: value.to_json(),
                 value: Node { value, span: Default::default() },
             });
         }
@@ -96,6 +100,7 @@ pub fn entries_of(map: &crate::yaml::Map, line_offset: u32, env: &Env) -> Vec<En
         .map(|(k, v)| {
             let mut value = v.clone();
             shift_lines(&mut value, line_offset);
+            let written = value.value.to_json();
             substitute_env(&mut value, env);
             Entry {
                 key: match &k.value {
@@ -105,6 +110,7 @@ pub fn entries_of(map: &crate::yaml::Map, line_offset: u32, env: &Env) -> Vec<En
                 key_is_str: matches!(k.value, Value::Str(_)),
                 line: k.span.line + line_offset,
                 value,
+                written,
             }
         })
         .collect()

@@ -18,7 +18,7 @@ use crate::frameworks::LoadContext;
 use crate::model::{DiagKind, Diagnostic, EcosystemReport, Source};
 
 /// What every step of the load shares.
-pub struct Settings<'a> {
+pub struct LoadState<'a> {
     pub cx: &'a LoadContext<'a>,
     pub env: &'a Env,
     pub date: &'a str,
@@ -37,7 +37,7 @@ pub struct Loaded {
 
 /// Reads and validates every card of one file. The file's failure is returned with
 /// the line it points at; a file either loads completely or not at all.
-pub fn load_file(s: &Settings, discovered: &Path) -> Result<Vec<Loaded>, Failure> {
+pub fn load_file(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failure> {
     let path = std::fs::canonicalize(discovered).unwrap_or_else(|_| discovered.to_path_buf());
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if file_name == "SKILL.md" {
@@ -98,7 +98,7 @@ pub struct Entry {
 }
 
 /// Loads every file, registers the cards and runs the start-up checks.
-pub fn resolve(s: &Settings, files: &[PathBuf], report: &mut EcosystemReport) {
+pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
     let mut errors: BTreeSet<(String, &'static str)> = BTreeSet::new();
     let mut push_error = |report: &mut EcosystemReport, path: &Path, key: String, f: Failure| {
         if errors.insert((key.clone(), f.kind.as_str())) {

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use super::parse::FileKind;
 use super::raw::{decode_text, entries_of, Env, Failure, Message, RawCard};
-use super::registry::{load_file, Settings};
+use super::registry::{load_file, LoadState};
 use super::ID;
 use crate::model::{DiagKind, Diagnostic, EcosystemReport};
 use crate::yaml::{self, Value};
@@ -243,8 +243,8 @@ enum Reading {
     Rejected(String),
 }
 
-fn read(s: &Settings, path: &Path, dialect: Dialect) -> Reading {
-    let s = Settings { cx: s.cx, env: s.env, date: s.date, dialect };
+fn read(s: &LoadState, path: &Path, dialect: Dialect) -> Reading {
+    let s = LoadState { cx: s.cx, env: s.env, date: s.date, dialect };
     match load_file(&s, path) {
         Ok(cards) => Reading::Cards(
             cards
@@ -289,7 +289,7 @@ fn describe(kind: FileKind, released: &Reading, rfc: &Reading) -> Option<String>
 }
 
 /// Warns on every file the two dialects read differently.
-pub fn compare_dialects(s: &Settings, files: &[PathBuf], report: &mut EcosystemReport) {
+pub fn compare_dialects(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
     for path in files {
         let Some(kind) = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy())) else { continue };
         let Ok(bytes) = s.cx.files.read(path) else { continue };

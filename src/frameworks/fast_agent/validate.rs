@@ -76,7 +76,7 @@ fn fail(message: String, line: Option<u32>) -> Failure {
 /// Validates one card. `raw` is consumed because the legacy `smart` type rewrites it.
 pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<Card, Failure> {
     let attributes: Vec<Attribute> =
-        raw.entries.iter().map(|e| Attribute { key: e.key.clone(), line: e.line, value: e.value.value.to_json() }).collect();
+        raw.entries.iter().map(|e| Attribute { key: e.key.clone(), line: e.line, value: e.written.clone() }).collect();
 
     // 1. `type: smart` is a deprecated alias of `agent` with subagents and harness tools.
     if let Some(entry) = raw.get("type") {
