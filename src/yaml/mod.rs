@@ -4,19 +4,37 @@
 //! The pipeline is a port of PyYAML's own, stage by stage, so acceptance, values and
 //! error positions agree with it:
 //!
-//! * [`scanner`] — `reader.py` + `scanner.py`: characters → tokens (tabs, simple keys,
+//! * `scanner` — `reader.py` + `scanner.py`: characters → tokens (tabs, simple keys,
 //!   escapes, block scalars, … with PyYAML's error texts and marks);
-//! * [`parser`] — `parser.py`: tokens → events;
-//! * [`compose`] — `composer.py` + [`resolver`] (`resolver.py`): events → a tagged node
+//! * `parser` — `parser.py`: tokens → events;
+//! * `compose` — `composer.py` + `resolver` (`resolver.py`): events → a tagged node
 //!   graph, plain scalars resolved by the YAML 1.1 rules (`yes` → bool, `0777` → 511,
 //!   `1:30` → 90, `1e3` → str, dates, …);
-//! * [`construct`] + [`scalars`] + [`key`] — `SafeConstructor`: merge keys, duplicate
-//!   keys last-wins with Python equality, standard tags only;
-//! * [`json`] — accessors and [`Value::to_json`].
+//! * `construct` + `scalars` + `key` — `SafeConstructor`: merge keys, duplicate keys
+//!   last-wins with Python equality, standard tags only;
+//! * `json` — accessors and [`Value::to_json`].
 //!
-//! Deliberate differences (bounds against hostile input): [`MAX_DEPTH`], [`MAX_NODES`],
-//! and recursive aliases (`&a [*a]`, which PyYAML builds as a self-containing list) are
-//! errors. serde_yaml is kept for typed deserialisation of agentry's own files.
+//! Every rule is pinned by goldens from the real PyYAML 6.0.3
+//! (`tests/goldens/pyyaml`, both `SafeLoader` and `CSafeLoader`, see [`Loader`]).
+//!
+//! Known differences from PyYAML, all deliberate or unrepresentable:
+//!
+//! * bounds against hostile input: nesting deeper than [`MAX_DEPTH`] and documents that
+//!   expand past [`MAX_NODES`] nodes are errors;
+//! * recursive aliases (`&a [*a]`, which PyYAML builds as a self-containing list) are
+//!   errors;
+//! * a set ([`Value::Set`]) keeps first-occurrence order; Python prints sets in hash
+//!   order, so `repr()` of a set can list the same items in another order;
+//! * `!!omap`/`!!pairs` items are Python tuples; here they are 2-item lists, so their
+//!   `repr()` shows `['k', 1]` instead of `('k', 1)`;
+//! * escapes that Python turns into lone surrogates (`"\ud800"`) are errors (a Rust
+//!   string cannot hold them);
+//! * integers beyond about 4300 decimal digits are errors (Python refuses to print them
+//!   anyway);
+//! * error messages are PyYAML's `context: problem` texts at PyYAML's problem mark; for
+//!   `CSafe`, only acceptance and values follow libyaml, not its error texts.
+//!
+//! serde_yaml is kept for typed deserialisation of agentry's own files.
 
 mod compose;
 mod construct;
