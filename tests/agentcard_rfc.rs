@@ -118,6 +118,10 @@ fn markdown_bundle_splits_at_frontmatter_with_type() {
             "2 cards under the AgentCard RFC; fast-agent 0.10.48 reads one card and puts the rest in its instruction".to_string()
         )]
     );
+    // The warning points at the `---` that opens the second card.
+    let released = load_case("markdown-bundle", "fast-agent");
+    let line = released.diagnostics.iter().find(|d| d.kind == DiagKind::Dialect).and_then(|d| d.line);
+    assert_eq!(line, Some(7));
 }
 
 #[test]

@@ -236,11 +236,15 @@ fn may_differ(kind: FileKind, text: &str) -> bool {
     }
 }
 
+/// One card as the comparison sees it: name, instruction, inline history, and the
+/// line of its front matter's opener.
+type CardView = (String, String, Vec<Message>, Option<u32>);
+
 /// One dialect's reading of a file, reduced to what the comparison shows.
 #[derive(PartialEq)]
 enum Reading {
-    Cards(Vec<(String, String, Vec<Message>)>),
-    Rejected(String),
+    Cards(Vec<CardView>),
+    Rejected(String, Option<u32>),
 }
 
 fn read(s: &LoadState, path: &Path, dialect: Dialect) -> Reading {
@@ -249,40 +253,42 @@ fn read(s: &LoadState, path: &Path, dialect: Dialect) -> Reading {
         Ok(cards) => Reading::Cards(
             cards
                 .into_iter()
-                .map(|l| (l.card.name, l.card.instruction, l.card.inline_history))
+                .map(|l| {
+                    let opener = l.card.attributes.iter().map(|a| a.line).min().map(|line| line.saturating_sub(1));
+                    (l.card.name, l.card.instruction, l.card.inline_history, opener)
+                })
                 .collect(),
         ),
-        Err(f) => Reading::Rejected(f.message),
+        Err(f) => Reading::Rejected(f.message, f.line),
     }
 }
 
-/// The difference between the two readings in words, if there is one.
-fn describe(kind: FileKind, released: &Reading, rfc: &Reading) -> Option<String> {
+/// The difference between the two readings in words, and the line it shows at.
+fn describe(kind: FileKind, released: &Reading, rfc: &Reading) -> Option<(String, Option<u32>)> {
     const FA: &str = "fast-agent 0.10.48";
     match (rfc, released) {
-        (Reading::Cards(r), Reading::Cards(_)) if r.len() > 1 && kind == FileKind::Markdown => Some(format!(
-            "{} cards under the AgentCard RFC; {FA} reads one card and puts the rest in its instruction",
-            r.len()
+        (Reading::Cards(r), Reading::Cards(_)) if r.len() > 1 && kind == FileKind::Markdown => Some((
+            format!("{} cards under the AgentCard RFC; {FA} reads one card and puts the rest in its instruction", r.len()),
+            r.get(1).and_then(|c| c.3),
         )),
         (Reading::Cards(r), Reading::Cards(f)) if r != f => {
-            let ((rn, ri, rh), (fname, fi, _)) = (r.first()?, f.first()?);
-            Some(if rn != fname {
+            let ((rn, ri, rh, line), (fname, fi, _, _)) = (r.first()?, f.first()?);
+            let text = if rn != fname {
                 format!("the AgentCard RFC names the card `{rn}`; {FA} names it `{fname}`")
             } else if ri != fi {
                 format!("the AgentCard RFC and {FA} read different instructions for `{rn}`")
             } else {
                 format!("the AgentCard RFC seeds `{rn}` with {} inline history message(s); {FA} has none", rh.len())
-            })
+            };
+            Some((text, *line))
         }
-        (Reading::Cards(r), Reading::Rejected(why)) => Some(format!(
-            "{} card{} under the AgentCard RFC; {FA} rejects the file: {why}",
-            r.len(),
-            if r.len() == 1 { "" } else { "s" }
+        (Reading::Cards(r), Reading::Rejected(why, line)) => Some((
+            format!("{} card{} under the AgentCard RFC; {FA} rejects the file: {why}", r.len(), if r.len() == 1 { "" } else { "s" }),
+            *line,
         )),
-        (Reading::Rejected(why), Reading::Cards(f)) => Some(format!(
-            "{FA} reads {} card{}; the AgentCard RFC rejects the file: {why}",
-            f.len(),
-            if f.len() == 1 { "" } else { "s" }
+        (Reading::Rejected(why, line), Reading::Cards(f)) => Some((
+            format!("{FA} reads {} card{}; the AgentCard RFC rejects the file: {why}", f.len(), if f.len() == 1 { "" } else { "s" }),
+            *line,
         )),
         _ => None,
     }
@@ -299,8 +305,8 @@ pub fn compare_dialects(s: &LoadState, files: &[PathBuf], report: &mut Ecosystem
         }
         let released = read(s, path, Dialect::Released);
         let rfc = read(s, path, Dialect::Rfc);
-        if let Some(message) = describe(kind, &released, &rfc) {
-            report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Dialect, path, message));
+        if let Some((message, line)) = describe(kind, &released, &rfc) {
+            report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Dialect, path, message).at(line, None));
         }
     }
 }
