@@ -154,12 +154,8 @@ fn json_eq(a: &Json, b: &Json) -> bool {
 
 /// Runs every case of one framework; returns the failures, one text per case.
 pub fn run_framework(ecosystem: &str) -> (usize, Vec<String>) {
-    run_cases(&fixtures().join(ecosystem), ecosystem)
-}
-
-/// Runs every case under `dir` (each `CASE/expected.json`) as `ecosystem`.
-pub fn run_cases(dir: &Path, ecosystem: &str) -> (usize, Vec<String>) {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(dir)
+    let dir = fixtures().join(ecosystem);
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("no fixtures for {ecosystem} at {}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.join("expected.json").is_file())
