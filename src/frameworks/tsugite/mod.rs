@@ -509,10 +509,25 @@ impl<'a> Loader<'a> {
                 } else {
                     DiagKind::Validation
                 };
+                // Instructions and tools may come from an ancestor: point at the
+                // file that wrote them (the first of the chain that did).
+                let field = match e.part {
+                    render::Part::Instructions => Some("instructions"),
+                    render::Part::Tools => Some("tools"),
+                    render::Part::Body => None,
+                };
+                let at = field
+                    .and_then(|f| {
+                        resolved.config.origins[schema::index_of(f).unwrap_or(0)]
+                            .sites
+                            .first()
+                    })
+                    .and_then(|site| self.path_of_key(&site.source))
+                    .unwrap_or_else(|| c.load_path.to_path_buf());
                 let d = Diagnostic::error(
                     ID,
                     kind,
-                    c.load_path,
+                    &at,
                     format!("cannot render the {where_}: {}", e.message),
                 )
                 .at(line, None)
