@@ -174,10 +174,18 @@ impl<'a> Loader<'a> {
                 role: format!("{} ({})", d.role, ordinal(i + 1)),
             });
         }
-        let mut names: Vec<String> = dirs
-            .iter()
-            .flat_map(|d| search::md_stems(&d.path))
-            .collect();
+        let mut names: Vec<String> = Vec::new();
+        for d in &dirs {
+            match search::md_stems(&d.path) {
+                Ok(stems) => names.extend(stems),
+                Err(e) => self.report.diagnostics.push(Diagnostic::warning(
+                    ID,
+                    DiagKind::Io,
+                    &d.path,
+                    format!("cannot list this search folder ({e}); tsugite sees it as empty"),
+                )),
+            }
+        }
         names.sort();
         names.dedup();
 

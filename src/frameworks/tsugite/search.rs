@@ -256,15 +256,17 @@ fn expand_user(p: &str, home: &Path) -> PathBuf {
 
 /// The stems of `*.md` entries of a folder (Python's `glob` matches dot-files and
 /// folders too).
-pub fn md_stems(dir: &Path) -> Vec<String> {
-    let Ok(Some(entries)) = crate::discover::list_dir(dir) else {
-        return Vec::new();
+/// A folder that exists but cannot be listed is `Err` (tsugite's glob sees it as
+/// empty; agentry says so).
+pub fn md_stems(dir: &Path) -> Result<Vec<String>, std::io::Error> {
+    let Some(entries) = crate::discover::list_dir(dir)? else {
+        return Ok(Vec::new());
     };
-    entries
+    Ok(entries
         .into_iter()
         .filter(|e| e.name.ends_with(".md"))
         .map(|e| crate::discover::stem(&e.name).to_string())
-        .collect()
+        .collect())
 }
 
 #[cfg(test)]
