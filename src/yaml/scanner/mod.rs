@@ -909,20 +909,25 @@ impl Scanner {
             .map_err(|e| error(Some(&format!("while scanning a {name}")), format!("'utf-8' codec can't decode: {e}"), mark))
     }
 
-    fn scan_line_break(&mut self) -> String {
-        let ch = self.peek();
-        if matches!(ch, '\r' | '\n' | '\u{85}') {
-            if self.prefix_is("\r\n") {
-                self.forward(2);
-            } else {
-                self.forward1();
+    fn scan_line_break(&mut self) -> &'static str {
+        match self.peek() {
+            '\r' | '\n' | '\u{85}' => {
+                if self.prefix_is("\r\n") {
+                    self.forward(2);
+                } else {
+                    self.forward1();
+                }
+                "\n"
             }
-            "\n".to_string()
-        } else if matches!(ch, '\u{2028}' | '\u{2029}') {
-            self.forward1();
-            ch.to_string()
-        } else {
-            String::new()
+            '\u{2028}' => {
+                self.forward1();
+                "\u{2028}"
+            }
+            '\u{2029}' => {
+                self.forward1();
+                "\u{2029}"
+            }
+            _ => "",
         }
     }
 }

@@ -79,7 +79,7 @@ impl Scanner {
                 end = e;
             }
         }
-        let mut line_break = String::new();
+        let mut line_break = "";
         while self.column == indent && self.peek() != '\0' {
             chunks.push_str(&breaks);
             let leading_non_space = !matches!(self.peek(), ' ' | '\t');
@@ -260,7 +260,7 @@ impl Scanner {
         while matches!(self.peek_at(length), ' ' | '\t') {
             length += 1;
         }
-        let whitespaces = self.prefix(length);
+        let ws_start = self.index;
         self.forward(length);
         let ch = self.peek();
         if ch == '\0' {
@@ -276,7 +276,7 @@ impl Scanner {
             }
             chunks.push_str(&breaks);
         } else {
-            chunks.push_str(&whitespaces);
+            chunks.extend(&self.buf[ws_start..ws_start + length]);
         }
         Ok(())
     }
@@ -384,7 +384,7 @@ impl Scanner {
         while self.peek_at(length) == ' ' {
             length += 1;
         }
-        let whitespaces = self.prefix(length);
+        let ws_start = self.index;
         self.forward(length);
         let ch = self.peek();
         let doc_marker = |s: &Self| (s.prefix_is("---") || s.prefix_is("...")) && is_blankz(s.peek_at(3));
@@ -411,8 +411,8 @@ impl Scanner {
                 chunks.push(' ');
             }
             chunks.push_str(&breaks);
-        } else if !whitespaces.is_empty() {
-            chunks.push_str(&whitespaces);
+        } else if length > 0 {
+            chunks.extend(&self.buf[ws_start..ws_start + length]);
         }
         Some(chunks)
     }
@@ -425,7 +425,7 @@ impl Scanner {
         while matches!(self.peek_at(length), ' ' | '\t') {
             length += 1;
         }
-        let whitespaces = self.prefix(length);
+        let ws_start = self.index;
         self.forward(length);
         let ch = self.peek();
         let doc_marker = |s: &Self| (s.prefix_is("---") || s.prefix_is("...")) && is_blankz(s.peek_at(3));
@@ -459,8 +459,8 @@ impl Scanner {
                 chunks.push(' ');
             }
             chunks.push_str(&breaks);
-        } else if !whitespaces.is_empty() {
-            chunks.push_str(&whitespaces);
+        } else if length > 0 {
+            chunks.extend(&self.buf[ws_start..ws_start + length]);
         }
         Ok(Some(chunks))
     }
