@@ -56,7 +56,7 @@ impl<'d> Constructor<'d> {
         let mut c = Constructor {
             doc,
             memo: vec![None; doc.nodes.len()],
-            slots: Vec::new(),
+            slots: Vec::with_capacity(doc.nodes.len() + 1),
             queue: VecDeque::new(),
             flat: HashMap::new(),
             flat_total: 0,

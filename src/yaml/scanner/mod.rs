@@ -182,8 +182,13 @@ pub(crate) struct Scanner {
 impl Scanner {
     /// Reader + scanner start. Fails like PyYAML's `ReaderError` on a non-printable character.
     pub fn new(text: &str, loader: Loader) -> R<Scanner> {
-        let mut buf: Vec<char> = Vec::with_capacity(text.len());
-        buf.extend(text.chars());
+        let buf: Vec<char> = if text.is_ascii() {
+            text.bytes().map(char::from).collect()
+        } else {
+            let mut buf = Vec::with_capacity(text.len());
+            buf.extend(text.chars());
+            buf
+        };
         let mut s = Scanner {
             buf,
             index: 0,
@@ -200,7 +205,12 @@ impl Scanner {
             possible_simple_keys: Vec::new(),
             libyaml: loader == Loader::CSafe,
         };
-        if let Some(pos) = s.buf.iter().position(|&c| !is_printable(c)) {
+        let printable = if text.is_ascii() {
+            text.bytes().position(|b| !matches!(b, b'\t' | b'\n' | b'\r' | b' '..=b'~'))
+        } else {
+            s.buf.iter().position(|&c| !is_printable(c))
+        };
+        if let Some(pos) = printable {
             let code = s.buf[pos] as u32;
             s.forward(pos);
             return Err(error(
