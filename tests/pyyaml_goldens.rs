@@ -23,7 +23,9 @@ fn tagged(v: &Value) -> J {
         Value::Date(d) => json!({"t": "date", "v": py::date_iso(d)}),
         Value::DateTime(d) => json!({"t": "datetime", "v": py::datetime_iso(d, 'T')}),
         Value::Seq(items) => json!({"t": "list", "v": items.iter().map(|n| tagged(&n.value)).collect::<Vec<_>>()}),
-        Value::Map(m) => json!({"t": "dict", "v": m.entries.iter().map(|(k, v)| json!([tagged(&k.value), tagged(&v.value)])).collect::<Vec<_>>()}),
+        Value::Map(m) => {
+            json!({"t": "dict", "v": m.entries.iter().map(|(k, v)| json!([tagged(&k.value), tagged(&v.value)])).collect::<Vec<_>>()})
+        }
         Value::Set(items) => {
             let mut v: Vec<J> = items.iter().map(|n| tagged(&n.value)).collect();
             v.sort_by_key(sorted_json);
@@ -38,7 +40,8 @@ fn sorted_json(v: &J) -> String {
         J::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
             keys.sort();
-            let parts: Vec<String> = keys.iter().map(|k| format!("{}: {}", J::String((*k).clone()), sorted_json(&m[*k]))).collect();
+            let parts: Vec<String> =
+                keys.iter().map(|k| format!("{}: {}", J::String((*k).clone()), sorted_json(&m[*k]))).collect();
             format!("{{{}}}", parts.join(", "))
         }
         J::Array(a) => format!("[{}]", a.iter().map(sorted_json).collect::<Vec<_>>().join(", ")),
@@ -54,7 +57,11 @@ fn marks(n: &Node) -> J {
     match &n.value {
         Value::Seq(items) => json!([n.span.line, n.span.col, items.iter().map(marks).collect::<Vec<_>>()]),
         Value::Map(m) => {
-            json!([n.span.line, n.span.col, m.entries.iter().map(|(k, v)| json!([marks(k), marks(v)])).collect::<Vec<_>>()])
+            json!([
+                n.span.line,
+                n.span.col,
+                m.entries.iter().map(|(k, v)| json!([marks(k), marks(v)])).collect::<Vec<_>>()
+            ])
         }
         _ => pos(n),
     }
@@ -140,7 +147,8 @@ fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
     if &have != want {
         return Err(format!("value differs\n  ours:   {have}\n  pyyaml: {want}"));
     }
-    let exact_text = !expected["has_set"].as_bool().unwrap_or(false) && !expected["has_tuple"].as_bool().unwrap_or(false);
+    let exact_text =
+        !expected["has_set"].as_bool().unwrap_or(false) && !expected["has_tuple"].as_bool().unwrap_or(false);
     if exact_text {
         if py::str_of(v) != expected["str"] {
             return Err(format!("str() differs: {:?} vs {}", py::str_of(v), expected["str"]));
@@ -164,7 +172,14 @@ fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
                 return Err(format!("key {:?} vs {}", py::str_of(&k.value), e["key"]));
             }
             if pos(k) != e["key_pos"] || pos(val) != e["value_pos"] {
-                return Err(format!("key {} at {} / value at {}, PyYAML {} / {}", e["key"], pos(k), pos(val), e["key_pos"], e["value_pos"]));
+                return Err(format!(
+                    "key {} at {} / value at {}, PyYAML {} / {}",
+                    e["key"],
+                    pos(k),
+                    pos(val),
+                    e["key_pos"],
+                    e["value_pos"]
+                ));
             }
             if exact_text && (py::str_of(&val.value) != e["str"] || py::repr(&val.value) != e["repr"]) {
                 return Err(format!(
@@ -251,9 +266,54 @@ fn no_panics_on_mutated_cases() {
     // random texts over YAML's indicator alphabet (AGENTRY_FUZZ=n for a longer run)
     let rounds: usize = std::env::var("AGENTRY_FUZZ").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
     const ALPHABET: &[&str] = &[
-        "-", "?", ":", ",", "[", "]", "{", "}", "#", "&a", "*a", "!", "!!str", "!!set", "!!omap", "!!binary", "|", ">",
-        "'", "\"", "%YAML 1.1", "%TAG ! x", "@", "`", " ", "  ", "\t", "\n", "\r\n", "\\", "\\x", ".", "...", "---",
-        "~", "0", "1:2", "0x", "1.0e+3", "2024-01-01", "yes", "<<", "=", "a", "é", "\u{feff}", "\u{85}", "\u{2028}",
+        "-",
+        "?",
+        ":",
+        ",",
+        "[",
+        "]",
+        "{",
+        "}",
+        "#",
+        "&a",
+        "*a",
+        "!",
+        "!!str",
+        "!!set",
+        "!!omap",
+        "!!binary",
+        "|",
+        ">",
+        "'",
+        "\"",
+        "%YAML 1.1",
+        "%TAG ! x",
+        "@",
+        "`",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\\",
+        "\\x",
+        ".",
+        "...",
+        "---",
+        "~",
+        "0",
+        "1:2",
+        "0x",
+        "1.0e+3",
+        "2024-01-01",
+        "yes",
+        "<<",
+        "=",
+        "a",
+        "é",
+        "\u{feff}",
+        "\u{85}",
+        "\u{2028}",
     ];
     for _ in 0..rounds {
         let len = (next() % 40) as usize;

@@ -154,7 +154,9 @@ impl Composer {
             return Err(error(None, format!("exceeded the maximum nesting depth of {MAX_DEPTH}"), ev.start));
         }
         let anchor = match &ev.ev {
-            Ev::Scalar { anchor, .. } | Ev::SequenceStart { anchor, .. } | Ev::MappingStart { anchor, .. } => anchor.clone(),
+            Ev::Scalar { anchor, .. } | Ev::SequenceStart { anchor, .. } | Ev::MappingStart { anchor, .. } => {
+                anchor.clone()
+            }
             _ => None,
         };
         if let Some(a) = &anchor {
@@ -179,8 +181,12 @@ impl Composer {
                 };
                 (tag, Kind::Scalar(value))
             }
-            Ev::SequenceStart { tag, .. } => (tag.filter(|t| t != "!").map_or(Cow::Borrowed(SEQ), Cow::Owned), Kind::Seq(Vec::new())),
-            Ev::MappingStart { tag, .. } => (tag.filter(|t| t != "!").map_or(Cow::Borrowed(MAP), Cow::Owned), Kind::Map(Vec::new())),
+            Ev::SequenceStart { tag, .. } => {
+                (tag.filter(|t| t != "!").map_or(Cow::Borrowed(SEQ), Cow::Owned), Kind::Seq(Vec::new()))
+            }
+            Ev::MappingStart { tag, .. } => {
+                (tag.filter(|t| t != "!").map_or(Cow::Borrowed(MAP), Cow::Owned), Kind::Map(Vec::new()))
+            }
             _ => return Err(error(None, "unexpected event", ev.start)),
         };
         let is_scalar = matches!(kind, Kind::Scalar(_));

@@ -90,11 +90,8 @@ impl<'d> Constructor<'d> {
         }
         let node = &self.doc.nodes[raw];
         let start = node.start;
-        let built = if is_collection_tag(&node.tag) {
-            Built::Pending
-        } else {
-            Built::Val(self.construct_scalar_value(raw)?)
-        };
+        let built =
+            if is_collection_tag(&node.tag) { Built::Pending } else { Built::Val(self.construct_scalar_value(raw)?) };
         let pending = matches!(built, Built::Pending);
         let slot = self.new_slot(built, start);
         self.memo[raw] = Some(slot);

@@ -57,11 +57,9 @@ impl<'a> PyKey<'a> {
                 None => PyKey::Naive(*dt),
                 Some(off) => {
                     let days = days_from_civil(dt.date.year, dt.date.month, dt.date.day) as i128;
-                    let secs = days * 86_400
-                        + i128::from(dt.hour) * 3600
-                        + i128::from(dt.minute) * 60
-                        + i128::from(dt.second)
-                        - i128::from(off) * 60;
+                    let secs =
+                        days * 86_400 + i128::from(dt.hour) * 3600 + i128::from(dt.minute) * 60 + i128::from(dt.second)
+                            - i128::from(off) * 60;
                     PyKey::Aware(secs * 1_000_000 + i128::from(dt.micros))
                 }
             },

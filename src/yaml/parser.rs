@@ -338,16 +338,18 @@ impl Parser {
         }
         let tag: Option<String> = match tag {
             None => None,
-            Some((Some(handle), suffix)) => match self.tag_handles.get(&handle).map(String::as_str).or(default_tag(&handle)) {
-                Some(prefix) => Some(format!("{prefix}{suffix}")),
-                None => {
-                    return Err(error(
-                        Some("while parsing a node"),
-                        format!("found undefined tag handle {}", crate::py::repr_str(&handle)),
-                        tag_mark.unwrap_or_default(),
-                    ))
+            Some((Some(handle), suffix)) => {
+                match self.tag_handles.get(&handle).map(String::as_str).or(default_tag(&handle)) {
+                    Some(prefix) => Some(format!("{prefix}{suffix}")),
+                    None => {
+                        return Err(error(
+                            Some("while parsing a node"),
+                            format!("found undefined tag handle {}", crate::py::repr_str(&handle)),
+                            tag_mark.unwrap_or_default(),
+                        ))
+                    }
                 }
-            },
+            }
             Some((None, suffix)) => Some(suffix),
         };
         let start = match start {
@@ -513,8 +515,5 @@ impl Parser {
 }
 
 fn empty_scalar(mark: Mark) -> Event {
-    Event {
-        ev: Ev::Scalar { anchor: None, tag: None, implicit: (true, false), value: String::new() },
-        start: mark,
-    }
+    Event { ev: Ev::Scalar { anchor: None, tag: None, implicit: (true, false), value: String::new() }, start: mark }
 }

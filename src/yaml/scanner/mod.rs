@@ -613,7 +613,28 @@ impl Scanner {
 
     fn check_plain(&self) -> bool {
         let ch = self.peek();
-        let indicator = is_blankz(ch) || matches!(ch, '-' | '?' | ':' | ',' | '[' | ']' | '{' | '}' | '#' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`');
+        let indicator = is_blankz(ch)
+            || matches!(
+                ch,
+                '-' | '?'
+                    | ':'
+                    | ','
+                    | '['
+                    | ']'
+                    | '{'
+                    | '}'
+                    | '#'
+                    | '&'
+                    | '*'
+                    | '!'
+                    | '|'
+                    | '>'
+                    | '\''
+                    | '"'
+                    | '%'
+                    | '@'
+                    | '`'
+            );
         !indicator || (!is_blankz(self.peek_at(1)) && (ch == '-' || (self.flow_level == 0 && (ch == '?' || ch == ':'))))
     }
 
@@ -661,12 +682,20 @@ impl Scanner {
             }
             let major = self.scan_yaml_directive_number()?;
             if self.peek() != '.' {
-                return Err(error(CTX, format!("expected a digit or '.', but found {}", self.found(self.peek())), self.mark()));
+                return Err(error(
+                    CTX,
+                    format!("expected a digit or '.', but found {}", self.found(self.peek())),
+                    self.mark(),
+                ));
             }
             self.forward1();
             self.scan_yaml_directive_number()?; // minor
             if !is_spacez(self.peek()) {
-                return Err(error(CTX, format!("expected a digit or ' ', but found {}", self.found(self.peek())), self.mark()));
+                return Err(error(
+                    CTX,
+                    format!("expected a digit or ' ', but found {}", self.found(self.peek())),
+                    self.mark(),
+                ));
             }
             Directive::Yaml(major)
         } else if name == "TAG" {
@@ -756,7 +785,11 @@ impl Scanner {
         let text = self.prefix(length);
         self.forward(length);
         // Python ints are unbounded; any huge major version is "not 1" anyway.
-        Ok(text.trim_start_matches('0').parse::<u64>().unwrap_or(if text.trim_start_matches('0').is_empty() { 0 } else { u64::MAX }))
+        Ok(text.trim_start_matches('0').parse::<u64>().unwrap_or(if text.trim_start_matches('0').is_empty() {
+            0
+        } else {
+            u64::MAX
+        }))
     }
 
     fn scan_anchor(&mut self, t: T) -> R<Token> {
@@ -831,7 +864,11 @@ impl Scanner {
         }
         let c = self.peek();
         if !(is_spacez(c) || (self.libyaml && c == '\t')) {
-            return Err(error(Some("while scanning a tag"), format!("expected ' ', but found {}", self.found(c)), self.mark()));
+            return Err(error(
+                Some("while scanning a tag"),
+                format!("expected ' ', but found {}", self.found(c)),
+                self.mark(),
+            ));
         }
         let mut tok = Token::new(T::Tag, start, self.mark());
         tok.handle = handle;
@@ -868,7 +905,32 @@ impl Scanner {
         let mut any = false;
         let mut length = 0;
         let mut ch = self.peek_at(length);
-        while ch.is_ascii_alphanumeric() || matches!(ch, '-' | ';' | '/' | '?' | ':' | '@' | '&' | '=' | '+' | '$' | ',' | '_' | '.' | '!' | '~' | '*' | '\'' | '(' | ')' | '[' | ']' | '%') {
+        while ch.is_ascii_alphanumeric()
+            || matches!(
+                ch,
+                '-' | ';'
+                    | '/'
+                    | '?'
+                    | ':'
+                    | '@'
+                    | '&'
+                    | '='
+                    | '+'
+                    | '$'
+                    | ','
+                    | '_'
+                    | '.'
+                    | '!'
+                    | '~'
+                    | '*'
+                    | '\''
+                    | '('
+                    | ')'
+                    | '['
+                    | ']'
+                    | '%'
+            )
+        {
             if ch == '%' {
                 self.push_prefix(&mut chunks, length);
                 self.forward(length);
@@ -915,8 +977,9 @@ impl Scanner {
             codes.push(u8::from_str_radix(&self.prefix(2), 16).unwrap_or(0));
             self.forward(2);
         }
-        String::from_utf8(codes)
-            .map_err(|e| error(Some(&format!("while scanning a {name}")), format!("'utf-8' codec can't decode: {e}"), mark))
+        String::from_utf8(codes).map_err(|e| {
+            error(Some(&format!("while scanning a {name}")), format!("'utf-8' codec can't decode: {e}"), mark)
+        })
     }
 
     fn scan_line_break(&mut self) -> &'static str {

@@ -20,7 +20,11 @@ impl Scanner {
             let c = self.peek();
             if c.is_ascii_digit() {
                 if c == '0' {
-                    return Err(error(CTX, "expected indentation indicator in the range 1-9, but found 0", self.mark()));
+                    return Err(error(
+                        CTX,
+                        "expected indentation indicator in the range 1-9, but found 0",
+                        self.mark(),
+                    ));
                 }
                 increment = Some(c as usize - '0' as usize);
                 self.forward1();
@@ -99,14 +103,14 @@ impl Scanner {
                         chunks.push(' ');
                     }
                 } else {
-                    chunks.push_str(&line_break);
+                    chunks.push_str(line_break);
                 }
             } else {
                 break;
             }
         }
         if chomping != Some(false) {
-            chunks.push_str(&line_break);
+            chunks.push_str(line_break);
         }
         if chomping == Some(true) {
             chunks.push_str(&breaks);
@@ -123,7 +127,7 @@ impl Scanner {
         let mut end = self.mark();
         while self.peek() == ' ' || is_break(self.peek()) {
             if self.peek() != ' ' {
-                chunks.push_str(&self.scan_line_break());
+                chunks.push_str(self.scan_line_break());
                 end = self.mark();
             } else {
                 self.forward1();
@@ -140,7 +144,7 @@ impl Scanner {
             self.forward1();
         }
         while is_break(self.peek()) {
-            chunks.push_str(&self.scan_line_break());
+            chunks.push_str(self.scan_line_break());
             end = self.mark();
             while self.column < indent && self.peek() == ' ' {
                 self.forward1();
@@ -270,7 +274,7 @@ impl Scanner {
             let mut breaks = String::new();
             self.scan_flow_scalar_breaks(&mut breaks)?;
             if line_break != "\n" {
-                chunks.push_str(&line_break);
+                chunks.push_str(line_break);
             } else if breaks.is_empty() {
                 chunks.push(' ');
             }
@@ -294,7 +298,7 @@ impl Scanner {
                 self.forward1();
             }
             if is_break(self.peek()) {
-                chunks.push_str(&self.scan_line_break());
+                chunks.push_str(self.scan_line_break());
             } else {
                 return Ok(());
             }
@@ -326,7 +330,10 @@ impl Scanner {
                     if flow && ch == ':' && matches!(next, ',' | '?' | '[' | ']' | '{' | '}') {
                         return Err(error(Some("while scanning a plain scalar"), "found unexpected ':'", start));
                     }
-                    if is_blankz(ch) || (ch == ':' && is_blankz(next)) || (flow && matches!(ch, ',' | '[' | ']' | '{' | '}')) {
+                    if is_blankz(ch)
+                        || (ch == ':' && is_blankz(next))
+                        || (flow && matches!(ch, ',' | '[' | ']' | '{' | '}'))
+                    {
                         break;
                     }
                 } else if is_blankz(ch)
@@ -357,7 +364,8 @@ impl Scanner {
             self.forward(length);
             end = self.mark();
             let line = self.line;
-            spaces = if self.libyaml { self.scan_plain_blanks_libyaml(indent, start)? } else { self.scan_plain_spaces() };
+            spaces =
+                if self.libyaml { self.scan_plain_blanks_libyaml(indent, start)? } else { self.scan_plain_spaces() };
             folded = self.line != line;
             match &spaces {
                 None => break,
@@ -399,14 +407,14 @@ impl Scanner {
                 if self.peek() == ' ' {
                     self.forward1();
                 } else {
-                    breaks.push_str(&self.scan_line_break());
+                    breaks.push_str(self.scan_line_break());
                     if doc_marker(self) {
                         return None;
                     }
                 }
             }
             if line_break != "\n" {
-                chunks.push_str(&line_break);
+                chunks.push_str(line_break);
             } else if breaks.is_empty() {
                 chunks.push(' ');
             }
@@ -447,14 +455,14 @@ impl Scanner {
                 if matches!(self.peek(), ' ' | '\t') {
                     self.forward1();
                 } else {
-                    breaks.push_str(&self.scan_line_break());
+                    breaks.push_str(self.scan_line_break());
                     if doc_marker(self) {
                         return Ok(None);
                     }
                 }
             }
             if line_break != "\n" {
-                chunks.push_str(&line_break);
+                chunks.push_str(line_break);
             } else if breaks.is_empty() {
                 chunks.push(' ');
             }
