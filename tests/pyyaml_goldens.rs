@@ -2,7 +2,7 @@
 //! `tests/goldens/pyyaml/cases` (expected JSON written by `gen.py`; see its docstring
 //! for the format). Checks Ok/Err, error line (and column), Python type and value of
 //! every node, the start position of every node, `str()`/`repr()` of the document and
-//! of each top-level value, and the position of each top-level key.
+//! of each top-level value, the position of each top-level key, and `Value::to_json`.
 
 use std::fs;
 use std::path::Path;
@@ -156,6 +156,9 @@ fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
         if py::repr(v) != expected["repr"] {
             return Err(format!("repr() differs: {:?} vs {}", py::repr(v), expected["repr"]));
         }
+    }
+    if exact_text && v.to_json() != expected["json"] {
+        return Err(format!("to_json differs\n  ours:   {}\n  python: {}", v.to_json(), expected["json"]));
     }
     if let Some(root) = expected["root"].as_array() {
         if pos(node) != J::Array(root.clone()) {
