@@ -329,3 +329,52 @@ fn no_panics_on_mutated_cases() {
         }
     }
 }
+
+/// Differential fuzzing against PyYAML (both loaders): documents and outcomes written by
+/// `tests/goldens/pyyaml/dfuzz.py`; run with `AGENTRY_DFUZZ=<json> cargo test --release
+/// --test pyyaml_goldens -- --ignored`. Compares Ok/Err, values, and (for the pure
+/// loader) the error position.
+#[test]
+#[ignore]
+fn differential_fuzz() {
+    let Ok(path) = std::env::var("AGENTRY_DFUZZ") else { return };
+    let cases: Vec<J> = serde_json::from_str(&fs::read_to_string(path).expect("dfuzz JSON")).expect("JSON");
+    let mut failures = Vec::new();
+    for c in &cases {
+        let text = c["text"].as_str().unwrap_or_default();
+        let py = &c["py"];
+        let outcome = if py.get("error").is_some_and(|e| e["line"].is_null()) {
+            // a non-YAML Python exception: only Ok/Err is compared
+            yaml::load(text).err().map(|_| ()).ok_or("PyYAML fails, we load it".to_string())
+        } else if py.get("error").is_some() {
+            match yaml::load(text) {
+                Ok(_) => Err("PyYAML fails, we load it".to_string()),
+                Err(e) => check_error(&e, &py["error"]),
+            }
+        } else if py.get("recursive").is_some() {
+            yaml::load(text).err().map(|_| ()).ok_or("recursive: should be refused".to_string())
+        } else {
+            match yaml::load(text) {
+                Err(e) => Err(format!("PyYAML loads it, we fail: {e}")),
+                Ok(got) => {
+                    let have = got.map_or(json!({"t": "NoneType"}), |n| tagged(&n.value));
+                    if have == py["ok"] {
+                        Ok(())
+                    } else {
+                        Err(format!("value ours {have} py {}", py["ok"]))
+                    }
+                }
+            }
+        };
+        if let Err(m) = outcome.and_then(|()| check_c(text, &c["c"])) {
+            failures.push(format!("{text:?}: {m}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}

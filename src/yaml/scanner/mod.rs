@@ -253,7 +253,9 @@ impl Scanner {
             if matches!(ch, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}') || (ch == '\r' && self.peek() != '\n') {
                 self.line += 1;
                 self.column = 0;
-            } else if ch != '\u{feff}' {
+            } else if ch != '\u{feff}' || (self.libyaml && self.index != 1) {
+                // PyYAML's reader does not count a BOM as a column; libyaml does (except
+                // the leading one, which its reader drops)
                 self.column += 1;
             }
         }
@@ -646,6 +648,10 @@ impl Scanner {
             self.forward1();
         }
         loop {
+            // libyaml skips a BOM at the start of any line
+            if self.libyaml && self.column == 0 && self.peek() == '\u{feff}' {
+                self.forward1();
+            }
             // libyaml also skips tabs in flow context and where no simple key may start
             // (after `key:` or a scalar on the same line).
             while self.peek() == ' '

@@ -42,7 +42,8 @@ impl Scanner {
             }
         }
         let c = self.peek();
-        if !(is_spacez(c) || (self.libyaml && c == '\t')) {
+        // (libyaml has no such check: `|#c` is a header with a comment there)
+        if !(is_spacez(c) || self.libyaml) {
             return Err(error(
                 CTX,
                 format!("expected chomping or indentation indicators, but found {}", self.found(c)),
@@ -71,14 +72,14 @@ impl Scanner {
         let (mut breaks, mut end, indent);
         match increment {
             None => {
-                let (b, max_indent, e) = self.scan_block_scalar_indentation();
+                let (b, max_indent, e) = self.scan_block_scalar_indentation()?;
                 breaks = b;
                 end = e;
                 indent = min_indent.max(max_indent);
             }
             Some(inc) => {
                 indent = min_indent + inc - 1;
-                let (b, e) = self.scan_block_scalar_breaks(indent);
+                let (b, e) = self.scan_block_scalar_breaks(indent)?;
                 breaks = b;
                 end = e;
             }
@@ -94,7 +95,7 @@ impl Scanner {
             self.push_prefix(&mut chunks, length);
             self.forward(length);
             line_break = self.scan_line_break();
-            let (b, e) = self.scan_block_scalar_breaks(indent);
+            let (b, e) = self.scan_block_scalar_breaks(indent)?;
             breaks = b;
             end = e;
             if self.column == indent && self.peek() != '\0' {
@@ -121,7 +122,7 @@ impl Scanner {
         Ok(tok)
     }
 
-    pub(super) fn scan_block_scalar_indentation(&mut self) -> (String, usize, Mark) {
+    pub(super) fn scan_block_scalar_indentation(&mut self) -> R<(String, usize, Mark)> {
         let mut chunks = String::new();
         let mut max_indent = 0;
         let mut end = self.mark();
@@ -134,23 +135,38 @@ impl Scanner {
                 max_indent = max_indent.max(self.column);
             }
         }
-        (chunks, max_indent, end)
+        self.check_block_tab(true)?;
+        Ok((chunks, max_indent, end))
     }
 
-    pub(super) fn scan_block_scalar_breaks(&mut self, indent: usize) -> (String, Mark) {
+    /// libyaml rejects a tab where block scalar indentation is still expected.
+    fn check_block_tab(&self, short: bool) -> R<()> {
+        if self.libyaml && short && self.peek() == '\t' {
+            return Err(error(
+                Some("while scanning a block scalar"),
+                "found a tab character where an indentation space is expected",
+                self.mark(),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn scan_block_scalar_breaks(&mut self, indent: usize) -> R<(String, Mark)> {
         let mut chunks = String::new();
         let mut end = self.mark();
         while self.column < indent && self.peek() == ' ' {
             self.forward1();
         }
+        self.check_block_tab(self.column < indent)?;
         while is_break(self.peek()) {
             chunks.push_str(self.scan_line_break());
             end = self.mark();
             while self.column < indent && self.peek() == ' ' {
                 self.forward1();
             }
+            self.check_block_tab(self.column < indent)?;
         }
-        (chunks, end)
+        Ok((chunks, end))
     }
 
     pub(super) fn scan_flow_scalar(&mut self, style: char) -> R<Token> {

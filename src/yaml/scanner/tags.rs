@@ -42,7 +42,7 @@ impl Scanner {
             while self.peek() == ' ' {
                 self.forward1();
             }
-            let prefix = self.scan_tag_uri("directive")?;
+            let prefix = self.scan_tag_uri("directive", true)?;
             if !is_spacez(self.peek()) {
                 return Err(error(CTX, format!("expected ' ', but found {}", self.found(self.peek())), self.mark()));
             }
@@ -162,7 +162,7 @@ impl Scanner {
         if ch == '<' {
             handle = None;
             self.forward(2);
-            suffix = self.scan_tag_uri("tag")?;
+            suffix = self.scan_tag_uri("tag", true)?;
             if self.peek() != '>' {
                 return Err(error(
                     Some("while parsing a tag"),
@@ -193,10 +193,11 @@ impl Scanner {
                 handle = Some("!".to_string());
                 self.forward1();
             }
-            suffix = self.scan_tag_uri("tag")?;
+            suffix = self.scan_tag_uri("tag", false)?;
         }
         let c = self.peek();
-        if !(is_spacez(c) || (self.libyaml && c == '\t')) {
+        // libyaml: any blank ends a tag, and so does `,` in flow context
+        if !(is_spacez(c) || (self.libyaml && (c == '\t' || (c == ',' && self.flow_level > 0)))) {
             return Err(error(
                 Some("while scanning a tag"),
                 format!("expected ' ', but found {}", self.found(c)),
@@ -233,11 +234,14 @@ impl Scanner {
         Ok(value)
     }
 
-    pub(super) fn scan_tag_uri(&mut self, name: &str) -> R<String> {
+    /// `verbatim`: inside `!<…>` or a `%TAG` prefix, where libyaml 0.2.5 also accepts the
+    /// flow indicators `,[]` (PyYAML accepts them everywhere).
+    pub(super) fn scan_tag_uri(&mut self, name: &str, verbatim: bool) -> R<String> {
         let mut chunks = String::new();
         let mut any = false;
         let mut length = 0;
         let mut ch = self.peek_at(length);
+        let flow_ok = verbatim || !self.libyaml;
         while ch.is_ascii_alphanumeric()
             || matches!(
                 ch,
@@ -250,7 +254,6 @@ impl Scanner {
                     | '='
                     | '+'
                     | '$'
-                    | ','
                     | '_'
                     | '.'
                     | '!'
@@ -259,10 +262,9 @@ impl Scanner {
                     | '\''
                     | '('
                     | ')'
-                    | '['
-                    | ']'
                     | '%'
             )
+            || (flow_ok && matches!(ch, ',' | '[' | ']'))
         {
             if ch == '%' {
                 self.push_prefix(&mut chunks, length);
