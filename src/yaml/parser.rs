@@ -391,7 +391,10 @@ impl Parser {
                 Ok(Event { ev: Ev::MappingStart { anchor, tag }, start })
             }
             _ if anchor.is_some() || tag.is_some() => {
-                let implicit = (tag.is_none() || tag.as_deref() == Some("!"), false);
+                // libyaml marks an empty `!`-tagged scalar as not plain-implicit (so it
+                // resolves to str, not null)
+                let bang = tag.as_deref() == Some("!") && !self.scanner.is_libyaml();
+                let implicit = (tag.is_none() || bang, false);
                 self.state = self.pop_state();
                 Ok(Event { ev: Ev::Scalar { anchor, tag, implicit, value: String::new() }, start })
             }

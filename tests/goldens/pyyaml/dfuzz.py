@@ -72,9 +72,36 @@ def doc():
     for _ in range(random.randint(1, 5)):
         lines.append(random.choice(['', ' ', '  ', '\t']) + random.choice(['k', 'k2', '- ', '? ', '']) + random.choice([': ', ':', '']) + flow(1))
     return '\n'.join(lines)
+def scalar_soup():
+    """Plain scalars near the resolver's edges: numbers, dates, bools, nulls."""
+    pieces = ["0", "1", "7", "9", "_", ":", ".", "e", "E", "+", "-", "x", "b", "o", "5", "59", "60", "inf", "nan",
+              "Inf", "NaN", "-", "2024", "-02", "-29", "-1", "T", "t", " ", "08:15:00", "Z", "+01:00", "-5", ".5",
+              "yes", "No", "ON", "null", "~", "1_0", "0x", "0b", "12", "3"]
+    return "".join(random.choice(pieces) for _ in range(random.randint(1, 6)))
+
+
+def scalar_doc():
+    lines = []
+    for i in range(random.randint(1, 6)):
+        tag = random.choice(["", "", "", "!!int ", "!!float ", "!!bool ", "!!timestamp ", "!!str ", "!!null ", "! "])
+        value = scalar_soup()
+        if random.random() < 0.15:
+            value = '"%s"' % value
+        key = random.choice(["k%d" % i, scalar_soup(), "k"])
+        lines.append("%s: %s%s" % (key, tag, value))
+    return "\n".join(lines) + "\n"
+
+
 def outcome(text, loader):
     try:
-        return {"ok": tagged(yaml.load(text, Loader=loader))}
+        data = yaml.load(text, Loader=loader)
+        out = {"ok": tagged(data)}
+        try:
+            out["repr"] = repr(data)
+            out["str"] = str(data)
+        except ValueError:  # ints too long to print
+            pass
+        return out
     except Recursive:
         return {"recursive": True}
     except RecursionError:
@@ -85,7 +112,9 @@ def outcome(text, loader):
 
 cases = []
 for i in range(N):
-    if i % 2:
+    if i % 3 == 2:
+        text = scalar_doc()
+    elif i % 3 == 1:
         text = block(0, 0) + random.choice(["\n", "", "\r\n", "\n\n"])
         if random.random() < 0.2:
             text = text.replace("\n", "\r\n")
