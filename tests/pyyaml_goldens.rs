@@ -375,12 +375,20 @@ fn differential_fuzz() {
             match yaml::load(text) {
                 Err(e) => Err(format!("PyYAML loads it, we fail: {e}")),
                 Ok(got) => {
+                    let positions = match (py.get("marks").filter(|m| !m.is_null()), &got) {
+                        (Some(want), Some(n)) if &marks(n) != want => {
+                            Some(format!("positions ours {} py {want}", marks(n)))
+                        }
+                        _ => None,
+                    };
                     let value = got.map_or(Value::Null, |n| n.value);
                     let have = tagged(&value);
                     let text_ok = |key: &str, ours: String| {
                         py.get(key).and_then(J::as_str).is_none_or(|want| want == ours || has_set_or_tuple(&py["ok"]))
                     };
-                    if have != py["ok"] {
+                    if let Some(p) = positions {
+                        Err(p)
+                    } else if have != py["ok"] {
                         Err(format!("value ours {have} py {}", py["ok"]))
                     } else if !text_ok("repr", py::repr(&value)) || !text_ok("str", py::str_of(&value)) {
                         Err(format!(

@@ -14,7 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import yaml  # noqa: E402
-from gen import Recursive, error_of, tagged  # noqa: E402
+from gen import Recursive, error_of, marks, tagged  # noqa: E402
 
 N, SEED, OUT = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 random.seed(SEED)
@@ -101,6 +101,12 @@ def outcome(text, loader):
             out["str"] = str(data)
         except ValueError:  # ints too long to print
             pass
+        if loader is yaml.SafeLoader:
+            node = yaml.compose(text, Loader=yaml.SafeLoader)
+            try:
+                out["marks"] = marks(node, data) if node is not None else None
+            except ValueError:  # merges, duplicates, sets: positions not comparable 1:1
+                pass
         return out
     except Recursive:
         return {"recursive": True}
