@@ -17,3 +17,8 @@ fn check(ecosystem: &str) {
 fn openhands() {
     check("openhands");
 }
+
+#[test]
+fn kimi() {
+    check("kimi");
+}
