@@ -1,163 +1,119 @@
-//! Finding a Python distribution's files in the user's installed environments without
-//! running Python: the frameworks' built-in agents live inside their installed
-//! packages, and agentry reads them where the user's own `kimi`/`fast-agent`/… would.
-//!
-//! Environments are tried in the order a user most likely runs the framework from:
-//! the project's virtual environment (`P/.venv`, `P/venv`, `$VIRTUAL_ENV`), the
-//! environment behind a launcher on `PATH` (pipx and uv launchers are symlinks or
-//! scripts whose target or `#!` line names `<env>/bin/python`), the uv tool
-//! environment, the pipx environment, and finally the user site-packages.
+//! Finding a framework's installed Python package, to read its built-in agents where
+//! the user has them (agentry never ships copies). The places are the ones the
+//! frameworks' specs list under "Locating built-ins", in this order: the project's
+//! virtual environment, the environment behind a launcher on `PATH`, uv tool
+//! environments, pipx environments, the user site-packages.
 
 use std::path::{Path, PathBuf};
 
 use crate::model::Roots;
 
-/// `rel_path` (`kimi_cli/agents`) inside the first site-packages folder that holds it
-/// next to a `<dist_prefix>-*.dist-info` folder (`kimi_cli-1.52.0.dist-info`).
-/// `launcher_names` are the console scripts of the distribution (`kimi`, `kimi-cli`).
-pub fn find_in_site_packages(roots: &Roots, rel_path: &str, dist_prefix: &str, launcher_names: &[&str]) -> Option<PathBuf> {
-    candidate_site_packages(roots, dist_prefix, launcher_names)
-        .into_iter()
-        .filter(|sp| has_distribution(sp, dist_prefix))
-        .map(|sp| sp.join(rel_path))
-        .find(|p| p.exists())
+/// What to look for in a site-packages folder.
+pub struct Package<'a> {
+    /// The folder inside site-packages (`openhands/tools/preset/subagents`).
+    pub rel_path: &'a str,
+    /// The distribution's dist-info prefix (`openhands_tools-`), which must sit next to it.
+    pub dist_prefix: &'a str,
+    /// Launcher commands whose environment holds the package (`openhands`).
+    pub launchers: &'a [&'a str],
 }
 
-/// Every site-packages folder [`find_in_site_packages`] looks at, in order (also the
-/// list a "not found" diagnostic names). Folders that do not exist are left out.
-pub fn candidate_site_packages(roots: &Roots, dist_prefix: &str, launcher_names: &[&str]) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = Vec::new();
-    for env in candidate_environments(roots, dist_prefix, launcher_names) {
-        for sp in env_site_packages(&env) {
-            if !out.contains(&sp) {
-                out.push(sp);
-            }
+/// The first installed copy of the package, with the places looked at (for the
+/// "not found" diagnostic).
+pub fn find(roots: &Roots, env: &std::collections::BTreeMap<String, String>, pkg: &Package) -> (Option<PathBuf>, Vec<PathBuf>) {
+    let mut looked = Vec::new();
+    for site in candidates(roots, env, pkg) {
+        let dir = site.join(pkg.rel_path);
+        let found = dir.is_dir() && has_dist_info(&site, pkg.dist_prefix);
+        looked.push(site);
+        if found {
+            return (Some(dir), looked);
         }
     }
-    for sp in user_site_packages(&roots.home) {
-        if !out.contains(&sp) {
-            out.push(sp);
-        }
-    }
-    out
+    (None, looked)
 }
 
-/// Virtual environments (folders with `bin/` or `Scripts/`) that may hold the
-/// distribution, in search order.
-fn candidate_environments(roots: &Roots, dist_prefix: &str, launcher_names: &[&str]) -> Vec<PathBuf> {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let mut envs = vec![roots.project.join(".venv"), roots.project.join("venv")];
-    envs.extend(var("VIRTUAL_ENV"));
-    if let Some(path) = std::env::var_os("PATH") {
-        for dir in std::env::split_paths(&path) {
-            for name in launcher_names {
-                envs.extend(launcher_environment(&dir.join(name)));
-            }
-        }
-    }
-    // uv and pipx name a tool's environment after the distribution (`kimi-cli`).
-    let tool = dist_prefix.replace('_', "-");
-    let data_home = var("XDG_DATA_HOME").unwrap_or_else(|| roots.home.join(".local/share"));
-    let uv_tools = var("UV_TOOL_DIR").unwrap_or_else(|| data_home.join("uv/tools"));
-    envs.push(uv_tools.join(&tool));
-    if let Some(appdata) = var("APPDATA") {
-        envs.push(appdata.join("uv/data/tools").join(&tool));
-    }
-    match var("PIPX_HOME") {
-        Some(pipx) => envs.push(pipx.join("venvs").join(&tool)),
-        None => {
-            envs.push(data_home.join("pipx/venvs").join(&tool));
-            envs.push(roots.home.join(".local/pipx/venvs").join(&tool));
-            envs.push(roots.home.join("pipx/venvs").join(&tool));
-        }
-    }
-    let mut unique = Vec::new();
-    for env in envs {
-        if env.is_dir() && !unique.contains(&env) {
-            unique.push(env);
-        }
-    }
-    unique
-}
-
-/// The environment a console script belongs to: its symlink target's or its `#!`
-/// interpreter's `<env>/bin/python`, else the environment whose `bin/` holds it.
-fn launcher_environment(launcher: &Path) -> Option<PathBuf> {
-    if !launcher.is_file() {
-        return None;
-    }
-    let env_of_bin_file = |file: &Path| file.parent().and_then(Path::parent).map(Path::to_path_buf);
-    if let Ok(target) = std::fs::canonicalize(launcher) {
-        if target != launcher {
-            if let Some(env) = env_of_bin_file(&target).filter(|e| e.join("pyvenv.cfg").is_file()) {
-                return Some(env);
-            }
-        }
-    }
-    if let Some(interpreter) = shebang_interpreter(launcher) {
-        if let Some(env) = env_of_bin_file(&interpreter) {
-            return Some(env);
-        }
-    }
-    env_of_bin_file(launcher)
-}
-
-/// The interpreter named by a script's first line (`#!/x/env/bin/python`), reading
-/// at most a few hundred bytes (a launcher may be a large native binary).
-fn shebang_interpreter(script: &Path) -> Option<PathBuf> {
-    use std::io::Read;
-    let mut head = [0u8; 512];
-    let n = std::fs::File::open(script).ok()?.read(&mut head).ok()?;
-    let text = std::str::from_utf8(&head[..n]).ok()?;
-    let line = text.lines().next()?.strip_prefix("#!")?;
-    let interpreter = line.split_whitespace().next()?;
-    Some(PathBuf::from(interpreter))
-}
-
-/// `lib/python3.*/site-packages` (newest Python first) and `Lib/site-packages`.
-fn env_site_packages(env: &Path) -> Vec<PathBuf> {
-    let mut out = python_versions(&env.join("lib"), "python3.", "site-packages");
-    let windows = env.join("Lib/site-packages");
-    if windows.is_dir() {
-        out.push(windows);
-    }
-    out
-}
-
-/// The per-user site-packages folders (`pip install --user`).
-fn user_site_packages(home: &Path) -> Vec<PathBuf> {
-    let mut out = python_versions(&home.join(".local/lib"), "python3.", "site-packages");
-    out.extend(python_versions(&home.join("Library/Python"), "3.", "lib/python/site-packages"));
-    if let Some(appdata) = std::env::var_os("APPDATA").filter(|v| !v.is_empty()) {
-        out.extend(python_versions(&PathBuf::from(appdata).join("Python"), "Python3", "site-packages"));
-    }
-    out
-}
-
-/// `parent/<prefix>N/tail` for every versioned folder that exists, newest first.
-fn python_versions(parent: &Path, prefix: &str, tail: &str) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(parent) else { return Vec::new() };
-    let mut found: Vec<(u32, PathBuf)> = entries
-        .filter_map(Result::ok)
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let minor: u32 = name.strip_prefix(prefix)?.parse().ok()?;
-            let dir = e.path().join(tail);
-            dir.is_dir().then_some((minor, dir))
+fn has_dist_info(site: &Path, prefix: &str) -> bool {
+    std::fs::read_dir(site)
+        .map(|rd| {
+            rd.flatten().any(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.starts_with(prefix) && name.ends_with(".dist-info")
+            })
         })
-        .collect();
-    found.sort_by(|a, b| b.0.cmp(&a.0));
-    found.into_iter().map(|(_, p)| p).collect()
+        .unwrap_or(false)
 }
 
-/// `true` when `site_packages` holds `<dist_prefix>-<version>.dist-info`.
-fn has_distribution(site_packages: &Path, dist_prefix: &str) -> bool {
-    let wanted = format!("{dist_prefix}-");
-    let Ok(entries) = std::fs::read_dir(site_packages) else { return false };
-    entries.filter_map(Result::ok).any(|e| {
-        let name = e.file_name().to_string_lossy().into_owned();
-        name.starts_with(&wanted) && name.ends_with(".dist-info")
-    })
+/// `ENV/lib/python3.*/site-packages` (and `ENV/Lib/site-packages` on Windows).
+fn site_packages_of(env_dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(env_dir.join("lib")) {
+        let mut pythons: Vec<PathBuf> = rd
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("python3"))
+            .map(|e| e.path().join("site-packages"))
+            .filter(|p| p.is_dir())
+            .collect();
+        pythons.sort();
+        out.extend(pythons);
+    }
+    let win = env_dir.join("Lib/site-packages");
+    if win.is_dir() {
+        out.push(win);
+    }
+    out
+}
+
+/// The environment a launcher script or symlink on PATH runs in: a symlink to
+/// `ENV/bin/x`, or a script whose `#!` line names `ENV/bin/python`.
+fn launcher_env(launcher: &Path) -> Option<PathBuf> {
+    let target = std::fs::canonicalize(launcher).ok()?;
+    let bin = if target.parent()?.file_name()? == "bin" {
+        target.parent()?.to_path_buf()
+    } else {
+        let head = std::fs::read(&target).ok()?;
+        let first = head.split(|&b| b == b'\n').next()?;
+        let line = std::str::from_utf8(first).ok()?.strip_prefix("#!")?;
+        PathBuf::from(line.split_whitespace().next()?).parent()?.to_path_buf()
+    };
+    Some(bin.parent()?.to_path_buf())
+}
+
+fn candidates(roots: &Roots, env: &std::collections::BTreeMap<String, String>, pkg: &Package) -> Vec<PathBuf> {
+    let var = |k: &str| env.get(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let home = &roots.home;
+    let mut envs: Vec<PathBuf> = vec![roots.project.join(".venv"), roots.project.join("venv")];
+    envs.extend(var("VIRTUAL_ENV"));
+    if let Some(path) = env.get("PATH") {
+        for dir in std::env::split_paths(path) {
+            for name in pkg.launchers {
+                let l = dir.join(name);
+                if l.is_file() {
+                    envs.extend(launcher_env(&l));
+                }
+            }
+        }
+    }
+    let data = var("XDG_DATA_HOME").unwrap_or_else(|| home.join(".local/share"));
+    let uv_tools = var("UV_TOOL_DIR").unwrap_or_else(|| data.join("uv/tools"));
+    let pipx = var("PIPX_HOME").map(|p| p.join("venvs"));
+    for tools in [Some(uv_tools), pipx, Some(home.join(".local/share/pipx/venvs")), Some(home.join(".local/pipx/venvs"))]
+        .into_iter()
+        .flatten()
+    {
+        if let Ok(rd) = std::fs::read_dir(&tools) {
+            let mut dirs: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+            dirs.sort();
+            envs.extend(dirs);
+        }
+    }
+    let mut sites: Vec<PathBuf> = envs.iter().flat_map(|e| site_packages_of(e)).collect();
+    sites.extend(site_packages_of(&home.join(".local")));
+    if let Ok(rd) = std::fs::read_dir(home.join("Library/Python")) {
+        sites.extend(rd.flatten().map(|e| e.path().join("lib/python/site-packages")).filter(|p| p.is_dir()));
+    }
+    sites.dedup();
+    sites
 }
 
 #[cfg(test)]
@@ -165,15 +121,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn finds_the_package_in_the_project_venv_next_to_its_dist_info() {
-        let base = std::env::temp_dir().join(format!("agentry-sp-{}", std::process::id()));
-        let sp = base.join("p/.venv/lib/python3.12/site-packages");
-        std::fs::create_dir_all(sp.join("kimi_cli/agents/default")).unwrap();
-        let roots = Roots { project: base.join("p"), home: base.join("h"), xdg: base.join("h/.config"), builtins: None };
-        // Without the dist-info folder the files are not the installed distribution.
-        assert_eq!(find_in_site_packages(&roots, "kimi_cli/agents", "kimi_cli", &[]), None);
-        std::fs::create_dir_all(sp.join("kimi_cli-1.52.0.dist-info")).unwrap();
-        assert_eq!(find_in_site_packages(&roots, "kimi_cli/agents", "kimi_cli", &[]), Some(sp.join("kimi_cli/agents")));
-        std::fs::remove_dir_all(&base).unwrap();
+    fn finds_a_package_in_the_project_venv_only_with_its_dist_info() {
+        let tmp = std::env::temp_dir().join(format!("agentry-sp-{}", std::process::id()));
+        let site = tmp.join("p/.venv/lib/python3.12/site-packages");
+        std::fs::create_dir_all(site.join("fw/agents")).unwrap();
+        let roots = Roots { project: tmp.join("p"), home: tmp.join("h"), xdg: tmp.join("x"), builtins: None };
+        let pkg = Package { rel_path: "fw/agents", dist_prefix: "fw_pkg-", launchers: &[] };
+        let env = Default::default();
+        assert_eq!(find(&roots, &env, &pkg).0, None);
+        std::fs::create_dir_all(site.join("fw_pkg-1.0.dist-info")).unwrap();
+        assert_eq!(find(&roots, &env, &pkg).0, Some(site.join("fw/agents")));
+        std::fs::remove_dir_all(&tmp).unwrap();
     }
 }

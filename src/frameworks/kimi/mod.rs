@@ -245,12 +245,15 @@ fn first_line(text: &str) -> Option<String> {
 }
 
 /// `kimi_cli/agents` in the installed kimi-cli distribution.
+const PACKAGE: site_packages::Package<'static> =
+    site_packages::Package { rel_path: "kimi_cli/agents", dist_prefix: "kimi_cli-", launchers: &["kimi", "kimi-cli"] };
+
 fn locate_builtins(cx: &LoadContext) -> Option<PathBuf> {
-    site_packages::find_in_site_packages(cx.roots, "kimi_cli/agents", "kimi_cli", &["kimi", "kimi-cli"])
+    site_packages::find(cx.roots, cx.env, &PACKAGE).0
 }
 
 fn builtins_not_found(cx: &LoadContext) -> Diagnostic {
-    let looked = site_packages::candidate_site_packages(cx.roots, "kimi_cli", &["kimi", "kimi-cli"]);
+    let looked = site_packages::find(cx.roots, cx.env, &PACKAGE).1;
     let places = if looked.is_empty() {
         "no Python environment found (project .venv/venv, $VIRTUAL_ENV, `kimi` on PATH, uv and pipx tool \
          folders, user site-packages)"
