@@ -45,7 +45,16 @@ impl Framework for Kimi {
             report.diagnostics.push(builtins_not_found(cx));
         }
         report.builtins = builtins.clone();
-        let key = |p: &Path| cx.roots.source(p, builtins.as_deref()).key();
+        // Source keys are asked for many times per file (chains, fields, edges).
+        let keys: std::cell::RefCell<HashMap<PathBuf, String>> = Default::default();
+        let key = |p: &Path| -> String {
+            if let Some(k) = keys.borrow().get(p) {
+                return k.clone();
+            }
+            let k = cx.roots.source(p, builtins.as_deref()).key();
+            keys.borrow_mut().insert(p.to_path_buf(), k.clone());
+            k
+        };
         let default_agent = builtins.as_ref().map(|b| b.join("default").join("agent.yaml"));
         let builtin_args = match &cx.render {
             RenderMode::Export => prompt::export_builtins(),
@@ -255,8 +264,8 @@ fn locate_builtins(cx: &LoadContext) -> Option<PathBuf> {
 fn builtins_not_found(cx: &LoadContext) -> Diagnostic {
     let looked = site_packages::find(cx.roots, cx.env, &PACKAGE).1;
     let places = if looked.is_empty() {
-        "no Python environment found (project .venv/venv, $VIRTUAL_ENV, `kimi` on PATH, uv and pipx tool \
-         folders, user site-packages)"
+        "no Python environment in the project .venv/venv, $VIRTUAL_ENV, behind `kimi` on PATH, in the uv \
+         and pipx tool folders or the user site-packages"
             .to_string()
     } else {
         looked.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")

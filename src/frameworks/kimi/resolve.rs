@@ -15,10 +15,11 @@ use super::spec::{self, Problem, Setting, Slot, SpecFile, SubagentEntry};
 use crate::discover::{FileCache, ReadError};
 use crate::model::{DiagKind, Field, FieldOrigin, Provenance, Site};
 
-/// Python's default recursion limit is 1000 and every `extend` level costs the real
-/// loader at least two frames plus the YAML parser's; a chain this deep fails in Kimi
-/// with `RecursionError` as surely as a loop does.
-pub const MAX_EXTEND_DEPTH: usize = 400;
+/// The longest `extend` chain (in files) Kimi's recursive loader survives. Python's
+/// recursion limit is 1000 frames and each level costs the loader two plus the YAML
+/// parser's at the deepest file; measured with the oracle (limit 1000), a chain of
+/// 486 files loads and one of 487 fails with `RecursionError`, as a loop does.
+pub const MAX_EXTEND_DEPTH: usize = 486;
 
 /// The merged, finalised spec (`ResolvedAgentSpec`) with every field's origin.
 #[derive(Clone, Debug)]
@@ -54,11 +55,13 @@ pub struct Resolver<'a> {
     /// Turns a path into its report source key.
     key: &'a dyn Fn(&Path) -> String,
     parsed: HashMap<PathBuf, Result<Rc<SpecFile>, Problem>>,
+    /// [`identity`] of each path met, so long chains cost one `canonicalize` per file.
+    identities: HashMap<PathBuf, PathBuf>,
 }
 
 impl<'a> Resolver<'a> {
     pub fn new(files: &'a FileCache, default_agent: Option<PathBuf>, key: &'a dyn Fn(&Path) -> String) -> Self {
-        Resolver { files, default_agent, key, parsed: HashMap::new() }
+        Resolver { files, default_agent, key, parsed: HashMap::new(), identities: HashMap::new() }
     }
 
     /// `_load_agent_spec` steps 1–7 for one file: exists, is a file, UTF-8, YAML,
@@ -95,11 +98,21 @@ impl<'a> Resolver<'a> {
         spec::parse(path, &bytes)
     }
 
+    fn identity(&mut self, path: &Path) -> PathBuf {
+        if let Some(id) = self.identities.get(path) {
+            return id.clone();
+        }
+        let id = identity(path);
+        self.identities.insert(path.to_path_buf(), id.clone());
+        id
+    }
+
     /// `load_agent_spec(entry)`.
     pub fn resolve(&mut self, entry: &Path) -> Resolution {
         let mut chain: Vec<PathBuf> = Vec::new();
         let mut files: Vec<Rc<SpecFile>> = Vec::new();
-        let mut states: Vec<PathBuf> = vec![identity(entry)];
+        // Each step's identity, with its position in the chain.
+        let mut states: HashMap<PathBuf, usize> = HashMap::from([(self.identity(entry), 0)]);
         let mut path = entry.to_path_buf();
         loop {
             chain.push(path.clone());
@@ -129,14 +142,14 @@ impl<'a> Resolver<'a> {
             } else {
                 spec::join(path.parent().unwrap_or(Path::new("/")), target)
             };
-            let state = identity(&next);
-            if let Some(start) = states.iter().position(|s| *s == state) {
+            let state = self.identity(&next);
+            if let Some(&start) = states.get(&state) {
                 let mut names: Vec<String> = chain[start..].iter().map(|p| (self.key)(p)).collect();
                 names.push((self.key)(&chain[start]));
                 let lead = if start == 0 {
                     "extend cycle".to_string()
                 } else {
-                    format!("extends into a cycle after {} file(s)", start)
+                    format!("{} extends into the extend cycle", (self.key)(&chain[0]))
                 };
                 let p = Problem::new(
                     DiagKind::Cycle,
@@ -161,7 +174,7 @@ impl<'a> Resolver<'a> {
                 );
                 return Resolution { chain, outcome: Err(p) };
             }
-            states.push(state);
+            states.insert(state, chain.len());
             path = next;
         }
         let outcome = self.merge(entry, &files);
