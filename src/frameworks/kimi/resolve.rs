@@ -317,7 +317,10 @@ impl Resolved {
             .iter()
             .map(|s| (s.name.clone(), json!({"path": key(&s.path), "description": s.description})))
             .collect();
-        let values: [(&'static str, Json); 8] = [
+        // `name` is the agent's label, but it is inherited like any field, so its
+        // origin is worth showing next to the oracle's eight.
+        let values: [(&'static str, Json); 9] = [
+            ("name", Json::String(self.name.clone())),
             ("system_prompt_path", Json::String(key(&self.system_prompt_path))),
             ("system_prompt_args", Json::Object(args)),
             ("model", self.model.clone().map_or(Json::Null, Json::String)),
