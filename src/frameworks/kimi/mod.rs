@@ -88,6 +88,8 @@ impl Framework for Kimi {
 #[derive(Clone)]
 struct ListedBy {
     parent: String,
+    parent_path: PathBuf,
+    line: u32,
     name: String,
     description: String,
 }
@@ -121,6 +123,8 @@ impl Loader<'_, '_> {
             for sub in subagents.iter().rev() {
                 self.listed_by.entry(normalize(&sub.path)).or_insert_with(|| ListedBy {
                     parent: parent.clone(),
+                    parent_path: path.clone(),
+                    line: sub.line,
                     name: sub.name.clone(),
                     description: sub.description.clone(),
                 });
@@ -203,6 +207,13 @@ impl Loader<'_, '_> {
         }
         if let Some(l) = listed {
             message = format!("{message}; listed as subagent `{}` of {}", l.name, l.parent);
+        }
+        let mut problem = problem;
+        // A subagent file that is not there is fixed at the entry that lists it.
+        if let (Some(l), true) = (listed, problem.kind == DiagKind::Missing && normalize(&problem.path) == normalize(path)) {
+            problem.path = l.parent_path.clone();
+            problem.line = Some(l.line);
+            problem.col = None;
         }
         self.report.diagnostics.push(Diagnostic {
             ecosystem: ID,

@@ -100,7 +100,16 @@ pub fn render(
         return match result {
             Ok(()) => String::from_utf8(out.bytes)
                 .map_err(|_| Problem::new(DiagKind::Template, path, None, "the rendered prompt is not UTF-8")),
-            Err(e) => Err(template_problem(path, &e, line_shift)),
+            Err(e) => {
+                let mut problem = template_problem(path, &e, line_shift);
+                if problem.kind == DiagKind::Validation {
+                    let missing = undefined_names(&env, &source, &context);
+                    if !missing.is_empty() {
+                        problem.message = format!("Missing system prompt arg: {} undefined", missing.join(", "));
+                    }
+                }
+                Err(problem)
+            }
         };
     }
     Err(Problem::new(
@@ -112,6 +121,21 @@ pub fn render(
 }
 
 const PROMPT_NAME: &str = "<system prompt>";
+
+/// The variables the prompt reads that neither the built-in nor the spec arguments
+/// define (minijinja's strict error does not name them; Jinja's does).
+fn undefined_names(env: &Environment, source: &str, context: &BTreeMap<String, String>) -> Vec<String> {
+    const GLOBALS: [&str; 7] = ["range", "dict", "namespace", "debug", "lipsum", "cycler", "joiner"];
+    let Ok(template) = env.template_from_named_str(PROMPT_NAME, source) else { return Vec::new() };
+    let mut names: Vec<String> = template
+        .undeclared_variables(false)
+        .into_iter()
+        .filter(|n| !context.contains_key(n) && !GLOBALS.contains(&n.as_str()))
+        .map(|n| format!("'{n}'"))
+        .collect();
+    names.sort();
+    names
+}
 
 fn environment(includes: Includes, pending: Arc<Mutex<Vec<String>>>) -> Environment<'static> {
     let mut env = Environment::new();

@@ -118,7 +118,19 @@ impl<'a> Resolver<'a> {
             chain.push(path.clone());
             let file = match self.load_file(&path) {
                 Ok(f) => f,
-                Err(p) => return Resolution { chain, outcome: Err(p) },
+                Err(p) => {
+                    // A parent that is not there is fixed at the `extend` that names it.
+                    let p = match files.last() {
+                        Some(child) if p.kind == DiagKind::Missing => Problem::new(
+                            DiagKind::Missing,
+                            &child.path,
+                            child.extend.line,
+                            format!("{} (named by `extend` here)", p.message),
+                        ),
+                        _ => p,
+                    };
+                    return Resolution { chain, outcome: Err(p) };
+                }
             };
             files.push(file.clone());
             let Setting::Set(target) = &file.extend.state else { break };
