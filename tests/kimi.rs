@@ -199,3 +199,34 @@ fn live_prompts_get_real_values_and_spec_args_still_win() {
     assert!(prompt.contains("me=spec"));
     assert!(prompt.contains("├── a.yaml") && prompt.contains("└── p.md"), "{prompt}");
 }
+
+#[test]
+fn symlink_loops_fifos_and_self_including_prompts_are_diagnostics() {
+    let ws = Workspace::new("links");
+    let project = ws.root.join("project");
+    ws.write("p.md", "P");
+    ws.write("selfinc.md", "x{% include \"selfinc.md\" %}");
+    ws.write("selfinc.yaml", "agent:\n  name: selfinc\n  system_prompt_path: selfinc.md\n  tools: []\n");
+    ws.write(
+        "ok.yaml",
+        "agent:\n  name: ok\n  system_prompt_path: p.md\n  tools: []\n  subagents:\n    l:\n      path: loopa.yaml\n      description: x\n",
+    );
+    std::fs::create_dir_all(project.join("d")).expect("mkdir");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(".", project.join("d/self")).expect("link");
+        std::os::unix::fs::symlink("..", project.join("d/up")).expect("link");
+        std::os::unix::fs::symlink("loopb.yaml", project.join("loopa.yaml")).expect("link");
+        std::os::unix::fs::symlink("loopa.yaml", project.join("loopb.yaml")).expect("link");
+    }
+    let report = ws.load(RenderMode::Export);
+    assert_eq!(winners(&report), vec!["ok"]);
+    // Checked against the oracle: Jinja recurses into the include until RecursionError.
+    assert_eq!(errors_of(&report, "project:selfinc.yaml")[0].kind, DiagKind::Cycle);
+    #[cfg(unix)]
+    {
+        let lost = errors_of(&report, "project:loopa.yaml");
+        assert_eq!(lost[0].kind, DiagKind::Missing);
+        assert_eq!(lost[0].line, Some(6), "reported at the subagent entry");
+    }
+}

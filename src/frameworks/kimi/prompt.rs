@@ -207,6 +207,21 @@ fn template_problem(path: &Path, e: &minijinja::Error, line_shift: usize) -> Pro
         _ => String::new(),
     };
     let mut problem = Problem::new(kind, path, if in_prompt { line } else { None }, format!("{lead}: {detail}{place}"));
+    // The root cause may sit in an included template: minijinja wraps it.
+    let mut causes = Vec::new();
+    let mut cause: Option<&dyn std::error::Error> = Some(e);
+    while let Some(c) = cause {
+        causes.push(c.to_string());
+        cause = c.source();
+    }
+    if causes.iter().any(|c| c.contains("recursion limit")) {
+        // Jinja recurses until Python's RecursionError, which is not a template error.
+        problem.kind = DiagKind::Cycle;
+        problem.message = format!("the prompt includes itself without end{place}; Kimi fails with RecursionError");
+    } else if causes.iter().any(|c| c.contains("too many elements")) {
+        problem.kind = DiagKind::Template;
+        problem.message = format!("agentry stopped rendering the prompt: a range is too large{place}");
+    }
     if e.kind() == ErrorKind::WriteFailure {
         problem.message = format!("the rendered prompt exceeds {MAX_OUTPUT_BYTES} bytes; agentry stops there");
     }
