@@ -201,7 +201,7 @@ fn live_prompts_get_real_values_and_spec_args_still_win() {
 }
 
 #[test]
-fn symlink_loops_fifos_and_self_including_prompts_are_diagnostics() {
+fn symlink_loops_and_self_including_prompts_are_diagnostics() {
     let ws = Workspace::new("links");
     let project = ws.root.join("project");
     ws.write("p.md", "P");

@@ -219,18 +219,18 @@ impl<'a> Resolver<'a> {
                 DiagKind::Validation,
                 entry,
                 None,
-                format!("{what} is required: no file of the chain ({}) sets `{field}`", chain_words()),
+                format!("{what}: no file of the chain ({}) sets `{field}`", chain_words()),
             )
         };
         let name = match name_at.map(|i| &files[i].name.state) {
             Some(Setting::Set(n)) => n.clone(),
-            _ => return Err(required("Agent name", "name")),
+            _ => return Err(required("Agent name is required", "name")),
         };
         let system_prompt_path = match prompt_at.map(|i| &files[i].system_prompt_path.state) {
             Some(Setting::Set(p)) => p.clone(),
-            _ => return Err(required("System prompt path", "system_prompt_path")),
+            _ => return Err(required("System prompt path is required", "system_prompt_path")),
         };
-        let Some(tools_at) = tools_at else { return Err(required("Tools", "tools")) };
+        let Some(tools_at) = tools_at else { return Err(required("Tools are required", "tools")) };
 
         let mut origins = HashMap::new();
         let replaced = |i: usize, slot_line: Option<u32>, field: &str| -> FieldOrigin {

@@ -100,8 +100,9 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
                 path,
                 root.as_ref().map(|n| n.span.line),
                 format!(
-                    "the top level is not a mapping (a {type_name}); Kimi fails with \
-                     AttributeError: '{type_name}' object has no attribute 'get'"
+                    "the top level is {}, not a mapping; Kimi fails with AttributeError: '{type_name}' object has \
+                     no attribute 'get'",
+                    if type_name == "NoneType" { "empty".to_string() } else { format!("a {type_name}") }
                 ),
             ));
         }
@@ -129,9 +130,12 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
                 path,
                 Some(key.span.line),
                 format!(
-                    "`agent` is a {}, not a mapping; Kimi fails with TypeError: AgentSpec() argument \
-                     after ** must be a mapping",
-                    value.value.type_name()
+                    "`agent` is {}, not a mapping; Kimi fails with TypeError: AgentSpec() argument after ** must \
+                     be a mapping",
+                    match value.value.type_name() {
+                        "NoneType" => "null".to_string(),
+                        other => format!("a {other}"),
+                    }
                 ),
             ))
         }
