@@ -409,14 +409,25 @@ fn args_origin(args: &[(String, String, usize, u32)], files: &[Rc<SpecFile>], ke
             sites,
             rule: format!("inherited from {}; merged key by key, nearer files win", key(&files[*i].path)),
         },
-        _ => FieldOrigin {
-            provenance: Provenance::Merged,
-            rule: format!(
-                "union of {}; merged key by key, the nearer file wins each key",
-                sites.iter().map(at).collect::<Vec<_>>().join(" and ")
-            ),
-            sites,
-        },
+        _ => {
+            let per_file: Vec<String> = contributors
+                .iter()
+                .map(|&i| {
+                    let keys: Vec<String> =
+                        args.iter().filter(|a| a.2 == i).map(|(k, _, _, line)| format!("{k} (line {line})")).collect();
+                    format!("{} from {}", keys.join(", "), key(&files[i].path))
+                })
+                .collect();
+            FieldOrigin {
+                provenance: Provenance::Merged,
+                rule: format!(
+                    "union of {}, merged key by key (the nearer file wins each key): {}",
+                    sites.iter().map(at).collect::<Vec<_>>().join(" and "),
+                    per_file.join("; ")
+                ),
+                sites,
+            }
+        }
     }
 }
 
