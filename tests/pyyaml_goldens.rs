@@ -60,7 +60,64 @@ fn marks(n: &Node) -> J {
     }
 }
 
+fn check_error(e: &yaml::YamlError, err: &J) -> Result<(), String> {
+    if let Some(line) = err["line"].as_u64() {
+        let col = err["col"].as_u64().unwrap_or(0);
+        if (u64::from(e.line), u64::from(e.col)) != (line, col) {
+            return Err(format!("error at {}:{} != PyYAML {line}:{col} ({err}); ours: {e}", e.line, e.col));
+        }
+    }
+    let msg = err["message"].as_str().unwrap_or("");
+    if !e.message.contains(msg) {
+        return Err(format!("error message {:?} does not contain PyYAML's {msg:?}", e.message));
+    }
+    Ok(())
+}
+
+/// `yaml.safe_load_all` against `load_all`.
+fn check_all(text: &str, expected: &J) -> Result<(), String> {
+    let got = yaml::load_all(text);
+    if expected.get("recursive").is_some() {
+        return match got {
+            Err(e) if e.message.contains("recursive") => Ok(()),
+            other => Err(format!("load_all: recursive structure should be refused, got {other:?}")),
+        };
+    }
+    if let Some(err) = expected.get("error") {
+        return match got {
+            Ok(docs) => Err(format!("load_all: expected error {err}, got {} documents", docs.len())),
+            Err(e) => check_error(&e, err).map_err(|m| format!("load_all: {m}")),
+        };
+    }
+    let docs = got.map_err(|e| format!("load_all: PyYAML loads it, we fail: {e}"))?;
+    let have: Vec<J> = docs.iter().map(|d| d.as_ref().map_or(json!({"t": "NoneType"}), |n| tagged(&n.value))).collect();
+    if J::Array(have.clone()) != expected["ok"] {
+        return Err(format!("load_all differs\n  ours:   {}\n  pyyaml: {}", J::Array(have), expected["ok"]));
+    }
+    Ok(())
+}
+
+/// `yaml.load(text, Loader=yaml.CSafeLoader)` against `load_with(Loader::CSafe)`: the
+/// outcome and the value only (libyaml's error texts and marks are not modelled).
+fn check_c(text: &str, expected: &J) -> Result<(), String> {
+    let got = yaml::load_with(text, yaml::Loader::CSafe);
+    match (expected.get("ok"), got) {
+        (Some(want), Ok(node)) => {
+            let have = node.map_or(json!({"t": "NoneType"}), |n| tagged(&n.value));
+            if &have != want {
+                return Err(format!("CSafeLoader value differs\n  ours:   {have}\n  pyyaml: {want}"));
+            }
+            Ok(())
+        }
+        (None, Err(_)) => Ok(()),
+        (Some(_), Err(e)) => Err(format!("CSafeLoader loads it, we fail: {e}")),
+        (None, Ok(_)) => Err(format!("CSafeLoader fails ({expected}), we load it")),
+    }
+}
+
 fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
+    check_c(text, &expected["c"])?;
+    check_all(text, &expected["all"])?;
     let got = yaml::load(text);
     if expected.get("recursive").is_some() {
         return match got {
@@ -69,24 +126,10 @@ fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
         };
     }
     if let Some(err) = expected.get("error") {
-        let e = match got {
-            Ok(v) => return Err(format!("expected error {err}, got Ok({:?})", v.map(|n| py::repr(&n.value)))),
-            Err(e) => e,
+        return match got {
+            Ok(v) => Err(format!("expected error {err}, got Ok({:?})", v.map(|n| py::repr(&n.value)))),
+            Err(e) => check_error(&e, err),
         };
-        if let Some(line) = err["line"].as_u64() {
-            if u64::from(e.line) != line {
-                return Err(format!("error line {} != PyYAML {line} ({err}); ours: {e}", e.line));
-            }
-            let col = err["col"].as_u64().unwrap_or(0);
-            if u64::from(e.col) != col {
-                return Err(format!("error col {} != PyYAML {col} ({err}); ours: {e}", e.col));
-            }
-        }
-        let msg = err["message"].as_str().unwrap_or("");
-        if !e.message.contains(msg) {
-            return Err(format!("error message {:?} does not contain PyYAML's {msg:?}", e.message));
-        }
-        return Ok(());
     }
     let node = got.map_err(|e| format!("PyYAML loads it, we fail: {e}"))?;
     let null = Node { value: Value::Null, span: Default::default() };
@@ -171,7 +214,8 @@ fn pyyaml_goldens() {
     assert!(failures.is_empty(), "{} of {} golden cases differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
 }
 
-/// No input derived from the cases (every prefix, byte-flipped variants) may panic.
+/// No input derived from the cases (every prefix, byte-flipped variants) nor random
+/// indicator soup may panic.
 #[test]
 fn no_panics_on_mutated_cases() {
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -200,7 +244,25 @@ fn no_panics_on_mutated_cases() {
             if let Ok(s) = String::from_utf8(b) {
                 let _ = yaml::load(&s);
                 let _ = yaml::load_all(&s);
+                let _ = yaml::load_with(&s, yaml::Loader::CSafe);
             }
+        }
+    }
+    // random texts over YAML's indicator alphabet (AGENTRY_FUZZ=n for a longer run)
+    let rounds: usize = std::env::var("AGENTRY_FUZZ").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
+    const ALPHABET: &[&str] = &[
+        "-", "?", ":", ",", "[", "]", "{", "}", "#", "&a", "*a", "!", "!!str", "!!set", "!!omap", "!!binary", "|", ">",
+        "'", "\"", "%YAML 1.1", "%TAG ! x", "@", "`", " ", "  ", "\t", "\n", "\r\n", "\\", "\\x", ".", "...", "---",
+        "~", "0", "1:2", "0x", "1.0e+3", "2024-01-01", "yes", "<<", "=", "a", "é", "\u{feff}", "\u{85}", "\u{2028}",
+    ];
+    for _ in 0..rounds {
+        let len = (next() % 40) as usize;
+        let text: String = (0..len).map(|_| ALPHABET[(next() as usize) % ALPHABET.len()]).collect();
+        let _ = yaml::load(&text);
+        let _ = yaml::load_all(&text);
+        let _ = yaml::load_with(&text, yaml::Loader::CSafe);
+        if let Ok(Some(n)) = yaml::load(&text) {
+            let _ = (py::repr(&n.value), py::str_of(&n.value), n.value.to_json());
         }
     }
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use super::parser::{Ev, Parser};
 use super::resolver::{resolve_scalar, MAP, SEQ};
 use super::scanner::{error, Mark};
-use super::{YamlError, MAX_DEPTH};
+use super::{Loader, YamlError, MAX_DEPTH};
 
 type R<T> = Result<T, YamlError>;
 
@@ -50,8 +50,8 @@ pub(crate) struct Composer {
 }
 
 impl Composer {
-    pub fn new(text: &str) -> R<Composer> {
-        Ok(Composer { parser: Parser::new(text)? })
+    pub fn new(text: &str, loader: Loader) -> R<Composer> {
+        Ok(Composer { parser: Parser::new(text, loader)? })
     }
 
     fn check(&mut self, f: impl Fn(&Ev) -> bool) -> R<bool> {

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::scanner::{error, Directive, Mark, Scanner, T};
-use super::YamlError;
+use super::{Loader, YamlError};
 
 type R<T> = Result<T, YamlError>;
 
@@ -71,9 +71,9 @@ fn default_tags() -> HashMap<String, String> {
 }
 
 impl Parser {
-    pub fn new(text: &str) -> R<Parser> {
+    pub fn new(text: &str, loader: Loader) -> R<Parser> {
         Ok(Parser {
-            scanner: Scanner::new(text)?,
+            scanner: Scanner::new(text, loader)?,
             current: None,
             tag_handles: HashMap::new(),
             states: Vec::new(),
@@ -183,10 +183,15 @@ impl Parser {
             }
             St::FlowSequenceEntry => self.parse_flow_sequence_entry(false),
             St::FlowSequenceEntryMappingKey => {
-                let tok = self.scanner.get_token()?;
+                let mut tok = self.scanner.get_token()?;
                 if !self.scanner.check(&[T::Value, T::FlowEntry, T::FlowSequenceEnd])? {
                     self.states.push(St::FlowSequenceEntryMappingValue);
                     return self.parse_node(false, false);
+                }
+                if self.scanner.is_libyaml() {
+                    // libyaml 0.2.5 consumes the token after an empty key here (so
+                    // `[? : x]` and `[?]` fail with it).
+                    tok = self.scanner.get_token()?;
                 }
                 self.state = St::FlowSequenceEntryMappingValue;
                 Ok(empty_scalar(tok.end))

@@ -12,6 +12,9 @@ Each expected file is one of
    "has_set": bool, "has_tuple": bool}
   {"error": {"line": L | null, "col": C | null, "kind": "...", "context": "...", "message": "..."}}
   {"recursive": true}     # PyYAML builds a self-containing structure; agentry refuses it
+and every one also has "all": the outcome of yaml.safe_load_all, {"ok": [<tagged>...]},
+{"error": {...}} or {"recursive": true}; and "c": the outcome of yaml.load with
+yaml.CSafeLoader (libyaml), {"ok": <tagged>}, {"error": ...} or {"recursive": true}.
 <tagged> is {"t": python type name, "v": value}: ints as decimal text, floats as repr(),
 bytes as repr(), dates/datetimes as isoformat(), lists as arrays, dicts as [[k, v], ...],
 sets as arrays sorted by their JSON text, tuples (from !!omap/!!pairs) as lists.
@@ -141,23 +144,56 @@ def entries_of(text):
         loader.dispose()
 
 
+def error_of(text, e):
+    if isinstance(e, yaml.MarkedYAMLError):
+        mark = e.problem_mark or e.context_mark
+        return {"line": mark.line + 1 if mark else None, "col": mark.column + 1 if mark else None,
+                "kind": type(e).__name__, "context": e.context, "message": e.problem}
+    if isinstance(e, yaml.reader.ReaderError):
+        line, col = reader_position(text, e.position)
+        return {"line": line, "col": col, "kind": "ReaderError", "context": None,
+                "message": "unacceptable character #x%04x: %s" % (e.character, e.reason)}
+    return {"line": None, "col": None, "kind": type(e).__name__, "context": None,
+            "message": "%s: %s" % (type(e).__name__, e)}
+
+
+def run_all(text):
+    """yaml.safe_load_all: every document, or the first error."""
+    try:
+        return {"ok": [tagged(d) for d in yaml.load_all(text, Loader=yaml.SafeLoader)]}
+    except Recursive:
+        return {"recursive": True}
+    except Exception as e:  # noqa: BLE001 - any exception is an outcome to record
+        return {"error": error_of(text, e)}
+
+
+def run_c(text):
+    """yaml.CSafeLoader (libyaml): only the outcome and the value are compared."""
+    try:
+        return {"ok": tagged(yaml.load(text, Loader=yaml.CSafeLoader))}
+    except Recursive:
+        return {"recursive": True}
+    except RecursionError:
+        return {"error": {"line": None, "col": None, "kind": "RecursionError", "context": None, "message": ""}}
+    except Exception as e:  # noqa: BLE001
+        return {"error": error_of(text, e)}
+
+
 def run(text):
+    out = run_one(text)
+    out["all"] = run_all(text)
+    out["c"] = run_c(text)
+    return out
+
+
+def run_one(text):
     try:
         data = yaml.load(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        return {"error": {"line": mark.line + 1 if mark else None, "col": mark.column + 1 if mark else None,
-                          "kind": type(e).__name__, "context": e.context, "message": e.problem}}
-    except yaml.reader.ReaderError as e:
-        line, col = reader_position(text, e.position)
-        return {"error": {"line": line, "col": col, "kind": "ReaderError", "context": None,
-                          "message": "unacceptable character #x%04x: %s" % (e.character, e.reason)}}
     except RecursionError:
         return {"error": {"line": None, "col": None, "kind": "RecursionError", "context": None,
                           "message": "maximum recursion depth exceeded"}}
-    except Exception as e:  # ValueError from datetime, KeyError from bool, ...
-        return {"error": {"line": None, "col": None, "kind": type(e).__name__, "context": None,
-                          "message": "%s: %s" % (type(e).__name__, e)}}
+    except Exception as e:  # noqa: BLE001 - YAMLError, or ValueError from datetime, KeyError from bool, ...
+        return {"error": error_of(text, e)}
     try:
         out = {"ok": tagged(data)}
     except Recursive:
