@@ -64,6 +64,8 @@ impl Framework for Kimi {
         let (entry_points, walk_problems) = entries::walk(cx.files, &cx.roots.project);
         report.diagnostics.extend(walk_problems);
         let mut loader = Loader {
+            roots: cx.roots,
+            builtins: builtins.as_deref(),
             resolver: Resolver::new(cx.files, default_agent, &key),
             key: &key,
             builtin_args,
@@ -97,6 +99,8 @@ struct ListedBy {
 /// The state of one load: the shared resolver, which files were visited, and the
 /// report being filled.
 struct Loader<'a, 'r> {
+    roots: &'a crate::model::Roots,
+    builtins: Option<&'a Path>,
     resolver: Resolver<'a>,
     key: &'a dyn Fn(&Path) -> String,
     builtin_args: std::collections::BTreeMap<String, String>,
@@ -186,15 +190,7 @@ impl Loader<'_, '_> {
     }
 
     fn report_source(&self, path: &Path) -> crate::model::Source {
-        let key = (self.key)(path);
-        let (scope, rel) = key.split_once(':').map(|(s, r)| (s.to_string(), r.to_string())).unwrap_or_default();
-        let scope = match scope.as_str() {
-            "builtin" => Scope::Builtin,
-            "user" => Scope::User,
-            "xdg" => Scope::Xdg,
-            _ => Scope::Project,
-        };
-        crate::model::Source { scope, path: path.to_path_buf(), rel, card: None }
+        self.roots.source(path, self.builtins)
     }
 
     /// An `Invalid` agent and its error: the diagnostic points at the file and line
