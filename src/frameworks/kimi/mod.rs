@@ -9,6 +9,7 @@
 //! cannot load is an `Invalid` agent with one error diagnostic on its own source.
 
 mod entries;
+mod jinja_compat;
 mod live;
 mod prompt;
 mod resolve;

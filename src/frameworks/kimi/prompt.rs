@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use minijinja::{Environment, ErrorKind, UndefinedBehavior};
 
+use super::jinja_compat;
 use super::spec::{decode_utf8, Problem};
 use crate::discover::{FileCache, ReadError};
 use crate::model::DiagKind;
@@ -149,6 +150,16 @@ fn environment(includes: Includes, pending: Arc<Mutex<Vec<String>>>) -> Environm
     env.set_keep_trailing_newline(true);
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_fuel(Some(FUEL));
+    // Jinja's Python flavour: `${X.upper()}` calls the str method; and the Jinja
+    // filters and globals minijinja keeps in its contrib crate.
+    env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
+    env.add_filter("filesizeformat", minijinja_contrib::filters::filesizeformat);
+    env.add_filter("truncate", minijinja_contrib::filters::truncate);
+    env.add_filter("striptags", minijinja_contrib::filters::striptags);
+    env.add_filter("center", jinja_compat::center);
+    env.set_formatter(jinja_compat::python_formatter);
+    env.add_function("cycler", minijinja_contrib::globals::cycler);
+    env.add_function("joiner", minijinja_contrib::globals::joiner);
     env.set_loader(move |name| {
         if let Some(known) = lock(&includes).get(name) {
             return Ok(known.clone());
