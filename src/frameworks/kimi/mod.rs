@@ -11,6 +11,7 @@
 mod entries;
 mod jinja_compat;
 mod live;
+mod origins;
 mod prompt;
 mod resolve;
 mod spec;
@@ -231,7 +232,7 @@ impl Loader<'_, '_> {
                 Setting::Set(n) => Some(n.clone()),
                 _ => None,
             })
-            .unwrap_or_else(|| crate::discover::stem(&source.rel.rsplit('/').next().unwrap_or_default().to_string()).to_string());
+            .unwrap_or_else(|| crate::discover::stem(source.rel.rsplit('/').next().unwrap_or_default()).to_string());
         self.report.agents.push(Agent {
             ecosystem: ID,
             name,
