@@ -75,6 +75,7 @@ impl Framework for Kimi {
             seen: HashSet::new(),
             listed_by: HashMap::new(),
             touched: Vec::new(),
+            touched_set: HashSet::new(),
             report: &mut report,
         };
         for entry in &entry_points {
@@ -109,8 +110,10 @@ struct Loader<'a, 'r> {
     files: &'a crate::discover::FileCache,
     seen: HashSet<PathBuf>,
     listed_by: HashMap<PathBuf, ListedBy>,
-    /// Every file opened, for the folders the live view watches.
+    /// Every file opened, once each in first-seen order, for the folders the live
+    /// view watches.
     touched: Vec<PathBuf>,
+    touched_set: HashSet<PathBuf>,
     report: &'r mut EcosystemReport,
 }
 
@@ -144,7 +147,9 @@ impl Loader<'_, '_> {
     fn load_one(&mut self, path: &Path) -> Vec<spec::SubagentEntry> {
         let source = self.report_source(path);
         let resolution = self.resolver.resolve(path);
-        self.touched.extend(resolution.chain.iter().cloned());
+        for file in &resolution.chain {
+            self.touch(file);
+        }
         let chain = chain_keys(&resolution.chain, self.key);
         let listed = self.listed_by.get(&normalize(path)).cloned();
         let resolved = match resolution.outcome {
@@ -154,7 +159,7 @@ impl Loader<'_, '_> {
                 return Vec::new();
             }
         };
-        self.touched.push(resolved.system_prompt_path.clone());
+        self.touch(&resolved.system_prompt_path);
         let prompt = match prompt::render(self.files, &resolved.system_prompt_path, &resolved.system_prompt_args, &self.builtin_args) {
             Ok(text) => text,
             Err(problem) => {
@@ -189,6 +194,12 @@ impl Loader<'_, '_> {
         };
         self.report.agents.push(agent);
         resolved.subagents
+    }
+
+    fn touch(&mut self, file: &Path) {
+        if self.touched_set.insert(file.to_path_buf()) {
+            self.touched.push(file.to_path_buf());
+        }
     }
 
     fn report_source(&self, path: &Path) -> crate::model::Source {
