@@ -2,9 +2,10 @@
 //! `extend` chain merged child over parent, fixed subagents, and a Jinja system
 //! prompt with `${…}` variables.
 //!
-//! Responsibilities: find the entry points ([`entries`]), resolve each through its
-//! chain ([`resolve`], validated per file by [`spec`]), render its prompt
-//! ([`prompt`], with live `KIMI_*` values from [`live`]), then follow its subagents,
+//! Responsibilities: find the entry points (`entries`), resolve each through its
+//! chain (`resolve`, validated per file by `spec`, each field's origin from
+//! `origins`), render its prompt (`prompt`, Jinja's Python flavour from
+//! `jinja_compat`, live `KIMI_*` values from `live`), then follow its subagents,
 //! each file once. Kimi has no name lookup, so every loadable file wins; a file Kimi
 //! cannot load is an `Invalid` agent with one error diagnostic on its own source.
 
