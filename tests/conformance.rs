@@ -19,6 +19,11 @@ fn openhands() {
 }
 
 #[test]
+fn fast_agent() {
+    check("fast-agent");
+}
+
+#[test]
 fn kimi() {
     check("kimi");
 }

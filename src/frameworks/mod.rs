@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::discover::FileCache;
 use crate::model::{EcosystemReport, Roots};
 
+pub mod fast_agent;
 pub mod kimi;
 pub mod openhands;
 
@@ -54,7 +55,7 @@ pub trait Framework: Send + Sync {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands, &kimi::Kimi]
+    vec![&openhands::OpenHands, &fast_agent::FastAgent, &kimi::Kimi]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

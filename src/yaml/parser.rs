@@ -60,14 +60,20 @@ enum St {
 pub(crate) struct Parser {
     scanner: Scanner,
     current: Option<Event>,
+    /// `%TAG` handles of the current document (PyYAML's `tag_handles` minus the two
+    /// defaults, which [`Parser::tag_prefix`] falls back to).
     tag_handles: HashMap<String, String>,
     states: Vec<St>,
     marks: Vec<Mark>,
     state: St,
 }
 
-fn default_tags() -> HashMap<String, String> {
-    HashMap::from([("!".to_string(), "!".to_string()), ("!!".to_string(), "tag:yaml.org,2002:".to_string())])
+fn default_tag(handle: &str) -> Option<&'static str> {
+    match handle {
+        "!" => Some("!"),
+        "!!" => Some("tag:yaml.org,2002:"),
+        _ => None,
+    }
 }
 
 impl Parser {
@@ -108,7 +114,7 @@ impl Parser {
             }
             St::ImplicitDocumentStart => {
                 if !self.scanner.check(&[T::Directive, T::DocumentStart, T::StreamEnd])? {
-                    self.tag_handles = default_tags();
+                    self.tag_handles.clear();
                     let start = self.scanner.peek_token()?.start;
                     self.states.push(St::DocumentEnd);
                     self.state = St::BlockNode;
@@ -271,7 +277,7 @@ impl Parser {
         self.tag_handles = HashMap::new();
         while self.scanner.check(&[T::Directive])? {
             let tok = self.scanner.get_token()?;
-            match tok.directive {
+            match tok.directive.map(|d| *d) {
                 Some(Directive::Yaml(major)) => {
                     if version_seen {
                         return Err(error(None, "found duplicate YAML directive", tok.start));
@@ -297,9 +303,6 @@ impl Parser {
                 }
                 _ => {}
             }
-        }
-        for (k, v) in default_tags() {
-            self.tag_handles.entry(k).or_insert(v);
         }
         Ok(())
     }
@@ -335,7 +338,7 @@ impl Parser {
         }
         let tag: Option<String> = match tag {
             None => None,
-            Some((Some(handle), suffix)) => match self.tag_handles.get(&handle) {
+            Some((Some(handle), suffix)) => match self.tag_handles.get(&handle).map(String::as_str).or(default_tag(&handle)) {
                 Some(prefix) => Some(format!("{prefix}{suffix}")),
                 None => {
                     return Err(error(

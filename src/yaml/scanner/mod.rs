@@ -6,7 +6,7 @@
 //! Positions are [`Mark`]s: character index, 0-based line/column as PyYAML counts them
 //! (a BOM does not advance the column), plus the byte offset.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use super::{Loader, YamlError, MAX_DEPTH};
 
@@ -116,7 +116,7 @@ pub(crate) struct Token {
     pub handle: Option<String>,
     pub plain: bool,
     pub style: Option<char>,
-    pub directive: Option<Directive>,
+    pub directive: Option<Box<Directive>>,
 }
 
 impl Token {
@@ -173,7 +173,8 @@ pub(crate) struct Scanner {
     indent: isize,
     indents: Vec<isize>,
     allow_simple_key: bool,
-    possible_simple_keys: BTreeMap<usize, SimpleKey>,
+    /// PyYAML's `possible_simple_keys` dict (flow level → key); rarely more than one.
+    possible_simple_keys: Vec<(usize, SimpleKey)>,
     /// libyaml's (`CSafeLoader`) whitespace rules: tabs separate tokens.
     libyaml: bool,
 }
@@ -181,7 +182,8 @@ pub(crate) struct Scanner {
 impl Scanner {
     /// Reader + scanner start. Fails like PyYAML's `ReaderError` on a non-printable character.
     pub fn new(text: &str, loader: Loader) -> R<Scanner> {
-        let buf: Vec<char> = text.chars().collect();
+        let mut buf: Vec<char> = Vec::with_capacity(text.len());
+        buf.extend(text.chars());
         let mut s = Scanner {
             buf,
             index: 0,
@@ -190,12 +192,12 @@ impl Scanner {
             offset: 0,
             done: false,
             flow_level: 0,
-            tokens: VecDeque::new(),
+            tokens: VecDeque::with_capacity(8),
             tokens_taken: 0,
             indent: -1,
             indents: Vec::new(),
             allow_simple_key: true,
-            possible_simple_keys: BTreeMap::new(),
+            possible_simple_keys: Vec::new(),
             libyaml: loader == Loader::CSafe,
         };
         if let Some(pos) = s.buf.iter().position(|&c| !is_printable(c)) {
@@ -219,6 +221,11 @@ impl Scanner {
     }
     fn peek(&self) -> char {
         self.peek_at(0)
+    }
+    /// Appends the next `n` characters to `out` (PyYAML's `prefix(n)`, without a copy).
+    fn push_prefix(&self, out: &mut String, n: usize) {
+        let end = (self.index + n).min(self.buf.len());
+        out.extend(&self.buf[self.index.min(end)..end]);
     }
     fn prefix(&self, n: usize) -> String {
         let end = (self.index + n).min(self.buf.len());
@@ -253,7 +260,17 @@ impl Scanner {
 
     // ---- public token API -------------------------------------------------------------
 
+    #[inline]
     fn ensure(&mut self) -> R<()> {
+        // fast path: a token is queued and no simple key may still insert one before it
+        if self.done || (!self.tokens.is_empty() && self.possible_simple_keys.is_empty()) {
+            return Ok(());
+        }
+        self.ensure_slow()
+    }
+
+    #[inline(never)]
+    fn ensure_slow(&mut self) -> R<()> {
         while self.need_more_tokens()? {
             self.fetch_more_tokens()?;
         }
@@ -340,25 +357,30 @@ impl Scanner {
     // ---- simple keys ----------------------------------------------------------------
 
     fn next_possible_simple_key(&self) -> Option<usize> {
-        self.possible_simple_keys.values().map(|k| k.token_number).min()
+        self.possible_simple_keys.iter().map(|(_, k)| k.token_number).min()
     }
 
     fn stale_possible_simple_keys(&mut self) -> R<()> {
         let (line, index) = (self.line, self.index);
-        let stale: Vec<usize> = self
-            .possible_simple_keys
-            .iter()
-            .filter(|(_, k)| k.line != line || index - k.index > 1024)
-            .map(|(l, _)| *l)
-            .collect();
-        for level in stale {
-            if let Some(key) = self.possible_simple_keys.remove(&level) {
+        let mut i = 0;
+        while i < self.possible_simple_keys.len() {
+            let key = &self.possible_simple_keys[i].1;
+            if key.line != line || index - key.index > 1024 {
                 if key.required {
                     return Err(error(Some("while scanning a simple key"), "could not find expected ':'", self.mark()));
                 }
+                self.possible_simple_keys.remove(i);
+            } else {
+                i += 1;
             }
         }
         Ok(())
+    }
+
+    fn take_possible_simple_key(&mut self) -> Option<SimpleKey> {
+        let level = self.flow_level;
+        let i = self.possible_simple_keys.iter().position(|(l, _)| *l == level)?;
+        Some(self.possible_simple_keys.remove(i).1)
     }
 
     fn save_possible_simple_key(&mut self) -> R<()> {
@@ -373,13 +395,13 @@ impl Scanner {
                 column: self.column,
                 mark: self.mark(),
             };
-            self.possible_simple_keys.insert(self.flow_level, key);
+            self.possible_simple_keys.push((self.flow_level, key));
         }
         Ok(())
     }
 
     fn remove_possible_simple_key(&mut self) -> R<()> {
-        if let Some(key) = self.possible_simple_keys.remove(&self.flow_level) {
+        if let Some(key) = self.take_possible_simple_key() {
             if key.required {
                 return Err(error(Some("while scanning a simple key"), "could not find expected ':'", self.mark()));
             }
@@ -515,7 +537,7 @@ impl Scanner {
     }
 
     fn fetch_value(&mut self) -> R<()> {
-        if let Some(key) = self.possible_simple_keys.remove(&self.flow_level) {
+        if let Some(key) = self.take_possible_simple_key() {
             let at = key.token_number.saturating_sub(self.tokens_taken).min(self.tokens.len());
             self.tokens.insert(at, Token::new(T::Key, key.mark, key.mark));
             if self.flow_level == 0 && self.add_indent(key.column as isize)? {
@@ -581,7 +603,7 @@ impl Scanner {
 
     fn check_plain(&self) -> bool {
         let ch = self.peek();
-        let indicator = is_blankz(ch) || "-?:,[]{}#&*!|>'\"%@`".contains(ch);
+        let indicator = is_blankz(ch) || matches!(ch, '-' | '?' | ':' | ',' | '[' | ']' | '{' | '}' | '#' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`');
         !indicator || (!is_blankz(self.peek_at(1)) && (ch == '-' || (self.flow_level == 0 && (ch == '?' || ch == ':'))))
     }
 
@@ -681,7 +703,7 @@ impl Scanner {
         self.scan_line_break();
         let mut tok = Token::new(T::Directive, start, end);
         tok.value = name;
-        tok.directive = Some(directive);
+        tok.directive = Some(Box::new(directive));
         Ok(tok)
     }
 
@@ -745,7 +767,7 @@ impl Scanner {
         let value = self.prefix(length);
         self.forward(length);
         let ch = self.peek();
-        if !(is_blankz(ch) || "?:,]}%@`".contains(ch)) {
+        if !(is_blankz(ch) || matches!(ch, '?' | ':' | ',' | ']' | '}' | '%' | '@' | '`')) {
             return Err(error(
                 Some(ctx),
                 format!("expected alphabetic or numeric character, but found {}", self.found(ch)),
@@ -836,9 +858,9 @@ impl Scanner {
         let mut any = false;
         let mut length = 0;
         let mut ch = self.peek_at(length);
-        while ch.is_ascii_alphanumeric() || "-;/?:@&=+$,_.!~*'()[]%".contains(ch) {
+        while ch.is_ascii_alphanumeric() || matches!(ch, '-' | ';' | '/' | '?' | ':' | '@' | '&' | '=' | '+' | '$' | ',' | '_' | '.' | '!' | '~' | '*' | '\'' | '(' | ')' | '[' | ']' | '%') {
             if ch == '%' {
-                chunks.push_str(&self.prefix(length));
+                self.push_prefix(&mut chunks, length);
                 self.forward(length);
                 length = 0;
                 chunks.push_str(&self.scan_uri_escapes(name)?);
@@ -849,7 +871,7 @@ impl Scanner {
             ch = self.peek_at(length);
         }
         if length > 0 {
-            chunks.push_str(&self.prefix(length));
+            self.push_prefix(&mut chunks, length);
             self.forward(length);
             any = true;
         }

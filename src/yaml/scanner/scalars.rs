@@ -87,7 +87,7 @@ impl Scanner {
             while !is_breakz(self.peek_at(length)) {
                 length += 1;
             }
-            chunks.push_str(&self.prefix(length));
+            self.push_prefix(&mut chunks, length);
             self.forward(length);
             line_break = self.scan_line_break();
             let (b, e) = self.scan_block_scalar_breaks(indent);
@@ -175,7 +175,7 @@ impl Scanner {
                 length += 1;
             }
             if length > 0 {
-                chunks.push_str(&self.prefix(length));
+                self.push_prefix(chunks, length);
                 self.forward(length);
             }
             let ch = self.peek();
@@ -302,7 +302,11 @@ impl Scanner {
     }
 
     pub(super) fn scan_plain(&mut self) -> R<Token> {
+        // While no line break has been folded, the value is exactly the source text from
+        // `start` to `end`, so it is copied once at the end (`verbatim`).
         let mut chunks = String::new();
+        let mut verbatim = true;
+        let mut folded = false;
         let start = self.mark();
         let mut end = start;
         let indent = self.indent + 1;
@@ -319,18 +323,18 @@ impl Scanner {
                     // `:` followed by a flow indicator is an error there.
                     let flow = self.flow_level > 0;
                     let next = self.peek_at(length + 1);
-                    if flow && ch == ':' && ",?[]{}".contains(next) {
+                    if flow && ch == ':' && matches!(next, ',' | '?' | '[' | ']' | '{' | '}') {
                         return Err(error(Some("while scanning a plain scalar"), "found unexpected ':'", start));
                     }
-                    if is_blankz(ch) || (ch == ':' && is_blankz(next)) || (flow && ",[]{}".contains(ch)) {
+                    if is_blankz(ch) || (ch == ':' && is_blankz(next)) || (flow && matches!(ch, ',' | '[' | ']' | '{' | '}')) {
                         break;
                     }
                 } else if is_blankz(ch)
                     || (ch == ':' && {
                         let n = self.peek_at(length + 1);
-                        is_blankz(n) || (self.flow_level > 0 && ",[]{}".contains(n))
+                        is_blankz(n) || (self.flow_level > 0 && matches!(n, ',' | '[' | ']' | '{' | '}'))
                     })
-                    || (self.flow_level > 0 && ",?[]{}".contains(ch))
+                    || (self.flow_level > 0 && matches!(ch, ',' | '?' | '[' | ']' | '{' | '}'))
                 {
                     break;
                 }
@@ -340,13 +344,21 @@ impl Scanner {
                 break;
             }
             self.allow_simple_key = false;
-            if let Some(s) = &spaces {
-                chunks.push_str(s);
+            if verbatim && folded {
+                chunks.extend(&self.buf[start.index..end.index]);
+                verbatim = false;
             }
-            chunks.push_str(&self.prefix(length));
+            if !verbatim {
+                if let Some(s) = &spaces {
+                    chunks.push_str(s);
+                }
+                self.push_prefix(&mut chunks, length);
+            }
             self.forward(length);
             end = self.mark();
+            let line = self.line;
             spaces = if self.libyaml { self.scan_plain_blanks_libyaml(indent, start)? } else { self.scan_plain_spaces() };
+            folded = self.line != line;
             match &spaces {
                 None => break,
                 Some(s) if s.is_empty() => break,
@@ -355,6 +367,9 @@ impl Scanner {
             if self.peek() == '#' || (self.flow_level == 0 && (self.column as isize) < indent) {
                 break;
             }
+        }
+        if verbatim {
+            chunks.extend(&self.buf[start.index..end.index]);
         }
         let mut tok = Token::new(T::Scalar, start, end);
         tok.value = chunks;
