@@ -27,3 +27,8 @@ fn fast_agent() {
 fn tsugite() {
     check("tsugite");
 }
+
+#[test]
+fn kimi() {
+    check("kimi");
+}

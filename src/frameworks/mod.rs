@@ -8,6 +8,7 @@ use crate::discover::FileCache;
 use crate::model::{EcosystemReport, Roots};
 
 pub mod fast_agent;
+pub mod kimi;
 pub mod openhands;
 pub mod tsugite;
 
@@ -55,7 +56,7 @@ pub trait Framework: Send + Sync {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands, &fast_agent::FastAgent, &tsugite::Tsugite]
+    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {
