@@ -191,6 +191,7 @@ impl Loader<'_, '_> {
             fields: resolved.fields(self.key),
             attributes: resolved.own.attributes.clone(),
             system_prompt: Some(prompt),
+            messages: Vec::new(),
             edges,
         };
         self.report.agents.push(agent);
@@ -257,6 +258,7 @@ impl Loader<'_, '_> {
             fields: Vec::new(),
             attributes: own.map(|f| f.attributes.clone()).unwrap_or_default(),
             system_prompt: None,
+            messages: Vec::new(),
             edges: Vec::new(),
         });
     }

@@ -28,7 +28,7 @@ use serde_json::Value as Json;
 use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages::{self, Package};
 use crate::model::{
-    Agent, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Roots, SearchDir,
+    Agent, DiagKind, Diagnostic, Message, EcosystemReport, Edge, EdgeKind, Field, Roots, SearchDir,
     Severity, Source, Status,
 };
 use inherit::Resolver;
@@ -439,6 +439,7 @@ impl<'a> Loader<'a> {
             fields: Vec::new(),
             attributes: Vec::new(),
             system_prompt: None,
+            messages: Vec::new(),
             edges: Vec::new(),
         };
         let (parsed, mut resolved) = match resolver.parse_agent_file(c.load_path) {
@@ -481,7 +482,15 @@ impl<'a> Loader<'a> {
         };
         let mut diags = Vec::new();
         match render::prepare(&resolved.config, &resolved.body, inputs) {
-            Ok(Some(p)) => agent.system_prompt = Some(p.instructions),
+            Ok(Some(p)) => {
+                agent.system_prompt = Some(p.instructions);
+                // Multi-step agents send each step as its own user turn.
+                agent.messages = if p.steps.is_empty() {
+                    vec![Message { role: "user".into(), label: None, text: p.user_message }]
+                } else {
+                    p.steps.into_iter().map(|(name, text)| Message { role: "user".into(), label: Some(name), text }).collect()
+                };
+            }
             Ok(None) => {
                 let guard = resolved.config.str_of("run_if").unwrap_or_default();
                 agent.rule.push_str(&format!(
