@@ -11,12 +11,22 @@ fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("static pattern"))
 }
 
+/// A compiled pattern built from a few fixed pieces (attribute names and value
+/// patterns written in this module), compiled once: compiling is far dearer than
+/// matching. The compiled patterns live for the whole process — there are only a
+/// handful — and are shared, so their match caches are warm too.
+fn cached(pattern: String) -> Option<&'static Regex> {
+    static CACHE: OnceLock<std::sync::Mutex<std::collections::HashMap<String, Option<&'static Regex>>>> = OnceLock::new();
+    let mut map = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    *map.entry(pattern).or_insert_with_key(|p| Regex::new(p).ok().map(|r| &*Box::leak(Box::new(r))))
+}
+
 /// `re.search(rf'\b{attr}=(["\']?)({value})\1', args)`: the regex crate has no
 /// back-references, so the three quote forms are spelled out (leftmost-first, as
 /// Python's backtracking tries them).
 fn attribute(args: &str, attr: &str, value: &str) -> Option<String> {
     let pattern = format!(r#"\b{attr}=(?:"({value})"|'({value})'|({value}))"#);
-    let caps = Regex::new(&pattern).ok()?.captures(args)?;
+    let caps = cached(pattern)?.captures(args)?;
     (1..=3)
         .find_map(|i| caps.get(i))
         .map(|m| m.as_str().to_string())
@@ -25,7 +35,7 @@ fn attribute(args: &str, attr: &str, value: &str) -> Option<String> {
 /// Like [`attribute`] without the leading `\b` (tool and step `name=`/`assign=`).
 fn loose_attribute(args: &str, attr: &str) -> Option<String> {
     let pattern = format!(r#"{attr}=(?:"(\w+)"|'(\w+)'|(\w+))"#);
-    let caps = Regex::new(&pattern).ok()?.captures(args)?;
+    let caps = cached(pattern)?.captures(args)?;
     (1..=3)
         .find_map(|i| caps.get(i))
         .map(|m| m.as_str().to_string())
@@ -186,9 +196,8 @@ pub fn steps(content: &str) -> Option<(String, Vec<Step>)> {
 
 /// `response_format=(["'])(.+?)\1`.
 fn response_format(args: &str) -> Option<String> {
-    let caps = Regex::new(r#"response_format=(?:"(.+?)"|'(.+?)')"#)
-        .ok()?
-        .captures(args)?;
+    static CELL: OnceLock<Regex> = OnceLock::new();
+    let caps = re(&CELL, r#"response_format=(?:"(.+?)"|'(.+?)')"#).captures(args)?;
     (1..=2)
         .find_map(|i| caps.get(i))
         .map(|m| m.as_str().to_string())
