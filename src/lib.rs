@@ -12,5 +12,6 @@ pub mod frontmatter;
 pub mod load;
 pub mod model;
 pub mod py;
+pub mod render;
 pub mod text;
 pub mod yaml;

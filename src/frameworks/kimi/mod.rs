@@ -5,12 +5,11 @@
 //! Responsibilities: find the entry points (`entries`), resolve each through its
 //! chain (`resolve`, validated per file by `spec`, each field's origin from
 //! `origins`), render its prompt (`prompt`, Jinja's Python flavour from
-//! `jinja_compat`, live `KIMI_*` values from `live`), then follow its subagents,
+//! `crate::render`, live `KIMI_*` values from `live`), then follow its subagents,
 //! each file once. Kimi has no name lookup, so every loadable file wins; a file Kimi
 //! cannot load is an `Invalid` agent with one error diagnostic on its own source.
 
 mod entries;
-mod jinja_compat;
 mod live;
 mod origins;
 mod prompt;

@@ -14,7 +14,6 @@ use std::sync::{Arc, Mutex};
 
 use minijinja::{Environment, ErrorKind, UndefinedBehavior};
 
-use super::jinja_compat;
 use super::spec::{decode_utf8, Problem};
 use crate::discover::{FileCache, ReadError};
 use crate::model::DiagKind;
@@ -156,8 +155,8 @@ fn environment(includes: Includes, pending: Arc<Mutex<Vec<String>>>) -> Environm
     env.add_filter("filesizeformat", minijinja_contrib::filters::filesizeformat);
     env.add_filter("truncate", minijinja_contrib::filters::truncate);
     env.add_filter("striptags", minijinja_contrib::filters::striptags);
-    env.add_filter("center", jinja_compat::center);
-    env.set_formatter(jinja_compat::python_formatter);
+    env.add_filter("center", crate::render::center);
+    env.set_formatter(crate::render::python_formatter);
     env.add_function("cycler", minijinja_contrib::globals::cycler);
     env.add_function("joiner", minijinja_contrib::globals::joiner);
     env.set_loader(move |name| {

@@ -6,7 +6,6 @@
 //! loops, a cap on output size, a recursion limit.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -14,6 +13,7 @@ use std::sync::Arc;
 use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, Value};
 
 use super::clock::parse_iso;
+pub use crate::render::py_str;
 pub use super::clock::DateTime;
 use minijinja::{Environment, Error, ErrorKind, State, UndefinedBehavior};
 
@@ -98,109 +98,6 @@ impl Object for CallableEnv {
                 format!("dict has no method {method}"),
             )),
         }
-    }
-}
-
-/// Python's `repr()` of a string.
-pub fn py_repr_str(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
-
-/// Python's `repr()` of a float.
-pub fn py_float(f: f64) -> String {
-    if f.is_nan() {
-        return "nan".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "inf".into() } else { "-inf".into() };
-    }
-    let abs = f.abs();
-    if abs != 0.0 && !(1e-4..1e16).contains(&abs) {
-        let s = format!("{f:e}");
-        let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
-        let exp: i32 = exp.parse().unwrap_or(0);
-        return format!(
-            "{mantissa}e{}{:02}",
-            if exp < 0 { '-' } else { '+' },
-            exp.abs()
-        );
-    }
-    let s = format!("{f}");
-    if s.contains('.') {
-        s
-    } else {
-        format!("{s}.0")
-    }
-}
-
-/// Python's `repr()` of a template value (inside containers).
-pub fn py_repr(v: &Value) -> String {
-    match v.kind() {
-        minijinja::value::ValueKind::String => py_repr_str(v.as_str().unwrap_or_default()),
-        _ => py_str(v),
-    }
-}
-
-/// Python's `str()` of a template value: what `{{ value }}` prints.
-pub fn py_str(v: &Value) -> String {
-    use minijinja::value::ValueKind;
-    match v.kind() {
-        ValueKind::Undefined | ValueKind::None => "None".into(),
-        ValueKind::Bool => if v.is_true() { "True" } else { "False" }.into(),
-        ValueKind::Number => match f64::try_from(v.clone()) {
-            Ok(f) if v.as_i64().is_none() => py_float(f),
-            _ => v.to_string(),
-        },
-        ValueKind::String | ValueKind::Bytes => v.to_string(),
-        ValueKind::Seq | ValueKind::Iterable => {
-            let items: Vec<String> = v
-                .try_iter()
-                .map(|it| it.map(|x| py_repr(&x)).collect())
-                .unwrap_or_default();
-            if v.downcast_object_ref::<super::pyfilters::Tuple>().is_some() {
-                super::pyfilters::tuple_repr(&items)
-            } else {
-                format!("[{}]", items.join(", "))
-            }
-        }
-        ValueKind::Map
-            if v.as_object().is_some_and(|o| o.repr() == ObjectRepr::Map)
-                || v.as_object().is_none() =>
-        {
-            let mut items = Vec::new();
-            if let Ok(keys) = v.try_iter() {
-                for k in keys {
-                    let val = v.get_item(&k).unwrap_or_default();
-                    items.push(format!("{}: {}", py_repr(&k), py_repr(&val)));
-                }
-            }
-            format!("{{{}}}", items.join(", "))
-        }
-        _ => v.to_string(),
     }
 }
 
@@ -450,9 +347,6 @@ mod tests {
         assert_eq!(py_str(&Value::from(vec!["a", "b'"])), "['a', \"b'\"]");
         assert_eq!(py_str(&Value::from(())), "None");
         assert_eq!(py_str(&Value::from(true)), "True");
-        assert_eq!(py_float(1.0), "1.0");
-        assert_eq!(py_float(1e20), "1e+20");
-        assert_eq!(py_float(0.5), "0.5");
     }
 
     fn world() -> World {

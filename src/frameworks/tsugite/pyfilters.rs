@@ -4,39 +4,12 @@
 //! Jinja2 filters minijinja lacks (`truncate`, `wordcount`).
 
 use std::fmt::Write as _;
-use std::sync::Arc;
 
-use minijinja::value::{Enumerator, Object, ObjectRepr, Value, ValueKind};
+use minijinja::value::{Value, ValueKind};
 use minijinja::{Environment, Error, ErrorKind, State};
 use serde_json::Value as Json;
 
-/// A Python tuple: a sequence that prints with parentheses.
-#[derive(Debug)]
-pub struct Tuple(pub Vec<Value>);
-
-impl Object for Tuple {
-    fn repr(self: &Arc<Self>) -> ObjectRepr {
-        ObjectRepr::Seq
-    }
-
-    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
-        let i = key.as_i64()?;
-        let i = if i < 0 { self.0.len() as i64 + i } else { i };
-        self.0.get(usize::try_from(i).ok()?).cloned()
-    }
-
-    fn enumerate(self: &Arc<Self>) -> Enumerator {
-        Enumerator::Seq(self.0.len())
-    }
-}
-
-/// `repr()` of a tuple, given the repr of its items.
-pub fn tuple_repr(items: &[String]) -> String {
-    match items {
-        [one] => format!("({one},)"),
-        _ => format!("({})", items.join(", ")),
-    }
-}
+pub use crate::render::Tuple;
 
 fn pair(k: Value, v: Value) -> Value {
     Value::from_object(Tuple(vec![k, v]))
@@ -112,7 +85,7 @@ fn dumps(v: &Json, out: &mut String) {
         }
         Json::Number(n) => match n.as_f64() {
             Some(f) if n.is_f64() => {
-                out.push_str(&super::jinja::py_float(f).replace("inf", "Infinity"))
+                out.push_str(&crate::py::float_repr(f).replace("inf", "Infinity"))
             }
             _ => out.push_str(&n.to_string()),
         },
@@ -225,17 +198,6 @@ pub fn unknown_method(
     minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)
 }
 
-/// Python's `str.center(width)`.
-fn center(s: String, width: Option<usize>) -> String {
-    let width = width.unwrap_or(80);
-    let len = s.chars().count();
-    if width <= len {
-        return s;
-    }
-    let marg = width - len;
-    let left = marg / 2 + (marg & width & 1);
-    format!("{}{s}{}", " ".repeat(left), " ".repeat(marg - left))
-}
 
 /// Jinja2's `striptags`: tags and comments removed, whitespace runs collapsed.
 fn striptags(s: String) -> String {
@@ -286,7 +248,7 @@ pub fn install(env: &mut Environment<'static>) {
     for name in NOT_IN_JINJA2_TESTS {
         env.remove_test(name);
     }
-    env.add_filter("center", center);
+    env.add_filter("center", crate::render::center);
     env.add_filter("striptags", striptags);
     env.add_filter("filesizeformat", filesizeformat);
     env.add_filter("forceescape", |s: String| {
@@ -345,6 +307,5 @@ mod tests {
         let mut out = String::new();
         dumps(&serde_json::json!({"b": [1, 2.5], "a": "<é'>"}), &mut out);
         assert_eq!(out, r#"{"a": "\u003c\u00e9\u0027\u003e", "b": [1, 2.5]}"#);
-        assert_eq!(tuple_repr(&["'a'".into()]), "('a',)");
     }
 }
