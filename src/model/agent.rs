@@ -149,6 +149,26 @@ pub struct Agent {
 }
 
 impl Agent {
+    /// A definition with nothing resolved yet: no fields, no prompt, no links. The
+    /// chain is the definition itself.
+    pub fn new(ecosystem: &'static str, name: String, source: Source, status: Status, rule: String) -> Agent {
+        Agent {
+            ecosystem,
+            name,
+            chain: vec![source.key()],
+            source,
+            status,
+            shadowed_by: None,
+            rule,
+            description: String::new(),
+            fields: Vec::new(),
+            attributes: Vec::new(),
+            system_prompt: None,
+            messages: Vec::new(),
+            edges: Vec::new(),
+        }
+    }
+
     pub fn id(&self) -> String {
         format!("{}:{}", self.ecosystem, self.source.key())
     }

@@ -162,19 +162,6 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
 /// matching error diagnostic carries the reason.
 pub fn invalid(path: &Path, source: Source, failure: &Failure) -> Agent {
     let name = path.file_name().map(|n| crate::discover::stem(&n.to_string_lossy()).replace(' ', "_")).unwrap_or_default();
-    Agent {
-        ecosystem: ID,
-        name,
-        chain: vec![source.key()],
-        source,
-        status: Status::Invalid,
-        shadowed_by: None,
-        rule: format!("fast-agent rejects this file: {}", failure.message),
-        description: failure.message.clone(),
-        fields: Vec::new(),
-        attributes: Vec::new(),
-        system_prompt: None,
-        messages: Vec::new(),
-        edges: Vec::new(),
-    }
+    let rule = format!("fast-agent rejects this file: {}", failure.message);
+    Agent { description: failure.message.clone(), ..Agent::new(ID, name, source, Status::Invalid, rule) }
 }

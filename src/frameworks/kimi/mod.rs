@@ -245,20 +245,12 @@ impl Loader<'_, '_> {
                 _ => None,
             })
             .unwrap_or_else(|| crate::discover::stem(source.rel.rsplit('/').next().unwrap_or_default()).to_string());
+        let rule = format!("Kimi cannot load it: {message}");
         self.report.agents.push(Agent {
-            ecosystem: ID,
-            name,
-            source: source.clone(),
-            status: Status::Invalid,
-            shadowed_by: None,
-            rule: format!("Kimi cannot load it: {message}"),
             chain,
             description: format!("invalid: {}", problem.kind.as_str()),
-            fields: Vec::new(),
             attributes: own.map(|f| f.attributes.clone()).unwrap_or_default(),
-            system_prompt: None,
-            messages: Vec::new(),
-            edges: Vec::new(),
+            ..Agent::new(ID, name, source.clone(), Status::Invalid, rule)
         });
     }
 }

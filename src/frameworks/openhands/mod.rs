@@ -221,21 +221,8 @@ impl Framework for OpenHands {
 }
 
 fn invalid_agent(name: String, source: Source) -> Agent {
-    Agent {
-        ecosystem: ID,
-        name,
-        chain: vec![source.key()],
-        source,
-        status: Status::Invalid,
-        shadowed_by: None,
-        rule: "failed to load: OpenHands skips the file and does not reserve its name".into(),
-        description: String::new(),
-        fields: Vec::new(),
-        attributes: Vec::new(),
-        system_prompt: None,
-        messages: Vec::new(),
-        edges: Vec::new(),
-    }
+    let rule = "failed to load: OpenHands skips the file and does not reserve its name".to_string();
+    Agent::new(ID, name, source, Status::Invalid, rule)
 }
 
 /// A shadowed definition whose fields and prompt equal the winner's is EQUIVALENT.

@@ -419,29 +419,9 @@ impl<'a> Loader<'a> {
     ) -> (Agent, Vec<Diagnostic>, String) {
         let source = self.source_of(c.cand);
         let key = source.key();
-        let mut agent = Agent {
-            ecosystem: ID,
-            name: c.name.to_string(),
-            source,
-            status: if c.is_winner {
-                Status::Wins
-            } else {
-                Status::Shadowed
-            },
-            shadowed_by: if c.is_winner {
-                None
-            } else {
-                c.winner_key.clone()
-            },
-            rule: c.rule.clone(),
-            chain: vec![key.clone()],
-            description: String::new(),
-            fields: Vec::new(),
-            attributes: Vec::new(),
-            system_prompt: None,
-            messages: Vec::new(),
-            edges: Vec::new(),
-        };
+        let status = if c.is_winner { Status::Wins } else { Status::Shadowed };
+        let mut agent = Agent::new(ID, c.name.to_string(), source, status, c.rule.clone());
+        agent.shadowed_by = if c.is_winner { None } else { c.winner_key.clone() };
         let (parsed, mut resolved) = match resolver.parse_agent_file(c.load_path) {
             Ok(r) => r,
             Err(e) => {
