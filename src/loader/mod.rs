@@ -23,6 +23,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::discover::FileCache;
+use crate::frameworks::Framework;
 use crate::load::LoadOptions;
 use crate::model::Catalog;
 
@@ -102,10 +103,21 @@ impl Loader {
     /// debounced change. `wake` is called after each event is queued (the explorer
     /// uses it to wake its event loop; it must not block).
     pub fn spawn(opts: LoadOptions, watch: WatchMode, wake: Box<dyn Fn() + Send>) -> Loader {
+        Self::spawn_with(None, opts, watch, wake)
+    }
+
+    /// [`Loader::spawn`] with an explicit set of frameworks instead of the ones
+    /// `opts` selects (tests bring frameworks of their own).
+    pub fn spawn_with(
+        frameworks: Option<Vec<&'static dyn Framework>>,
+        opts: LoadOptions,
+        watch: WatchMode,
+        wake: Box<dyn Fn() + Send>,
+    ) -> Loader {
         let (event_tx, events) = mpsc::channel();
         let (control, control_rx) = mpsc::channel();
         let shared = Arc::new(worker::Shared::default());
-        let worker = worker::Worker::new(opts, watch, event_tx, wake, control.clone(), control_rx, shared.clone());
+        let worker = worker::Worker::new(frameworks, opts, watch, event_tx, wake, control.clone(), control_rx, shared.clone());
         let thread = std::thread::Builder::new().name("agentry-loader".into()).spawn(move || worker.run());
         let thread = match thread {
             Ok(t) => Some(t),
