@@ -42,6 +42,11 @@ impl Hunk {
     pub fn new_len(&self) -> usize {
         self.lines.iter().filter(|l| l.new_no.is_some()).count()
     }
+
+    /// `@@ -a,b +c,d @@`, as `diff -u` writes it.
+    pub fn header(&self) -> String {
+        format!("@@ -{} +{} @@", range(self.old_start, self.old_len()), range(self.new_start, self.new_len()))
+    }
 }
 
 /// One line: `Same` (context, both numbers), `Removed` (old number) or `Added` (new
@@ -139,7 +144,8 @@ pub fn unified(old_label: &str, new_label: &str, d: &TextDiff) -> String {
     }
     let mut out = format!("--- {old_label}\n+++ {new_label}\n");
     for h in &d.hunks {
-        out.push_str(&format!("@@ -{} +{} @@\n", range(h.old_start, h.old_len()), range(h.new_start, h.new_len())));
+        out.push_str(&h.header());
+        out.push('\n');
         for line in &h.lines {
             out.push(line.tag.sign());
             out.push_str(&line.content());
