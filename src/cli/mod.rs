@@ -72,11 +72,22 @@ pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOption
     if let Some(d) = &ws.dialect {
         options.insert("dialect".into(), d.clone());
     }
+    let env = match &demo {
+        // The demo's environment is fixed, so it shows the same on every machine: its
+        // `venv/` plays the frameworks' installed packages (built-in agents are found
+        // there the way a user's `$VIRTUAL_ENV` is searched), and nothing of the
+        // user's environment (`OH_PERSISTENCE_DIR`, `FAST_AGENT_HOME`, …) leaks in.
+        Some(d) => BTreeMap::from([
+            ("HOME".to_string(), home.display().to_string()),
+            ("VIRTUAL_ENV".to_string(), d.join("venv").display().to_string()),
+        ]),
+        None => std::env::vars().collect(),
+    };
     Ok(LoadOptions {
         roots: Roots { project, home, xdg, builtins: ws.builtins.as_deref().map(normalize) },
         ecosystems: ws.ecosystems.clone(),
         render,
-        env: std::env::vars().collect(),
+        env,
         options,
     })
 }
