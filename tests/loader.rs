@@ -57,6 +57,60 @@ impl Framework for MdFiles {
 
 static MD: MdFiles = MdFiles;
 
+/// Like Kimi: walks the whole project for `*.agent` files at any depth.
+struct Walker;
+
+fn walk_agents(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(Some(entries)) = list_dir(dir) else { return };
+    for e in entries {
+        if e.is_dir {
+            walk_agents(&e.path, out);
+        } else if suffix(&e.name) == ".agent" {
+            out.push(e.path);
+        }
+    }
+}
+
+impl Framework for Walker {
+    fn id(&self) -> &'static str {
+        "walk"
+    }
+    fn title(&self) -> &'static str {
+        "Walker"
+    }
+    fn load(&self, cx: &LoadContext) -> EcosystemReport {
+        let mut report = EcosystemReport::new("walk");
+        report.searched.push(SearchDir { scope: Scope::Project, path: cx.roots.project.clone(), role: "walked".into() });
+        let mut files = Vec::new();
+        walk_agents(&cx.roots.project, &mut files);
+        for path in files {
+            let Ok(bytes) = cx.files.read(&path) else { continue };
+            let name = path.file_name().map(|n| stem(&n.to_string_lossy()).to_string()).unwrap_or_default();
+            report.agents.push(Agent {
+                ecosystem: "walk",
+                name,
+                source: Source::new(Scope::Project, &cx.roots.project, path.clone()),
+                status: Status::Wins,
+                shadowed_by: None,
+                rule: "only definition".into(),
+                chain: Vec::new(),
+                description: String::new(),
+                fields: vec![Field {
+                    key: "body".into(),
+                    value: String::from_utf8_lossy(&bytes).into_owned().into(),
+                    origin: FieldOrigin::default("file text"),
+                }],
+                attributes: Vec::new(),
+                system_prompt: None,
+                edges: Vec::new(),
+            });
+        }
+        report
+    }
+}
+
+static WALK: Walker = Walker;
+
 struct Workspace {
     root: PathBuf,
 }
@@ -196,6 +250,23 @@ fn every_kind_of_change_shows_in_the_next_snapshot() {
     std::fs::create_dir_all(ws.agents()).unwrap();
     std::fs::write(ws.agents().join("c.md"), "again").unwrap();
     f.next_until(&loader, "c in the new folder", |c| bodies(c) == map(&[("c", "again")]));
+}
+
+#[test]
+fn a_folder_made_deep_in_a_walked_project_is_watched_before_its_files_arrive() {
+    let ws = Workspace::new("walk");
+    std::fs::create_dir_all(ws.project().join("node_modules/pkg")).unwrap();
+    let loader = Loader::spawn_with(Some(vec![&WALK]), ws.options(), WatchMode::Notify, Box::new(|| {}));
+    let mut f = Follower { generation: 0 };
+    f.next_until(&loader, "the cold load", |c| bodies(c).is_empty());
+    std::fs::create_dir_all(ws.project().join("team/crew")).unwrap();
+    f.next_until(&loader, "the new folders", |_| true);
+    f.drain(&loader, Duration::from_millis(400));
+    std::fs::write(ws.project().join("team/crew/lead.agent"), "leads").unwrap();
+    f.next_until(&loader, "the agent deep in the project", |c| bodies(c) == map(&[("lead", "leads")]));
+    // Dependency trees are not watched: a change there alone causes no snapshot.
+    std::fs::write(ws.project().join("node_modules/pkg/x.js"), "x").unwrap();
+    f.none_within(&loader, Duration::from_millis(600));
 }
 
 #[test]

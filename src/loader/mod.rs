@@ -28,6 +28,7 @@ use crate::load::LoadOptions;
 use crate::model::Catalog;
 
 pub use watch::is_ignored;
+pub use worker::DEBOUNCE;
 
 /// How the loader notices changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
