@@ -164,29 +164,68 @@ fn compact(v: &Json) -> String {
     v.to_string()
 }
 
+/// A changed scalar as a `-`/`+` pair, the words that differ emphasised.
+fn changed_pair(old: String, new: String) -> Vec<DiffLine> {
+    let d = diff::text(&old, &new, 0);
+    let lines: Vec<DiffLine> = d.hunks.into_iter().flat_map(|h| h.lines).collect();
+    if lines.len() == 2 {
+        return lines.into_iter().map(|l| DiffLine { old_no: None, new_no: None, no_newline: false, ..l }).collect();
+    }
+    vec![line(Change::Removed, old), line(Change::Added, new)]
+}
+
 /// The field section as diff lines: unchanged fields as context, a changed scalar as
-/// a `-`/`+` pair, a changed list or object item by item.
-fn field_lines(fields: &[FieldChange]) -> Vec<DiffLine> {
+/// a `-`/`+` pair, a changed list item by item (`  - item`), a changed object entry
+/// by entry (`  key: value`). Each line says whether it belongs to a changed field
+/// (the unchanged `key:` line above changed items does).
+fn field_lines(fields: &[FieldChange]) -> Vec<(DiffLine, bool)> {
     let mut lines = Vec::new();
     let value = |v: &Option<Json>| v.as_ref().map(compact).unwrap_or_default();
     for f in fields {
         match f.change {
-            Change::Same => lines.push(line(Change::Same, format!("{}: {}", f.key, value(&f.new)))),
-            Change::Added => lines.push(line(Change::Added, format!("{}: {}", f.key, value(&f.new)))),
-            Change::Removed => lines.push(line(Change::Removed, format!("{}: {}", f.key, value(&f.old)))),
+            Change::Same => lines.push((line(Change::Same, format!("{}: {}", f.key, value(&f.new))), false)),
+            Change::Added => lines.push((line(Change::Added, format!("{}: {}", f.key, value(&f.new))), true)),
+            Change::Removed => lines.push((line(Change::Removed, format!("{}: {}", f.key, value(&f.old))), true)),
             Change::Changed if f.items.is_empty() => {
-                lines.push(line(Change::Removed, format!("{}: {}", f.key, value(&f.old))));
-                lines.push(line(Change::Added, format!("{}: {}", f.key, value(&f.new))));
+                let pair = changed_pair(format!("{}: {}", f.key, value(&f.old)), format!("{}: {}", f.key, value(&f.new)));
+                lines.extend(pair.into_iter().map(|l| (l, true)));
             }
             Change::Changed => {
-                lines.push(line(Change::Same, format!("{}:", f.key)));
+                lines.push((line(Change::Same, format!("{}:", f.key)), true));
                 for item in &f.items {
-                    lines.push(line(item.change, format!("  - {}", compact(&item.value))));
+                    let text = match item.value.as_object().filter(|_| f.new.as_ref().is_some_and(Json::is_object)) {
+                        Some(entry) => entry.iter().map(|(k, v)| format!("  {k}: {}", compact(v))).collect(),
+                        None => format!("  - {}", compact(&item.value)),
+                    };
+                    lines.push((line(item.change, text), true));
                 }
             }
         }
     }
     lines
+}
+
+/// Groups field lines like hunks: unchanged fields more than `context` lines away
+/// from a change are left out, and each run of kept lines is one group.
+fn field_groups(lines: Vec<(DiffLine, bool)>, context: usize) -> Vec<Hunk> {
+    let changed: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].1).collect();
+    let keep = |i: usize| changed.iter().any(|&c| i.abs_diff(c) <= context);
+    let mut hunks: Vec<Hunk> = Vec::new();
+    let mut open = false;
+    for (i, (l, _)) in lines.into_iter().enumerate() {
+        if !keep(i) {
+            open = false;
+            continue;
+        }
+        if !open {
+            hunks.push(Hunk { old_start: 1, new_start: 1, lines: Vec::new() });
+            open = true;
+        }
+        if let Some(h) = hunks.last_mut() {
+            h.lines.push(l);
+        }
+    }
+    hunks
 }
 
 struct Printer<'a, 'w> {
@@ -208,13 +247,11 @@ impl Printer<'_, '_> {
         ))?;
         self.comment(&format!("why: {}", r.other.rule))?;
 
-        let fields = field_lines(&r.fields);
-        let changed = r.fields.iter().filter(|f| f.change != Change::Same).count();
-        if changed == 0 {
+        let groups = field_groups(field_lines(&r.fields), self.style.context);
+        if groups.is_empty() {
             self.comment("fields: identical")?;
         } else {
-            let hunk = Hunk { old_start: 1, new_start: 1, lines: fields };
-            self.section(&format!("{old_key} (fields)"), &format!("{new_key} (fields)"), &[hunk], false)?;
+            self.section(&format!("{old_key} (fields)"), &format!("{new_key} (fields)"), &groups, false)?;
         }
 
         if r.winner.source.path == r.other.source.path {
@@ -553,6 +590,46 @@ mod tests {
         assert_eq!(v["fields"][2]["change"], "removed");
         assert_eq!(v["file"]["identical"], false);
         assert!(v["prompt"]["unified"].as_str().unwrap().contains("+Review pull requests carefully."));
+    }
+
+    #[test]
+    fn unchanged_fields_far_from_a_change_are_left_out() {
+        let change = |key: &str, change, old: Option<Json>, new: Option<Json>| FieldChange {
+            key: key.into(),
+            change,
+            items: match (&old, &new) {
+                (Some(o), Some(n)) if change == Change::Changed => {
+                    let w = agent(Path::new("/"), Scope::Project, "w", Status::Wins, &[("k", n.clone())], "");
+                    let x = agent(Path::new("/"), Scope::Project, "x", Status::Shadowed, &[("k", o.clone())], "");
+                    crate::diff::fields(&w, &x).remove(0).items
+                }
+                _ => Vec::new(),
+            },
+            old,
+            new,
+        };
+        let fields = vec![
+            change("a", Change::Same, Some(json!(1)), Some(json!(1))),
+            change("b", Change::Same, Some(json!(2)), Some(json!(2))),
+            change("kwargs", Change::Changed, Some(json!({})), Some(json!({"temperature": 0.2}))),
+            change("c", Change::Same, Some(json!(3)), Some(json!(3))),
+            change("d", Change::Same, Some(json!(4)), Some(json!(4))),
+            change("e", Change::Same, Some(json!(5)), Some(json!(5))),
+            change("model", Change::Changed, Some(json!("gpt-4o mini")), Some(json!("gpt-4o large"))),
+        ];
+        let groups = field_groups(field_lines(&fields), 1);
+        let text: Vec<Vec<String>> =
+            groups.iter().map(|h| h.lines.iter().map(|l| format!("{}{}", l.tag.sign(), l.content())).collect()).collect();
+        assert_eq!(
+            text,
+            [
+                vec![" b: 2", " kwargs:", "+  temperature: 0.2", " c: 3"],
+                vec![" e: 5", "-model: \"gpt-4o mini\"", "+model: \"gpt-4o large\""],
+            ]
+        );
+        let emphasised: Vec<&str> =
+            groups[1].lines[2].segments.iter().filter(|(e, _)| *e).map(|(_, s)| s.as_str()).collect();
+        assert_eq!(emphasised, ["large"]);
     }
 
     #[test]
