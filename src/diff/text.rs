@@ -73,6 +73,9 @@ impl DiffLine {
 /// The line diff of `old` and `new` with `context` unchanged lines around each change.
 pub fn text(old: &str, new: &str, context: usize) -> TextDiff {
     let diff = TextDiffConfig::default().timeout(DIFF_TIMEOUT).diff_lines(old, new);
+    // One deadline for all word-level refinements: past it they come out coarse
+    // rather than each changed block getting a fresh time budget.
+    let deadline = std::time::Instant::now() + 2 * DIFF_TIMEOUT;
     // Semantic cleanup folds tiny coincidental matches (the `-` shared by `gpt-4`
     // and `claude-opus`) into the changed span, which reads better.
     let mut inline = InlineChangeOptions::new();
@@ -82,7 +85,7 @@ pub fn text(old: &str, new: &str, context: usize) -> TextDiff {
         let Some(first) = group.first() else { continue };
         let mut hunk = Hunk { old_start: first.old_range().start + 1, new_start: first.new_range().start + 1, lines: Vec::new() };
         for op in &group {
-            for change in diff.iter_inline_changes_with_options(op, inline) {
+            for change in diff.iter_inline_changes_with_options_deadline(op, inline, Some(deadline)) {
                 let tag = match change.tag() {
                     ChangeTag::Equal => Change::Same,
                     ChangeTag::Delete => Change::Removed,
@@ -182,6 +185,22 @@ mod tests {
         );
         assert!(text("same\n", "same\n", 3).is_empty());
         assert_eq!(unified("o", "n", &text("same\n", "same\n", 3)), "");
+    }
+
+    #[test]
+    fn crlf_and_replacement_characters_diff_like_any_text() {
+        let old = "a\r\nb\u{fffd}\r\n";
+        let new = "a\r\nc\r\n";
+        let d = text(old, new, 3);
+        assert_eq!(unified("o", "n", &d), "--- o\n+++ n\n@@ -1,2 +1,2 @@\n a\r\n-b\u{fffd}\r\n+c\r\n");
+        // Many scattered changes in a long text stay bounded and well-formed.
+        let long_old: String = (0..5000).map(|i| format!("line {i} {}\n", i % 7)).collect();
+        let long_new: String = (0..5000).map(|i| format!("line {i} {}\n", i % 5)).collect();
+        let d = text(&long_old, &long_new, 1);
+        assert!(d.hunks.iter().all(|h| h.old_len() > 0 && h.new_len() > 0));
+        let removed: usize = d.hunks.iter().flat_map(|h| &h.lines).filter(|l| l.tag == Change::Removed).count();
+        let added: usize = d.hunks.iter().flat_map(|h| &h.lines).filter(|l| l.tag == Change::Added).count();
+        assert_eq!(removed, added);
     }
 
     #[test]
