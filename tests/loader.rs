@@ -306,10 +306,16 @@ fn a_refresh_reads_only_the_changed_file() {
     assert_eq!(warm.files_read, 1, "only the changed file is read from disk");
     assert!(warm.trigger.iter().any(|p| p.ends_with("agent07.md")), "{:?}", warm.trigger);
 
+    // A deleted file leaves the cache with the next load.
+    std::fs::remove_file(ws.agents().join("agent39.md")).unwrap();
+    f.next_until(&loader, "agent39 deleted", |c| c.agents().count() == 39);
+    assert_eq!(loader.file_cache().paths().len(), 39);
+    assert_eq!(loader.last_stats().map(|s| s.files_read), Some(0));
+
     // A forced reload starts from an empty cache.
     loader.reload();
     f.next_until(&loader, "the forced reload", |_| true);
-    assert_eq!(loader.last_stats().map(|s| s.files_read), Some(40));
+    assert_eq!(loader.last_stats().map(|s| s.files_read), Some(39));
 }
 
 #[test]

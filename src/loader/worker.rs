@@ -159,6 +159,7 @@ impl Worker {
         let started = Instant::now();
         let started_wall = SystemTime::now();
         let (served_before, (reads_before, bytes_before)) = (files.served(), files.stats());
+        files.begin_pass();
         if matches!(trigger, Trigger::Cold) && !self.emit(LoaderEvent::Progress { done: 0, total: self.last_total }) {
             return false;
         }
@@ -192,6 +193,9 @@ impl Worker {
             }
         };
         self.generation = generation;
+        // Files no framework asked for this time (deleted, renamed away) are dropped,
+        // and with them the watches on their folders.
+        files.retain_pass();
         let (reads_after, bytes_after) = files.stats();
         let served = files.served() - served_before;
         self.last_total = served as usize;
