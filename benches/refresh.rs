@@ -64,12 +64,7 @@ fn main() {
     let agents: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(20_000);
     let dir = corpus(agents);
     let opts = LoadOptions {
-        roots: Roots {
-            project: dir.join("project"),
-            home: dir.join("home"),
-            xdg: dir.join("xdg"),
-            builtins: None,
-        },
+        roots: Roots { project: dir.join("project"), home: dir.join("home"), xdg: dir.join("xdg"), builtins: None },
         ecosystems: Vec::new(),
         render: RenderMode::Live { user_prompt: String::new() },
         env: BTreeMap::new(),

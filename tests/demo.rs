@@ -81,8 +81,9 @@ fn every_registered_framework_reads_the_demo_as_its_own_loader_does() {
     for fw in agentry::frameworks::all() {
         let id = fw.id();
         let expected = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/demo/{id}.expected.json"));
-        let text = std::fs::read_to_string(&expected)
-            .unwrap_or_else(|e| panic!("{id} is registered but the demo has no expectations ({e}); run tests/demo/regen.sh"));
+        let text = std::fs::read_to_string(&expected).unwrap_or_else(|e| {
+            panic!("{id} is registered but the demo has no expectations ({e}); run tests/demo/regen.sh")
+        });
         let expected: serde_json::Value = serde_json::from_str(&text).expect("oracle JSON");
         let builtins = packages()
             .into_iter()

@@ -45,7 +45,11 @@ impl Framework for MdFiles {
                 rule: "only definition".into(),
                 chain: Vec::new(),
                 description: String::new(),
-                fields: vec![Field { key: "body".into(), value: body.into(), origin: FieldOrigin::default("file text") }],
+                fields: vec![Field {
+                    key: "body".into(),
+                    value: body.into(),
+                    origin: FieldOrigin::default("file text"),
+                }],
                 attributes: Vec::new(),
                 system_prompt: None,
                 edges: Vec::new(),
@@ -80,7 +84,11 @@ impl Framework for Walker {
     }
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new("walk");
-        report.searched.push(SearchDir { scope: Scope::Project, path: cx.roots.project.clone(), role: "walked".into() });
+        report.searched.push(SearchDir {
+            scope: Scope::Project,
+            path: cx.roots.project.clone(),
+            role: "walked".into(),
+        });
         let mut files = Vec::new();
         walk_agents(&cx.roots.project, &mut files);
         for path in files {
@@ -337,7 +345,10 @@ fn progress_comes_first_and_wake_runs_for_every_event() {
         let e = loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("an event");
         events.push(e);
     }
-    assert!(matches!(events.iter().find(|e| !matches!(e, LoaderEvent::Watch(_))), Some(LoaderEvent::Progress { done: 0, .. })));
+    assert!(matches!(
+        events.iter().find(|e| !matches!(e, LoaderEvent::Watch(_))),
+        Some(LoaderEvent::Progress { done: 0, .. })
+    ));
     assert!(events.iter().any(|e| matches!(e, LoaderEvent::Watch(WatchState::Off))));
     // `wake` runs right after an event is queued, so it may trail the receiver a little.
     let deadline = Instant::now() + Duration::from_secs(2);

@@ -48,7 +48,12 @@ fn choose<'a>(catalog: &'a Catalog, name: &str, against: Option<&str>) -> Result
             .find(|a| a.source.key() == s || a.source.path == Path::new(s) || a.source.rel == s)
             .ok_or_else(|| {
                 let keys: Vec<String> = all.iter().map(|a| sanitize::line(&a.source.key()).into_owned()).collect();
-                format!("`{}` has no definition at `{}` (its sources: {})", sanitize::line(name), sanitize::line(s), keys.join(", "))
+                format!(
+                    "`{}` has no definition at `{}` (its sources: {})",
+                    sanitize::line(name),
+                    sanitize::line(s),
+                    keys.join(", ")
+                )
             })?;
         let winner = winner_of(other.ecosystem)
             .ok_or_else(|| format!("`{}` has no winning definition in {}", sanitize::line(name), other.ecosystem))?;
@@ -58,9 +63,10 @@ fn choose<'a>(catalog: &'a Catalog, name: &str, against: Option<&str>) -> Result
         return Ok((winner, other));
     }
     for winner in all.iter().copied().filter(|a| a.status == Status::Wins) {
-        let other = all.iter().copied().find(|a| {
-            a.ecosystem == winner.ecosystem && matches!(a.status, Status::Shadowed | Status::Equivalent)
-        });
+        let other = all
+            .iter()
+            .copied()
+            .find(|a| a.ecosystem == winner.ecosystem && matches!(a.status, Status::Shadowed | Status::Equivalent));
         if let Some(other) = other {
             return Ok((winner, other));
         }
@@ -102,12 +108,9 @@ impl<'a> Report<'a> {
     }
 
     fn json(&self) -> Json {
-        let side = |a: &Agent| {
-            json!({ "source": a.source.key(), "path": a.source.path, "status": a.status, "rule": a.rule })
-        };
-        let text = |d: &TextDiff, old: &str, new: &str| {
-            json!({ "identical": d.is_empty(), "unified": diff::unified(old, new, d), "hunks": d.hunks })
-        };
+        let side =
+            |a: &Agent| json!({ "source": a.source.key(), "path": a.source.path, "status": a.status, "rule": a.rule });
+        let text = |d: &TextDiff, old: &str, new: &str| json!({ "identical": d.is_empty(), "unified": diff::unified(old, new, d), "hunks": d.hunks });
         let (old_key, new_key) = (self.other.source.key(), self.winner.source.key());
         json!({
             "schema": SCHEMA,
@@ -187,7 +190,8 @@ fn field_lines(fields: &[FieldChange]) -> Vec<(DiffLine, bool)> {
             Change::Added => lines.push((line(Change::Added, format!("{}: {}", f.key, value(&f.new))), true)),
             Change::Removed => lines.push((line(Change::Removed, format!("{}: {}", f.key, value(&f.old))), true)),
             Change::Changed if f.items.is_empty() => {
-                let pair = changed_pair(format!("{}: {}", f.key, value(&f.old)), format!("{}: {}", f.key, value(&f.new)));
+                let pair =
+                    changed_pair(format!("{}: {}", f.key, value(&f.old)), format!("{}: {}", f.key, value(&f.new)));
                 lines.extend(pair.into_iter().map(|l| (l, true)));
             }
             Change::Changed => {
@@ -292,11 +296,7 @@ impl Printer<'_, '_> {
         let painted = self.paint(BOLD, &head);
         writeln!(self.out, "{painted}")?;
         for h in hunks {
-            let header = if numbered {
-                h.header()
-            } else {
-                "@@ fields @@".to_string()
-            };
+            let header = if numbered { h.header() } else { "@@ fields @@".to_string() };
             let painted = self.paint(CYAN, &header);
             writeln!(self.out, "{painted}")?;
             if self.style.side_by_side {
@@ -559,7 +559,9 @@ mod tests {
     fn colour_marks_lines_and_changed_words_but_never_passes_file_escapes() {
         let (_files, catalog) = workspace("colour");
         let (_, text) = run(&catalog, None, false, Style { colour: true, ..PLAIN });
-        assert!(text.contains(&format!("{RED}-model: sonnet{RESET}").replace("sonnet", &format!("{EMPHASIS}sonnet{RESET}{RED}"))));
+        assert!(text.contains(
+            &format!("{RED}-model: sonnet{RESET}").replace("sonnet", &format!("{EMPHASIS}sonnet{RESET}{RED}"))
+        ));
         assert!(text.contains(&format!("{GREEN}+")));
         // The only ESC bytes are the ones agentry writes: each starts a known SGR code.
         for (i, _) in text.match_indices('\x1b') {
@@ -586,7 +588,10 @@ mod tests {
         let v: Json = serde_json::from_str(&text).unwrap();
         assert_eq!(v["winner"]["source"], "project:.agents/agents/reviewer.md");
         assert_eq!(v["other"]["status"], "SHADOWED");
-        assert_eq!(v["fields"][0], json!({"key": "model", "change": "changed", "old": "sonnet", "new": "opus", "items": []}));
+        assert_eq!(
+            v["fields"][0],
+            json!({"key": "model", "change": "changed", "old": "sonnet", "new": "opus", "items": []})
+        );
         assert_eq!(v["fields"][2]["change"], "removed");
         assert_eq!(v["file"]["identical"], false);
         assert!(v["prompt"]["unified"].as_str().unwrap().contains("+Review pull requests carefully."));
@@ -618,8 +623,10 @@ mod tests {
             change("model", Change::Changed, Some(json!("gpt-4o mini")), Some(json!("gpt-4o large"))),
         ];
         let groups = field_groups(field_lines(&fields), 1);
-        let text: Vec<Vec<String>> =
-            groups.iter().map(|h| h.lines.iter().map(|l| format!("{}{}", l.tag.sign(), l.content())).collect()).collect();
+        let text: Vec<Vec<String>> = groups
+            .iter()
+            .map(|h| h.lines.iter().map(|l| format!("{}{}", l.tag.sign(), l.content())).collect())
+            .collect();
         assert_eq!(
             text,
             [

@@ -83,7 +83,8 @@ pub fn text(old: &str, new: &str, context: usize) -> TextDiff {
     let mut hunks = Vec::new();
     for group in diff.grouped_ops(context) {
         let Some(first) = group.first() else { continue };
-        let mut hunk = Hunk { old_start: first.old_range().start + 1, new_start: first.new_range().start + 1, lines: Vec::new() };
+        let mut hunk =
+            Hunk { old_start: first.old_range().start + 1, new_start: first.new_range().start + 1, lines: Vec::new() };
         for op in &group {
             for change in diff.iter_inline_changes_with_options_deadline(op, inline, Some(deadline)) {
                 let tag = match change.tag() {
@@ -205,13 +206,16 @@ mod tests {
 
     #[test]
     fn changed_words_are_emphasised() {
-        let d = text("model: sonnet # fast code\ntools: [read]\n", "model: opus # careful pull requests\ntools: [read]\n", 3);
+        let d = text(
+            "model: sonnet # fast code\ntools: [read]\n",
+            "model: opus # careful pull requests\ntools: [read]\n",
+            3,
+        );
         let lines = &d.hunks[0].lines;
         assert_eq!(lines[0].tag, Change::Removed);
         assert_eq!(lines[1].tag, Change::Added);
-        let emphasised = |l: &DiffLine| -> Vec<String> {
-            l.segments.iter().filter(|(e, _)| *e).map(|(_, s)| s.clone()).collect()
-        };
+        let emphasised =
+            |l: &DiffLine| -> Vec<String> { l.segments.iter().filter(|(e, _)| *e).map(|(_, s)| s.clone()).collect() };
         assert_eq!(emphasised(&lines[0]), ["sonnet", "fast code"]);
         assert_eq!(emphasised(&lines[1]), ["opus", "careful pull requests"]);
         assert_eq!(lines[1].content(), "model: opus # careful pull requests");

@@ -59,7 +59,10 @@ pub const FALLBACK_POLL: Duration = Duration::from_secs(2);
 pub enum LoaderEvent {
     /// `done` files read so far in the running load, of about `total` (the previous
     /// load's count; 0 when unknown, i.e. during the first load).
-    Progress { done: usize, total: usize },
+    Progress {
+        done: usize,
+        total: usize,
+    },
     /// A new snapshot; its generation is one more than the previous one's.
     Snapshot(Arc<Catalog>),
     Watch(WatchState),
@@ -118,7 +121,19 @@ impl Loader {
         let (event_tx, events) = mpsc::channel();
         let (control, control_rx) = mpsc::channel();
         let shared = Arc::new(worker::Shared::default());
-        let worker = worker::Worker::new(frameworks, opts, watch, event_tx, wake, control.clone(), control_rx, shared.clone());
+        let worker = worker::Worker {
+            frameworks,
+            opts,
+            mode: watch,
+            events: event_tx,
+            wake,
+            control_tx: control.clone(),
+            control: control_rx,
+            shared: shared.clone(),
+            generation: 0,
+            last_total: 0,
+            state: None,
+        };
         let thread = std::thread::Builder::new().name("agentry-loader".into()).spawn(move || worker.run());
         let thread = match thread {
             Ok(t) => Some(t),

@@ -32,8 +32,18 @@ pub fn is_ignored(path: &Path) -> bool {
 /// Folders never worth watching below a workspace root: version control and the
 /// dependency and build trees that can hold tens of thousands of folders.
 const HEAVY_DIRS: &[&str] = &[
-    ".git", ".hg", ".svn", "node_modules", "target", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache",
-    ".pytest_cache", ".cache",
+    ".git",
+    ".hg",
+    ".svn",
+    "node_modules",
+    "target",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".cache",
 ];
 
 /// At most this many folders are watched below one workspace root: beyond it, only
@@ -114,9 +124,7 @@ pub fn targets(catalog: &Catalog, files_read: &[PathBuf]) -> BTreeMap<PathBuf, b
 pub(crate) fn classify(event: &Event) -> Option<Control> {
     match event.kind {
         // agentry's own reads open files; they change nothing.
-        EventKind::Access(AccessKind::Open(_) | AccessKind::Read | AccessKind::Any | AccessKind::Other) => {
-            return None
-        }
+        EventKind::Access(AccessKind::Open(_) | AccessKind::Read | AccessKind::Any | AccessKind::Other) => return None,
         EventKind::Modify(ModifyKind::Metadata(MetadataKind::AccessTime)) => return None,
         _ => {}
     }
@@ -216,9 +224,7 @@ impl Watcher {
                     added.push(path.clone());
                 }
                 Err(e) if matches!(e.kind, notify::ErrorKind::MaxFilesWatch) => {
-                    return Err(LimitReached(format!(
-                        "{e} (raise fs.inotify.max_user_watches to watch again)"
-                    )))
+                    return Err(LimitReached(format!("{e} (raise fs.inotify.max_user_watches to watch again)")))
                 }
                 Err(_) => {}
             }
@@ -260,7 +266,11 @@ mod tests {
             },
             reports: vec![{
                 let mut r = crate::model::EcosystemReport::new("test");
-                for (path, scope) in [(root.join("p"), crate::model::Scope::Project), (root.join("p/.agents/agents"), crate::model::Scope::Project), (root.join("h/.agents/agents"), crate::model::Scope::User)] {
+                for (path, scope) in [
+                    (root.join("p"), crate::model::Scope::Project),
+                    (root.join("p/.agents/agents"), crate::model::Scope::Project),
+                    (root.join("h/.agents/agents"), crate::model::Scope::User),
+                ] {
                     r.searched.push(crate::model::SearchDir { scope, path, role: String::new() });
                 }
                 r
@@ -286,7 +296,8 @@ mod tests {
 
     #[test]
     fn own_reads_are_not_changes() {
-        let open = Event::new(EventKind::Access(AccessKind::Open(notify::event::AccessMode::Any))).add_path("/p/a.md".into());
+        let open =
+            Event::new(EventKind::Access(AccessKind::Open(notify::event::AccessMode::Any))).add_path("/p/a.md".into());
         assert!(classify(&open).is_none());
         let write = Event::new(EventKind::Modify(ModifyKind::Any)).add_path("/p/a.md".into());
         assert!(matches!(classify(&write), Some(Control::Changed(p)) if p == [PathBuf::from("/p/a.md")]));

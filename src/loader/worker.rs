@@ -45,34 +45,24 @@ enum Trigger {
 
 pub(crate) struct Worker {
     /// `None`: the frameworks `opts` selects.
-    frameworks: Option<Vec<&'static dyn Framework>>,
-    opts: LoadOptions,
-    mode: WatchMode,
-    events: Sender<LoaderEvent>,
-    wake: Box<dyn Fn() + Send>,
-    control_tx: Sender<Control>,
-    control: Receiver<Control>,
-    shared: Arc<Shared>,
-    generation: u64,
+    pub frameworks: Option<Vec<&'static dyn Framework>>,
+    pub opts: LoadOptions,
+    pub mode: WatchMode,
+    pub events: Sender<LoaderEvent>,
+    pub wake: Box<dyn Fn() + Send>,
+    /// A sender of its own control channel, for the watcher and follow-up loads.
+    pub control_tx: Sender<Control>,
+    pub control: Receiver<Control>,
+    pub shared: Arc<Shared>,
+    /// The generation of the last snapshot published (0 before the first).
+    pub generation: u64,
     /// Reads of the last load: the expected total of the next one.
-    last_total: usize,
-    state: Option<WatchState>,
+    pub last_total: usize,
+    /// The watch state last published.
+    pub state: Option<WatchState>,
 }
 
 impl Worker {
-    pub fn new(
-        frameworks: Option<Vec<&'static dyn Framework>>,
-        opts: LoadOptions,
-        mode: WatchMode,
-        events: Sender<LoaderEvent>,
-        wake: Box<dyn Fn() + Send>,
-        control_tx: Sender<Control>,
-        control: Receiver<Control>,
-        shared: Arc<Shared>,
-    ) -> Worker {
-        Worker { frameworks, opts, mode, events, wake, control_tx, control, shared, generation: 0, last_total: 0, state: None }
-    }
-
     /// Queues an event and wakes the owner; `false` once the owner is gone.
     fn emit(&self, event: LoaderEvent) -> bool {
         let sent = self.events.send(event).is_ok();
@@ -290,7 +280,9 @@ impl Worker {
         }
         Some(match (polling, &self.state) {
             (None, _) => WatchState::Watching { dirs },
-            (Some(every), Some(WatchState::Polling { reason, .. })) => WatchState::Polling { every, reason: reason.clone() },
+            (Some(every), Some(WatchState::Polling { reason, .. })) => {
+                WatchState::Polling { every, reason: reason.clone() }
+            }
             (Some(every), _) => WatchState::Polling { every, reason: "polling was asked for".into() },
         })
     }
