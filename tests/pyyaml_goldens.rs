@@ -97,7 +97,26 @@ fn check_all(text: &str, expected: &J) -> Result<(), String> {
     Ok(())
 }
 
+/// `yaml.load(text, Loader=yaml.CSafeLoader)` against `load_with(Loader::CSafe)`: the
+/// outcome and the value only (libyaml's error texts and marks are not modelled).
+fn check_c(text: &str, expected: &J) -> Result<(), String> {
+    let got = yaml::load_with(text, yaml::Loader::CSafe);
+    match (expected.get("ok"), got) {
+        (Some(want), Ok(node)) => {
+            let have = node.map_or(json!({"t": "NoneType"}), |n| tagged(&n.value));
+            if &have != want {
+                return Err(format!("CSafeLoader value differs\n  ours:   {have}\n  pyyaml: {want}"));
+            }
+            Ok(())
+        }
+        (None, Err(_)) => Ok(()),
+        (Some(_), Err(e)) => Err(format!("CSafeLoader loads it, we fail: {e}")),
+        (None, Ok(_)) => Err(format!("CSafeLoader fails ({expected}), we load it")),
+    }
+}
+
 fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
+    check_c(text, &expected["c"])?;
     check_all(text, &expected["all"])?;
     let got = yaml::load(text);
     if expected.get("recursive").is_some() {
@@ -195,7 +214,8 @@ fn pyyaml_goldens() {
     assert!(failures.is_empty(), "{} of {} golden cases differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
 }
 
-/// No input derived from the cases (every prefix, byte-flipped variants) may panic.
+/// No input derived from the cases (every prefix, byte-flipped variants) nor random
+/// indicator soup may panic.
 #[test]
 fn no_panics_on_mutated_cases() {
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -224,7 +244,25 @@ fn no_panics_on_mutated_cases() {
             if let Ok(s) = String::from_utf8(b) {
                 let _ = yaml::load(&s);
                 let _ = yaml::load_all(&s);
+                let _ = yaml::load_with(&s, yaml::Loader::CSafe);
             }
+        }
+    }
+    // random texts over YAML's indicator alphabet (AGENTRY_FUZZ=n for a longer run)
+    let rounds: usize = std::env::var("AGENTRY_FUZZ").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
+    const ALPHABET: &[&str] = &[
+        "-", "?", ":", ",", "[", "]", "{", "}", "#", "&a", "*a", "!", "!!str", "!!set", "!!omap", "!!binary", "|", ">",
+        "'", "\"", "%YAML 1.1", "%TAG ! x", "@", "`", " ", "  ", "\t", "\n", "\r\n", "\\", "\\x", ".", "...", "---",
+        "~", "0", "1:2", "0x", "1.0e+3", "2024-01-01", "yes", "<<", "=", "a", "é", "\u{feff}", "\u{85}", "\u{2028}",
+    ];
+    for _ in 0..rounds {
+        let len = (next() % 40) as usize;
+        let text: String = (0..len).map(|_| ALPHABET[(next() as usize) % ALPHABET.len()]).collect();
+        let _ = yaml::load(&text);
+        let _ = yaml::load_all(&text);
+        let _ = yaml::load_with(&text, yaml::Loader::CSafe);
+        if let Ok(Some(n)) = yaml::load(&text) {
+            let _ = (py::repr(&n.value), py::str_of(&n.value), n.value.to_json());
         }
     }
 }

@@ -9,6 +9,8 @@ mod unprintable;
 pub use num::{float_parse, float_repr, int_parse};
 pub use repr::{date_iso, datetime_iso, is_printable, repr, repr_bytes, repr_str, str_of, timedelta_repr};
 
+pub mod lax;
+
 /// Python's `str.isspace()` for one character. It differs from
 /// [`char::is_whitespace`]: it includes the separators `\x1c`–`\x1f` and excludes
 /// nothing else that matters here (U+200B and U+FEFF are not spaces for either).

@@ -78,12 +78,18 @@ impl Big {
     }
 }
 
+/// The whitespace `int()`/`float()` strip: ASCII ` \t\n\v\f\r` and the non-ASCII
+/// characters of `str.isspace()` (unlike `str.strip()`, not `\x1c`–`\x1f`).
+fn num_strip(s: &str) -> &str {
+    s.trim_matches(|c: char| if c.is_ascii() { matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r') } else { super::is_space(c) })
+}
+
 /// Python `int(s, base)` for base 2, 8, 10 or 16: surrounding whitespace, one sign,
 /// the matching base prefix (`0x`, `0o`, `0b`), `_` only between digits (or after the
 /// prefix). Returns (negative, magnitude). Decimal text of more than 4300 digits fails
 /// as in Python; other bases are capped so the result stays under ~4300 digits.
 pub(crate) fn parse_int_radix(s: &str, radix: u32) -> Option<(bool, Big)> {
-    let s = super::strip(s);
+    let s = num_strip(s);
     let (neg, s) = match s.as_bytes().first() {
         Some(b'-') => (true, &s[1..]),
         Some(b'+') => (false, &s[1..]),
@@ -142,7 +148,7 @@ pub fn int_parse(s: &str) -> Option<Value> {
 /// case, decimal literals with optional fraction and exponent (`"1e3"`, `".5"`, `"5."`),
 /// `_` only between digits. Correctly rounded, like CPython.
 pub fn float_parse(s: &str) -> Option<f64> {
-    let s = super::strip(s);
+    let s = num_strip(s);
     let (neg, body) = match s.as_bytes().first() {
         Some(b'-') => (true, &s[1..]),
         Some(b'+') => (false, &s[1..]),
@@ -216,8 +222,12 @@ pub fn float_repr(f: f64) -> String {
     if f == 0.0 {
         return if f.is_sign_negative() { "-0.0" } else { "0.0" }.to_string();
     }
-    // Rust's `{:e}` is the shortest round-trip digit string: "1.2345e-7".
-    let sci = format!("{:e}", f.abs());
+    // Rust's `{:e}` gives the shortest round-trip digit count; among strings of that
+    // length Python picks the one nearest the exact value, ties to even, which is what
+    // Rust's exact formatting at that precision produces (`1059438285926254.2`, not `.3`).
+    let shortest = format!("{:e}", f.abs());
+    let n = shortest.split_once('e').map_or(1, |(m, _)| m.chars().filter(char::is_ascii_digit).count());
+    let sci = format!("{:.*e}", n.saturating_sub(1), f.abs());
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
@@ -284,6 +294,7 @@ mod tests {
             (0.1, "0.1"),
             (1e22, "1e+22"),
             (-2.5, "-2.5"),
+            (1059438285926254.2, "1059438285926254.2"),
         ] {
             assert_eq!(float_repr(f), s);
         }
@@ -297,7 +308,7 @@ mod tests {
         assert_eq!(int_parse("007"), Some(Value::Int(7)));
         assert_eq!(int_parse("99999999999999999999"), Some(Value::BigInt("99999999999999999999".into())));
         assert_eq!(int_parse("-9223372036854775808"), Some(Value::Int(i64::MIN)));
-        for bad in ["7.0", "many", "", "_1", "1_", "1__0", "+", "0x10", " - 1"] {
+        for bad in ["7.0", "many", "", "_1", "1_", "1__0", "+", "0x10", " - 1", "\x1c7"] {
             assert_eq!(int_parse(bad), None, "{bad:?}");
         }
         assert_eq!(parse_int_radix("0x_1f", 16).map(|(n, b)| b.to_value(n)), Some(Value::Int(31)));

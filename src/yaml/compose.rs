@@ -5,12 +5,13 @@
 //! deliberate bounds: nesting deeper than [`MAX_DEPTH`] is an error, and an alias to an
 //! anchor whose node is not finished (a recursive structure) is an error.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::parser::{Ev, Parser};
 use super::resolver::{resolve_scalar, MAP, SEQ};
 use super::scanner::{error, Mark};
-use super::{YamlError, MAX_DEPTH};
+use super::{Loader, YamlError, MAX_DEPTH};
 
 type R<T> = Result<T, YamlError>;
 
@@ -23,7 +24,7 @@ pub(crate) enum Kind {
 
 #[derive(Debug)]
 pub(crate) struct RawNode {
-    pub tag: String,
+    pub tag: Cow<'static, str>,
     pub start: Mark,
     pub kind: Kind,
 }
@@ -50,8 +51,8 @@ pub(crate) struct Composer {
 }
 
 impl Composer {
-    pub fn new(text: &str) -> R<Composer> {
-        Ok(Composer { parser: Parser::new(text)? })
+    pub fn new(text: &str, loader: Loader) -> R<Composer> {
+        Ok(Composer { parser: Parser::new(text, loader)? })
     }
 
     fn check(&mut self, f: impl Fn(&Ev) -> bool) -> R<bool> {
@@ -167,13 +168,13 @@ impl Composer {
         let (tag, kind) = match ev.ev {
             Ev::Scalar { tag, implicit, value, .. } => {
                 let tag = match tag {
-                    Some(t) if t != "!" => t,
-                    _ => resolve_scalar(&value, implicit.0).to_string(),
+                    Some(t) if t != "!" => Cow::Owned(t),
+                    _ => Cow::Borrowed(resolve_scalar(&value, implicit.0)),
                 };
                 (tag, Kind::Scalar(value))
             }
-            Ev::SequenceStart { tag, .. } => (tag.filter(|t| t != "!").unwrap_or_else(|| SEQ.to_string()), Kind::Seq(Vec::new())),
-            Ev::MappingStart { tag, .. } => (tag.filter(|t| t != "!").unwrap_or_else(|| MAP.to_string()), Kind::Map(Vec::new())),
+            Ev::SequenceStart { tag, .. } => (tag.filter(|t| t != "!").map_or(Cow::Borrowed(SEQ), Cow::Owned), Kind::Seq(Vec::new())),
+            Ev::MappingStart { tag, .. } => (tag.filter(|t| t != "!").map_or(Cow::Borrowed(MAP), Cow::Owned), Kind::Map(Vec::new())),
             _ => return Err(error(None, "unexpected event", ev.start)),
         };
         let is_scalar = matches!(kind, Kind::Scalar(_));

@@ -75,7 +75,8 @@ impl<'d> Constructor<'d> {
             ));
         }
         let span = doc.nodes[doc.root].start.span();
-        Ok(c.assemble(Item { slot: root, span }))
+        let mut uses = c.uses(root);
+        Ok(c.assemble(Item { slot: root, span }, &mut uses))
     }
 
     fn new_slot(&mut self, built: Built, start: Mark) -> usize {
@@ -123,7 +124,7 @@ impl<'d> Constructor<'d> {
     fn construct_scalar_value(&self, raw: usize) -> R<Value> {
         let node = &self.doc.nodes[raw];
         let fail = |msg: String| error(None, msg, node.start);
-        match node.tag.as_str() {
+        match node.tag.as_ref() {
             NULL => self.scalar_text(raw, 0).map(|_| Value::Null),
             BOOL => {
                 let text = self.scalar_text(raw, 0)?;
@@ -156,7 +157,7 @@ impl<'d> Constructor<'d> {
     fn run_generator(&mut self, raw: usize, slot: usize) -> R<()> {
         let doc = self.doc;
         let node = &doc.nodes[raw];
-        let built = match node.tag.as_str() {
+        let built = match node.tag.as_ref() {
             SEQ => match &node.kind {
                 Kind::Seq(items) => Built::Seq(items.iter().map(|&i| self.item(i)).collect::<R<_>>()?),
                 _ => return Err(error(None, format!("expected a sequence node, but found {}", node.id()), node.start)),
@@ -264,7 +265,14 @@ impl<'d> Constructor<'d> {
         if !matches!(node.kind, Kind::Map(_)) {
             return Err(error(None, format!("expected a mapping node, but found {}", node.id()), node.start));
         }
-        let pairs = self.flatten(raw, 0)?;
+        let Kind::Map(own) = &node.kind else { return Ok(Vec::new()) };
+        let flat;
+        let pairs: &[(usize, usize)] = if own.iter().any(|&(k, _)| doc.nodes[k].tag == MERGE) {
+            flat = self.flatten(raw, 0)?;
+            &flat
+        } else {
+            own
+        };
         let mut out: Vec<(Item, Item)> = Vec::new();
         let mut keys: Vec<PyKey> = Vec::new();
         let mut index: Option<HashMap<PyKey, usize>> = None;
@@ -333,38 +341,81 @@ impl<'d> Constructor<'d> {
             }
             return Ok((size, height));
         }
-        let children: Vec<usize> = match &self.slots[slot].built {
-            Built::Val(_) | Built::Pending => Vec::new(),
-            Built::Seq(items) | Built::Set(items) => items.iter().map(|i| i.slot).collect(),
-            Built::Map(pairs) => pairs.iter().flat_map(|(k, v)| [k.slot, v.slot]).collect(),
-        };
         let (mut size, mut height) = (1u64, 1usize);
-        for c in children {
+        let mut visit = |c: usize, size: &mut u64, height: &mut usize| -> R<()> {
             let (s, h) = self.measure(c, depth + 1, memo)?;
-            size = size.saturating_add(s);
-            height = height.max(h + 1);
-            if size > MAX_NODES as u64 {
+            *size = size.saturating_add(s);
+            *height = (*height).max(h + 1);
+            if *size > MAX_NODES as u64 {
                 return Err(error(
                     None,
                     format!("alias expansion exceeds {MAX_NODES} nodes (the document would expand to more)"),
                     self.slots[slot].start,
                 ));
             }
+            Ok(())
+        };
+        match &self.slots[slot].built {
+            Built::Val(_) | Built::Pending => {}
+            Built::Seq(items) | Built::Set(items) => {
+                for i in items {
+                    visit(i.slot, &mut size, &mut height)?;
+                }
+            }
+            Built::Map(pairs) => {
+                for (k, v) in pairs {
+                    visit(k.slot, &mut size, &mut height)?;
+                    visit(v.slot, &mut size, &mut height)?;
+                }
+            }
         }
         memo[slot] = Some((size, height));
         Ok((size, height))
     }
 
-    fn assemble(&self, item: Item) -> Node {
-        let value = match &self.slots[item.slot].built {
-            Built::Val(v) => v.clone(),
+    /// Expands a slot into an owned tree; a slot's last (usually only) use moves its
+    /// value instead of cloning it.
+    fn assemble(&mut self, item: Item, uses: &mut [u32]) -> Node {
+        uses[item.slot] = uses[item.slot].saturating_sub(1);
+        let built = if uses[item.slot] == 0 {
+            std::mem::replace(&mut self.slots[item.slot].built, Built::Pending)
+        } else {
+            match &self.slots[item.slot].built {
+                Built::Val(v) => Built::Val(v.clone()),
+                Built::Pending => Built::Pending,
+                Built::Seq(items) => Built::Seq(items.clone()),
+                Built::Set(items) => Built::Set(items.clone()),
+                Built::Map(pairs) => Built::Map(pairs.clone()),
+            }
+        };
+        let value = match built {
+            Built::Val(v) => v,
             Built::Pending => Value::Null,
-            Built::Seq(items) => Value::Seq(items.iter().map(|&i| self.assemble(i)).collect()),
-            Built::Set(items) => Value::Set(items.iter().map(|&i| self.assemble(i)).collect()),
+            Built::Seq(items) => Value::Seq(items.into_iter().map(|i| self.assemble(i, uses)).collect()),
+            Built::Set(items) => Value::Set(items.into_iter().map(|i| self.assemble(i, uses)).collect()),
             Built::Map(pairs) => Value::Map(Map {
-                entries: pairs.iter().map(|&(k, v)| (self.assemble(k), self.assemble(v))).collect(),
+                entries: pairs.into_iter().map(|(k, v)| (self.assemble(k, uses), self.assemble(v, uses))).collect(),
             }),
         };
         Node { value, span: item.span }
+    }
+
+    /// How many times [`Self::assemble`] will visit each slot (aliases make a slot appear
+    /// in several places). Bounded by the `measure` check.
+    fn uses(&self, root: usize) -> Vec<u32> {
+        fn visit(c: &Constructor<'_>, slot: usize, uses: &mut [u32]) {
+            uses[slot] = uses[slot].saturating_add(1);
+            match &c.slots[slot].built {
+                Built::Val(_) | Built::Pending => {}
+                Built::Seq(items) | Built::Set(items) => items.iter().for_each(|i| visit(c, i.slot, uses)),
+                Built::Map(pairs) => pairs.iter().for_each(|(k, v)| {
+                    visit(c, k.slot, uses);
+                    visit(c, v.slot, uses);
+                }),
+            }
+        }
+        let mut uses = vec![0u32; self.slots.len()];
+        visit(self, root, &mut uses);
+        uses
     }
 }

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::scanner::{error, Directive, Mark, Scanner, T};
-use super::YamlError;
+use super::{Loader, YamlError};
 
 type R<T> = Result<T, YamlError>;
 
@@ -60,20 +60,26 @@ enum St {
 pub(crate) struct Parser {
     scanner: Scanner,
     current: Option<Event>,
+    /// `%TAG` handles of the current document (PyYAML's `tag_handles` minus the two
+    /// defaults, which [`Parser::tag_prefix`] falls back to).
     tag_handles: HashMap<String, String>,
     states: Vec<St>,
     marks: Vec<Mark>,
     state: St,
 }
 
-fn default_tags() -> HashMap<String, String> {
-    HashMap::from([("!".to_string(), "!".to_string()), ("!!".to_string(), "tag:yaml.org,2002:".to_string())])
+fn default_tag(handle: &str) -> Option<&'static str> {
+    match handle {
+        "!" => Some("!"),
+        "!!" => Some("tag:yaml.org,2002:"),
+        _ => None,
+    }
 }
 
 impl Parser {
-    pub fn new(text: &str) -> R<Parser> {
+    pub fn new(text: &str, loader: Loader) -> R<Parser> {
         Ok(Parser {
-            scanner: Scanner::new(text)?,
+            scanner: Scanner::new(text, loader)?,
             current: None,
             tag_handles: HashMap::new(),
             states: Vec::new(),
@@ -108,7 +114,7 @@ impl Parser {
             }
             St::ImplicitDocumentStart => {
                 if !self.scanner.check(&[T::Directive, T::DocumentStart, T::StreamEnd])? {
-                    self.tag_handles = default_tags();
+                    self.tag_handles.clear();
                     let start = self.scanner.peek_token()?.start;
                     self.states.push(St::DocumentEnd);
                     self.state = St::BlockNode;
@@ -183,10 +189,15 @@ impl Parser {
             }
             St::FlowSequenceEntry => self.parse_flow_sequence_entry(false),
             St::FlowSequenceEntryMappingKey => {
-                let tok = self.scanner.get_token()?;
+                let mut tok = self.scanner.get_token()?;
                 if !self.scanner.check(&[T::Value, T::FlowEntry, T::FlowSequenceEnd])? {
                     self.states.push(St::FlowSequenceEntryMappingValue);
                     return self.parse_node(false, false);
+                }
+                if self.scanner.is_libyaml() {
+                    // libyaml 0.2.5 consumes the token after an empty key here (so
+                    // `[? : x]` and `[?]` fail with it).
+                    tok = self.scanner.get_token()?;
                 }
                 self.state = St::FlowSequenceEntryMappingValue;
                 Ok(empty_scalar(tok.end))
@@ -266,7 +277,7 @@ impl Parser {
         self.tag_handles = HashMap::new();
         while self.scanner.check(&[T::Directive])? {
             let tok = self.scanner.get_token()?;
-            match tok.directive {
+            match tok.directive.map(|d| *d) {
                 Some(Directive::Yaml(major)) => {
                     if version_seen {
                         return Err(error(None, "found duplicate YAML directive", tok.start));
@@ -292,9 +303,6 @@ impl Parser {
                 }
                 _ => {}
             }
-        }
-        for (k, v) in default_tags() {
-            self.tag_handles.entry(k).or_insert(v);
         }
         Ok(())
     }
@@ -330,7 +338,7 @@ impl Parser {
         }
         let tag: Option<String> = match tag {
             None => None,
-            Some((Some(handle), suffix)) => match self.tag_handles.get(&handle) {
+            Some((Some(handle), suffix)) => match self.tag_handles.get(&handle).map(String::as_str).or(default_tag(&handle)) {
                 Some(prefix) => Some(format!("{prefix}{suffix}")),
                 None => {
                     return Err(error(

@@ -20,6 +20,9 @@ pub(crate) const OMAP: &str = "tag:yaml.org,2002:omap";
 pub(crate) const PAIRS: &str = "tag:yaml.org,2002:pairs";
 pub(crate) const SET: &str = "tag:yaml.org,2002:set";
 
+/// A candidate tag and its regex, as a matcher.
+type Matcher = (&'static str, fn(&str) -> bool);
+
 /// The tag PyYAML's `Resolver.resolve(ScalarNode, value, implicit)` returns.
 pub(crate) fn resolve_scalar(value: &str, implicit_plain: bool) -> &'static str {
     if !implicit_plain {
@@ -28,7 +31,7 @@ pub(crate) fn resolve_scalar(value: &str, implicit_plain: bool) -> &'static str 
     let Some(first) = value.chars().next() else {
         return NULL; // the '' resolver list holds only null, and '' matches it
     };
-    let candidates: &[(&str, fn(&str) -> bool)] = match first {
+    let candidates: &[Matcher] = match first {
         'y' | 'Y' | 'n' | 'N' | 't' | 'T' | 'f' | 'F' | 'o' | 'O' => &[(BOOL, is_bool), (NULL, is_null)],
         '-' | '+' => &[(FLOAT, is_float), (INT, is_int)],
         '0'..='9' => &[(FLOAT, is_float), (INT, is_int), (TIMESTAMP, is_timestamp)],

@@ -152,3 +152,13 @@ fn python_key_equality() {
     assert_eq!(m.entries[0].0.value, Value::Int(1));
     assert_eq!(m.entries[0].1.as_str(), Some("f"));
 }
+
+#[test]
+fn csafe_loader_accepts_tab_separators() {
+    let text = "name:\tfoo\ndescription: a\tb\n";
+    assert!(load(text).is_err(), "the pure loader rejects tabs");
+    let n = load_with(text, Loader::CSafe).expect("ok").expect("doc");
+    assert_eq!(n.get("name").and_then(Node::as_str), Some("foo"));
+    assert_eq!(n.get("description").and_then(Node::as_str), Some("a\tb"));
+    assert!(load_with("a:\n\tb: 1\n", Loader::CSafe).is_err(), "tab indentation stays an error");
+}

@@ -13,7 +13,8 @@ Each expected file is one of
   {"error": {"line": L | null, "col": C | null, "kind": "...", "context": "...", "message": "..."}}
   {"recursive": true}     # PyYAML builds a self-containing structure; agentry refuses it
 and every one also has "all": the outcome of yaml.safe_load_all, {"ok": [<tagged>...]},
-{"error": {...}} or {"recursive": true}.
+{"error": {...}} or {"recursive": true}; and "c": the outcome of yaml.load with
+yaml.CSafeLoader (libyaml), {"ok": <tagged>}, {"error": ...} or {"recursive": true}.
 <tagged> is {"t": python type name, "v": value}: ints as decimal text, floats as repr(),
 bytes as repr(), dates/datetimes as isoformat(), lists as arrays, dicts as [[k, v], ...],
 sets as arrays sorted by their JSON text, tuples (from !!omap/!!pairs) as lists.
@@ -166,9 +167,22 @@ def run_all(text):
         return {"error": error_of(text, e)}
 
 
+def run_c(text):
+    """yaml.CSafeLoader (libyaml): only the outcome and the value are compared."""
+    try:
+        return {"ok": tagged(yaml.load(text, Loader=yaml.CSafeLoader))}
+    except Recursive:
+        return {"recursive": True}
+    except RecursionError:
+        return {"error": {"line": None, "col": None, "kind": "RecursionError", "context": None, "message": ""}}
+    except Exception as e:  # noqa: BLE001
+        return {"error": error_of(text, e)}
+
+
 def run(text):
     out = run_one(text)
     out["all"] = run_all(text)
+    out["c"] = run_c(text)
     return out
 
 
