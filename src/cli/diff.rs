@@ -181,7 +181,7 @@ fn changed_pair(old: String, new: String) -> Vec<DiffLine> {
 /// a `-`/`+` pair, a changed list item by item (`  - item`), a changed object entry
 /// by entry (`  key: value`). Each line says whether it belongs to a changed field
 /// (the unchanged `key:` line above changed items does).
-fn field_lines(fields: &[FieldChange]) -> Vec<(DiffLine, bool)> {
+fn field_lines(fields: &[FieldChange], context: usize) -> Vec<(DiffLine, bool)> {
     let mut lines = Vec::new();
     let value = |v: &Option<Json>| v.as_ref().map(compact).unwrap_or_default();
     for f in fields {
@@ -196,7 +196,19 @@ fn field_lines(fields: &[FieldChange]) -> Vec<(DiffLine, bool)> {
             }
             Change::Changed => {
                 lines.push((line(Change::Same, format!("{}:", f.key)), true));
-                for item in &f.items {
+                // Inside a long list or object, unchanged items far from a change
+                // shrink to one `…` line.
+                let changed: Vec<usize> = (0..f.items.len()).filter(|&i| f.items[i].change != Change::Same).collect();
+                let mut skipping = false;
+                for (i, item) in f.items.iter().enumerate() {
+                    if !changed.iter().any(|&c| i.abs_diff(c) <= context) {
+                        if !skipping {
+                            lines.push((line(Change::Same, "  …".into()), true));
+                        }
+                        skipping = true;
+                        continue;
+                    }
+                    skipping = false;
                     let text = match item.value.as_object().filter(|_| f.new.as_ref().is_some_and(Json::is_object)) {
                         Some(entry) => entry.iter().map(|(k, v)| format!("  {k}: {}", compact(v))).collect(),
                         None => format!("  - {}", compact(&item.value)),
@@ -251,7 +263,7 @@ impl Printer<'_, '_> {
         ))?;
         self.comment(&format!("why: {}", r.other.rule))?;
 
-        let groups = field_groups(field_lines(&r.fields), self.style.context);
+        let groups = field_groups(field_lines(&r.fields, self.style.context), self.style.context);
         if groups.is_empty() {
             self.comment("fields: identical")?;
         } else {
@@ -622,7 +634,7 @@ mod tests {
             change("e", Change::Same, Some(json!(5)), Some(json!(5))),
             change("model", Change::Changed, Some(json!("gpt-4o mini")), Some(json!("gpt-4o large"))),
         ];
-        let groups = field_groups(field_lines(&fields), 1);
+        let groups = field_groups(field_lines(&fields, 1), 1);
         let text: Vec<Vec<String>> = groups
             .iter()
             .map(|h| h.lines.iter().map(|l| format!("{}{}", l.tag.sign(), l.content())).collect())
