@@ -14,5 +14,6 @@ pub mod load;
 pub mod loader;
 pub mod model;
 pub mod py;
+pub mod render;
 pub mod text;
 pub mod yaml;

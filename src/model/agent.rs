@@ -113,6 +113,17 @@ pub struct Edge {
     pub target: Option<String>,
 }
 
+/// A message the model reads besides the system prompt: a history entry, the first
+/// user message, or one named step of a multi-step agent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Message {
+    /// `user`, `assistant`, … as the framework names it.
+    pub role: String,
+    /// A name for a part of a larger prompt (a step), when there is one.
+    pub label: Option<String>,
+    pub text: String,
+}
+
 /// One definition of an agent, resolved.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Agent {
@@ -132,6 +143,8 @@ pub struct Agent {
     /// The effective system prompt, or `None` where it cannot be known without
     /// running tools or a model.
     pub system_prompt: Option<String>,
+    /// What else the model reads, in order (history, then the first user message).
+    pub messages: Vec<Message>,
     pub edges: Vec<Edge>,
 }
 

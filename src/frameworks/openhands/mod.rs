@@ -203,6 +203,7 @@ impl Framework for OpenHands {
                         fields: def.fields,
                         attributes: def.attributes,
                         system_prompt: Some(def.system_prompt),
+                        messages: Vec::new(),
                         edges: Vec::new(),
                     };
                     agents.push((agent, s.folder));
@@ -232,6 +233,7 @@ fn invalid_agent(name: String, source: Source) -> Agent {
         fields: Vec::new(),
         attributes: Vec::new(),
         system_prompt: None,
+        messages: Vec::new(),
         edges: Vec::new(),
     }
 }
