@@ -52,6 +52,7 @@ impl Framework for MdFiles {
                 }],
                 attributes: Vec::new(),
                 system_prompt: None,
+                messages: Vec::new(),
                 edges: Vec::new(),
             });
         }
@@ -110,6 +111,7 @@ impl Framework for Walker {
                 }],
                 attributes: Vec::new(),
                 system_prompt: None,
+                messages: Vec::new(),
                 edges: Vec::new(),
             });
         }

@@ -82,6 +82,23 @@ fn file_text(path: &Path) -> String {
     }
 }
 
+/// What the model reads from a definition: the system prompt, then each other
+/// message under the heading `agentry show` prints for it.
+fn model_text(a: &Agent) -> String {
+    let mut text = a.system_prompt.clone().unwrap_or_default();
+    for m in &a.messages {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        match &m.label {
+            Some(label) => text.push_str(&format!("--- {} message: {label} ---\n", m.role)),
+            None => text.push_str(&format!("--- {} message ---\n", m.role)),
+        }
+        text.push_str(&m.text);
+    }
+    text
+}
+
 /// Everything compared, in the order it is printed.
 struct Report<'a> {
     winner: &'a Agent,
@@ -99,11 +116,7 @@ impl<'a> Report<'a> {
         } else {
             diff::text(&file_text(&other.source.path), &file_text(&winner.source.path), context)
         };
-        let prompt = diff::text(
-            other.system_prompt.as_deref().unwrap_or(""),
-            winner.system_prompt.as_deref().unwrap_or(""),
-            context,
-        );
+        let prompt = diff::text(&model_text(other), &model_text(winner), context);
         Report { winner, other, fields: diff::fields(winner, other), file, prompt }
     }
 
@@ -279,8 +292,9 @@ impl Printer<'_, '_> {
             self.section(&old, &new, &r.file.hunks, true)?;
         }
 
-        match (&r.other.system_prompt, &r.winner.system_prompt) {
-            (None, None) => self.comment("prompt: not known without running the agent")?,
+        let unknown = |a: &Agent| a.system_prompt.is_none() && a.messages.is_empty();
+        match (unknown(r.other), unknown(r.winner)) {
+            (true, true) => self.comment("prompt: not known without running the agent")?,
             _ if r.prompt.is_empty() => self.comment("prompt: identical")?,
             _ => self.section(&format!("{old_key} (prompt)"), &format!("{new_key} (prompt)"), &r.prompt.hunks, true)?,
         }
@@ -468,6 +482,7 @@ mod tests {
                 .collect(),
             attributes: Vec::new(),
             system_prompt: Some(prompt.into()),
+            messages: Vec::new(),
             edges: Vec::new(),
         }
     }
@@ -591,6 +606,18 @@ mod tests {
         assert!(row.contains(" | ") && row.contains("model: opus"), "{row}");
         let gone = text.lines().find(|l| l.contains("color: red") && l.contains("   4 ")).expect("a color row");
         assert!(gone.trim_end().ends_with('<'), "{gone}");
+    }
+
+    #[test]
+    fn the_prompt_section_includes_the_other_messages() {
+        let (_files, mut catalog) = workspace("messages");
+        let message = |text: &str| crate::model::Message { role: "user".into(), label: None, text: text.into() };
+        catalog.reports[0].agents[0].messages = vec![message("Review branch <user prompt>.")];
+        catalog.reports[0].agents[1].messages = vec![message("Review <user prompt>.")];
+        let (_, text) = run(&catalog, None, false, PLAIN);
+        let prompt = &text[text.find("(prompt)").expect("a prompt section")..];
+        assert!(prompt.contains(" --- user message ---\n-Review <user prompt>.\n"), "{prompt}");
+        assert!(prompt.contains("+Review branch <user prompt>.\n"), "{prompt}");
     }
 
     #[test]
