@@ -5,11 +5,13 @@
 //! are two views of one immutable [`model::Catalog`].
 
 pub mod cli;
+pub mod diff;
 pub mod discover;
 pub mod export;
 pub mod frameworks;
 pub mod frontmatter;
 pub mod load;
+pub mod loader;
 pub mod model;
 pub mod py;
 pub mod render;
