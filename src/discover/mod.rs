@@ -4,6 +4,7 @@
 
 pub mod site_packages;
 
+use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -64,11 +65,17 @@ fn stamp(meta: &std::fs::Metadata) -> Stamp {
     Stamp { len: meta.len(), modified: meta.modified().ok(), inode }
 }
 
+/// A value a framework derived from a file's bytes (its parse), kept with the bytes
+/// and dropped with them when the file changes.
+type Derived = Arc<dyn Any + Send + Sync>;
+
 struct Entry {
     stamp: Stamp,
     bytes: Arc<[u8]>,
     /// The last pass ([`FileCache::begin_pass`]) that asked for the file.
     pass: u64,
+    /// Parses of these bytes, by the deriving type and the caller's context key.
+    derived: Vec<((TypeId, u64), Derived)>,
 }
 
 /// Bytes of files, read once and shared. Cheap to query again: a cached file is only
@@ -109,8 +116,34 @@ impl FileCache {
         let bytes: Arc<[u8]> = read_bounded(path)?.into();
         self.reads.fetch_add(1, Ordering::Relaxed);
         self.bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
-        self.lock().insert(path.to_path_buf(), Entry { stamp: now, bytes: bytes.clone(), pass });
+        self.lock().insert(path.to_path_buf(), Entry { stamp: now, bytes: bytes.clone(), pass, derived: Vec::new() });
         Ok(bytes)
+    }
+
+    /// What `derive` makes of the file's bytes, computed once per version of the file:
+    /// a reload parses only the files that changed. `context` must capture whatever
+    /// else the result depends on (a hash of the source key, say); the type `T` keeps
+    /// frameworks apart. Read errors are returned as they are and not remembered.
+    pub fn derived<T: Send + Sync + 'static>(
+        &self,
+        path: &Path,
+        context: u64,
+        derive: impl FnOnce(&[u8]) -> T,
+    ) -> Result<Arc<T>, ReadError> {
+        let key = (TypeId::of::<T>(), context);
+        let bytes = self.read(path)?;
+        let cached = self.lock().get(path).filter(|e| Arc::ptr_eq(&e.bytes, &bytes)).and_then(|e| {
+            e.derived.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
+        });
+        if let Some(v) = cached.and_then(|v| v.downcast::<T>().ok()) {
+            return Ok(v);
+        }
+        let value = Arc::new(derive(&bytes));
+        if let Some(e) = self.lock().get_mut(path).filter(|e| Arc::ptr_eq(&e.bytes, &bytes)) {
+            e.derived.retain(|(k, _)| *k != key);
+            e.derived.push((key, value.clone() as Derived));
+        }
+        Ok(value)
     }
 
     /// Forgets a file, so the next read goes to disk.
@@ -165,6 +198,15 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, ReadError> {
         return Err(ReadError::TooLarge(bytes.len() as u64));
     }
     Ok(bytes)
+}
+
+/// A context key for [`FileCache::derived`] from the text a parse depends on besides
+/// the bytes (typically the source key).
+pub fn context_key(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
 }
 
 /// One entry of a folder.
@@ -240,6 +282,19 @@ mod tests {
         cache.retain_pass();
         assert!(cache.paths().is_empty());
         assert_eq!(cache.read(&dir.join("missing")), Err(ReadError::NotFound));
+        let parses = std::cell::Cell::new(0);
+        let parse = |b: &[u8]| {
+            parses.set(parses.get() + 1);
+            b.len()
+        };
+        assert_eq!(*cache.derived(&f, 7, parse).unwrap(), 5);
+        assert_eq!(*cache.derived(&f, 7, parse).unwrap(), 5);
+        assert_eq!(parses.get(), 1, "unchanged bytes are parsed once");
+        assert_eq!(*cache.derived(&f, 8, parse).unwrap(), 5);
+        assert_eq!(parses.get(), 2, "another context parses again");
+        std::fs::write(&f, "changed!").unwrap();
+        assert_eq!(*cache.derived(&f, 7, parse).unwrap(), 8);
+        assert_eq!(parses.get(), 3, "new bytes are parsed again");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -92,11 +92,13 @@ impl<'a> Resolver<'a> {
             }
             Ok(_) => {}
         }
-        let bytes = self.files.read(path).map_err(|e| {
+        // Parsed once per version of the file: a reload re-parses only what changed.
+        let context = crate::discover::context_key(&path.to_string_lossy());
+        let parsed = self.files.derived(path, context, |bytes| spec::parse(path, bytes)).map_err(|e| {
             let kind = if e == ReadError::NotFound { DiagKind::Missing } else { DiagKind::Io };
             Problem::new(kind, path, None, format!("cannot read the agent spec file: {e}"))
         })?;
-        spec::parse(path, &bytes)
+        (*parsed).clone()
     }
 
     fn identity(&mut self, path: &Path) -> PathBuf {

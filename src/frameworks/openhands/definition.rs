@@ -14,6 +14,7 @@ use crate::py;
 use crate::yaml::{self, Map, Node, Value};
 
 /// A file that loaded.
+#[derive(Clone)]
 pub struct Definition {
     pub name: String,
     pub description: String,
@@ -23,6 +24,7 @@ pub struct Definition {
 }
 
 /// Why a file did not load, as the oracle classifies it.
+#[derive(Clone)]
 pub struct Failure {
     pub kind: DiagKind,
     pub message: String,

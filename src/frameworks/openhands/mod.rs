@@ -97,8 +97,10 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
     files
         .into_par_iter()
         .map(|(folder, source, stem)| {
-            let result = match cx.files.read(&source.path) {
-                Ok(bytes) => definition::parse(&bytes, &stem, &source.key()),
+            // Parsed once per version of the file: a reload re-parses only what changed.
+            let key = source.key();
+            let result = match cx.files.derived(&source.path, discover::context_key(&key), |b| definition::parse(b, &stem, &key)) {
+                Ok(parsed) => (*parsed).clone(),
                 Err(e) => Err(definition::Failure { kind: DiagKind::Io, message: io_message(&e), line: None, col: None }),
             };
             Scanned { folder, source, result }

@@ -64,8 +64,16 @@ impl Resolver<'_> {
     }
 
     fn read_and_parse(&self, path: &Path) -> Result<Parsed, LoadError> {
-        let text = parse::read_text(self.files, path)?;
-        parse::parse_agent(&text, path, &(self.key_of)(path))
+        // Parsed once per version of the file: a reload re-parses only what changed.
+        let key = (self.key_of)(path);
+        let context = crate::discover::context_key(&format!("{}\0{key}", path.display()));
+        let parsed = self
+            .files
+            .derived(path, context, |bytes| {
+                parse::decode_text(path, bytes).and_then(|text| parse::parse_agent(&text, path, &key))
+            })
+            .map_err(|e| parse::read_error(path, e))?;
+        (*parsed).clone()
     }
 
     /// `resolve_agent_inheritance(agent, agent_path, visited)`.

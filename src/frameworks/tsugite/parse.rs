@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value as Json;
 
 use super::schema::{self, FIELDS};
-use crate::discover::{FileCache, ReadError};
+use crate::discover::ReadError;
 use crate::model::{Attribute, DiagKind, FieldOrigin};
 use crate::yaml::{self, Value};
 
@@ -95,9 +95,9 @@ pub struct Parsed {
     pub attributes: Vec<Attribute>,
 }
 
-/// `path.read_text(encoding="utf-8")`: strict UTF-8, `\r\n` and `\r` read as `\n`.
-pub fn read_text(files: &FileCache, path: &Path) -> Result<String, LoadError> {
-    let bytes = files.read(path).map_err(|e| match e {
+/// A read failure as the package reports it.
+pub fn read_error(path: &Path, e: ReadError) -> LoadError {
+    match e {
         ReadError::IsDir => LoadError::new(
             ErrClass::Os,
             DiagKind::Io,
@@ -112,8 +112,13 @@ pub fn read_text(files: &FileCache, path: &Path) -> Result<String, LoadError> {
             None,
             format!("cannot read: {other}"),
         ),
-    })?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
+    }
+}
+
+/// The bytes as `path.read_text(encoding="utf-8")` decodes them: strict UTF-8,
+/// `\r\n` and `\r` read as `\n`.
+pub fn decode_text(path: &Path, bytes: &[u8]) -> Result<String, LoadError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = bytes[..e.valid_up_to()]
             .iter()
             .filter(|b| **b == b'\n')
