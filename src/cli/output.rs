@@ -38,8 +38,16 @@ fn table(out: &mut dyn Write, rows: &[Vec<String>]) -> io::Result<()> {
 
 pub fn list(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i32> {
     if json {
-        let agents: Vec<_> = catalog.agents().collect();
-        json_out(out, &json!({ "schema": SCHEMA, "generation": catalog.generation, "agents": agents }))?;
+        // Serialised straight from the catalog: no intermediate JSON tree of every agent.
+        #[derive(serde::Serialize)]
+        struct List<'a> {
+            schema: &'a str,
+            generation: u64,
+            agents: Vec<&'a Agent>,
+        }
+        let doc = List { schema: SCHEMA, generation: catalog.generation, agents: catalog.agents().collect() };
+        serde_json::to_writer_pretty(&mut *out, &doc)?;
+        writeln!(out)?;
         return Ok(exit::OK);
     }
     let mut rows = vec![vec!["NAME".into(), "FRAMEWORK".into(), "STATUS".into(), "SCOPE".into(), "PATH".into()]];
