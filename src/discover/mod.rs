@@ -74,6 +74,8 @@ pub struct FileCache {
     entries: Mutex<HashMap<PathBuf, Entry>>,
     reads: AtomicU64,
     bytes_read: AtomicU64,
+    /// Every call of [`FileCache::read`], cached or not: the live loader's progress.
+    served: AtomicU64,
 }
 
 impl FileCache {
@@ -83,6 +85,7 @@ impl FileCache {
 
     /// The file's bytes, following symlinks.
     pub fn read(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
+        self.served.fetch_add(1, Ordering::Relaxed);
         let meta = std::fs::metadata(path)?;
         if meta.is_dir() {
             return Err(ReadError::IsDir);
@@ -111,6 +114,18 @@ impl FileCache {
     /// How many files were read from disk, and how many bytes, since creation.
     pub fn stats(&self) -> (u64, u64) {
         (self.reads.load(Ordering::Relaxed), self.bytes_read.load(Ordering::Relaxed))
+    }
+
+    /// How many reads were asked for since creation, served from the cache or not.
+    /// A loader counts progress with it while a load runs.
+    pub fn served(&self) -> u64 {
+        self.served.load(Ordering::Relaxed)
+    }
+
+    /// Every file held, i.e. every file some load has read (the live loader watches
+    /// their folders: a parent or template outside the searched folders still counts).
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.lock().keys().cloned().collect()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Entry>> {

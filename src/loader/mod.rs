@@ -1,0 +1,172 @@
+//! The background loader: a worker thread that turns a workspace into immutable
+//! [`Catalog`] snapshots, so the explorer never waits on the disk.
+//!
+//! Responsibilities:
+//! - a cold load at once, with [`LoaderEvent::Progress`] while it runs;
+//! - watching every folder the frameworks searched (and the nearest existing parent
+//!   of the ones that do not exist yet), debouncing changes, and publishing a new
+//!   snapshot after each burst (see [`watch`]);
+//! - keeping one [`FileCache`] between loads, so a refresh re-reads only the files
+//!   whose size, modification time or inode changed ([`Loader::last_stats`]);
+//! - falling back to polling, with a visible [`WatchState`], when the operating
+//!   system refuses to watch (inotify limits).
+//!
+//! Events travel over a `std::sync::mpsc` channel; after each event is queued the
+//! `wake` callback runs so an event loop blocked elsewhere can look at it.
+
+mod watch;
+mod worker;
+
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::discover::FileCache;
+use crate::load::LoadOptions;
+use crate::model::Catalog;
+
+pub use watch::is_ignored;
+
+/// How the loader notices changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WatchMode {
+    /// The operating system's notifications (inotify, FSEvents, …); polling when
+    /// they fail.
+    Notify,
+    /// Look at the watched folders every so often.
+    Poll(Duration),
+    /// No live refresh (`--no-watch`); [`Loader::reload`] still works.
+    Off,
+}
+
+/// What the status bar shows about live refresh.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WatchState {
+    Watching { dirs: usize },
+    Polling { every: Duration, reason: String },
+    Off,
+    Failed(String),
+}
+
+/// How often the fallback polls when notifications fail.
+pub const FALLBACK_POLL: Duration = Duration::from_secs(2);
+
+/// What the loader tells its owner, in order.
+#[derive(Clone, Debug)]
+pub enum LoaderEvent {
+    /// `done` files read so far in the running load, of about `total` (the previous
+    /// load's count; 0 when unknown, i.e. during the first load).
+    Progress { done: usize, total: usize },
+    /// A new snapshot; its generation is one more than the previous one's.
+    Snapshot(Arc<Catalog>),
+    Watch(WatchState),
+}
+
+/// What one load cost: how the "re-read only what changed" promise is checked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoadStats {
+    pub generation: u64,
+    /// Reads asked of the file cache during the load.
+    pub files_served: u64,
+    /// Of those, the files that were actually read from disk (new or changed).
+    pub files_read: u64,
+    pub bytes_read: u64,
+    pub elapsed: Duration,
+    /// The changed paths that triggered the load (empty for a cold or forced load).
+    pub trigger: Vec<std::path::PathBuf>,
+}
+
+/// Messages to the worker: from the owner and from the file watcher.
+pub(crate) enum Control {
+    Reload,
+    SetOptions(Box<LoadOptions>),
+    Changed(Vec<std::path::PathBuf>),
+    /// The watcher lost events (queue overflow): everything may have changed.
+    Rescan,
+    WatchError(String),
+    Stop,
+}
+
+/// Owns the worker thread. Dropping it stops the watcher at once and the worker as
+/// soon as its current load (if any) ends.
+pub struct Loader {
+    events: Receiver<LoaderEvent>,
+    control: Sender<Control>,
+    shared: Arc<worker::Shared>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Loader {
+    /// Starts the worker: a first cold load at once, then a new snapshot after every
+    /// debounced change. `wake` is called after each event is queued (the explorer
+    /// uses it to wake its event loop; it must not block).
+    pub fn spawn(opts: LoadOptions, watch: WatchMode, wake: Box<dyn Fn() + Send>) -> Loader {
+        let (event_tx, events) = mpsc::channel();
+        let (control, control_rx) = mpsc::channel();
+        let shared = Arc::new(worker::Shared::default());
+        let worker = worker::Worker::new(opts, watch, event_tx, wake, control.clone(), control_rx, shared.clone());
+        let thread = std::thread::Builder::new().name("agentry-loader".into()).spawn(move || worker.run());
+        let thread = match thread {
+            Ok(t) => Some(t),
+            Err(e) => {
+                // Without a thread there is nothing to show; say so instead of panicking.
+                let (tx, rx) = mpsc::channel();
+                let _ = tx.send(LoaderEvent::Watch(WatchState::Failed(format!("cannot start the loader thread: {e}"))));
+                return Loader { events: rx, control, shared, thread: None };
+            }
+        };
+        Loader { events, control, shared, thread }
+    }
+
+    /// The next event, if one is queued; never blocks.
+    pub fn try_recv(&self) -> Option<LoaderEvent> {
+        self.events.try_recv().ok()
+    }
+
+    /// The event channel (a `std::sync::mpsc` receiver), for owners that want to
+    /// block on it.
+    pub fn receiver(&self) -> &Receiver<LoaderEvent> {
+        &self.events
+    }
+
+    /// Forgets every cached file and loads the workspace again.
+    pub fn reload(&self) {
+        let _ = self.control.send(Control::Reload);
+    }
+
+    /// Loads again with new options (other roots, a new user prompt to render with).
+    pub fn set_options(&self, opts: LoadOptions) {
+        let _ = self.control.send(Control::SetOptions(Box::new(opts)));
+    }
+
+    /// What the last finished load cost.
+    pub fn last_stats(&self) -> Option<LoadStats> {
+        self.shared.stats.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The file cache kept between loads.
+    pub fn file_cache(&self) -> Arc<FileCache> {
+        self.shared.files.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+/// How long `drop` waits for the worker to finish before leaving it to end on its own
+/// (a cold load of a huge workspace cannot be interrupted midway).
+const STOP_WAIT: Duration = Duration::from_millis(200);
+
+impl Drop for Loader {
+    fn drop(&mut self) {
+        let _ = self.control.send(Control::Stop);
+        // The watcher goes first, so no more events arrive whatever the worker does.
+        drop(self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner()).take());
+        let Some(thread) = self.thread.take() else { return };
+        let deadline = std::time::Instant::now() + STOP_WAIT;
+        while !thread.is_finished() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        if thread.is_finished() {
+            let _ = thread.join();
+        }
+    }
+}

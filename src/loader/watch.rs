@@ -1,0 +1,210 @@
+//! What to watch and how: the folders a snapshot depends on, a filter for events
+//! that cannot change a definition, and a watcher that keeps its set of watched
+//! folders in step with the latest snapshot.
+//!
+//! Folders are watched, never single files: editors save by writing a new file and
+//! renaming it over the old one, which ends a watch on the file but not on its folder.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+use notify::event::{AccessKind, MetadataKind, ModifyKind};
+use notify::{Event, EventKind, RecursiveMode};
+
+use super::Control;
+use crate::model::Catalog;
+
+/// `true` for paths whose changes never change an agent: version-control internals
+/// and editors' swap, backup and lock files (vim writes `4913` to test a folder).
+pub fn is_ignored(path: &Path) -> bool {
+    if path.components().any(|c| c.as_os_str() == ".git") {
+        return true;
+    }
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
+    name == "4913"
+        || name.ends_with('~')
+        || name.starts_with(".#")
+        || [".swp", ".swx", ".swo"].iter().any(|s| name.ends_with(s))
+}
+
+/// The folders a snapshot depends on, each with whether its subfolders count too.
+///
+/// - every searched folder that exists, recursively unless it is a workspace root
+///   itself (a project root can hold `node_modules/`; nothing is searched that deep);
+/// - for a searched folder that does not exist, its nearest existing ancestor, so
+///   creating `.agents/agents/` is seen;
+/// - the folder of every file the loads read (parents reached through `extends`,
+///   included templates, built-ins).
+pub fn targets(catalog: &Catalog, files_read: &[PathBuf]) -> BTreeMap<PathBuf, bool> {
+    let roots = [&catalog.roots.project, &catalog.roots.home, &catalog.roots.xdg];
+    let is_root_or_above = |p: &Path| roots.iter().any(|r| r.starts_with(p));
+    let mut out: BTreeMap<PathBuf, bool> = BTreeMap::new();
+    let add = |out: &mut BTreeMap<PathBuf, bool>, path: PathBuf, recursive: bool| {
+        let entry = out.entry(path).or_insert(false);
+        *entry |= recursive;
+    };
+    for report in &catalog.reports {
+        let dirs = report.searched.iter().map(|s| s.path.clone()).chain(report.builtins.clone());
+        for dir in dirs {
+            if crate::frameworks::is_dir(&dir) {
+                let recursive = !is_root_or_above(&dir);
+                add(&mut out, dir, recursive);
+            } else if let Some(existing) = dir.ancestors().skip(1).find(|a| crate::frameworks::is_dir(a)) {
+                add(&mut out, existing.to_path_buf(), false);
+            }
+        }
+    }
+    for file in files_read {
+        if let Some(parent) = file.parent().filter(|p| crate::frameworks::is_dir(p)) {
+            add(&mut out, parent.to_path_buf(), false);
+        }
+    }
+    // A folder inside a recursively watched one is already covered.
+    let recursive: Vec<PathBuf> = out.iter().filter(|(_, r)| **r).map(|(p, _)| p.clone()).collect();
+    out.retain(|p, _| !recursive.iter().any(|r| p != r && p.starts_with(r)));
+    out
+}
+
+/// What a watcher event means for the loader, if anything.
+pub(crate) fn classify(event: &Event) -> Option<Control> {
+    match event.kind {
+        // agentry's own reads open files; they change nothing.
+        EventKind::Access(AccessKind::Open(_) | AccessKind::Read | AccessKind::Any | AccessKind::Other) => {
+            return None
+        }
+        EventKind::Modify(ModifyKind::Metadata(MetadataKind::AccessTime)) => return None,
+        _ => {}
+    }
+    if event.need_rescan() {
+        return Some(Control::Rescan);
+    }
+    let paths: Vec<PathBuf> = event.paths.iter().filter(|p| !is_ignored(p)).cloned().collect();
+    (!paths.is_empty()).then_some(Control::Changed(paths))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Watched {
+    recursive: bool,
+    /// The folder's inode when the watch was added: a folder deleted and created
+    /// again at the same path needs a new watch.
+    inode: u64,
+}
+
+fn inode(path: &Path) -> u64 {
+    #[cfg(unix)]
+    {
+        std::fs::metadata(path).map(|m| std::os::unix::fs::MetadataExt::ino(&m)).unwrap_or(0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        0
+    }
+}
+
+/// A notify watcher (or poller) and the folders it watches.
+pub(crate) struct Watcher {
+    inner: Box<dyn notify::Watcher + Send>,
+    watched: BTreeMap<PathBuf, Watched>,
+    pub polling: Option<Duration>,
+}
+
+/// The watch limit was hit: only polling can go on.
+pub(crate) struct LimitReached(pub String);
+
+fn handler(control: Sender<Control>) -> impl notify::EventHandler {
+    move |res: notify::Result<Event>| {
+        let msg = match res {
+            Ok(event) => classify(&event),
+            Err(e) if matches!(e.kind, notify::ErrorKind::MaxFilesWatch) => Some(Control::WatchError(e.to_string())),
+            // Other watcher errors concern one path that may be gone; the next load
+            // recomputes the watch set anyway.
+            Err(_) => None,
+        };
+        if let Some(msg) = msg {
+            let _ = control.send(msg);
+        }
+    }
+}
+
+impl Watcher {
+    /// The operating system's notifications.
+    pub fn native(control: Sender<Control>) -> Result<Watcher, String> {
+        let inner = notify::recommended_watcher(handler(control)).map_err(|e| e.to_string())?;
+        Ok(Watcher { inner: Box::new(inner), watched: BTreeMap::new(), polling: None })
+    }
+
+    /// Looking at the folders every `every`.
+    pub fn poll(control: Sender<Control>, every: Duration) -> Result<Watcher, String> {
+        let config = notify::Config::default().with_poll_interval(every);
+        let inner = notify::PollWatcher::new(handler(control), config).map_err(|e| e.to_string())?;
+        Ok(Watcher { inner: Box::new(inner), watched: BTreeMap::new(), polling: Some(every) })
+    }
+
+    pub fn dirs(&self) -> usize {
+        self.watched.len()
+    }
+
+    /// Brings the watched set to `targets`; returns the folders newly watched. A
+    /// folder that cannot be watched (gone, unreadable) is skipped; the watch limit
+    /// is an error, since nothing after it can be watched either.
+    pub fn update(&mut self, targets: &BTreeMap<PathBuf, bool>) -> Result<Vec<PathBuf>, LimitReached> {
+        let stale: Vec<PathBuf> = self
+            .watched
+            .iter()
+            .filter(|(p, w)| targets.get(*p) != Some(&w.recursive) || inode(p) != w.inode)
+            .map(|(p, _)| p.clone())
+            .collect();
+        for p in stale {
+            let _ = self.inner.unwatch(&p);
+            self.watched.remove(&p);
+        }
+        let mut added = Vec::new();
+        for (path, &recursive) in targets {
+            if self.watched.contains_key(path) {
+                continue;
+            }
+            let mode = if recursive { RecursiveMode::Recursive } else { RecursiveMode::NonRecursive };
+            match self.inner.watch(path, mode) {
+                Ok(()) => {
+                    self.watched.insert(path.clone(), Watched { recursive, inode: inode(path) });
+                    added.push(path.clone());
+                }
+                Err(e) if matches!(e.kind, notify::ErrorKind::MaxFilesWatch) => {
+                    return Err(LimitReached(format!(
+                        "{e} (raise fs.inotify.max_user_watches to watch again)"
+                    )))
+                }
+                Err(_) => {}
+            }
+        }
+        Ok(added)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swap_backup_and_git_files_are_ignored() {
+        for p in ["/p/.git/index", "/p/.agents/agents/.a.md.swp", "/p/a.md~", "/p/.#a.md", "/p/4913", "/p/x.swx"] {
+            assert!(is_ignored(Path::new(p)), "{p}");
+        }
+        for p in ["/p/.agents/agents/a.md", "/p/agents/x.yaml", "/p/.gitignore", "/p/49130"] {
+            assert!(!is_ignored(Path::new(p)), "{p}");
+        }
+    }
+
+    #[test]
+    fn own_reads_are_not_changes() {
+        let open = Event::new(EventKind::Access(AccessKind::Open(notify::event::AccessMode::Any))).add_path("/p/a.md".into());
+        assert!(classify(&open).is_none());
+        let write = Event::new(EventKind::Modify(ModifyKind::Any)).add_path("/p/a.md".into());
+        assert!(matches!(classify(&write), Some(Control::Changed(p)) if p == [PathBuf::from("/p/a.md")]));
+        let swap = Event::new(EventKind::Create(notify::event::CreateKind::File)).add_path("/p/.a.md.swp".into());
+        assert!(classify(&swap).is_none());
+    }
+}

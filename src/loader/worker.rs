@@ -1,0 +1,285 @@
+//! The worker thread: waits for a reason to load (start, a debounced burst of
+//! changes, a forced reload, new options), loads, publishes, and re-aims the watcher.
+//! It blocks on its control channel in between, so an idle loader costs no CPU.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use super::watch::{self, Watcher};
+use super::{Control, LoadStats, LoaderEvent, WatchMode, WatchState, FALLBACK_POLL};
+use crate::discover::FileCache;
+use crate::load::{load, LoadOptions};
+use crate::model::Catalog;
+
+/// Quiet time that ends a burst of changes: long enough to take an editor's
+/// write-rename-chmod save as one change, short enough to feel live.
+pub const DEBOUNCE: Duration = Duration::from_millis(200);
+/// A burst that never goes quiet (a build writing into a watched folder) still gets
+/// a snapshot this often.
+const MAX_DEBOUNCE: Duration = Duration::from_secs(1);
+/// How often a running load reports progress.
+const PROGRESS_TICK: Duration = Duration::from_millis(50);
+
+/// State the owner reads while the worker runs.
+#[derive(Default)]
+pub(crate) struct Shared {
+    pub stats: Mutex<Option<LoadStats>>,
+    pub files: Mutex<Arc<FileCache>>,
+    /// Held here rather than in the worker so that dropping the loader ends the
+    /// watch at once, even while a load is running.
+    pub watcher: Mutex<Option<Watcher>>,
+}
+
+/// Why a load runs.
+enum Trigger {
+    Cold,
+    Changed(BTreeSet<PathBuf>),
+    Full,
+}
+
+pub(crate) struct Worker {
+    opts: LoadOptions,
+    mode: WatchMode,
+    events: Sender<LoaderEvent>,
+    wake: Box<dyn Fn() + Send>,
+    control_tx: Sender<Control>,
+    control: Receiver<Control>,
+    shared: Arc<Shared>,
+    generation: u64,
+    /// Reads of the last load: the expected total of the next one.
+    last_total: usize,
+    state: Option<WatchState>,
+}
+
+impl Worker {
+    pub fn new(
+        opts: LoadOptions,
+        mode: WatchMode,
+        events: Sender<LoaderEvent>,
+        wake: Box<dyn Fn() + Send>,
+        control_tx: Sender<Control>,
+        control: Receiver<Control>,
+        shared: Arc<Shared>,
+    ) -> Worker {
+        Worker { opts, mode, events, wake, control_tx, control, shared, generation: 0, last_total: 0, state: None }
+    }
+
+    /// Queues an event and wakes the owner; `false` once the owner is gone.
+    fn emit(&self, event: LoaderEvent) -> bool {
+        let sent = self.events.send(event).is_ok();
+        if sent {
+            (self.wake)();
+        }
+        sent
+    }
+
+    fn set_state(&mut self, state: WatchState) {
+        if self.state.as_ref() != Some(&state) {
+            self.state = Some(state.clone());
+            self.emit(LoaderEvent::Watch(state));
+        }
+    }
+
+    pub fn run(mut self) {
+        self.start_watching();
+        let mut trigger = Trigger::Cold;
+        loop {
+            if !self.load_and_publish(trigger) {
+                return;
+            }
+            trigger = match self.control.recv() {
+                Err(_) | Ok(Control::Stop) => return,
+                Ok(first) => match self.debounce(first) {
+                    Some(t) => t,
+                    None => return,
+                },
+            };
+        }
+    }
+
+    /// Folds the messages of one burst into one trigger: waits until nothing arrived
+    /// for [`DEBOUNCE`] (at most [`MAX_DEBOUNCE`]). `None` means stop.
+    fn debounce(&mut self, first: Control) -> Option<Trigger> {
+        let started = Instant::now();
+        let mut changed = BTreeSet::new();
+        let mut full = false;
+        let mut next = Some(first);
+        loop {
+            match next.take() {
+                Some(Control::Stop) => return None,
+                Some(Control::Reload) => {
+                    full = true;
+                    *self.shared.files.lock().unwrap_or_else(|p| p.into_inner()) = Arc::new(FileCache::new());
+                }
+                Some(Control::SetOptions(opts)) => {
+                    self.opts = *opts;
+                    full = true;
+                }
+                Some(Control::Changed(paths)) => changed.extend(paths),
+                Some(Control::Rescan) => full = true,
+                Some(Control::WatchError(reason)) => self.fall_back_to_polling(reason),
+                None => {}
+            }
+            let waited = started.elapsed();
+            if waited >= MAX_DEBOUNCE {
+                break;
+            }
+            match self.control.recv_timeout(DEBOUNCE.min(MAX_DEBOUNCE - waited)) {
+                Ok(msg) => next = Some(msg),
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+        Some(if full || changed.is_empty() { Trigger::Full } else { Trigger::Changed(changed) })
+    }
+
+    /// One load; `false` when the owner is gone.
+    fn load_and_publish(&mut self, trigger: Trigger) -> bool {
+        let files = self.shared.files.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let trigger_paths: Vec<PathBuf> = match &trigger {
+            Trigger::Changed(paths) => {
+                // The stamp check would notice most edits; a same-size write within
+                // the clock's resolution would not, so changed paths are dropped.
+                for p in paths {
+                    files.invalidate(p);
+                }
+                paths.iter().cloned().collect()
+            }
+            Trigger::Cold | Trigger::Full => Vec::new(),
+        };
+        let started = Instant::now();
+        let started_wall = SystemTime::now();
+        let (served_before, (reads_before, bytes_before)) = (files.served(), files.stats());
+        if matches!(trigger, Trigger::Cold) && !self.emit(LoaderEvent::Progress { done: 0, total: self.last_total }) {
+            return false;
+        }
+        let generation = self.generation + 1;
+        let outcome = std::thread::scope(|scope| {
+            let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+            let (opts, files_ref) = (&self.opts, &*files);
+            let job = scope.spawn(move || {
+                let catalog = load(opts, files_ref, generation);
+                let _ = done_tx.send(());
+                catalog
+            });
+            // Wakes at once when the load ends (or panics: the sender is dropped).
+            while let Err(RecvTimeoutError::Timeout) = done_rx.recv_timeout(PROGRESS_TICK) {
+                let done = (files.served() - served_before) as usize;
+                self.emit(LoaderEvent::Progress { done, total: self.last_total.max(done) });
+            }
+            job.join()
+        });
+        let catalog = match outcome {
+            Ok(c) => c,
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "unknown panic".into());
+                self.set_state(WatchState::Failed(format!("loading failed: {what}")));
+                return true;
+            }
+        };
+        self.generation = generation;
+        let (reads_after, bytes_after) = files.stats();
+        let served = files.served() - served_before;
+        self.last_total = served as usize;
+        let stats = LoadStats {
+            generation,
+            files_served: served,
+            files_read: reads_after - reads_before,
+            bytes_read: bytes_after - bytes_before,
+            elapsed: started.elapsed(),
+            trigger: trigger_paths,
+        };
+        *self.shared.stats.lock().unwrap_or_else(|p| p.into_inner()) = Some(stats);
+        let catalog = Arc::new(catalog);
+        if !self.emit(LoaderEvent::Snapshot(catalog.clone())) {
+            return false;
+        }
+        self.aim_watcher(&catalog, &files, started_wall);
+        true
+    }
+
+    fn start_watching(&mut self) {
+        let made = match &self.mode {
+            WatchMode::Off => {
+                self.set_state(WatchState::Off);
+                return;
+            }
+            WatchMode::Notify => Watcher::native(self.control_tx.clone()),
+            WatchMode::Poll(every) => Watcher::poll(self.control_tx.clone(), *every),
+        };
+        match made {
+            Ok(w) => *self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner()) = Some(w),
+            Err(reason) if self.mode == WatchMode::Notify => self.fall_back_to_polling(reason),
+            Err(reason) => self.set_state(WatchState::Failed(reason)),
+        }
+    }
+
+    /// Replaces the native watcher by a poller; the next [`Worker::aim_watcher`]
+    /// gives it its folders.
+    fn fall_back_to_polling(&mut self, reason: String) {
+        let mut slot = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.as_ref().is_some_and(|w| w.polling.is_some()) {
+            return;
+        }
+        *slot = None;
+        let state = match Watcher::poll(self.control_tx.clone(), FALLBACK_POLL) {
+            Ok(w) => {
+                *slot = Some(w);
+                WatchState::Polling { every: FALLBACK_POLL, reason: format!("file watching failed: {reason}") }
+            }
+            Err(e) => WatchState::Failed(format!("file watching failed: {reason}; polling failed too: {e}")),
+        };
+        drop(slot);
+        self.set_state(state);
+    }
+
+    /// Points the watcher at what `catalog` depends on. A folder created while the
+    /// load ran was not watched yet: it gets one more load so nothing is missed.
+    fn aim_watcher(&mut self, catalog: &Catalog, files: &FileCache, load_started: SystemTime) {
+        if self.mode == WatchMode::Off {
+            return;
+        }
+        let targets = watch::targets(catalog, &files.paths());
+        let first = self.generation == 1;
+        let result = {
+            let mut slot = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner());
+            slot.as_mut().map(|w| (w.update(&targets), w.dirs(), w.polling))
+        };
+        let state = match result {
+            None => return,
+            Some((Err(watch::LimitReached(reason)), _, _)) => {
+                self.fall_back_to_polling(reason);
+                let mut slot = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner());
+                if let Some(w) = slot.as_mut() {
+                    let _ = w.update(&targets);
+                }
+                return;
+            }
+            Some((Ok(added), dirs, polling)) => {
+                let fresh: Vec<PathBuf> = added
+                    .into_iter()
+                    .filter(|_| !first)
+                    .filter(|d| std::fs::metadata(d).and_then(|m| m.modified()).is_ok_and(|t| t >= load_started))
+                    .collect();
+                if !fresh.is_empty() {
+                    let _ = self.control_tx.send(Control::Changed(fresh));
+                }
+                match (polling, &self.state) {
+                    (None, _) => WatchState::Watching { dirs },
+                    (Some(every), Some(WatchState::Polling { reason, .. })) => {
+                        WatchState::Polling { every, reason: reason.clone() }
+                    }
+                    (Some(every), _) => WatchState::Polling { every, reason: "polling was asked for".into() },
+                }
+            }
+        };
+        self.set_state(state);
+    }
+}
