@@ -8,8 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::{block, marked, status_word};
-use crate::frameworks;
+use super::{block, marked, safe, status_word, STATUS_WIDTH};
 use crate::model::EdgeKind;
 use crate::tui::app::App;
 use crate::tui::finder::matched_chars;
@@ -40,13 +39,14 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let height = inner.height as usize;
     let offset = app.list.visible_offset(height);
     let query = app.query();
-    let lines: Vec<Line> = app.rows[offset..]
+    let shown = &app.rows[offset..(offset + height).min(app.rows.len())];
+    let width = name_width(index, shown);
+    let lines: Vec<Line> = shown
         .iter()
-        .take(height)
         .enumerate()
         .map(|(i, row)| {
             let selected = offset + i == app.list.cursor;
-            let mut line = row_line(index, row, query, app, theme);
+            let mut line = row_line(index, row, query, app, theme, width);
             if selected {
                 line.spans.insert(0, Span::styled("▶ ", theme.selection));
                 line = line.style(theme.selection);
@@ -67,29 +67,61 @@ fn edge_word(kind: EdgeKind) -> &'static str {
     }
 }
 
-fn row_line(index: &Index, row: &Row, query: Option<&str>, app: &App, theme: &Theme) -> Line<'static> {
+/// Widest name cell (tree prefix and name) among the rows shown, so names line up.
+const MAX_NAME_WIDTH: usize = 32;
+
+fn name_cell(index: &Index, row: &Row) -> Option<(String, String)> {
+    let prefix = |depth: u16, via: Option<EdgeKind>| match via {
+        Some(kind) => format!("{}└ {}", "  ".repeat((depth as usize).saturating_sub(1)), edge_word(kind)),
+        None => String::new(),
+    };
+    match row {
+        Row::Group { .. } => None,
+        Row::Agent { agent, depth, via } => Some((prefix(*depth, *via), index.agent(*agent).name.clone())),
+        Row::Unresolved { name, depth, via, .. } => Some((prefix(*depth, Some(*via)), name.clone())),
+    }
+}
+
+fn name_width(index: &Index, rows: &[Row]) -> usize {
+    rows.iter()
+        .filter_map(|r| name_cell(index, r))
+        .map(|(p, n)| p.chars().count() + crate::text::sanitize::line(&n).chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(MAX_NAME_WIDTH)
+}
+
+fn row_line(index: &Index, row: &Row, query: Option<&str>, app: &App, theme: &Theme, width: usize) -> Line<'static> {
+    let cell = name_cell(index, row);
+    let pad = |spans: &[Span]| {
+        let used: usize = spans.iter().map(|s| s.content.chars().count()).sum::<usize>() - STATUS_WIDTH;
+        Span::raw(" ".repeat(width.saturating_sub(used) + 2))
+    };
     match row {
         Row::Group { report } => {
             let report = &index.catalog.reports[*report];
-            let title = frameworks::by_id(report.ecosystem).map(|f| f.title()).unwrap_or(report.ecosystem);
+            // The id, not the title: it is what `--ecosystem` takes.
             let winners = report.agents.iter().filter(|a| a.status.is_active()).count();
             Line::from(vec![
-                Span::styled(title.to_string(), theme.header),
+                Span::styled(report.ecosystem.to_string(), theme.header),
                 Span::styled(format!("  {} agents, {} definitions", winners, report.agents.len()), theme.muted),
             ])
         }
-        Row::Agent { agent, depth, via } => {
+        Row::Agent { agent, .. } => {
             let a = index.agent(*agent);
-            let mut spans = vec![status_word(a.status, theme)];
-            if let Some(kind) = via {
-                spans.push(Span::styled(
-                    format!("{}└ {}", "  ".repeat((*depth as usize).saturating_sub(1)), edge_word(*kind)),
-                    theme.muted,
-                ));
-            }
+            let (prefix, _) = cell.unwrap_or_default();
+            let mut spans = vec![status_word(a.status, theme), Span::styled(prefix, theme.muted)];
             let marks = query.map(|q| matched_chars(&app.matcher, &index.haystacks[*agent], q)).unwrap_or_default();
             spans.extend(marked(&a.name, &marks, 0, theme.text.patch(theme.title), theme.r#match));
-            spans.push(Span::raw("  "));
+            spans.push(pad(&spans));
+            let shadows = index.shadows(*agent);
+            if shadows > 0 {
+                spans.push(Span::styled(format!("hides {shadows}  "), theme.shadowed));
+            }
+            let diagnostics = index.diagnostic_counts[*agent];
+            if diagnostics > 0 {
+                spans.push(Span::styled(format!("⚠ {diagnostics}  "), theme.warning));
+            }
             // The haystack is "name framework path description".
             let path_offset = a.name.chars().count() + 1 + a.ecosystem.len() + 1;
             let mut path = a.source.rel.clone();
@@ -99,24 +131,14 @@ fn row_line(index: &Index, row: &Row, query: Option<&str>, app: &App, theme: &Th
             }
             spans.push(Span::styled(format!("{}:", a.source.scope.as_str()), theme.muted));
             spans.extend(marked(&path, &marks, path_offset, theme.muted, theme.r#match));
-            let shadows = index.shadows(*agent);
-            if shadows > 0 {
-                spans.push(Span::styled(format!("  hides {shadows}"), theme.shadowed));
-            }
-            let diagnostics = index.diagnostic_counts[*agent];
-            if diagnostics > 0 {
-                spans.push(Span::styled(format!("  ⚠ {diagnostics}"), theme.warning));
-            }
             Line::from(spans)
         }
-        Row::Unresolved { name, depth, via, cycle } => {
-            let note = if *cycle { "  (cycle)" } else { "  (not found)" };
-            Line::from(vec![
-                Span::raw(format!("{:<10}", "")),
-                Span::styled(format!("{}└ {}", "  ".repeat((*depth as usize).saturating_sub(1)), edge_word(*via)), theme.muted),
-                super::safe(name, theme.invalid),
-                Span::styled(note, theme.muted),
-            ])
+        Row::Unresolved { name, cycle, .. } => {
+            let (prefix, _) = cell.unwrap_or_default();
+            let mut spans = vec![Span::raw(" ".repeat(STATUS_WIDTH)), Span::styled(prefix, theme.muted), safe(name, theme.invalid)];
+            spans.push(pad(&spans));
+            spans.push(Span::styled(if *cycle { "(cycle)" } else { "(not found)" }, theme.muted));
+            Line::from(spans)
         }
     }
 }

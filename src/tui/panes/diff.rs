@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
 
-use super::{block, ellipsize, safe, status_word};
+use super::{block, ellipsize, safe};
 use crate::diff::{self, Change, DiffLine, FieldChange, TextDiff};
 use crate::model::{Agent, Status};
 use crate::tui::app::{App, DiffState};
@@ -228,7 +228,7 @@ fn title(state: &DiffState, app: &App, theme: &Theme) -> Line<'static> {
     spans.push(safe(state.winner.split_once(':').map_or(&state.winner[..], |(_, k)| k), theme.title));
     spans.push(Span::raw(" vs "));
     if let Some(v) = &state.view {
-        spans.push(status_word(v.other_status, theme));
+        spans.push(Span::styled(format!("{} ", v.other_status.word()), theme.status(v.other_status)));
         spans.push(safe(&v.other_key, theme.title));
     } else if let Some(o) = state.other() {
         spans.push(safe(o, theme.title));

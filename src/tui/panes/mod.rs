@@ -60,9 +60,12 @@ pub fn marked(text: &str, marks: &[usize], offset: usize, base: Style, mark: Sty
     spans
 }
 
+/// Room for the longest status word (`EQUIVALENT`) and a space.
+pub const STATUS_WIDTH: usize = 11;
+
 /// The status word, padded so the names after it line up.
 pub fn status_word(status: Status, theme: &Theme) -> Span<'static> {
-    Span::styled(format!("{:<10}", status.word()), theme.status(status))
+    Span::styled(format!("{:<STATUS_WIDTH$}", status.word()), theme.status(status))
 }
 
 /// `20600` → `20,600`.

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::{block, safe, status_word};
+use super::{block, safe, status_word, STATUS_WIDTH};
 use crate::tui::app::App;
 use crate::tui::layout::Pane;
 use crate::tui::theme::Theme;
@@ -43,7 +43,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             line = line.style(theme.selection);
         }
         lines.push(line);
-        lines.push(Line::from(vec![Span::raw(format!("{:10}", "")), safe(&a.rule, theme.muted)]));
+        lines.push(Line::from(vec![Span::raw(" ".repeat(STATUS_WIDTH)), safe(&a.rule, theme.muted)]));
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }
