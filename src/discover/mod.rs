@@ -2,6 +2,8 @@
 //! read at most once per load (and, in the live loader, only again when it changed),
 //! and folder listings in the order Python's `sorted(Path.iterdir())` gives.
 
+pub mod site_packages;
+
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
