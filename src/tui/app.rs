@@ -401,12 +401,16 @@ impl App {
         None
     }
 
+    /// Esc: closes the innermost thing open; quits when nothing is.
     fn back(&mut self) -> Option<Effect> {
-        if self.help.take().is_some() {
-        } else if self.diff.take().is_some() {
+        if self.help.is_some() {
+            self.help = None;
+        } else if self.diff.is_some() {
+            self.diff = None;
         } else if self.finder.is_some() {
             return self.apply(Action::FinderCancel);
-        } else if self.filter.take().is_some() {
+        } else if self.filter.is_some() {
+            self.filter = None;
             self.rebuild_rows();
         } else {
             self.quit = true;

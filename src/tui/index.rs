@@ -114,7 +114,7 @@ impl Index {
     pub fn flat_rows(&self, only: Option<&[usize]>) -> Vec<Row> {
         let mut rows = Vec::with_capacity(self.agents.len() + self.catalog.reports.len());
         for (r, report) in self.catalog.reports.iter().enumerate() {
-            if report.agents.is_empty() && only.is_some() {
+            if report.agents.is_empty() {
                 continue;
             }
             let start = rows.len();

@@ -31,9 +31,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         frame.render_widget(Paragraph::new(Span::styled("loading…", theme.muted)), inner);
         return;
     };
-    if app.rows.is_empty() {
-        let text = if app.query().is_some() { "no agent matches" } else { "no agents found in the searched folders" };
-        frame.render_widget(Paragraph::new(Span::styled(text, theme.muted)), inner);
+    if !app.rows.iter().any(|r| matches!(r, Row::Agent { .. })) {
+        frame.render_widget(Paragraph::new(empty(app, index, theme)), inner);
         return;
     }
     let height = inner.height as usize;
@@ -57,6 +56,25 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// Nothing to list: say so, and where the frameworks looked.
+fn empty(app: &App, index: &Index, theme: &Theme) -> Vec<Line<'static>> {
+    if app.query().is_some() {
+        return vec![Line::from(Span::styled("no agent matches", theme.muted))];
+    }
+    let mut lines = vec![Line::from(Span::styled("no agents found; searched:", theme.muted))];
+    for report in &index.catalog.reports {
+        for dir in &report.searched {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {} ", report.ecosystem), theme.header),
+                safe(&dir.path.display().to_string(), theme.text),
+                Span::styled("  ", theme.muted),
+                safe(&dir.role, theme.muted),
+            ]));
+        }
+    }
+    lines
 }
 
 fn edge_word(kind: EdgeKind) -> &'static str {
