@@ -233,10 +233,16 @@ impl Keymap {
 
     /// The key table as Markdown, for README.
     pub fn markdown(&self) -> String {
-        let mut out = String::from("| context | keys | action |\n|---|---|---|\n");
+        let mut out = String::from("| context | keys | what it does | `[keys]` name |\n|---|---|---|---|\n");
         for row in &self.rows {
             let keys: Vec<String> = row.keys.iter().map(|k| format!("`{k}`")).collect();
-            out.push_str(&format!("| {} | {} | {} |\n", row.context.title(), keys.join(" "), row.description));
+            out.push_str(&format!(
+                "| {} | {} | {} | `{}` |\n",
+                row.context.title(),
+                keys.join(" "),
+                row.description,
+                row.action.name()
+            ));
         }
         out
     }

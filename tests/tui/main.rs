@@ -382,3 +382,14 @@ fn rebinding_changes_input_and_help_together() {
     let text = screen(draw(&app, &dark()).backend().buffer());
     assert!(text.contains("D  ") && text.contains("diff the winner"), "{text}");
 }
+
+/// README's key table is the keymap's own rendering, so it cannot drift either.
+#[test]
+fn readme_key_table_is_the_keymap() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
+    let table = Keymap::default().markdown();
+    let start = readme.find("<!-- keys:start -->\n").map(|i| i + "<!-- keys:start -->\n".len());
+    let end = readme.find("<!-- keys:end -->");
+    let (Some(start), Some(end)) = (start, end) else { panic!("README.md lacks the keys:start/keys:end markers") };
+    assert_eq!(&readme[start..end], table, "README's key table differs from the keymap; it should be:\n{table}");
+}
