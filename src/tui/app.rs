@@ -75,6 +75,9 @@ impl DiffState {
 pub struct App {
     pub index: Option<Index>,
     pub keymap: Keymap,
+    /// Scores matches for ranking (fast path; see [`super::finder::ranker`]).
+    pub ranker: SkimMatcherV2,
+    /// Finds the matched characters of the rows on screen, for highlighting.
     pub matcher: SkimMatcherV2,
     pub size: Rect,
     pub focus: Pane,
@@ -110,6 +113,7 @@ impl App {
         App {
             index: None,
             keymap,
+            ranker: super::finder::ranker(),
             matcher: SkimMatcherV2::default(),
             size,
             focus: Pane::Agents,
@@ -169,10 +173,10 @@ impl App {
     pub fn on_snapshot(&mut self, catalog: Arc<Catalog>) -> Option<Effect> {
         let index = Index::new(catalog);
         if let Some(finder) = &mut self.finder {
-            finder.rescore(&self.matcher, &index.haystacks);
+            finder.rescore(&self.ranker, &index.haystacks);
         }
         if let Some(filter) = &mut self.filter {
-            filter.matches = rank(&self.matcher, &index.haystacks, None, &filter.query);
+            filter.matches = rank(&self.ranker, &index.haystacks, None, &filter.query);
         }
         self.index = Some(index);
         self.progress = None;
@@ -312,7 +316,7 @@ impl App {
 
     fn finder_type(&mut self, text: &str) {
         let (Some(finder), Some(index)) = (&mut self.finder, &self.index) else { return };
-        finder.push(&self.matcher, &index.haystacks, text);
+        finder.push(&self.ranker, &index.haystacks, text);
         self.list.cursor = 0;
         self.rebuild_rows_keep_top();
     }
@@ -387,7 +391,7 @@ impl App {
             Action::FinderDown => self.move_list(1),
             Action::FinderBackspace => {
                 if let (Some(finder), Some(index)) = (&mut self.finder, &self.index) {
-                    finder.backspace(&self.matcher, &index.haystacks);
+                    finder.backspace(&self.ranker, &index.haystacks);
                     self.rebuild_rows_keep_top();
                 }
             }

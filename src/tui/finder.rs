@@ -10,6 +10,14 @@ use rayon::prelude::*;
 /// Below this many candidates, scoring on one thread is faster than splitting.
 const PARALLEL_FROM: usize = 4096;
 
+/// The matcher used for ranking: skim's V2 scoring, told to take its linear path
+/// (greedy alignment with the same bonuses) instead of the full score matrix. The
+/// matrix costs a few microseconds per agent, which over 100,000 agents is far more
+/// than one frame; the rows on screen are still highlighted with the full matcher.
+pub fn ranker() -> SkimMatcherV2 {
+    SkimMatcherV2::default().element_limit(1)
+}
+
 /// A kept filter: the query and the agents it matched, best first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Filter {
@@ -79,7 +87,15 @@ impl Finder {
 /// The agents among `candidates` (or all) that match `query`, best first; equal
 /// scores keep catalog order.
 pub fn rank(matcher: &SkimMatcherV2, haystacks: &[String], candidates: Option<&[usize]>, query: &str) -> Vec<usize> {
-    let score = |n: usize| matcher.fuzzy_match(&haystacks[n], query).map(|s| (s, n));
+    let folded: Vec<u8> = query.bytes().map(|b| b.to_ascii_lowercase()).collect();
+    let score = |n: usize| {
+        let hay = &haystacks[n];
+        // Most agents fail a plain subsequence test; skim is only asked about the rest.
+        if query.is_ascii() && !is_subsequence(hay.as_bytes(), &folded) {
+            return None;
+        }
+        matcher.fuzzy_match(hay, query).map(|s| (s, n))
+    };
     let mut scored: Vec<(i64, usize)> = match candidates {
         Some(c) if c.len() < PARALLEL_FROM => c.iter().filter_map(|&n| score(n)).collect(),
         Some(c) => c.par_iter().filter_map(|&n| score(n)).collect(),
@@ -88,6 +104,20 @@ pub fn rank(matcher: &SkimMatcherV2, haystacks: &[String], candidates: Option<&[
     };
     scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     scored.into_iter().map(|(_, n)| n).collect()
+}
+
+/// Whether `needle` (ASCII, lower case) occurs in order in `hay`, ignoring ASCII case.
+fn is_subsequence(hay: &[u8], needle: &[u8]) -> bool {
+    let mut want = needle.iter();
+    let mut next = want.next();
+    for &b in hay {
+        match next {
+            None => return true,
+            Some(&c) if b.to_ascii_lowercase() == c => next = want.next(),
+            _ => {}
+        }
+    }
+    next.is_none()
 }
 
 /// Which characters (by index into `haystack`) the query matched, for highlighting.
