@@ -16,9 +16,16 @@ fn main() -> ExitCode {
             }
         };
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    match run(&cli.workspace, command, &mut out) {
+    // Line-buffered stdout would cost one write per line of a large JSON document.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let result = run(&cli.workspace, command, &mut out);
+    if let Err(e) = std::io::Write::flush(&mut out) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("agentry: cannot write output: {e}");
+            return ExitCode::from(exit::USAGE as u8);
+        }
+    }
+    match result {
         Ok(code) => ExitCode::from(code as u8),
         Err(f) => {
             eprintln!("agentry: {}", f.message);

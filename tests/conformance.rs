@@ -17,3 +17,8 @@ fn check(ecosystem: &str) {
 fn openhands() {
     check("openhands");
 }
+
+#[test]
+fn fast_agent() {
+    check("fast-agent");
+}

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::discover::FileCache;
 use crate::model::{EcosystemReport, Roots};
 
+pub mod fast_agent;
 pub mod openhands;
 
 /// How prompts are rendered. `Export` uses the fixed context of the resolution report
@@ -53,7 +54,7 @@ pub trait Framework: Send + Sync {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands]
+    vec![&openhands::OpenHands, &fast_agent::FastAgent]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

@@ -1,5 +1,15 @@
 //! Python's own text rules, where the frameworks' behaviour leaks them into fields:
-//! `str()`/`repr()` of values, `int()`/`float()` of strings, `str.strip()`.
+//! `str()`/`repr()` of values ([`repr`]), `int()`/`float()` of strings and `repr(float)`
+//! ([`num`]), `str.isspace()`/`str.strip()` (here).
+
+pub mod num;
+mod repr;
+mod unprintable;
+
+pub use num::{float_parse, float_repr, int_parse};
+pub use repr::{date_iso, datetime_iso, is_printable, repr, repr_bytes, repr_str, str_of, timedelta_repr};
+
+pub mod lax;
 
 /// Python's `str.isspace()` for one character. It differs from
 /// [`char::is_whitespace`]: it includes the separators `\x1c`–`\x1f` and excludes

@@ -1,0 +1,178 @@
+//! Registered cards as [`Agent`]s: the oracle's `fields` (the stored card data, the
+//! card's `AgentConfig` and the history) each with where it came from, why the card
+//! wins or is shadowed, and the edges of the hierarchy.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde_json::{json, Value as Json};
+
+use super::raw::Failure;
+use super::registry::Entry;
+use super::ID;
+use crate::model::{Agent, Edge, EdgeKind, Field, FieldOrigin, Provenance, Site, Source, Status};
+
+/// The attribute a stored key comes from, when it is not the key itself.
+fn attribute_of(key: &str) -> &[&str] {
+    match key {
+        "child_agents" | "router_agents" => &["agents"],
+        "message_files" => &["messages"],
+        "agents_as_tools_options" => &["history_source", "history_merge_target", "max_parallel", "child_timeout_sec", "max_display_instances"],
+        "a2a" => &[
+            "url", "transport", "streaming", "polling", "accepted_output_modes", "headers", "auth", "relative_card_path",
+            "request_timeout_seconds",
+        ],
+        _ => &[],
+    }
+}
+
+/// Keys of the card that end up in `AgentConfig`.
+const CONFIG_ATTRIBUTES: &[&str] = &[
+    "description", "servers", "mcp_connect", "tools", "resources", "prompts", "model", "use_history", "save_trajectory",
+    "request_params", "human_input", "default", "tool_only", "subagents", "subagent_model", "harness_tools", "api_key",
+    "tool_input_schema", "function_tools", "shell", "cwd", "tool_hooks", "lifecycle_hooks", "commands",
+    "trim_tool_history", "skills", "type",
+];
+
+fn origin(entry: &Entry, key: &str) -> FieldOrigin {
+    let card = &entry.loaded.card;
+    let source = entry.loaded.source.key();
+    let line_of = |k: &str| card.attributes.iter().find(|a| a.key == k).map(|a| a.line);
+    let own_keys: Vec<&str> = match attribute_of(key) {
+        [] => vec![key],
+        keys => keys.to_vec(),
+    };
+    let sites: Vec<Site> =
+        own_keys.iter().filter_map(|k| line_of(k)).map(|line| Site { source: source.clone(), line: Some(line) }).collect();
+    if sites.is_empty() {
+        let rule = match key {
+            "type" => "no `type`: an `agent` card (stored as `basic`)".to_string(),
+            "schema_version" => "framework default (1)".to_string(),
+            _ => "framework default".to_string(),
+        };
+        return FieldOrigin::default(rule);
+    }
+    let rule = if own_keys.len() == 1 && own_keys[0] == key {
+        "set by the card".to_string()
+    } else {
+        format!("from the card's {}", own_keys.iter().filter(|k| line_of(k).is_some()).map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))
+    };
+    FieldOrigin { provenance: Provenance::Own, sites, rule }
+}
+
+fn config_origin(entry: &Entry) -> FieldOrigin {
+    let card = &entry.loaded.card;
+    let source = entry.loaded.source.key();
+    let given: Vec<_> = card.attributes.iter().filter(|a| CONFIG_ATTRIBUTES.contains(&a.key.as_str())).collect();
+    if given.is_empty() {
+        return FieldOrigin::default("every AgentConfig setting is fast-agent's default");
+    }
+    FieldOrigin {
+        provenance: Provenance::Own,
+        sites: given.iter().map(|a| Site { source: source.clone(), line: Some(a.line) }).collect(),
+        rule: format!(
+            "AgentConfig from the card's {}; everything else is fast-agent's default",
+            given.iter().map(|a| format!("`{}`", a.key)).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+fn history_origin(entry: &Entry) -> FieldOrigin {
+    let card = &entry.loaded.card;
+    let source = entry.loaded.source.key();
+    let mut sites = Vec::new();
+    if let Some(a) = card.attributes.iter().find(|a| a.key == "messages") {
+        sites.push(Site { source: source.clone(), line: Some(a.line) });
+    }
+    if !card.inline_history.is_empty() {
+        sites.push(Site { source, line: None });
+    }
+    if sites.is_empty() {
+        return FieldOrigin::default("no `messages:` files: empty history");
+    }
+    let rule = if card.inline_history.is_empty() {
+        "the `messages:` files, in listed order".to_string()
+    } else {
+        "the `messages:` files in listed order, then the inline ---USER/---ASSISTANT blocks (AgentCard RFC)".to_string()
+    };
+    FieldOrigin { provenance: if sites.len() > 1 { Provenance::Merged } else { Provenance::Own }, sites, rule }
+}
+
+/// The agent for one registered card.
+pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &HashMap<&str, (String, bool)>) -> Agent {
+    let l = &entry.loaded;
+    let card = &l.card;
+    let mut fields: Vec<Field> = Vec::new();
+    for (key, value) in &card.data {
+        fields.push(Field { key: key.clone(), value: value.clone(), origin: origin(entry, key) });
+    }
+    fields.push(Field { key: "config".into(), value: Json::Object(card.config.clone()), origin: config_origin(entry) });
+    let history: Vec<Json> = entry.history.iter().map(|m| json!({"role": m.role, "text": m.text})).collect();
+    fields.push(Field { key: "history".into(), value: Json::Array(history), origin: history_origin(entry) });
+
+    let winner_key = winner.map(|w| w.loaded.source.key());
+    let (status, rule) = if active {
+        let rule = if let Some(replaced) = &entry.replaced {
+            format!("tool-cards/ is loaded after agent-cards/, and this tool card replaces the agent card {replaced} of the same name")
+        } else if l.is_tool {
+            format!("the only card named `{}` (from tool-cards/)", card.name)
+        } else {
+            format!("the only card named `{}`", card.name)
+        };
+        (Status::Wins, rule)
+    } else {
+        let equivalent = winner.is_some_and(|w| w.loaded.card.data == card.data && w.loaded.card.config == card.config && w.loaded.card.instruction == card.instruction && w.history == entry.history);
+        let rule = format!(
+            "replaced by the tool card {}: tool-cards/ is loaded after agent-cards/ and fast-agent keeps the tool card",
+            winner_key.clone().unwrap_or_default()
+        );
+        (if equivalent { Status::Equivalent } else { Status::Shadowed }, rule)
+    };
+    let edges = card
+        .references
+        .iter()
+        .map(|r| Edge {
+            kind: if card.card_type.is_workflow() { EdgeKind::Workflow } else { EdgeKind::Subagent },
+            name: r.name.clone(),
+            target: winners.get(r.name.as_str()).map(|(k, _)| k.clone()),
+        })
+        .collect();
+    let description = card
+        .description
+        .clone()
+        .unwrap_or_else(|| card.instruction.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string());
+    Agent {
+        ecosystem: ID,
+        name: card.name.clone(),
+        source: l.source.clone(),
+        status,
+        shadowed_by: if active { None } else { winner_key },
+        rule,
+        chain: vec![l.source.key()],
+        description,
+        fields,
+        attributes: card.attributes.clone(),
+        system_prompt: Some(card.instruction.clone()),
+        edges,
+    }
+}
+
+/// A file that failed to load: listed as `Invalid` so the explorer can show it; the
+/// matching error diagnostic carries the reason.
+pub fn invalid(path: &Path, source: Source, failure: &Failure) -> Agent {
+    let name = path.file_name().map(|n| crate::discover::stem(&n.to_string_lossy()).replace(' ', "_")).unwrap_or_default();
+    Agent {
+        ecosystem: ID,
+        name,
+        chain: vec![source.key()],
+        source,
+        status: Status::Invalid,
+        shadowed_by: None,
+        rule: format!("fast-agent rejects this file: {}", failure.message),
+        description: failure.message.clone(),
+        fields: Vec::new(),
+        attributes: Vec::new(),
+        system_prompt: None,
+        edges: Vec::new(),
+    }
+}

@@ -1,0 +1,192 @@
+//! fast-agent AgentCards (fast-agent-mcp 0.10.48), in two dialects of one module:
+//! `fast-agent` (the released loader, the default) and `agentcard-rfc` (the AgentCard
+//! RFC draft: bundles, inline history, instruction concatenation).
+//!
+//! Responsibilities: find the fast-agent home and its card folders ([`home`]), read
+//! each card file ([`parse`] / [`rfc`]), validate it ([`validate`], [`values`]),
+//! register the cards as the `FastAgent` registry does (duplicate names, tool cards
+//! replacing agent cards — [`registry`]), check workflow references and cycles, and
+//! turn the result into agents with per-field origins and hierarchy edges. Nothing
+//! is fetched, imported or run: `{{url:…}}` includes become diagnostics.
+//!
+//! fast-agent ships no built-in cards and has no user-level card folder (cards come
+//! only from the project's fast-agent home), so no installed package is looked for.
+
+mod agents;
+mod attributes;
+mod history;
+mod home;
+mod parse;
+mod raw;
+mod registry;
+mod request_params;
+pub mod rfc;
+mod rules;
+mod validate;
+mod values;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::{Framework, LoadContext, RenderMode};
+use crate::model::{DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Source};
+
+pub use rfc::Dialect;
+
+pub const ID: &str = "fast-agent";
+
+pub struct FastAgent;
+
+impl Framework for FastAgent {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "fast-agent"
+    }
+
+    fn load(&self, cx: &LoadContext) -> EcosystemReport {
+        let mut report = EcosystemReport::new(ID);
+        let dialect = match cx.options.get("dialect").map(String::as_str) {
+            None | Some("fast-agent") => Dialect::Released,
+            Some("agentcard-rfc") => Dialect::Rfc,
+            Some(other) => {
+                report.diagnostics.push(Diagnostic::warning(
+                    ID,
+                    DiagKind::Dialect,
+                    &cx.roots.project,
+                    format!("unknown AgentCard dialect {other:?} (known: fast-agent, agentcard-rfc); using fast-agent"),
+                ));
+                Dialect::Released
+            }
+        };
+        let env = environment(cx);
+        let date = match cx.render {
+            // The resolution report freezes the clock at 2025-01-15, as the oracle does.
+            RenderMode::Export => raw::format_date(20_103),
+            RenderMode::Live { .. } => raw::format_date(today()),
+        };
+        let project = crate::model::normalize(&cx.roots.project);
+        for (i, folder) in home::settings_folders(&project, &env).into_iter().enumerate() {
+            report.searched.push(SearchDir {
+                scope: Scope::Project,
+                path: folder,
+                role: format!(
+                    "settings only (fast-agent.yaml, fast-agent.config.yaml or fastagent.config.yaml), looked for {}",
+                    if i == 0 { "first, here in the fast-agent home" } else { "second, in the project folder (never in parent folders)" }
+                ),
+            });
+        }
+        let (home_dir, home_rule) = match home::settings(&project, &env, cx.files) {
+            home::Settings::Home { home, rule } => (home, rule),
+            home::Settings::Broken(problems) => {
+                for (path, failure) in problems {
+                    let key = source_of(cx, &path).key();
+                    report.diagnostics.push(
+                        Diagnostic::error(ID, failure.kind, &path, failure.message).at(failure.line, None).failing(key),
+                    );
+                }
+                return report;
+            }
+        };
+        let folders = [(home_dir.join("agent-cards"), "agent cards"), (home_dir.join("tool-cards"), "tool cards")];
+        let mut roots = Vec::new();
+        for (i, (folder, what)) in folders.iter().enumerate() {
+            let used = home::holds_card_file(folder);
+            report.searched.push(SearchDir {
+                scope: Scope::Project,
+                path: folder.clone(),
+                role: format!(
+                    "{what}, loaded {} ({home_rule}){}",
+                    if i == 0 { "first" } else { "second; a tool card replaces an agent card of the same name" },
+                    if used { "" } else { "; used only once it directly holds a .md/.markdown/.yaml/.yml file" }
+                ),
+            });
+            if used {
+                roots.push(std::fs::canonicalize(folder).unwrap_or_else(|_| folder.clone()));
+            }
+        }
+        let mut files = Vec::new();
+        for root in &roots {
+            match home::card_files(root, cx.files) {
+                Ok(found) => files.extend(found),
+                Err(e) => report.diagnostics.push(Diagnostic::error(ID, DiagKind::Io, root, format!("cannot list the folder: {e}"))),
+            }
+        }
+        let state = registry::LoadState { cx, env: &env, date: &date, dialect };
+        registry::resolve(&state, &files, &mut report);
+        rfc::compare_dialects(&state, &files, &mut report);
+        report
+    }
+}
+
+/// The environment `${VAR}` sees (the user's, with `HOME` at the workspace's home).
+/// The resolution report reproduces the oracle's: a
+/// minimal environment with `HOME` and `XDG_CONFIG_HOME` pointing at the workspace
+/// roots and no `FAST_AGENT_*` variables.
+fn environment(cx: &LoadContext) -> BTreeMap<String, String> {
+    match cx.render {
+        RenderMode::Live { .. } => {
+            // `--home` stands in for `~`, for `${HOME}` as for `~/` paths.
+            let mut env = cx.env.clone();
+            env.insert("HOME".into(), cx.roots.home.to_string_lossy().into_owned());
+            env
+        }
+        RenderMode::Export => {
+            let mut env = BTreeMap::new();
+            for (k, v) in [
+                ("LANG", "C.UTF-8"),
+                ("LC_ALL", "C.UTF-8"),
+                ("TZ", "UTC"),
+                ("PYTHONHASHSEED", "0"),
+                ("PYTHONDONTWRITEBYTECODE", "1"),
+                ("PYTHONIOENCODING", "utf-8"),
+                ("AGENTRY_FA_ORACLE_CHILD", "1"),
+            ] {
+                env.insert(k.to_string(), v.to_string());
+            }
+            // The oracle passes the roots resolved (`Path.resolve()`).
+            let resolved = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| crate::model::normalize(p));
+            env.insert("HOME".into(), resolved(&cx.roots.home).to_string_lossy().into_owned());
+            env.insert("XDG_CONFIG_HOME".into(), resolved(&cx.roots.xdg).to_string_lossy().into_owned());
+            if let Some(path) = cx.env.get("PATH") {
+                env.insert("PATH".into(), path.clone());
+            }
+            env
+        }
+    }
+}
+
+/// Days since 1970-01-01 (UTC) now.
+fn today() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| (d.as_secs() / 86_400) as i64)
+        .unwrap_or(0)
+}
+
+/// The report's source for a file (no built-ins: fast-agent ships no cards). Card
+/// paths are resolved through symlinks, as the registry records them; when a root
+/// itself sits behind a symlink (`/tmp` on some systems) the resolved prefix is mapped
+/// back to the root as given, so scopes still match.
+fn source_of(cx: &LoadContext, path: &Path) -> Source {
+    let mut source = cx.roots.source(path, None);
+    for root in [&cx.roots.project, &cx.roots.home, &cx.roots.xdg] {
+        let Ok(real) = std::fs::canonicalize(root) else { continue };
+        let given = crate::model::normalize(root);
+        if real != given && path.starts_with(&real) && !path.starts_with(&given) {
+            if let Ok(rest) = path.strip_prefix(&real) {
+                source = cx.roots.source(&given.join(rest), None);
+                source.path = path.to_path_buf();
+            }
+            break;
+        }
+    }
+    source
+}
+
+/// `HOME` for `~` expansion.
+fn home_of(env: &BTreeMap<String, String>) -> PathBuf {
+    PathBuf::from(env.get("HOME").map(String::as_str).unwrap_or("/"))
+}

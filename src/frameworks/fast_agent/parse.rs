@@ -1,0 +1,102 @@
+//! One card file as fast-agent 0.10.48 reads it (`_load_yaml_card`,
+//! `_load_markdown_card`): exactly one card per file, YAML through `safe_load`,
+//! Markdown through python-frontmatter after a BOM is dropped.
+
+use super::raw::{decode_text, entries_of, Env, Failure, RawCard};
+use crate::model::DiagKind;
+use crate::yaml::{self, Value};
+
+/// The kind of card file, by extension (trimmed and case-folded).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    Yaml,
+    Markdown,
+}
+
+impl FileKind {
+    pub fn of(file_name: &str) -> Option<FileKind> {
+        match crate::py::strip(crate::discover::suffix(file_name)).to_lowercase().as_str() {
+            ".yaml" | ".yml" => Some(FileKind::Yaml),
+            ".md" | ".markdown" => Some(FileKind::Markdown),
+            _ => None,
+        }
+    }
+}
+
+/// `_markdown_has_frontmatter`: UTF-8, a leading BOM dropped, and the first non-blank
+/// line, trimmed, is exactly `---` or `+++`.
+pub fn sniff_markdown(bytes: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else { return false };
+    let text = text.trim_start_matches('\u{feff}');
+    super::raw::splitlines(text)
+        .into_iter()
+        .find_map(super::raw::strip_to_none)
+        .is_some_and(|first| first == "---" || first == "+++")
+}
+
+fn parse_failure(message: String, line: Option<u32>) -> Failure {
+    Failure::new(DiagKind::Parse, message, line)
+}
+
+/// Reads one card file under the released rules.
+pub fn released(kind: FileKind, bytes: &[u8], env: &Env) -> Result<RawCard, Failure> {
+    match kind {
+        FileKind::Yaml => {
+            let text = decode_text(bytes)
+                .map_err(|e| parse_failure(format!("the file is not UTF-8 ({e}); fast-agent fails with UnicodeDecodeError"), None))?;
+            let doc = yaml::load(&text)
+                .map_err(|e| parse_failure(format!("Failed to parse YAML: {}", e.message), Some(e.line)))?;
+            match doc {
+                Some(node) => match node.value {
+                    Value::Map(map) => Ok(RawCard { entries: entries_of(&map, 0, env), body: None, body_line: 1, ..Default::default() }),
+                    other => Err(parse_failure(
+                        format!("AgentCard YAML must be a mapping (found {})", other.type_name()),
+                        Some(node.span.line),
+                    )),
+                },
+                None => Err(parse_failure("AgentCard YAML must be a mapping (the file is empty)".into(), None)),
+            }
+        }
+        FileKind::Markdown => {
+            let text = decode_text(bytes)
+                .map_err(|e| parse_failure(format!("Failed to parse frontmatter: not UTF-8 ({e})"), None))?;
+            let text = text.trim_start_matches('\u{feff}');
+            let split = crate::frontmatter::split(text);
+            let mut card = RawCard { body: Some(split.body), body_line: split.body_line, ..Default::default() };
+            if let Some(front) = split.front {
+                let doc = yaml::load(&front.text).map_err(|e| {
+                    parse_failure(format!("Failed to parse frontmatter: {}", e.message), Some(e.line + front.line_offset))
+                })?;
+                // python-frontmatter ignores a block that is not a mapping.
+                if let Some(crate::yaml::Node { value: Value::Map(map), .. }) = doc {
+                    card.entries = entries_of(&map, front.line_offset, env);
+                }
+            }
+            Ok(card)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffing_wants_a_plain_opener() {
+        assert!(sniff_markdown(b"\n\n  ---\nname: a\n---\n"));
+        assert!(sniff_markdown("\u{feff}---\n---\n".as_bytes()));
+        assert!(sniff_markdown(b"+++\na = 1\n+++\n"));
+        assert!(!sniff_markdown(b"----\nname: a\n----\n"));
+        assert!(!sniff_markdown(b"# Title\n---\n"));
+        assert!(!sniff_markdown(b""));
+        assert!(!sniff_markdown(b"---\ncaf\xe9\n---\n"));
+    }
+
+    #[test]
+    fn extensions_are_case_folded() {
+        assert_eq!(FileKind::of("LOUD.MD"), Some(FileKind::Markdown));
+        assert_eq!(FileKind::of("quiet.Yml"), Some(FileKind::Yaml));
+        assert_eq!(FileKind::of("card.json"), None);
+        assert_eq!(FileKind::of(".md"), None);
+    }
+}

@@ -1,0 +1,257 @@
+//! OpenHands SDK file agents (openhands-sdk 1.58.2, built-ins from openhands-tools).
+//!
+//! Four folders in a fixed order — project `.agents/agents`, project
+//! `.openhands/agents`, user `~/.agents/agents`, user `<persistence dir>/agents` —
+//! then the built-ins; top-level `*.md` only (any case of the suffix, `README.md` and
+//! `readme.md` skipped), sorted by name; the first definition of a name wins, and a
+//! file that fails to load is skipped without reserving its name.
+
+mod definition;
+mod validators;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::{Framework, LoadContext, RenderMode};
+use crate::discover::{self, site_packages, ReadError};
+use crate::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Severity, Source, Status};
+
+pub struct OpenHands;
+
+const ID: &str = "openhands";
+
+/// One folder of the search, in precedence order.
+struct Folder {
+    scope: Scope,
+    /// What source paths are relative to.
+    base: PathBuf,
+    path: PathBuf,
+    /// How the folder is named in rules ("project .agents/agents").
+    label: String,
+}
+
+fn folders(cx: &LoadContext, builtins: Option<&Path>) -> Vec<Folder> {
+    let r = cx.roots;
+    let folder = |scope, base: &Path, path: PathBuf, label: &str| Folder {
+        scope,
+        base: base.to_path_buf(),
+        path,
+        label: label.to_string(),
+    };
+    // `$OH_PERSISTENCE_DIR` moves the user's legacy folder; the resolution report is
+    // made without it, as the oracle does.
+    let persistence = match (&cx.render, cx.env.get("OH_PERSISTENCE_DIR")) {
+        (RenderMode::Live { .. }, Some(p)) if !p.is_empty() => crate::model::normalize(Path::new(p)),
+        _ => r.home.join(".openhands"),
+    };
+    let mut out = vec![
+        folder(Scope::Project, &r.project, r.project.join(".agents/agents"), "project .agents/agents"),
+        folder(Scope::Project, &r.project, r.project.join(".openhands/agents"), "project .openhands/agents"),
+        folder(Scope::User, &r.home, r.home.join(".agents/agents"), "user ~/.agents/agents"),
+        folder(Scope::User, &r.home, persistence.join("agents"), "user ~/.openhands/agents"),
+    ];
+    if let Some(b) = builtins {
+        out.push(folder(Scope::Builtin, b, b.to_path_buf(), "the built-in agents"));
+    }
+    out
+}
+
+fn locate_builtins(cx: &LoadContext) -> (Option<PathBuf>, Vec<PathBuf>) {
+    let pkg = site_packages::Package {
+        rel_path: "openhands/tools/preset/subagents",
+        dist_prefix: "openhands_tools-",
+        launchers: &["openhands", "openhands-agent-server"],
+    };
+    site_packages::find(cx.roots, cx.env, &pkg)
+}
+
+/// A file's outcome, in scan order.
+struct Scanned {
+    folder: usize,
+    source: Source,
+    result: Result<definition::Definition, definition::Failure>,
+}
+
+fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> Vec<Scanned> {
+    let mut files = Vec::new();
+    for (i, f) in folders.iter().enumerate() {
+        match discover::list_dir(&f.path) {
+            Ok(Some(entries)) => {
+                for e in entries {
+                    let suffix = discover::suffix(&e.name);
+                    if e.is_dir || !suffix.eq_ignore_ascii_case(".md") || e.name == "README.md" || e.name == "readme.md" {
+                        continue;
+                    }
+                    let stem = discover::stem(&e.name).to_string();
+                    files.push((i, Source::new(f.scope, &f.base, e.path), stem));
+                }
+            }
+            Ok(None) => {}
+            // OpenHands lets this escape and fails to start; agentry reports it and
+            // goes on with the other folders.
+            Err(e) => report.diagnostics.push(Diagnostic::error(ID, DiagKind::Io, &f.path, format!("cannot list folder: {e}"))),
+        }
+    }
+    files
+        .into_par_iter()
+        .map(|(folder, source, stem)| {
+            let result = match cx.files.read(&source.path) {
+                Ok(bytes) => definition::parse(&bytes, &stem, &source.key()),
+                Err(e) => Err(definition::Failure { kind: DiagKind::Io, message: io_message(&e), line: None, col: None }),
+            };
+            Scanned { folder, source, result }
+        })
+        .collect()
+}
+
+fn io_message(e: &ReadError) -> String {
+    match e {
+        ReadError::NotFound => "OSError: no such file (a dangling symlink?)".into(),
+        other => format!("OSError: {other}"),
+    }
+}
+
+/// Why `loser` (in folder `lf`) lost to the winner (in folder `wf`), in words.
+fn rule_against(folders: &[Folder], wf: usize, lf: usize, winner: &Source, loser: &Source) -> String {
+    let (w, l) = (&folders[wf], &folders[lf]);
+    if wf == lf {
+        let name = |s: &Source| s.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        format!("same folder: `{}` sorts before `{}`, and the first file of a name wins", name(winner), name(loser))
+    } else if w.scope == l.scope {
+        format!("{} is searched before {}", w.label, l.label)
+    } else if l.scope == Scope::Builtin {
+        "built-in agents are registered after every file agent, so any file of the same name wins".into()
+    } else {
+        "project agents are registered before user agents; the first registration of a name wins".into()
+    }
+}
+
+impl Framework for OpenHands {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "OpenHands"
+    }
+
+    fn load(&self, cx: &LoadContext) -> EcosystemReport {
+        let mut report = EcosystemReport::new(ID);
+        let mut looked = Vec::new();
+        let builtins = cx.builtins(|| {
+            let (found, places) = locate_builtins(cx);
+            looked = places;
+            found
+        });
+        if builtins.is_none() {
+            let mut d = Diagnostic::warning(
+                ID,
+                DiagKind::Builtins,
+                &cx.roots.project,
+                format!(
+                    "openhands-tools is not installed where agentry looks ({} places: project .venv, launchers on PATH, uv and pipx tools, user site-packages); built-in agents are not shown",
+                    looked.len()
+                ),
+            );
+            d.severity = Severity::Info;
+            report.diagnostics.push(d);
+        }
+        let folders = folders(cx, builtins.as_deref());
+        report.builtins = builtins.clone();
+        report.searched = folders
+            .iter()
+            .enumerate()
+            .map(|(i, f)| SearchDir { scope: f.scope, path: f.path.clone(), role: format!("{} (searched {})", f.label, i + 1) })
+            .collect();
+
+        let scanned = scan(cx, &folders, &mut report);
+        let mut winners: HashMap<String, (usize, Source)> = HashMap::new();
+        let mut agents: Vec<(Agent, usize)> = Vec::new();
+        for s in scanned {
+            let key = s.source.key();
+            match s.result {
+                Err(f) => {
+                    let d = Diagnostic::error(ID, f.kind, &s.source.path, f.message).at(f.line, f.col).failing(key.clone());
+                    report.diagnostics.push(d);
+                    let name = discover::stem(&s.source.rel.rsplit('/').next().unwrap_or_default()).to_string();
+                    let agent = invalid_agent(name, s.source);
+                    agents.push((agent, s.folder));
+                }
+                Ok(def) => {
+                    let (status, shadowed_by, rule) = match winners.get(&def.name) {
+                        None => {
+                            winners.insert(def.name.clone(), (s.folder, s.source.clone()));
+                            (Status::Wins, None, format!("first definition of `{}`: {}", def.name, folders[s.folder].label))
+                        }
+                        Some((wf, winner)) => (
+                            Status::Shadowed,
+                            Some(winner.key()),
+                            rule_against(&folders, *wf, s.folder, winner, &s.source),
+                        ),
+                    };
+                    let agent = Agent {
+                        ecosystem: ID,
+                        name: def.name,
+                        chain: vec![key],
+                        source: s.source,
+                        status,
+                        shadowed_by,
+                        rule,
+                        description: def.description,
+                        fields: def.fields,
+                        attributes: def.attributes,
+                        system_prompt: Some(def.system_prompt),
+                        edges: Vec::new(),
+                    };
+                    agents.push((agent, s.folder));
+                }
+            }
+        }
+        mark_equivalents(&mut agents);
+        // The oracle's order: by name, the winner first, then scan order.
+        agents.sort_by(|(a, ai), (b, bi)| {
+            (a.name.as_str(), a.status != Status::Wins, *ai).cmp(&(b.name.as_str(), b.status != Status::Wins, *bi))
+        });
+        report.agents = agents.into_iter().map(|(a, _)| a).collect();
+        report
+    }
+}
+
+fn invalid_agent(name: String, source: Source) -> Agent {
+    Agent {
+        ecosystem: ID,
+        name,
+        chain: vec![source.key()],
+        source,
+        status: Status::Invalid,
+        shadowed_by: None,
+        rule: "failed to load: OpenHands skips the file and does not reserve its name".into(),
+        description: String::new(),
+        fields: Vec::new(),
+        attributes: Vec::new(),
+        system_prompt: None,
+        edges: Vec::new(),
+    }
+}
+
+/// A shadowed definition whose fields and prompt equal the winner's is EQUIVALENT.
+fn mark_equivalents(agents: &mut [(Agent, usize)]) {
+    let winners: HashMap<String, usize> =
+        agents.iter().enumerate().filter(|(_, (a, _))| a.status == Status::Wins).map(|(i, (a, _))| (a.source.key(), i)).collect();
+    for i in 0..agents.len() {
+        let Some(w) = agents[i].0.shadowed_by.as_ref().and_then(|k| winners.get(k)).copied() else { continue };
+        let same = {
+            let (a, b) = (&agents[i].0, &agents[w].0);
+            a.system_prompt == b.system_prompt
+                && a.fields.len() == b.fields.len()
+                && a.fields.iter().zip(&b.fields).all(|(x, y)| x.key == y.key && x.value == y.value)
+        };
+        if same {
+            let a = &mut agents[i].0;
+            a.status = Status::Equivalent;
+            a.rule = format!("{} (it resolves to exactly what the winner does)", a.rule);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! Python dict-key equality for constructed scalars: `1`, `1.0` and `True` are one key,
+//! `0`, `0.0`, `-0.0` and `False` another; aware datetimes are equal when they denote the
+//! same instant; a date never equals a datetime; NaN never equals anything.
+
+use super::{DateTime, Value};
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub(crate) enum PyKey {
+    None,
+    Int(i64),
+    Big(String),
+    Float(u64),
+    Nan(usize),
+    Str(String),
+    Bytes(Vec<u8>),
+    Date(super::Date),
+    Naive(DateTime),
+    Aware(i128),
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+pub(crate) fn days_from_civil(y: i32, m: u8, d: u8) -> i64 {
+    let y = i64::from(y) - i64::from(m <= 2);
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(m);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+impl PyKey {
+    /// The key for a hashable value; `None` for lists, dicts and sets (unhashable).
+    /// `nan_id` keeps distinct NaN keys distinct.
+    pub fn of(v: &Value, nan_id: usize) -> Option<PyKey> {
+        Some(match v {
+            Value::Null => PyKey::None,
+            Value::Bool(b) => PyKey::Int(i64::from(*b)),
+            Value::Int(i) => PyKey::Int(*i),
+            Value::BigInt(s) => PyKey::Big(s.clone()),
+            Value::Float(f) if f.is_nan() && f.to_bits() == f64::NAN.to_bits() => PyKey::Nan(usize::MAX),
+            Value::Float(f) if f.is_nan() => PyKey::Nan(nan_id),
+            Value::Float(f) if f.is_finite() && f.fract() == 0.0 => {
+                if *f >= -9.223_372_036_854_776e18 && *f < 9.223_372_036_854_776e18 {
+                    PyKey::Int(*f as i64)
+                } else {
+                    PyKey::Big(crate::py::num::integral_float_decimal(*f))
+                }
+            }
+            Value::Float(f) => PyKey::Float(f.to_bits()),
+            Value::Str(s) => PyKey::Str(s.clone()),
+            Value::Bytes(b) => PyKey::Bytes(b.clone()),
+            Value::Date(d) => PyKey::Date(*d),
+            Value::DateTime(dt) => match dt.offset_minutes {
+                None => PyKey::Naive(*dt),
+                Some(off) => {
+                    let days = days_from_civil(dt.date.year, dt.date.month, dt.date.day) as i128;
+                    let secs = days * 86_400
+                        + i128::from(dt.hour) * 3600
+                        + i128::from(dt.minute) * 60
+                        + i128::from(dt.second)
+                        - i128::from(off) * 60;
+                    PyKey::Aware(secs * 1_000_000 + i128::from(dt.micros))
+                }
+            },
+            Value::Seq(_) | Value::Map(_) | Value::Set(_) => return None,
+        })
+    }
+}
