@@ -32,6 +32,11 @@ impl LoadOptions {
 /// Loads the workspace. `files` may be kept between loads: unchanged files are not
 /// read again.
 pub fn load(opts: &LoadOptions, files: &FileCache, generation: u64) -> Catalog {
+    load_with(&opts.frameworks(), opts, files, generation)
+}
+
+/// [`load`] with an explicit set of frameworks (tests use frameworks of their own).
+pub fn load_with(frameworks: &[&dyn Framework], opts: &LoadOptions, files: &FileCache, generation: u64) -> Catalog {
     let cx = LoadContext {
         roots: &opts.roots,
         files,
@@ -39,6 +44,6 @@ pub fn load(opts: &LoadOptions, files: &FileCache, generation: u64) -> Catalog {
         env: &opts.env,
         options: &opts.options,
     };
-    let reports = opts.frameworks().par_iter().map(|f| f.load(&cx)).collect();
+    let reports = frameworks.par_iter().map(|f| f.load(&cx)).collect();
     Catalog { generation, roots: opts.roots.clone(), reports }
 }

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Parser, Debug)]
 #[command(name = "agentry", version, about = "Explore AI-agent definitions: where each came from, why it won, what it inherited and what the model reads.")]
@@ -47,6 +47,19 @@ pub struct WorkspaceArgs {
     /// The AgentCard dialect: `fast-agent` (released behaviour) or `agentcard-rfc`.
     #[arg(long, global = true, value_name = "DIALECT")]
     pub dialect: Option<String>,
+    /// Use the demo workspace shipped with agentry (`assets/demo/`: project and home)
+    /// instead of the current folder and $HOME.
+    #[arg(long, global = true)]
+    pub demo: bool,
+}
+
+/// When to colour output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when standard output is a terminal and `NO_COLOR` is not set.
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Subcommand, Debug)]
@@ -78,6 +91,25 @@ pub enum Command {
         source: Option<String>,
         #[arg(long)]
         json: bool,
+    },
+    /// The winner of a name against another definition of it: field by field, the
+    /// two files as text and the two rendered prompts (`diff -u` style when piped).
+    Diff {
+        name: String,
+        /// The definition to compare with (a source key or a path; default: the first
+        /// shadowed one).
+        #[arg(long, value_name = "SOURCE")]
+        against: Option<String>,
+        #[arg(long)]
+        json: bool,
+        /// Two columns instead of one unified listing.
+        #[arg(long)]
+        side_by_side: bool,
+        /// Unchanged lines shown around each change.
+        #[arg(long, short = 'U', value_name = "LINES", default_value_t = 3)]
+        context: usize,
+        #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+        color: ColorChoice,
     },
     /// Every problem in the workspace, one per line: `path:line:col: kind: message`.
     Check {

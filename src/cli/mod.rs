@@ -2,13 +2,14 @@
 //! (sanitised, aligned) and `--json` (the model types, serialised).
 
 mod args;
+mod diff;
 mod output;
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-pub use args::{Cli, Command, WorkspaceArgs};
+pub use args::{Cli, ColorChoice, Command, WorkspaceArgs};
 
 use crate::discover::FileCache;
 use crate::frameworks::RenderMode;
@@ -41,15 +42,20 @@ impl Failure {
 /// folder, home = `$HOME`, xdg = `$XDG_CONFIG_HOME` or `HOME/.config` (with an
 /// explicit `--home`, `HOME/.config`).
 pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOptions, Failure> {
+    let demo = if ws.demo { Some(demo_dir()?) } else { None };
     let cwd = std::env::current_dir().map_err(|e| Failure::usage(format!("cannot read the current folder: {e}")))?;
-    let project = normalize(&ws.project.clone().unwrap_or(cwd));
-    let home = match &ws.home {
-        Some(h) => normalize(h),
-        None => std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| project.clone()),
+    let default_project = demo.as_ref().map(|d| d.join("project")).unwrap_or(cwd);
+    let project = normalize(&ws.project.clone().unwrap_or(default_project));
+    let home = match (&ws.home, &demo) {
+        (Some(h), _) => normalize(h),
+        // The demo's home stands in for `~`; its XDG folder is `home/.config` below.
+        (None, Some(d)) => d.join("home"),
+        (None, None) => std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| project.clone()),
     };
-    let xdg = match (&ws.xdg_config, &ws.home, std::env::var_os("XDG_CONFIG_HOME")) {
+    let explicit_home = ws.home.is_some() || demo.is_some();
+    let xdg = match (&ws.xdg_config, explicit_home, std::env::var_os("XDG_CONFIG_HOME")) {
         (Some(x), _, _) => normalize(x),
-        (None, None, Some(x)) if !x.is_empty() => normalize(&PathBuf::from(x)),
+        (None, false, Some(x)) if !x.is_empty() => normalize(&PathBuf::from(x)),
         _ => home.join(".config"),
     };
     for id in &ws.ecosystems {
@@ -66,13 +72,59 @@ pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOption
     if let Some(d) = &ws.dialect {
         options.insert("dialect".into(), d.clone());
     }
+    let env = match &demo {
+        // The demo's environment is fixed, so it shows the same on every machine: its
+        // `venv/` plays the frameworks' installed packages (built-in agents are found
+        // there the way a user's `$VIRTUAL_ENV` is searched), and nothing of the
+        // user's environment (`OH_PERSISTENCE_DIR`, `FAST_AGENT_HOME`, …) leaks in.
+        Some(d) => BTreeMap::from([
+            ("HOME".to_string(), home.display().to_string()),
+            ("VIRTUAL_ENV".to_string(), d.join("venv").display().to_string()),
+        ]),
+        None => std::env::vars().collect(),
+    };
     Ok(LoadOptions {
         roots: Roots { project, home, xdg, builtins: ws.builtins.as_deref().map(normalize) },
         ecosystems: ws.ecosystems.clone(),
         render,
-        env: std::env::vars().collect(),
+        env,
         options,
     })
+}
+
+/// The demo workspace (`project/` and `home/`). Looked for next to the executable
+/// first (an installed copy: `<exe dir>/demo`, `<exe dir>/assets/demo` or
+/// `<exe dir>/../share/agentry/demo`), then in the source tree the binary was built
+/// from (`CARGO_MANIFEST_DIR`, fixed at build time), which is where `cargo run --
+/// --demo` finds it on a fresh checkout.
+pub fn demo_dir() -> Result<PathBuf, Failure> {
+    let mut candidates = Vec::new();
+    if let Some(exe_dir) = std::env::current_exe().ok().and_then(|e| e.parent().map(PathBuf::from)) {
+        candidates.push(exe_dir.join("demo"));
+        candidates.push(exe_dir.join("assets/demo"));
+        candidates.push(exe_dir.join("../share/agentry/demo"));
+    }
+    candidates.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/demo"));
+    for c in &candidates {
+        if c.join("project").is_dir() {
+            return Ok(normalize(c));
+        }
+    }
+    let looked: Vec<String> = candidates.iter().map(|c| c.display().to_string()).collect();
+    Err(Failure::usage(format!("the demo workspace was not found (looked in {})", looked.join(", "))))
+}
+
+/// Whether output gets ANSI colours: `auto` means standard output is a terminal and
+/// `NO_COLOR` is unset or empty (<https://no-color.org>).
+pub fn use_colour(choice: ColorChoice) -> bool {
+    use std::io::IsTerminal;
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    }
 }
 
 /// Runs one subcommand, writing to `out`; returns the exit code.
@@ -102,5 +154,9 @@ pub fn run(ws: &WorkspaceArgs, command: &Command, out: &mut dyn Write) -> Result
             output::show(&catalog, name, source.as_deref(), *origins, *json, out).map_err(io)
         }
         Command::Check { json } => output::check(&catalog, *json, out).map_err(io),
+        Command::Diff { name, against, json, side_by_side, context, color } => {
+            let style = diff::Style { colour: use_colour(*color), side_by_side: *side_by_side, context: *context };
+            diff::diff(&catalog, name, against.as_deref(), *json, &style, out).map_err(io)
+        }
     }
 }

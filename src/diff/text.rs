@@ -42,6 +42,11 @@ impl Hunk {
     pub fn new_len(&self) -> usize {
         self.lines.iter().filter(|l| l.new_no.is_some()).count()
     }
+
+    /// `@@ -a,b +c,d @@`, as `diff -u` writes it.
+    pub fn header(&self) -> String {
+        format!("@@ -{} +{} @@", range(self.old_start, self.old_len()), range(self.new_start, self.new_len()))
+    }
 }
 
 /// One line: `Same` (context, both numbers), `Removed` (old number) or `Added` (new
@@ -68,6 +73,9 @@ impl DiffLine {
 /// The line diff of `old` and `new` with `context` unchanged lines around each change.
 pub fn text(old: &str, new: &str, context: usize) -> TextDiff {
     let diff = TextDiffConfig::default().timeout(DIFF_TIMEOUT).diff_lines(old, new);
+    // One deadline for all word-level refinements: past it they come out coarse
+    // rather than each changed block getting a fresh time budget.
+    let deadline = std::time::Instant::now() + 2 * DIFF_TIMEOUT;
     // Semantic cleanup folds tiny coincidental matches (the `-` shared by `gpt-4`
     // and `claude-opus`) into the changed span, which reads better.
     let mut inline = InlineChangeOptions::new();
@@ -75,9 +83,10 @@ pub fn text(old: &str, new: &str, context: usize) -> TextDiff {
     let mut hunks = Vec::new();
     for group in diff.grouped_ops(context) {
         let Some(first) = group.first() else { continue };
-        let mut hunk = Hunk { old_start: first.old_range().start + 1, new_start: first.new_range().start + 1, lines: Vec::new() };
+        let mut hunk =
+            Hunk { old_start: first.old_range().start + 1, new_start: first.new_range().start + 1, lines: Vec::new() };
         for op in &group {
-            for change in diff.iter_inline_changes_with_options(op, inline) {
+            for change in diff.iter_inline_changes_with_options_deadline(op, inline, Some(deadline)) {
                 let tag = match change.tag() {
                     ChangeTag::Equal => Change::Same,
                     ChangeTag::Delete => Change::Removed,
@@ -139,7 +148,8 @@ pub fn unified(old_label: &str, new_label: &str, d: &TextDiff) -> String {
     }
     let mut out = format!("--- {old_label}\n+++ {new_label}\n");
     for h in &d.hunks {
-        out.push_str(&format!("@@ -{} +{} @@\n", range(h.old_start, h.old_len()), range(h.new_start, h.new_len())));
+        out.push_str(&h.header());
+        out.push('\n');
         for line in &h.lines {
             out.push(line.tag.sign());
             out.push_str(&line.content());
@@ -179,14 +189,33 @@ mod tests {
     }
 
     #[test]
+    fn crlf_and_replacement_characters_diff_like_any_text() {
+        let old = "a\r\nb\u{fffd}\r\n";
+        let new = "a\r\nc\r\n";
+        let d = text(old, new, 3);
+        assert_eq!(unified("o", "n", &d), "--- o\n+++ n\n@@ -1,2 +1,2 @@\n a\r\n-b\u{fffd}\r\n+c\r\n");
+        // Many scattered changes in a long text stay bounded and well-formed.
+        let long_old: String = (0..5000).map(|i| format!("line {i} {}\n", i % 7)).collect();
+        let long_new: String = (0..5000).map(|i| format!("line {i} {}\n", i % 5)).collect();
+        let d = text(&long_old, &long_new, 1);
+        assert!(d.hunks.iter().all(|h| h.old_len() > 0 && h.new_len() > 0));
+        let removed: usize = d.hunks.iter().flat_map(|h| &h.lines).filter(|l| l.tag == Change::Removed).count();
+        let added: usize = d.hunks.iter().flat_map(|h| &h.lines).filter(|l| l.tag == Change::Added).count();
+        assert_eq!(removed, added);
+    }
+
+    #[test]
     fn changed_words_are_emphasised() {
-        let d = text("model: sonnet # fast code\ntools: [read]\n", "model: opus # careful pull requests\ntools: [read]\n", 3);
+        let d = text(
+            "model: sonnet # fast code\ntools: [read]\n",
+            "model: opus # careful pull requests\ntools: [read]\n",
+            3,
+        );
         let lines = &d.hunks[0].lines;
         assert_eq!(lines[0].tag, Change::Removed);
         assert_eq!(lines[1].tag, Change::Added);
-        let emphasised = |l: &DiffLine| -> Vec<String> {
-            l.segments.iter().filter(|(e, _)| *e).map(|(_, s)| s.clone()).collect()
-        };
+        let emphasised =
+            |l: &DiffLine| -> Vec<String> { l.segments.iter().filter(|(e, _)| *e).map(|(_, s)| s.clone()).collect() };
         assert_eq!(emphasised(&lines[0]), ["sonnet", "fast code"]);
         assert_eq!(emphasised(&lines[1]), ["opus", "careful pull requests"]);
         assert_eq!(lines[1].content(), "model: opus # careful pull requests");

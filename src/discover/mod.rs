@@ -67,6 +67,8 @@ fn stamp(meta: &std::fs::Metadata) -> Stamp {
 struct Entry {
     stamp: Stamp,
     bytes: Arc<[u8]>,
+    /// The last pass ([`FileCache::begin_pass`]) that asked for the file.
+    pass: u64,
 }
 
 /// Bytes of files, read once and shared. Cheap to query again: a cached file is only
@@ -78,6 +80,7 @@ pub struct FileCache {
     bytes_read: AtomicU64,
     /// Every call of [`FileCache::read`], cached or not: the live loader's progress.
     served: AtomicU64,
+    pass: AtomicU64,
 }
 
 impl FileCache {
@@ -93,8 +96,10 @@ impl FileCache {
             return Err(ReadError::IsDir);
         }
         let now = stamp(&meta);
-        if let Some(e) = self.lock().get(path) {
+        let pass = self.pass.load(Ordering::Relaxed);
+        if let Some(e) = self.lock().get_mut(path) {
             if e.stamp == now {
+                e.pass = pass;
                 return Ok(e.bytes.clone());
             }
         }
@@ -104,7 +109,7 @@ impl FileCache {
         let bytes: Arc<[u8]> = read_bounded(path)?.into();
         self.reads.fetch_add(1, Ordering::Relaxed);
         self.bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
-        self.lock().insert(path.to_path_buf(), Entry { stamp: now, bytes: bytes.clone() });
+        self.lock().insert(path.to_path_buf(), Entry { stamp: now, bytes: bytes.clone(), pass });
         Ok(bytes)
     }
 
@@ -128,6 +133,19 @@ impl FileCache {
     /// their folders: a parent or template outside the searched folders still counts).
     pub fn paths(&self) -> Vec<PathBuf> {
         self.lock().keys().cloned().collect()
+    }
+
+    /// Starts a new pass (one load of a cache kept between loads): files read from now
+    /// on belong to it, for [`FileCache::retain_pass`].
+    pub fn begin_pass(&self) {
+        self.pass.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Forgets every file the current pass did not ask for (deleted, renamed or no
+    /// longer referenced), so a long-lived cache holds one workspace's files only.
+    pub fn retain_pass(&self) {
+        let pass = self.pass.load(Ordering::Relaxed);
+        self.lock().retain(|_, e| e.pass == pass);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Entry>> {
@@ -217,6 +235,10 @@ mod tests {
         assert_eq!(cache.stats().0, 1);
         std::fs::write(&f, "three").unwrap();
         assert_eq!(&*cache.read(&f).unwrap(), b"three");
+        // A pass that does not ask for the file drops it.
+        cache.begin_pass();
+        cache.retain_pass();
+        assert!(cache.paths().is_empty());
         assert_eq!(cache.read(&dir.join("missing")), Err(ReadError::NotFound));
         std::fs::remove_dir_all(&dir).unwrap();
     }

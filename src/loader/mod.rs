@@ -23,10 +23,12 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::discover::FileCache;
+use crate::frameworks::Framework;
 use crate::load::LoadOptions;
 use crate::model::Catalog;
 
 pub use watch::is_ignored;
+pub use worker::DEBOUNCE;
 
 /// How the loader notices changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,7 +59,10 @@ pub const FALLBACK_POLL: Duration = Duration::from_secs(2);
 pub enum LoaderEvent {
     /// `done` files read so far in the running load, of about `total` (the previous
     /// load's count; 0 when unknown, i.e. during the first load).
-    Progress { done: usize, total: usize },
+    Progress {
+        done: usize,
+        total: usize,
+    },
     /// A new snapshot; its generation is one more than the previous one's.
     Snapshot(Arc<Catalog>),
     Watch(WatchState),
@@ -102,10 +107,33 @@ impl Loader {
     /// debounced change. `wake` is called after each event is queued (the explorer
     /// uses it to wake its event loop; it must not block).
     pub fn spawn(opts: LoadOptions, watch: WatchMode, wake: Box<dyn Fn() + Send>) -> Loader {
+        Self::spawn_with(None, opts, watch, wake)
+    }
+
+    /// [`Loader::spawn`] with an explicit set of frameworks instead of the ones
+    /// `opts` selects (tests bring frameworks of their own).
+    pub fn spawn_with(
+        frameworks: Option<Vec<&'static dyn Framework>>,
+        opts: LoadOptions,
+        watch: WatchMode,
+        wake: Box<dyn Fn() + Send>,
+    ) -> Loader {
         let (event_tx, events) = mpsc::channel();
         let (control, control_rx) = mpsc::channel();
         let shared = Arc::new(worker::Shared::default());
-        let worker = worker::Worker::new(opts, watch, event_tx, wake, control.clone(), control_rx, shared.clone());
+        let worker = worker::Worker {
+            frameworks,
+            opts,
+            mode: watch,
+            events: event_tx,
+            wake,
+            control_tx: control.clone(),
+            control: control_rx,
+            shared: shared.clone(),
+            generation: 0,
+            last_total: 0,
+            state: None,
+        };
         let thread = std::thread::Builder::new().name("agentry-loader".into()).spawn(move || worker.run());
         let thread = match thread {
             Ok(t) => Some(t),

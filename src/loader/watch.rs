@@ -29,10 +29,57 @@ pub fn is_ignored(path: &Path) -> bool {
         || [".swp", ".swx", ".swo"].iter().any(|s| name.ends_with(s))
 }
 
+/// Folders never worth watching below a workspace root: version control and the
+/// dependency and build trees that can hold tens of thousands of folders.
+const HEAVY_DIRS: &[&str] = &[
+    ".git",
+    ".hg",
+    ".svn",
+    "node_modules",
+    "target",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".cache",
+];
+
+/// At most this many folders are watched below one workspace root: beyond it, only
+/// the folders of files a load read are (each watch costs kernel memory, and the
+/// walk runs after every load).
+pub const MAX_WALKED_DIRS: usize = 1000;
+
+/// The subfolders of `root`, breadth first, without following symlinks (Kimi does not
+/// walk linked folders either, and a link cannot loop this way), skipping
+/// [`HEAVY_DIRS`], at most [`MAX_WALKED_DIRS`].
+fn walk(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut queue = std::collections::VecDeque::from([root.to_path_buf()]);
+    while let Some(dir) = queue.pop_front() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            if out.len() >= MAX_WALKED_DIRS {
+                return out;
+            }
+            let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
+            if is_dir && !HEAVY_DIRS.iter().any(|h| e.file_name() == *h) {
+                out.push(e.path());
+                queue.push_back(e.path());
+            }
+        }
+    }
+    out
+}
+
 /// The folders a snapshot depends on, each with whether its subfolders count too.
 ///
-/// - every searched folder that exists, recursively unless it is a workspace root
-///   itself (a project root can hold `node_modules/`; nothing is searched that deep);
+/// - every searched folder that exists, recursively when it lies inside a workspace
+///   root (agent folders are small); a searched workspace root itself (Kimi walks
+///   the whole project, Tsugite reads `*.md` directly in it) is watched folder by
+///   folder through a bounded walk that skips dependency trees, so a new
+///   `team/agent.yaml` deep in the project is seen without watching `node_modules/`;
 /// - for a searched folder that does not exist, its nearest existing ancestor, so
 ///   creating `.agents/agents/` is seen;
 /// - the folder of every file the loads read (parents reached through `extends`,
@@ -49,8 +96,14 @@ pub fn targets(catalog: &Catalog, files_read: &[PathBuf]) -> BTreeMap<PathBuf, b
         let dirs = report.searched.iter().map(|s| s.path.clone()).chain(report.builtins.clone());
         for dir in dirs {
             if crate::frameworks::is_dir(&dir) {
-                let recursive = !is_root_or_above(&dir);
-                add(&mut out, dir, recursive);
+                if is_root_or_above(&dir) {
+                    for sub in walk(&dir) {
+                        add(&mut out, sub, false);
+                    }
+                    add(&mut out, dir, false);
+                } else {
+                    add(&mut out, dir, true);
+                }
             } else if let Some(existing) = dir.ancestors().skip(1).find(|a| crate::frameworks::is_dir(a)) {
                 add(&mut out, existing.to_path_buf(), false);
             }
@@ -71,9 +124,7 @@ pub fn targets(catalog: &Catalog, files_read: &[PathBuf]) -> BTreeMap<PathBuf, b
 pub(crate) fn classify(event: &Event) -> Option<Control> {
     match event.kind {
         // agentry's own reads open files; they change nothing.
-        EventKind::Access(AccessKind::Open(_) | AccessKind::Read | AccessKind::Any | AccessKind::Other) => {
-            return None
-        }
+        EventKind::Access(AccessKind::Open(_) | AccessKind::Read | AccessKind::Any | AccessKind::Other) => return None,
         EventKind::Modify(ModifyKind::Metadata(MetadataKind::AccessTime)) => return None,
         _ => {}
     }
@@ -173,9 +224,7 @@ impl Watcher {
                     added.push(path.clone());
                 }
                 Err(e) if matches!(e.kind, notify::ErrorKind::MaxFilesWatch) => {
-                    return Err(LimitReached(format!(
-                        "{e} (raise fs.inotify.max_user_watches to watch again)"
-                    )))
+                    return Err(LimitReached(format!("{e} (raise fs.inotify.max_user_watches to watch again)")))
                 }
                 Err(_) => {}
             }
@@ -199,8 +248,56 @@ mod tests {
     }
 
     #[test]
+    fn a_root_is_walked_folder_by_folder_without_dependency_trees() {
+        let root = std::env::temp_dir().join(format!("agentry-walk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for d in ["p/team/crew", "p/node_modules/x", "p/.git/objects", "p/.agents/agents", "h"] {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(root.join("p"), root.join("p/team/loop")).unwrap();
+        let catalog = Catalog {
+            generation: 1,
+            roots: crate::model::Roots {
+                project: root.join("p"),
+                home: root.join("h"),
+                xdg: root.join("h/.config"),
+                builtins: None,
+            },
+            reports: vec![{
+                let mut r = crate::model::EcosystemReport::new("test");
+                for (path, scope) in [
+                    (root.join("p"), crate::model::Scope::Project),
+                    (root.join("p/.agents/agents"), crate::model::Scope::Project),
+                    (root.join("h/.agents/agents"), crate::model::Scope::User),
+                ] {
+                    r.searched.push(crate::model::SearchDir { scope, path, role: String::new() });
+                }
+                r
+            }],
+        };
+        let t = targets(&catalog, &[]);
+        let got: Vec<(String, bool)> =
+            t.iter().map(|(p, r)| (p.strip_prefix(&root).unwrap().display().to_string(), *r)).collect();
+        let want: Vec<(String, bool)> = [
+            ("h", false),
+            ("p", false),
+            ("p/.agents", false),
+            ("p/.agents/agents", true),
+            ("p/team", false),
+            ("p/team/crew", false),
+        ]
+        .iter()
+        .map(|(p, r)| (p.to_string(), *r))
+        .collect();
+        assert_eq!(got, want);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
     fn own_reads_are_not_changes() {
-        let open = Event::new(EventKind::Access(AccessKind::Open(notify::event::AccessMode::Any))).add_path("/p/a.md".into());
+        let open =
+            Event::new(EventKind::Access(AccessKind::Open(notify::event::AccessMode::Any))).add_path("/p/a.md".into());
         assert!(classify(&open).is_none());
         let write = Event::new(EventKind::Modify(ModifyKind::Any)).add_path("/p/a.md".into());
         assert!(matches!(classify(&write), Some(Control::Changed(p)) if p == [PathBuf::from("/p/a.md")]));

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant, SystemTime};
 use super::watch::{self, Watcher};
 use super::{Control, LoadStats, LoaderEvent, WatchMode, WatchState, FALLBACK_POLL};
 use crate::discover::FileCache;
-use crate::load::{load, LoadOptions};
+use crate::frameworks::Framework;
+use crate::load::{load_with, LoadOptions};
 use crate::model::Catalog;
 
 /// Quiet time that ends a burst of changes: long enough to take an editor's
@@ -22,6 +23,8 @@ pub const DEBOUNCE: Duration = Duration::from_millis(200);
 const MAX_DEBOUNCE: Duration = Duration::from_secs(1);
 /// How often a running load reports progress.
 const PROGRESS_TICK: Duration = Duration::from_millis(50);
+/// How far a file system's modification stamps may lag the wall clock.
+const CLOCK_SLACK: Duration = Duration::from_millis(50);
 
 /// State the owner reads while the worker runs.
 #[derive(Default)]
@@ -41,32 +44,25 @@ enum Trigger {
 }
 
 pub(crate) struct Worker {
-    opts: LoadOptions,
-    mode: WatchMode,
-    events: Sender<LoaderEvent>,
-    wake: Box<dyn Fn() + Send>,
-    control_tx: Sender<Control>,
-    control: Receiver<Control>,
-    shared: Arc<Shared>,
-    generation: u64,
+    /// `None`: the frameworks `opts` selects.
+    pub frameworks: Option<Vec<&'static dyn Framework>>,
+    pub opts: LoadOptions,
+    pub mode: WatchMode,
+    pub events: Sender<LoaderEvent>,
+    pub wake: Box<dyn Fn() + Send>,
+    /// A sender of its own control channel, for the watcher and follow-up loads.
+    pub control_tx: Sender<Control>,
+    pub control: Receiver<Control>,
+    pub shared: Arc<Shared>,
+    /// The generation of the last snapshot published (0 before the first).
+    pub generation: u64,
     /// Reads of the last load: the expected total of the next one.
-    last_total: usize,
-    state: Option<WatchState>,
+    pub last_total: usize,
+    /// The watch state last published.
+    pub state: Option<WatchState>,
 }
 
 impl Worker {
-    pub fn new(
-        opts: LoadOptions,
-        mode: WatchMode,
-        events: Sender<LoaderEvent>,
-        wake: Box<dyn Fn() + Send>,
-        control_tx: Sender<Control>,
-        control: Receiver<Control>,
-        shared: Arc<Shared>,
-    ) -> Worker {
-        Worker { opts, mode, events, wake, control_tx, control, shared, generation: 0, last_total: 0, state: None }
-    }
-
     /// Queues an event and wakes the owner; `false` once the owner is gone.
     fn emit(&self, event: LoaderEvent) -> bool {
         let sent = self.events.send(event).is_ok();
@@ -153,6 +149,7 @@ impl Worker {
         let started = Instant::now();
         let started_wall = SystemTime::now();
         let (served_before, (reads_before, bytes_before)) = (files.served(), files.stats());
+        files.begin_pass();
         if matches!(trigger, Trigger::Cold) && !self.emit(LoaderEvent::Progress { done: 0, total: self.last_total }) {
             return false;
         }
@@ -160,8 +157,9 @@ impl Worker {
         let outcome = std::thread::scope(|scope| {
             let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
             let (opts, files_ref) = (&self.opts, &*files);
+            let frameworks = self.frameworks.clone().unwrap_or_else(|| opts.frameworks());
             let job = scope.spawn(move || {
-                let catalog = load(opts, files_ref, generation);
+                let catalog = load_with(&frameworks, opts, files_ref, generation);
                 let _ = done_tx.send(());
                 catalog
             });
@@ -185,6 +183,9 @@ impl Worker {
             }
         };
         self.generation = generation;
+        // Files no framework asked for this time (deleted, renamed away) are dropped,
+        // and with them the watches on their folders.
+        files.retain_pass();
         let (reads_after, bytes_after) = files.stats();
         let served = files.served() - served_before;
         self.last_total = served as usize;
@@ -197,11 +198,16 @@ impl Worker {
             trigger: trigger_paths,
         };
         *self.shared.stats.lock().unwrap_or_else(|p| p.into_inner()) = Some(stats);
+        // The watch is aimed before the snapshot goes out: whoever sees a snapshot
+        // can rely on changes after it being noticed.
         let catalog = Arc::new(catalog);
-        if !self.emit(LoaderEvent::Snapshot(catalog.clone())) {
+        let state = self.aim_watcher(&catalog, &files, started_wall);
+        if !self.emit(LoaderEvent::Snapshot(catalog)) {
             return false;
         }
-        self.aim_watcher(&catalog, &files, started_wall);
+        if let Some(state) = state {
+            self.set_state(state);
+        }
         true
     }
 
@@ -240,46 +246,44 @@ impl Worker {
         self.set_state(state);
     }
 
-    /// Points the watcher at what `catalog` depends on. A folder created while the
-    /// load ran was not watched yet: it gets one more load so nothing is missed.
-    fn aim_watcher(&mut self, catalog: &Catalog, files: &FileCache, load_started: SystemTime) {
+    /// Points the watcher at what `catalog` depends on, and returns the watch state
+    /// to show. A folder changed since the load started may have changed before its
+    /// watch was in place: it gets one more load so nothing is missed.
+    fn aim_watcher(&mut self, catalog: &Catalog, files: &FileCache, load_started: SystemTime) -> Option<WatchState> {
         if self.mode == WatchMode::Off {
-            return;
+            return None;
         }
         let targets = watch::targets(catalog, &files.paths());
-        let first = self.generation == 1;
         let result = {
             let mut slot = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner());
             slot.as_mut().map(|w| (w.update(&targets), w.dirs(), w.polling))
-        };
-        let state = match result {
-            None => return,
-            Some((Err(watch::LimitReached(reason)), _, _)) => {
+        }?;
+        let (added, dirs, polling) = match result {
+            (Err(watch::LimitReached(reason)), _, _) => {
                 self.fall_back_to_polling(reason);
                 let mut slot = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner());
                 if let Some(w) = slot.as_mut() {
                     let _ = w.update(&targets);
                 }
-                return;
+                return None;
             }
-            Some((Ok(added), dirs, polling)) => {
-                let fresh: Vec<PathBuf> = added
-                    .into_iter()
-                    .filter(|_| !first)
-                    .filter(|d| std::fs::metadata(d).and_then(|m| m.modified()).is_ok_and(|t| t >= load_started))
-                    .collect();
-                if !fresh.is_empty() {
-                    let _ = self.control_tx.send(Control::Changed(fresh));
-                }
-                match (polling, &self.state) {
-                    (None, _) => WatchState::Watching { dirs },
-                    (Some(every), Some(WatchState::Polling { reason, .. })) => {
-                        WatchState::Polling { every, reason: reason.clone() }
-                    }
-                    (Some(every), _) => WatchState::Polling { every, reason: "polling was asked for".into() },
-                }
-            }
+            (Ok(added), dirs, polling) => (added, dirs, polling),
         };
-        self.set_state(state);
+        // File systems stamp with a coarse clock that can lag the wall clock a little.
+        let since = load_started.checked_sub(CLOCK_SLACK).unwrap_or(load_started);
+        let fresh: Vec<PathBuf> = added
+            .into_iter()
+            .filter(|d| std::fs::metadata(d).and_then(|m| m.modified()).is_ok_and(|t| t >= since))
+            .collect();
+        if !fresh.is_empty() {
+            let _ = self.control_tx.send(Control::Changed(fresh));
+        }
+        Some(match (polling, &self.state) {
+            (None, _) => WatchState::Watching { dirs },
+            (Some(every), Some(WatchState::Polling { reason, .. })) => {
+                WatchState::Polling { every, reason: reason.clone() }
+            }
+            (Some(every), _) => WatchState::Polling { every, reason: "polling was asked for".into() },
+        })
     }
 }

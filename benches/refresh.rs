@@ -1,0 +1,119 @@
+//! Live-refresh benchmark (not a timed test): a cold load of a generated workspace,
+//! then one edited file, measured from the write to the new snapshot; then the
+//! loader's CPU use while idle.
+//!
+//!     cargo bench --bench refresh -- [AGENTS]      (default 20000)
+//!
+//! The workspace comes from `../shared/bench/gen_corpus.py` (python3), written to a
+//! temporary folder, or from `$AGENTRY_BENCH_CORPUS` (a folder holding `project/`,
+//! `home/` and `xdg/`) when set.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use agentry::frameworks::RenderMode;
+use agentry::load::LoadOptions;
+use agentry::loader::{Loader, LoaderEvent, WatchMode, DEBOUNCE};
+use agentry::model::Roots;
+
+fn corpus(agents: usize) -> PathBuf {
+    if let Some(dir) = std::env::var_os("AGENTRY_BENCH_CORPUS") {
+        return PathBuf::from(dir);
+    }
+    let out = std::env::temp_dir().join(format!("agentry-bench-corpus-{agents}"));
+    if !out.join("project").is_dir() {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/gen_corpus.py");
+        let status = std::process::Command::new("python3")
+            .arg(&script)
+            .arg(&out)
+            .args(["--agents", &agents.to_string()])
+            .status()
+            .expect("python3 runs gen_corpus.py");
+        assert!(status.success(), "gen_corpus.py failed");
+    }
+    out
+}
+
+/// User plus system CPU time of this process, from /proc (Linux only).
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // USER_HZ is 100 on every Linux configuration in use.
+    Some(Duration::from_millis(ticks * 10))
+}
+
+fn next_snapshot(loader: &Loader) -> std::sync::Arc<agentry::model::Catalog> {
+    loop {
+        match loader.receiver().recv_timeout(Duration::from_secs(120)) {
+            Ok(LoaderEvent::Snapshot(c)) => return c,
+            Ok(_) => {}
+            Err(e) => panic!("no snapshot: {e}"),
+        }
+    }
+}
+
+/// The first agent file of the catalog that is a plain file in the project.
+fn some_agent_file(c: &agentry::model::Catalog) -> Option<PathBuf> {
+    c.agents().map(|a| a.source.path.clone()).find(|p| p.starts_with(&c.roots.project) && p.is_file())
+}
+
+fn main() {
+    let agents: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(20_000);
+    let dir = corpus(agents);
+    let opts = LoadOptions {
+        roots: Roots { project: dir.join("project"), home: dir.join("home"), xdg: dir.join("xdg"), builtins: None },
+        ecosystems: Vec::new(),
+        render: RenderMode::Live { user_prompt: String::new() },
+        env: BTreeMap::new(),
+        options: BTreeMap::new(),
+    };
+    let started = Instant::now();
+    let loader = Loader::spawn(opts, WatchMode::Notify, Box::new(|| {}));
+    let cold = next_snapshot(&loader);
+    let stats = loader.last_stats().unwrap_or_default();
+    println!(
+        "cold load: {} agents, {} files read ({} KiB) in {:?} (snapshot after {:?})",
+        cold.agents().count(),
+        stats.files_read,
+        stats.bytes_read / 1024,
+        stats.elapsed,
+        started.elapsed()
+    );
+    // Let the watch settle and any follow-up load pass.
+    std::thread::sleep(Duration::from_millis(600));
+    while loader.try_recv().is_some() {}
+
+    let Some(file) = some_agent_file(&cold) else {
+        println!("no agent file in the project to edit: the frameworks of this build found nothing");
+        return;
+    };
+    let mut refreshes = Vec::new();
+    for round in 0..5 {
+        let mut text = std::fs::read(&file).expect("read the agent file");
+        text.extend_from_slice(format!("\n<!-- edit {round} -->\n").as_bytes());
+        let t = Instant::now();
+        std::fs::write(&file, &text).expect("write the agent file");
+        let c = next_snapshot(&loader);
+        let total = t.elapsed();
+        let s = loader.last_stats().unwrap_or_default();
+        println!(
+            "refresh {round}: generation {}, {} of {} files re-read, load {:?}, write→snapshot {:?} (debounce {:?})",
+            c.generation, s.files_read, s.files_served, s.elapsed, total, DEBOUNCE
+        );
+        refreshes.push(s.elapsed);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    refreshes.sort();
+    println!("refresh load, median of 5: {:?}", refreshes[refreshes.len() / 2]);
+
+    let before = cpu_time();
+    std::thread::sleep(Duration::from_secs(5));
+    let after = cpu_time();
+    if let (Some(b), Some(a)) = (before, after) {
+        println!("idle: {:?} CPU over 5 s ({:.2} %)", a - b, (a - b).as_secs_f64() / 5.0 * 100.0);
+    }
+    drop(loader);
+}

@@ -1,0 +1,443 @@
+//! The background loader against a real, watched temporary workspace: every change
+//! (create, edit, editor-style rename-over, rename, delete) shows in the next
+//! snapshot, generations count up by one, unchanged files are not read again, and
+//! dropping the loader ends its thread.
+//!
+//! The workspace is loaded by a small framework of the test's own (every `*.md` in
+//! `.agents/agents/` is an agent whose `body` field is the file's text), so these
+//! tests depend on the loader alone, not on any real framework's rules.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use agentry::discover::{list_dir, stem, suffix};
+use agentry::frameworks::{Framework, LoadContext, RenderMode};
+use agentry::load::LoadOptions;
+use agentry::loader::{Loader, LoaderEvent, WatchMode, WatchState};
+use agentry::model::{Agent, Catalog, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir, Source, Status};
+
+struct MdFiles;
+
+impl Framework for MdFiles {
+    fn id(&self) -> &'static str {
+        "md"
+    }
+    fn title(&self) -> &'static str {
+        "Markdown files"
+    }
+    fn load(&self, cx: &LoadContext) -> EcosystemReport {
+        let mut report = EcosystemReport::new("md");
+        let dir = cx.roots.project.join(".agents/agents");
+        report.searched.push(SearchDir { scope: Scope::Project, path: dir.clone(), role: "the only folder".into() });
+        let Ok(Some(entries)) = list_dir(&dir) else { return report };
+        for e in entries.iter().filter(|e| !e.is_dir && suffix(&e.name) == ".md") {
+            let Ok(bytes) = cx.files.read(&e.path) else { continue };
+            let body = String::from_utf8_lossy(&bytes).into_owned();
+            report.agents.push(Agent {
+                ecosystem: "md",
+                name: stem(&e.name).to_string(),
+                source: Source::new(Scope::Project, &cx.roots.project, e.path.clone()),
+                status: Status::Wins,
+                shadowed_by: None,
+                rule: "only definition".into(),
+                chain: Vec::new(),
+                description: String::new(),
+                fields: vec![Field {
+                    key: "body".into(),
+                    value: body.into(),
+                    origin: FieldOrigin::default("file text"),
+                }],
+                attributes: Vec::new(),
+                system_prompt: None,
+                edges: Vec::new(),
+            });
+        }
+        report
+    }
+}
+
+static MD: MdFiles = MdFiles;
+
+/// Like Kimi: walks the whole project for `*.agent` files at any depth.
+struct Walker;
+
+fn walk_agents(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(Some(entries)) = list_dir(dir) else { return };
+    for e in entries {
+        if e.is_dir {
+            walk_agents(&e.path, out);
+        } else if suffix(&e.name) == ".agent" {
+            out.push(e.path);
+        }
+    }
+}
+
+impl Framework for Walker {
+    fn id(&self) -> &'static str {
+        "walk"
+    }
+    fn title(&self) -> &'static str {
+        "Walker"
+    }
+    fn load(&self, cx: &LoadContext) -> EcosystemReport {
+        let mut report = EcosystemReport::new("walk");
+        report.searched.push(SearchDir {
+            scope: Scope::Project,
+            path: cx.roots.project.clone(),
+            role: "walked".into(),
+        });
+        let mut files = Vec::new();
+        walk_agents(&cx.roots.project, &mut files);
+        for path in files {
+            let Ok(bytes) = cx.files.read(&path) else { continue };
+            let name = path.file_name().map(|n| stem(&n.to_string_lossy()).to_string()).unwrap_or_default();
+            report.agents.push(Agent {
+                ecosystem: "walk",
+                name,
+                source: Source::new(Scope::Project, &cx.roots.project, path.clone()),
+                status: Status::Wins,
+                shadowed_by: None,
+                rule: "only definition".into(),
+                chain: Vec::new(),
+                description: String::new(),
+                fields: vec![Field {
+                    key: "body".into(),
+                    value: String::from_utf8_lossy(&bytes).into_owned().into(),
+                    origin: FieldOrigin::default("file text"),
+                }],
+                attributes: Vec::new(),
+                system_prompt: None,
+                edges: Vec::new(),
+            });
+        }
+        report
+    }
+}
+
+static WALK: Walker = Walker;
+
+struct Workspace {
+    root: PathBuf,
+}
+
+impl Workspace {
+    fn new(tag: &str) -> Workspace {
+        let root = std::env::temp_dir().join(format!("agentry-loader-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("project")).unwrap();
+        std::fs::create_dir_all(root.join("home")).unwrap();
+        Workspace { root }
+    }
+
+    fn project(&self) -> PathBuf {
+        self.root.join("project")
+    }
+
+    fn agents(&self) -> PathBuf {
+        self.project().join(".agents/agents")
+    }
+
+    fn options(&self) -> LoadOptions {
+        options_for(&self.project(), &self.root.join("home"))
+    }
+}
+
+impl Drop for Workspace {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+fn options_for(project: &Path, home: &Path) -> LoadOptions {
+    LoadOptions {
+        roots: Roots { project: project.into(), home: home.into(), xdg: home.join(".config"), builtins: None },
+        ecosystems: Vec::new(),
+        render: RenderMode::Export,
+        env: BTreeMap::new(),
+        options: BTreeMap::new(),
+    }
+}
+
+fn spawn(ws: &Workspace, mode: WatchMode) -> Loader {
+    Loader::spawn_with(Some(vec![&MD]), ws.options(), mode, Box::new(|| {}))
+}
+
+/// The bodies of the snapshot's agents, by name.
+fn bodies(c: &Catalog) -> BTreeMap<String, String> {
+    c.agents()
+        .map(|a| (a.name.clone(), a.field("body").and_then(|f| f.value.as_str()).unwrap_or("").to_string()))
+        .collect()
+}
+
+fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+/// Follows the snapshots until one satisfies `want`, checking that generations go
+/// up by exactly one.
+struct Follower {
+    generation: u64,
+}
+
+impl Follower {
+    fn next_until(&mut self, loader: &Loader, what: &str, want: impl Fn(&Catalog) -> bool) -> Arc<Catalog> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match loader.receiver().recv_timeout(left) {
+                Ok(LoaderEvent::Snapshot(c)) => {
+                    assert_eq!(c.generation, self.generation + 1, "generations count up by one");
+                    self.generation = c.generation;
+                    if want(&c) {
+                        return c;
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => panic!("no snapshot with {what} within 10 s"),
+            }
+        }
+    }
+
+    /// Follows whatever arrives within `time`.
+    fn drain(&mut self, loader: &Loader, time: Duration) {
+        let deadline = Instant::now() + time;
+        while let Ok(e) = loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            if let LoaderEvent::Snapshot(c) = e {
+                assert_eq!(c.generation, self.generation + 1, "generations count up by one");
+                self.generation = c.generation;
+            }
+        }
+    }
+
+    /// No snapshot arrives within `quiet`.
+    fn none_within(&self, loader: &Loader, quiet: Duration) {
+        let deadline = Instant::now() + quiet;
+        while let Ok(e) = loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            if let LoaderEvent::Snapshot(c) = e {
+                panic!("unexpected snapshot {}: {:?}", c.generation, bodies(&c));
+            }
+        }
+    }
+}
+
+#[test]
+fn every_kind_of_change_shows_in_the_next_snapshot() {
+    let ws = Workspace::new("changes");
+    let loader = spawn(&ws, WatchMode::Notify);
+    let mut f = Follower { generation: 0 };
+    let first = f.next_until(&loader, "the cold load", |_| true);
+    assert!(bodies(&first).is_empty());
+
+    // The searched folder does not exist yet: its nearest parent is watched.
+    std::fs::create_dir_all(ws.agents()).unwrap();
+    std::fs::write(ws.agents().join("a.md"), "one").unwrap();
+    f.next_until(&loader, "a created", |c| bodies(c) == map(&[("a", "one")]));
+
+    std::fs::write(ws.agents().join("a.md"), "two").unwrap();
+    f.next_until(&loader, "a edited", |c| bodies(c) == map(&[("a", "two")]));
+
+    // An editor's save: swap and probe files (ignored), then a new file renamed over.
+    std::fs::write(ws.agents().join(".a.md.swp"), "swap").unwrap();
+    std::fs::write(ws.agents().join("4913"), "").unwrap();
+    std::fs::write(ws.agents().join("a.md.tmp"), "three").unwrap();
+    std::fs::rename(ws.agents().join("a.md.tmp"), ws.agents().join("a.md")).unwrap();
+    f.next_until(&loader, "a saved by rename", |c| bodies(c) == map(&[("a", "three")]));
+
+    std::fs::rename(ws.agents().join("a.md"), ws.agents().join("b.md")).unwrap();
+    f.next_until(&loader, "a renamed to b", |c| bodies(c) == map(&[("b", "three")]));
+
+    std::fs::remove_file(ws.agents().join("b.md")).unwrap();
+    f.next_until(&loader, "b deleted", |c| bodies(c).is_empty());
+
+    // The whole folder removed and made again: the watch follows the new folder.
+    std::fs::remove_dir_all(ws.project().join(".agents")).unwrap();
+    f.next_until(&loader, "the folder removed", |c| bodies(c).is_empty());
+    std::fs::create_dir_all(ws.agents()).unwrap();
+    std::fs::write(ws.agents().join("c.md"), "again").unwrap();
+    f.next_until(&loader, "c in the new folder", |c| bodies(c) == map(&[("c", "again")]));
+}
+
+#[test]
+fn a_folder_made_deep_in_a_walked_project_is_watched_before_its_files_arrive() {
+    let ws = Workspace::new("walk");
+    std::fs::create_dir_all(ws.project().join("node_modules/pkg")).unwrap();
+    let loader = Loader::spawn_with(Some(vec![&WALK]), ws.options(), WatchMode::Notify, Box::new(|| {}));
+    let mut f = Follower { generation: 0 };
+    f.next_until(&loader, "the cold load", |c| bodies(c).is_empty());
+    std::fs::create_dir_all(ws.project().join("team/crew")).unwrap();
+    f.next_until(&loader, "the new folders", |_| true);
+    f.drain(&loader, Duration::from_millis(400));
+    std::fs::write(ws.project().join("team/crew/lead.agent"), "leads").unwrap();
+    f.next_until(&loader, "the agent deep in the project", |c| bodies(c) == map(&[("lead", "leads")]));
+    // Dependency trees are not watched: a change there alone causes no snapshot.
+    std::fs::write(ws.project().join("node_modules/pkg/x.js"), "x").unwrap();
+    f.none_within(&loader, Duration::from_millis(600));
+}
+
+#[test]
+fn swap_files_alone_cause_no_snapshot() {
+    let ws = Workspace::new("swap");
+    std::fs::create_dir_all(ws.agents()).unwrap();
+    std::fs::write(ws.agents().join("a.md"), "one").unwrap();
+    let loader = spawn(&ws, WatchMode::Notify);
+    let mut f = Follower { generation: 0 };
+    f.next_until(&loader, "the cold load", |c| bodies(c) == map(&[("a", "one")]));
+    // Let the watch settle (a folder made just before the load gets one more load),
+    // then touch only ignored files.
+    f.drain(&loader, Duration::from_millis(400));
+    std::fs::write(ws.agents().join(".a.md.swp"), "swap").unwrap();
+    std::fs::write(ws.agents().join("a.md~"), "backup").unwrap();
+    std::fs::write(ws.agents().join(".#a.md"), "lock").unwrap();
+    f.none_within(&loader, Duration::from_millis(800));
+}
+
+#[test]
+fn a_refresh_reads_only_the_changed_file() {
+    let ws = Workspace::new("reread");
+    std::fs::create_dir_all(ws.agents()).unwrap();
+    for i in 0..40 {
+        std::fs::write(ws.agents().join(format!("agent{i:02}.md")), format!("body {i}")).unwrap();
+    }
+    let loader = spawn(&ws, WatchMode::Notify);
+    let mut f = Follower { generation: 0 };
+    f.next_until(&loader, "the cold load", |c| c.agents().count() == 40);
+    let cold = loader.last_stats().expect("stats after a load");
+    assert_eq!((cold.generation, cold.files_served, cold.files_read), (1, 40, 40));
+
+    std::fs::write(ws.agents().join("agent07.md"), "changed").unwrap();
+    f.next_until(&loader, "agent07 changed", |c| bodies(c)["agent07"] == "changed");
+    let warm = loader.last_stats().expect("stats after a refresh");
+    assert_eq!(warm.files_served, 40, "every file is still asked for");
+    assert_eq!(warm.files_read, 1, "only the changed file is read from disk");
+    assert!(warm.trigger.iter().any(|p| p.ends_with("agent07.md")), "{:?}", warm.trigger);
+
+    // A deleted file leaves the cache with the next load.
+    std::fs::remove_file(ws.agents().join("agent39.md")).unwrap();
+    f.next_until(&loader, "agent39 deleted", |c| c.agents().count() == 39);
+    assert_eq!(loader.file_cache().paths().len(), 39);
+    assert_eq!(loader.last_stats().map(|s| s.files_read), Some(0));
+
+    // A forced reload starts from an empty cache.
+    loader.reload();
+    f.next_until(&loader, "the forced reload", |_| true);
+    assert_eq!(loader.last_stats().map(|s| s.files_read), Some(39));
+}
+
+#[test]
+fn progress_comes_first_and_wake_runs_for_every_event() {
+    let ws = Workspace::new("wake");
+    let wakes = Arc::new(AtomicUsize::new(0));
+    let counter = wakes.clone();
+    let loader = Loader::spawn_with(
+        Some(vec![&MD]),
+        ws.options(),
+        WatchMode::Off,
+        Box::new(move || {
+            counter.fetch_add(1, Ordering::SeqCst);
+        }),
+    );
+    let mut events = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !events.iter().any(|e| matches!(e, LoaderEvent::Snapshot(_))) {
+        let e = loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("an event");
+        events.push(e);
+    }
+    assert!(matches!(
+        events.iter().find(|e| !matches!(e, LoaderEvent::Watch(_))),
+        Some(LoaderEvent::Progress { done: 0, .. })
+    ));
+    assert!(events.iter().any(|e| matches!(e, LoaderEvent::Watch(WatchState::Off))));
+    // `wake` runs right after an event is queued, so it may trail the receiver a little.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while wakes.load(Ordering::SeqCst) < events.len() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(wakes.load(Ordering::SeqCst) >= events.len());
+}
+
+#[test]
+fn without_watching_only_a_reload_refreshes() {
+    let ws = Workspace::new("off");
+    std::fs::create_dir_all(ws.agents()).unwrap();
+    let loader = spawn(&ws, WatchMode::Off);
+    let mut f = Follower { generation: 0 };
+    f.next_until(&loader, "the cold load", |c| bodies(c).is_empty());
+    std::fs::write(ws.agents().join("a.md"), "one").unwrap();
+    f.none_within(&loader, Duration::from_millis(500));
+    loader.reload();
+    f.next_until(&loader, "the reload", |c| bodies(c) == map(&[("a", "one")]));
+}
+
+#[test]
+fn polling_sees_changes_and_says_so() {
+    let ws = Workspace::new("poll");
+    std::fs::create_dir_all(ws.agents()).unwrap();
+    let loader = spawn(&ws, WatchMode::Poll(Duration::from_millis(100)));
+    let mut f = Follower { generation: 0 };
+    f.next_until(&loader, "the cold load", |_| true);
+    std::fs::write(ws.agents().join("a.md"), "polled").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut saw_polling = false;
+    loop {
+        match loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(LoaderEvent::Watch(WatchState::Polling { every, .. })) => {
+                assert_eq!(every, Duration::from_millis(100));
+                saw_polling = true;
+            }
+            Ok(LoaderEvent::Snapshot(c)) if bodies(&c) == map(&[("a", "polled")]) => break,
+            Ok(_) => {}
+            Err(_) => panic!("the poller never saw a.md"),
+        }
+    }
+    assert!(saw_polling);
+}
+
+#[test]
+fn new_options_load_another_workspace() {
+    let one = Workspace::new("opts-one");
+    let two = Workspace::new("opts-two");
+    std::fs::create_dir_all(two.agents()).unwrap();
+    std::fs::write(two.agents().join("z.md"), "elsewhere").unwrap();
+    let loader = spawn(&one, WatchMode::Notify);
+    let mut f = Follower { generation: 0 };
+    f.next_until(&loader, "the cold load", |c| bodies(c).is_empty());
+    loader.set_options(two.options());
+    let c = f.next_until(&loader, "the other workspace", |c| bodies(c) == map(&[("z", "elsewhere")]));
+    assert_eq!(c.roots.project, two.project());
+    // The watch moved along.
+    std::fs::write(two.agents().join("z.md"), "edited").unwrap();
+    f.next_until(&loader, "z edited", |c| bodies(c) == map(&[("z", "edited")]));
+}
+
+/// Dropped when the worker thread ends (it owns the wake callback).
+struct Sentinel(Arc<AtomicUsize>);
+
+impl Drop for Sentinel {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn dropping_the_loader_ends_its_thread() {
+    let ws = Workspace::new("drop");
+    let ended = Arc::new(AtomicUsize::new(0));
+    let sentinel = Sentinel(ended.clone());
+    let loader = Loader::spawn_with(
+        Some(vec![&MD]),
+        ws.options(),
+        WatchMode::Notify,
+        Box::new(move || {
+            let _ = &sentinel;
+        }),
+    );
+    let mut f = Follower { generation: 0 };
+    f.next_until(&loader, "the cold load", |_| true);
+    let started = Instant::now();
+    drop(loader);
+    assert_eq!(ended.load(Ordering::SeqCst), 1, "the worker thread had ended when drop returned");
+    assert!(started.elapsed() < Duration::from_millis(200), "drop took {:?}", started.elapsed());
+}
