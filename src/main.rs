@@ -2,7 +2,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use agentry::cli::{run, Cli};
+use agentry::cli::{exit, run, Cli};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
