@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::model::{Agent, Catalog, Diagnostic, EdgeKind};
 
 /// How much of a description the finder searches (descriptions can be whole files).
-const HAYSTACK_DESCRIPTION: usize = 160;
+const HAYSTACK_DESCRIPTION: usize = 80;
 /// Tree depth shown before "…" (cycles are cut earlier, at the first repeat).
 const MAX_TREE_DEPTH: usize = 12;
 
