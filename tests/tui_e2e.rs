@@ -72,6 +72,10 @@ impl Session {
 }
 
 fn start(root: &Path) -> Session {
+    start_with(root, &[])
+}
+
+fn start_with(root: &Path, env: &[(&str, String)]) -> Session {
     let pty = native_pty_system();
     let pair = pty.openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 }).expect("pty");
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_agentry"));
@@ -82,6 +86,10 @@ fn start(root: &Path) -> Session {
     cmd.args(["--ecosystem", "openhands", "--no-watch", "--theme", "dark"]);
     cmd.env("TERM", "xterm-256color");
     cmd.env("AGENTRY_CONFIG", root.join("no-config.toml"));
+    cmd.env_remove("VISUAL");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
     cmd.cwd(root);
     let child = pair.slave.spawn_command(cmd).expect("spawn agentry");
     drop(pair.slave);
@@ -123,23 +131,11 @@ fn find_filter_diff_quit_and_the_terminal_is_restored() {
     assert!(screen.contains("carefully"), "{screen}");
 
     s.keys(b"q");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = s.child.try_wait().expect("wait") {
-            break status;
-        }
-        assert!(start.elapsed() < WAIT, "agentry did not quit");
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = wait_exit(&mut s);
     assert!(status.success(), "{status:?}");
-    // Give the reader a moment to drain what was written before the exit.
-    std::thread::sleep(Duration::from_millis(200));
     let output = s.output.lock().expect("output").clone();
+    assert_restored(&output);
     let text = String::from_utf8_lossy(&output);
-    let entered = text.rfind("\x1b[?1049h").expect("alternate screen entered");
-    let left = text.rfind("\x1b[?1049l").expect("alternate screen left");
-    let shown = text.rfind("\x1b[?25h").expect("cursor shown");
-    assert!(left > entered && shown > entered, "restore after the last enter");
     assert!(text.contains("\x1b[?1000l") || text.contains("\x1b[?1003l"), "mouse capture disabled");
     let _ = std::fs::remove_dir_all(&root);
 }
@@ -153,16 +149,83 @@ fn escape_sequences_in_a_file_reach_the_screen_inert() {
     let screen = s.wait_for("the prompt of evil", |t| t.contains("set title"));
     assert!(screen.contains("set title ^[]0;pwned^G clear ^[[2J copy ^[]52;c;SGVsbG8=^G done"), "{screen}");
     s.keys(b"q");
-    let start = Instant::now();
-    while s.child.try_wait().expect("wait").is_none() {
-        assert!(start.elapsed() < WAIT, "agentry did not quit");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    std::thread::sleep(Duration::from_millis(200));
+    wait_exit(&mut s);
     let output = s.output.lock().expect("output").clone();
     let text = String::from_utf8_lossy(&output);
     for raw in ["\x1b]0;pwned", "\x1b[2J copy", "\x1b]52;c;SGVsbG8="] {
         assert!(!text.contains(raw), "{raw:?} reached the terminal");
     }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The output after the last time the explorer took the terminal: it must leave the
+/// alternate screen and show the cursor again.
+fn assert_restored(output: &[u8]) {
+    let text = String::from_utf8_lossy(output);
+    let entered = text.rfind("\x1b[?1049h").expect("alternate screen entered");
+    let left = text.rfind("\x1b[?1049l").expect("alternate screen left");
+    let shown = text.rfind("\x1b[?25h").expect("cursor shown");
+    assert!(left > entered && shown > entered, "the terminal is restored after the last enter");
+}
+
+fn wait_exit(s: &mut Session) -> portable_pty::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = s.child.try_wait().expect("wait") {
+            // Let the reader drain what was written before the exit.
+            std::thread::sleep(Duration::from_millis(200));
+            return status;
+        }
+        assert!(start.elapsed() < WAIT, "agentry did not exit");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let root = workspace("sigterm");
+    let mut s = start(&root);
+    s.wait_for("the loaded agents", |t| t.contains("reviewer"));
+    let pid = s.child.process_id().expect("pid");
+    let killed = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status().expect("kill");
+    assert!(killed.success());
+    wait_exit(&mut s);
+    assert_restored(&s.output.lock().expect("output"));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn editor_runs_with_the_terminal_suspended_and_the_explorer_comes_back() {
+    let root = workspace("editor");
+    let log = root.join("editor.log");
+    let editor = root.join("editor.sh");
+    write(&editor, format!("#!/bin/sh\necho \"$@\" > '{}'\n", log.display()).as_bytes());
+    let chmod = std::process::Command::new("chmod").args(["+x", &editor.display().to_string()]).status().expect("chmod");
+    assert!(chmod.success());
+    let mut s = start_with(&root, &[("EDITOR", editor.display().to_string())]);
+    s.wait_for("the loaded agents", |t| t.contains("reviewer"));
+    s.keys(b"/reviewer\r");
+    s.wait_for("the kept filter", |t| t.contains("filter /reviewer"));
+    let before = s.output.lock().expect("output").len();
+    s.keys(b"e");
+    let start = Instant::now();
+    while !log.exists() {
+        assert!(start.elapsed() < WAIT, "the editor was not started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The explorer takes the terminal back and draws again.
+    s.wait_for("the explorer after the editor", |t| t.contains("filter /reviewer"));
+    let start = Instant::now();
+    while !String::from_utf8_lossy(&s.output.lock().expect("output")[before..]).contains("\x1b[?1049h") {
+        assert!(start.elapsed() < WAIT, "the alternate screen was not entered again");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let args = std::fs::read_to_string(&log).expect("editor log");
+    assert!(args.trim_end().ends_with(".openhands/agents/reviewer.md"), "{args}");
+    let after = String::from_utf8_lossy(&s.output.lock().expect("output")[before..]).into_owned();
+    assert!(after.contains("\x1b[?1049l"), "the alternate screen was left for the editor");
+    s.keys(b"q");
+    assert!(wait_exit(&mut s).success());
+    assert_restored(&s.output.lock().expect("output"));
     let _ = std::fs::remove_dir_all(&root);
 }
