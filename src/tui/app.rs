@@ -196,6 +196,14 @@ impl App {
         Some(effect)
     }
 
+    /// How many agents the finder or the kept filter lets through.
+    pub fn match_count(&self) -> usize {
+        match self.visible_matches() {
+            Some(m) => m.len(),
+            None => self.index.as_ref().map_or(0, |i| i.agents.len()),
+        }
+    }
+
     fn visible_matches(&self) -> Option<&[usize]> {
         match (&self.finder, &self.filter) {
             (Some(f), _) => f.matches.as_deref(),

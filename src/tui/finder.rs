@@ -86,38 +86,64 @@ impl Finder {
 
 /// The agents among `candidates` (or all) that match `query`, best first; equal
 /// scores keep catalog order.
+///
+/// For a lower-case ASCII query (skim then ignores case and matches greedily, so a
+/// plain subsequence test decides exactly the same matches), skim scores only the
+/// [`SKIM_TOP`] matches whose greedy match ends earliest — those matched in or near
+/// the name, which the haystack starts with — and the rest follow in that order.
+/// Calling skim costs about a third of a microsecond per agent, too much for 100,000
+/// agents in one keystroke; nobody reads past the first screens of a ranking.
 pub fn rank(matcher: &SkimMatcherV2, haystacks: &[String], candidates: Option<&[usize]>, query: &str) -> Vec<usize> {
-    let folded: Vec<u8> = query.bytes().map(|b| b.to_ascii_lowercase()).collect();
-    let score = |n: usize| {
-        let hay = &haystacks[n];
-        // Most agents fail a plain subsequence test; skim is only asked about the rest.
-        if query.is_ascii() && !is_subsequence(hay.as_bytes(), &folded) {
-            return None;
-        }
-        matcher.fuzzy_match(hay, query).map(|s| (s, n))
-    };
-    let mut scored: Vec<(i64, usize)> = match candidates {
-        Some(c) if c.len() < PARALLEL_FROM => c.iter().filter_map(|&n| score(n)).collect(),
-        Some(c) => c.par_iter().filter_map(|&n| score(n)).collect(),
-        None if haystacks.len() < PARALLEL_FROM => (0..haystacks.len()).filter_map(score).collect(),
-        None => (0..haystacks.len()).into_par_iter().filter_map(score).collect(),
-    };
+    let lower = query.is_ascii() && !query.bytes().any(|b| b.is_ascii_uppercase());
+    if !lower {
+        let score = |n: usize| matcher.fuzzy_match(&haystacks[n], query).map(|s| (s, n));
+        let scored = filter_map(haystacks.len(), candidates, score);
+        return by_score(scored);
+    }
+    let needle = query.as_bytes();
+    let ends = |n: usize| subsequence_end(haystacks[n].as_bytes(), needle).map(|end| (end, n));
+    let mut matched = filter_map(haystacks.len(), candidates, ends);
+    let top = matched.len().min(SKIM_TOP);
+    if top < matched.len() {
+        matched.select_nth_unstable(top);
+    }
+    let (best, rest) = matched.split_at_mut(top);
+    // Skim needs only the prefix up to the end of the greedy match: same score.
+    let scored: Vec<(i64, usize)> =
+        best.iter().filter_map(|&(end, n)| matcher.fuzzy_match(&haystacks[n][..end], query).map(|s| (s, n))).collect();
+    let mut out = by_score(scored);
+    rest.sort_unstable();
+    out.extend(rest.iter().map(|&(_, n)| n));
+    out
+}
+
+/// How many matches skim ranks per keystroke.
+pub const SKIM_TOP: usize = 2000;
+
+fn filter_map<T: Send>(all: usize, candidates: Option<&[usize]>, f: impl Fn(usize) -> Option<T> + Sync + Send) -> Vec<T> {
+    match candidates {
+        Some(c) if c.len() < PARALLEL_FROM => c.iter().filter_map(|&n| f(n)).collect(),
+        Some(c) => c.par_iter().filter_map(|&n| f(n)).collect(),
+        None if all < PARALLEL_FROM => (0..all).filter_map(f).collect(),
+        None => (0..all).into_par_iter().filter_map(&f).collect(),
+    }
+}
+
+fn by_score(mut scored: Vec<(i64, usize)>) -> Vec<usize> {
     scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     scored.into_iter().map(|(_, n)| n).collect()
 }
 
-/// Whether `needle` (ASCII, lower case) occurs in order in `hay`, ignoring ASCII case.
-fn is_subsequence(hay: &[u8], needle: &[u8]) -> bool {
-    let mut want = needle.iter();
-    let mut next = want.next();
-    for &b in hay {
-        match next {
-            None => return true,
-            Some(&c) if b.to_ascii_lowercase() == c => next = want.next(),
-            _ => {}
-        }
+/// Where the greedy match of `needle` (ASCII, lower case) in `hay` ends, ignoring
+/// ASCII case: the byte after its last character (always a char boundary, since the
+/// matched byte is ASCII); `None` when it does not occur in order.
+fn subsequence_end(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    for &c in needle {
+        // SIMD search for either case of the next character.
+        at += memchr::memchr2(c, c.to_ascii_uppercase(), &hay[at..])? + 1;
     }
-    next.is_none()
+    Some(at)
 }
 
 /// Which characters (by index into `haystack`) the query matched, for highlighting.
@@ -159,6 +185,45 @@ mod tests {
         assert_eq!(f.matches.as_deref(), Some(&[][..]));
         f.clear();
         assert!(f.matches.is_none());
+    }
+
+    #[test]
+    fn ranking_on_the_matched_prefix_scores_as_on_the_whole_haystack() {
+        let m = ranker();
+        let h: Vec<String> =
+            ["code-reviewer openhands .agents/x.md reviews code", "Ünïcode reviewer kimi a.yaml", "rv tsugite r/v.md"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        for query in ["rev", "cr", "rv", "x", "Rev", "ünï"] {
+            let full: Vec<(i64, usize)> =
+                (0..h.len()).filter_map(|n| m.fuzzy_match(&h[n], query).map(|s| (s, n))).collect();
+            let mut expected = full.clone();
+            expected.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let expected: Vec<usize> = expected.into_iter().map(|(_, n)| n).collect();
+            assert_eq!(rank(&m, &h, None, query), expected, "query {query}");
+        }
+        assert_eq!(subsequence_end(b"abcabc", b"ca"), Some(4));
+        assert_eq!(subsequence_end(b"ABC", b"ac"), Some(3));
+        assert_eq!(subsequence_end(b"abc", b"x"), None);
+    }
+
+    #[test]
+    fn past_the_skim_ranked_top_matches_follow_by_where_they_match() {
+        let m = ranker();
+        // Many matches late in the description, a few in the name: the name matches
+        // are ranked by skim at the top, every match is kept.
+        let mut h: Vec<String> = (0..SKIM_TOP + 50).map(|i| format!("agent{i} kimi a.yaml the planner of x")).collect();
+        h.extend((0..5).map(|i| format!("planner{i} kimi p.yaml")));
+        let ranked = rank(&m, &h, None, "plan");
+        assert_eq!(ranked.len(), h.len());
+        let mut head: Vec<usize> = ranked[..5].to_vec();
+        head.sort();
+        assert_eq!(head, (SKIM_TOP + 50..SKIM_TOP + 55).collect::<Vec<_>>());
+        let mut all = ranked.clone();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), h.len(), "no agent twice");
     }
 
     #[test]

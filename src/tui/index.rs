@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::model::{Agent, Catalog, Diagnostic, EdgeKind};
+use crate::model::{Agent, Catalog, Diagnostic, EdgeKind, Status};
 
 /// How much of a description the finder searches (descriptions can be whole files).
 const HAYSTACK_DESCRIPTION: usize = 80;
@@ -37,8 +37,19 @@ pub struct Index {
     by_name: HashMap<(usize, String), Vec<usize>>,
     /// Diagnostics per agent (matched by its file), counted.
     pub diagnostic_counts: Vec<usize>,
-    /// Lower-case search text per agent: name, framework, path, description.
+    /// Search text per agent: name, framework, path, description.
     pub haystacks: Vec<String>,
+    /// Counted once for the status bar.
+    pub totals: Totals,
+}
+
+/// Workspace-wide counts for the status bar.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub winners: usize,
+    pub shadowed: usize,
+    pub invalid: usize,
+    pub errors: usize,
 }
 
 impl Index {
@@ -53,18 +64,28 @@ impl Index {
         let mut by_name: HashMap<(usize, String), Vec<usize>> = HashMap::new();
         let mut diagnostic_counts = Vec::new();
         let mut haystacks = Vec::new();
+        let mut totals = Totals {
+            errors: catalog.diagnostics().filter(|d| d.severity == crate::model::Severity::Error).count(),
+            ..Totals::default()
+        };
         for (r, report) in catalog.reports.iter().enumerate() {
             for (i, agent) in report.agents.iter().enumerate() {
                 let n = agents.len();
                 agents.push((r, i));
-                by_id.insert(agent.id(), n);
-                by_key.insert((agent.ecosystem, agent.source.key()), n);
+                match agent.status {
+                    Status::Wins => totals.winners += 1,
+                    Status::Shadowed | Status::Equivalent => totals.shadowed += 1,
+                    Status::Invalid => totals.invalid += 1,
+                }
+                let key = agent.source.key();
+                by_id.insert(format!("{}:{key}", agent.ecosystem), n);
+                by_key.insert((agent.ecosystem, key), n);
                 by_name.entry((r, agent.name.clone())).or_default().push(n);
                 diagnostic_counts.push(per_path.get(agent.source.path.as_path()).copied().unwrap_or(0));
                 haystacks.push(haystack(agent));
             }
         }
-        Index { catalog, agents, by_id, by_key, by_name, diagnostic_counts, haystacks }
+        Index { catalog, agents, by_id, by_key, by_name, diagnostic_counts, haystacks, totals }
     }
 
     pub fn agent(&self, n: usize) -> &Agent {
@@ -85,7 +106,7 @@ impl Index {
     /// How many definitions the agent hides (for a winner), else 0.
     pub fn shadows(&self, n: usize) -> usize {
         if self.agent(n).status.is_active() {
-            self.sources_of(n).iter().filter(|&&o| o != n && self.agent(o).status != crate::model::Status::Invalid).count()
+            self.sources_of(n).iter().filter(|&&o| o != n && self.agent(o).status != Status::Invalid).count()
         } else {
             0
         }
@@ -112,24 +133,18 @@ impl Index {
     /// The flat list: each framework's heading, then its agents (all, or the given
     /// ones in the given order).
     pub fn flat_rows(&self, only: Option<&[usize]>) -> Vec<Row> {
-        let mut rows = Vec::with_capacity(self.agents.len() + self.catalog.reports.len());
-        for (r, report) in self.catalog.reports.iter().enumerate() {
-            if report.agents.is_empty() {
+        let mut per_report: Vec<Vec<usize>> = vec![Vec::new(); self.catalog.reports.len()];
+        match only {
+            None => (0..self.agents.len()).for_each(|n| per_report[self.agents[n].0].push(n)),
+            Some(list) => list.iter().for_each(|&n| per_report[self.agents[n].0].push(n)),
+        }
+        let mut rows = Vec::with_capacity(only.map_or(self.agents.len(), <[usize]>::len) + per_report.len());
+        for (report, list) in per_report.into_iter().enumerate() {
+            if list.is_empty() {
                 continue;
             }
-            let start = rows.len();
-            rows.push(Row::Group { report: r });
-            match only {
-                None => rows.extend(
-                    (0..self.agents.len()).filter(|&n| self.agents[n].0 == r).map(|agent| Row::Agent { agent, depth: 0, via: None }),
-                ),
-                Some(list) => rows.extend(
-                    list.iter().filter(|&&n| self.agents[n].0 == r).map(|&agent| Row::Agent { agent, depth: 0, via: None }),
-                ),
-            }
-            if only.is_some() && rows.len() == start + 1 {
-                rows.pop();
-            }
+            rows.push(Row::Group { report });
+            rows.extend(list.into_iter().map(|agent| Row::Agent { agent, depth: 0, via: None }));
         }
         rows
     }

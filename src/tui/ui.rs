@@ -11,7 +11,6 @@ use super::layout::{self, Pane, MIN_HEIGHT, MIN_WIDTH};
 use super::overlays;
 use super::panes::{self, safe, thousands};
 use super::theme::Theme;
-use crate::model::{Severity, Status};
 
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     let size = frame.area();
@@ -50,11 +49,9 @@ fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             left.push(Span::styled(format!("loading {} / {} files", thousands(done), thousands(total)), theme.info))
         }
         (Some((done, _)), _) => left.push(Span::styled(format!("loading {} files", thousands(done)), theme.info)),
-        (None, Some(c)) => {
-            let agents = c.agents().filter(|a| a.status.is_active()).count();
-            let shadowed = c.agents().filter(|a| matches!(a.status, Status::Shadowed | Status::Equivalent)).count();
-            let invalid = c.agents().filter(|a| a.status == Status::Invalid).count();
-            let errors = c.diagnostics().filter(|d| d.severity == Severity::Error).count();
+        (None, Some(_)) => {
+            let t = app.index.as_ref().map(|i| i.totals).unwrap_or_default();
+            let (agents, shadowed, invalid, errors) = (t.winners, t.shadowed, t.invalid, t.errors);
             left.push(Span::raw(format!("{} agents · {} shadowed", thousands(agents), thousands(shadowed))));
             if invalid > 0 {
                 left.push(Span::styled(format!(" · {} invalid", thousands(invalid)), theme.invalid));

@@ -20,7 +20,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Pane::Agents;
     let mut title = vec![Span::raw(if app.tree { " Agents · tree " } else { " Agents " })];
     if let Some(q) = app.query() {
-        let count = app.rows.iter().filter(|r| matches!(r, Row::Agent { .. })).count();
+        let count = app.match_count();
         title.push(super::safe(&format!("/{q} "), theme.r#match));
         title.push(Span::raw(format!("{count} match{} ", if count == 1 { "" } else { "es" })));
     }
