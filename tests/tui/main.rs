@@ -393,3 +393,30 @@ fn readme_key_table_is_the_keymap() {
     let (Some(start), Some(end)) = (start, end) else { panic!("README.md lacks the keys:start/keys:end markers") };
     assert_eq!(&readme[start..end], table, "README's key table differs from the keymap; it should be:\n{table}");
 }
+
+#[test]
+fn config_errors_stay_on_the_status_bar_and_highlights_replace_plain_text() {
+    let mut app = app(160, 48);
+    app.config_error = Some("config.toml: expected `=`; using defaults".into());
+    select_name(&mut app, "planner");
+    let theme = dark();
+    let prompt = app.agent().and_then(|a| a.system_prompt.clone()).expect("prompt");
+    let key = agentry::tui::highlight::key_of(&prompt, theme.syntax.as_deref().expect("syntax theme"));
+    let painted = ratatui::style::Style::default().fg(ratatui::style::Color::Rgb(1, 2, 3));
+    app.highlighted = Some(agentry::tui::highlight::Highlighted {
+        key,
+        lines: prompt.lines().map(|l| ratatui::text::Line::styled(l.to_string(), painted)).collect(),
+    });
+    let terminal = draw(&app, &theme);
+    let buffer = terminal.backend().buffer();
+    let text = screen(buffer);
+    assert!(text.contains("config: config.toml: expected `=`; using defaults"), "{text}");
+    let (x, y) = find(buffer, "You review code.").expect("prompt line");
+    assert_eq!(buffer[(x, y)].fg, ratatui::style::Color::Rgb(1, 2, 3));
+    // A highlight of another text (a stale one) is not used.
+    app.highlighted.as_mut().expect("highlighted").key ^= 1;
+    let terminal = draw(&app, &theme);
+    let buffer = terminal.backend().buffer();
+    let (x, y) = find(buffer, "You review code.").expect("prompt line");
+    assert_ne!(buffer[(x, y)].fg, ratatui::style::Color::Rgb(1, 2, 3));
+}

@@ -49,7 +49,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let start = app.prompt_scroll.min(body.len().saturating_sub(1));
     for (i, line) in body.into_iter().enumerate().skip(start).take(room) {
         let mut spans = vec![Span::styled(format!("{:>gutter$} ", i + 1), theme.muted)];
-        spans.extend(line.spans);
+        let base = line.style;
+        spans.extend(line.spans.into_iter().map(|s| Span::styled(s.content, base.patch(s.style))));
         lines.push(Line::from(spans));
     }
     frame.render_widget(Paragraph::new(lines), inner);
