@@ -15,6 +15,7 @@ pub mod load;
 pub mod loader;
 pub mod model;
 pub mod py;
+pub mod render;
 pub mod text;
 pub mod tui;
 pub mod yaml;

@@ -22,3 +22,13 @@ fn openhands() {
 fn fast_agent() {
     check("fast-agent");
 }
+
+#[test]
+fn tsugite() {
+    check("tsugite");
+}
+
+#[test]
+fn kimi() {
+    check("kimi");
+}

@@ -2,7 +2,7 @@
 //! `tests/goldens/pyyaml/cases` (expected JSON written by `gen.py`; see its docstring
 //! for the format). Checks Ok/Err, error line (and column), Python type and value of
 //! every node, the start position of every node, `str()`/`repr()` of the document and
-//! of each top-level value, and the position of each top-level key.
+//! of each top-level value, the position of each top-level key, and `Value::to_json`.
 
 use std::fs;
 use std::path::Path;
@@ -23,7 +23,9 @@ fn tagged(v: &Value) -> J {
         Value::Date(d) => json!({"t": "date", "v": py::date_iso(d)}),
         Value::DateTime(d) => json!({"t": "datetime", "v": py::datetime_iso(d, 'T')}),
         Value::Seq(items) => json!({"t": "list", "v": items.iter().map(|n| tagged(&n.value)).collect::<Vec<_>>()}),
-        Value::Map(m) => json!({"t": "dict", "v": m.entries.iter().map(|(k, v)| json!([tagged(&k.value), tagged(&v.value)])).collect::<Vec<_>>()}),
+        Value::Map(m) => {
+            json!({"t": "dict", "v": m.entries.iter().map(|(k, v)| json!([tagged(&k.value), tagged(&v.value)])).collect::<Vec<_>>()})
+        }
         Value::Set(items) => {
             let mut v: Vec<J> = items.iter().map(|n| tagged(&n.value)).collect();
             v.sort_by_key(sorted_json);
@@ -38,7 +40,8 @@ fn sorted_json(v: &J) -> String {
         J::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
             keys.sort();
-            let parts: Vec<String> = keys.iter().map(|k| format!("{}: {}", J::String((*k).clone()), sorted_json(&m[*k]))).collect();
+            let parts: Vec<String> =
+                keys.iter().map(|k| format!("{}: {}", J::String((*k).clone()), sorted_json(&m[*k]))).collect();
             format!("{{{}}}", parts.join(", "))
         }
         J::Array(a) => format!("[{}]", a.iter().map(sorted_json).collect::<Vec<_>>().join(", ")),
@@ -54,7 +57,11 @@ fn marks(n: &Node) -> J {
     match &n.value {
         Value::Seq(items) => json!([n.span.line, n.span.col, items.iter().map(marks).collect::<Vec<_>>()]),
         Value::Map(m) => {
-            json!([n.span.line, n.span.col, m.entries.iter().map(|(k, v)| json!([marks(k), marks(v)])).collect::<Vec<_>>()])
+            json!([
+                n.span.line,
+                n.span.col,
+                m.entries.iter().map(|(k, v)| json!([marks(k), marks(v)])).collect::<Vec<_>>()
+            ])
         }
         _ => pos(n),
     }
@@ -140,7 +147,8 @@ fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
     if &have != want {
         return Err(format!("value differs\n  ours:   {have}\n  pyyaml: {want}"));
     }
-    let exact_text = !expected["has_set"].as_bool().unwrap_or(false) && !expected["has_tuple"].as_bool().unwrap_or(false);
+    let exact_text =
+        !expected["has_set"].as_bool().unwrap_or(false) && !expected["has_tuple"].as_bool().unwrap_or(false);
     if exact_text {
         if py::str_of(v) != expected["str"] {
             return Err(format!("str() differs: {:?} vs {}", py::str_of(v), expected["str"]));
@@ -148,6 +156,9 @@ fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
         if py::repr(v) != expected["repr"] {
             return Err(format!("repr() differs: {:?} vs {}", py::repr(v), expected["repr"]));
         }
+    }
+    if exact_text && v.to_json() != expected["json"] {
+        return Err(format!("to_json differs\n  ours:   {}\n  python: {}", v.to_json(), expected["json"]));
     }
     if let Some(root) = expected["root"].as_array() {
         if pos(node) != J::Array(root.clone()) {
@@ -164,7 +175,14 @@ fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
                 return Err(format!("key {:?} vs {}", py::str_of(&k.value), e["key"]));
             }
             if pos(k) != e["key_pos"] || pos(val) != e["value_pos"] {
-                return Err(format!("key {} at {} / value at {}, PyYAML {} / {}", e["key"], pos(k), pos(val), e["key_pos"], e["value_pos"]));
+                return Err(format!(
+                    "key {} at {} / value at {}, PyYAML {} / {}",
+                    e["key"],
+                    pos(k),
+                    pos(val),
+                    e["key_pos"],
+                    e["value_pos"]
+                ));
             }
             if exact_text && (py::str_of(&val.value) != e["str"] || py::repr(&val.value) != e["repr"]) {
                 return Err(format!(
@@ -183,6 +201,24 @@ fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
     }
     let _ = name;
     Ok(())
+}
+
+/// Whether a tagged value holds a set (printed in hash order by Python) or a list of
+/// pairs that may have been tuples; their `repr()` is not compared.
+fn has_set_or_tuple(t: &J) -> bool {
+    match t["t"].as_str() {
+        Some("set") => true,
+        Some("list") | Some("dict") => t["v"].as_array().is_some_and(|items| {
+            items.iter().any(|i| {
+                if i.is_array() {
+                    i.as_array().is_some_and(|p| p.iter().any(has_set_or_tuple))
+                } else {
+                    has_set_or_tuple(i)
+                }
+            })
+        }),
+        _ => false,
+    }
 }
 
 fn cases() -> Vec<(String, String, J)> {
@@ -251,9 +287,54 @@ fn no_panics_on_mutated_cases() {
     // random texts over YAML's indicator alphabet (AGENTRY_FUZZ=n for a longer run)
     let rounds: usize = std::env::var("AGENTRY_FUZZ").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
     const ALPHABET: &[&str] = &[
-        "-", "?", ":", ",", "[", "]", "{", "}", "#", "&a", "*a", "!", "!!str", "!!set", "!!omap", "!!binary", "|", ">",
-        "'", "\"", "%YAML 1.1", "%TAG ! x", "@", "`", " ", "  ", "\t", "\n", "\r\n", "\\", "\\x", ".", "...", "---",
-        "~", "0", "1:2", "0x", "1.0e+3", "2024-01-01", "yes", "<<", "=", "a", "é", "\u{feff}", "\u{85}", "\u{2028}",
+        "-",
+        "?",
+        ":",
+        ",",
+        "[",
+        "]",
+        "{",
+        "}",
+        "#",
+        "&a",
+        "*a",
+        "!",
+        "!!str",
+        "!!set",
+        "!!omap",
+        "!!binary",
+        "|",
+        ">",
+        "'",
+        "\"",
+        "%YAML 1.1",
+        "%TAG ! x",
+        "@",
+        "`",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\\",
+        "\\x",
+        ".",
+        "...",
+        "---",
+        "~",
+        "0",
+        "1:2",
+        "0x",
+        "1.0e+3",
+        "2024-01-01",
+        "yes",
+        "<<",
+        "=",
+        "a",
+        "é",
+        "\u{feff}",
+        "\u{85}",
+        "\u{2028}",
     ];
     for _ in 0..rounds {
         let len = (next() % 40) as usize;
@@ -265,4 +346,73 @@ fn no_panics_on_mutated_cases() {
             let _ = (py::repr(&n.value), py::str_of(&n.value), n.value.to_json());
         }
     }
+}
+
+/// Differential fuzzing against PyYAML (both loaders): documents and outcomes written by
+/// `tests/goldens/pyyaml/dfuzz.py`; run with `AGENTRY_DFUZZ=<json> cargo test --release
+/// --test pyyaml_goldens -- --ignored`. Compares Ok/Err, values, and (for the pure
+/// loader) the error position.
+#[test]
+#[ignore]
+fn differential_fuzz() {
+    let Ok(path) = std::env::var("AGENTRY_DFUZZ") else { return };
+    let cases: Vec<J> = serde_json::from_str(&fs::read_to_string(path).expect("dfuzz JSON")).expect("JSON");
+    let mut failures = Vec::new();
+    for c in &cases {
+        let text = c["text"].as_str().unwrap_or_default();
+        let py = &c["py"];
+        let outcome = if py.get("error").is_some_and(|e| e["line"].is_null()) {
+            // a non-YAML Python exception: only Ok/Err is compared
+            yaml::load(text).err().map(|_| ()).ok_or("PyYAML fails, we load it".to_string())
+        } else if py.get("error").is_some() {
+            match yaml::load(text) {
+                Ok(_) => Err("PyYAML fails, we load it".to_string()),
+                Err(e) => check_error(&e, &py["error"]),
+            }
+        } else if py.get("recursive").is_some() {
+            yaml::load(text).err().map(|_| ()).ok_or("recursive: should be refused".to_string())
+        } else {
+            match yaml::load(text) {
+                Err(e) => Err(format!("PyYAML loads it, we fail: {e}")),
+                Ok(got) => {
+                    let positions = match (py.get("marks").filter(|m| !m.is_null()), &got) {
+                        (Some(want), Some(n)) if &marks(n) != want => {
+                            Some(format!("positions ours {} py {want}", marks(n)))
+                        }
+                        _ => None,
+                    };
+                    let value = got.map_or(Value::Null, |n| n.value);
+                    let have = tagged(&value);
+                    let text_ok = |key: &str, ours: String| {
+                        py.get(key).and_then(J::as_str).is_none_or(|want| want == ours || has_set_or_tuple(&py["ok"]))
+                    };
+                    if let Some(p) = positions {
+                        Err(p)
+                    } else if have != py["ok"] {
+                        Err(format!("value ours {have} py {}", py["ok"]))
+                    } else if !text_ok("repr", py::repr(&value)) || !text_ok("str", py::str_of(&value)) {
+                        Err(format!(
+                            "repr/str ours {} / {} py {} / {}",
+                            py::repr(&value),
+                            py::str_of(&value),
+                            py["repr"],
+                            py["str"]
+                        ))
+                    } else {
+                        Ok(())
+                    }
+                }
+            }
+        };
+        if let Err(m) = outcome.and_then(|()| check_c(text, &c["c"])) {
+            failures.push(format!("{text:?}: {m}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
 }

@@ -198,6 +198,13 @@ pub fn show(
             }
             None => writeln!(out, "--- no system prompt without running the agent ---")?,
         }
+        for m in &a.messages {
+            match &m.label {
+                Some(label) => writeln!(out, "--- {} message: {} ---", sanitize::line(&m.role), sanitize::line(label))?,
+                None => writeln!(out, "--- {} message ---", sanitize::line(&m.role))?,
+            }
+            writeln!(out, "{}", sanitize::text(&m.text))?;
+        }
     }
     Ok(exit::OK)
 }

@@ -8,7 +8,9 @@ use crate::discover::FileCache;
 use crate::model::{EcosystemReport, Roots};
 
 pub mod fast_agent;
+pub mod kimi;
 pub mod openhands;
+pub mod tsugite;
 
 /// How prompts are rendered. `Export` uses the fixed context of the resolution report
 /// (user prompt `<user prompt>`, cwd `<project>`, clock 2025-01-15 12:00 UTC, empty
@@ -54,7 +56,7 @@ pub trait Framework: Send + Sync {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands, &fast_agent::FastAgent]
+    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

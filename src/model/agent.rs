@@ -113,6 +113,17 @@ pub struct Edge {
     pub target: Option<String>,
 }
 
+/// A message the model reads besides the system prompt: a history entry, the first
+/// user message, or one named step of a multi-step agent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Message {
+    /// `user`, `assistant`, … as the framework names it.
+    pub role: String,
+    /// A name for a part of a larger prompt (a step), when there is one.
+    pub label: Option<String>,
+    pub text: String,
+}
+
 /// One definition of an agent, resolved.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Agent {
@@ -132,10 +143,32 @@ pub struct Agent {
     /// The effective system prompt, or `None` where it cannot be known without
     /// running tools or a model.
     pub system_prompt: Option<String>,
+    /// What else the model reads, in order (history, then the first user message).
+    pub messages: Vec<Message>,
     pub edges: Vec<Edge>,
 }
 
 impl Agent {
+    /// A definition with nothing resolved yet: no fields, no prompt, no links. The
+    /// chain is the definition itself.
+    pub fn new(ecosystem: &'static str, name: String, source: Source, status: Status, rule: String) -> Agent {
+        Agent {
+            ecosystem,
+            name,
+            chain: vec![source.key()],
+            source,
+            status,
+            shadowed_by: None,
+            rule,
+            description: String::new(),
+            fields: Vec::new(),
+            attributes: Vec::new(),
+            system_prompt: None,
+            messages: Vec::new(),
+            edges: Vec::new(),
+        }
+    }
+
     pub fn id(&self) -> String {
         format!("{}:{}", self.ecosystem, self.source.key())
     }

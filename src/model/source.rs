@@ -54,7 +54,11 @@ impl Roots {
             .filter(|(_, root)| path.starts_with(root))
             .max_by_key(|(_, root)| root.as_os_str().len());
         match best {
-            Some((scope, root)) => (*scope, posix(path.strip_prefix(root).unwrap_or(&path))),
+            Some((scope, root)) => {
+                // `os.path.relpath` of a root to itself is `.`, never empty.
+                let rel = posix(path.strip_prefix(root).unwrap_or(&path));
+                (*scope, if rel.is_empty() { ".".to_string() } else { rel })
+            }
             None => (Scope::Project, relative_to(&path, &normalize(&self.project))),
         }
     }
@@ -158,6 +162,7 @@ mod tests {
         assert_eq!(roots.locate(Path::new("/w/h/.config/k/a.yaml"), None), (Scope::Xdg, "k/a.yaml".into()));
         assert_eq!(roots.locate(Path::new("/w/h/x/../a.yaml"), None), (Scope::User, "a.yaml".into()));
         assert_eq!(roots.locate(Path::new("/w/o/a.yaml"), None), (Scope::Project, "../o/a.yaml".into()));
+        assert_eq!(roots.locate(Path::new("/w/p"), None), (Scope::Project, ".".into()));
         assert_eq!(
             roots.locate(Path::new("/b/a.md"), Some(Path::new("/b"))),
             (Scope::Builtin, "a.md".into())

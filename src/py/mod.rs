@@ -9,6 +9,7 @@ mod unprintable;
 pub use num::{float_parse, float_repr, int_parse};
 pub use repr::{date_iso, datetime_iso, is_printable, repr, repr_bytes, repr_str, str_of, timedelta_repr};
 
+pub mod calendar;
 pub mod lax;
 
 /// Python's `str.isspace()` for one character. It differs from

@@ -81,7 +81,13 @@ impl Big {
 /// The whitespace `int()`/`float()` strip: ASCII ` \t\n\v\f\r` and the non-ASCII
 /// characters of `str.isspace()` (unlike `str.strip()`, not `\x1c`–`\x1f`).
 fn num_strip(s: &str) -> &str {
-    s.trim_matches(|c: char| if c.is_ascii() { matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r') } else { super::is_space(c) })
+    s.trim_matches(|c: char| {
+        if c.is_ascii() {
+            matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
+        } else {
+            super::is_space(c)
+        }
+    })
 }
 
 /// Python `int(s, base)` for base 2, 8, 10 or 16: surrounding whitespace, one sign,
@@ -180,7 +186,11 @@ fn valid_decimal(s: &str) -> bool {
             if b[*i].is_ascii_digit() {
                 n += 1;
                 *i += 1;
-            } else if b[*i] == b'_' && *i > start && b[*i - 1].is_ascii_digit() && b.get(*i + 1).is_some_and(u8::is_ascii_digit) {
+            } else if b[*i] == b'_'
+                && *i > start
+                && b[*i - 1].is_ascii_digit()
+                && b.get(*i + 1).is_some_and(u8::is_ascii_digit)
+            {
                 *i += 1;
             } else {
                 break;

@@ -48,11 +48,13 @@ pub(crate) struct Doc {
 
 pub(crate) struct Composer {
     parser: Parser,
+    /// A guess at the number of nodes, to size the arena once.
+    capacity: usize,
 }
 
 impl Composer {
     pub fn new(text: &str, loader: Loader) -> R<Composer> {
-        Ok(Composer { parser: Parser::new(text, loader)? })
+        Ok(Composer { parser: Parser::new(text, loader)?, capacity: (text.len() / 10 + 4).min(4096) })
     }
 
     fn check(&mut self, f: impl Fn(&Ev) -> bool) -> R<bool> {
@@ -89,7 +91,11 @@ impl Composer {
     /// Composes one document without recursion (an explicit stack of open collections).
     pub fn compose_document(&mut self) -> R<Doc> {
         self.parser.get_event()?; // document start
-        let mut st = State { nodes: Vec::new(), anchors: HashMap::new(), finished: Vec::new() };
+        let mut st = State {
+            nodes: Vec::with_capacity(self.capacity),
+            anchors: HashMap::new(),
+            finished: Vec::with_capacity(self.capacity),
+        };
         // open collections, with a mapping's pending key
         let mut stack: Vec<(usize, Option<usize>)> = Vec::new();
         let root = loop {
@@ -148,7 +154,9 @@ impl Composer {
             return Err(error(None, format!("exceeded the maximum nesting depth of {MAX_DEPTH}"), ev.start));
         }
         let anchor = match &ev.ev {
-            Ev::Scalar { anchor, .. } | Ev::SequenceStart { anchor, .. } | Ev::MappingStart { anchor, .. } => anchor.clone(),
+            Ev::Scalar { anchor, .. } | Ev::SequenceStart { anchor, .. } | Ev::MappingStart { anchor, .. } => {
+                anchor.clone()
+            }
             _ => None,
         };
         if let Some(a) = &anchor {
@@ -173,8 +181,12 @@ impl Composer {
                 };
                 (tag, Kind::Scalar(value))
             }
-            Ev::SequenceStart { tag, .. } => (tag.filter(|t| t != "!").map_or(Cow::Borrowed(SEQ), Cow::Owned), Kind::Seq(Vec::new())),
-            Ev::MappingStart { tag, .. } => (tag.filter(|t| t != "!").map_or(Cow::Borrowed(MAP), Cow::Owned), Kind::Map(Vec::new())),
+            Ev::SequenceStart { tag, .. } => {
+                (tag.filter(|t| t != "!").map_or(Cow::Borrowed(SEQ), Cow::Owned), Kind::Seq(Vec::new()))
+            }
+            Ev::MappingStart { tag, .. } => {
+                (tag.filter(|t| t != "!").map_or(Cow::Borrowed(MAP), Cow::Owned), Kind::Map(Vec::new()))
+            }
             _ => return Err(error(None, "unexpected event", ev.start)),
         };
         let is_scalar = matches!(kind, Kind::Scalar(_));

@@ -56,7 +56,7 @@ impl<'d> Constructor<'d> {
         let mut c = Constructor {
             doc,
             memo: vec![None; doc.nodes.len()],
-            slots: Vec::new(),
+            slots: Vec::with_capacity(doc.nodes.len() + 1),
             queue: VecDeque::new(),
             flat: HashMap::new(),
             flat_total: 0,
@@ -90,11 +90,8 @@ impl<'d> Constructor<'d> {
         }
         let node = &self.doc.nodes[raw];
         let start = node.start;
-        let built = if is_collection_tag(&node.tag) {
-            Built::Pending
-        } else {
-            Built::Val(self.construct_scalar_value(raw)?)
-        };
+        let built =
+            if is_collection_tag(&node.tag) { Built::Pending } else { Built::Val(self.construct_scalar_value(raw)?) };
         let pending = matches!(built, Built::Pending);
         let slot = self.new_slot(built, start);
         self.memo[raw] = Some(slot);
@@ -274,8 +271,9 @@ impl<'d> Constructor<'d> {
             own
         };
         let mut out: Vec<(Item, Item)> = Vec::new();
-        let mut keys: Vec<PyKey> = Vec::new();
-        let mut index: Option<HashMap<PyKey, usize>> = None;
+        // small mappings compare keys linearly (borrowed); big ones use a hash index
+        let mut keys: Vec<usize> = Vec::new();
+        let mut index: Option<HashMap<PyKey<'static>, usize>> = None;
         for &(k, v) in pairs.iter() {
             let knode = &doc.nodes[k];
             if is_collection_tag(&knode.tag) {
@@ -288,34 +286,43 @@ impl<'d> Constructor<'d> {
             } else {
                 self.construct_object(k)?
             };
-            let key = match &self.slots[kslot].built {
-                Built::Val(v) => PyKey::of(v, out.len()),
-                _ => None,
+            let unhashable = || error(Some("while constructing a mapping"), "found unhashable key", knode.start);
+            let Built::Val(kv) = &self.slots[kslot].built else { return Err(unhashable()) };
+            let key = PyKey::of(kv, out.len()).ok_or_else(unhashable)?;
+            let found = match &index {
+                Some(ix) => ix.get(&key).copied(),
+                None => keys.iter().position(|&other| match &self.slots[out[other].0.slot].built {
+                    Built::Val(ov) => PyKey::of(ov, usize::MAX - 1).is_some_and(|o| o == key),
+                    _ => false,
+                }),
             };
-            let Some(key) = key else {
-                return Err(error(Some("while constructing a mapping"), "found unhashable key", knode.start));
+            let owned = match (&found, &index) {
+                (None, Some(_)) => Some(key.into_owned()),
+                _ => None,
             };
             let vitem = self.item(v)?;
             let kitem = Item { slot: kslot, span: knode.start.span() };
-            let found = match &index {
-                Some(ix) => ix.get(&key).copied(),
-                None => keys.iter().position(|x| *x == key),
-            };
             match found {
                 Some(i) => out[i].1 = vitem,
                 None => {
-                    match &mut index {
-                        Some(ix) => {
-                            ix.insert(key, out.len());
-                        }
-                        None => {
-                            keys.push(key);
-                            if keys.len() > 8 {
-                                index = Some(keys.drain(..).enumerate().map(|(i, k)| (k, i)).collect());
-                            }
-                        }
+                    if let (Some(ix), Some(key)) = (&mut index, owned) {
+                        ix.insert(key, out.len());
+                    } else {
+                        keys.push(out.len());
                     }
                     out.push((kitem, vitem));
+                    if index.is_none() && keys.len() > 8 {
+                        let mut ix = HashMap::with_capacity(32);
+                        for (i, (ki, _)) in out.iter().enumerate() {
+                            if let Built::Val(kv) = &self.slots[ki.slot].built {
+                                if let Some(key) = PyKey::of(kv, i) {
+                                    ix.insert(key.into_owned(), i);
+                                }
+                            }
+                        }
+                        index = Some(ix);
+                        keys.clear();
+                    }
                 }
             }
         }

@@ -68,9 +68,12 @@ pub enum Loader {
     Safe,
     /// `yaml.CSafeLoader` (libyaml 0.2.5; OpenHands reads front matter with it). Modelled
     /// differences: tabs separate tokens after `key:`, inside flow collections, inside
-    /// plain scalars, after tags and block-scalar headers (`a:\t1` loads), and unknown
-    /// `%` directives are errors. libyaml's own error texts and marks are not modelled
-    /// (errors read as the pure loader's).
+    /// plain scalars, after tags and block-scalar headers (`a:\t1` loads); a BOM at the
+    /// start of any line is skipped; `?` does not end a plain scalar in flow context and
+    /// `:` followed by a flow indicator there is an error; `,[]` end a non-verbatim tag;
+    /// `|#c` is a header with a comment; a tab in block-scalar indentation, unknown `%`
+    /// directives and `[?]`-style empty flow keys are errors. libyaml's own error texts
+    /// and marks are not modelled (errors read as the pure loader's).
     CSafe,
 }
 

@@ -338,16 +338,18 @@ impl Parser {
         }
         let tag: Option<String> = match tag {
             None => None,
-            Some((Some(handle), suffix)) => match self.tag_handles.get(&handle).map(String::as_str).or(default_tag(&handle)) {
-                Some(prefix) => Some(format!("{prefix}{suffix}")),
-                None => {
-                    return Err(error(
-                        Some("while parsing a node"),
-                        format!("found undefined tag handle {}", crate::py::repr_str(&handle)),
-                        tag_mark.unwrap_or_default(),
-                    ))
+            Some((Some(handle), suffix)) => {
+                match self.tag_handles.get(&handle).map(String::as_str).or(default_tag(&handle)) {
+                    Some(prefix) => Some(format!("{prefix}{suffix}")),
+                    None => {
+                        return Err(error(
+                            Some("while parsing a node"),
+                            format!("found undefined tag handle {}", crate::py::repr_str(&handle)),
+                            tag_mark.unwrap_or_default(),
+                        ))
+                    }
                 }
-            },
+            }
             Some((None, suffix)) => Some(suffix),
         };
         let start = match start {
@@ -389,7 +391,10 @@ impl Parser {
                 Ok(Event { ev: Ev::MappingStart { anchor, tag }, start })
             }
             _ if anchor.is_some() || tag.is_some() => {
-                let implicit = (tag.is_none() || tag.as_deref() == Some("!"), false);
+                // libyaml marks an empty `!`-tagged scalar as not plain-implicit (so it
+                // resolves to str, not null)
+                let bang = tag.as_deref() == Some("!") && !self.scanner.is_libyaml();
+                let implicit = (tag.is_none() || bang, false);
                 self.state = self.pop_state();
                 Ok(Event { ev: Ev::Scalar { anchor, tag, implicit, value: String::new() }, start })
             }
@@ -513,8 +518,5 @@ impl Parser {
 }
 
 fn empty_scalar(mark: Mark) -> Event {
-    Event {
-        ev: Ev::Scalar { anchor: None, tag: None, implicit: (true, false), value: String::new() },
-        start: mark,
-    }
+    Event { ev: Ev::Scalar { anchor: None, tag: None, implicit: (true, false), value: String::new() }, start: mark }
 }

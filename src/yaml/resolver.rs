@@ -57,8 +57,24 @@ pub(crate) fn python_match(s: &str, m: impl Fn(&str) -> bool) -> bool {
 fn is_bool(s: &str) -> bool {
     matches!(
         s,
-        "yes" | "Yes" | "YES" | "no" | "No" | "NO" | "true" | "True" | "TRUE" | "false" | "False" | "FALSE" | "on"
-            | "On" | "ON" | "off" | "Off" | "OFF"
+        "yes"
+            | "Yes"
+            | "YES"
+            | "no"
+            | "No"
+            | "NO"
+            | "true"
+            | "True"
+            | "TRUE"
+            | "false"
+            | "False"
+            | "FALSE"
+            | "on"
+            | "On"
+            | "ON"
+            | "off"
+            | "Off"
+            | "OFF"
     )
 }
 
@@ -132,7 +148,10 @@ fn exponent_ok(e: &str) -> bool {
         return true;
     }
     let b = e.as_bytes();
-    b.len() >= 3 && (b[0] == b'e' || b[0] == b'E') && (b[1] == b'-' || b[1] == b'+') && all(&e[2..], |c| c.is_ascii_digit())
+    b.len() >= 3
+        && (b[0] == b'e' || b[0] == b'E')
+        && (b[1] == b'-' || b[1] == b'+')
+        && all(&e[2..], |c| c.is_ascii_digit())
 }
 
 /// The float regex of `resolver.py`.

@@ -20,7 +20,11 @@ pub(crate) fn construct_int(text: &str) -> R {
     // fast path: a plain decimal that fits (no `_`, no leading zero)
     let b = text.as_bytes();
     let digits = b.strip_prefix(b"-").or_else(|| b.strip_prefix(b"+")).unwrap_or(b);
-    if !digits.is_empty() && digits.len() <= 18 && digits.iter().all(u8::is_ascii_digit) && (digits.len() == 1 || digits[0] != b'0') {
+    if !digits.is_empty()
+        && digits.len() <= 18
+        && digits.iter().all(u8::is_ascii_digit)
+        && (digits.len() == 1 || digits[0] != b'0')
+    {
         if let Ok(v) = text.parse::<i64>() {
             return Ok(Value::Int(v));
         }

@@ -1,3 +1,6 @@
+//! The data types of the YAML layer: [`Node`] (a value and where it starts), [`Value`]
+//! (what PyYAML's safe constructor builds), [`Map`], dates, [`Span`], [`YamlError`].
+
 /// A position in the source text. `line` and `col` are 1-based, `offset` is in bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Span {

@@ -10,7 +10,7 @@ use serde_json::{json, Value as Json};
 use super::raw::Failure;
 use super::registry::Entry;
 use super::ID;
-use crate::model::{Agent, Edge, EdgeKind, Field, FieldOrigin, Provenance, Site, Source, Status};
+use crate::model::{Agent, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Source, Status};
 
 /// The attribute a stored key comes from, when it is not the key itself.
 fn attribute_of(key: &str) -> &[&str] {
@@ -153,6 +153,7 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
         fields,
         attributes: card.attributes.clone(),
         system_prompt: Some(card.instruction.clone()),
+        messages: entry.history.iter().map(|m| Message { role: m.role.clone(), label: None, text: m.text.clone() }).collect(),
         edges,
     }
 }
@@ -161,18 +162,6 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
 /// matching error diagnostic carries the reason.
 pub fn invalid(path: &Path, source: Source, failure: &Failure) -> Agent {
     let name = path.file_name().map(|n| crate::discover::stem(&n.to_string_lossy()).replace(' ', "_")).unwrap_or_default();
-    Agent {
-        ecosystem: ID,
-        name,
-        chain: vec![source.key()],
-        source,
-        status: Status::Invalid,
-        shadowed_by: None,
-        rule: format!("fast-agent rejects this file: {}", failure.message),
-        description: failure.message.clone(),
-        fields: Vec::new(),
-        attributes: Vec::new(),
-        system_prompt: None,
-        edges: Vec::new(),
-    }
+    let rule = format!("fast-agent rejects this file: {}", failure.message);
+    Agent { description: failure.message.clone(), ..Agent::new(ID, name, source, Status::Invalid, rule) }
 }

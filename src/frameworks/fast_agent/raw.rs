@@ -253,16 +253,7 @@ fn url_template(text: &str) -> Option<String> {
 
 /// `strftime("%d %B %Y")` of a day given as days since 1970-01-01.
 pub fn format_date(days_since_epoch: i64) -> String {
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days_since_epoch + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, day) = crate::py::calendar::civil_from_days(days_since_epoch);
     const MONTHS: [&str; 12] = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
         "November", "December",

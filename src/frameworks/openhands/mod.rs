@@ -203,6 +203,7 @@ impl Framework for OpenHands {
                         fields: def.fields,
                         attributes: def.attributes,
                         system_prompt: Some(def.system_prompt),
+                        messages: Vec::new(),
                         edges: Vec::new(),
                     };
                     agents.push((agent, s.folder));
@@ -220,20 +221,8 @@ impl Framework for OpenHands {
 }
 
 fn invalid_agent(name: String, source: Source) -> Agent {
-    Agent {
-        ecosystem: ID,
-        name,
-        chain: vec![source.key()],
-        source,
-        status: Status::Invalid,
-        shadowed_by: None,
-        rule: "failed to load: OpenHands skips the file and does not reserve its name".into(),
-        description: String::new(),
-        fields: Vec::new(),
-        attributes: Vec::new(),
-        system_prompt: None,
-        edges: Vec::new(),
-    }
+    let rule = "failed to load: OpenHands skips the file and does not reserve its name".to_string();
+    Agent::new(ID, name, source, Status::Invalid, rule)
 }
 
 /// A shadowed definition whose fields and prompt equal the winner's is EQUIVALENT.

@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 use super::{Loader, YamlError, MAX_DEPTH};
 
 mod scalars;
+mod tags;
 
 /// A position, PyYAML-style (0-based line and column, in characters) plus the byte offset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -182,8 +183,13 @@ pub(crate) struct Scanner {
 impl Scanner {
     /// Reader + scanner start. Fails like PyYAML's `ReaderError` on a non-printable character.
     pub fn new(text: &str, loader: Loader) -> R<Scanner> {
-        let mut buf: Vec<char> = Vec::with_capacity(text.len());
-        buf.extend(text.chars());
+        let buf: Vec<char> = if text.is_ascii() {
+            text.bytes().map(char::from).collect()
+        } else {
+            let mut buf = Vec::with_capacity(text.len());
+            buf.extend(text.chars());
+            buf
+        };
         let mut s = Scanner {
             buf,
             index: 0,
@@ -200,7 +206,12 @@ impl Scanner {
             possible_simple_keys: Vec::new(),
             libyaml: loader == Loader::CSafe,
         };
-        if let Some(pos) = s.buf.iter().position(|&c| !is_printable(c)) {
+        let printable = if text.is_ascii() {
+            text.bytes().position(|b| !matches!(b, b'\t' | b'\n' | b'\r' | b' '..=b'~'))
+        } else {
+            s.buf.iter().position(|&c| !is_printable(c))
+        };
+        if let Some(pos) = printable {
             let code = s.buf[pos] as u32;
             s.forward(pos);
             return Err(error(
@@ -242,7 +253,9 @@ impl Scanner {
             if matches!(ch, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}') || (ch == '\r' && self.peek() != '\n') {
                 self.line += 1;
                 self.column = 0;
-            } else if ch != '\u{feff}' {
+            } else if ch != '\u{feff}' || (self.libyaml && self.index != 1) {
+                // PyYAML's reader does not count a BOM as a column; libyaml does (except
+                // the leading one, which its reader drops)
                 self.column += 1;
             }
         }
@@ -603,7 +616,28 @@ impl Scanner {
 
     fn check_plain(&self) -> bool {
         let ch = self.peek();
-        let indicator = is_blankz(ch) || matches!(ch, '-' | '?' | ':' | ',' | '[' | ']' | '{' | '}' | '#' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`');
+        let indicator = is_blankz(ch)
+            || matches!(
+                ch,
+                '-' | '?'
+                    | ':'
+                    | ','
+                    | '['
+                    | ']'
+                    | '{'
+                    | '}'
+                    | '#'
+                    | '&'
+                    | '*'
+                    | '!'
+                    | '|'
+                    | '>'
+                    | '\''
+                    | '"'
+                    | '%'
+                    | '@'
+                    | '`'
+            );
         !indicator || (!is_blankz(self.peek_at(1)) && (ch == '-' || (self.flow_level == 0 && (ch == '?' || ch == ':'))))
     }
 
@@ -614,6 +648,10 @@ impl Scanner {
             self.forward1();
         }
         loop {
+            // libyaml skips a BOM at the start of any line
+            if self.libyaml && self.column == 0 && self.peek() == '\u{feff}' {
+                self.forward1();
+            }
             // libyaml also skips tabs in flow context and where no simple key may start
             // (after `key:` or a scalar on the same line).
             while self.peek() == ' '
@@ -640,289 +678,25 @@ impl Scanner {
         crate::py::repr_str(&ch.to_string())
     }
 
-    fn scan_directive(&mut self) -> R<Token> {
-        const CTX: Option<&str> = Some("while scanning a directive");
-        let start = self.mark();
-        self.forward1();
-        let name = self.scan_directive_name()?;
-        let directive = if name == "YAML" {
-            while self.peek() == ' ' {
-                self.forward1();
-            }
-            let major = self.scan_yaml_directive_number()?;
-            if self.peek() != '.' {
-                return Err(error(CTX, format!("expected a digit or '.', but found {}", self.found(self.peek())), self.mark()));
-            }
-            self.forward1();
-            self.scan_yaml_directive_number()?; // minor
-            if !is_spacez(self.peek()) {
-                return Err(error(CTX, format!("expected a digit or ' ', but found {}", self.found(self.peek())), self.mark()));
-            }
-            Directive::Yaml(major)
-        } else if name == "TAG" {
-            while self.peek() == ' ' {
-                self.forward1();
-            }
-            let handle = self.scan_tag_handle("directive")?;
-            if self.peek() != ' ' {
-                return Err(error(CTX, format!("expected ' ', but found {}", self.found(self.peek())), self.mark()));
-            }
-            while self.peek() == ' ' {
-                self.forward1();
-            }
-            let prefix = self.scan_tag_uri("directive")?;
-            if !is_spacez(self.peek()) {
-                return Err(error(CTX, format!("expected ' ', but found {}", self.found(self.peek())), self.mark()));
-            }
-            Directive::Tag(handle, prefix)
-        } else if self.libyaml {
-            return Err(error(CTX, "found unknown directive name", start));
-        } else {
-            while !is_breakz(self.peek()) {
-                self.forward1();
-            }
-            Directive::Other
-        };
-        let end = self.mark();
-        // scan_directive_ignored_line
-        while self.peek() == ' ' {
-            self.forward1();
-        }
-        if self.peek() == '#' {
-            while !is_breakz(self.peek()) {
-                self.forward1();
-            }
-        }
-        if !is_breakz(self.peek()) {
-            return Err(error(
-                CTX,
-                format!("expected a comment or a line break, but found {}", self.found(self.peek())),
-                self.mark(),
-            ));
-        }
-        self.scan_line_break();
-        let mut tok = Token::new(T::Directive, start, end);
-        tok.value = name;
-        tok.directive = Some(Box::new(directive));
-        Ok(tok)
-    }
-
-    fn scan_directive_name(&mut self) -> R<String> {
-        let mut length = 0;
-        while is_word(self.peek_at(length)) {
-            length += 1;
-        }
-        if length == 0 {
-            return Err(error(
-                Some("while scanning a directive"),
-                format!("expected alphabetic or numeric character, but found {}", self.found(self.peek())),
-                self.mark(),
-            ));
-        }
-        let value = self.prefix(length);
-        self.forward(length);
-        if !is_spacez(self.peek()) {
-            return Err(error(
-                Some("while scanning a directive"),
-                format!("expected alphabetic or numeric character, but found {}", self.found(self.peek())),
-                self.mark(),
-            ));
-        }
-        Ok(value)
-    }
-
-    fn scan_yaml_directive_number(&mut self) -> R<u64> {
-        if !self.peek().is_ascii_digit() {
-            return Err(error(
-                Some("while scanning a directive"),
-                format!("expected a digit, but found {}", self.found(self.peek())),
-                self.mark(),
-            ));
-        }
-        let mut length = 0;
-        while self.peek_at(length).is_ascii_digit() {
-            length += 1;
-        }
-        let text = self.prefix(length);
-        self.forward(length);
-        // Python ints are unbounded; any huge major version is "not 1" anyway.
-        Ok(text.trim_start_matches('0').parse::<u64>().unwrap_or(if text.trim_start_matches('0').is_empty() { 0 } else { u64::MAX }))
-    }
-
-    fn scan_anchor(&mut self, t: T) -> R<Token> {
-        let start = self.mark();
-        let ctx = if t == T::Alias { "while scanning an alias" } else { "while scanning an anchor" };
-        self.forward1();
-        let mut length = 0;
-        while is_word(self.peek_at(length)) {
-            length += 1;
-        }
-        if length == 0 {
-            return Err(error(
-                Some(ctx),
-                format!("expected alphabetic or numeric character, but found {}", self.found(self.peek())),
-                self.mark(),
-            ));
-        }
-        let value = self.prefix(length);
-        self.forward(length);
-        let ch = self.peek();
-        if !(is_blankz(ch) || matches!(ch, '?' | ':' | ',' | ']' | '}' | '%' | '@' | '`')) {
-            return Err(error(
-                Some(ctx),
-                format!("expected alphabetic or numeric character, but found {}", self.found(ch)),
-                self.mark(),
-            ));
-        }
-        let mut tok = Token::new(t, start, self.mark());
-        tok.value = value;
-        Ok(tok)
-    }
-
-    fn scan_tag(&mut self) -> R<Token> {
-        let start = self.mark();
-        let ch = self.peek_at(1);
-        let (handle, suffix);
-        if ch == '<' {
-            handle = None;
-            self.forward(2);
-            suffix = self.scan_tag_uri("tag")?;
-            if self.peek() != '>' {
-                return Err(error(
-                    Some("while parsing a tag"),
-                    format!("expected '>', but found {}", self.found(self.peek())),
-                    self.mark(),
-                ));
-            }
-            self.forward1();
-        } else if is_blankz(ch) {
-            handle = None;
-            suffix = "!".to_string();
-            self.forward1();
-        } else {
-            let mut length = 1;
-            let mut use_handle = false;
-            let mut c = ch;
-            while !is_spacez(c) {
-                if c == '!' {
-                    use_handle = true;
-                    break;
+    fn scan_line_break(&mut self) -> &'static str {
+        match self.peek() {
+            '\r' | '\n' | '\u{85}' => {
+                if self.prefix_is("\r\n") {
+                    self.forward(2);
+                } else {
+                    self.forward1();
                 }
-                length += 1;
-                c = self.peek_at(length);
+                "\n"
             }
-            if use_handle {
-                handle = Some(self.scan_tag_handle("tag")?);
-            } else {
-                handle = Some("!".to_string());
+            '\u{2028}' => {
                 self.forward1();
+                "\u{2028}"
             }
-            suffix = self.scan_tag_uri("tag")?;
-        }
-        let c = self.peek();
-        if !(is_spacez(c) || (self.libyaml && c == '\t')) {
-            return Err(error(Some("while scanning a tag"), format!("expected ' ', but found {}", self.found(c)), self.mark()));
-        }
-        let mut tok = Token::new(T::Tag, start, self.mark());
-        tok.handle = handle;
-        tok.value = suffix;
-        Ok(tok)
-    }
-
-    fn scan_tag_handle(&mut self, name: &str) -> R<String> {
-        let ctx = format!("while scanning a {name}");
-        let ch = self.peek();
-        if ch != '!' {
-            return Err(error(Some(&ctx), format!("expected '!', but found {}", self.found(ch)), self.mark()));
-        }
-        let mut length = 1;
-        let mut ch = self.peek_at(length);
-        if ch != ' ' {
-            while is_word(ch) {
-                length += 1;
-                ch = self.peek_at(length);
-            }
-            if ch != '!' {
-                self.forward(length);
-                return Err(error(Some(&ctx), format!("expected '!', but found {}", self.found(ch)), self.mark()));
-            }
-            length += 1;
-        }
-        let value = self.prefix(length);
-        self.forward(length);
-        Ok(value)
-    }
-
-    fn scan_tag_uri(&mut self, name: &str) -> R<String> {
-        let mut chunks = String::new();
-        let mut any = false;
-        let mut length = 0;
-        let mut ch = self.peek_at(length);
-        while ch.is_ascii_alphanumeric() || matches!(ch, '-' | ';' | '/' | '?' | ':' | '@' | '&' | '=' | '+' | '$' | ',' | '_' | '.' | '!' | '~' | '*' | '\'' | '(' | ')' | '[' | ']' | '%') {
-            if ch == '%' {
-                self.push_prefix(&mut chunks, length);
-                self.forward(length);
-                length = 0;
-                chunks.push_str(&self.scan_uri_escapes(name)?);
-                any = true;
-            } else {
-                length += 1;
-            }
-            ch = self.peek_at(length);
-        }
-        if length > 0 {
-            self.push_prefix(&mut chunks, length);
-            self.forward(length);
-            any = true;
-        }
-        if !any {
-            return Err(error(
-                Some(&format!("while parsing a {name}")),
-                format!("expected URI, but found {}", self.found(ch)),
-                self.mark(),
-            ));
-        }
-        Ok(chunks)
-    }
-
-    fn scan_uri_escapes(&mut self, name: &str) -> R<String> {
-        let mut codes = Vec::new();
-        let mark = self.mark();
-        while self.peek() == '%' {
-            self.forward1();
-            for k in 0..2 {
-                if !self.peek_at(k).is_ascii_hexdigit() {
-                    return Err(error(
-                        Some(&format!("while scanning a {name}")),
-                        format!(
-                            "expected URI escape sequence of 2 hexadecimal numbers, but found {}",
-                            self.found(self.peek_at(k))
-                        ),
-                        self.mark(),
-                    ));
-                }
-            }
-            codes.push(u8::from_str_radix(&self.prefix(2), 16).unwrap_or(0));
-            self.forward(2);
-        }
-        String::from_utf8(codes)
-            .map_err(|e| error(Some(&format!("while scanning a {name}")), format!("'utf-8' codec can't decode: {e}"), mark))
-    }
-
-    fn scan_line_break(&mut self) -> String {
-        let ch = self.peek();
-        if matches!(ch, '\r' | '\n' | '\u{85}') {
-            if self.prefix_is("\r\n") {
-                self.forward(2);
-            } else {
+            '\u{2029}' => {
                 self.forward1();
+                "\u{2029}"
             }
-            "\n".to_string()
-        } else if matches!(ch, '\u{2028}' | '\u{2029}') {
-            self.forward1();
-            ch.to_string()
-        } else {
-            String::new()
+            _ => "",
         }
     }
 }

@@ -20,7 +20,11 @@ impl Scanner {
             let c = self.peek();
             if c.is_ascii_digit() {
                 if c == '0' {
-                    return Err(error(CTX, "expected indentation indicator in the range 1-9, but found 0", self.mark()));
+                    return Err(error(
+                        CTX,
+                        "expected indentation indicator in the range 1-9, but found 0",
+                        self.mark(),
+                    ));
                 }
                 increment = Some(c as usize - '0' as usize);
                 self.forward1();
@@ -38,7 +42,8 @@ impl Scanner {
             }
         }
         let c = self.peek();
-        if !(is_spacez(c) || (self.libyaml && c == '\t')) {
+        // (libyaml has no such check: `|#c` is a header with a comment there)
+        if !(is_spacez(c) || self.libyaml) {
             return Err(error(
                 CTX,
                 format!("expected chomping or indentation indicators, but found {}", self.found(c)),
@@ -67,19 +72,19 @@ impl Scanner {
         let (mut breaks, mut end, indent);
         match increment {
             None => {
-                let (b, max_indent, e) = self.scan_block_scalar_indentation();
+                let (b, max_indent, e) = self.scan_block_scalar_indentation()?;
                 breaks = b;
                 end = e;
                 indent = min_indent.max(max_indent);
             }
             Some(inc) => {
                 indent = min_indent + inc - 1;
-                let (b, e) = self.scan_block_scalar_breaks(indent);
+                let (b, e) = self.scan_block_scalar_breaks(indent)?;
                 breaks = b;
                 end = e;
             }
         }
-        let mut line_break = String::new();
+        let mut line_break = "";
         while self.column == indent && self.peek() != '\0' {
             chunks.push_str(&breaks);
             let leading_non_space = !matches!(self.peek(), ' ' | '\t');
@@ -90,7 +95,7 @@ impl Scanner {
             self.push_prefix(&mut chunks, length);
             self.forward(length);
             line_break = self.scan_line_break();
-            let (b, e) = self.scan_block_scalar_breaks(indent);
+            let (b, e) = self.scan_block_scalar_breaks(indent)?;
             breaks = b;
             end = e;
             if self.column == indent && self.peek() != '\0' {
@@ -99,14 +104,14 @@ impl Scanner {
                         chunks.push(' ');
                     }
                 } else {
-                    chunks.push_str(&line_break);
+                    chunks.push_str(line_break);
                 }
             } else {
                 break;
             }
         }
         if chomping != Some(false) {
-            chunks.push_str(&line_break);
+            chunks.push_str(line_break);
         }
         if chomping == Some(true) {
             chunks.push_str(&breaks);
@@ -117,36 +122,51 @@ impl Scanner {
         Ok(tok)
     }
 
-    pub(super) fn scan_block_scalar_indentation(&mut self) -> (String, usize, Mark) {
+    pub(super) fn scan_block_scalar_indentation(&mut self) -> R<(String, usize, Mark)> {
         let mut chunks = String::new();
         let mut max_indent = 0;
         let mut end = self.mark();
         while self.peek() == ' ' || is_break(self.peek()) {
             if self.peek() != ' ' {
-                chunks.push_str(&self.scan_line_break());
+                chunks.push_str(self.scan_line_break());
                 end = self.mark();
             } else {
                 self.forward1();
                 max_indent = max_indent.max(self.column);
             }
         }
-        (chunks, max_indent, end)
+        self.check_block_tab(true)?;
+        Ok((chunks, max_indent, end))
     }
 
-    pub(super) fn scan_block_scalar_breaks(&mut self, indent: usize) -> (String, Mark) {
+    /// libyaml rejects a tab where block scalar indentation is still expected.
+    fn check_block_tab(&self, short: bool) -> R<()> {
+        if self.libyaml && short && self.peek() == '\t' {
+            return Err(error(
+                Some("while scanning a block scalar"),
+                "found a tab character where an indentation space is expected",
+                self.mark(),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn scan_block_scalar_breaks(&mut self, indent: usize) -> R<(String, Mark)> {
         let mut chunks = String::new();
         let mut end = self.mark();
         while self.column < indent && self.peek() == ' ' {
             self.forward1();
         }
+        self.check_block_tab(self.column < indent)?;
         while is_break(self.peek()) {
-            chunks.push_str(&self.scan_line_break());
+            chunks.push_str(self.scan_line_break());
             end = self.mark();
             while self.column < indent && self.peek() == ' ' {
                 self.forward1();
             }
+            self.check_block_tab(self.column < indent)?;
         }
-        (chunks, end)
+        Ok((chunks, end))
     }
 
     pub(super) fn scan_flow_scalar(&mut self, style: char) -> R<Token> {
@@ -260,7 +280,7 @@ impl Scanner {
         while matches!(self.peek_at(length), ' ' | '\t') {
             length += 1;
         }
-        let whitespaces = self.prefix(length);
+        let ws_start = self.index;
         self.forward(length);
         let ch = self.peek();
         if ch == '\0' {
@@ -270,13 +290,13 @@ impl Scanner {
             let mut breaks = String::new();
             self.scan_flow_scalar_breaks(&mut breaks)?;
             if line_break != "\n" {
-                chunks.push_str(&line_break);
+                chunks.push_str(line_break);
             } else if breaks.is_empty() {
                 chunks.push(' ');
             }
             chunks.push_str(&breaks);
         } else {
-            chunks.push_str(&whitespaces);
+            chunks.extend(&self.buf[ws_start..ws_start + length]);
         }
         Ok(())
     }
@@ -294,7 +314,7 @@ impl Scanner {
                 self.forward1();
             }
             if is_break(self.peek()) {
-                chunks.push_str(&self.scan_line_break());
+                chunks.push_str(self.scan_line_break());
             } else {
                 return Ok(());
             }
@@ -326,7 +346,10 @@ impl Scanner {
                     if flow && ch == ':' && matches!(next, ',' | '?' | '[' | ']' | '{' | '}') {
                         return Err(error(Some("while scanning a plain scalar"), "found unexpected ':'", start));
                     }
-                    if is_blankz(ch) || (ch == ':' && is_blankz(next)) || (flow && matches!(ch, ',' | '[' | ']' | '{' | '}')) {
+                    if is_blankz(ch)
+                        || (ch == ':' && is_blankz(next))
+                        || (flow && matches!(ch, ',' | '[' | ']' | '{' | '}'))
+                    {
                         break;
                     }
                 } else if is_blankz(ch)
@@ -357,7 +380,8 @@ impl Scanner {
             self.forward(length);
             end = self.mark();
             let line = self.line;
-            spaces = if self.libyaml { self.scan_plain_blanks_libyaml(indent, start)? } else { self.scan_plain_spaces() };
+            spaces =
+                if self.libyaml { self.scan_plain_blanks_libyaml(indent, start)? } else { self.scan_plain_spaces() };
             folded = self.line != line;
             match &spaces {
                 None => break,
@@ -384,7 +408,7 @@ impl Scanner {
         while self.peek_at(length) == ' ' {
             length += 1;
         }
-        let whitespaces = self.prefix(length);
+        let ws_start = self.index;
         self.forward(length);
         let ch = self.peek();
         let doc_marker = |s: &Self| (s.prefix_is("---") || s.prefix_is("...")) && is_blankz(s.peek_at(3));
@@ -399,20 +423,20 @@ impl Scanner {
                 if self.peek() == ' ' {
                     self.forward1();
                 } else {
-                    breaks.push_str(&self.scan_line_break());
+                    breaks.push_str(self.scan_line_break());
                     if doc_marker(self) {
                         return None;
                     }
                 }
             }
             if line_break != "\n" {
-                chunks.push_str(&line_break);
+                chunks.push_str(line_break);
             } else if breaks.is_empty() {
                 chunks.push(' ');
             }
             chunks.push_str(&breaks);
-        } else if !whitespaces.is_empty() {
-            chunks.push_str(&whitespaces);
+        } else if length > 0 {
+            chunks.extend(&self.buf[ws_start..ws_start + length]);
         }
         Some(chunks)
     }
@@ -425,7 +449,7 @@ impl Scanner {
         while matches!(self.peek_at(length), ' ' | '\t') {
             length += 1;
         }
-        let whitespaces = self.prefix(length);
+        let ws_start = self.index;
         self.forward(length);
         let ch = self.peek();
         let doc_marker = |s: &Self| (s.prefix_is("---") || s.prefix_is("...")) && is_blankz(s.peek_at(3));
@@ -447,20 +471,20 @@ impl Scanner {
                 if matches!(self.peek(), ' ' | '\t') {
                     self.forward1();
                 } else {
-                    breaks.push_str(&self.scan_line_break());
+                    breaks.push_str(self.scan_line_break());
                     if doc_marker(self) {
                         return Ok(None);
                     }
                 }
             }
             if line_break != "\n" {
-                chunks.push_str(&line_break);
+                chunks.push_str(line_break);
             } else if breaks.is_empty() {
                 chunks.push(' ');
             }
             chunks.push_str(&breaks);
-        } else if !whitespaces.is_empty() {
-            chunks.push_str(&whitespaces);
+        } else if length > 0 {
+            chunks.extend(&self.buf[ws_start..ws_start + length]);
         }
         Ok(Some(chunks))
     }

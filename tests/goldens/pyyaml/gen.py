@@ -7,7 +7,8 @@ over every tests/goldens/pyyaml/cases/*.yaml and writes expected/<case>.json.
 found under /work/shared/fixtures into cases/fx-*.yaml (deduplicated by content).
 
 Each expected file is one of
-  {"ok": <tagged>, "str": str(v), "repr": repr(v), "root": [line, col] | null,
+  {"ok": <tagged>, "str": str(v), "repr": repr(v), "json": <what Value::to_json gives>,
+   "root": [line, col] | null,
    "entries": [...top-level dict entries...], "marks": <node marks> | null,
    "has_set": bool, "has_tuple": bool}
   {"error": {"line": L | null, "col": C | null, "kind": "...", "context": "...", "message": "..."}}
@@ -70,6 +71,37 @@ def tagged(v, stack=()):
         items.sort(key=lambda t: json.dumps(t, sort_keys=True))
         return {"t": "set", "v": items}
     raise TypeError(type(v))
+
+
+def jsonable(v):
+    """What agentry's Value::to_json must produce (json.dumps rules; dates via
+    isoformat(); bytes via str(); NaN/inf -> null; ints outside i64..u64 -> str; keys:
+    str as is, True/False/None -> "true"/"false"/"null", ints -> str, floats -> repr or
+    NaN/Infinity/-Infinity, anything else -> str())."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, int):
+        return v if -2**63 <= v < 2**64 else str(v)
+    if isinstance(v, float):
+        return None if v != v or v in (float("inf"), float("-inf")) else v
+    if isinstance(v, (datetime.date, datetime.datetime)):
+        return v.isoformat()
+    if isinstance(v, bytes):
+        return str(v)
+    if isinstance(v, (list, tuple, set)):
+        return [jsonable(x) for x in v]
+    out = {}
+    for k, x in v.items():
+        if isinstance(k, str):
+            ks = k
+        elif k is True or k is False or k is None:
+            ks = json.dumps(k)
+        elif isinstance(k, float):
+            ks = "NaN" if k != k else "Infinity" if k == float("inf") else "-Infinity" if k == float("-inf") else repr(k)
+        else:
+            ks = str(k)
+        out[ks] = jsonable(x)
+    return out
 
 
 def contains(v, types, stack=()):
@@ -200,6 +232,7 @@ def run_one(text):
         return {"recursive": True}
     out["str"] = str(data)
     out["repr"] = repr(data)
+    out["json"] = jsonable(data)
     out["has_set"] = contains(data, set)
     out["has_tuple"] = contains(data, tuple)
     entries, node = entries_of(text)

@@ -1,0 +1,116 @@
+//! Entry points of a workspace. Kimi itself never scans folders (it loads the one
+//! `--agent-file`); to show a whole project agentry treats as an entry point every
+//! `.yaml`/`.yml` file under it (any depth, hidden folders and dot-files included,
+//! symlinked files followed, symlinked folders not walked) whose YAML top level is a
+//! mapping with the key `agent`, or, when the file is not UTF-8 or not YAML, whose
+//! bytes have a line starting with `agent:`. This is the oracle's convention.
+//!
+//! The walk is iterative and bounded, skips `.git`, and reports unreadable folders
+//! without stopping.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::discover::FileCache;
+use crate::model::{DiagKind, Diagnostic};
+use crate::yaml::{self, Value};
+
+/// Folders and files one walk visits at most; a project with more is not an agent
+/// workspace agentry can show usefully, and the bound keeps a mistaken root (`/`) cheap.
+const MAX_WALK_ENTRIES: usize = 200_000;
+
+/// The entry points under `project`, in `os.walk` order (each folder's files sorted,
+/// then its subfolders, depth first), with problems met on the way.
+pub fn walk(files: &FileCache, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
+    let mut found = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut stack = vec![project.to_path_buf()];
+    let mut visited = 0usize;
+    while let Some(dir) = stack.pop() {
+        let listing = match std::fs::read_dir(&dir) {
+            Ok(listing) => listing,
+            Err(e) => {
+                if dir != project || project.exists() {
+                    diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, &dir, format!("cannot list the folder: {e}")));
+                }
+                continue;
+            }
+        };
+        let mut subdirs = Vec::new();
+        let mut names = Vec::new();
+        for entry in listing.flatten() {
+            visited += 1;
+            if visited > MAX_WALK_ENTRIES {
+                diagnostics.push(Diagnostic::warning(
+                    "kimi",
+                    DiagKind::Io,
+                    project,
+                    format!("the project holds more than {MAX_WALK_ENTRIES} entries; agentry stopped looking for agent files"),
+                ));
+                return (found, diagnostics);
+            }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = entry.path();
+            let is_link = entry.file_type().map(|t| t.is_symlink()).unwrap_or(false);
+            // `os.walk` sorts a symlinked folder among the folders but does not enter it.
+            if std::fs::metadata(&path).map(|m| m.is_dir()).unwrap_or(false) {
+                if !is_link && name != ".git" {
+                    subdirs.push((name, path));
+                }
+            } else {
+                names.push((name, path));
+            }
+        }
+        names.sort();
+        for (name, path) in names {
+            if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
+                continue;
+            }
+            if !std::fs::metadata(&path).map(|m| m.is_file()).unwrap_or(false) {
+                continue; // a dangling link, a FIFO: not something Kimi could load
+            }
+            match files.read(&path) {
+                Ok(bytes) => {
+                    if is_entry_point(&bytes) {
+                        found.push(path);
+                    }
+                }
+                Err(e) => diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, &path, format!("cannot read: {e}"))),
+            }
+        }
+        subdirs.sort();
+        stack.extend(subdirs.into_iter().rev().map(|(_, p)| p));
+    }
+    (found, diagnostics)
+}
+
+/// `true` for a YAML mapping with the key `agent`; for text that is not UTF-8 or not
+/// YAML, `true` when a line starts with `agent:` (blanks allowed before the colon).
+pub fn is_entry_point(bytes: &[u8]) -> bool {
+    let parsed = std::str::from_utf8(bytes).ok().map(yaml::load);
+    match parsed {
+        Some(Ok(Some(node))) => match &node.value {
+            Value::Map(map) => map.entries.iter().any(|(k, _)| matches!(&k.value, Value::Str(s) if s == "agent")),
+            _ => false,
+        },
+        Some(Ok(None)) => false,
+        _ => entry_line().is_match(bytes),
+    }
+}
+
+fn entry_line() -> &'static regex::bytes::Regex {
+    static RE: OnceLock<regex::bytes::Regex> = OnceLock::new();
+    RE.get_or_init(|| regex::bytes::Regex::new(r"(?m)^agent[ \t]*:").expect("a valid pattern"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unparsable_files_are_entries_by_their_agent_line() {
+        assert!(is_entry_point(b"agent:\n\tname: tabbed\n"));
+        assert!(is_entry_point(b"agent:\n  name: caf\xe9\n"));
+        assert!(!is_entry_point(b"name: [oops\n"));
+    }
+}

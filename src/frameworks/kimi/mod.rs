@@ -1,0 +1,334 @@
+//! Kimi CLI agent specs (kimi-cli 1.52.0): YAML files with an `agent:` mapping, an
+//! `extend` chain merged child over parent, fixed subagents, and a Jinja system
+//! prompt with `${…}` variables.
+//!
+//! Responsibilities: find the entry points (`entries`), resolve each through its
+//! chain (`resolve`, validated per file by `spec`, each field's origin from
+//! `origins`), render its prompt (`prompt`, Jinja's Python flavour from
+//! `crate::render`, live `KIMI_*` values from `live`), then follow its subagents,
+//! each file once. Kimi has no name lookup, so every loadable file wins; a file Kimi
+//! cannot load is an `Invalid` agent with one error diagnostic on its own source.
+
+mod entries;
+mod live;
+mod origins;
+mod prompt;
+mod resolve;
+mod spec;
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::{Framework, LoadContext, RenderMode};
+use crate::discover::site_packages;
+use crate::model::{
+    normalize, Agent, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Scope, SearchDir, Severity, Status,
+};
+use resolve::{chain_keys, Resolver};
+use spec::{Problem, Setting};
+
+const ID: &str = "kimi";
+
+pub struct Kimi;
+
+impl Framework for Kimi {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Kimi CLI"
+    }
+
+    fn load(&self, cx: &LoadContext) -> EcosystemReport {
+        let mut report = EcosystemReport::new(ID);
+        let builtins = cx.builtins(|| locate_builtins(cx));
+        if builtins.is_none() {
+            report.diagnostics.push(builtins_not_found(cx));
+        }
+        report.builtins = builtins.clone();
+        // Source keys are asked for many times per file (chains, fields, edges).
+        let keys: std::cell::RefCell<HashMap<PathBuf, String>> = Default::default();
+        let key = |p: &Path| -> String {
+            if let Some(k) = keys.borrow().get(p) {
+                return k.clone();
+            }
+            let k = cx.roots.source(p, builtins.as_deref()).key();
+            keys.borrow_mut().insert(p.to_path_buf(), k.clone());
+            k
+        };
+        let default_agent = builtins.as_ref().map(|b| b.join("default").join("agent.yaml"));
+        let builtin_args = match &cx.render {
+            RenderMode::Export => prompt::export_builtins(),
+            RenderMode::Live { .. } => live::builtin_args(cx.files, &cx.roots.project),
+        };
+
+        let (entry_points, walk_problems) = entries::walk(cx.files, &cx.roots.project);
+        report.diagnostics.extend(walk_problems);
+        let mut loader = Loader {
+            roots: cx.roots,
+            builtins: builtins.as_deref(),
+            resolver: Resolver::new(cx.files, default_agent, &key),
+            key: &key,
+            builtin_args,
+            files: cx.files,
+            seen: HashSet::new(),
+            listed_by: HashMap::new(),
+            touched: Vec::new(),
+            touched_set: HashSet::new(),
+            report: &mut report,
+        };
+        for entry in &entry_points {
+            loader.visit(entry);
+        }
+        let touched = std::mem::take(&mut loader.touched);
+        report.searched = searched(cx, builtins.as_deref(), &touched);
+        report.agents.sort_by(|a, b| (&a.name, a.source.key()).cmp(&(&b.name, b.source.key())));
+        report
+    }
+}
+
+/// Who lists a file as a subagent: the parent's source key, the subagent's name and
+/// description, and the line of the entry.
+#[derive(Clone)]
+struct ListedBy {
+    parent: String,
+    parent_path: PathBuf,
+    line: u32,
+    name: String,
+    description: String,
+}
+
+/// The state of one load: the shared resolver, which files were visited, and the
+/// report being filled.
+struct Loader<'a, 'r> {
+    roots: &'a crate::model::Roots,
+    builtins: Option<&'a Path>,
+    resolver: Resolver<'a>,
+    key: &'a dyn Fn(&Path) -> String,
+    builtin_args: std::collections::BTreeMap<String, String>,
+    files: &'a crate::discover::FileCache,
+    seen: HashSet<PathBuf>,
+    listed_by: HashMap<PathBuf, ListedBy>,
+    /// Every file opened, once each in first-seen order, for the folders the live
+    /// view watches.
+    touched: Vec<PathBuf>,
+    touched_set: HashSet<PathBuf>,
+    report: &'r mut EcosystemReport,
+}
+
+impl Loader<'_, '_> {
+    /// The oracle's `visit`: the file, then its subagents in name order, depth first,
+    /// each file once. Iterative, so a long subagent chain cannot exhaust the stack.
+    fn visit(&mut self, entry: &Path) {
+        let mut stack = vec![entry.to_path_buf()];
+        while let Some(path) = stack.pop() {
+            if !self.seen.insert(normalize(&path)) {
+                continue;
+            }
+            let mut subagents = self.load_one(&path);
+            subagents.sort_by(|a, b| a.name.cmp(&b.name));
+            let parent = (self.key)(&path);
+            for sub in subagents.iter().rev() {
+                self.listed_by.entry(normalize(&sub.path)).or_insert_with(|| ListedBy {
+                    parent: parent.clone(),
+                    parent_path: path.clone(),
+                    line: sub.line,
+                    name: sub.name.clone(),
+                    description: sub.description.clone(),
+                });
+                stack.push(sub.path.clone());
+            }
+        }
+    }
+
+    /// Resolves and renders one file; adds its agent (or its error) to the report and
+    /// returns the subagents to visit (none when it failed, as in Kimi).
+    fn load_one(&mut self, path: &Path) -> Vec<spec::SubagentEntry> {
+        let source = self.report_source(path);
+        let resolution = self.resolver.resolve(path);
+        for file in &resolution.chain {
+            self.touch(file);
+        }
+        let chain = chain_keys(&resolution.chain, self.key);
+        let listed = self.listed_by.get(&normalize(path)).cloned();
+        let resolved = match resolution.outcome {
+            Ok(r) => r,
+            Err(problem) => {
+                self.fail(path, &source, chain, problem, listed.as_ref());
+                return Vec::new();
+            }
+        };
+        self.touch(&resolved.system_prompt_path);
+        let prompt = match prompt::render(self.files, &resolved.system_prompt_path, &resolved.system_prompt_args, &self.builtin_args) {
+            Ok(text) => text,
+            Err(problem) => {
+                self.fail(path, &source, chain, problem, listed.as_ref());
+                return Vec::new();
+            }
+        };
+        let mut edges = Vec::new();
+        if let (Setting::Set(target), Some(parent)) = (&resolved.own.extend.state, resolution.chain.get(1)) {
+            edges.push(Edge { kind: EdgeKind::Extends, name: target.clone(), target: Some((self.key)(parent)) });
+        }
+        for sub in &resolved.subagents {
+            let exists = std::fs::metadata(&sub.path).map(|m| m.is_file()).unwrap_or(false);
+            edges.push(Edge { kind: EdgeKind::Subagent, name: sub.name.clone(), target: exists.then(|| (self.key)(&sub.path)) });
+        }
+        let description = first_line(&resolved.when_to_use)
+            .or_else(|| listed.as_ref().and_then(|l| first_line(&l.description)))
+            .unwrap_or_default();
+        let agent = Agent {
+            ecosystem: ID,
+            name: resolved.name.clone(),
+            source: source.clone(),
+            status: Status::Wins,
+            shadowed_by: None,
+            rule: why_it_wins(listed.as_ref()),
+            chain,
+            description,
+            fields: resolved.fields(self.key),
+            attributes: resolved.own.attributes.clone(),
+            system_prompt: Some(prompt),
+            messages: Vec::new(),
+            edges,
+        };
+        self.report.agents.push(agent);
+        resolved.subagents
+    }
+
+    fn touch(&mut self, file: &Path) {
+        if self.touched_set.insert(file.to_path_buf()) {
+            self.touched.push(file.to_path_buf());
+        }
+    }
+
+    fn report_source(&self, path: &Path) -> crate::model::Source {
+        self.roots.source(path, self.builtins)
+    }
+
+    /// An `Invalid` agent and its error: the diagnostic points at the file and line
+    /// where the cause is; its `source` is the definition that failed.
+    fn fail(&mut self, path: &Path, source: &crate::model::Source, chain: Vec<String>, problem: Problem, listed: Option<&ListedBy>) {
+        let key = source.key();
+        let mut message = problem.message.clone();
+        if normalize(&problem.path) != normalize(path) {
+            message = format!("{message} (in {}, while loading {key})", (self.key)(&problem.path));
+        }
+        if let Some(l) = listed {
+            message = format!("{message}; listed as subagent `{}` of {}", l.name, l.parent);
+        }
+        let mut problem = problem;
+        // A subagent file that is not there is fixed at the entry that lists it.
+        if let (Some(l), true) = (listed, problem.kind == DiagKind::Missing && normalize(&problem.path) == normalize(path)) {
+            problem.path = l.parent_path.clone();
+            problem.line = Some(l.line);
+            problem.col = None;
+        }
+        self.report.diagnostics.push(Diagnostic {
+            ecosystem: ID,
+            severity: Severity::Error,
+            kind: problem.kind,
+            path: problem.path.clone(),
+            line: problem.line,
+            col: problem.col,
+            message: message.clone(),
+            source: Some(key),
+        });
+        // What the file itself says, when it could be read, so the explorer can show
+        // the broken definition next to its error.
+        let own = self.resolver.load_file(path).ok();
+        let name = own
+            .as_ref()
+            .and_then(|f| match &f.name.state {
+                Setting::Set(n) => Some(n.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| crate::discover::stem(source.rel.rsplit('/').next().unwrap_or_default()).to_string());
+        let rule = format!("Kimi cannot load it: {message}");
+        self.report.agents.push(Agent {
+            chain,
+            description: format!("invalid: {}", problem.kind.as_str()),
+            attributes: own.map(|f| f.attributes.clone()).unwrap_or_default(),
+            ..Agent::new(ID, name, source.clone(), Status::Invalid, rule)
+        });
+    }
+}
+
+fn why_it_wins(listed: Option<&ListedBy>) -> String {
+    let base = "Kimi loads an agent by its file path (`--agent-file`); `name` is only a label, so no other file shadows it";
+    match listed {
+        Some(l) => format!("{base}; reached as subagent `{}` of {}", l.name, l.parent),
+        None => format!("{base}; an entry point of the project (a .yaml/.yml with an `agent:` mapping)"),
+    }
+}
+
+fn first_line(text: &str) -> Option<String> {
+    text.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_string)
+}
+
+/// `kimi_cli/agents` in the installed kimi-cli distribution.
+const PACKAGE: site_packages::Package<'static> =
+    site_packages::Package { rel_path: "kimi_cli/agents", dist_prefix: "kimi_cli-", launchers: &["kimi", "kimi-cli"] };
+
+fn locate_builtins(cx: &LoadContext) -> Option<PathBuf> {
+    site_packages::find(cx.roots, cx.env, &PACKAGE).0
+}
+
+fn builtins_not_found(cx: &LoadContext) -> Diagnostic {
+    let looked = site_packages::find(cx.roots, cx.env, &PACKAGE).1;
+    let places = if looked.is_empty() {
+        "no Python environment in the project .venv/venv, $VIRTUAL_ENV, behind `kimi` on PATH, in the uv \
+         and pipx tool folders or the user site-packages"
+            .to_string()
+    } else {
+        looked.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+    };
+    Diagnostic {
+        severity: Severity::Info,
+        ..Diagnostic::error(
+            ID,
+            DiagKind::Builtins,
+            &cx.roots.project,
+            format!(
+                "kimi-cli is not installed where agentry looked ({places}); `extend: default` cannot be resolved \
+                 (pass --builtins DIR to name kimi_cli/agents)"
+            ),
+        )
+    }
+}
+
+/// The folders Kimi reads agent files from: the project (agentry's entry points), the
+/// built-in agents, and every other folder holding a file reached through `extend`,
+/// `subagents` or a prompt path.
+fn searched(cx: &LoadContext, builtins: Option<&Path>, touched: &[PathBuf]) -> Vec<SearchDir> {
+    let mut out = vec![SearchDir {
+        scope: Scope::Project,
+        path: cx.roots.project.clone(),
+        role: "walked for entry points: every .yaml/.yml with a top-level `agent:` (Kimi itself loads the one \
+               --agent-file; agentry shows them all)"
+            .into(),
+    }];
+    if let Some(b) = builtins {
+        out.push(SearchDir {
+            scope: Scope::Builtin,
+            path: b.to_path_buf(),
+            role: "kimi-cli's built-in agents: `extend: default` is default/agent.yaml here".into(),
+        });
+    }
+    let project = normalize(&cx.roots.project);
+    let builtin_root = builtins.map(normalize);
+    let mut extra: Vec<PathBuf> = Vec::new();
+    for file in touched {
+        let Some(folder) = normalize(file).parent().map(Path::to_path_buf) else { continue };
+        let inside = folder.starts_with(&project) || builtin_root.as_ref().is_some_and(|b| folder.starts_with(b));
+        if !inside && !extra.contains(&folder) {
+            extra.push(folder);
+        }
+    }
+    for folder in extra {
+        let (scope, _) = cx.roots.locate(&folder, builtins);
+        out.push(SearchDir { scope, path: folder, role: "holds a file reached through `extend`, `subagents` or a prompt path".into() });
+    }
+    out
+}

@@ -1,0 +1,299 @@
+//! `_load_system_prompt`: the prompt file read as strict UTF-8 and stripped, then
+//! rendered by Jinja with `${…}` variables, `trim_blocks`, `lstrip_blocks`,
+//! `keep_trailing_newline`, `StrictUndefined`, and a file loader rooted at the prompt's
+//! folder (no `..`). The context is the built-in `KIMI_*` arguments updated with the
+//! spec's `system_prompt_args`.
+//!
+//! Rendering is sandboxed (no file access but includes beside the prompt) and bounded
+//! (minijinja fuel, output size, include count), which Kimi is not.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use minijinja::{Environment, ErrorKind, UndefinedBehavior};
+
+use super::spec::{decode_utf8, Problem};
+use crate::discover::{FileCache, ReadError};
+use crate::model::DiagKind;
+
+/// Instructions a render may spend: generous for any real prompt, finite for a loop.
+const FUEL: u64 = 5_000_000;
+/// The largest rendered prompt agentry keeps.
+pub const MAX_OUTPUT_BYTES: usize = 1 << 20;
+/// Distinct include files one prompt may pull in.
+const MAX_INCLUDES: usize = 64;
+
+/// The names of `BuiltinSystemPromptArgs`, in the dataclass's order.
+pub const BUILTIN_ARGS: [&str; 8] = [
+    "KIMI_NOW",
+    "KIMI_WORK_DIR",
+    "KIMI_WORK_DIR_LS",
+    "KIMI_AGENTS_MD",
+    "KIMI_SKILLS",
+    "KIMI_ADDITIONAL_DIRS_INFO",
+    "KIMI_OS",
+    "KIMI_SHELL",
+];
+
+/// The fixed values of the resolution report (and of the oracle): `<NAME>`, except
+/// `KIMI_ADDITIONAL_DIRS_INFO`, which is `""` in a fresh session.
+pub fn export_builtins() -> BTreeMap<String, String> {
+    BUILTIN_ARGS
+        .iter()
+        .map(|name| {
+            let value = if *name == "KIMI_ADDITIONAL_DIRS_INFO" { String::new() } else { format!("<{name}>") };
+            (name.to_string(), value)
+        })
+        .collect()
+}
+
+/// Include files read so far, by template name; `None` when the name does not name
+/// a readable file beside the prompt (Jinja's `TemplateNotFound`).
+type Includes = Arc<Mutex<HashMap<String, Option<String>>>>;
+
+/// Renders the prompt at `path` with `builtins` updated by `args`.
+pub fn render(
+    files: &FileCache,
+    path: &Path,
+    args: &[(String, String)],
+    builtins: &BTreeMap<String, String>,
+) -> Result<String, Problem> {
+    let bytes = files.read(path).map_err(|e| {
+        let (kind, what) = match e {
+            ReadError::NotFound => (DiagKind::Missing, "FileNotFoundError: no such file".to_string()),
+            ReadError::IsDir => (DiagKind::Missing, "IsADirectoryError: is a directory".to_string()),
+            ReadError::Other(m) if m.contains("Not a directory") => (DiagKind::Missing, format!("NotADirectoryError: {m}")),
+            other => (DiagKind::Io, other.to_string()),
+        };
+        Problem::new(kind, path, None, format!("cannot read the system prompt {}: {what}", path.display()))
+    })?;
+    let text = universal_newlines(&decode_utf8(path, &bytes)?);
+    let source = crate::py::strip(&text).to_string();
+    // Where the stripped text starts, so error lines point into the file.
+    let line_shift = text[..text.len() - text.trim_start_matches(crate::py::is_space).len()].matches('\n').count();
+
+    let mut context = builtins.clone();
+    for (k, v) in args {
+        context.insert(k.clone(), v.clone());
+    }
+    let folder = path.parent().unwrap_or(Path::new("/")).to_path_buf();
+    let includes: Includes = Arc::default();
+    // Includes are read through the shared cache between attempts: a render that
+    // asks for a file not read yet is run again once the file is in.
+    for _ in 0..=MAX_INCLUDES {
+        let pending = Arc::new(Mutex::new(Vec::<String>::new()));
+        let env = environment(includes.clone(), pending.clone());
+        let mut out = BoundedWriter { bytes: Vec::new() };
+        let result = env
+            .template_from_named_str(PROMPT_NAME, &source)
+            .and_then(|t| t.render_captured_to(&context, &mut out).map(|_| ()));
+        let wanted: Vec<String> = lock(&pending).drain(..).collect();
+        if !wanted.is_empty() {
+            for name in wanted {
+                let text = read_include(files, &folder, &name)?;
+                lock(&includes).insert(name, text);
+            }
+            continue;
+        }
+        return match result {
+            Ok(()) => String::from_utf8(out.bytes)
+                .map_err(|_| Problem::new(DiagKind::Template, path, None, "the rendered prompt is not UTF-8")),
+            Err(e) => {
+                let mut problem = template_problem(path, &e, line_shift);
+                if problem.kind == DiagKind::Validation {
+                    let missing = undefined_names(&env, &source, &context);
+                    if !missing.is_empty() {
+                        problem.message = format!("Missing system prompt arg: {} undefined", missing.join(", "));
+                    }
+                }
+                Err(problem)
+            }
+        };
+    }
+    Err(Problem::new(
+        DiagKind::Template,
+        path,
+        None,
+        format!("the prompt includes more than {MAX_INCLUDES} files; agentry stops there"),
+    ))
+}
+
+const PROMPT_NAME: &str = "<system prompt>";
+
+/// The variables the prompt reads that neither the built-in nor the spec arguments
+/// define (minijinja's strict error does not name them; Jinja's does).
+fn undefined_names(env: &Environment, source: &str, context: &BTreeMap<String, String>) -> Vec<String> {
+    const GLOBALS: [&str; 7] = ["range", "dict", "namespace", "debug", "lipsum", "cycler", "joiner"];
+    let Ok(template) = env.template_from_named_str(PROMPT_NAME, source) else { return Vec::new() };
+    let mut names: Vec<String> = template
+        .undeclared_variables(false)
+        .into_iter()
+        .filter(|n| !context.contains_key(n) && !GLOBALS.contains(&n.as_str()))
+        .map(|n| format!("'{n}'"))
+        .collect();
+    names.sort();
+    names
+}
+
+fn environment(includes: Includes, pending: Arc<Mutex<Vec<String>>>) -> Environment<'static> {
+    let mut env = Environment::new();
+    let syntax = minijinja::syntax::SyntaxConfig::builder()
+        .variable_delimiters("${", "}")
+        .build()
+        .expect("`${` and `}` are valid, distinct delimiters");
+    env.set_syntax(syntax);
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(true);
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_fuel(Some(FUEL));
+    // Jinja's Python flavour: `${X.upper()}` calls the str method; and the Jinja
+    // filters and globals minijinja keeps in its contrib crate.
+    env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
+    env.add_filter("filesizeformat", minijinja_contrib::filters::filesizeformat);
+    env.add_filter("truncate", minijinja_contrib::filters::truncate);
+    env.add_filter("striptags", minijinja_contrib::filters::striptags);
+    env.add_filter("center", crate::render::center);
+    env.set_formatter(crate::render::python_formatter);
+    env.add_function("cycler", minijinja_contrib::globals::cycler);
+    env.add_function("joiner", minijinja_contrib::globals::joiner);
+    env.set_loader(move |name| {
+        if let Some(known) = lock(&includes).get(name) {
+            return Ok(known.clone());
+        }
+        lock(&pending).push(name.to_string());
+        Ok(None)
+    });
+    env
+}
+
+/// Jinja's `FileSystemLoader`: the name split on `/`, `..` refused, empty and `.`
+/// parts dropped, the file must be a regular file beside (or below) the prompt; its
+/// bytes are decoded as strict UTF-8 and newlines normalised by Jinja's lexer.
+fn read_include(files: &FileCache, folder: &Path, name: &str) -> Result<Option<String>, Problem> {
+    let mut path: PathBuf = folder.to_path_buf();
+    for piece in name.split('/') {
+        if piece == ".." || piece.contains('\\') && cfg!(windows) {
+            return Ok(None);
+        }
+        if !piece.is_empty() && piece != "." {
+            path.push(piece);
+        }
+    }
+    if !std::fs::metadata(&path).map(|m| m.is_file()).unwrap_or(false) {
+        return Ok(None);
+    }
+    match files.read(&path) {
+        Ok(bytes) => Ok(Some(universal_newlines(&decode_utf8(&path, &bytes)?))),
+        Err(ReadError::NotFound) => Ok(None),
+        Err(e) => Err(Problem::new(DiagKind::Io, &path, None, format!("cannot read the included file: {e}"))),
+    }
+}
+
+/// The report's error kind for a template error, as the oracle classifies Kimi's
+/// `SystemPromptTemplateError` by its cause.
+fn template_problem(path: &Path, e: &minijinja::Error, line_shift: usize) -> Problem {
+    let (kind, lead) = match e.kind() {
+        ErrorKind::UndefinedError | ErrorKind::UnknownFunction | ErrorKind::UnknownMethod => {
+            (DiagKind::Validation, "Missing system prompt arg")
+        }
+        ErrorKind::TemplateNotFound => (DiagKind::Missing, "Invalid system prompt template (include not found)"),
+        ErrorKind::SyntaxError | ErrorKind::UnknownFilter | ErrorKind::UnknownTest | ErrorKind::BadEscape => {
+            (DiagKind::Parse, "Invalid system prompt template")
+        }
+        #[allow(unreachable_patterns)]
+        ErrorKind::OutOfFuel | ErrorKind::WriteFailure => (DiagKind::Template, "agentry stopped rendering the prompt"),
+        // Jinja raises these as plain Python errors (TypeError, ValueError), which the
+        // oracle counts as validation errors.
+        _ => (DiagKind::Validation, "the prompt template failed"),
+    };
+    let in_prompt = e.name() == Some(PROMPT_NAME);
+    let line = e.line().map(|l| (l + if in_prompt { line_shift } else { 0 }) as u32);
+    let detail = e.detail().map(str::to_string).unwrap_or_else(|| e.kind().to_string());
+    let place = match e.name() {
+        Some(n) if !in_prompt => format!(" (in included `{n}`)"),
+        _ => String::new(),
+    };
+    let mut problem = Problem::new(kind, path, if in_prompt { line } else { None }, format!("{lead}: {detail}{place}"));
+    // The root cause may sit in an included template: minijinja wraps it.
+    let mut causes = Vec::new();
+    let mut cause: Option<&dyn std::error::Error> = Some(e);
+    while let Some(c) = cause {
+        causes.push(c.to_string());
+        cause = c.source();
+    }
+    if causes.iter().any(|c| c.contains("recursion limit")) {
+        // Jinja recurses until Python's RecursionError, which is not a template error.
+        problem.kind = DiagKind::Cycle;
+        problem.message = format!("the prompt includes itself without end{place}; Kimi fails with RecursionError");
+    } else if causes.iter().any(|c| c.contains("too many elements")) {
+        problem.kind = DiagKind::Template;
+        problem.message = format!("agentry stopped rendering the prompt: a range is too large{place}");
+    }
+    if e.kind() == ErrorKind::WriteFailure {
+        problem.message = format!("the rendered prompt exceeds {MAX_OUTPUT_BYTES} bytes; agentry stops there");
+    }
+    problem
+}
+
+/// Python's text mode (and Jinja's lexer): `\r\n` and lone `\r` become `\n`.
+fn universal_newlines(text: &str) -> String {
+    if text.contains('\r') {
+        text.replace("\r\n", "\n").replace('\r', "\n")
+    } else {
+        text.to_string()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Collects the output and refuses to grow past [`MAX_OUTPUT_BYTES`].
+struct BoundedWriter {
+    bytes: Vec<u8>,
+}
+
+impl Write for BoundedWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.bytes.len() + buf.len() > MAX_OUTPUT_BYTES {
+            return Err(std::io::Error::other("output limit"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render_text(dir: &Path, text: &str, args: &[(&str, &str)]) -> Result<String, Problem> {
+        std::fs::create_dir_all(dir).unwrap();
+        let p = dir.join("p.md");
+        std::fs::write(&p, text).unwrap();
+        let args: Vec<(String, String)> = args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        render(&FileCache::new(), &p, &args, &export_builtins())
+    }
+
+    #[test]
+    fn dollar_brace_variables_strict_and_spec_args_win() {
+        let dir = std::env::temp_dir().join(format!("agentry-kimi-prompt-{}", std::process::id()));
+        let out = render_text(&dir, "  ${A} $B {{ C }} ${KIMI_OS} ${KIMI_SHELL}[${KIMI_ADDITIONAL_DIRS_INFO}]\n", &[("A", "a"), ("KIMI_OS", "X")]);
+        assert_eq!(out.unwrap(), "a $B {{ C }} X <KIMI_SHELL>[]");
+        let err = render_text(&dir, "${NOPE}", &[]).unwrap_err();
+        assert_eq!(err.kind, DiagKind::Validation);
+        let err = render_text(&dir, "{% include \"../x.md\" %}", &[]).unwrap_err();
+        assert_eq!(err.kind, DiagKind::Missing);
+        let err = render_text(&dir, "{% if A %}open", &[("A", "a")]).unwrap_err();
+        assert_eq!(err.kind, DiagKind::Parse);
+        let err = render_text(&dir, "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}", &[]).unwrap_err();
+        assert_eq!(err.kind, DiagKind::Template);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,388 @@
+//! `load_agent_spec`: the `extend` chain of one file, merged child over parent, then the
+//! required-field checks and defaults. Kimi recurses; agentry walks the chain in a loop
+//! and stops at the first repeated file (Kimi's `RecursionError`) or at a depth Python
+//! would not survive either, so no chain can overflow agentry's stack.
+//!
+//! Every effective field keeps the file and line that set it and the rule that chose it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use serde_json::{json, Map as JsonMap, Value as Json};
+
+use super::origins::{args_origin, list_origin, nullable_origin, with_note};
+use super::spec::{self, Problem, Setting, SpecFile, SubagentEntry};
+use crate::discover::{FileCache, ReadError};
+use crate::model::{DiagKind, Field, FieldOrigin, Provenance, Site};
+
+/// The longest `extend` chain (in files) Kimi's recursive loader survives. Python's
+/// recursion limit is 1000 frames and each level costs the loader two plus the YAML
+/// parser's at the deepest file; measured with the oracle (limit 1000), a chain of
+/// 486 files loads and one of 487 fails with `RecursionError`, as a loop does.
+pub const MAX_EXTEND_DEPTH: usize = 486;
+
+/// The merged, finalised spec (`ResolvedAgentSpec`) with every field's origin.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub name: String,
+    pub system_prompt_path: PathBuf,
+    /// In the order Python's dict keeps them (first insertion position).
+    pub system_prompt_args: Vec<(String, String)>,
+    pub model: Option<String>,
+    pub when_to_use: String,
+    pub tools: Vec<String>,
+    pub allowed_tools: Option<Vec<String>>,
+    pub exclude_tools: Vec<String>,
+    pub subagents: Vec<SubagentEntry>,
+    pub origins: HashMap<&'static str, FieldOrigin>,
+    /// The definition's own file, as validated.
+    pub own: Rc<SpecFile>,
+}
+
+/// What loading one file through its chain gave: the files opened (child first) and
+/// the result, or the problem that stopped it.
+pub struct Resolution {
+    pub chain: Vec<PathBuf>,
+    pub outcome: Result<Resolved, Problem>,
+}
+
+/// Loads agent files through one shared cache of validated files, so a parent used by
+/// many children is parsed once.
+pub struct Resolver<'a> {
+    files: &'a FileCache,
+    /// `DEFAULT_AGENT_FILE`, when a built-in folder is known.
+    default_agent: Option<PathBuf>,
+    /// Turns a path into its report source key.
+    key: &'a dyn Fn(&Path) -> String,
+    parsed: HashMap<PathBuf, Result<Rc<SpecFile>, Problem>>,
+    /// [`identity`] of each path met, so long chains cost one `canonicalize` per file.
+    identities: HashMap<PathBuf, PathBuf>,
+}
+
+impl<'a> Resolver<'a> {
+    pub fn new(files: &'a FileCache, default_agent: Option<PathBuf>, key: &'a dyn Fn(&Path) -> String) -> Self {
+        Resolver { files, default_agent, key, parsed: HashMap::new(), identities: HashMap::new() }
+    }
+
+    /// `_load_agent_spec` steps 1–7 for one file: exists, is a file, UTF-8, YAML,
+    /// version, `agent` shape, field types, joined paths.
+    pub fn load_file(&mut self, path: &Path) -> Result<Rc<SpecFile>, Problem> {
+        if let Some(done) = self.parsed.get(path) {
+            return done.clone();
+        }
+        let result = self.read_and_parse(path).map(Rc::new);
+        self.parsed.insert(path.to_path_buf(), result.clone());
+        result
+    }
+
+    fn read_and_parse(&self, path: &Path) -> Result<SpecFile, Problem> {
+        match std::fs::metadata(path) {
+            Err(e) if is_not_found(&e) => {
+                return Err(Problem::new(DiagKind::Missing, path, None, format!("Agent spec file not found: {}", path.display())))
+            }
+            Err(e) => return Err(Problem::new(DiagKind::Io, path, None, format!("cannot inspect the agent spec file: {e}"))),
+            Ok(meta) if !meta.is_file() => {
+                return Err(Problem::new(
+                    DiagKind::Missing,
+                    path,
+                    None,
+                    format!("Agent spec path is not a file: {}", path.display()),
+                ))
+            }
+            Ok(_) => {}
+        }
+        let bytes = self.files.read(path).map_err(|e| {
+            let kind = if e == ReadError::NotFound { DiagKind::Missing } else { DiagKind::Io };
+            Problem::new(kind, path, None, format!("cannot read the agent spec file: {e}"))
+        })?;
+        spec::parse(path, &bytes)
+    }
+
+    fn identity(&mut self, path: &Path) -> PathBuf {
+        if let Some(id) = self.identities.get(path) {
+            return id.clone();
+        }
+        let id = identity(path);
+        self.identities.insert(path.to_path_buf(), id.clone());
+        id
+    }
+
+    /// `load_agent_spec(entry)`.
+    pub fn resolve(&mut self, entry: &Path) -> Resolution {
+        let mut chain: Vec<PathBuf> = Vec::new();
+        let mut files: Vec<Rc<SpecFile>> = Vec::new();
+        // Each step's identity, with its position in the chain.
+        let mut states: HashMap<PathBuf, usize> = HashMap::from([(self.identity(entry), 0)]);
+        let mut path = entry.to_path_buf();
+        loop {
+            chain.push(path.clone());
+            let file = match self.load_file(&path) {
+                Ok(f) => f,
+                Err(p) => {
+                    // A parent that is not there is fixed at the `extend` that names it.
+                    let p = match files.last() {
+                        Some(child) if p.kind == DiagKind::Missing => Problem::new(
+                            DiagKind::Missing,
+                            &child.path,
+                            child.extend.line,
+                            format!("{} (named by `extend` here)", p.message),
+                        ),
+                        _ => p,
+                    };
+                    return Resolution { chain, outcome: Err(p) };
+                }
+            };
+            files.push(file.clone());
+            let Setting::Set(target) = &file.extend.state else { break };
+            if target.is_empty() {
+                break;
+            }
+            let next = if target == "default" {
+                match &self.default_agent {
+                    Some(default) => default.clone(),
+                    None => {
+                        let p = Problem::new(
+                            DiagKind::Missing,
+                            &path,
+                            file.extend.line,
+                            "Agent spec file not found: `extend: default` names the default agent of the installed \
+                             kimi-cli package, and no installation was found",
+                        );
+                        return Resolution { chain, outcome: Err(p) };
+                    }
+                }
+            } else {
+                spec::join(path.parent().unwrap_or(Path::new("/")), target)
+            };
+            let state = self.identity(&next);
+            if let Some(&start) = states.get(&state) {
+                let mut names: Vec<String> = chain[start..].iter().map(|p| (self.key)(p)).collect();
+                names.push((self.key)(&chain[start]));
+                let lead = if start == 0 {
+                    "extend cycle".to_string()
+                } else {
+                    format!("{} extends into the extend cycle", (self.key)(&chain[0]))
+                };
+                let p = Problem::new(
+                    DiagKind::Cycle,
+                    &path,
+                    file.extend.line,
+                    format!(
+                        "{lead}: {}; Kimi recurses until Python's RecursionError",
+                        names.join(" → ")
+                    ),
+                );
+                return Resolution { chain, outcome: Err(p) };
+            }
+            if chain.len() >= MAX_EXTEND_DEPTH {
+                let p = Problem::new(
+                    DiagKind::Cycle,
+                    &path,
+                    file.extend.line,
+                    format!(
+                        "extend chain deeper than {MAX_EXTEND_DEPTH} files; Kimi's recursive loader fails with \
+                         RecursionError long before its end"
+                    ),
+                );
+                return Resolution { chain, outcome: Err(p) };
+            }
+            states.insert(state, chain.len());
+            path = next;
+        }
+        let outcome = self.merge(entry, &files);
+        Resolution { chain, outcome }
+    }
+
+    /// The field-by-field merge of `_load_agent_spec` (root ancestor first), then
+    /// `load_agent_spec`'s assertion, required fields and defaults.
+    fn merge(&self, entry: &Path, files: &[Rc<SpecFile>]) -> Result<Resolved, Problem> {
+        let Some(root) = files.last() else {
+            return Err(Problem::new(DiagKind::Io, entry, None, "nothing was loaded"));
+        };
+        if matches!(&root.extend.state, Setting::Set(s) if s.is_empty()) {
+            return Err(Problem::new(
+                DiagKind::Validation,
+                &root.path,
+                root.extend.line,
+                "`extend: \"\"` is neither a parent nor null; Kimi fails with AssertionError: agent extension \
+                 should be recursively resolved",
+            ));
+        }
+        let site = |i: usize, line: Option<u32>| Site { source: (self.key)(&files[i].path), line };
+        let pick = |get: &dyn Fn(&SpecFile) -> bool| -> Option<usize> { (0..files.len()).find(|&i| get(&files[i])) };
+        let set = |s: &dyn Fn(&SpecFile) -> bool| pick(s);
+
+        let name_at = set(&|f| !matches!(f.name.state, Setting::Inherit));
+        let prompt_at = set(&|f| !matches!(f.system_prompt_path.state, Setting::Inherit));
+        let tools_at = set(&|f| !matches!(f.tools.state, Setting::Inherit));
+        let chain_words = || files.iter().map(|f| (self.key)(&f.path)).collect::<Vec<_>>().join(" → ");
+        let required = |what: &str, field: &str| {
+            Problem::new(
+                DiagKind::Validation,
+                entry,
+                None,
+                format!("{what}: no file of the chain ({}) sets `{field}`", chain_words()),
+            )
+        };
+        let name = match name_at.map(|i| &files[i].name.state) {
+            Some(Setting::Set(n)) => n.clone(),
+            _ => return Err(required("Agent name is required", "name")),
+        };
+        let system_prompt_path = match prompt_at.map(|i| &files[i].system_prompt_path.state) {
+            Some(Setting::Set(p)) => p.clone(),
+            _ => return Err(required("System prompt path is required", "system_prompt_path")),
+        };
+        let Some(tools_at) = tools_at else { return Err(required("Tools are required", "tools")) };
+
+        let mut origins = HashMap::new();
+        let replaced = |i: usize, slot_line: Option<u32>, field: &str| -> FieldOrigin {
+            if i == 0 {
+                FieldOrigin::own(&(self.key)(&files[0].path), slot_line, format!("set here; replaces any parent's `{field}`"))
+            } else {
+                FieldOrigin {
+                    provenance: Provenance::Inherited,
+                    sites: vec![site(i, slot_line)],
+                    rule: format!(
+                        "inherited from {}: no nearer file sets `{field}` (unset, `[]` and `{{}}` mean inherit)",
+                        (self.key)(&files[i].path)
+                    ),
+                }
+            }
+        };
+        let name_i = name_at.unwrap_or(0);
+        origins.insert("name", replaced(name_i, files[name_i].name.line, "name"));
+        let prompt_i = prompt_at.unwrap_or(0);
+        origins.insert(
+            "system_prompt_path",
+            with_note(
+                replaced(prompt_i, files[prompt_i].system_prompt_path.line, "system_prompt_path"),
+                "relative to the file that writes it",
+            ),
+        );
+
+        // system_prompt_args: per key, the nearest file wins; dict order is the first
+        // insertion, which walks from the root ancestor down.
+        let mut args: Vec<(String, String, usize, u32)> = Vec::new();
+        for i in (0..files.len()).rev() {
+            for (k, v, line) in &files[i].system_prompt_args {
+                match args.iter_mut().find(|(key, ..)| key == k) {
+                    Some(slot) => *slot = (k.clone(), v.clone(), i, *line),
+                    None => args.push((k.clone(), v.clone(), i, *line)),
+                }
+            }
+        }
+        origins.insert("system_prompt_args", args_origin(&args, files, self.key));
+
+        let model_at = pick(&|f| matches!(f.model.state, Setting::Set(_)));
+        let model = model_at.and_then(|i| match &files[i].model.state {
+            Setting::Set(m) => Some(m.clone()),
+            _ => None,
+        });
+        origins.insert("model", nullable_origin(model_at, files, self.key, |f| &f.model, "model", "null"));
+        let when_at = pick(&|f| matches!(f.when_to_use.state, Setting::Set(_)));
+        let when_to_use = when_at
+            .and_then(|i| match &files[i].when_to_use.state {
+                Setting::Set(m) => Some(m.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        origins.insert("when_to_use", nullable_origin(when_at, files, self.key, |f| &f.when_to_use, "when_to_use", "\"\""));
+
+        let tools = list_value(&files[tools_at].tools.state).unwrap_or_default();
+        origins.insert("tools", list_origin(Some(tools_at), files, self.key, |f| &f.tools, "tools", "[]"));
+        let allowed_at = pick(&|f| !matches!(f.allowed_tools.state, Setting::Inherit));
+        let allowed_tools = allowed_at.and_then(|i| list_value(&files[i].allowed_tools.state));
+        origins.insert("allowed_tools", list_origin(allowed_at, files, self.key, |f| &f.allowed_tools, "allowed_tools", "null"));
+        let exclude_at = pick(&|f| !matches!(f.exclude_tools.state, Setting::Inherit));
+        let exclude_tools = exclude_at.and_then(|i| list_value(&files[i].exclude_tools.state)).unwrap_or_default();
+        origins.insert("exclude_tools", list_origin(exclude_at, files, self.key, |f| &f.exclude_tools, "exclude_tools", "[]"));
+        let subagents_at = pick(&|f| !matches!(f.subagents.state, Setting::Inherit));
+        let subagents = subagents_at
+            .and_then(|i| match &files[i].subagents.state {
+                Setting::Set(s) => Some(s.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        origins.insert("subagents", list_origin(subagents_at, files, self.key, |f| &f.subagents, "subagents", "{}"));
+
+        Ok(Resolved {
+            name,
+            system_prompt_path,
+            system_prompt_args: args.into_iter().map(|(k, v, ..)| (k, v)).collect(),
+            model,
+            when_to_use,
+            tools,
+            allowed_tools,
+            exclude_tools,
+            subagents,
+            origins,
+            own: files[0].clone(),
+        })
+    }
+}
+
+impl Resolved {
+    /// The effective fields with the package's key names and the oracle's JSON types.
+    pub fn fields(&self, key: &dyn Fn(&Path) -> String) -> Vec<Field> {
+        let args: JsonMap<String, Json> =
+            self.system_prompt_args.iter().map(|(k, v)| (k.clone(), Json::String(v.clone()))).collect();
+        let subagents: JsonMap<String, Json> = self
+            .subagents
+            .iter()
+            .map(|s| (s.name.clone(), json!({"path": key(&s.path), "description": s.description})))
+            .collect();
+        // `name` is the agent's label, but it is inherited like any field, so its
+        // origin is worth showing next to the oracle's eight.
+        let values: [(&'static str, Json); 9] = [
+            ("name", Json::String(self.name.clone())),
+            ("system_prompt_path", Json::String(key(&self.system_prompt_path))),
+            ("system_prompt_args", Json::Object(args)),
+            ("model", self.model.clone().map_or(Json::Null, Json::String)),
+            ("when_to_use", Json::String(self.when_to_use.clone())),
+            ("tools", json!(self.tools)),
+            ("allowed_tools", self.allowed_tools.as_ref().map_or(Json::Null, |t| json!(t))),
+            ("exclude_tools", json!(self.exclude_tools)),
+            ("subagents", Json::Object(subagents)),
+        ];
+        values
+            .into_iter()
+            .map(|(k, value)| Field {
+                key: k.to_string(),
+                value,
+                origin: self.origins.get(k).cloned().unwrap_or_else(|| FieldOrigin::default("framework default")),
+            })
+            .collect()
+    }
+}
+
+/// What identifies a step of the chain for loop detection: the canonical folder the
+/// next relative path resolves against, plus the file name. Two visits with the same
+/// identity read the same file and resolve its parent the same way, so Kimi would
+/// recurse forever.
+fn identity(path: &Path) -> PathBuf {
+    let folder = path.parent().and_then(|p| std::fs::canonicalize(p).ok());
+    match (folder, path.file_name()) {
+        (Some(folder), Some(name)) => folder.join(name),
+        _ => crate::model::normalize(path),
+    }
+}
+
+/// Python's `Path.exists()` is false for these errors (missing file, a file used as a
+/// folder, a symlink loop); anything else (permissions) is raised.
+fn is_not_found(e: &std::io::Error) -> bool {
+    const ELOOP: i32 = if cfg!(target_os = "macos") { 62 } else { 40 };
+    matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) || e.raw_os_error() == Some(ELOOP)
+}
+
+fn list_value<T: Clone>(state: &Setting<Vec<T>>) -> Option<Vec<T>> {
+    match state {
+        Setting::Set(v) => Some(v.clone()),
+        _ => None,
+    }
+}
+
+/// The source keys of a chain of paths.
+pub fn chain_keys(chain: &[PathBuf], key: &dyn Fn(&Path) -> String) -> Vec<String> {
+    chain.iter().map(|p| key(p)).collect()
+}

@@ -1,0 +1,264 @@
+//! The HTML-comment directives of an agent body, found the way `md_agents` finds them,
+//! and never executed: `tsu:tool` gets tsugite's render-mode placeholder, `tsu:exec`
+//! its `--no-exec` rewrite, `tsu:step` the validation mock, and `tsu:ignore` blocks are
+//! deleted before rendering (`renderer.strip_ignored_sections`).
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).expect("static pattern"))
+}
+
+/// A compiled pattern built from a few fixed pieces (attribute names and value
+/// patterns written in this module), compiled once: compiling is far dearer than
+/// matching. The compiled patterns live for the whole process — there are only a
+/// handful — and are shared, so their match caches are warm too.
+fn cached(pattern: String) -> Option<&'static Regex> {
+    static CACHE: OnceLock<std::sync::Mutex<std::collections::HashMap<String, Option<&'static Regex>>>> = OnceLock::new();
+    let mut map = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    *map.entry(pattern).or_insert_with_key(|p| Regex::new(p).ok().map(|r| &*Box::leak(Box::new(r))))
+}
+
+/// `re.search(rf'\b{attr}=(["\']?)({value})\1', args)`: the regex crate has no
+/// back-references, so the three quote forms are spelled out (leftmost-first, as
+/// Python's backtracking tries them).
+fn attribute(args: &str, attr: &str, value: &str) -> Option<String> {
+    let pattern = format!(r#"\b{attr}=(?:"({value})"|'({value})'|({value}))"#);
+    let caps = cached(pattern)?.captures(args)?;
+    (1..=3)
+        .find_map(|i| caps.get(i))
+        .map(|m| m.as_str().to_string())
+}
+
+/// Like [`attribute`] without the leading `\b` (tool and step `name=`/`assign=`).
+fn loose_attribute(args: &str, attr: &str) -> Option<String> {
+    let pattern = format!(r#"{attr}=(?:"(\w+)"|'(\w+)'|(\w+))"#);
+    let caps = cached(pattern)?.captures(args)?;
+    (1..=3)
+        .find_map(|i| caps.get(i))
+        .map(|m| m.as_str().to_string())
+}
+
+/// `strip_ignored_sections`, then the newline normalisation of Jinja2's lexer (`\r\n`
+/// and `\r` become `\n` in template text and string literals; minijinja keeps them).
+pub fn strip_ignored(content: &str) -> String {
+    static CELL: OnceLock<Regex> = OnceLock::new();
+    let kept = re(
+        &CELL,
+        r"(?s)<!--\s*tsu:ignore\s*-->.*?<!--\s*/tsu:ignore\s*-->",
+    )
+    .replace_all(content, "");
+    kept.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// The placeholder text tsugite assigns to a directive's variable in render mode.
+fn placeholder(kind: &str, name: &str) -> String {
+    format!("[{kind} directive: {name}(...) - not executed in render mode]")
+}
+
+/// `_extract_tool_directive_placeholders`: `{assign: placeholder}`; any malformed
+/// directive makes tsugite give up on all of them (no variables at all).
+pub fn tool_placeholders(content: &str) -> Vec<(String, String)> {
+    static CELL: OnceLock<Regex> = OnceLock::new();
+    let mut out = Vec::new();
+    for caps in re(&CELL, r"<!--\s*tsu:tool\s+(.+?)\s*-->").captures_iter(content) {
+        let raw = caps.get(1).map(|m| m.as_str().trim()).unwrap_or_default();
+        let Some(name) = loose_attribute(raw, "name") else {
+            return Vec::new();
+        };
+        if json_args(raw).is_none() {
+            return Vec::new();
+        }
+        let Some(assign) = loose_attribute(raw, "assign") else {
+            return Vec::new();
+        };
+        out.push((assign, placeholder("Tool", &name)));
+    }
+    out
+}
+
+/// `extract_and_parse_json_args`: a JSON object right after the first `{` following
+/// `args=`.
+fn json_args(raw: &str) -> Option<serde_json::Value> {
+    let at = raw.find("args=")?;
+    let start = at + raw[at..].find('{')?;
+    let mut stream =
+        serde_json::Deserializer::from_str(&raw[start..]).into_iter::<serde_json::Value>();
+    match stream.next() {
+        Some(Ok(v @ serde_json::Value::Object(_))) => Some(v),
+        _ => None,
+    }
+}
+
+/// `_extract_exec_directive_placeholders`: the body with each exec block replaced by
+/// `<!-- Exec 'NAME' skipped (--no-exec) -->`, and the placeholders of its variables.
+/// An unmatched open tag or a block without `name` leaves everything unchanged.
+pub fn exec_placeholders(content: &str) -> (String, Vec<(String, String)>) {
+    static OPEN: OnceLock<Regex> = OnceLock::new();
+    static PAIR: OnceLock<Regex> = OnceLock::new();
+    let open = re(&OPEN, r"(?s)<!--\s*tsu:exec\s+([^>]+?)\s*-->");
+    let pair = re(
+        &PAIR,
+        r"(?s)<!--\s*tsu:exec\s+([^>]+?)\s*-->(.*?)<!--\s*/tsu:exec\s*-->",
+    );
+    let pairs: Vec<regex::Captures> = pair.captures_iter(content).collect();
+    let starts: Vec<usize> = pairs
+        .iter()
+        .filter_map(|c| c.get(0))
+        .map(|m| m.start())
+        .collect();
+    if open
+        .find_iter(content)
+        .any(|m| !starts.contains(&m.start()))
+    {
+        return (content.to_string(), Vec::new());
+    }
+    let mut vars = Vec::new();
+    let mut blocks = Vec::new();
+    for caps in &pairs {
+        let args = caps.get(1).map(|m| m.as_str().trim()).unwrap_or_default();
+        let Some(name) = attribute(args, "name", r"\w+") else {
+            return (content.to_string(), Vec::new());
+        };
+        for var in [
+            attribute(args, "assign", r"\w+"),
+            attribute(args, "stdout_assign", r"\w+"),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            vars.push((var, placeholder("Exec", &name)));
+        }
+        if let Some(m) = caps.get(0) {
+            blocks.push((
+                m.as_str().to_string(),
+                format!("<!-- Exec '{name}' skipped (--no-exec) -->"),
+            ));
+        }
+    }
+    let mut out = content.to_string();
+    for (raw, replacement) in blocks {
+        out = out.replace(&raw, &replacement);
+    }
+    (out, vars)
+}
+
+/// One `tsu:step` section of a multi-step body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub name: String,
+    pub assign: Option<String>,
+    /// The step's own text (without the preamble).
+    pub content: String,
+}
+
+/// `extract_step_directives(content)`: the preamble and the steps; `None` when
+/// tsugite would raise (a step without `name`, both `repeat_while` and
+/// `repeat_until`, bad `response_format` JSON).
+pub fn steps(content: &str) -> Option<(String, Vec<Step>)> {
+    static CELL: OnceLock<Regex> = OnceLock::new();
+    let found: Vec<regex::Captures> = re(&CELL, r"<!--\s*tsu:step\s+(.+?)\s*-->")
+        .captures_iter(content)
+        .collect();
+    if found.is_empty() {
+        return Some((String::new(), Vec::new()));
+    }
+    let first = found[0].get(0).map(|m| m.start()).unwrap_or(0);
+    let preamble = crate::py::strip(&content[..first]).to_string();
+    let mut out = Vec::new();
+    for (i, caps) in found.iter().enumerate() {
+        let args = caps.get(1).map(|m| m.as_str().trim()).unwrap_or_default();
+        let start = caps.get(0).map(|m| m.end()).unwrap_or(0);
+        let end = found
+            .get(i + 1)
+            .and_then(|c| c.get(0))
+            .map(|m| m.start())
+            .unwrap_or(content.len());
+        let name = loose_attribute(args, "name")?;
+        if attribute(args, "repeat_while", ".+?").is_some()
+            && attribute(args, "repeat_until", ".+?").is_some()
+        {
+            return None;
+        }
+        if let Some(rf) = response_format(args) {
+            serde_json::from_str::<serde_json::Value>(&rf).ok()?;
+        }
+        out.push(Step {
+            name,
+            assign: attribute(args, "assign", r"\w+"),
+            content: crate::py::strip(&content[start..end]).to_string(),
+        });
+    }
+    Some((preamble, out))
+}
+
+/// `response_format=(["'])(.+?)\1`.
+fn response_format(args: &str) -> Option<String> {
+    static CELL: OnceLock<Regex> = OnceLock::new();
+    let caps = re(&CELL, r#"response_format=(?:"(.+?)"|'(.+?)')"#).captures(args)?;
+    (1..=2)
+        .find_map(|i| caps.get(i))
+        .map(|m| m.as_str().to_string())
+}
+
+/// `add_mock_step_variables`: every step `assign` → `"mock_step_result"`.
+pub fn step_mocks(content: &str) -> Vec<(String, String)> {
+    static CELL: OnceLock<Regex> = OnceLock::new();
+    if !re(&CELL, r"<!--\s*tsu:step\s+").is_match(content) {
+        return Vec::new();
+    }
+    match steps(content) {
+        Some((_, steps)) => steps
+            .into_iter()
+            .filter_map(|s| s.assign)
+            .map(|a| (a, "mock_step_result".to_string()))
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ignore_blocks_go_with_their_markers() {
+        assert_eq!(
+            strip_ignored("a<!-- tsu:ignore -->x\ny<!--/tsu:ignore-->b"),
+            "ab"
+        );
+    }
+
+    #[test]
+    fn exec_blocks_are_rewritten_and_tools_get_placeholders() {
+        let body = "<!-- tsu:exec name=\"tally\" assign=\"total\" -->\n1\n<!-- /tsu:exec -->\n";
+        let (text, vars) = exec_placeholders(body);
+        assert_eq!(text, "<!-- Exec 'tally' skipped (--no-exec) -->\n");
+        assert_eq!(
+            vars,
+            vec![(
+                "total".into(),
+                "[Exec directive: tally(...) - not executed in render mode]".into()
+            )]
+        );
+        let tool = "<!-- tsu:tool name=\"read_file\" args={\"path\": \"p\"} assign=\"prices\" -->";
+        assert_eq!(tool_placeholders(tool)[0].0, "prices");
+        assert!(tool_placeholders("<!-- tsu:tool name=\"x\" args=[1] assign=\"y\" -->").is_empty());
+    }
+
+    #[test]
+    fn steps_and_their_mocks() {
+        let body = "Pre\n<!-- tsu:step name=\"a\" assign=\"facts\" -->\nA\n<!-- tsu:step name=\"b\" -->\nB";
+        let (pre, steps) = steps(body).unwrap();
+        assert_eq!(pre, "Pre");
+        assert_eq!(steps.len(), 2);
+        assert_eq!(steps[1].content, "B");
+        assert_eq!(
+            step_mocks(body),
+            vec![("facts".to_string(), "mock_step_result".to_string())]
+        );
+        assert!(step_mocks("<!-- tsu:step assign=\"x\" -->").is_empty());
+    }
+}

@@ -1,0 +1,250 @@
+//! `agent_inheritance.resolve_agent_inheritance` and its helpers: the explicit parent
+//! (`extends: NAME` / a path), the implicit base (`F/.tsugite/default.md`, then the
+//! configured / built-in default searched from the agent's own folder), the visited
+//! set that turns explicit loops into errors and implicit ones into "no base", and the
+//! package's rule of which failures an implicit base swallows (`ValueError`) and which
+//! it lets through (`TypeError`, `KeyError`, `OSError`).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::merge;
+use super::parse::{self, Config, ErrClass, LoadError, Parsed};
+use super::search::{self, py_resolve, SearchSpace, TsuConfig};
+use crate::discover::FileCache;
+use crate::model::DiagKind;
+
+/// An agent after inheritance: the merged config and body, and the files merged
+/// (this file first, then its base's chain).
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub config: Config,
+    pub body: String,
+    pub chain: Vec<PathBuf>,
+}
+
+/// What a resolution needs to know about the world.
+pub struct Resolver<'a> {
+    pub files: &'a FileCache,
+    pub space: &'a SearchSpace,
+    pub config: &'a TsuConfig,
+    /// The process working directory (the project).
+    pub cwd: &'a Path,
+    pub home: &'a Path,
+    /// Turns a path into its source key (for field origins).
+    pub key_of: &'a dyn Fn(&Path) -> String,
+}
+
+type Visited = HashSet<PathBuf>;
+
+/// Longest `extends` chain followed before agentry gives up. tsugite has no limit
+/// but a chain this long can only come from generated files; the visited set already
+/// stops real loops.
+const MAX_DEPTH: usize = 256;
+
+impl Resolver<'_> {
+    /// `parse_agent_file(path)`: read, parse, and resolve unless `extends: none`.
+    pub fn parse_agent_file(&self, path: &Path) -> Result<(Parsed, Resolved), LoadError> {
+        if !search::exists(path) {
+            return Err(LoadError::new(
+                ErrClass::Os,
+                DiagKind::Io,
+                path,
+                None,
+                "FileNotFoundError: agent file not found",
+            ));
+        }
+        let parsed = self.read_and_parse(path)?;
+        let resolved = if parsed.config.extends() == Some("none") {
+            own(&parsed)
+        } else {
+            self.resolve(parsed.clone(), path, &mut Visited::new(), 0)?
+        };
+        Ok((parsed, resolved))
+    }
+
+    fn read_and_parse(&self, path: &Path) -> Result<Parsed, LoadError> {
+        let text = parse::read_text(self.files, path)?;
+        parse::parse_agent(&text, path, &(self.key_of)(path))
+    }
+
+    /// `resolve_agent_inheritance(agent, agent_path, visited)`.
+    fn resolve(
+        &self,
+        agent: Parsed,
+        agent_path: &Path,
+        visited: &mut Visited,
+        depth: usize,
+    ) -> Result<Resolved, LoadError> {
+        if depth > MAX_DEPTH {
+            return Err(LoadError::new(
+                ErrClass::Value,
+                DiagKind::Cycle,
+                agent_path,
+                line_of(&agent, "extends"),
+                format!("inheritance deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        let resolved_path = py_resolve(agent_path).unwrap_or_else(|| agent_path.to_path_buf());
+        visited.insert(resolved_path.clone());
+        let base = match agent.config.extends() {
+            Some("none") => None,
+            None => self.default_base(agent_path, &resolved_path, visited, depth)?,
+            Some("") => None,
+            Some(reference) => {
+                Some(self.explicit_parent(reference, &agent, agent_path, visited, depth)?)
+            }
+        };
+        let Some(base) = base else {
+            return Ok(own(&agent));
+        };
+        let config = merge::merge(&base.config, &agent.config, &agent.path)?;
+        let mut chain = vec![agent.path.clone()];
+        chain.extend(base.chain);
+        Ok(Resolved {
+            config,
+            body: format!("{}\n\n{}", base.body, agent.body),
+            chain,
+        })
+    }
+
+    /// `load_extended_agent(reference, current_path, visited)`: find, check the visited
+    /// set, read and parse (without resolving).
+    fn load_extended(
+        &self,
+        reference: &str,
+        current: &Path,
+        visited: &Visited,
+        line: Option<u32>,
+    ) -> Result<Parsed, LoadError> {
+        let dir = if search::is_file(current) {
+            current.parent().unwrap_or(current)
+        } else {
+            current
+        };
+        let found = self
+            .space
+            .find(reference, dir, self.cwd, self.home)
+            .ok_or_else(|| {
+                LoadError::new(
+                    ErrClass::Value,
+                    DiagKind::Missing,
+                    current,
+                    line,
+                    format!(
+                        "Extended agent not found: {reference} (searched from {})",
+                        dir.display()
+                    ),
+                )
+            })?;
+        let real = py_resolve(&found).unwrap_or_else(|| found.clone());
+        if visited.contains(&real) {
+            return Err(LoadError::new(
+                ErrClass::Value,
+                DiagKind::Cycle,
+                current,
+                line,
+                format!(
+                    "Circular inheritance detected: {} is already in the chain",
+                    found.display()
+                ),
+            ));
+        }
+        if !search::is_file(&found) {
+            return Err(LoadError::new(
+                ErrClass::Value,
+                DiagKind::Io,
+                &found,
+                None,
+                format!("Agent file is not a file: {}", found.display()),
+            ));
+        }
+        self.read_and_parse(&found)
+    }
+
+    /// `load_explicit_parent_agent`: errors propagate to the child.
+    fn explicit_parent(
+        &self,
+        reference: &str,
+        agent: &Parsed,
+        agent_path: &Path,
+        visited: &Visited,
+        depth: usize,
+    ) -> Result<Resolved, LoadError> {
+        let parent =
+            self.load_extended(reference, agent_path, visited, line_of(agent, "extends"))?;
+        let parent_path = parent.path.clone();
+        self.resolve(parent, &parent_path, &mut visited.clone(), depth + 1)
+    }
+
+    /// `load_default_base_agent`: the project-local `.tsugite/default.md` next to the
+    /// agent, then the configured / built-in default searched from the agent's folder.
+    fn default_base(
+        &self,
+        agent_path: &Path,
+        resolved_path: &Path,
+        visited: &Visited,
+        depth: usize,
+    ) -> Result<Option<Resolved>, LoadError> {
+        let folder = agent_path.parent().unwrap_or(agent_path);
+        let local = folder.join(".tsugite/default.md");
+        if search::exists(&local) {
+            let real = py_resolve(&local).unwrap_or_else(|| local.clone());
+            if real != resolved_path && !visited.contains(&real) {
+                let attempt = self
+                    .load_extended("default", agent_path, visited, None)
+                    .and_then(|d| {
+                        if d.config.extends().is_none() {
+                            // tsugite uses a standalone project default as it is, without
+                            // its own implicit base.
+                            Ok(own(&d))
+                        } else {
+                            self.resolve(d, &local, &mut visited.clone(), depth + 1)
+                        }
+                    });
+                match attempt {
+                    Ok(r) => return Ok(Some(r)),
+                    Err(e) if e.class == ErrClass::Value => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        let name = match &self.config.default_base_agent {
+            None => "default",
+            Some(n) if n.is_empty() => return Ok(None),
+            Some(n) => n.as_str(),
+        };
+        let Some(found) = self.space.find(name, folder, self.cwd, self.home) else {
+            return Ok(None);
+        };
+        if found == resolved_path || visited.contains(&found) {
+            return Ok(None);
+        }
+        let attempt = self
+            .load_extended(name, agent_path, visited, None)
+            .and_then(|d| self.resolve(d, &found, &mut visited.clone(), depth + 1));
+        match attempt {
+            Ok(r) => Ok(Some(r)),
+            Err(e) if e.class == ErrClass::Value => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// An agent with no base: its own config, body and file.
+fn own(agent: &Parsed) -> Resolved {
+    Resolved {
+        config: agent.config.clone(),
+        body: agent.body.clone(),
+        chain: vec![agent.path.clone()],
+    }
+}
+
+fn line_of(agent: &Parsed, key: &str) -> Option<u32> {
+    agent
+        .attributes
+        .iter()
+        .rev()
+        .find(|a| a.key == key)
+        .map(|a| a.line)
+}

@@ -1,0 +1,412 @@
+//! tsugite's Jinja2 environment (`renderer.AgentRenderer`) on minijinja: strict
+//! undefined, `trim_blocks` and `lstrip_blocks` on, no autoescape, the final newline
+//! dropped, values printed with Python's `str()` (`None`, `True`, `['a']`), the
+//! package's globals (`now`, `today`, `env`, `cwd`, `slugify`, …) over a clock, an
+//! environment and a working directory given by the caller, and bounded: fuel for
+//! loops, a cap on output size, a recursion limit.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, Value};
+
+use super::clock::parse_iso;
+pub use crate::render::py_str;
+pub use super::clock::DateTime;
+use minijinja::{Environment, Error, ErrorKind, State, UndefinedBehavior};
+
+/// Instructions a single render may execute (a template loop ends here).
+pub const FUEL: u64 = 5_000_000;
+/// Bytes a single render may print through `{{ }}`.
+pub const MAX_OUTPUT: usize = 4 * 1024 * 1024;
+
+/// The inputs the package takes from the world.
+#[derive(Clone, Debug)]
+pub struct World {
+    /// Seconds since the epoch, UTC (the oracle fixes 2025-01-15 12:00:00).
+    pub now: i64,
+    pub micros: u32,
+    pub env: BTreeMap<String, String>,
+    /// What `cwd()` returns.
+    pub cwd: String,
+    /// Where relative paths of `file_exists`/`read_text` are looked up.
+    pub base_dir: PathBuf,
+}
+
+pub(super) fn arg_str(args: &[Value], i: usize) -> Result<String, Error> {
+    match args.get(i) {
+        Some(v) if v.as_str().is_some() => Ok(v.as_str().unwrap_or_default().to_string()),
+        Some(v) => Ok(py_str(v)),
+        None => Err(Error::new(ErrorKind::MissingArgument, "missing argument")),
+    }
+}
+
+/// The template global `env`: a dict of the environment that can also be called
+/// as `env('KEY', 'default')`.
+#[derive(Debug)]
+struct CallableEnv(BTreeMap<String, String>);
+
+impl Object for CallableEnv {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Map
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        self.0.get(key.as_str()?).map(|v| Value::from(v.clone()))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        self.mapped_enumerator(|this| Box::new(this.0.keys().map(|k| Value::from(k.clone()))))
+    }
+
+    fn call(self: &Arc<Self>, _: &State<'_, '_>, args: &[Value]) -> Result<Value, Error> {
+        let key = arg_str(args, 0)?;
+        Ok(self
+            .0
+            .get(&key)
+            .map(|v| Value::from(v.clone()))
+            .unwrap_or_else(|| args.get(1).cloned().unwrap_or(Value::from(""))))
+    }
+
+    fn call_method(
+        self: &Arc<Self>,
+        _: &State<'_, '_>,
+        method: &str,
+        args: &[Value],
+    ) -> Result<Value, Error> {
+        match method {
+            "get" => {
+                let key = arg_str(args, 0)?;
+                Ok(self
+                    .0
+                    .get(&key)
+                    .map(|v| Value::from(v.clone()))
+                    .unwrap_or_else(|| args.get(1).cloned().unwrap_or(Value::from(()))))
+            }
+            "keys" => Ok(Value::from(self.0.keys().cloned().collect::<Vec<_>>())),
+            "values" => Ok(Value::from(self.0.values().cloned().collect::<Vec<_>>())),
+            "items" => Ok(Value::from(
+                self.0
+                    .iter()
+                    .map(|(k, v)| Value::from(vec![Value::from(k.clone()), Value::from(v.clone())]))
+                    .collect::<Vec<_>>(),
+            )),
+            _ => Err(Error::new(
+                ErrorKind::UnknownMethod,
+                format!("dict has no method {method}"),
+            )),
+        }
+    }
+}
+
+/// `slugify` (global and filter).
+pub fn slugify(text: &str) -> String {
+    let lower = text.to_lowercase();
+    let mut dashed = String::new();
+    for c in lower.chars() {
+        let word = c.is_ascii_alphanumeric() || c == '_';
+        let space = matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c');
+        dashed.push(if word || space || c == '-' { c } else { '-' });
+    }
+    let mut out = String::new();
+    let mut in_run = false;
+    for c in dashed.chars() {
+        if c == '-' || matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c') {
+            if !in_run {
+                out.push('-');
+            }
+            in_run = true;
+        } else {
+            out.push(c);
+            in_run = false;
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+fn resolve_path(world: &World, p: &str) -> PathBuf {
+    let path = PathBuf::from(p);
+    if path.is_absolute() {
+        path
+    } else {
+        world.base_dir.join(path)
+    }
+}
+
+/// Builds the environment. `printed` counts bytes written through `{{ }}`.
+pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(false);
+    env.set_fuel(Some(FUEL));
+    env.set_recursion_limit(100);
+    super::pyfilters::install(&mut env);
+    env.set_formatter(move |out, _state, value| {
+        if value.is_undefined() {
+            return Err(Error::new(ErrorKind::UndefinedError, "undefined value"));
+        }
+        let text = if value.is_safe() {
+            value.to_string()
+        } else {
+            py_str(value)
+        };
+        let total = printed.fetch_add(text.len(), Ordering::Relaxed) + text.len();
+        if total > MAX_OUTPUT {
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                format!("output larger than {MAX_OUTPUT} bytes"),
+            ));
+        }
+        out.write_str(&text)
+            .map_err(|_| Error::new(ErrorKind::WriteFailure, "write failed"))
+    });
+
+    let now = DateTime {
+        secs: world.now,
+        micros: world.micros,
+        aware: false,
+    };
+    let day = |offset: i64| {
+        DateTime {
+            secs: world.now + offset * 86_400,
+            micros: 0,
+            aware: false,
+        }
+        .strftime("%Y-%m-%d")
+    };
+    let (today, yesterday, tomorrow) = (day(0), day(-1), day(1));
+    let now_text = now.isoformat('T');
+    env.add_function("now", move || now_text.clone());
+    env.add_global(
+        "datetime",
+        Value::from_object(super::clock::DatetimeClass { now }),
+    );
+    env.add_function("today", move || today.clone());
+    env.add_function("yesterday", move || yesterday.clone());
+    env.add_function("tomorrow", move || tomorrow.clone());
+    let secs = world.now;
+    let micros = world.micros;
+    env.add_function("days_ago", move |n: i64| {
+        Value::from_object(DateTime {
+            secs: secs - n * 86_400,
+            micros,
+            aware: true,
+        })
+    });
+    env.add_function("weeks_ago", move |n: i64| {
+        let dt = DateTime {
+            secs: secs - n * 7 * 86_400,
+            micros,
+            aware: true,
+        };
+        Value::from_object(DateTime {
+            secs: dt.secs - dt.weekday() * 86_400,
+            ..dt
+        })
+    });
+    env.add_function(
+        "date_format",
+        |dt: Value, fmt: String| -> Result<String, Error> {
+            if let Some(d) = dt.downcast_object_ref::<DateTime>() {
+                return Ok(d.strftime(&fmt));
+            }
+            let text = dt.as_str().ok_or_else(|| {
+                Error::new(ErrorKind::InvalidOperation, "date_format needs a datetime")
+            })?;
+            parse_iso(text).map(|d| d.strftime(&fmt)).ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!("Invalid isoformat string: {text:?}"),
+                )
+            })
+        },
+    );
+    env.add_function("slugify", |s: String| slugify(&s));
+    env.add_filter("slugify", |s: String| slugify(&s));
+    let w = world.clone();
+    env.add_function("file_exists", move |p: String| {
+        resolve_path(&w, &p).exists()
+    });
+    let w = world.clone();
+    env.add_function("is_file", move |p: String| resolve_path(&w, &p).is_file());
+    let w = world.clone();
+    env.add_function("is_dir", move |p: String| resolve_path(&w, &p).is_dir());
+    let w = world.clone();
+    env.add_function("read_text", move |p: String, default: Option<String>| {
+        let path = resolve_path(&w, &p);
+        let small = std::fs::metadata(&path)
+            .map(|m| m.len() <= MAX_OUTPUT as u64)
+            .unwrap_or(false);
+        let text = if small {
+            std::fs::read(&path)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+        } else {
+            None
+        };
+        text.unwrap_or_else(|| default.unwrap_or_default())
+    });
+    let cwd = world.cwd.clone();
+    env.add_function("cwd", move || cwd.clone());
+    env.add_function("tmux_sessions", || Value::from(Vec::<Value>::new()));
+    // agentry never reads secrets: the value is shown as a stand-in.
+    env.add_function("get_secret", |name: String| {
+        format!("<secret {name}: not read by agentry>")
+    });
+    env.add_function("list_secrets", || Value::from(Vec::<Value>::new()));
+    env.add_function("humanize_mtime", |_epoch: Value| String::new());
+    // Python's `range` is lazy and unbounded; minijinja's refuses more than 100 000
+    // items. Fuel bounds the loop instead, so a large range with a `break` renders.
+    env.add_function(
+        "range",
+        |lower: i64, upper: Option<i64>, step: Option<i64>| -> Result<Value, Error> {
+            let (start, stop) = match upper {
+                Some(u) => (lower, u),
+                None => (0, lower),
+            };
+            let step = step.unwrap_or(1);
+            if step == 0 {
+                return Err(Error::new(
+                    ErrorKind::InvalidOperation,
+                    "range() arg 3 must not be zero",
+                ));
+            }
+            let count = if step > 0 {
+                (stop - start + step - 1) / step
+            } else {
+                (start - stop - step - 1) / -step
+            };
+            if count <= 100_000 {
+                let items: Vec<i64> = (0..count.max(0)).map(|i| start + i * step).collect();
+                return Ok(Value::from(items));
+            }
+            Ok(Value::make_iterable(move || {
+                let mut next = start;
+                std::iter::from_fn(move || {
+                    let more = if step > 0 { next < stop } else { next > stop };
+                    more.then(|| {
+                        let v = next;
+                        next = next.saturating_add(step);
+                        Value::from(v)
+                    })
+                })
+            }))
+        },
+    );
+    env.add_global("env", Value::from_object(CallableEnv(world.env.clone())));
+    env
+}
+
+/// `AgentRenderer.render(content, context)`: ignore blocks deleted, then rendered in
+/// tsugite's environment over `world`. The error is Jinja's message in minijinja's words.
+pub fn render_template(
+    content: &str,
+    context: &serde_json::Value,
+    world: &World,
+) -> Result<String, String> {
+    let env = environment(world, Arc::new(AtomicUsize::new(0)));
+    let source = super::directives::strip_ignored(content);
+    reject_loop_controls(&source).map_err(|e| e.to_string())?;
+    env.render_str(&source, Value::from_serialize(context))
+        .map_err(|e| e.to_string())
+}
+
+/// tsugite's Jinja2 environment has no `loop_controls` extension, so `{% break %}` and
+/// `{% continue %}` are unknown tags there; agentry's minijinja build knows them.
+pub fn reject_loop_controls(source: &str) -> Result<(), Error> {
+    static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = CELL.get_or_init(|| {
+        regex::Regex::new(r"\{%[-+]?\s*(break|continue)\s*[-+]?%\}").expect("static pattern")
+    });
+    match re.captures(source) {
+        None => Ok(()),
+        Some(caps) => {
+            let line = source[..caps.get(0).map(|m| m.start()).unwrap_or(0)]
+                .matches('\n')
+                .count()
+                + 1;
+            let tag = caps.get(1).map(|m| m.as_str()).unwrap_or("break");
+            Err(Error::new(
+                ErrorKind::SyntaxError,
+                format!("Encountered unknown tag '{tag}' (line {line})"),
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_reprs() {
+        assert_eq!(py_str(&Value::from(vec!["a", "b'"])), "['a', \"b'\"]");
+        assert_eq!(py_str(&Value::from(())), "None");
+        assert_eq!(py_str(&Value::from(true)), "True");
+    }
+
+    fn world() -> World {
+        World {
+            now: 1_736_942_400,
+            micros: 0,
+            env: BTreeMap::new(),
+            cwd: "<project>".into(),
+            base_dir: PathBuf::from("/"),
+        }
+    }
+
+    #[test]
+    fn endless_loops_and_huge_output_end_quickly() {
+        let started = std::time::Instant::now();
+        let ctx = serde_json::json!({});
+        assert!(render_template(
+            "{% for i in range(1000000000) %}x{% endfor %}",
+            &ctx,
+            &world()
+        )
+        .is_err());
+        assert!(render_template(
+            "{% for i in range(100000) %}{{ 'y' * 1000 }}{% endfor %}",
+            &ctx,
+            &world()
+        )
+        .is_err());
+        assert!(render_template(
+            "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}",
+            &ctx,
+            &world()
+        )
+        .is_err());
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    }
+
+    #[test]
+    fn slugify_like_the_package() {
+        assert_eq!(slugify("Fresh Apples!"), "fresh-apples");
+        assert_eq!(slugify("  a -- b__c "), "a-b__c");
+    }
+
+    #[test]
+    fn fixed_clock_dates() {
+        let noon = 1_736_942_400; // 2025-01-15T12:00:00Z
+        let dt = DateTime {
+            secs: noon,
+            micros: 0,
+            aware: false,
+        };
+        assert_eq!(dt.isoformat('T'), "2025-01-15T12:00:00");
+        assert_eq!(dt.weekday(), 2);
+        assert_eq!(
+            dt.strftime("%A %d %B %Y %j"),
+            "Wednesday 15 January 2025 015"
+        );
+        assert_eq!(
+            parse_iso("2025-01-15").map(|d| d.strftime("%Y/%m/%d")),
+            Some("2025/01/15".into())
+        );
+    }
+}

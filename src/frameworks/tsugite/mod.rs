@@ -1,0 +1,581 @@
+//! Tsugite (tsugite-cli 0.25.3) Markdown agents: discovery over the package's search
+//! list (config `agent_paths`, `.tsugite/`, `.tsugite/agents/`, `agents/`, `./`,
+//! built-ins, global folders), name = file stem and first `exists()` wins (a broken
+//! winner still wins), inheritance with per-field origins, and the rendered prompt
+//! (instructions → system prompt, body → user message) without running anything.
+//!
+//! Files: `search` (config, search list, name lookup), `parse` (reading and
+//! frontmatter), `schema` (AgentConfig validation), `inherit` + `merge`
+//! (inheritance), `render` + `jinja` + `pyfilters` + `clock` + `directives` + `tools` (the prompt).
+
+mod clock;
+mod directives;
+mod inherit;
+mod jinja;
+mod merge;
+mod parse;
+mod pyfilters;
+mod render;
+mod schema;
+mod search;
+mod tools;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value as Json;
+
+use super::{Framework, LoadContext, RenderMode};
+use crate::discover::site_packages::{self, Package};
+use crate::model::{
+    Agent, DiagKind, Diagnostic, Message, EcosystemReport, Edge, EdgeKind, Field, Roots, SearchDir,
+    Severity, Source, Status,
+};
+use inherit::Resolver;
+use parse::LoadError;
+use search::{py_resolve, SearchSpace};
+
+pub use jinja::{py_str, render_template, DateTime, World};
+pub use render::{prepare, Inputs, Prepared};
+
+const ID: &str = "tsugite";
+
+/// 2025-01-15 12:00:00 UTC, the clock of the resolution report.
+pub const EXPORT_CLOCK: i64 = 1_736_942_400;
+
+pub struct Tsugite;
+
+impl Framework for Tsugite {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Tsugite"
+    }
+
+    fn load(&self, cx: &LoadContext) -> EcosystemReport {
+        Loader::new(cx).run()
+    }
+}
+
+/// The installed package's `tsugite/builtin_agents/`, per the spec's "Locating
+/// built-ins", with the places looked at.
+fn locate_builtins(cx: &LoadContext) -> (Option<PathBuf>, Vec<PathBuf>) {
+    let pkg = Package {
+        rel_path: "tsugite/builtin_agents",
+        dist_prefix: "tsugite_cli-",
+        launchers: &["tsugite", "tsu"],
+    };
+    site_packages::find(cx.roots, cx.env, &pkg)
+}
+
+struct Loader<'a> {
+    cx: &'a LoadContext<'a>,
+    report: EcosystemReport,
+    builtins: Option<PathBuf>,
+    /// The roots with symlinks resolved, to name resolved paths (symlinked winners).
+    real_roots: Roots,
+    real_builtins: Option<PathBuf>,
+}
+
+/// What one candidate resolved to, for the equivalence check.
+struct Outcome {
+    index: usize,
+    fingerprint: Option<(Vec<Json>, Option<String>, String)>,
+}
+
+impl<'a> Loader<'a> {
+    fn new(cx: &'a LoadContext<'a>) -> Self {
+        let mut report = EcosystemReport::new(ID);
+        let builtins = cx.builtins(|| {
+            let (found, looked) = locate_builtins(cx);
+            if found.is_none() {
+                let places: Vec<String> = looked.iter().map(|p| p.display().to_string()).collect();
+                let mut d = Diagnostic::warning(
+                    ID,
+                    DiagKind::Builtins,
+                    &cx.roots.project,
+                    format!(
+                        "tsugite-cli is not installed where agentry looked, so built-in agents (and the built-in `default` base) are not shown; looked in: {}",
+                        if places.is_empty() { "no Python environment found".to_string() } else { places.join(", ") }
+                    ),
+                );
+                d.severity = Severity::Info;
+                report.diagnostics.push(d);
+            }
+            found
+        });
+        let real = |p: &Path| py_resolve(p).unwrap_or_else(|| p.to_path_buf());
+        let real_roots = Roots {
+            project: real(&cx.roots.project),
+            home: real(&cx.roots.home),
+            xdg: real(&cx.roots.xdg),
+            builtins: None,
+        };
+        let real_builtins = builtins.as_deref().map(real);
+        report.builtins = builtins.clone();
+        Loader {
+            cx,
+            report,
+            builtins,
+            real_roots,
+            real_builtins,
+        }
+    }
+
+    /// The source of a file: its scope and path as found, else as resolved.
+    fn source_of(&self, path: &Path) -> Source {
+        let roots = self.cx.roots;
+        let plain = roots.source(path, self.builtins.as_deref());
+        if !plain.rel.starts_with("..") {
+            return plain;
+        }
+        let real = py_resolve(path).unwrap_or_else(|| path.to_path_buf());
+        let resolved = self.real_roots.source(&real, self.real_builtins.as_deref());
+        if resolved.rel.starts_with("..") {
+            plain
+        } else {
+            Source {
+                path: path.to_path_buf(),
+                ..resolved
+            }
+        }
+    }
+
+    fn key_of(&self, path: &Path) -> String {
+        self.source_of(path).key()
+    }
+
+    fn run(mut self) -> EcosystemReport {
+        let roots = self.cx.roots;
+        let config = search::load_config(self.cx.files, &roots.xdg, &roots.home);
+        if let (Some(path), Some(problem)) = (&config.path, &config.problem) {
+            self.report.diagnostics.push(Diagnostic::warning(
+                ID,
+                DiagKind::Parse,
+                path,
+                format!("tsugite ignores this config.json and uses its defaults: {problem}"),
+            ));
+        }
+        let space = SearchSpace::new(
+            &config,
+            &roots.project,
+            &roots.home,
+            &roots.xdg,
+            self.builtins.clone(),
+        );
+        let dirs = space.dirs_labelled(&roots.project, "the project");
+        for (i, d) in dirs.iter().enumerate() {
+            let scope = self.source_of(&d.path).scope;
+            self.report.searched.push(SearchDir {
+                scope,
+                path: d.path.clone(),
+                role: format!("{} ({})", d.role, ordinal(i + 1)),
+            });
+        }
+        let mut names: Vec<String> = Vec::new();
+        for d in &dirs {
+            match search::md_stems(&d.path) {
+                Ok(stems) => names.extend(stems),
+                Err(e) => self.report.diagnostics.push(Diagnostic::warning(
+                    ID,
+                    DiagKind::Io,
+                    &d.path,
+                    format!("cannot list this search folder ({e}); tsugite sees it as empty"),
+                )),
+            }
+        }
+        names.sort();
+        names.dedup();
+
+        let key_fn = |p: &Path| self.key_of(p);
+        let resolver = Resolver {
+            files: self.cx.files,
+            space: &space,
+            config: &config,
+            cwd: &roots.project,
+            home: &roots.home,
+            key_of: &key_fn,
+        };
+        let inputs = self.inputs();
+        let mut agents = Vec::new();
+        let mut diagnostics = Vec::new();
+        for name in &names {
+            let file = format!("{name}.md");
+            let candidates: Vec<(PathBuf, usize)> = dirs
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (d.path.join(&file), i))
+                .filter(|(p, _)| search::exists(p))
+                .collect();
+            if candidates.is_empty() {
+                continue;
+            }
+            let winner = space.find(name, &roots.project, &roots.project, &roots.home);
+            let direct = winner.is_some() && winner == py_resolve(&candidates[0].0);
+            let winner_key = if direct {
+                Some(self.key_of(&candidates[0].0))
+            } else {
+                winner.as_deref().map(|w| self.key_of(w))
+            };
+            let mut outcomes: Vec<Outcome> = Vec::new();
+            for (idx, (cand, dir_index)) in candidates.iter().enumerate() {
+                let is_winner = direct && idx == 0;
+                let load_path = if is_winner {
+                    winner.clone().unwrap_or_else(|| cand.clone())
+                } else {
+                    cand.clone()
+                };
+                let rule = self.rule(
+                    name,
+                    is_winner,
+                    direct,
+                    &dirs,
+                    *dir_index,
+                    winner_key.as_deref(),
+                    &candidates,
+                );
+                let ctx = Candidate {
+                    name,
+                    cand,
+                    load_path: &load_path,
+                    is_winner,
+                    winner_key: winner_key.clone(),
+                    rule,
+                };
+                let (agent, diags, body) = self.load_candidate(&resolver, &ctx, &inputs);
+                let fingerprint =
+                    (agent.status != Status::Invalid && diags.is_empty()).then(|| {
+                        (
+                            agent.fields.iter().map(|f| f.value.clone()).collect(),
+                            agent.system_prompt.clone(),
+                            body,
+                        )
+                    });
+                outcomes.push(Outcome {
+                    index: agents.len(),
+                    fingerprint,
+                });
+                agents.push(agent);
+                for d in diags {
+                    if !diagnostics
+                        .iter()
+                        .any(|e: &Diagnostic| e.source.is_some() && e.source == d.source)
+                    {
+                        diagnostics.push(d);
+                    }
+                }
+            }
+            // A shadowed definition that resolves to what the winner resolves to.
+            if direct {
+                if let Some(win) = outcomes.first().and_then(|o| o.fingerprint.clone()) {
+                    for o in outcomes.iter().skip(1) {
+                        if o.fingerprint.as_ref() == Some(&win)
+                            && agents[o.index].status == Status::Shadowed
+                        {
+                            agents[o.index].status = Status::Equivalent;
+                        }
+                    }
+                }
+            }
+        }
+        self.watch_inheritance_folders(&space, &agents);
+        self.report.agents = agents;
+        self.report.diagnostics.extend(diagnostics);
+        self.report
+    }
+
+    /// `extends` and the implicit base are looked up from each agent's own folder, so
+    /// those folders' `.tsugite/`, `agents/`… matter too (a new `default.md` there
+    /// changes the result): they are listed after the project's search list.
+    fn watch_inheritance_folders(&mut self, space: &SearchSpace, agents: &[Agent]) {
+        let mut folders: Vec<PathBuf> = Vec::new();
+        for a in agents {
+            for p in std::iter::once(a.source.path.clone())
+                .chain(a.chain.iter().skip(1).filter_map(|k| self.path_of_key(k)))
+            {
+                if let Some(parent) = py_resolve(&p).as_deref().and_then(Path::parent) {
+                    if !folders.iter().any(|f| f == parent) {
+                        folders.push(parent.to_path_buf());
+                    }
+                }
+            }
+        }
+        for folder in folders {
+            let label = format!(
+                "{} (inheritance lookups of the agents there)",
+                self.key_of(&folder)
+            );
+            for d in space.dirs_labelled(&folder, &label) {
+                let known = self
+                    .report
+                    .searched
+                    .iter()
+                    .any(|s| py_resolve(&s.path) == py_resolve(&d.path));
+                if !known {
+                    let scope = self.source_of(&d.path).scope;
+                    let role = d.role;
+                    self.report.searched.push(SearchDir {
+                        scope,
+                        path: d.path,
+                        role,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The file behind a source key of this report (chain entries).
+    fn path_of_key(&self, key: &str) -> Option<PathBuf> {
+        let (scope, rel) = key.split_once(':')?;
+        let root = match scope {
+            "project" => &self.cx.roots.project,
+            "user" => &self.cx.roots.home,
+            "xdg" => &self.cx.roots.xdg,
+            "builtin" => self.builtins.as_ref()?,
+            _ => return None,
+        };
+        Some(root.join(rel))
+    }
+
+    fn inputs(&self) -> Inputs {
+        let project = &self.cx.roots.project;
+        match &self.cx.render {
+            RenderMode::Export => Inputs {
+                user_prompt: "<user prompt>".into(),
+                cwd: "<project>".into(),
+                interactive: false,
+                world: World {
+                    now: EXPORT_CLOCK,
+                    micros: 0,
+                    env: BTreeMap::new(),
+                    cwd: "<project>".into(),
+                    base_dir: project.clone(),
+                },
+            },
+            RenderMode::Live { user_prompt } => {
+                let since = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default();
+                let cwd = project.display().to_string();
+                Inputs {
+                    user_prompt: user_prompt.clone(),
+                    cwd: cwd.clone(),
+                    interactive: true,
+                    world: World {
+                        now: since.as_secs() as i64,
+                        micros: since.subsec_micros(),
+                        env: self.cx.env.clone(),
+                        cwd,
+                        base_dir: project.clone(),
+                    },
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn rule(
+        &self,
+        name: &str,
+        is_winner: bool,
+        direct: bool,
+        dirs: &[search::SearchEntry],
+        dir_index: usize,
+        winner_key: Option<&str>,
+        candidates: &[(PathBuf, usize)],
+    ) -> String {
+        let role = |i: usize| format!("{} (searched {})", dirs[i].role, ordinal(i + 1));
+        if is_winner {
+            return if candidates.len() > 1 {
+                format!("first `{name}.md` in the search order: {} is searched before the other folders holding it", role(dir_index))
+            } else {
+                format!("the only `{name}.md`: {}", role(dir_index))
+            };
+        }
+        if !direct {
+            return match winner_key {
+                Some(w) => format!("`{name}` reads as a path, so tsugite resolves it to {w}, not through the search folders"),
+                None => format!("`{name}` reads as a path (it ends in `.md`) and ./{name} does not exist: unreachable by name"),
+            };
+        }
+        let first = candidates.first().map(|c| c.1).unwrap_or(0);
+        format!(
+            "shadowed by {}: {} is searched before {}",
+            winner_key.unwrap_or("?"),
+            role(first),
+            role(dir_index)
+        )
+    }
+
+    /// Loads and renders one candidate: the agent, its diagnostics, and its resolved
+    /// body (part of what the model reads, for the equivalence check).
+    fn load_candidate(
+        &self,
+        resolver: &Resolver,
+        c: &Candidate,
+        inputs: &Inputs,
+    ) -> (Agent, Vec<Diagnostic>, String) {
+        let source = self.source_of(c.cand);
+        let key = source.key();
+        let status = if c.is_winner { Status::Wins } else { Status::Shadowed };
+        let mut agent = Agent::new(ID, c.name.to_string(), source, status, c.rule.clone());
+        agent.shadowed_by = if c.is_winner { None } else { c.winner_key.clone() };
+        let (parsed, mut resolved) = match resolver.parse_agent_file(c.load_path) {
+            Ok(r) => r,
+            Err(e) => {
+                if c.is_winner {
+                    agent.rule.push_str(
+                        "; it fails to load, and tsugite does not fall through to the next folder",
+                    );
+                }
+                agent.status = Status::Invalid;
+                agent.description = format!("cannot be loaded: {}", e.message);
+                return (agent, vec![self.load_diagnostic(e, &key)], String::new());
+            }
+        };
+        merge::finish_origins(&mut resolved.config, &self.key_of(c.load_path));
+        agent
+            .chain
+            .extend(resolved.chain.iter().skip(1).map(|p| self.key_of(p)));
+        agent.attributes = parsed.attributes.clone();
+        for (i, (field, _)) in schema::FIELDS.iter().enumerate() {
+            agent.fields.push(Field {
+                key: field.to_string(),
+                value: resolved.config.values[i].clone(),
+                origin: resolved.config.origins[i].clone(),
+            });
+        }
+        agent.edges = self.edges(&resolved, &agent.chain);
+        let description = resolved.config.str_of("description").unwrap_or_default();
+        agent.description = if description.is_empty() {
+            resolved
+                .body
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or_default()
+                .to_string()
+        } else {
+            description.to_string()
+        };
+        let mut diags = Vec::new();
+        match render::prepare(&resolved.config, &resolved.body, inputs) {
+            Ok(Some(p)) => {
+                agent.system_prompt = Some(p.instructions);
+                // Multi-step agents send each step as its own user turn.
+                agent.messages = if p.steps.is_empty() {
+                    vec![Message { role: "user".into(), label: None, text: p.user_message }]
+                } else {
+                    p.steps.into_iter().map(|(name, text)| Message { role: "user".into(), label: Some(name), text }).collect()
+                };
+            }
+            Ok(None) => {
+                let guard = resolved.config.str_of("run_if").unwrap_or_default();
+                agent.rule.push_str(&format!(
+                    "; skipped: its run_if guard `{guard}` is false, so it sends no prompt"
+                ));
+            }
+            Err(e) => {
+                let (line, where_) = match e.part {
+                    render::Part::Body if resolved.chain.len() == 1 => {
+                        (e.line.map(|l| l + parsed.body_line - 1), "body".to_string())
+                    }
+                    render::Part::Body => (
+                        None,
+                        format!("merged body (line {} of it)", e.line.unwrap_or(0)),
+                    ),
+                    render::Part::Instructions => (
+                        resolved.config.origins[schema::index_of("instructions").unwrap_or(0)]
+                            .sites
+                            .first()
+                            .and_then(|s| s.line),
+                        "instructions".into(),
+                    ),
+                    render::Part::Tools => (
+                        resolved.config.origins[schema::index_of("tools").unwrap_or(0)]
+                            .sites
+                            .first()
+                            .and_then(|s| s.line),
+                        "tools".into(),
+                    ),
+                };
+                let kind = if e.bounded {
+                    DiagKind::Template
+                } else {
+                    DiagKind::Validation
+                };
+                // Instructions and tools may come from an ancestor: point at the
+                // file that wrote them (the first of the chain that did).
+                let field = match e.part {
+                    render::Part::Instructions => Some("instructions"),
+                    render::Part::Tools => Some("tools"),
+                    render::Part::Body => None,
+                };
+                let at = field
+                    .and_then(|f| {
+                        resolved.config.origins[schema::index_of(f).unwrap_or(0)]
+                            .sites
+                            .first()
+                    })
+                    .and_then(|site| self.path_of_key(&site.source))
+                    .unwrap_or_else(|| c.load_path.to_path_buf());
+                let d = Diagnostic::error(
+                    ID,
+                    kind,
+                    &at,
+                    format!("cannot render the {where_}: {}", e.message),
+                )
+                .at(line, None)
+                .failing(key.clone());
+                diags.push(d);
+            }
+        }
+        (agent, diags, resolved.body)
+    }
+
+    fn edges(&self, resolved: &inherit::Resolved, chain: &[String]) -> Vec<Edge> {
+        let target = chain.get(1).cloned();
+        match resolved.config.extends() {
+            Some("none") | Some("") => Vec::new(),
+            Some(name) => vec![Edge {
+                kind: EdgeKind::Extends,
+                name: name.to_string(),
+                target,
+            }],
+            None if target.is_some() => vec![Edge {
+                kind: EdgeKind::Extends,
+                name: "default (implicit base)".into(),
+                target,
+            }],
+            None => Vec::new(),
+        }
+    }
+
+    fn load_diagnostic(&self, e: LoadError, key: &str) -> Diagnostic {
+        Diagnostic::error(ID, e.kind, &e.path, e.message)
+            .at(e.line, None)
+            .failing(key.to_string())
+    }
+}
+
+struct Candidate<'p> {
+    name: &'p str,
+    cand: &'p Path,
+    load_path: &'p Path,
+    is_winner: bool,
+    winner_key: Option<String>,
+    rule: String,
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}

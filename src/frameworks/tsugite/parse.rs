@@ -1,0 +1,275 @@
+//! Reading one agent file the way `md_agents.parse_agent` does: strict UTF-8 with
+//! Python's universal newlines, tsugite's own frontmatter split (`str.split("---", 2)`,
+//! not python-frontmatter), `yaml.safe_load`, then `AgentConfig(**frontmatter)`.
+//! Failures carry the Python exception class, because the inheritance resolver
+//! swallows `ValueError`s in some places and lets the others through.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value as Json;
+
+use super::schema::{self, FIELDS};
+use crate::discover::{FileCache, ReadError};
+use crate::model::{Attribute, DiagKind, FieldOrigin};
+use crate::yaml::{self, Value};
+
+/// The Python exception class of a failure, which decides whether an implicit base
+/// lookup swallows it (`except ValueError`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrClass {
+    /// `ValueError` and its subclasses (`UnicodeDecodeError`, pydantic's
+    /// `ValidationError`, YAML and frontmatter errors, missing / circular parents).
+    Value,
+    /// `TypeError`: a frontmatter that is a list or a scalar.
+    Type,
+    /// `KeyError`: a `custom_tools` item without `name` during a merge.
+    Key,
+    /// `OSError`: unreadable files, folders where a file was expected.
+    Os,
+}
+
+/// Why a definition could not be loaded: the file at fault, where, and the kind the
+/// resolution report gives it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadError {
+    pub class: ErrClass,
+    pub kind: DiagKind,
+    pub path: PathBuf,
+    pub line: Option<u32>,
+    pub message: String,
+}
+
+impl LoadError {
+    pub fn new(
+        class: ErrClass,
+        kind: DiagKind,
+        path: &Path,
+        line: Option<u32>,
+        message: impl Into<String>,
+    ) -> Self {
+        LoadError {
+            class,
+            kind,
+            path: path.to_path_buf(),
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+/// A config: the value of every AgentConfig field (in `FIELDS` order), which keys
+/// the file wrote (pydantic's `model_fields_set`), and where each value came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub values: Vec<Json>,
+    pub set: Vec<bool>,
+    pub origins: Vec<FieldOrigin>,
+}
+
+impl Config {
+    pub fn get(&self, key: &str) -> &Json {
+        schema::index_of(key)
+            .map(|i| &self.values[i])
+            .unwrap_or(&Json::Null)
+    }
+
+    pub fn str_of(&self, key: &str) -> Option<&str> {
+        self.get(key).as_str()
+    }
+
+    /// `extends`: `None` for null/absent.
+    pub fn extends(&self) -> Option<&str> {
+        self.str_of("extends")
+    }
+}
+
+/// One parsed (not yet resolved) agent file.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    /// The path it was loaded from (tsugite's `Agent.file_path`).
+    pub path: PathBuf,
+    pub config: Config,
+    pub body: String,
+    /// The 1-based line of the body's first character.
+    pub body_line: u32,
+    pub attributes: Vec<Attribute>,
+}
+
+/// `path.read_text(encoding="utf-8")`: strict UTF-8, `\r\n` and `\r` read as `\n`.
+pub fn read_text(files: &FileCache, path: &Path) -> Result<String, LoadError> {
+    let bytes = files.read(path).map_err(|e| match e {
+        ReadError::IsDir => LoadError::new(
+            ErrClass::Os,
+            DiagKind::Io,
+            path,
+            None,
+            "IsADirectoryError: is a directory",
+        ),
+        other => LoadError::new(
+            ErrClass::Os,
+            DiagKind::Io,
+            path,
+            None,
+            format!("cannot read: {other}"),
+        ),
+    })?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count() as u32
+            + 1;
+        LoadError::new(
+            ErrClass::Value,
+            DiagKind::Parse,
+            path,
+            Some(line),
+            format!(
+                "UnicodeDecodeError: invalid UTF-8 at byte {}",
+                e.valid_up_to()
+            ),
+        )
+    })?;
+    Ok(text.replace("\r\n", "\n").replace('\r', "\n"))
+}
+
+/// `parse_agent(text, path)`.
+pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, LoadError> {
+    let parse_err =
+        |line, msg: String| LoadError::new(ErrClass::Value, DiagKind::Parse, path, line, msg);
+    if !text.starts_with("---") {
+        return Err(parse_err(
+            Some(1),
+            "Agent text must start with YAML frontmatter".into(),
+        ));
+    }
+    let mut parts = text.splitn(3, "---");
+    let (_, front, rest) = (parts.next(), parts.next(), parts.next());
+    let (Some(front), Some(rest)) = (front, rest) else {
+        return Err(parse_err(
+            Some(1),
+            "Invalid YAML frontmatter format in agent text (no closing ---)".into(),
+        ));
+    };
+    // The frontmatter starts on the file's first line, so YAML lines are file lines.
+    let doc = yaml::load(front).map_err(|e| {
+        parse_err(
+            Some(e.line),
+            format!("Invalid YAML frontmatter in agent text: {}", e.message),
+        )
+    })?;
+    let body_start = text.len() - rest.len();
+    let body = crate::py::strip(rest).to_string();
+    let lead = rest.len() - rest.trim_start_matches(crate::py::is_space).len();
+    let body_line = text[..body_start + lead].matches('\n').count() as u32 + 1;
+
+    let entries = match doc.as_ref().map(|n| &n.value) {
+        None => Vec::new(),
+        Some(v) if is_falsy(v) => Vec::new(),
+        Some(Value::Map(map)) => map.entries.clone(),
+        Some(other) => {
+            let line = doc.as_ref().map(|n| n.span.line);
+            return Err(LoadError::new(
+                ErrClass::Type,
+                DiagKind::Parse,
+                path,
+                line,
+                format!(
+                    "TypeError: the frontmatter is {}, not a mapping",
+                    other.type_name()
+                ),
+            ));
+        }
+    };
+    let mut config = Config {
+        values: FIELDS.iter().map(|(k, _)| schema::default_of(k)).collect(),
+        set: vec![false; FIELDS.len()],
+        origins: FIELDS
+            .iter()
+            .map(|_| FieldOrigin::default("framework default"))
+            .collect(),
+    };
+    let mut attributes = Vec::new();
+    let mut missing_name = true;
+    for (key_node, value_node) in &entries {
+        let Value::Str(key) = &key_node.value else {
+            return Err(LoadError::new(
+                ErrClass::Type,
+                DiagKind::Parse,
+                path,
+                Some(key_node.span.line),
+                "TypeError: keywords must be strings",
+            ));
+        };
+        let line = key_node.span.line;
+        attributes.push(Attribute {
+            key: key.clone(),
+            line,
+            value: value_node.value.to_json(),
+        });
+        let Some(i) = schema::index_of(key) else {
+            return Err(validation(
+                path,
+                Some(line),
+                format!("{key}: Extra inputs are not permitted"),
+            ));
+        };
+        let value = schema::validate(FIELDS[i].1, key, value_node).map_err(|e| {
+            validation(path, e.line.or(Some(line)), format!("{}: {}", e.loc, e.msg))
+        })?;
+        if *key == "name" {
+            missing_name = false;
+        }
+        config.values[i] = value;
+        config.set[i] = true;
+        config.origins[i] = FieldOrigin::own(
+            source,
+            Some(line),
+            format!("set in {}", site(source, Some(line))),
+        );
+    }
+    if missing_name {
+        return Err(validation(path, Some(1), "name: Field required"));
+    }
+    Ok(Parsed {
+        path: path.to_path_buf(),
+        config,
+        body,
+        body_line,
+        attributes,
+    })
+}
+
+fn validation(path: &Path, line: Option<u32>, msg: impl Into<String>) -> LoadError {
+    LoadError::new(
+        ErrClass::Value,
+        DiagKind::Validation,
+        path,
+        line,
+        format!("ValidationError: {}", msg.into()),
+    )
+}
+
+/// Python truthiness of what `yaml.safe_load` returned (`... or {}`).
+fn is_falsy(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Bool(b) => !b,
+        Value::Int(i) => *i == 0,
+        Value::Float(f) => *f == 0.0,
+        Value::Str(s) => s.is_empty(),
+        Value::Bytes(b) => b.is_empty(),
+        Value::Seq(v) | Value::Set(v) => v.is_empty(),
+        Value::Map(m) => m.entries.is_empty(),
+        Value::BigInt(_) | Value::Date(_) | Value::DateTime(_) => false,
+    }
+}
+
+/// `file:line` as rules print it: the path within its scope (`agents/a.md:4`).
+pub fn site(source: &str, line: Option<u32>) -> String {
+    let rel = source.split_once(':').map(|(_, r)| r).unwrap_or(source);
+    match line {
+        Some(l) => format!("{rel}:{l}"),
+        None => rel.to_string(),
+    }
+}

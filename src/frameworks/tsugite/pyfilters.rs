@@ -1,0 +1,311 @@
+//! Where Jinja2 (as tsugite runs it) and minijinja print or filter differently, the
+//! Jinja2 behaviour: tuples (`dict.items()`, `dictsort`) print as `('a', 1)`,
+//! `tojson` sorts keys and uses Python's separators and HTML-safe escapes, and the
+//! Jinja2 filters minijinja lacks (`truncate`, `wordcount`).
+
+use std::fmt::Write as _;
+
+use minijinja::value::{Value, ValueKind};
+use minijinja::{Environment, Error, ErrorKind, State};
+use serde_json::Value as Json;
+
+pub use crate::render::Tuple;
+
+fn pair(k: Value, v: Value) -> Value {
+    Value::from_object(Tuple(vec![k, v]))
+}
+
+/// The `(key, value)` pairs of a mapping, in its order.
+fn items_of(v: &Value) -> Result<Vec<(Value, Value)>, Error> {
+    if v.kind() != ValueKind::Map {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "items() needs a mapping",
+        ));
+    }
+    let mut out = Vec::new();
+    for k in v.try_iter()? {
+        let val = v.get_item(&k)?;
+        out.push((k, val));
+    }
+    Ok(out)
+}
+
+/// Python's `json.dumps(value, sort_keys=True)` followed by Jinja2's `htmlsafe` escapes.
+fn dumps(v: &Json, out: &mut String) {
+    match v {
+        Json::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                dumps(&Json::String(k.clone()), out);
+                out.push_str(": ");
+                dumps(&map[k], out);
+            }
+            out.push('}');
+        }
+        Json::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                dumps(item, out);
+            }
+            out.push(']');
+        }
+        Json::String(s) => {
+            out.push('"');
+            for c in s.chars() {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    '\u{8}' => out.push_str("\\b"),
+                    '\u{c}' => out.push_str("\\f"),
+                    '<' | '>' | '&' | '\'' => {
+                        let _ = write!(out, "\\u{:04x}", c as u32);
+                    }
+                    c if (c as u32) < 0x20 || (c as u32) > 0x7e => {
+                        let mut buf = [0u16; 2];
+                        for unit in c.encode_utf16(&mut buf) {
+                            let _ = write!(out, "\\u{unit:04x}");
+                        }
+                    }
+                    c => out.push(c),
+                }
+            }
+            out.push('"');
+        }
+        Json::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() => {
+                out.push_str(&crate::py::float_repr(f).replace("inf", "Infinity"))
+            }
+            _ => out.push_str(&n.to_string()),
+        },
+        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Json::Null => out.push_str("null"),
+    }
+}
+
+fn tojson(value: Value) -> Result<Value, Error> {
+    let json = serde_json::to_value(&value).map_err(|e| {
+        Error::new(
+            ErrorKind::InvalidOperation,
+            format!("Object of this type is not JSON serializable: {e}"),
+        )
+    })?;
+    let mut out = String::new();
+    dumps(&json, &mut out);
+    Ok(Value::from_safe_string(out))
+}
+
+/// Jinja2's `truncate(s, length=255, killwords=False, end='...', leeway=5)`.
+fn truncate(
+    s: String,
+    length: Option<usize>,
+    killwords: Option<bool>,
+    end: Option<String>,
+    leeway: Option<usize>,
+) -> String {
+    let (length, end, leeway) = (
+        length.unwrap_or(255),
+        end.unwrap_or_else(|| "...".into()),
+        leeway.unwrap_or(5),
+    );
+    let chars: Vec<char> = s.chars().collect();
+    if chars.len() <= length + leeway {
+        return s;
+    }
+    let keep: String = chars[..length.saturating_sub(end.chars().count())]
+        .iter()
+        .collect();
+    if killwords.unwrap_or(false) {
+        return keep + &end;
+    }
+    let cut = keep
+        .rsplit_once(' ')
+        .map(|(head, _)| head.to_string())
+        .unwrap_or(keep);
+    cut + &end
+}
+
+/// Jinja2's `wordcount`: `len(re.findall(r"\w+", s))`.
+fn wordcount(s: String) -> usize {
+    let mut count = 0;
+    let mut in_word = false;
+    for c in s.chars() {
+        let word = c.is_alphanumeric() || c == '_';
+        if word && !in_word {
+            count += 1;
+        }
+        in_word = word;
+    }
+    count
+}
+
+/// Jinja2's `dictsort(value, case_sensitive=False, by='key', reverse=False)`.
+fn dictsort(
+    v: Value,
+    case_sensitive: Option<bool>,
+    by: Option<String>,
+    reverse: Option<bool>,
+) -> Result<Value, Error> {
+    let mut items = items_of(&v)?;
+    let by_value = by.as_deref() == Some("value");
+    let fold = |x: &Value| match (x.as_str(), case_sensitive.unwrap_or(false)) {
+        (Some(s), false) => Value::from(s.to_lowercase()),
+        _ => x.clone(),
+    };
+    items.sort_by(|a, b| {
+        let (x, y) = if by_value { (&a.1, &b.1) } else { (&a.0, &b.0) };
+        fold(x).cmp(&fold(y))
+    });
+    if reverse.unwrap_or(false) {
+        items.reverse();
+    }
+    Ok(Value::from(
+        items
+            .into_iter()
+            .map(|(k, v)| pair(k, v))
+            .collect::<Vec<_>>(),
+    ))
+}
+
+/// Method calls minijinja does not know: `dict.items()` as tuples, the rest as
+/// minijinja-contrib's Python compatibility layer does them.
+pub fn unknown_method(
+    state: &State,
+    value: &Value,
+    method: &str,
+    args: &[Value],
+) -> Result<Value, Error> {
+    if method == "items" && args.is_empty() && value.kind() == ValueKind::Map {
+        let items = items_of(value)?;
+        return Ok(Value::from(
+            items
+                .into_iter()
+                .map(|(k, v)| pair(k, v))
+                .collect::<Vec<_>>(),
+        ));
+    }
+    minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)
+}
+
+
+/// Jinja2's `striptags`: tags and comments removed, whitespace runs collapsed.
+fn striptags(s: String) -> String {
+    static CELL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re =
+        CELL.get_or_init(|| regex::Regex::new(r"(?s)<!--.*?-->|<[^>]*>").expect("static pattern"));
+    let text = re.replace_all(&s, "");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Jinja2's `filesizeformat(value, binary=False)`.
+fn filesizeformat(value: Value, binary: Option<bool>) -> Result<String, Error> {
+    let bytes = f64::try_from(value)?;
+    let (base, units): (f64, [&str; 8]) = if binary.unwrap_or(false) {
+        (
+            1024.0,
+            ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"],
+        )
+    } else {
+        (1000.0, ["kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"])
+    };
+    if bytes == 1.0 {
+        return Ok("1 Byte".into());
+    }
+    if bytes < base {
+        return Ok(format!("{} Bytes", bytes as i64));
+    }
+    let mut unit = base;
+    for (i, name) in units.iter().enumerate() {
+        unit = base.powi(i as i32 + 2);
+        if bytes < unit {
+            return Ok(format!("{:.1} {name}", base * bytes / unit));
+        }
+    }
+    Ok(format!("{:.1} {}", base * bytes / unit, units[7]))
+}
+
+/// minijinja filters and tests that Jinja2 does not have: a template using them fails
+/// in tsugite, so it must fail here too.
+const NOT_IN_JINJA2_FILTERS: &[&str] = &["split", "lines", "chain", "zip", "bool"];
+const NOT_IN_JINJA2_TESTS: &[&str] = &["safe", "int", "startingwith", "endingwith"];
+
+/// Installs the Jinja2 versions of the filters above.
+pub fn install(env: &mut Environment<'static>) {
+    for name in NOT_IN_JINJA2_FILTERS {
+        env.remove_filter(name);
+    }
+    for name in NOT_IN_JINJA2_TESTS {
+        env.remove_test(name);
+    }
+    env.add_filter("center", crate::render::center);
+    env.add_filter("striptags", striptags);
+    env.add_filter("filesizeformat", filesizeformat);
+    env.add_filter("forceescape", |s: String| {
+        Value::from_safe_string(html_escape(&s))
+    });
+    env.add_test("divisibleby", |a: i64, b: i64| b != 0 && a % b == 0);
+    env.add_test("undefined", |v: Value| v.is_undefined());
+    env.add_test("callable", |v: Value| {
+        v.kind() == ValueKind::Plain && v.as_object().is_some()
+    });
+    env.add_filter("tojson", tojson);
+    env.add_filter("truncate", truncate);
+    env.add_filter("wordcount", wordcount);
+    env.add_filter("dictsort", dictsort);
+    env.add_filter("items", |v: Value| -> Result<Value, Error> {
+        Ok(Value::from(
+            items_of(&v)?
+                .into_iter()
+                .map(|(k, v)| pair(k, v))
+                .collect::<Vec<_>>(),
+        ))
+    });
+    env.set_unknown_method_callback(unknown_method);
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&#34;")
+        .replace('\'', "&#39;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncate_and_wordcount_follow_jinja2() {
+        assert_eq!(
+            truncate(
+                "the quick brown fox jumps".into(),
+                Some(12),
+                None,
+                None,
+                None
+            ),
+            "the..."
+        );
+        assert_eq!(truncate("short".into(), Some(3), None, None, None), "short");
+        assert_eq!(wordcount("a b_c, d".into()), 3);
+    }
+
+    #[test]
+    fn json_like_python() {
+        let mut out = String::new();
+        dumps(&serde_json::json!({"b": [1, 2.5], "a": "<é'>"}), &mut out);
+        assert_eq!(out, r#"{"a": "\u003c\u00e9\u0027\u003e", "b": [1, 2.5]}"#);
+    }
+}

@@ -1,0 +1,302 @@
+//! `AgentPreparer.prepare(skip_tool_directives=True, skip_exec_directives=True)`, the
+//! `tsugite render --no-exec` path, with nothing run: prefetch and attachment
+//! variables get the package's validation mocks, tool and exec directives its
+//! render-mode placeholders, steps `mock_step_result`; `run_if` may skip the agent;
+//! tools are expanded over the registry; then the body (the user message) and the
+//! instructions (the agent's part of the system message) are rendered.
+
+use std::sync::atomic::AtomicUsize;
+use std::sync::Arc;
+
+use minijinja::Value;
+use serde_json::{json, Map as JsonMap, Value as Json};
+
+use super::directives;
+use super::jinja::{self, World};
+use super::parse::Config;
+use super::tools;
+
+/// The fixed inputs of one render.
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    pub user_prompt: String,
+    /// The `CWD` template variable.
+    pub cwd: String,
+    pub interactive: bool,
+    pub world: World,
+}
+
+/// What tsugite would send, for an agent that is not skipped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prepared {
+    /// `combined_instructions`: the rendered, stripped `instructions`.
+    pub instructions: String,
+    /// The rendered body, sent as the first user message.
+    pub user_message: String,
+    /// The body's `tsu:step` sections, by name (empty for single-step agents).
+    pub steps: Vec<(String, String)>,
+}
+
+/// Why rendering failed: which template, the line inside it, the message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenderError {
+    pub part: Part,
+    pub line: Option<u32>,
+    pub message: String,
+    /// Fuel or output cap reached (agentry's bound, not a tsugite error).
+    pub bounded: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Body,
+    Instructions,
+    Tools,
+}
+
+fn strings(v: &Json) -> Vec<String> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|x| x.as_str().map(str::to_string))
+        .collect()
+}
+
+/// `build_validation_test_context(agent)`: the stand-ins tsugite uses when it
+/// validates a template, which the oracle uses instead of running prefetch tools.
+fn validation_mocks(config: &Config) -> JsonMap<String, Json> {
+    let name = config
+        .str_of("name")
+        .filter(|n| !n.is_empty())
+        .unwrap_or("test");
+    let mut m = JsonMap::new();
+    m.insert("user_prompt".into(), json!("test"));
+    m.insert("agent_name".into(), json!(name));
+    for key in [
+        "is_interactive",
+        "is_daemon",
+        "is_scheduled",
+        "has_notify_tool",
+        "is_subagent",
+    ] {
+        m.insert(key.into(), json!(false));
+    }
+    m.insert("schedule_id".into(), json!(""));
+    m.insert("conversation_id".into(), json!(""));
+    m.insert("tools".into(), config.get("tools").clone());
+    m.insert("parent_agent".into(), Json::Null);
+    m.insert("chat_history".into(), json!([]));
+    for item in config.get("prefetch").as_array().into_iter().flatten() {
+        let Some(assign) = item
+            .get("assign")
+            .and_then(Json::as_str)
+            .filter(|a| !a.is_empty())
+        else {
+            continue;
+        };
+        let mock = match assign {
+            "available_skills" => {
+                json!([{"name": "mock_skill", "description": "Mock skill for validation"}])
+            }
+            "failed_skills" => json!([{
+                "name": "mock_failed", "source": "scan", "path": "/tmp/SKILL.md",
+                "severity": "warning", "message": "Mock failure for validation"
+            }]),
+            "available_agents" => json!(AGENTS_MOCK),
+            _ => json!("mock_prefetch_data"),
+        };
+        m.insert(assign.into(), mock);
+    }
+    for (name, value) in attachment_mocks(config) {
+        m.insert(name, value);
+    }
+    m
+}
+
+const AGENTS_MOCK: &str = "- **mock_agent**: Mock agent for validation";
+
+fn attachment_mocks(config: &Config) -> Vec<(String, Json)> {
+    let mut out = Vec::new();
+    for item in config.get("attachments").as_array().into_iter().flatten() {
+        let Some(assign) = item.get("assign").and_then(Json::as_str) else {
+            continue;
+        };
+        let path = item.get("path").and_then(Json::as_str).unwrap_or_default();
+        let value = if item.get("mode").and_then(Json::as_str) == Some("index") {
+            json!([{"path": "mock/path.md", "heading": "Mock", "size_bytes": 0, "mtime": 0}])
+        } else if path.contains(['*', '?', '[']) {
+            json!([{"path": "mock/path.md", "content": "mock content"}])
+        } else {
+            json!("mock attachment content")
+        };
+        out.push((assign.to_string(), value));
+    }
+    out
+}
+
+/// The stubbed `_run_prefetch`.
+fn prefetch_context(config: &Config) -> Vec<(String, Json)> {
+    let mocks = validation_mocks(config);
+    let mut out: Vec<(String, Json)> = Vec::new();
+    for item in config.get("prefetch").as_array().into_iter().flatten() {
+        let Some(name) = item
+            .get("assign")
+            .and_then(Json::as_str)
+            .filter(|a| !a.is_empty())
+        else {
+            continue;
+        };
+        if let Some(v) = mocks.get(name) {
+            out.retain(|(k, _)| k != name);
+            out.push((name.to_string(), v.clone()));
+        }
+    }
+    let wants_agents = config.get("auto_load_agent_list") == &json!(true)
+        || !strings(config.get("auto_load_agents")).is_empty();
+    if wants_agents && !out.iter().any(|(k, _)| k == "available_agents") {
+        out.push(("available_agents".into(), json!(AGENTS_MOCK)));
+    }
+    out
+}
+
+/// Runs the preparation. `Ok(None)`: `run_if` skipped the agent.
+pub fn prepare(
+    config: &Config,
+    body: &str,
+    inputs: &Inputs,
+) -> Result<Option<Prepared>, RenderError> {
+    let printed = Arc::new(AtomicUsize::new(0));
+    let env = jinja::environment(&inputs.world, printed);
+
+    let mut context: Vec<(String, Value)> = Vec::new();
+    let mut set = |k: String, v: Value| {
+        context.retain(|(key, _)| *key != k);
+        context.push((k, v));
+    };
+    for (k, v) in directives::step_mocks(body) {
+        set(k, Value::from(v));
+    }
+    for (k, v) in prefetch_context(config) {
+        set(k, Value::from_serialize(&v));
+    }
+    for (k, v) in directives::tool_placeholders(body) {
+        set(k, Value::from(v));
+    }
+    let (body, exec_vars) = directives::exec_placeholders(body);
+    for (k, v) in exec_vars {
+        set(k, Value::from(v));
+    }
+    let name = config.get("name").clone();
+    let fixed: Vec<(&str, Value)> = vec![
+        ("user_prompt", Value::from(inputs.user_prompt.clone())),
+        ("agent_name", Value::from_serialize(&name)),
+        ("is_interactive", Value::from(inputs.interactive)),
+        ("is_daemon", Value::from(false)),
+        ("is_scheduled", Value::from(false)),
+        ("schedule_id", Value::from("")),
+        ("conversation_id", Value::from("")),
+        ("has_notify_tool", Value::from(false)),
+        ("running_tasks", Value::from(Vec::<Value>::new())),
+        ("tsugite_url", Value::from("")),
+        ("tsugite_token", Value::from("")),
+        ("tools", Value::from_serialize(config.get("tools"))),
+        ("available_tools", Value::from(tools::names())),
+        ("is_subagent", Value::from(false)),
+        ("parent_agent", Value::from(())),
+        ("chat_history", Value::from(Vec::<Value>::new())),
+        ("CWD", Value::from(inputs.cwd.clone())),
+        ("INVOKED_FROM", Value::from(())),
+        ("WORKSPACE_DIR", Value::from(())),
+    ];
+    for (k, v) in fixed {
+        set(k.to_string(), v);
+    }
+    for (k, v) in attachment_mocks(config) {
+        set(k, Value::from_serialize(&v));
+    }
+
+    let render = |text: &str, ctx: &[(String, Value)], part: Part| -> Result<String, RenderError> {
+        let source = directives::strip_ignored(text);
+        let ctx: std::collections::BTreeMap<&str, Value> =
+            ctx.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+        jinja::reject_loop_controls(&source)
+            .and_then(|_| env.render_str(&source, ctx))
+            .map_err(|e| RenderError {
+                part,
+                line: e.line().map(|l| l as u32),
+                bounded: matches!(e.kind(), minijinja::ErrorKind::OutOfFuel)
+                    || e.to_string().contains("output larger than"),
+                message: describe(&e, &source),
+            })
+    };
+
+    if let Some(guard) = config.str_of("run_if").filter(|g| !g.is_empty()) {
+        let verdict = render(&format!("{{{{ {guard} }}}}"), &context, Part::Body);
+        let skip = match verdict {
+            Ok(out) => {
+                ["", "false", "none", "0"].contains(&crate::py::strip(&out).to_lowercase().as_str())
+            }
+            Err(_) => true,
+        };
+        if skip {
+            return Ok(None);
+        }
+    }
+
+    let strict = config.get("strict_tools") == &json!(true);
+    let mut expanded =
+        tools::expand(&strings(config.get("tools")), strict).map_err(|m| RenderError {
+            part: Part::Tools,
+            line: None,
+            message: format!("Failed to create tools: {m}"),
+            bounded: false,
+        })?;
+    if inputs.interactive {
+        for t in tools::INTERACTIVE {
+            if !expanded.iter().any(|e| e == t) {
+                expanded.push(t.to_string());
+            }
+        }
+    } else {
+        expanded.retain(|t| !tools::INTERACTIVE.contains(&t.as_str()));
+    }
+    context.retain(|(k, _)| k != "tools");
+    context.push(("tools".into(), Value::from(expanded)));
+
+    let user_message = render(&body, &context, Part::Body)?;
+    let instructions = config.str_of("instructions").unwrap_or_default();
+    let instructions = if instructions.is_empty() {
+        String::new()
+    } else {
+        render(instructions, &context, Part::Instructions)?
+    };
+    let steps = match directives::steps(&user_message) {
+        Some((_, steps)) => steps.into_iter().map(|s| (s.name, s.content)).collect(),
+        None => Vec::new(),
+    };
+    Ok(Some(Prepared {
+        instructions: crate::py::strip(&instructions).to_string(),
+        user_message,
+        steps,
+    }))
+}
+
+/// A template error in Jinja2's words where they differ only in spelling.
+fn describe(e: &minijinja::Error, source: &str) -> String {
+    let detail = e
+        .detail()
+        .map(str::to_string)
+        .unwrap_or_else(|| e.kind().to_string());
+    match e.kind() {
+        minijinja::ErrorKind::UndefinedError => {
+            // Jinja2 names the variable; minijinja gives the span of the expression.
+            let what = e.range().and_then(|r| source.get(r)).unwrap_or("a value");
+            format!("Template rendering failed: '{what}' is undefined")
+        }
+        minijinja::ErrorKind::OutOfFuel => format!(
+            "the template ran longer than agentry allows ({} steps): {detail}",
+            jinja::FUEL
+        ),
+        _ => format!("Template rendering failed: {detail}"),
+    }
+}

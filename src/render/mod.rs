@@ -1,0 +1,9 @@
+//! Template rendering shared by the frameworks that render prompts with Jinja2
+//! (Tsugite, Kimi): minijinja made to print values the way Jinja2 does on Python —
+//! `str()` of scalars, `repr()` inside containers, tuples in parentheses — and the
+//! Jinja2 filters minijinja lacks. Each framework builds its own environment (its
+//! delimiters, whitespace and undefined rules) on top of these pieces.
+
+mod python;
+
+pub use python::{center, py_repr, py_str, python_formatter, tuple_repr, Tuple};
