@@ -52,6 +52,7 @@ impl Framework for MdFiles {
                 }],
                 attributes: Vec::new(),
                 system_prompt: None,
+                messages: Vec::new(),
                 edges: Vec::new(),
             });
         }
@@ -110,6 +111,7 @@ impl Framework for Walker {
                 }],
                 attributes: Vec::new(),
                 system_prompt: None,
+                messages: Vec::new(),
                 edges: Vec::new(),
             });
         }
@@ -440,4 +442,53 @@ fn dropping_the_loader_ends_its_thread() {
     drop(loader);
     assert_eq!(ended.load(Ordering::SeqCst), 1, "the worker thread had ended when drop returned");
     assert!(started.elapsed() < Duration::from_millis(200), "drop took {:?}", started.elapsed());
+}
+
+/// The same promise with a real framework: OpenHands file agents, project over user.
+#[test]
+fn openhands_agents_follow_their_files() {
+    let ws = Workspace::new("openhands");
+    let user_agents = ws.root.join("home/.agents/agents");
+    std::fs::create_dir_all(&user_agents).unwrap();
+    std::fs::write(user_agents.join("reviewer.md"), "---\nname: reviewer\ndescription: mine\n---\nReview.\n").unwrap();
+    let mut opts = ws.options();
+    opts.ecosystems = vec!["openhands".into()];
+    let loader = Loader::spawn(opts, WatchMode::Notify, Box::new(|| {}));
+    let statuses = |c: &Catalog| -> Vec<(String, String, Status)> {
+        c.agents().map(|a| (a.name.clone(), a.source.key(), a.status)).collect()
+    };
+    let mut f = Follower { generation: 0 };
+    f.next_until(&loader, "the user's reviewer", |c| {
+        statuses(c) == [("reviewer".into(), "user:.agents/agents/reviewer.md".into(), Status::Wins)]
+    });
+
+    // A project definition of the same name appears and wins.
+    std::fs::create_dir_all(ws.agents()).unwrap();
+    std::fs::write(ws.agents().join("reviewer.md"), "---\nname: reviewer\ndescription: ours\n---\nReview.\n").unwrap();
+    f.next_until(&loader, "the project's reviewer winning", |c| {
+        statuses(c)
+            == [
+                ("reviewer".into(), "project:.agents/agents/reviewer.md".into(), Status::Wins),
+                ("reviewer".into(), "user:.agents/agents/reviewer.md".into(), Status::Shadowed),
+            ]
+    });
+
+    // Renaming the agent inside the file: the user's definition wins again.
+    std::fs::write(ws.agents().join("reviewer.md"), "---\nname: auditor\n---\nAudit.\n").unwrap();
+    f.next_until(&loader, "the rename inside the file", |c| {
+        let s = statuses(c);
+        s.contains(&("auditor".into(), "project:.agents/agents/reviewer.md".into(), Status::Wins))
+            && s.contains(&("reviewer".into(), "user:.agents/agents/reviewer.md".into(), Status::Wins))
+    });
+
+    // Broken YAML: the definition becomes invalid, the rest still loads.
+    std::fs::write(ws.agents().join("reviewer.md"), "---\nname: [auditor\n---\nAudit.\n").unwrap();
+    let c = f.next_until(&loader, "the parse error", |c| c.diagnostics().any(|d| d.path.ends_with("reviewer.md")));
+    assert!(statuses(&c).contains(&("reviewer".into(), "user:.agents/agents/reviewer.md".into(), Status::Wins)));
+
+    std::fs::remove_file(ws.agents().join("reviewer.md")).unwrap();
+    f.next_until(&loader, "the project file gone", |c| {
+        statuses(c) == [("reviewer".into(), "user:.agents/agents/reviewer.md".into(), Status::Wins)]
+            && !c.diagnostics().any(|d| d.severity == agentry::model::Severity::Error)
+    });
 }

@@ -82,6 +82,23 @@ fn file_text(path: &Path) -> String {
     }
 }
 
+/// What the model reads from a definition: the system prompt, then each other
+/// message under the heading `agentry show` prints for it.
+fn model_text(a: &Agent) -> String {
+    let mut text = a.system_prompt.clone().unwrap_or_default();
+    for m in &a.messages {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        match &m.label {
+            Some(label) => text.push_str(&format!("--- {} message: {label} ---\n", m.role)),
+            None => text.push_str(&format!("--- {} message ---\n", m.role)),
+        }
+        text.push_str(&m.text);
+    }
+    text
+}
+
 /// Everything compared, in the order it is printed.
 struct Report<'a> {
     winner: &'a Agent,
@@ -99,11 +116,7 @@ impl<'a> Report<'a> {
         } else {
             diff::text(&file_text(&other.source.path), &file_text(&winner.source.path), context)
         };
-        let prompt = diff::text(
-            other.system_prompt.as_deref().unwrap_or(""),
-            winner.system_prompt.as_deref().unwrap_or(""),
-            context,
-        );
+        let prompt = diff::text(&model_text(other), &model_text(winner), context);
         Report { winner, other, fields: diff::fields(winner, other), file, prompt }
     }
 
@@ -181,7 +194,7 @@ fn changed_pair(old: String, new: String) -> Vec<DiffLine> {
 /// a `-`/`+` pair, a changed list item by item (`  - item`), a changed object entry
 /// by entry (`  key: value`). Each line says whether it belongs to a changed field
 /// (the unchanged `key:` line above changed items does).
-fn field_lines(fields: &[FieldChange]) -> Vec<(DiffLine, bool)> {
+fn field_lines(fields: &[FieldChange], context: usize) -> Vec<(DiffLine, bool)> {
     let mut lines = Vec::new();
     let value = |v: &Option<Json>| v.as_ref().map(compact).unwrap_or_default();
     for f in fields {
@@ -196,7 +209,19 @@ fn field_lines(fields: &[FieldChange]) -> Vec<(DiffLine, bool)> {
             }
             Change::Changed => {
                 lines.push((line(Change::Same, format!("{}:", f.key)), true));
-                for item in &f.items {
+                // Inside a long list or object, unchanged items far from a change
+                // shrink to one `…` line.
+                let changed: Vec<usize> = (0..f.items.len()).filter(|&i| f.items[i].change != Change::Same).collect();
+                let mut skipping = false;
+                for (i, item) in f.items.iter().enumerate() {
+                    if !changed.iter().any(|&c| i.abs_diff(c) <= context) {
+                        if !skipping {
+                            lines.push((line(Change::Same, "  …".into()), true));
+                        }
+                        skipping = true;
+                        continue;
+                    }
+                    skipping = false;
                     let text = match item.value.as_object().filter(|_| f.new.as_ref().is_some_and(Json::is_object)) {
                         Some(entry) => entry.iter().map(|(k, v)| format!("  {k}: {}", compact(v))).collect(),
                         None => format!("  - {}", compact(&item.value)),
@@ -251,7 +276,7 @@ impl Printer<'_, '_> {
         ))?;
         self.comment(&format!("why: {}", r.other.rule))?;
 
-        let groups = field_groups(field_lines(&r.fields), self.style.context);
+        let groups = field_groups(field_lines(&r.fields, self.style.context), self.style.context);
         if groups.is_empty() {
             self.comment("fields: identical")?;
         } else {
@@ -267,8 +292,9 @@ impl Printer<'_, '_> {
             self.section(&old, &new, &r.file.hunks, true)?;
         }
 
-        match (&r.other.system_prompt, &r.winner.system_prompt) {
-            (None, None) => self.comment("prompt: not known without running the agent")?,
+        let unknown = |a: &Agent| a.system_prompt.is_none() && a.messages.is_empty();
+        match (unknown(r.other), unknown(r.winner)) {
+            (true, true) => self.comment("prompt: not known without running the agent")?,
             _ if r.prompt.is_empty() => self.comment("prompt: identical")?,
             _ => self.section(&format!("{old_key} (prompt)"), &format!("{new_key} (prompt)"), &r.prompt.hunks, true)?,
         }
@@ -456,6 +482,7 @@ mod tests {
                 .collect(),
             attributes: Vec::new(),
             system_prompt: Some(prompt.into()),
+            messages: Vec::new(),
             edges: Vec::new(),
         }
     }
@@ -582,6 +609,18 @@ mod tests {
     }
 
     #[test]
+    fn the_prompt_section_includes_the_other_messages() {
+        let (_files, mut catalog) = workspace("messages");
+        let message = |text: &str| crate::model::Message { role: "user".into(), label: None, text: text.into() };
+        catalog.reports[0].agents[0].messages = vec![message("Review branch <user prompt>.")];
+        catalog.reports[0].agents[1].messages = vec![message("Review <user prompt>.")];
+        let (_, text) = run(&catalog, None, false, PLAIN);
+        let prompt = &text[text.find("(prompt)").expect("a prompt section")..];
+        assert!(prompt.contains(" --- user message ---\n-Review <user prompt>.\n"), "{prompt}");
+        assert!(prompt.contains("+Review branch <user prompt>.\n"), "{prompt}");
+    }
+
+    #[test]
     fn json_carries_field_and_text_diffs() {
         let (_files, catalog) = workspace("json");
         let (_, text) = run(&catalog, Some("user:.agents/agents/reviewer.md"), true, PLAIN);
@@ -622,7 +661,7 @@ mod tests {
             change("e", Change::Same, Some(json!(5)), Some(json!(5))),
             change("model", Change::Changed, Some(json!("gpt-4o mini")), Some(json!("gpt-4o large"))),
         ];
-        let groups = field_groups(field_lines(&fields), 1);
+        let groups = field_groups(field_lines(&fields, 1), 1);
         let text: Vec<Vec<String>> = groups
             .iter()
             .map(|h| h.lines.iter().map(|l| format!("{}{}", l.tag.sign(), l.content())).collect())

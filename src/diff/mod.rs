@@ -184,6 +184,7 @@ mod tests {
                 .collect(),
             attributes: Vec::new(),
             system_prompt: None,
+            messages: Vec::new(),
             edges: Vec::new(),
         }
     }

@@ -198,3 +198,63 @@ impl Drop for Loader {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frameworks::RenderMode;
+    use crate::model::Roots;
+    use std::collections::BTreeMap;
+    use std::time::Instant;
+
+    /// What the worker does when the watcher reports the watch limit (inotify's
+    /// `ENOSPC`, which cannot be provoked without changing the machine's limits):
+    /// it says so and keeps refreshing by polling.
+    #[test]
+    fn a_watch_failure_falls_back_to_polling_and_refresh_goes_on() {
+        let root = std::env::temp_dir().join(format!("agentry-loader-fallback-{}", std::process::id()));
+        let agents = root.join("p/.agents/agents");
+        std::fs::create_dir_all(&agents).unwrap();
+        std::fs::create_dir_all(root.join("h")).unwrap();
+        let opts = LoadOptions {
+            roots: Roots {
+                project: root.join("p"),
+                home: root.join("h"),
+                xdg: root.join("h/.config"),
+                builtins: Some(root.join("h")),
+            },
+            ecosystems: vec!["openhands".into()],
+            render: RenderMode::Export,
+            env: BTreeMap::new(),
+            options: BTreeMap::new(),
+        };
+        let loader = Loader::spawn(opts, WatchMode::Notify, Box::new(|| {}));
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let next =
+            || loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("an event");
+        while !matches!(next(), LoaderEvent::Watch(WatchState::Watching { .. })) {}
+        let _ = loader.control.send(Control::WatchError("OS file watch limit reached.".into()));
+        let reason = loop {
+            if let LoaderEvent::Watch(WatchState::Polling { every, reason }) = next() {
+                assert_eq!(every, FALLBACK_POLL);
+                break reason;
+            }
+        };
+        assert!(reason.contains("file watching failed: OS file watch limit reached."), "{reason}");
+        // The load that follows the fallback hands the poller its folders; a change
+        // after it can only be seen by polling.
+        while !matches!(next(), LoaderEvent::Snapshot(_)) {}
+        let written = Instant::now();
+        std::fs::write(agents.join("a.md"), "---\nname: polled\n---\nHi.\n").unwrap();
+        loop {
+            if let LoaderEvent::Snapshot(c) = next() {
+                if c.agents().any(|a| a.name == "polled") {
+                    assert!(written.elapsed() >= worker::DEBOUNCE);
+                    break;
+                }
+            }
+        }
+        drop(loader);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}

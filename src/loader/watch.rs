@@ -76,10 +76,11 @@ fn walk(root: &Path) -> Vec<PathBuf> {
 /// The folders a snapshot depends on, each with whether its subfolders count too.
 ///
 /// - every searched folder that exists, recursively when it lies inside a workspace
-///   root (agent folders are small); a searched workspace root itself (Kimi walks
-///   the whole project, Tsugite reads `*.md` directly in it) is watched folder by
-///   folder through a bounded walk that skips dependency trees, so a new
-///   `team/agent.yaml` deep in the project is seen without watching `node_modules/`;
+///   root (agent folders are small); a searched project root (Kimi walks the whole
+///   project, Tsugite reads `*.md` directly in it) is watched folder by folder
+///   through a bounded walk that skips dependency trees, so a new `team/agent.yaml`
+///   deep in the project is seen without watching `node_modules/`; a searched home
+///   or XDG root is watched at its top only;
 /// - for a searched folder that does not exist, its nearest existing ancestor, so
 ///   creating `.agents/agents/` is seen;
 /// - the folder of every file the loads read (parents reached through `extends`,
@@ -97,8 +98,12 @@ pub fn targets(catalog: &Catalog, files_read: &[PathBuf]) -> BTreeMap<PathBuf, b
         for dir in dirs {
             if crate::frameworks::is_dir(&dir) {
                 if is_root_or_above(&dir) {
-                    for sub in walk(&dir) {
-                        add(&mut out, sub, false);
+                    // Only the project is walked (Kimi's entry points are anywhere in
+                    // it); the home folder itself is only ever read at its top.
+                    if dir == catalog.roots.project {
+                        for sub in walk(&dir) {
+                            add(&mut out, sub, false);
+                        }
                     }
                     add(&mut out, dir, false);
                 } else {
@@ -251,7 +256,7 @@ mod tests {
     fn a_root_is_walked_folder_by_folder_without_dependency_trees() {
         let root = std::env::temp_dir().join(format!("agentry-walk-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
-        for d in ["p/team/crew", "p/node_modules/x", "p/.git/objects", "p/.agents/agents", "h"] {
+        for d in ["p/team/crew", "p/node_modules/x", "p/.git/objects", "p/.agents/agents", "h/notes/2024"] {
             std::fs::create_dir_all(root.join(d)).unwrap();
         }
         #[cfg(unix)]
@@ -270,6 +275,8 @@ mod tests {
                     (root.join("p"), crate::model::Scope::Project),
                     (root.join("p/.agents/agents"), crate::model::Scope::Project),
                     (root.join("h/.agents/agents"), crate::model::Scope::User),
+                    // A searched home root is not walked: `h/notes` is not watched.
+                    (root.join("h"), crate::model::Scope::User),
                 ] {
                     r.searched.push(crate::model::SearchDir { scope, path, role: String::new() });
                 }
