@@ -43,6 +43,7 @@ fn catalog(n: usize) -> Arc<Catalog> {
             fields: Vec::new(),
             attributes: Vec::new(),
             system_prompt: Some(format!("# {name}\n\nYou are a helpful agent.\n")),
+            messages: Vec::new(),
             edges: Vec::new(),
         });
     }

@@ -469,7 +469,7 @@ impl App {
                 self.fields.cursor = clamp(self.fields.cursor, len);
             }
             Pane::Prompt => {
-                let len = self.agent().and_then(|a| a.system_prompt.as_ref()).map_or(0, |p| p.lines().count());
+                let len = self.agent().and_then(super::panes::prompt::model_text).map_or(0, |p| p.lines().count());
                 self.prompt_scroll = clamp(self.prompt_scroll, len);
             }
             Pane::Diagnostics => {

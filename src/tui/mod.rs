@@ -143,10 +143,10 @@ impl Driver<'_> {
 
     fn draw(&mut self, guard: &mut terminal::Guard, app: &App) -> io::Result<()> {
         if let (Some(agent), Some(syntax)) = (app.agent(), self.theme.syntax.as_deref()) {
-            if let Some(prompt) = &agent.system_prompt {
-                let key = key_of(prompt, syntax);
+            if let Some(prompt) = panes::prompt::model_text(agent) {
+                let key = key_of(&prompt, syntax);
                 if app.highlighted.as_ref().is_none_or(|h| h.key != key) {
-                    self.highlighter.request(key, prompt, syntax);
+                    self.highlighter.request(key, &prompt, syntax);
                 }
             }
         }

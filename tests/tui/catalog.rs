@@ -56,6 +56,7 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
         ],
         attributes: vec![Attribute { key: "name".into(), line: 2, value: json!(name) }],
         system_prompt: Some(format!("# {name}\n\nYou review code.\n- be kind\n- be precise\n")),
+        messages: Vec::new(),
         edges: Vec::new(),
     }
 }
@@ -99,6 +100,7 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     coder.fields.push(field("tools", json!(["read", "write", "run"]), Provenance::Merged, &[(&base_key, 4), (&coder_key, 6)], "union of base.md:4 and coder.md:6"));
     coder.fields.push(field("max_turns", json!(20), Provenance::Inherited, &[(&base_key, 5)], "inherited: the child does not set it"));
     coder.fields.push(Field { key: "temperature".into(), value: json!(0.2), origin: FieldOrigin::default("framework default") });
+    coder.messages.push(Message { role: "user".into(), label: None, text: "Implement the task: <user prompt>\n".into() });
     let mut ts = EcosystemReport::new("tsugite");
     ts.agents = vec![coder, base];
     ts.diagnostics.push(

@@ -10,6 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
 
+use super::prompt::model_text;
 use super::{block, ellipsize, safe};
 use crate::diff::{self, Change, DiffLine, FieldChange, TextDiff};
 use crate::model::{Agent, Status};
@@ -27,7 +28,8 @@ pub struct DiffView {
     pub other_status: Status,
     pub fields: Vec<FieldChange>,
     pub file: TextDiff,
-    /// `None` when either prompt cannot be known without running the agent.
+    /// The diff of what the model reads (prompt and messages); `None` when either
+    /// side cannot be known without running the agent.
     pub prompt: Option<TextDiff>,
 }
 
@@ -46,8 +48,8 @@ enum Row {
 impl DiffView {
     /// The view of `winner` against `other`, given the text of their files.
     pub fn build(winner: &Agent, other: &Agent, winner_text: &str, other_text: &str) -> DiffView {
-        let prompt = match (&other.system_prompt, &winner.system_prompt) {
-            (Some(old), Some(new)) => Some(diff::text(old, new, CONTEXT)),
+        let prompt = match (model_text(other), model_text(winner)) {
+            (Some(old), Some(new)) => Some(diff::text(&old, &new, CONTEXT)),
             _ => None,
         };
         DiffView {
@@ -89,7 +91,7 @@ impl DiffView {
         }
         rows.push(Row::Heading(format!("file  --- {}  +++ {}", self.other_key, self.winner_key)));
         text_rows(&self.file, side_by_side, "the files are identical", &mut rows);
-        rows.push(Row::Heading("system prompt".into()));
+        rows.push(Row::Heading("what the model reads".into()));
         match &self.prompt {
             Some(d) => text_rows(d, side_by_side, "the prompts are identical", &mut rows),
             None => rows.push(Row::Note("a prompt cannot be known without running the agent".into())),
