@@ -36,6 +36,7 @@ use self::theme::Theme;
 use crate::cli::{load_options, Failure, WorkspaceArgs};
 use crate::frameworks::RenderMode;
 use crate::loader::{Loader, LoaderEvent, WatchMode, WatchState};
+use crate::model::Catalog;
 
 /// How long the input thread waits for a key before looking whether it must pause
 /// (for `$EDITOR`). It only wakes that thread; nothing is drawn.
@@ -55,6 +56,7 @@ pub struct Options {
 enum Event {
     Term(TermEvent),
     Loader,
+    Indexed(Box<index::Index>),
     Highlighted(Highlighted),
     Signal,
 }
@@ -94,6 +96,7 @@ pub fn run(ws: &WorkspaceArgs, options: &Options) -> Result<i32, Failure> {
     let signals = spawn_signal_thread(tx.clone());
     let gate = Arc::new(Gate::default());
     spawn_input_thread(tx.clone(), gate.clone());
+    let indexer = spawn_indexer(tx.clone());
     let highlighted = tx.clone();
     let mut highlighter = Highlighter::spawn(move |h| {
         let _ = highlighted.send(Event::Highlighted(h));
@@ -106,7 +109,7 @@ pub fn run(ws: &WorkspaceArgs, options: &Options) -> Result<i32, Failure> {
     if !problems.is_empty() {
         app.config_error = Some(problems.join("; "));
     }
-    let mut driver = Driver { loader, gate, theme, highlighter: &mut highlighter };
+    let mut driver = Driver { loader, gate, theme, highlighter: &mut highlighter, indexer };
     let result = driver.run(&mut guard, &mut app, &rx);
     drop(guard);
     if let Some(handle) = signals {
@@ -121,6 +124,8 @@ struct Driver<'a> {
     gate: Arc<Gate>,
     theme: Theme,
     highlighter: &'a mut Highlighter,
+    /// Snapshots go here to have their lookups built off the UI thread.
+    indexer: Sender<Arc<Catalog>>,
 }
 
 impl Driver<'_> {
@@ -167,19 +172,23 @@ impl Driver<'_> {
                 return Ok(true);
             }
             Event::Loader => {
-                let mut effects = Vec::new();
                 while let Some(event) = self.loader.try_recv() {
                     match event {
                         LoaderEvent::Progress { done, total } => app.progress = Some((done, total)),
-                        LoaderEvent::Snapshot(catalog) => effects.extend(app.on_snapshot(catalog)),
+                        LoaderEvent::Snapshot(catalog) => {
+                            if self.indexer.send(catalog.clone()).is_err() {
+                                // No indexing thread: build the lookups here.
+                                if let Some(effect) = app.on_snapshot(catalog) {
+                                    self.perform(effect, guard, app)?;
+                                }
+                            }
+                        }
                         LoaderEvent::Watch(state) => app.watch = watch_words(&state),
                     }
                 }
-                for effect in effects {
-                    self.perform(effect, guard, app)?;
-                }
                 return Ok(true);
             }
+            Event::Indexed(index) => app.on_index(*index),
             Event::Term(TermEvent::Key(key)) if key.kind != KeyEventKind::Release => app.on_key(key),
             Event::Term(TermEvent::Mouse(m)) if !matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) => {
                 app.on_mouse(m)
@@ -341,6 +350,23 @@ fn spawn_input_thread(tx: Sender<Event>, gate: Arc<Gate>) {
             Err(_) => return,
         }
     });
+}
+
+/// Builds each snapshot's lookups on its own thread; when snapshots come faster than
+/// they are indexed, only the newest is.
+fn spawn_indexer(tx: Sender<Event>) -> Sender<Arc<Catalog>> {
+    let (snapshots, rx) = channel::<Arc<Catalog>>();
+    let _ = std::thread::Builder::new().name("agentry-index".into()).spawn(move || {
+        while let Ok(mut catalog) = rx.recv() {
+            while let Ok(newer) = rx.try_recv() {
+                catalog = newer;
+            }
+            if tx.send(Event::Indexed(Box::new(index::Index::new(catalog)))).is_err() {
+                return;
+            }
+        }
+    });
+    snapshots
 }
 
 /// SIGTERM, SIGINT and SIGHUP end the loop normally, so the terminal is restored.
