@@ -75,10 +75,16 @@ fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         left.push(safe(&format!("config: {e}"), theme.error));
     }
     let help = app.keymap.key_of(super::action::Action::Help).map(|k| format!("{k} help ")).unwrap_or_default();
-    let right = Line::from(vec![safe(&app.watch, theme.muted), Span::raw("  "), Span::styled(help, theme.key)]);
+    let left = Line::from(left);
+    // The left side (counts, filter, problems) matters more: the watch state goes
+    // first when the line is too narrow for both, then the help hint.
+    let mut right = Line::from(vec![safe(&app.watch, theme.muted), Span::raw("  "), Span::styled(help.clone(), theme.key)]);
+    if left.width() + right.width() + 2 > area.width as usize {
+        right = Line::from(Span::styled(help, theme.key));
+    }
+    frame.render_widget(Paragraph::new(left.clone()).style(theme.status), area);
     let right_width = right.width() as u16;
-    frame.render_widget(Paragraph::new(Line::from(left)).style(theme.status), area);
-    if area.width > right_width + 20 {
+    if left.width() + right_width as usize + 2 <= area.width as usize {
         let r = Rect { x: area.x + area.width - right_width, width: right_width, ..area };
         frame.render_widget(Paragraph::new(right).alignment(Alignment::Right).style(theme.status), r);
     }

@@ -63,7 +63,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let outer = block(title, focused, theme);
     let inner = outer.inner(area);
     frame.render_widget(outer, area);
-    let detail = if inner.height > DETAIL_LINES + 4 { DETAIL_LINES } else { 0 };
+    let detail = match inner.height {
+        h if h > 16 => DETAIL_LINES + 1,
+        h if h > DETAIL_LINES + 4 => DETAIL_LINES,
+        _ => 0,
+    };
     let [chain_area, list_area, detail_area] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(detail)]).areas(inner);
     frame.render_widget(Paragraph::new(chain_line(agent, theme)), chain_area);
