@@ -102,20 +102,30 @@ pub fn rank(matcher: &SkimMatcherV2, haystacks: &[String], candidates: Option<&[
     }
     let needle = query.as_bytes();
     let ends = |n: usize| subsequence_end(haystacks[n].as_bytes(), needle).map(|end| (end, n));
-    let mut matched = filter_map(haystacks.len(), candidates, ends);
-    let top = matched.len().min(SKIM_TOP);
-    if top < matched.len() {
-        matched.select_nth_unstable(top);
+    let matched = filter_map(haystacks.len(), candidates, ends);
+    // Order by where the match ends with a counting sort (ends are small numbers);
+    // within one end, candidates keep their order (catalog or previous ranking).
+    let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); END_BUCKETS];
+    for (end, n) in matched {
+        buckets[end.min(END_BUCKETS - 1)].push(n);
     }
-    let (best, rest) = matched.split_at_mut(top);
+    let mut ordered = buckets.into_iter().flatten();
     // Skim needs only the prefix up to the end of the greedy match: same score.
-    let scored: Vec<(i64, usize)> =
-        best.iter().filter_map(|&(end, n)| matcher.fuzzy_match(&haystacks[n][..end], query).map(|s| (s, n))).collect();
+    let scored: Vec<(i64, usize)> = ordered
+        .by_ref()
+        .take(SKIM_TOP)
+        .filter_map(|n| {
+            let end = subsequence_end(haystacks[n].as_bytes(), needle)?;
+            matcher.fuzzy_match(&haystacks[n][..end], query).map(|s| (s, n))
+        })
+        .collect();
     let mut out = by_score(scored);
-    rest.sort_unstable();
-    out.extend(rest.iter().map(|&(_, n)| n));
+    out.extend(ordered);
     out
 }
+
+/// Match ends past this share the last bucket.
+const END_BUCKETS: usize = 512;
 
 /// How many matches skim ranks per keystroke.
 pub const SKIM_TOP: usize = 2000;
