@@ -19,7 +19,8 @@ use ratatui::layout::Rect;
 use ratatui::Terminal;
 
 const WORDS: &[&str] = &[
-    "review", "plan", "code", "test", "deploy", "search", "write", "doc", "triage", "sql", "web", "api", "infra", "lint", "data",
+    "review", "plan", "code", "test", "deploy", "search", "write", "doc", "triage", "sql", "web", "api", "infra",
+    "lint", "data",
 ];
 
 fn catalog(n: usize) -> Arc<Catalog> {
@@ -29,7 +30,8 @@ fn catalog(n: usize) -> Arc<Catalog> {
         let eco = ecosystems[i % 4];
         let name = format!("{}-{}-{}", WORDS[i % WORDS.len()], WORDS[(i / 7) % WORDS.len()], i / 3);
         let rel = format!("agents/team{}/{}.md", i % 97, name);
-        let source = Source { scope: Scope::Project, path: PathBuf::from(format!("/w/project/{rel}")), rel, card: None };
+        let source =
+            Source { scope: Scope::Project, path: PathBuf::from(format!("/w/project/{rel}")), rel, card: None };
         let status = if i % 3 == 0 { Status::Wins } else { Status::Shadowed };
         reports[i % 4].agents.push(Agent {
             ecosystem: eco,
@@ -39,7 +41,11 @@ fn catalog(n: usize) -> Arc<Catalog> {
             status,
             shadowed_by: None,
             rule: "searched first".into(),
-            description: format!("{} agent for the {} team, number {i}", WORDS[i % WORDS.len()], WORDS[(i / 11) % WORDS.len()]),
+            description: format!(
+                "{} agent for the {} team, number {i}",
+                WORDS[i % WORDS.len()],
+                WORDS[(i / 11) % WORDS.len()]
+            ),
             fields: Vec::new(),
             attributes: Vec::new(),
             system_prompt: Some(format!("# {name}\n\nYou are a helpful agent.\n")),
@@ -120,9 +126,13 @@ fn main() {
     for query in ["r", "re", "rev", "review", "tsg"] {
         let (t, c) = (Instant::now(), cpu());
         let found = agentry::tui::finder::rank(&app.ranker, &index.haystacks, None, query);
-        println!("rank alone {query:>7} over all: wall {:>8.2?}, CPU {:>8.2?} ({} matches)", t.elapsed(), cpu() - c, found.len());
+        println!(
+            "rank alone {query:>7} over all: wall {:>8.2?}, CPU {:>8.2?} ({} matches)",
+            t.elapsed(),
+            cpu() - c,
+            found.len()
+        );
     }
     let matches = app.rows.len();
     println!("(rows after the last query closed: {matches})");
 }
-

@@ -27,7 +27,10 @@ fn write(path: &Path, text: &[u8]) {
 fn workspace(tag: &str) -> PathBuf {
     let root = std::env::temp_dir().join(format!("agentry-e2e-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
-    write(&root.join("project/.openhands/agents/reviewer.md"), b"---\nname: reviewer\n---\nReview the change carefully.\n");
+    write(
+        &root.join("project/.openhands/agents/reviewer.md"),
+        b"---\nname: reviewer\n---\nReview the change carefully.\n",
+    );
     write(&root.join("home/.openhands/agents/reviewer.md"), b"---\nname: reviewer\n---\nReview the change quickly.\n");
     write(
         &root.join("project/.openhands/agents/evil.md"),
@@ -200,7 +203,8 @@ fn editor_runs_with_the_terminal_suspended_and_the_explorer_comes_back() {
     let log = root.join("editor.log");
     let editor = root.join("editor.sh");
     write(&editor, format!("#!/bin/sh\necho \"$@\" > '{}'\n", log.display()).as_bytes());
-    let chmod = std::process::Command::new("chmod").args(["+x", &editor.display().to_string()]).status().expect("chmod");
+    let chmod =
+        std::process::Command::new("chmod").args(["+x", &editor.display().to_string()]).status().expect("chmod");
     assert!(chmod.success());
     let mut s = start_with(&root, &[("EDITOR", editor.display().to_string())]);
     s.wait_for("the loaded agents", |t| t.contains("reviewer"));

@@ -39,7 +39,12 @@ fn until(loader: &Loader, app: &mut App, what: &str, ok: impl Fn(&App) -> bool) 
             Some(_) => {}
             None => std::thread::sleep(Duration::from_millis(20)),
         }
-        assert!(start.elapsed() < WAIT, "timed out waiting for {what}: agents {:?}, selected {:?}", names(app), selected(app));
+        assert!(
+            start.elapsed() < WAIT,
+            "timed out waiting for {what}: agents {:?}, selected {:?}",
+            names(app),
+            selected(app)
+        );
     }
 }
 
@@ -86,7 +91,9 @@ fn every_change_shows_in_the_next_snapshot_with_the_selection_kept() {
     std::fs::rename(agents.join("gamma.md"), agents.join("delta.md")).expect("rename");
     // The name is the front matter's: `gamma` now lives in delta.md.
     let gamma_file = |a: &App| {
-        a.catalog().and_then(|c| c.agents().find(|x| x.name == "gamma").map(|x| x.source.rel.clone())).unwrap_or_default()
+        a.catalog()
+            .and_then(|c| c.agents().find(|x| x.name == "gamma").map(|x| x.source.rel.clone()))
+            .unwrap_or_default()
     };
     until(&loader, &mut app, "the rename", |a| gamma_file(a).ends_with("delta.md") && names(a).len() == 4);
     assert_eq!(selected(&app).as_deref(), Some("beta"));

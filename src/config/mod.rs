@@ -174,7 +174,10 @@ mod tests {
             move |k: &str| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
         };
         assert_eq!(default_path(&env(&[("AGENTRY_CONFIG", "/c.toml"), ("HOME", "/h")])), Some("/c.toml".into()));
-        assert_eq!(default_path(&env(&[("XDG_CONFIG_HOME", "/x"), ("HOME", "/h")])), Some("/x/agentry/config.toml".into()));
+        assert_eq!(
+            default_path(&env(&[("XDG_CONFIG_HOME", "/x"), ("HOME", "/h")])),
+            Some("/x/agentry/config.toml".into())
+        );
         assert_eq!(default_path(&env(&[("HOME", "/h")])), Some("/h/.config/agentry/config.toml".into()));
     }
 }

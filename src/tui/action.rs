@@ -79,11 +79,17 @@ impl Action {
 pub enum Effect {
     Quit,
     /// Suspend the terminal and open `$EDITOR` at the file and line.
-    Edit { path: PathBuf, line: Option<u32> },
+    Edit {
+        path: PathBuf,
+        line: Option<u32>,
+    },
     /// Put the text on the clipboard (OSC 52).
     Copy(String),
     /// Read both files and build the diff view (`Agent::id()`s of winner and other).
-    OpenDiff { winner: String, other: String },
+    OpenDiff {
+        winner: String,
+        other: String,
+    },
     /// Ask the loader for a fresh snapshot.
     Reload,
 }

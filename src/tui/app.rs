@@ -196,7 +196,8 @@ impl App {
             self.notice = Some("the compared definitions changed; diff closed".into());
             return None;
         }
-        let effect = Effect::OpenDiff { winner: diff.winner.clone(), other: diff.other().unwrap_or_default().to_string() };
+        let effect =
+            Effect::OpenDiff { winner: diff.winner.clone(), other: diff.other().unwrap_or_default().to_string() };
         self.diff = Some(DiffState { view: None, ..diff });
         Some(effect)
     }
@@ -241,7 +242,8 @@ impl App {
         let is_agent = |r: &Row| matches!(r, Row::Agent { .. });
         let len = self.rows.len();
         let ahead = (self.list.cursor..len).find(|&i| is_agent(&self.rows[i]));
-        let behind = (0..=self.list.cursor.min(len.saturating_sub(1))).rev().find(|&i| len > 0 && is_agent(&self.rows[i]));
+        let behind =
+            (0..=self.list.cursor.min(len.saturating_sub(1))).rev().find(|&i| len > 0 && is_agent(&self.rows[i]));
         let pos = if forward { ahead.or(behind) } else { behind.or(ahead) };
         if let Some(p) = pos {
             self.list.cursor = p;
@@ -536,7 +538,8 @@ impl App {
             self.notice = Some("only one definition of this name; nothing to compare".into());
             return None;
         }
-        let current = if n == winner { 0 } else { others.iter().position(|id| *id == index.agent(n).id()).unwrap_or(0) };
+        let current =
+            if n == winner { 0 } else { others.iter().position(|id| *id == index.agent(n).id()).unwrap_or(0) };
         let winner = index.agent(winner).id();
         let effect = Effect::OpenDiff { winner: winner.clone(), other: others[current].clone() };
         self.help = None;

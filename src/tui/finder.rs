@@ -130,7 +130,11 @@ const END_BUCKETS: usize = 512;
 /// How many matches skim ranks per keystroke.
 pub const SKIM_TOP: usize = 2000;
 
-fn filter_map<T: Send>(all: usize, candidates: Option<&[usize]>, f: impl Fn(usize) -> Option<T> + Sync + Send) -> Vec<T> {
+fn filter_map<T: Send>(
+    all: usize,
+    candidates: Option<&[usize]>,
+    f: impl Fn(usize) -> Option<T> + Sync + Send,
+) -> Vec<T> {
     match candidates {
         Some(c) if c.len() < PARALLEL_FROM => c.iter().filter_map(|&n| f(n)).collect(),
         Some(c) => c.par_iter().filter_map(|&n| f(n)).collect(),

@@ -55,25 +55,23 @@ impl Highlighter {
     pub fn spawn(done: impl Fn(Highlighted) + Send + 'static) -> Highlighter {
         let (requests, rx) = channel::<Request>();
         // Without the thread, prompts simply stay plain.
-        let _ = std::thread::Builder::new()
-            .name("agentry-highlight".into())
-            .spawn(move || {
-                let mut sets: Option<(SyntaxSet, ThemeSet)> = None;
-                while let Ok(mut request) = rx.recv() {
-                    // Only the newest request matters when the selection moved fast.
-                    while let Ok(newer) = rx.try_recv() {
-                        request = newer;
-                    }
-                    let (syntaxes, themes) = sets.get_or_insert_with(|| {
-                        (SyntaxSet::load_defaults_newlines(), ThemeSet::load_defaults())
-                    });
-                    let lines = catch_unwind(AssertUnwindSafe(|| markdown(syntaxes, themes, &request.text, &request.theme)))
+        let _ = std::thread::Builder::new().name("agentry-highlight".into()).spawn(move || {
+            let mut sets: Option<(SyntaxSet, ThemeSet)> = None;
+            while let Ok(mut request) = rx.recv() {
+                // Only the newest request matters when the selection moved fast.
+                while let Ok(newer) = rx.try_recv() {
+                    request = newer;
+                }
+                let (syntaxes, themes) =
+                    sets.get_or_insert_with(|| (SyntaxSet::load_defaults_newlines(), ThemeSet::load_defaults()));
+                let lines =
+                    catch_unwind(AssertUnwindSafe(|| markdown(syntaxes, themes, &request.text, &request.theme)))
                         .ok()
                         .flatten()
                         .unwrap_or_else(|| plain(&request.text));
-                    done(Highlighted { key: request.key, lines });
-                }
-            });
+                done(Highlighted { key: request.key, lines });
+            }
+        });
         Highlighter { requests, last: None }
     }
 
@@ -142,7 +140,8 @@ mod tests {
     fn markdown_is_highlighted_and_escapes_stay_inert() {
         let syntaxes = SyntaxSet::load_defaults_newlines();
         let themes = ThemeSet::load_defaults();
-        let lines = markdown(&syntaxes, &themes, "# Title\n\nevil \x1b]0;pwned\x07 text\n", "base16-ocean.dark").expect("lines");
+        let lines = markdown(&syntaxes, &themes, "# Title\n\nevil \x1b]0;pwned\x07 text\n", "base16-ocean.dark")
+            .expect("lines");
         assert_eq!(lines.len(), 3);
         let heading_fg = lines[0].spans[0].style.fg;
         let body: String = lines[2].spans.iter().map(|s| s.content.as_ref()).collect();

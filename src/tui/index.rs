@@ -196,8 +196,18 @@ impl Index {
             let target = edge.target.as_deref().and_then(|k| self.by_source_key(agent.ecosystem, k));
             match target {
                 Some(t) if !path.contains(&t) => self.subtree(t, depth + 1, Some(edge.kind), path, rows),
-                Some(_) => rows.push(Row::Unresolved { name: edge.name.clone(), depth: depth + 1, via: edge.kind, cycle: true }),
-                None => rows.push(Row::Unresolved { name: edge.name.clone(), depth: depth + 1, via: edge.kind, cycle: false }),
+                Some(_) => rows.push(Row::Unresolved {
+                    name: edge.name.clone(),
+                    depth: depth + 1,
+                    via: edge.kind,
+                    cycle: true,
+                }),
+                None => rows.push(Row::Unresolved {
+                    name: edge.name.clone(),
+                    depth: depth + 1,
+                    via: edge.kind,
+                    cycle: false,
+                }),
             }
         }
         path.pop();

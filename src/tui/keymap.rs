@@ -206,7 +206,12 @@ impl Keymap {
                     Err(e) => problems.push(format!("[keys] {}: {e}", binding.action.name())),
                 }
             }
-            rows.push(Row { action: binding.action, context: binding.context, keys: valid, description: binding.description });
+            rows.push(Row {
+                action: binding.action,
+                context: binding.context,
+                keys: valid,
+                description: binding.description,
+            });
         }
         (Keymap { rows, lookup }, problems)
     }
@@ -219,9 +224,11 @@ impl Keymap {
         }
         match context {
             Context::Finder => None,
-            Context::Diff => {
-                self.lookup.get(&(Context::Global, chord)).or_else(|| self.lookup.get(&(Context::Panes, chord))).copied()
-            }
+            Context::Diff => self
+                .lookup
+                .get(&(Context::Global, chord))
+                .or_else(|| self.lookup.get(&(Context::Panes, chord)))
+                .copied(),
             _ => self.lookup.get(&(Context::Global, chord)).copied(),
         }
     }
@@ -266,7 +273,10 @@ mod tests {
         // The finder's query line takes printable keys, not global ones.
         assert_eq!(km.action(Context::Finder, &key(KeyCode::Char('q'), KeyModifiers::NONE)), None);
         assert_eq!(km.action(Context::Finder, &key(KeyCode::Esc, KeyModifiers::NONE)), Some(Action::FinderCancel));
-        assert_eq!(km.action(Context::Diff, &key(KeyCode::Char('s'), KeyModifiers::NONE)), Some(Action::ToggleSideBySide));
+        assert_eq!(
+            km.action(Context::Diff, &key(KeyCode::Char('s'), KeyModifiers::NONE)),
+            Some(Action::ToggleSideBySide)
+        );
     }
 
     #[test]

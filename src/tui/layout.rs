@@ -72,9 +72,11 @@ pub fn compute(size: Rect, focus: Pane) -> Option<Areas> {
     }
     let [main, status] = split(Direction::Vertical, size, [Constraint::Min(1), Constraint::Length(1)]);
     if size.width >= WIDE {
-        let [left, right] = split(Direction::Horizontal, main, [Constraint::Percentage(45), Constraint::Percentage(55)]);
+        let [left, right] =
+            split(Direction::Horizontal, main, [Constraint::Percentage(45), Constraint::Percentage(55)]);
         let diag_height = (left.height / 4).clamp(3, 10);
-        let [agents, diagnostics] = split(Direction::Vertical, left, [Constraint::Min(3), Constraint::Length(diag_height)]);
+        let [agents, diagnostics] =
+            split(Direction::Vertical, left, [Constraint::Min(3), Constraint::Length(diag_height)]);
         let sources_height = (right.height / 5).clamp(3, 9);
         let [sources, inherit, prompt] = split(
             Direction::Vertical,

@@ -90,9 +90,13 @@ pub fn run(ws: &WorkspaceArgs, options: &Options) -> Result<i32, Failure> {
 
     let (tx, rx) = channel::<Event>();
     let wake = tx.clone();
-    let loader = Loader::spawn(opts, watch, Box::new(move || {
-        let _ = wake.send(Event::Loader);
-    }));
+    let loader = Loader::spawn(
+        opts,
+        watch,
+        Box::new(move || {
+            let _ = wake.send(Event::Loader);
+        }),
+    );
     let signals = spawn_signal_thread(tx.clone());
     let gate = Arc::new(Gate::default());
     spawn_input_thread(tx.clone(), gate.clone());

@@ -73,9 +73,31 @@ macro_rules! roles {
 }
 
 roles!(
-    text, title, header, border, border_focus, winner, shadowed, equivalent, invalid, own, inherited, merged,
-    default, r#match, selection, muted, error, warning, info, diff_add, diff_remove, diff_add_emph,
-    diff_remove_emph, status, key,
+    text,
+    title,
+    header,
+    border,
+    border_focus,
+    winner,
+    shadowed,
+    equivalent,
+    invalid,
+    own,
+    inherited,
+    merged,
+    default,
+    r#match,
+    selection,
+    muted,
+    error,
+    warning,
+    info,
+    diff_add,
+    diff_remove,
+    diff_add_emph,
+    diff_remove_emph,
+    status,
+    key,
 );
 
 impl Theme {

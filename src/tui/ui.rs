@@ -78,7 +78,8 @@ fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let left = Line::from(left);
     // The left side (counts, filter, problems) matters more: the watch state goes
     // first when the line is too narrow for both, then the help hint.
-    let mut right = Line::from(vec![safe(&app.watch, theme.muted), Span::raw("  "), Span::styled(help.clone(), theme.key)]);
+    let mut right =
+        Line::from(vec![safe(&app.watch, theme.muted), Span::raw("  "), Span::styled(help.clone(), theme.key)]);
     if left.width() + right.width() + 2 > area.width as usize {
         right = Line::from(Span::styled(help, theme.key));
     }

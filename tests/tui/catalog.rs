@@ -65,11 +65,23 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
 /// test that a selection survives a snapshot where positions move).
 pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     let mut reviewer = agent("openhands", "reviewer", Scope::Project, ".openhands/agents/reviewer.md", Status::Wins);
-    reviewer.fields.push(field("tools", json!(["read", "grep"]), Provenance::Own, &[(&reviewer.source.key(), 4)], "set in the file"));
+    reviewer.fields.push(field(
+        "tools",
+        json!(["read", "grep"]),
+        Provenance::Own,
+        &[(&reviewer.source.key(), 4)],
+        "set in the file",
+    ));
     let mut shadowed = agent("openhands", "reviewer", Scope::User, ".openhands/agents/reviewer.md", Status::Shadowed);
     shadowed.shadowed_by = Some(reviewer.source.key());
     shadowed.fields[1].value = json!("gpt-4o");
-    shadowed.fields.push(field("tools", json!(["read", "bash"]), Provenance::Own, &[(&shadowed.source.key(), 4)], "set in the file"));
+    shadowed.fields.push(field(
+        "tools",
+        json!(["read", "bash"]),
+        Provenance::Own,
+        &[(&shadowed.source.key(), 4)],
+        "set in the file",
+    ));
     shadowed.system_prompt = Some("# reviewer\n\nYou review code quickly.\n- be kind\n".into());
     let mut equivalent = agent("openhands", "reviewer", Scope::Builtin, "reviewer.md", Status::Equivalent);
     equivalent.shadowed_by = Some(reviewer.source.key());
@@ -78,7 +90,8 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     let mut broken = agent("openhands", "broken", Scope::Project, ".openhands/agents/broken.md", Status::Invalid);
     broken.fields.clear();
     broken.system_prompt = None;
-    let mut evil = agent("openhands", "evil\x1b]0;pwned\x07name", Scope::Project, ".openhands/agents/evil.md", Status::Wins);
+    let mut evil =
+        agent("openhands", "evil\x1b]0;pwned\x07name", Scope::Project, ".openhands/agents/evil.md", Status::Wins);
     evil.description = "tries \x1b[2J to clear the screen".into();
     evil.system_prompt = Some("hello \x1b]52;c;SGVsbG8=\x07 world\n\u{202e}reversed\n".into());
 
@@ -86,9 +99,14 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     oh.agents = extra;
     oh.agents.extend([reviewer, shadowed, equivalent, planner, broken, evil]);
     oh.diagnostics.push(
-        Diagnostic::error("openhands", DiagKind::Parse, format!("{PROJECT}/.openhands/agents/broken.md"), "mapping values are not allowed here")
-            .at(Some(3), Some(7))
-            .failing("project:.openhands/agents/broken.md"),
+        Diagnostic::error(
+            "openhands",
+            DiagKind::Parse,
+            format!("{PROJECT}/.openhands/agents/broken.md"),
+            "mapping values are not allowed here",
+        )
+        .at(Some(3), Some(7))
+        .failing("project:.openhands/agents/broken.md"),
     );
 
     let base = agent("tsugite", "base", Scope::Project, ".tsugite/base.md", Status::Wins);
@@ -97,30 +115,71 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     let coder_key = coder.source.key();
     coder.chain = vec![coder_key.clone(), base_key.clone()];
     coder.edges.push(Edge { kind: EdgeKind::Extends, name: "base".into(), target: Some(base_key.clone()) });
-    coder.fields.push(field("tools", json!(["read", "write", "run"]), Provenance::Merged, &[(&base_key, 4), (&coder_key, 6)], "union of base.md:4 and coder.md:6"));
-    coder.fields.push(field("max_turns", json!(20), Provenance::Inherited, &[(&base_key, 5)], "inherited: the child does not set it"));
-    coder.fields.push(Field { key: "temperature".into(), value: json!(0.2), origin: FieldOrigin::default("framework default") });
-    coder.messages.push(Message { role: "user".into(), label: None, text: "Implement the task: <user prompt>\n".into() });
+    coder.fields.push(field(
+        "tools",
+        json!(["read", "write", "run"]),
+        Provenance::Merged,
+        &[(&base_key, 4), (&coder_key, 6)],
+        "union of base.md:4 and coder.md:6",
+    ));
+    coder.fields.push(field(
+        "max_turns",
+        json!(20),
+        Provenance::Inherited,
+        &[(&base_key, 5)],
+        "inherited: the child does not set it",
+    ));
+    coder.fields.push(Field {
+        key: "temperature".into(),
+        value: json!(0.2),
+        origin: FieldOrigin::default("framework default"),
+    });
+    coder.messages.push(Message {
+        role: "user".into(),
+        label: None,
+        text: "Implement the task: <user prompt>\n".into(),
+    });
     let mut ts = EcosystemReport::new("tsugite");
     ts.agents = vec![coder, base];
     ts.diagnostics.push(
-        Diagnostic::error("tsugite", DiagKind::Template, format!("{PROJECT}/.tsugite/coder.md"), "undefined variable `task`").at(Some(9), None),
+        Diagnostic::error(
+            "tsugite",
+            DiagKind::Template,
+            format!("{PROJECT}/.tsugite/coder.md"),
+            "undefined variable `task`",
+        )
+        .at(Some(9), None),
     );
 
     let mut main = agent("kimi", "main", Scope::Project, ".kimi/agent.yaml", Status::Wins);
-    main.edges.push(Edge { kind: EdgeKind::Subagent, name: "helper".into(), target: Some("project:.kimi/helper.yaml".into()) });
+    main.edges.push(Edge {
+        kind: EdgeKind::Subagent,
+        name: "helper".into(),
+        target: Some("project:.kimi/helper.yaml".into()),
+    });
     main.edges.push(Edge { kind: EdgeKind::Subagent, name: "ghost".into(), target: None });
     main.system_prompt = None;
     let helper = agent("kimi", "helper", Scope::Project, ".kimi/helper.yaml", Status::Wins);
     let mut kimi = EcosystemReport::new("kimi");
     kimi.agents = vec![main, helper];
     kimi.diagnostics.push(
-        Diagnostic::warning("kimi", DiagKind::Missing, format!("{PROJECT}/.kimi/agent.yaml"), "subagent `ghost` not found").at(Some(12), None),
+        Diagnostic::warning(
+            "kimi",
+            DiagKind::Missing,
+            format!("{PROJECT}/.kimi/agent.yaml"),
+            "subagent `ghost` not found",
+        )
+        .at(Some(12), None),
     );
 
     Arc::new(Catalog {
         generation,
-        roots: Roots { project: PROJECT.into(), home: "/home/ada".into(), xdg: "/home/ada/.config".into(), builtins: None },
+        roots: Roots {
+            project: PROJECT.into(),
+            home: "/home/ada".into(),
+            xdg: "/home/ada/.config".into(),
+            builtins: None,
+        },
         reports: vec![oh, ts, kimi],
     })
 }

@@ -82,7 +82,12 @@ fn open_diff(app: &mut App) {
     let index = app.index.as_ref().expect("index");
     let w = index.agent(index.by_id[&winner]).clone();
     let o = index.agent(index.by_id[&other]).clone();
-    let view = DiffView::build(&w, &o, "---\nname: reviewer\nmodel: gpt-5\ntools: [read, grep]\n---\nYou review code.\n", "---\nname: reviewer\nmodel: gpt-4o\ntools: [read, bash]\n---\nYou review code quickly.\n");
+    let view = DiffView::build(
+        &w,
+        &o,
+        "---\nname: reviewer\nmodel: gpt-5\ntools: [read, grep]\n---\nYou review code.\n",
+        "---\nname: reviewer\nmodel: gpt-4o\ntools: [read, bash]\n---\nYou review code quickly.\n",
+    );
     app.set_diff_view(&winner, &other, view);
 }
 
@@ -204,7 +209,10 @@ fn escape_sequences_from_files_reach_the_screen_inert() {
             let terminal = draw(&app, &dark());
             let buffer = terminal.backend().buffer();
             for cell in buffer.content() {
-                assert!(!cell.symbol().chars().any(|c| c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c)), "raw control character in a cell");
+                assert!(
+                    !cell.symbol().chars().any(|c| c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c)),
+                    "raw control character in a cell"
+                );
             }
             let text = screen(buffer);
             assert!(text.contains("evil^[]0;pwned^Gname"), "{text}");
@@ -262,8 +270,20 @@ fn selection_moves_and_is_kept_by_id_across_snapshots() {
     let second = app.agent().map(|a| a.id()).expect("selected");
     // A new snapshot with two agents in front: the same agent stays selected.
     let extra = vec![
-        catalog::agent("openhands", "alpha", agentry::model::Scope::Project, ".openhands/agents/alpha.md", agentry::model::Status::Wins),
-        catalog::agent("openhands", "beta", agentry::model::Scope::Project, ".openhands/agents/beta.md", agentry::model::Status::Wins),
+        catalog::agent(
+            "openhands",
+            "alpha",
+            agentry::model::Scope::Project,
+            ".openhands/agents/alpha.md",
+            agentry::model::Status::Wins,
+        ),
+        catalog::agent(
+            "openhands",
+            "beta",
+            agentry::model::Scope::Project,
+            ".openhands/agents/beta.md",
+            agentry::model::Status::Wins,
+        ),
     ];
     app.on_snapshot(catalog::catalog(2, extra));
     assert_eq!(app.agent().map(|a| a.id()), Some(second.clone()));
@@ -376,7 +396,11 @@ fn rebinding_changes_input_and_help_together() {
     app.on_snapshot(catalog::catalog(1, Vec::new()));
     select_name(&mut app, "reviewer");
     assert!(press(&mut app, "d").is_empty());
-    assert_eq!(app.on_key(KeyEvent::new(KeyCode::Char('D'), KeyModifiers::SHIFT)).map(|e| matches!(e, Effect::OpenDiff { .. })), Some(true));
+    assert_eq!(
+        app.on_key(KeyEvent::new(KeyCode::Char('D'), KeyModifiers::SHIFT))
+            .map(|e| matches!(e, Effect::OpenDiff { .. })),
+        Some(true)
+    );
     app.apply(Action::Back);
     app.apply(Action::Help);
     let text = screen(draw(&app, &dark()).backend().buffer());

@@ -153,7 +153,8 @@ fn row_line(index: &Index, row: &Row, query: Option<&str>, app: &App, theme: &Th
         }
         Row::Unresolved { name, cycle, .. } => {
             let (prefix, _) = cell.unwrap_or_default();
-            let mut spans = vec![Span::raw(" ".repeat(STATUS_WIDTH)), Span::styled(prefix, theme.muted), safe(name, theme.invalid)];
+            let mut spans =
+                vec![Span::raw(" ".repeat(STATUS_WIDTH)), Span::styled(prefix, theme.muted), safe(name, theme.invalid)];
             spans.push(pad(&spans));
             spans.push(Span::styled(if *cycle { "(cycle)" } else { "(not found)" }, theme.muted));
             Line::from(spans)

@@ -105,7 +105,13 @@ fn text_rows(d: &TextDiff, side_by_side: bool, same: &str, rows: &mut Vec<Row>) 
         rows.push(Row::Note(same.into()));
     }
     for hunk in &d.hunks {
-        rows.push(Row::HunkHeader(format!("@@ -{},{} +{},{} @@", hunk.old_start, hunk.old_len(), hunk.new_start, hunk.new_len())));
+        rows.push(Row::HunkHeader(format!(
+            "@@ -{},{} +{},{} @@",
+            hunk.old_start,
+            hunk.old_len(),
+            hunk.new_start,
+            hunk.new_len()
+        )));
         if !side_by_side {
             rows.extend(hunk.lines.iter().cloned().map(Row::Unified));
             continue;
@@ -169,11 +175,17 @@ fn row_line(row: &Row, width: usize, theme: &Theme) -> Line<'static> {
         Row::Note(t) => Line::from(Span::styled(format!("  {t}"), theme.muted)),
         Row::Field { change, text } => {
             let (sign, style) = sign_style(*change, theme);
-            Line::from(vec![Span::styled(format!("{sign} "), style), safe(&ellipsize(text, width.saturating_sub(2)), style)])
+            Line::from(vec![
+                Span::styled(format!("{sign} "), style),
+                safe(&ellipsize(text, width.saturating_sub(2)), style),
+            ])
         }
         Row::Item { change, text } => {
             let (sign, style) = sign_style(*change, theme);
-            Line::from(vec![Span::styled(format!("    {sign} "), style), safe(&ellipsize(text, width.saturating_sub(6)), style)])
+            Line::from(vec![
+                Span::styled(format!("    {sign} "), style),
+                safe(&ellipsize(text, width.saturating_sub(6)), style),
+            ])
         }
         Row::HunkHeader(t) => Line::from(Span::styled(t.clone(), theme.info)),
         Row::Unified(l) => {
@@ -238,7 +250,11 @@ fn title(state: &DiffState, app: &App, theme: &Theme) -> Line<'static> {
     spans.push(Span::styled(format!("  [{}/{}] {mode} ", state.current + 1, state.others.len()), theme.muted));
     let hint: Vec<String> = [crate::tui::action::Action::NextAgainst, crate::tui::action::Action::ToggleSideBySide]
         .iter()
-        .filter_map(|a| app.keymap.key_of(*a).map(|k| format!("{k}: {}", if *a == crate::tui::action::Action::NextAgainst { "next" } else { "layout" })))
+        .filter_map(|a| {
+            app.keymap.key_of(*a).map(|k| {
+                format!("{k}: {}", if *a == crate::tui::action::Action::NextAgainst { "next" } else { "layout" })
+            })
+        })
         .collect();
     spans.push(Span::styled(format!("{} ", hint.join("  ")), theme.key));
     Line::from(spans)

@@ -107,11 +107,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             let style = theme.provenance(f.origin.provenance);
             let lines = vec![
                 Line::from(vec![Span::styled("─".repeat(detail_area.width as usize), theme.border)]),
-                Line::from(vec![
-                    safe(&f.key, theme.title),
-                    Span::raw(" = "),
-                    safe(&f.value.to_string(), style),
-                ]),
+                Line::from(vec![safe(&f.key, theme.title), Span::raw(" = "), safe(&f.value.to_string(), style)]),
                 Line::from(vec![
                     Span::styled(format!("{} from ", word(f.origin.provenance)), style),
                     safe(&sites(f), theme.text),

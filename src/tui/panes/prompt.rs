@@ -46,21 +46,26 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let text = model_text(agent);
     let count = text.as_ref().map_or(0, |p| p.lines().count());
     let what = if agent.messages.is_empty() { " System prompt of " } else { " Prompt and messages of " };
-    let title = Line::from(vec![Span::raw(what), safe(&agent.name, theme.title), Span::raw(format!(" ({count} lines) "))]);
+    let title =
+        Line::from(vec![Span::raw(what), safe(&agent.name, theme.title), Span::raw(format!(" ({count} lines) "))]);
     let outer = block(title, focused, theme);
     let inner = outer.inner(area);
     frame.render_widget(outer, area);
     let mut lines: Vec<Line> = Vec::new();
-    let errors = app
-        .all_diagnostics()
-        .into_iter()
-        .filter(|d| d.kind == DiagKind::Template && d.path == agent.source.path);
+    let errors =
+        app.all_diagnostics().into_iter().filter(|d| d.kind == DiagKind::Template && d.path == agent.source.path);
     for d in errors {
         let at = d.line.map(|l| format!("line {l}: ")).unwrap_or_default();
-        lines.push(Line::from(vec![Span::styled(format!("✗ template error at {at}"), theme.error), safe(&d.message, theme.error)]));
+        lines.push(Line::from(vec![
+            Span::styled(format!("✗ template error at {at}"), theme.error),
+            safe(&d.message, theme.error),
+        ]));
     }
     let Some(prompt) = &text else {
-        lines.push(Line::from(Span::styled("no system prompt: it cannot be known without running the agent", theme.muted)));
+        lines.push(Line::from(Span::styled(
+            "no system prompt: it cannot be known without running the agent",
+            theme.muted,
+        )));
         frame.render_widget(Paragraph::new(lines), inner);
         return;
     };
