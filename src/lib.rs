@@ -1,10 +1,11 @@
 //! agentry — the resolution core.
 //!
 //! Data flows one way: files → discover → parse → resolve → catalog. Everything in
-//! this library is free of terminal code; the command line (`cli`) and the explorer
-//! are two views of one immutable [`model::Catalog`].
+//! this library but `tui` is free of terminal code; the command line (`cli`) and the
+//! explorer (`tui`) are two views of one immutable [`model::Catalog`].
 
 pub mod cli;
+pub mod config;
 pub mod diff;
 pub mod discover;
 pub mod export;
@@ -16,4 +17,5 @@ pub mod model;
 pub mod py;
 pub mod render;
 pub mod text;
+pub mod tui;
 pub mod yaml;

@@ -7,8 +7,14 @@ use agentry::cli::{exit, run, Cli};
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let Some(command) = &cli.command else {
-        eprintln!("agentry: the explorer is not built yet; try `agentry list`");
-        return ExitCode::from(exit::USAGE as u8);
+        let options = agentry::tui::Options { theme: cli.theme.clone(), no_watch: cli.no_watch, poll: cli.poll };
+        return match agentry::tui::run(&cli.workspace, &options) {
+            Ok(code) => ExitCode::from(code as u8),
+            Err(f) => {
+                eprintln!("agentry: {}", f.message);
+                ExitCode::from(f.code as u8)
+            }
+        };
     };
     // Line-buffered stdout would cost one write per line of a large JSON document.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());

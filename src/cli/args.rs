@@ -11,6 +11,16 @@ pub struct Cli {
     pub workspace: WorkspaceArgs,
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// The explorer's theme: dark, light or mono (default: the config's; NO_COLOR
+    /// selects mono).
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+    /// Do not watch the search folders; `r` still reloads.
+    #[arg(long)]
+    pub no_watch: bool,
+    /// Poll the search folders every SECS seconds instead of watching them.
+    #[arg(long, value_name = "SECS")]
+    pub poll: Option<u64>,
 }
 
 #[derive(Args, Debug, Clone)]

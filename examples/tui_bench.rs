@@ -1,0 +1,138 @@
+//! Benchmarks of the explorer's hot paths on a synthetic catalog (not timed tests):
+//! the first frame before any snapshot, indexing a 100,000-agent snapshot, and one
+//! fuzzy-finder keystroke (match + list rebuild + redraw) over 100,000 agents.
+//!
+//!     cargo run --release --example tui_bench [AGENTS]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use agentry::model::*;
+use agentry::tui::app::App;
+use agentry::tui::keymap::Keymap;
+use agentry::tui::theme::Theme;
+use agentry::tui::ui;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use ratatui::Terminal;
+
+const WORDS: &[&str] = &[
+    "review", "plan", "code", "test", "deploy", "search", "write", "doc", "triage", "sql", "web", "api", "infra",
+    "lint", "data",
+];
+
+fn catalog(n: usize) -> Arc<Catalog> {
+    let ecosystems = ["openhands", "tsugite", "fast-agent", "kimi"];
+    let mut reports: Vec<EcosystemReport> = ecosystems.iter().map(|e| EcosystemReport::new(e)).collect();
+    for i in 0..n {
+        let eco = ecosystems[i % 4];
+        let name = format!("{}-{}-{}", WORDS[i % WORDS.len()], WORDS[(i / 7) % WORDS.len()], i / 3);
+        let rel = format!("agents/team{}/{}.md", i % 97, name);
+        let source =
+            Source { scope: Scope::Project, path: PathBuf::from(format!("/w/project/{rel}")), rel, card: None };
+        let status = if i % 3 == 0 { Status::Wins } else { Status::Shadowed };
+        reports[i % 4].agents.push(Agent {
+            ecosystem: eco,
+            name: name.clone(),
+            chain: vec![source.key()],
+            source,
+            status,
+            shadowed_by: None,
+            rule: "searched first".into(),
+            description: format!(
+                "{} agent for the {} team, number {i}",
+                WORDS[i % WORDS.len()],
+                WORDS[(i / 11) % WORDS.len()]
+            ),
+            fields: Vec::new(),
+            attributes: Vec::new(),
+            system_prompt: Some(format!("# {name}\n\nYou are a helpful agent.\n")),
+            messages: Vec::new(),
+            edges: Vec::new(),
+        });
+    }
+    Arc::new(Catalog {
+        generation: 1,
+        roots: Roots { project: "/w/project".into(), home: "/w/home".into(), xdg: "/w/xdg".into(), builtins: None },
+        reports,
+    })
+}
+
+/// CPU time of every thread of this process so far (scheduler statistics, in ns):
+/// on a machine shared with other builds, wall time says little about our own cost.
+fn cpu() -> Duration {
+    let mut ns = 0u64;
+    if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
+        for task in tasks.flatten() {
+            let stat = std::fs::read_to_string(task.path().join("schedstat")).unwrap_or_default();
+            ns += stat.split_whitespace().next().and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+        }
+    }
+    Duration::from_nanos(ns)
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn main() {
+    let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let theme = Theme::builtin("dark").expect("theme");
+    let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
+
+    let t = Instant::now();
+    let app = App::new(Keymap::default(), Rect::new(0, 0, 160, 48));
+    terminal.draw(|f| ui::draw(f, &app, &theme)).expect("draw");
+    println!("first frame (before any snapshot):   {:>8.2?}", t.elapsed());
+
+    let catalog = catalog(n);
+    let mut app = app;
+    let t = Instant::now();
+    app.on_snapshot(catalog);
+    let indexed = t.elapsed();
+    let t = Instant::now();
+    terminal.draw(|f| ui::draw(f, &app, &theme)).expect("draw");
+    println!("snapshot of {n} agents indexed:   {indexed:>8.2?}, then drawn in {:.2?}", t.elapsed());
+
+    for query in ["review", "tsg", "team42", "zzz"] {
+        let mut times = Vec::new();
+        let cpu_start = cpu();
+        for _ in 0..5 {
+            app.on_key(KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE));
+            for c in query.chars() {
+                let t = Instant::now();
+                app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+                terminal.draw(|f| ui::draw(f, &app, &theme)).expect("draw");
+                times.push(t.elapsed());
+            }
+            app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+        }
+        let cpu_per_key = (cpu() - cpu_start) / times.len() as u32;
+        let worst = *times.iter().max().expect("times");
+        let first: Vec<Duration> = times.iter().step_by(query.len()).copied().collect();
+        println!(
+            "keystroke, query {query:>7}: wall median {:>8.2?}, first key {:>8.2?}, worst {:>8.2?}; CPU per key {:>8.2?}",
+            median(times.clone()),
+            median(first),
+            worst,
+            cpu_per_key
+        );
+    }
+    // The parts of a keystroke, separately: scoring alone, on one query.
+    let index = app.index.as_ref().expect("index");
+    for query in ["r", "re", "rev", "review", "tsg"] {
+        let (t, c) = (Instant::now(), cpu());
+        let found = agentry::tui::finder::rank(&app.ranker, &index.haystacks, None, query);
+        println!(
+            "rank alone {query:>7} over all: wall {:>8.2?}, CPU {:>8.2?} ({} matches)",
+            t.elapsed(),
+            cpu() - c,
+            found.len()
+        );
+    }
+    let matches = app.rows.len();
+    println!("(rows after the last query closed: {matches})");
+}

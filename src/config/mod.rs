@@ -1,0 +1,183 @@
+//! agentry's own settings: `$XDG_CONFIG_HOME/agentry/config.toml` (else
+//! `~/.config/agentry/config.toml`, or the file named by `AGENTRY_CONFIG`), laid key
+//! by key over the embedded defaults (`default.toml`). A broken file never stops
+//! the explorer: the error is kept for the status bar and the defaults apply.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::tui::theme::StyleSpec;
+
+const DEFAULTS: &str = include_str!("default.toml");
+
+/// The largest config file read; anything bigger is certainly not a config.
+const MAX_BYTES: u64 = 1 << 20;
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub theme: String,
+    pub watch: bool,
+    pub poll_secs: u64,
+    #[serde(default)]
+    pub keys: BTreeMap<String, Keys>,
+    #[serde(default)]
+    pub roles: BTreeMap<String, StyleSpec>,
+}
+
+/// One key or several: `diff = "D"` and `diff = ["D", "ctrl-d"]` both work.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum Keys {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Keys {
+    pub fn list(&self) -> Vec<String> {
+        match self {
+            Keys::One(k) => vec![k.clone()],
+            Keys::Many(ks) => ks.clone(),
+        }
+    }
+}
+
+/// A loaded config: the effective settings, the file they came from, and the
+/// problem with it, if any.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub config: Config,
+    pub path: Option<PathBuf>,
+    pub error: Option<String>,
+}
+
+impl Config {
+    /// The embedded defaults alone.
+    pub fn defaults() -> Config {
+        // The embedded file is checked by a test; this cannot fail in a release.
+        toml::from_str(DEFAULTS).unwrap_or(Config {
+            theme: "auto".into(),
+            watch: true,
+            poll_secs: 0,
+            keys: BTreeMap::new(),
+            roles: BTreeMap::new(),
+        })
+    }
+
+    /// The rebindings in the keymap's shape (action → keys).
+    pub fn key_overrides(&self) -> BTreeMap<String, Vec<String>> {
+        self.keys.iter().map(|(k, v)| (k.clone(), v.list())).collect()
+    }
+}
+
+/// Where the user's config lives: `AGENTRY_CONFIG`, else the XDG config folder.
+pub fn default_path(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    if let Some(p) = env("AGENTRY_CONFIG").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    let base = match env("XDG_CONFIG_HOME").filter(|p| !p.is_empty()) {
+        Some(x) => PathBuf::from(x),
+        None => PathBuf::from(env("HOME")?).join(".config"),
+    };
+    Some(base.join("agentry").join("config.toml"))
+}
+
+/// Loads the config at `path` over the defaults. A missing file is not an error.
+pub fn load(path: Option<&Path>) -> Loaded {
+    let Some(path) = path else {
+        return Loaded { config: Config::defaults(), path: None, error: None };
+    };
+    let text = match std::fs::metadata(path) {
+        Err(_) => return Loaded { config: Config::defaults(), path: None, error: None },
+        Ok(m) if m.len() > MAX_BYTES => Err(format!("larger than {MAX_BYTES} bytes")),
+        Ok(_) => std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| String::from_utf8(b).map_err(|_| "not UTF-8".to_string())),
+    };
+    let result = text.and_then(|t| layered(&t));
+    match result {
+        Ok(config) => Loaded { config, path: Some(path.to_path_buf()), error: None },
+        Err(e) => Loaded {
+            config: Config::defaults(),
+            path: Some(path.to_path_buf()),
+            error: Some(crate::text::sanitize::line(&format!("{}: {e}; using defaults", path.display())).into_owned()),
+        },
+    }
+}
+
+/// The defaults with the user's text laid over them, table by table.
+pub fn layered(user: &str) -> Result<Config, String> {
+    let mut base: toml::Table = toml::from_str(DEFAULTS).map_err(|e| e.to_string())?;
+    let over: toml::Table = toml::from_str(user).map_err(|e| one_line(&e.to_string()))?;
+    merge(&mut base, over);
+    toml::Value::Table(base).try_into().map_err(|e: toml::de::Error| one_line(&e.to_string()))
+}
+
+fn merge(base: &mut toml::Table, over: toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(&key), value) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
+    }
+}
+
+/// toml's errors span several lines with a source excerpt; the status bar has one.
+fn one_line(message: &str) -> String {
+    message.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('|')).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_parse() {
+        let d: Config = toml::from_str(DEFAULTS).expect("embedded defaults");
+        assert_eq!(d, Config::defaults());
+        assert_eq!(d.theme, "auto");
+    }
+
+    #[test]
+    fn user_values_lay_over_defaults_key_by_key() {
+        let c = layered("theme = \"light\"\n[keys]\ndiff = \"D\"\nquit = [\"q\", \"ctrl-q\"]\n").expect("config");
+        assert_eq!(c.theme, "light");
+        assert!(c.watch, "unset keys keep the default");
+        assert_eq!(c.key_overrides()["diff"], vec!["D"]);
+        assert_eq!(c.key_overrides()["quit"], vec!["q", "ctrl-q"]);
+    }
+
+    #[test]
+    fn a_broken_file_reports_and_falls_back() {
+        let dir = std::env::temp_dir().join(format!("agentry-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("tmp");
+        let path = dir.join("config.toml");
+        std::fs::write(&path, "theme = [unclosed\n").expect("write");
+        let loaded = load(Some(&path));
+        assert_eq!(loaded.config, Config::defaults());
+        let error = loaded.error.expect("error kept");
+        assert!(error.contains("config.toml") && error.contains("using defaults"), "{error}");
+        assert!(!error.contains('\n'));
+        std::fs::write(&path, "colour = 1\n").expect("write");
+        assert!(load(Some(&path)).error.expect("unknown key").contains("colour"));
+        assert!(load(Some(&dir.join("missing.toml"))).error.is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn path_follows_agentry_config_then_xdg_then_home() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |k: &str| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+        };
+        assert_eq!(default_path(&env(&[("AGENTRY_CONFIG", "/c.toml"), ("HOME", "/h")])), Some("/c.toml".into()));
+        assert_eq!(
+            default_path(&env(&[("XDG_CONFIG_HOME", "/x"), ("HOME", "/h")])),
+            Some("/x/agentry/config.toml".into())
+        );
+        assert_eq!(default_path(&env(&[("HOME", "/h")])), Some("/h/.config/agentry/config.toml".into()));
+    }
+}

@@ -1,0 +1,249 @@
+//! The fuzzy finder's state, without drawing: skim's V2 algorithm (fuzzy-matcher)
+//! over each agent's precomputed haystack (name, framework, path, description).
+//! When the query only grows, only the previous matches are searched again; large
+//! candidate sets are scored on all cores.
+
+use fuzzy_matcher::skim::SkimMatcherV2;
+use fuzzy_matcher::FuzzyMatcher;
+use rayon::prelude::*;
+
+/// Below this many candidates, scoring on one thread is faster than splitting.
+const PARALLEL_FROM: usize = 4096;
+
+/// The matcher used for ranking: skim's V2 scoring, told to take its linear path
+/// (greedy alignment with the same bonuses) instead of the full score matrix. The
+/// matrix costs a few microseconds per agent, which over 100,000 agents is far more
+/// than one frame; the rows on screen are still highlighted with the full matcher.
+pub fn ranker() -> SkimMatcherV2 {
+    SkimMatcherV2::default().element_limit(1)
+}
+
+/// A kept filter: the query and the agents it matched, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Filter {
+    pub query: String,
+    pub matches: Vec<usize>,
+}
+
+/// The open finder: the query being typed, its live matches, and what to restore on
+/// Esc.
+#[derive(Clone, Debug)]
+pub struct Finder {
+    pub query: String,
+    /// `None` while the query is empty (everything matches).
+    pub matches: Option<Vec<usize>>,
+    /// Results of shorter queries, to step back on Backspace without re-scoring.
+    history: Vec<(String, Option<Vec<usize>>)>,
+    pub saved_filter: Option<Filter>,
+    pub saved_selection: Option<String>,
+}
+
+impl Finder {
+    pub fn open(saved_filter: Option<Filter>, saved_selection: Option<String>) -> Finder {
+        // Reopening edits the kept query, like a search box.
+        let (query, matches) = match &saved_filter {
+            Some(f) => (f.query.clone(), Some(f.matches.clone())),
+            None => (String::new(), None),
+        };
+        Finder { query, matches, history: Vec::new(), saved_filter, saved_selection }
+    }
+
+    /// Appends text to the query and narrows the matches.
+    pub fn push(&mut self, matcher: &SkimMatcherV2, haystacks: &[String], text: &str) {
+        self.history.push((self.query.clone(), self.matches.clone()));
+        self.query.push_str(text);
+        let candidates = self.matches.take();
+        self.matches = Some(rank(matcher, haystacks, candidates.as_deref(), &self.query));
+    }
+
+    pub fn backspace(&mut self, matcher: &SkimMatcherV2, haystacks: &[String]) {
+        if self.query.pop().is_none() {
+            return;
+        }
+        match self.history.pop() {
+            Some((query, matches)) if query == self.query => self.matches = matches,
+            _ => self.rescore(matcher, haystacks),
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.query.clear();
+        self.matches = None;
+        self.history.clear();
+    }
+
+    /// Scores the whole query again over every agent (a new snapshot arrived).
+    pub fn rescore(&mut self, matcher: &SkimMatcherV2, haystacks: &[String]) {
+        self.history.clear();
+        self.matches = if self.query.is_empty() { None } else { Some(rank(matcher, haystacks, None, &self.query)) };
+    }
+
+    /// The filter to keep when the finder closes with Enter.
+    pub fn into_filter(self) -> Option<Filter> {
+        self.matches.map(|matches| Filter { query: self.query, matches })
+    }
+}
+
+/// The agents among `candidates` (or all) that match `query`, best first; equal
+/// scores keep catalog order.
+///
+/// For a lower-case ASCII query (skim then ignores case and matches greedily, so a
+/// plain subsequence test decides exactly the same matches), skim scores only the
+/// [`SKIM_TOP`] matches whose greedy match ends earliest — those matched in or near
+/// the name, which the haystack starts with — and the rest follow in that order.
+/// Calling skim costs about a third of a microsecond per agent, too much for 100,000
+/// agents in one keystroke; nobody reads past the first screens of a ranking.
+pub fn rank(matcher: &SkimMatcherV2, haystacks: &[String], candidates: Option<&[usize]>, query: &str) -> Vec<usize> {
+    let lower = query.is_ascii() && !query.bytes().any(|b| b.is_ascii_uppercase());
+    if !lower {
+        let score = |n: usize| matcher.fuzzy_match(&haystacks[n], query).map(|s| (s, n));
+        let scored = filter_map(haystacks.len(), candidates, score);
+        return by_score(scored);
+    }
+    let needle = query.as_bytes();
+    let ends = |n: usize| subsequence_end(haystacks[n].as_bytes(), needle).map(|end| (end, n));
+    let matched = filter_map(haystacks.len(), candidates, ends);
+    // Order by where the match ends with a counting sort (ends are small numbers);
+    // within one end, candidates keep their order (catalog or previous ranking).
+    let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); END_BUCKETS];
+    for (end, n) in matched {
+        buckets[end.min(END_BUCKETS - 1)].push(n);
+    }
+    let mut ordered = buckets.into_iter().flatten();
+    // Skim needs only the prefix up to the end of the greedy match: same score.
+    let scored: Vec<(i64, usize)> = ordered
+        .by_ref()
+        .take(SKIM_TOP)
+        .filter_map(|n| {
+            let end = subsequence_end(haystacks[n].as_bytes(), needle)?;
+            matcher.fuzzy_match(&haystacks[n][..end], query).map(|s| (s, n))
+        })
+        .collect();
+    let mut out = by_score(scored);
+    out.extend(ordered);
+    out
+}
+
+/// Match ends past this share the last bucket.
+const END_BUCKETS: usize = 512;
+
+/// How many matches skim ranks per keystroke.
+pub const SKIM_TOP: usize = 2000;
+
+fn filter_map<T: Send>(
+    all: usize,
+    candidates: Option<&[usize]>,
+    f: impl Fn(usize) -> Option<T> + Sync + Send,
+) -> Vec<T> {
+    match candidates {
+        Some(c) if c.len() < PARALLEL_FROM => c.iter().filter_map(|&n| f(n)).collect(),
+        Some(c) => c.par_iter().filter_map(|&n| f(n)).collect(),
+        None if all < PARALLEL_FROM => (0..all).filter_map(f).collect(),
+        None => (0..all).into_par_iter().filter_map(&f).collect(),
+    }
+}
+
+fn by_score(mut scored: Vec<(i64, usize)>) -> Vec<usize> {
+    scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.into_iter().map(|(_, n)| n).collect()
+}
+
+/// Where the greedy match of `needle` (ASCII, lower case) in `hay` ends, ignoring
+/// ASCII case: the byte after its last character (always a char boundary, since the
+/// matched byte is ASCII); `None` when it does not occur in order.
+fn subsequence_end(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    for &c in needle {
+        // SIMD search for either case of the next character.
+        at += memchr::memchr2(c, c.to_ascii_uppercase(), &hay[at..])? + 1;
+    }
+    Some(at)
+}
+
+/// Which characters (by index into `haystack`) the query matched, for highlighting.
+pub fn matched_chars(matcher: &SkimMatcherV2, haystack: &str, query: &str) -> Vec<usize> {
+    if query.is_empty() {
+        return Vec::new();
+    }
+    matcher.fuzzy_indices(haystack, query).map(|(_, idx)| idx).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hay() -> Vec<String> {
+        ["reviewer openhands .agents/reviewer.md reviews code", "planner openhands x.md plans", "rev-tool kimi a.yaml"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn narrowing_backspace_and_clear() {
+        let m = SkimMatcherV2::default();
+        let h = hay();
+        let mut f = Finder::open(None, None);
+        f.push(&m, &h, "rev");
+        let mut got = f.matches.clone().expect("matches");
+        got.sort();
+        assert_eq!(got, vec![0, 2]);
+        f.push(&m, &h, "iew");
+        assert_eq!(f.matches.as_deref(), Some(&[0][..]));
+        f.backspace(&m, &h);
+        f.backspace(&m, &h);
+        f.backspace(&m, &h);
+        assert_eq!(f.query, "rev");
+        assert_eq!(f.matches.as_ref().map(Vec::len), Some(2));
+        f.push(&m, &h, "zzz");
+        assert_eq!(f.matches.as_deref(), Some(&[][..]));
+        f.clear();
+        assert!(f.matches.is_none());
+    }
+
+    #[test]
+    fn ranking_on_the_matched_prefix_scores_as_on_the_whole_haystack() {
+        let m = ranker();
+        let h: Vec<String> =
+            ["code-reviewer openhands .agents/x.md reviews code", "Ünïcode reviewer kimi a.yaml", "rv tsugite r/v.md"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        for query in ["rev", "cr", "rv", "x", "Rev", "ünï"] {
+            let full: Vec<(i64, usize)> =
+                (0..h.len()).filter_map(|n| m.fuzzy_match(&h[n], query).map(|s| (s, n))).collect();
+            let mut expected = full.clone();
+            expected.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let expected: Vec<usize> = expected.into_iter().map(|(_, n)| n).collect();
+            assert_eq!(rank(&m, &h, None, query), expected, "query {query}");
+        }
+        assert_eq!(subsequence_end(b"abcabc", b"ca"), Some(4));
+        assert_eq!(subsequence_end(b"ABC", b"ac"), Some(3));
+        assert_eq!(subsequence_end(b"abc", b"x"), None);
+    }
+
+    #[test]
+    fn past_the_skim_ranked_top_matches_follow_by_where_they_match() {
+        let m = ranker();
+        // Many matches late in the description, a few in the name: the name matches
+        // are ranked by skim at the top, every match is kept.
+        let mut h: Vec<String> = (0..SKIM_TOP + 50).map(|i| format!("agent{i} kimi a.yaml the planner of x")).collect();
+        h.extend((0..5).map(|i| format!("planner{i} kimi p.yaml")));
+        let ranked = rank(&m, &h, None, "plan");
+        assert_eq!(ranked.len(), h.len());
+        let mut head: Vec<usize> = ranked[..5].to_vec();
+        head.sort();
+        assert_eq!(head, (SKIM_TOP + 50..SKIM_TOP + 55).collect::<Vec<_>>());
+        let mut all = ranked.clone();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), h.len(), "no agent twice");
+    }
+
+    #[test]
+    fn matched_chars_are_char_indices() {
+        let m = SkimMatcherV2::default();
+        assert_eq!(matched_chars(&m, "ünï planner", "pl"), vec![4, 5]);
+        assert!(matched_chars(&m, "abc", "").is_empty());
+    }
+}

@@ -1,0 +1,389 @@
+//! The interactive explorer (`agentry` with no subcommand).
+//!
+//! One channel feeds the UI thread: terminal input (from a reader thread), the
+//! loader's wake-ups, finished highlights and signals. The loop sleeps on that
+//! channel, applies everything queued (bursts coalesce into one frame) and draws
+//! only when something changed: no timer-driven frames, so an idle explorer uses
+//! no CPU. State lives in [`app::App`] (pure); this module performs its effects.
+
+pub mod action;
+pub mod app;
+pub mod finder;
+pub mod highlight;
+pub mod index;
+pub mod keymap;
+pub mod layout;
+pub mod overlays;
+pub mod panes;
+pub mod terminal;
+pub mod theme;
+pub mod ui;
+
+use std::io;
+use std::path::Path;
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use crossterm::event::{self, Event as TermEvent, KeyEventKind, MouseEventKind};
+use ratatui::layout::Rect;
+
+use self::action::Effect;
+use self::app::App;
+use self::highlight::{key_of, Highlighted, Highlighter};
+use self::panes::diff::DiffView;
+use self::theme::Theme;
+use crate::cli::{load_options, Failure, WorkspaceArgs};
+use crate::frameworks::RenderMode;
+use crate::loader::{Loader, LoaderEvent, WatchMode, WatchState};
+use crate::model::Catalog;
+
+/// How long the input thread waits for a key before looking whether it must pause
+/// (for `$EDITOR`). It only wakes that thread; nothing is drawn.
+const INPUT_POLL: Duration = Duration::from_millis(250);
+/// Files larger than this are cut before they are diffed.
+const MAX_DIFF_BYTES: u64 = 1 << 20;
+
+/// The explorer's own flags.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub theme: Option<String>,
+    pub no_watch: bool,
+    pub poll: Option<u64>,
+}
+
+/// Everything that wakes the UI thread.
+enum Event {
+    Term(TermEvent),
+    Loader,
+    Indexed(Box<index::Index>),
+    Highlighted(Highlighted),
+    Signal,
+}
+
+/// Runs the explorer until the user quits; returns the exit code.
+pub fn run(ws: &WorkspaceArgs, options: &Options) -> Result<i32, Failure> {
+    let env = |k: &str| std::env::var(k).ok();
+    let loaded = crate::config::load(crate::config::default_path(&env).as_deref());
+    let mut problems: Vec<String> = loaded.error.into_iter().collect();
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let mut theme = match theme::choose(options.theme.as_deref(), &loaded.config.theme, no_color) {
+        Ok(t) => t,
+        Err(e) if options.theme.is_some() => return Err(Failure::usage(e)),
+        Err(e) => {
+            problems.push(e);
+            Theme::builtin(if no_color { "mono" } else { "dark" }).unwrap_or_default()
+        }
+    };
+    if let Err(e) = theme.patch(&loaded.config.roles) {
+        problems.push(e);
+    }
+    let (keymap, key_problems) = keymap::Keymap::new(&loaded.config.key_overrides());
+    problems.extend(key_problems);
+    let watch = match (options.no_watch, options.poll.or(Some(loaded.config.poll_secs).filter(|s| *s > 0))) {
+        (true, _) => WatchMode::Off,
+        (false, Some(secs)) => WatchMode::Poll(Duration::from_secs(secs.max(1))),
+        (false, None) if !loaded.config.watch => WatchMode::Off,
+        (false, None) => WatchMode::Notify,
+    };
+    let opts = load_options(ws, RenderMode::Live { user_prompt: String::new() })?;
+
+    let (tx, rx) = channel::<Event>();
+    let wake = tx.clone();
+    let loader = Loader::spawn(
+        opts,
+        watch,
+        Box::new(move || {
+            let _ = wake.send(Event::Loader);
+        }),
+    );
+    let signals = spawn_signal_thread(tx.clone());
+    let gate = Arc::new(Gate::default());
+    spawn_input_thread(tx.clone(), gate.clone());
+    let indexer = spawn_indexer(tx.clone());
+    let highlighted = tx.clone();
+    let mut highlighter = Highlighter::spawn(move |h| {
+        let _ = highlighted.send(Event::Highlighted(h));
+    });
+
+    let io_failure = |e: io::Error| Failure { code: 1, message: format!("terminal: {e}") };
+    let mut guard = terminal::Guard::enter().map_err(io_failure)?;
+    let size = guard.terminal.size().map_err(io_failure)?;
+    let mut app = App::new(keymap, Rect::new(0, 0, size.width, size.height));
+    if !problems.is_empty() {
+        app.config_error = Some(problems.join("; "));
+    }
+    let mut driver = Driver { loader, gate, theme, highlighter: &mut highlighter, indexer };
+    let result = driver.run(&mut guard, &mut app, &rx);
+    drop(guard);
+    if let Some(handle) = signals {
+        handle.close();
+    }
+    result.map(|_| 0).map_err(io_failure)
+}
+
+/// Performs the app's effects and runs the loop.
+struct Driver<'a> {
+    loader: Loader,
+    gate: Arc<Gate>,
+    theme: Theme,
+    highlighter: &'a mut Highlighter,
+    /// Snapshots go here to have their lookups built off the UI thread.
+    indexer: Sender<Arc<Catalog>>,
+}
+
+impl Driver<'_> {
+    fn run(&mut self, guard: &mut terminal::Guard, app: &mut App, rx: &Receiver<Event>) -> io::Result<()> {
+        self.draw(guard, app)?;
+        while let Ok(first) = rx.recv() {
+            let mut dirty = self.handle(first, guard, app)?;
+            while let Ok(next) = rx.try_recv() {
+                dirty |= self.handle(next, guard, app)?;
+            }
+            if app.quit {
+                break;
+            }
+            if dirty {
+                self.draw(guard, app)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn draw(&mut self, guard: &mut terminal::Guard, app: &App) -> io::Result<()> {
+        if let (Some(agent), Some(syntax)) = (app.agent(), self.theme.syntax.as_deref()) {
+            if let Some(prompt) = panes::prompt::model_text(agent) {
+                let key = key_of(&prompt, syntax);
+                if app.highlighted.as_ref().is_none_or(|h| h.key != key) {
+                    self.highlighter.request(key, &prompt, syntax);
+                }
+            }
+        }
+        crossterm::execute!(io::stdout(), crossterm::terminal::BeginSynchronizedUpdate)?;
+        guard.terminal.draw(|frame| ui::draw(frame, app, &self.theme))?;
+        crossterm::execute!(io::stdout(), crossterm::terminal::EndSynchronizedUpdate)
+    }
+
+    /// Applies one event; `true` when the screen must be redrawn.
+    fn handle(&mut self, event: Event, guard: &mut terminal::Guard, app: &mut App) -> io::Result<bool> {
+        let effect = match event {
+            Event::Signal => {
+                app.quit = true;
+                return Ok(false);
+            }
+            Event::Highlighted(h) => {
+                app.highlighted = Some(h);
+                return Ok(true);
+            }
+            Event::Loader => {
+                while let Some(event) = self.loader.try_recv() {
+                    match event {
+                        LoaderEvent::Progress { done, total } => app.progress = Some((done, total)),
+                        LoaderEvent::Snapshot(catalog) => {
+                            if self.indexer.send(catalog.clone()).is_err() {
+                                // No indexing thread: build the lookups here.
+                                if let Some(effect) = app.on_snapshot(catalog) {
+                                    self.perform(effect, guard, app)?;
+                                }
+                            }
+                        }
+                        LoaderEvent::Watch(state) => app.watch = watch_words(&state),
+                    }
+                }
+                return Ok(true);
+            }
+            Event::Indexed(index) => app.on_index(*index),
+            Event::Term(TermEvent::Key(key)) if key.kind != KeyEventKind::Release => app.on_key(key),
+            Event::Term(TermEvent::Mouse(m)) if !matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) => {
+                app.on_mouse(m)
+            }
+            Event::Term(TermEvent::Paste(text)) => {
+                app.on_paste(&text);
+                None
+            }
+            Event::Term(TermEvent::Resize(w, h)) => {
+                app.on_resize(w, h);
+                None
+            }
+            Event::Term(_) => return Ok(false),
+        };
+        if let Some(effect) = effect {
+            self.perform(effect, guard, app)?;
+        }
+        Ok(true)
+    }
+
+    fn perform(&mut self, effect: Effect, guard: &mut terminal::Guard, app: &mut App) -> io::Result<()> {
+        match effect {
+            Effect::Quit => app.quit = true,
+            Effect::Reload => self.loader.reload(),
+            Effect::Copy(text) => terminal::copy_osc52(&text)?,
+            Effect::OpenDiff { winner, other } => {
+                let view = app.index.as_ref().and_then(|index| {
+                    let w = index.agent(*index.by_id.get(&winner)?);
+                    let o = index.agent(*index.by_id.get(&other)?);
+                    Some(DiffView::build(w, o, &read_bounded(&w.source.path), &read_bounded(&o.source.path)))
+                });
+                if let Some(view) = view {
+                    app.set_diff_view(&winner, &other, view);
+                }
+            }
+            Effect::Edit { path, line } => {
+                self.gate.pause();
+                let status = guard.suspended(|| open_editor(&path, line))?;
+                self.gate.resume();
+                if let Err(e) = status {
+                    app.notice = Some(e);
+                }
+                // Sizes may have changed while the editor ran.
+                let size = guard.terminal.size()?;
+                app.on_resize(size.width, size.height);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn watch_words(state: &WatchState) -> String {
+    match state {
+        WatchState::Watching { dirs } => format!("watching {dirs} folders"),
+        WatchState::Polling { every, reason } => format!("polling every {}s ({reason})", every.as_secs()),
+        WatchState::Off => "live refresh off (r reloads)".into(),
+        WatchState::Failed(e) => format!("watch failed: {e}"),
+    }
+}
+
+/// A file's text for the diff, cut at [`MAX_DIFF_BYTES`]; unreadable files diff as
+/// their error message.
+fn read_bounded(path: &Path) -> String {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    match std::fs::File::open(path).and_then(|f| f.take(MAX_DIFF_BYTES).read_to_end(&mut bytes)) {
+        Ok(_) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => format!("<cannot read {}: {e}>", path.display()),
+    }
+}
+
+/// Runs `$VISUAL`/`$EDITOR` (default `vi`) as `EDITOR +LINE PATH`.
+fn open_editor(path: &Path, line: Option<u32>) -> Result<(), String> {
+    let editor = std::env::var("VISUAL")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .or_else(|| std::env::var("EDITOR").ok().filter(|v| !v.trim().is_empty()))
+        .unwrap_or_else(|| "vi".into());
+    let mut words = editor.split_whitespace();
+    let program = words.next().unwrap_or("vi");
+    let mut command = std::process::Command::new(program);
+    command.args(words);
+    if let Some(line) = line {
+        command.arg(format!("+{line}"));
+    }
+    command.arg(path);
+    match command.status() {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("{program} exited with {s}")),
+        Err(e) => Err(format!("cannot run {program}: {e}")),
+    }
+}
+
+/// Lets the UI thread stop the input thread while a child process owns the
+/// terminal (otherwise both would read the keyboard).
+#[derive(Default)]
+struct Gate {
+    state: Mutex<GateState>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct GateState {
+    pause_requested: bool,
+    paused: bool,
+}
+
+impl Gate {
+    /// Returns once the input thread has stopped reading.
+    fn pause(&self) {
+        let Ok(mut s) = self.state.lock() else { return };
+        s.pause_requested = true;
+        while !s.paused {
+            match self.changed.wait(s) {
+                Ok(next) => s = next,
+                Err(_) => return,
+            }
+        }
+    }
+
+    fn resume(&self) {
+        if let Ok(mut s) = self.state.lock() {
+            s.pause_requested = false;
+        }
+        self.changed.notify_all();
+    }
+
+    /// Called by the input thread between reads: blocks while a pause is asked.
+    fn wait_if_paused(&self) {
+        let Ok(mut s) = self.state.lock() else { return };
+        if !s.pause_requested {
+            return;
+        }
+        s.paused = true;
+        self.changed.notify_all();
+        while s.pause_requested {
+            match self.changed.wait(s) {
+                Ok(next) => s = next,
+                Err(_) => return,
+            }
+        }
+        s.paused = false;
+    }
+}
+
+fn spawn_input_thread(tx: Sender<Event>, gate: Arc<Gate>) {
+    let _ = std::thread::Builder::new().name("agentry-input".into()).spawn(move || loop {
+        gate.wait_if_paused();
+        match event::poll(INPUT_POLL) {
+            Ok(true) => match event::read() {
+                Ok(ev) => {
+                    if tx.send(Event::Term(ev)).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => return,
+            },
+            Ok(false) => {}
+            Err(_) => return,
+        }
+    });
+}
+
+/// Builds each snapshot's lookups on its own thread; when snapshots come faster than
+/// they are indexed, only the newest is.
+fn spawn_indexer(tx: Sender<Event>) -> Sender<Arc<Catalog>> {
+    let (snapshots, rx) = channel::<Arc<Catalog>>();
+    let _ = std::thread::Builder::new().name("agentry-index".into()).spawn(move || {
+        while let Ok(mut catalog) = rx.recv() {
+            while let Ok(newer) = rx.try_recv() {
+                catalog = newer;
+            }
+            if tx.send(Event::Indexed(Box::new(index::Index::new(catalog)))).is_err() {
+                return;
+            }
+        }
+    });
+    snapshots
+}
+
+/// SIGTERM, SIGINT and SIGHUP end the loop normally, so the terminal is restored.
+fn spawn_signal_thread(tx: Sender<Event>) -> Option<signal_hook::iterator::Handle> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP]).ok()?;
+    let handle = signals.handle();
+    let _ = std::thread::Builder::new().name("agentry-signals".into()).spawn(move || {
+        for _ in signals.forever() {
+            if tx.send(Event::Signal).is_err() {
+                return;
+            }
+        }
+    });
+    Some(handle)
+}

@@ -1,0 +1,163 @@
+//! The agent list: every definition grouped by framework, status word first, with
+//! badges (how many definitions a winner shadows, how many diagnostics its file
+//! has); or, toggled, the hierarchy tree of `extends` chains and delegation edges.
+//! Matches of the finder's query are highlighted in the name and path.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use super::{block, marked, safe, status_word, STATUS_WIDTH};
+use crate::model::EdgeKind;
+use crate::tui::app::App;
+use crate::tui::finder::matched_chars;
+use crate::tui::index::{Index, Row};
+use crate::tui::layout::Pane;
+use crate::tui::theme::Theme;
+
+pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let focused = app.focus == Pane::Agents;
+    let mut title = vec![Span::raw(if app.tree { " Agents · tree " } else { " Agents " })];
+    if let Some(q) = app.query() {
+        let count = app.match_count();
+        title.push(super::safe(&format!("/{q} "), theme.r#match));
+        title.push(Span::raw(format!("{count} match{} ", if count == 1 { "" } else { "es" })));
+    }
+    let outer = block(Line::from(title), focused, theme);
+    let inner = outer.inner(area);
+    frame.render_widget(outer, area);
+    let Some(index) = &app.index else {
+        frame.render_widget(Paragraph::new(Span::styled("loading…", theme.muted)), inner);
+        return;
+    };
+    if !app.rows.iter().any(|r| matches!(r, Row::Agent { .. })) {
+        frame.render_widget(Paragraph::new(empty(app, index, theme)), inner);
+        return;
+    }
+    let height = inner.height as usize;
+    let offset = app.list.visible_offset(height);
+    let query = app.query();
+    let shown = &app.rows[offset..(offset + height).min(app.rows.len())];
+    let width = name_width(index, shown);
+    let lines: Vec<Line> = shown
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let selected = offset + i == app.list.cursor;
+            let mut line = row_line(index, row, query, app, theme, width);
+            if selected {
+                line.spans.insert(0, Span::styled("▶ ", theme.selection));
+                line = line.style(theme.selection);
+            } else {
+                line.spans.insert(0, Span::raw("  "));
+            }
+            line
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// Nothing to list: say so, and where the frameworks looked.
+fn empty(app: &App, index: &Index, theme: &Theme) -> Vec<Line<'static>> {
+    if app.query().is_some() {
+        return vec![Line::from(Span::styled("no agent matches", theme.muted))];
+    }
+    let mut lines = vec![Line::from(Span::styled("no agents found; searched:", theme.muted))];
+    for report in &index.catalog.reports {
+        for dir in &report.searched {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {} ", report.ecosystem), theme.header),
+                safe(&dir.path.display().to_string(), theme.text),
+                Span::styled("  ", theme.muted),
+                safe(&dir.role, theme.muted),
+            ]));
+        }
+    }
+    lines
+}
+
+fn edge_word(kind: EdgeKind) -> &'static str {
+    match kind {
+        EdgeKind::Extends => "extends ",
+        EdgeKind::Subagent => "subagent ",
+        EdgeKind::Workflow => "step ",
+    }
+}
+
+/// Widest name cell (tree prefix and name) among the rows shown, so names line up.
+const MAX_NAME_WIDTH: usize = 32;
+
+fn name_cell(index: &Index, row: &Row) -> Option<(String, String)> {
+    let prefix = |depth: u16, via: Option<EdgeKind>| match via {
+        Some(kind) => format!("{}└ {}", "  ".repeat((depth as usize).saturating_sub(1)), edge_word(kind)),
+        None => String::new(),
+    };
+    match row {
+        Row::Group { .. } => None,
+        Row::Agent { agent, depth, via } => Some((prefix(*depth, *via), index.agent(*agent).name.clone())),
+        Row::Unresolved { name, depth, via, .. } => Some((prefix(*depth, Some(*via)), name.clone())),
+    }
+}
+
+fn name_width(index: &Index, rows: &[Row]) -> usize {
+    rows.iter()
+        .filter_map(|r| name_cell(index, r))
+        .map(|(p, n)| p.chars().count() + crate::text::sanitize::line(&n).chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(MAX_NAME_WIDTH)
+}
+
+fn row_line(index: &Index, row: &Row, query: Option<&str>, app: &App, theme: &Theme, width: usize) -> Line<'static> {
+    let cell = name_cell(index, row);
+    let pad = |spans: &[Span]| {
+        let used: usize = spans.iter().map(|s| s.content.chars().count()).sum::<usize>() - STATUS_WIDTH;
+        Span::raw(" ".repeat(width.saturating_sub(used) + 2))
+    };
+    match row {
+        Row::Group { report } => {
+            let report = &index.catalog.reports[*report];
+            // The id, not the title: it is what `--ecosystem` takes.
+            let winners = report.agents.iter().filter(|a| a.status.is_active()).count();
+            Line::from(vec![
+                Span::styled(report.ecosystem.to_string(), theme.header),
+                Span::styled(format!("  {} agents, {} definitions", winners, report.agents.len()), theme.muted),
+            ])
+        }
+        Row::Agent { agent, .. } => {
+            let a = index.agent(*agent);
+            let (prefix, _) = cell.unwrap_or_default();
+            let mut spans = vec![status_word(a.status, theme), Span::styled(prefix, theme.muted)];
+            let marks = query.map(|q| matched_chars(&app.matcher, &index.haystacks[*agent], q)).unwrap_or_default();
+            spans.extend(marked(&a.name, &marks, 0, theme.text.patch(theme.title), theme.r#match));
+            spans.push(pad(&spans));
+            let shadows = index.shadows(*agent);
+            if shadows > 0 {
+                spans.push(Span::styled(format!("hides {shadows}  "), theme.shadowed));
+            }
+            let diagnostics = index.diagnostic_counts[*agent];
+            if diagnostics > 0 {
+                spans.push(Span::styled(format!("⚠ {diagnostics}  "), theme.warning));
+            }
+            // The haystack is "name framework path description".
+            let path_offset = a.name.chars().count() + 1 + a.ecosystem.len() + 1;
+            let mut path = a.source.rel.clone();
+            if let Some(card) = &a.source.card {
+                path.push('#');
+                path.push_str(card);
+            }
+            spans.push(Span::styled(format!("{}:", a.source.scope.as_str()), theme.muted));
+            spans.extend(marked(&path, &marks, path_offset, theme.muted, theme.r#match));
+            Line::from(spans)
+        }
+        Row::Unresolved { name, cycle, .. } => {
+            let (prefix, _) = cell.unwrap_or_default();
+            let mut spans =
+                vec![Span::raw(" ".repeat(STATUS_WIDTH)), Span::styled(prefix, theme.muted), safe(name, theme.invalid)];
+            spans.push(pad(&spans));
+            spans.push(Span::styled(if *cycle { "(cycle)" } else { "(not found)" }, theme.muted));
+            Line::from(spans)
+        }
+    }
+}

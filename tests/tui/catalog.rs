@@ -1,0 +1,185 @@
+//! A hand-made catalog covering what the panes show: three frameworks, a winner
+//! with a shadowed and an equivalent duplicate, an invalid definition, an
+//! inheritance chain with inherited, merged and default fields, subagent edges (one
+//! unresolved), a template error, warnings, and a prompt with escape sequences.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use agentry::model::*;
+use serde_json::json;
+
+pub const PROJECT: &str = "/work/demo/project";
+
+fn source(scope: Scope, rel: &str) -> Source {
+    let root = match scope {
+        Scope::Project => PROJECT.to_string(),
+        Scope::User => "/home/ada".to_string(),
+        Scope::Xdg => "/home/ada/.config".to_string(),
+        Scope::Builtin => "/opt/venv/site-packages/fw/agents".to_string(),
+    };
+    Source { scope, path: PathBuf::from(format!("{root}/{rel}")), rel: rel.to_string(), card: None }
+}
+
+fn field(key: &str, value: serde_json::Value, provenance: Provenance, sites: &[(&str, u32)], rule: &str) -> Field {
+    Field {
+        key: key.into(),
+        value,
+        origin: FieldOrigin {
+            provenance,
+            sites: sites.iter().map(|(s, l)| Site { source: s.to_string(), line: Some(*l) }).collect(),
+            rule: rule.into(),
+        },
+    }
+}
+
+pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Status) -> Agent {
+    let src = source(scope, rel);
+    let key = src.key();
+    Agent {
+        ecosystem: eco,
+        name: name.into(),
+        source: src,
+        status,
+        shadowed_by: None,
+        rule: match status {
+            Status::Wins => "project folders are searched before the user's".into(),
+            Status::Shadowed => "the project definition of the same name is found first".into(),
+            Status::Equivalent => "shadowed, but resolves to the same fields and prompt".into(),
+            Status::Invalid => "failed to load".into(),
+        },
+        chain: vec![key.clone()],
+        description: format!("{name} agent"),
+        fields: vec![
+            field("name", json!(name), Provenance::Own, &[(&key, 2)], "set in the file"),
+            field("model", json!("gpt-5"), Provenance::Own, &[(&key, 3)], "set in the file"),
+        ],
+        attributes: vec![Attribute { key: "name".into(), line: 2, value: json!(name) }],
+        system_prompt: Some(format!("# {name}\n\nYou review code.\n- be kind\n- be precise\n")),
+        messages: Vec::new(),
+        edges: Vec::new(),
+    }
+}
+
+/// The catalog; `extra` agents are added to the front of the OpenHands report (to
+/// test that a selection survives a snapshot where positions move).
+pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
+    let mut reviewer = agent("openhands", "reviewer", Scope::Project, ".openhands/agents/reviewer.md", Status::Wins);
+    reviewer.fields.push(field(
+        "tools",
+        json!(["read", "grep"]),
+        Provenance::Own,
+        &[(&reviewer.source.key(), 4)],
+        "set in the file",
+    ));
+    let mut shadowed = agent("openhands", "reviewer", Scope::User, ".openhands/agents/reviewer.md", Status::Shadowed);
+    shadowed.shadowed_by = Some(reviewer.source.key());
+    shadowed.fields[1].value = json!("gpt-4o");
+    shadowed.fields.push(field(
+        "tools",
+        json!(["read", "bash"]),
+        Provenance::Own,
+        &[(&shadowed.source.key(), 4)],
+        "set in the file",
+    ));
+    shadowed.system_prompt = Some("# reviewer\n\nYou review code quickly.\n- be kind\n".into());
+    let mut equivalent = agent("openhands", "reviewer", Scope::Builtin, "reviewer.md", Status::Equivalent);
+    equivalent.shadowed_by = Some(reviewer.source.key());
+    equivalent.fields = reviewer.fields.clone();
+    let planner = agent("openhands", "planner", Scope::Project, ".openhands/agents/planner.md", Status::Wins);
+    let mut broken = agent("openhands", "broken", Scope::Project, ".openhands/agents/broken.md", Status::Invalid);
+    broken.fields.clear();
+    broken.system_prompt = None;
+    let mut evil =
+        agent("openhands", "evil\x1b]0;pwned\x07name", Scope::Project, ".openhands/agents/evil.md", Status::Wins);
+    evil.description = "tries \x1b[2J to clear the screen".into();
+    evil.system_prompt = Some("hello \x1b]52;c;SGVsbG8=\x07 world\n\u{202e}reversed\n".into());
+
+    let mut oh = EcosystemReport::new("openhands");
+    oh.agents = extra;
+    oh.agents.extend([reviewer, shadowed, equivalent, planner, broken, evil]);
+    oh.diagnostics.push(
+        Diagnostic::error(
+            "openhands",
+            DiagKind::Parse,
+            format!("{PROJECT}/.openhands/agents/broken.md"),
+            "mapping values are not allowed here",
+        )
+        .at(Some(3), Some(7))
+        .failing("project:.openhands/agents/broken.md"),
+    );
+
+    let base = agent("tsugite", "base", Scope::Project, ".tsugite/base.md", Status::Wins);
+    let base_key = base.source.key();
+    let mut coder = agent("tsugite", "coder", Scope::Project, ".tsugite/coder.md", Status::Wins);
+    let coder_key = coder.source.key();
+    coder.chain = vec![coder_key.clone(), base_key.clone()];
+    coder.edges.push(Edge { kind: EdgeKind::Extends, name: "base".into(), target: Some(base_key.clone()) });
+    coder.fields.push(field(
+        "tools",
+        json!(["read", "write", "run"]),
+        Provenance::Merged,
+        &[(&base_key, 4), (&coder_key, 6)],
+        "union of base.md:4 and coder.md:6",
+    ));
+    coder.fields.push(field(
+        "max_turns",
+        json!(20),
+        Provenance::Inherited,
+        &[(&base_key, 5)],
+        "inherited: the child does not set it",
+    ));
+    coder.fields.push(Field {
+        key: "temperature".into(),
+        value: json!(0.2),
+        origin: FieldOrigin::default("framework default"),
+    });
+    coder.messages.push(Message {
+        role: "user".into(),
+        label: None,
+        text: "Implement the task: <user prompt>\n".into(),
+    });
+    let mut ts = EcosystemReport::new("tsugite");
+    ts.agents = vec![coder, base];
+    ts.diagnostics.push(
+        Diagnostic::error(
+            "tsugite",
+            DiagKind::Template,
+            format!("{PROJECT}/.tsugite/coder.md"),
+            "undefined variable `task`",
+        )
+        .at(Some(9), None),
+    );
+
+    let mut main = agent("kimi", "main", Scope::Project, ".kimi/agent.yaml", Status::Wins);
+    main.edges.push(Edge {
+        kind: EdgeKind::Subagent,
+        name: "helper".into(),
+        target: Some("project:.kimi/helper.yaml".into()),
+    });
+    main.edges.push(Edge { kind: EdgeKind::Subagent, name: "ghost".into(), target: None });
+    main.system_prompt = None;
+    let helper = agent("kimi", "helper", Scope::Project, ".kimi/helper.yaml", Status::Wins);
+    let mut kimi = EcosystemReport::new("kimi");
+    kimi.agents = vec![main, helper];
+    kimi.diagnostics.push(
+        Diagnostic::warning(
+            "kimi",
+            DiagKind::Missing,
+            format!("{PROJECT}/.kimi/agent.yaml"),
+            "subagent `ghost` not found",
+        )
+        .at(Some(12), None),
+    );
+
+    Arc::new(Catalog {
+        generation,
+        roots: Roots {
+            project: PROJECT.into(),
+            home: "/home/ada".into(),
+            xdg: "/home/ada/.config".into(),
+            builtins: None,
+        },
+        reports: vec![oh, ts, kimi],
+    })
+}

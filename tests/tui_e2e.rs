@@ -1,0 +1,235 @@
+//! End to end: the real binary in a pseudo-terminal on a workspace this test writes
+//! (OpenHands agents: one name defined at project and user level, and a file whose
+//! prompt carries ESC/OSC sequences). It types `/`, a query, Enter, `d` and `q`,
+//! reads the screen through a terminal emulator, and checks that the terminal was
+//! restored (alternate screen left, cursor shown) and that no escape sequence from a
+//! file reached the terminal.
+//!
+//! Waits are generous and poll the screen: on a loaded machine the first load may
+//! take seconds; nothing is asserted on elapsed time.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+
+const ROWS: u16 = 40;
+const COLS: u16 = 160;
+const WAIT: Duration = Duration::from_secs(90);
+
+fn write(path: &Path, text: &[u8]) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write fixture");
+}
+
+fn workspace(tag: &str) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("agentry-e2e-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    write(
+        &root.join("project/.openhands/agents/reviewer.md"),
+        b"---\nname: reviewer\n---\nReview the change carefully.\n",
+    );
+    write(&root.join("home/.openhands/agents/reviewer.md"), b"---\nname: reviewer\n---\nReview the change quickly.\n");
+    write(
+        &root.join("project/.openhands/agents/evil.md"),
+        b"---\nname: evil\n---\nset title \x1b]0;pwned\x07 clear \x1b[2J copy \x1b]52;c;SGVsbG8=\x07 done\n",
+    );
+    std::fs::create_dir_all(root.join("builtins")).expect("builtins");
+    root
+}
+
+/// The child's output, collected by a reader thread, and a screen built from it.
+struct Session {
+    output: Arc<Mutex<Vec<u8>>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Session {
+    fn screen(&self) -> String {
+        let mut parser = vt100::Parser::new(ROWS, COLS, 0);
+        parser.process(&self.output.lock().expect("output"));
+        parser.screen().contents()
+    }
+
+    fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if ok(&screen) {
+                return screen;
+            }
+            if start.elapsed() > WAIT {
+                panic!("timed out waiting for {what}; screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn keys(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).expect("type");
+        self.writer.flush().expect("flush");
+    }
+}
+
+fn start(root: &Path) -> Session {
+    start_with(root, &[])
+}
+
+fn start_with(root: &Path, env: &[(&str, String)]) -> Session {
+    let pty = native_pty_system();
+    let pair = pty.openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 }).expect("pty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_agentry"));
+    for (flag, dir) in [("--project", "project"), ("--home", "home"), ("--builtins", "builtins")] {
+        cmd.arg(flag);
+        cmd.arg(root.join(dir));
+    }
+    cmd.args(["--ecosystem", "openhands", "--no-watch", "--theme", "dark"]);
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("AGENTRY_CONFIG", root.join("no-config.toml"));
+    cmd.env_remove("VISUAL");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.cwd(root);
+    let child = pair.slave.spawn_command(cmd).expect("spawn agentry");
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().expect("reader");
+    let writer = pair.master.take_writer().expect("writer");
+    let output = Arc::new(Mutex::new(Vec::new()));
+    let sink = output.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().expect("output").extend_from_slice(&buf[..n]);
+        }
+    });
+    // The master must outlive the child, or the child gets SIGHUP.
+    std::mem::forget(pair.master);
+    Session { output, writer, child }
+}
+
+#[test]
+fn find_filter_diff_quit_and_the_terminal_is_restored() {
+    let root = workspace("keys");
+    let mut s = start(&root);
+    s.wait_for("the loaded agents", |t| t.contains("reviewer") && t.contains("SHADOWED") && t.contains("evil"));
+
+    s.keys(b"/");
+    s.wait_for("the finder", |t| t.contains("enter keep"));
+    s.keys(b"revi");
+    let screen = s.wait_for("the list to narrow", |t| t.contains("/revi") && !t.contains("WINS       evil"));
+    assert!(screen.contains("reviewer"), "{screen}");
+
+    s.keys(b"\r");
+    s.wait_for("the kept filter", |t| t.contains("filter /revi"));
+
+    s.keys(b"d");
+    let screen = s.wait_for("the diff", |t| t.contains("Diff:") && t.contains("quickly"));
+    assert!(screen.contains("carefully"), "{screen}");
+
+    s.keys(b"q");
+    let status = wait_exit(&mut s);
+    assert!(status.success(), "{status:?}");
+    let output = s.output.lock().expect("output").clone();
+    assert_restored(&output);
+    let text = String::from_utf8_lossy(&output);
+    assert!(text.contains("\x1b[?1000l") || text.contains("\x1b[?1003l"), "mouse capture disabled");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn escape_sequences_in_a_file_reach_the_screen_inert() {
+    let root = workspace("escapes");
+    let mut s = start(&root);
+    s.wait_for("the loaded agents", |t| t.contains("evil"));
+    s.keys(b"/evil\r");
+    let screen = s.wait_for("the prompt of evil", |t| t.contains("set title"));
+    assert!(screen.contains("set title ^[]0;pwned^G clear ^[[2J copy ^[]52;c;SGVsbG8=^G done"), "{screen}");
+    s.keys(b"q");
+    wait_exit(&mut s);
+    let output = s.output.lock().expect("output").clone();
+    let text = String::from_utf8_lossy(&output);
+    for raw in ["\x1b]0;pwned", "\x1b[2J copy", "\x1b]52;c;SGVsbG8="] {
+        assert!(!text.contains(raw), "{raw:?} reached the terminal");
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The output after the last time the explorer took the terminal: it must leave the
+/// alternate screen and show the cursor again.
+fn assert_restored(output: &[u8]) {
+    let text = String::from_utf8_lossy(output);
+    let entered = text.rfind("\x1b[?1049h").expect("alternate screen entered");
+    let left = text.rfind("\x1b[?1049l").expect("alternate screen left");
+    let shown = text.rfind("\x1b[?25h").expect("cursor shown");
+    assert!(left > entered && shown > entered, "the terminal is restored after the last enter");
+}
+
+fn wait_exit(s: &mut Session) -> portable_pty::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = s.child.try_wait().expect("wait") {
+            // Let the reader drain what was written before the exit.
+            std::thread::sleep(Duration::from_millis(200));
+            return status;
+        }
+        assert!(start.elapsed() < WAIT, "agentry did not exit");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let root = workspace("sigterm");
+    let mut s = start(&root);
+    s.wait_for("the loaded agents", |t| t.contains("reviewer"));
+    let pid = s.child.process_id().expect("pid");
+    let killed = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status().expect("kill");
+    assert!(killed.success());
+    wait_exit(&mut s);
+    assert_restored(&s.output.lock().expect("output"));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn editor_runs_with_the_terminal_suspended_and_the_explorer_comes_back() {
+    let root = workspace("editor");
+    let log = root.join("editor.log");
+    let editor = root.join("editor.sh");
+    write(&editor, format!("#!/bin/sh\necho \"$@\" > '{}'\n", log.display()).as_bytes());
+    let chmod =
+        std::process::Command::new("chmod").args(["+x", &editor.display().to_string()]).status().expect("chmod");
+    assert!(chmod.success());
+    let mut s = start_with(&root, &[("EDITOR", editor.display().to_string())]);
+    s.wait_for("the loaded agents", |t| t.contains("reviewer"));
+    s.keys(b"/reviewer\r");
+    s.wait_for("the kept filter", |t| t.contains("filter /reviewer"));
+    let before = s.output.lock().expect("output").len();
+    s.keys(b"e");
+    let start = Instant::now();
+    while !log.exists() {
+        assert!(start.elapsed() < WAIT, "the editor was not started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The explorer takes the terminal back and draws again.
+    s.wait_for("the explorer after the editor", |t| t.contains("filter /reviewer"));
+    let start = Instant::now();
+    while !String::from_utf8_lossy(&s.output.lock().expect("output")[before..]).contains("\x1b[?1049h") {
+        assert!(start.elapsed() < WAIT, "the alternate screen was not entered again");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let args = std::fs::read_to_string(&log).expect("editor log");
+    assert!(args.trim_end().ends_with(".openhands/agents/reviewer.md"), "{args}");
+    let after = String::from_utf8_lossy(&s.output.lock().expect("output")[before..]).into_owned();
+    assert!(after.contains("\x1b[?1049l"), "the alternate screen was left for the editor");
+    s.keys(b"q");
+    assert!(wait_exit(&mut s).success());
+    assert_restored(&s.output.lock().expect("output"));
+    let _ = std::fs::remove_dir_all(&root);
+}
