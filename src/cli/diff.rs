@@ -82,21 +82,9 @@ fn file_text(path: &Path) -> String {
     }
 }
 
-/// What the model reads from a definition: the system prompt, then each other
-/// message under the heading `agentry show` prints for it.
+/// What the model reads from a definition ([`Agent::model_text`]), empty when unknown.
 fn model_text(a: &Agent) -> String {
-    let mut text = a.system_prompt.clone().unwrap_or_default();
-    for m in &a.messages {
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        match &m.label {
-            Some(label) => text.push_str(&format!("--- {} message: {label} ---\n", m.role)),
-            None => text.push_str(&format!("--- {} message ---\n", m.role)),
-        }
-        text.push_str(&m.text);
-    }
-    text
+    a.model_text().unwrap_or_default()
 }
 
 /// Everything compared, in the order it is printed.

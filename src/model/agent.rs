@@ -173,6 +173,28 @@ impl Agent {
         format!("{}:{}", self.ecosystem, self.source.key())
     }
 
+    /// Everything the model reads from this definition, as one text: the system
+    /// prompt, then each other message under a `--- ROLE message[: LABEL] ---` heading
+    /// (as `agentry show` prints them). `None` when none of it can be known without
+    /// running the agent.
+    pub fn model_text(&self) -> Option<String> {
+        if self.system_prompt.is_none() && self.messages.is_empty() {
+            return None;
+        }
+        let mut text = self.system_prompt.clone().unwrap_or_default();
+        for m in &self.messages {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            match &m.label {
+                Some(label) => text.push_str(&format!("--- {} message: {label} ---\n", m.role)),
+                None => text.push_str(&format!("--- {} message ---\n", m.role)),
+            }
+            text.push_str(&m.text);
+        }
+        Some(text)
+    }
+
     pub fn field(&self, key: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.key == key)
     }

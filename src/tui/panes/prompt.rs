@@ -15,26 +15,9 @@ use crate::tui::highlight::{key_of, plain};
 use crate::tui::layout::Pane;
 use crate::tui::theme::Theme;
 
-/// Everything the model reads from a definition, as one text: the system prompt,
-/// then each other message under a `--- ROLE message[: LABEL] ---` heading (as
-/// `agentry show` and `agentry diff` print them). `None` when none of it can be known
-/// without running the agent.
+/// Everything the model reads from a definition ([`Agent::model_text`]).
 pub fn model_text(a: &Agent) -> Option<String> {
-    if a.system_prompt.is_none() && a.messages.is_empty() {
-        return None;
-    }
-    let mut text = a.system_prompt.clone().unwrap_or_default();
-    for m in &a.messages {
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        match &m.label {
-            Some(label) => text.push_str(&format!("--- {} message: {label} ---\n", m.role)),
-            None => text.push_str(&format!("--- {} message ---\n", m.role)),
-        }
-        text.push_str(&m.text);
-    }
-    Some(text)
+    a.model_text()
 }
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
