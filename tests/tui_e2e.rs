@@ -88,7 +88,7 @@ fn start_with(root: &Path, env: &[(&str, String)]) -> Session {
     }
     cmd.args(["--ecosystem", "openhands", "--no-watch", "--theme", "dark"]);
     cmd.env("TERM", "xterm-256color");
-    cmd.env("AGENTRY_CONFIG", root.join("no-config.toml"));
+    cmd.env("AGENTRY_CONFIG", root.join("no-config.yaml"));
     cmd.env_remove("VISUAL");
     for (k, v) in env {
         cmd.env(k, v);

@@ -1,7 +1,10 @@
-//! agentry's own settings: `$XDG_CONFIG_HOME/agentry/config.toml` (else
-//! `~/.config/agentry/config.toml`, or the file named by `AGENTRY_CONFIG`), laid key
-//! by key over the embedded defaults (`default.toml`). A broken file never stops
+//! agentry's own settings: `$XDG_CONFIG_HOME/agentry/config.yaml` (else
+//! `~/.config/agentry/config.yaml`, or the file named by `AGENTRY_CONFIG`), laid key
+//! by key over the embedded defaults (`default.yaml`). A broken file never stops
 //! the explorer: the error is kept for the status bar and the defaults apply.
+//!
+//! agentry's own YAML is read with serde_yaml into typed settings; agent files are
+//! read with `crate::yaml`, which follows PyYAML as the frameworks do.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -10,7 +13,7 @@ use serde::Deserialize;
 
 use crate::tui::theme::StyleSpec;
 
-const DEFAULTS: &str = include_str!("default.toml");
+const DEFAULTS: &str = include_str!("default.yaml");
 
 /// The largest config file read; anything bigger is certainly not a config.
 const MAX_BYTES: u64 = 1 << 20;
@@ -27,7 +30,7 @@ pub struct Config {
     pub roles: BTreeMap<String, StyleSpec>,
 }
 
-/// One key or several: `diff = "D"` and `diff = ["D", "ctrl-d"]` both work.
+/// One key or several: `diff: D` and `diff: [D, ctrl-d]` both work.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(untagged)]
 pub enum Keys {
@@ -57,7 +60,7 @@ impl Config {
     /// The embedded defaults alone.
     pub fn defaults() -> Config {
         // The embedded file is checked by a test; this cannot fail in a release.
-        toml::from_str(DEFAULTS).unwrap_or(Config {
+        serde_yaml::from_str(DEFAULTS).unwrap_or(Config {
             theme: "auto".into(),
             watch: true,
             poll_secs: 0,
@@ -81,7 +84,7 @@ pub fn default_path(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
         Some(x) => PathBuf::from(x),
         None => PathBuf::from(env("HOME")?).join(".config"),
     };
-    Some(base.join("agentry").join("config.toml"))
+    Some(base.join("agentry").join("config.yaml"))
 }
 
 /// Loads the config at `path` over the defaults. A missing file is not an error.
@@ -107,28 +110,35 @@ pub fn load(path: Option<&Path>) -> Loaded {
     }
 }
 
-/// The defaults with the user's text laid over them, table by table.
+/// The defaults with the user's text laid over them, mapping by mapping.
 pub fn layered(user: &str) -> Result<Config, String> {
-    let mut base: toml::Table = toml::from_str(DEFAULTS).map_err(|e| e.to_string())?;
-    let over: toml::Table = toml::from_str(user).map_err(|e| one_line(&e.to_string()))?;
-    merge(&mut base, over);
-    toml::Value::Table(base).try_into().map_err(|e: toml::de::Error| one_line(&e.to_string()))
+    use serde_yaml::Value;
+    let mut base: Value = serde_yaml::from_str(DEFAULTS).map_err(|e| e.to_string())?;
+    let over: Value = serde_yaml::from_str(user).map_err(|e| e.to_string())?;
+    match over {
+        // An empty file is no override.
+        Value::Null => {}
+        Value::Mapping(_) => merge(&mut base, over),
+        _ => return Err("the config must be a mapping of settings".into()),
+    }
+    serde_yaml::from_value(base).map_err(|e| e.to_string())
 }
 
-fn merge(base: &mut toml::Table, over: toml::Table) {
-    for (key, value) in over {
-        match (base.get_mut(&key), value) {
-            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
-            (_, value) => {
-                base.insert(key, value);
+fn merge(base: &mut serde_yaml::Value, over: serde_yaml::Value) {
+    use serde_yaml::Value;
+    match (base, over) {
+        (Value::Mapping(b), Value::Mapping(o)) => {
+            for (key, value) in o {
+                match b.get_mut(&key) {
+                    Some(slot @ Value::Mapping(_)) if value.is_mapping() => merge(slot, value),
+                    _ => {
+                        b.insert(key, value);
+                    }
+                }
             }
         }
+        (slot, over) => *slot = over,
     }
-}
-
-/// toml's errors span several lines with a source excerpt; the status bar has one.
-fn one_line(message: &str) -> String {
-    message.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('|')).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
@@ -137,14 +147,14 @@ mod tests {
 
     #[test]
     fn defaults_parse() {
-        let d: Config = toml::from_str(DEFAULTS).expect("embedded defaults");
+        let d: Config = serde_yaml::from_str(DEFAULTS).expect("embedded defaults");
         assert_eq!(d, Config::defaults());
         assert_eq!(d.theme, "auto");
     }
 
     #[test]
     fn user_values_lay_over_defaults_key_by_key() {
-        let c = layered("theme = \"light\"\n[keys]\ndiff = \"D\"\nquit = [\"q\", \"ctrl-q\"]\n").expect("config");
+        let c = layered("theme: light\nkeys:\n  diff: D\n  quit: [q, ctrl-q]\n").expect("config");
         assert_eq!(c.theme, "light");
         assert!(c.watch, "unset keys keep the default");
         assert_eq!(c.key_overrides()["diff"], vec!["D"]);
@@ -155,16 +165,16 @@ mod tests {
     fn a_broken_file_reports_and_falls_back() {
         let dir = std::env::temp_dir().join(format!("agentry-config-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("tmp");
-        let path = dir.join("config.toml");
-        std::fs::write(&path, "theme = [unclosed\n").expect("write");
+        let path = dir.join("config.yaml");
+        std::fs::write(&path, "theme: [unclosed\n").expect("write");
         let loaded = load(Some(&path));
         assert_eq!(loaded.config, Config::defaults());
         let error = loaded.error.expect("error kept");
-        assert!(error.contains("config.toml") && error.contains("using defaults"), "{error}");
+        assert!(error.contains("config.yaml") && error.contains("using defaults"), "{error}");
         assert!(!error.contains('\n'));
-        std::fs::write(&path, "colour = 1\n").expect("write");
+        std::fs::write(&path, "colour: 1\n").expect("write");
         assert!(load(Some(&path)).error.expect("unknown key").contains("colour"));
-        assert!(load(Some(&dir.join("missing.toml"))).error.is_none());
+        assert!(load(Some(&dir.join("missing.yaml"))).error.is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -173,11 +183,11 @@ mod tests {
         let env = |vars: &'static [(&'static str, &'static str)]| {
             move |k: &str| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
         };
-        assert_eq!(default_path(&env(&[("AGENTRY_CONFIG", "/c.toml"), ("HOME", "/h")])), Some("/c.toml".into()));
+        assert_eq!(default_path(&env(&[("AGENTRY_CONFIG", "/c.yaml"), ("HOME", "/h")])), Some("/c.yaml".into()));
         assert_eq!(
             default_path(&env(&[("XDG_CONFIG_HOME", "/x"), ("HOME", "/h")])),
-            Some("/x/agentry/config.toml".into())
+            Some("/x/agentry/config.yaml".into())
         );
-        assert_eq!(default_path(&env(&[("HOME", "/h")])), Some("/h/.config/agentry/config.toml".into()));
+        assert_eq!(default_path(&env(&[("HOME", "/h")])), Some("/h/.config/agentry/config.yaml".into()));
     }
 }
