@@ -7,6 +7,11 @@ use agentry::cli::{exit, run, Cli};
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let Some(command) = &cli.command else {
+        use std::io::IsTerminal;
+        if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+            eprintln!("agentry: the explorer needs a terminal; for text or JSON output use a subcommand (`agentry list`, `agentry check`, `agentry --help`)");
+            return ExitCode::from(exit::USAGE as u8);
+        }
         let options = agentry::tui::Options { theme: cli.theme.clone(), no_watch: cli.no_watch, poll: cli.poll };
         return match agentry::tui::run(&cli.workspace, &options) {
             Ok(code) => ExitCode::from(code as u8),
