@@ -30,8 +30,10 @@ fn rfc(case: &str) -> EcosystemReport {
     load_case(case, "agentcard-rfc")
 }
 
-/// (name, source key, system prompt, history as (role, text)) of the loaded cards.
-fn cards(r: &EcosystemReport) -> Vec<(String, String, String, Vec<(String, String)>)> {
+/// One loaded card: name, source key, system prompt, history as (role, text).
+type Card = (String, String, String, Vec<(String, String)>);
+
+fn cards(r: &EcosystemReport) -> Vec<Card> {
     r.agents
         .iter()
         .filter(|a| a.status == Status::Wins)

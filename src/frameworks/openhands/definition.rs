@@ -238,7 +238,8 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
         Some(_) => None,
     };
     let budget = match budget {
-        Some(f) if !(f > 0.0) => {
+        // pydantic's `gt=0` rejects NaN too, which a plain `f <= 0.0` would let through.
+        Some(f) if f.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) => {
             return Err(invalid("ValidationError: max_budget_per_run: Input should be greater than 0".into(), "max_budget_per_run"))
         }
         // pydantic writes infinity as null.

@@ -177,7 +177,7 @@ impl Framework for OpenHands {
                 Err(f) => {
                     let d = Diagnostic::error(ID, f.kind, &s.source.path, f.message).at(f.line, f.col).failing(key.clone());
                     report.diagnostics.push(d);
-                    let name = discover::stem(&s.source.rel.rsplit('/').next().unwrap_or_default()).to_string();
+                    let name = discover::stem(s.source.rel.rsplit('/').next().unwrap_or_default()).to_string();
                     let agent = invalid_agent(name, s.source);
                     agents.push((agent, s.folder));
                 }
