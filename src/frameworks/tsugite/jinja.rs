@@ -323,7 +323,7 @@ pub fn render_template(
 pub fn render_bounded<S: serde::Serialize>(env: &Environment, source: &str, ctx: S) -> Result<String, Error> {
     let mut out = BoundedOutput(Vec::new());
     // A write failure here is always the bound (the error keeps its line).
-    env.template_from_str(source)?.render_to_write(ctx, &mut out)?;
+    env.template_from_str(source)?.render_captured_to(ctx, &mut out)?;
     String::from_utf8(out.0).map_err(|_| Error::new(ErrorKind::InvalidOperation, "output is not UTF-8"))
 }
 
