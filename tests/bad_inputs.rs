@@ -332,14 +332,14 @@ fn a_file_over_the_size_bound_is_an_io_diagnostic_and_never_read() {
         let file = std::fs::OpenOptions::new().write(true).open(ws.path(rel)).expect("open");
         file.set_len(100 * 1024 * 1024).expect("grow");
     }
-    assert!(100 * 1024 * 1024 > MAX_FILE_BYTES);
     let files = FileCache::new();
     let loaded = Loaded { catalog: load(&ws.options(RenderMode::Export), &files, 1), project: ws.project() };
     loaded.assert_good_agents_win();
     for (eco, rel) in [("tsugite", huge[0]), ("openhands", huge[1]), ("fast-agent", huge[2]), ("kimi", huge[3])] {
         let d = loaded.diags(eco, rel);
         let d = d.iter().find(|d| d.kind == DiagKind::Io).unwrap_or_else(|| panic!("{eco}\n{}", loaded.dump()));
-        assert!(d.message.contains("file too large (104857600 bytes"), "{eco}: {}", d.message);
+        let bound = format!("file too large (104857600 bytes; agentry reads at most {MAX_FILE_BYTES} bytes)");
+        assert!(d.message.contains(&bound), "{eco}: {}", d.message);
     }
     // OpenHands and Tsugite would load it as an agent, so it fails; fast-agent and
     // Kimi only look into it to see whether it is one, so it is a warning.
@@ -467,7 +467,7 @@ fn permissions_are_enforced(dir: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let probe = dir.join("probe");
     std::fs::write(&probe, "x").expect("write");
-    std::fs::set_permissions(&probe, std::fs::Permissions::from_mode(0)).expect("chmod");
+    std::fs::set_permissions(&probe, std::fs::Permissions::from_mode(0o000)).expect("chmod");
     let enforced = std::fs::read(&probe).is_err();
     let _ = std::fs::remove_file(&probe);
     enforced
@@ -495,11 +495,11 @@ fn unreadable_files_and_folders_are_io_diagnostics_or_load_when_permissions_do_n
     ];
     for (_, rel, text) in locked {
         ws.write(rel, text);
-        std::fs::set_permissions(ws.path(rel), std::fs::Permissions::from_mode(0)).expect("chmod");
+        std::fs::set_permissions(ws.path(rel), std::fs::Permissions::from_mode(0o000)).expect("chmod");
     }
     for (_, dir, file, text) in hidden {
         ws.write(&format!("{dir}/{file}"), text);
-        std::fs::set_permissions(ws.path(dir), std::fs::Permissions::from_mode(0)).expect("chmod");
+        std::fs::set_permissions(ws.path(dir), std::fs::Permissions::from_mode(0o000)).expect("chmod");
     }
     let loaded = ws.load();
     loaded.assert_good_agents_win();

@@ -42,23 +42,23 @@ fn workspace() -> PathBuf {
             format!("project/.agents/agents/plain{EVIL_FILE}.md"),
             format!("---\nname: plain\ndescription: {evil}\ntools: [{evil}]\nmodel: {evil}\n---\n{body}"),
         ),
-        (format!("project/.openhands/agents/plain.md"), format!("---\nname: plain\ndescription: {evil}2\n---\n{body}2")),
-        (format!("project/.agents/agents/named.md"), format!("---\nname: {name}\ndescription: {evil}\n---\n{body}")),
+        ("project/.openhands/agents/plain.md".to_string(), format!("---\nname: plain\ndescription: {evil}2\n---\n{body}2")),
+        ("project/.agents/agents/named.md".to_string(), format!("---\nname: {name}\ndescription: {evil}\n---\n{body}")),
         (format!("project/.agents/agents/broken{EVIL_FILE}.md"), format!("---\nname: {evil}\ntools: [{evil}\n---\n{body}")),
         // Tsugite: same shapes.
         (
             format!("project/agents/plain{EVIL_FILE}.md"),
             format!("---\nname: plain\nextends: none\ndescription: {evil}\ntools: [{evil}]\n---\n{body}"),
         ),
-        (format!("project/.tsugite/plain.md"), format!("---\nname: plain\nextends: none\ndescription: {evil}\n---\n{body}2")),
-        (format!("project/agents/named.md"), format!("---\nname: {name}\nextends: none\ndescription: {evil}\n---\n{body}")),
+        ("project/.tsugite/plain.md".to_string(), format!("---\nname: plain\nextends: none\ndescription: {evil}\n---\n{body}2")),
+        ("project/agents/named.md".to_string(), format!("---\nname: {name}\nextends: none\ndescription: {evil}\n---\n{body}")),
         (format!("project/agents/broken{EVIL_FILE}.md"), format!("---\nname: {evil}\nextends: [{evil}\n---\n{body}")),
         // fast-agent.
         (
             format!("project/.fast-agent/agent-cards/plain{EVIL_FILE}.md"),
             format!("---\ntype: agent\nname: plain\ndescription: {evil}\nmodel: {evil}\n---\n{body}"),
         ),
-        (format!("project/.fast-agent/agent-cards/named.md"), format!("---\ntype: agent\nname: {name}\n---\n{body}")),
+        ("project/.fast-agent/agent-cards/named.md".to_string(), format!("---\ntype: agent\nname: {name}\n---\n{body}")),
         (format!("project/.fast-agent/agent-cards/broken{EVIL_FILE}.md"), format!("---\nname: [{evil}\n---\n{body}")),
         // Kimi.
         (
@@ -66,7 +66,7 @@ fn workspace() -> PathBuf {
             format!("agent:\n  name: plain\n  system_prompt_path: p{EVIL_FILE}.md\n  tools: [{evil}]\n"),
         ),
         (format!("project/kimi/p{EVIL_FILE}.md"), body.clone()),
-        (format!("project/kimi/named.yaml"), format!("agent:\n  name: {name}\n  system_prompt_path: p{EVIL_FILE}.md\n  tools: []\n")),
+        ("project/kimi/named.yaml".to_string(), format!("agent:\n  name: {name}\n  system_prompt_path: p{EVIL_FILE}.md\n  tools: []\n")),
         (format!("project/kimi/broken{EVIL_FILE}.yaml"), format!("agent:\n  name: {evil}\n  extend: missing{EVIL_FILE}.yaml\n")),
     ];
     for (rel, text) in files {
