@@ -8,7 +8,7 @@ use super::parse::{sniff_markdown, FileKind};
 use super::raw::{decode_text, entries_of, Env, Failure};
 use super::validate::expand_user;
 use crate::discover::{list_dir, FileCache};
-use crate::model::{normalize, DiagKind};
+use crate::model::{normalize, DiagKind, Diagnostic};
 use crate::yaml::{self, Value};
 
 /// Settings file names, in the order `home.discover_config_files` tries them.
@@ -113,14 +113,23 @@ pub fn holds_card_file(folder: &Path) -> bool {
 
 /// `_collect_agent_card_files`: the card files directly in `root`, sorted; Markdown
 /// files must sniff as having front matter; broken links and folders are skipped.
-pub fn card_files(root: &Path, files: &FileCache) -> std::io::Result<Vec<PathBuf>> {
+/// A Markdown file agentry cannot read (too large, no permission) is skipped too, as
+/// it cannot be sniffed, but with a warning in `skipped` so it is not lost silently.
+pub fn card_files(root: &Path, files: &FileCache, skipped: &mut Vec<Diagnostic>) -> std::io::Result<Vec<PathBuf>> {
     let Some(entries) = list_dir(root)? else { return Ok(Vec::new()) };
     Ok(entries
         .into_iter()
         .filter(|e| !e.is_dir && e.path.is_file())
         .filter(|e| match FileKind::of(&e.name) {
             Some(FileKind::Yaml) => true,
-            Some(FileKind::Markdown) => files.read(&e.path).map(|b| sniff_markdown(&b)).unwrap_or(false),
+            Some(FileKind::Markdown) => match files.read(&e.path) {
+                Ok(bytes) => sniff_markdown(&bytes),
+                Err(err) => {
+                    let message = format!("cannot read: {err}; not looked at as a card");
+                    skipped.push(Diagnostic::warning(super::ID, DiagKind::Io, &e.path, message));
+                    false
+                }
+            },
             None => false,
         })
         .map(|e| e.path)

@@ -109,7 +109,7 @@ impl Framework for FastAgent {
         }
         let mut files = Vec::new();
         for root in &roots {
-            match home::card_files(root, cx.files) {
+            match home::card_files(root, cx.files, &mut report.diagnostics) {
                 Ok(found) => files.extend(found),
                 Err(e) => report.diagnostics.push(Diagnostic::error(ID, DiagKind::Io, root, format!("cannot list the folder: {e}"))),
             }

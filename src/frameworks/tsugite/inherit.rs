@@ -5,7 +5,8 @@
 //! package's rule of which failures an implicit base swallows (`ValueError`) and which
 //! it lets through (`TypeError`, `KeyError`, `OSError`).
 
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::merge;
@@ -33,9 +34,34 @@ pub struct Resolver<'a> {
     pub home: &'a Path,
     /// Turns a path into its source key (for field origins).
     pub key_of: &'a dyn Fn(&Path) -> String,
+    /// What one load already looked up.
+    pub lookups: Lookups,
 }
 
 type Visited = HashSet<PathBuf>;
+
+/// File-system lookups and parses of one load, each done once. Every agent walks its
+/// whole chain; in a long generated chain (thousands of files, each extending the
+/// previous) the same parents are found, resolved and parsed again by every agent
+/// below them, which without this made the load quadratic in syscalls. The files do
+/// not change during a load, so the answers are the same.
+#[derive(Default)]
+pub struct Lookups {
+    found: RefCell<HashMap<(String, PathBuf), Option<PathBuf>>>,
+    real: RefCell<HashMap<PathBuf, Option<PathBuf>>>,
+    is_file: RefCell<HashMap<PathBuf, bool>>,
+    parsed: RefCell<HashMap<PathBuf, Result<Parsed, LoadError>>>,
+}
+
+/// `map[key]`, computed by `make` the first time.
+fn memo<K: std::hash::Hash + Eq + Clone, V: Clone>(map: &RefCell<HashMap<K, V>>, key: &K, make: impl FnOnce() -> V) -> V {
+    if let Some(v) = map.borrow().get(key) {
+        return v.clone();
+    }
+    let v = make();
+    map.borrow_mut().insert(key.clone(), v.clone());
+    v
+}
 
 /// Longest `extends` chain followed before agentry gives up. tsugite has no limit
 /// but a chain this long can only come from generated files; the visited set already
@@ -64,6 +90,18 @@ impl Resolver<'_> {
     }
 
     fn read_and_parse(&self, path: &Path) -> Result<Parsed, LoadError> {
+        memo(&self.lookups.parsed, &path.to_path_buf(), || self.read_and_parse_once(path))
+    }
+
+    fn real(&self, path: &Path) -> Option<PathBuf> {
+        memo(&self.lookups.real, &path.to_path_buf(), || py_resolve(path))
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        memo(&self.lookups.is_file, &path.to_path_buf(), || search::is_file(path))
+    }
+
+    fn read_and_parse_once(&self, path: &Path) -> Result<Parsed, LoadError> {
         // Parsed once per version of the file: a reload re-parses only what changed.
         let key = (self.key_of)(path);
         let context = crate::discover::context_key(&format!("{}\0{key}", path.display()));
@@ -93,17 +131,23 @@ impl Resolver<'_> {
                 format!("inheritance deeper than {MAX_DEPTH} levels"),
             ));
         }
-        let resolved_path = py_resolve(agent_path).unwrap_or_else(|| agent_path.to_path_buf());
-        visited.insert(resolved_path.clone());
+        let resolved_path = self.real(agent_path).unwrap_or_else(|| agent_path.to_path_buf());
+        // tsugite hands each parent a copy of the visited set. Adding this file for the
+        // walk up and taking it out again afterwards is the same and keeps a long chain
+        // linear instead of copying the set at every level.
+        let added = visited.insert(resolved_path.clone());
         let base = match agent.config.extends() {
-            Some("none") => None,
-            None => self.default_base(agent_path, &resolved_path, visited, depth)?,
-            Some("") => None,
+            Some("none") => Ok(None),
+            None => self.default_base(agent_path, &resolved_path, visited, depth),
+            Some("") => Ok(None),
             Some(reference) => {
-                Some(self.explicit_parent(reference, &agent, agent_path, visited, depth)?)
+                self.explicit_parent(reference, &agent, agent_path, visited, depth).map(Some)
             }
         };
-        let Some(base) = base else {
+        if added {
+            visited.remove(&resolved_path);
+        }
+        let Some(base) = base? else {
             return Ok(own(&agent));
         };
         let config = merge::merge(&base.config, &agent.config, &agent.path)?;
@@ -125,15 +169,15 @@ impl Resolver<'_> {
         visited: &Visited,
         line: Option<u32>,
     ) -> Result<Parsed, LoadError> {
-        let dir = if search::is_file(current) {
+        let dir = if self.is_file(current) {
             current.parent().unwrap_or(current)
         } else {
             current
         };
-        let found = self
-            .space
-            .find(reference, dir, self.cwd, self.home)
-            .ok_or_else(|| {
+        let found = memo(&self.lookups.found, &(reference.to_string(), dir.to_path_buf()), || {
+            self.space.find(reference, dir, self.cwd, self.home)
+        })
+        .ok_or_else(|| {
                 LoadError::new(
                     ErrClass::Value,
                     DiagKind::Missing,
@@ -145,7 +189,7 @@ impl Resolver<'_> {
                     ),
                 )
             })?;
-        let real = py_resolve(&found).unwrap_or_else(|| found.clone());
+        let real = self.real(&found).unwrap_or_else(|| found.clone());
         if visited.contains(&real) {
             return Err(LoadError::new(
                 ErrClass::Value,
@@ -158,7 +202,7 @@ impl Resolver<'_> {
                 ),
             ));
         }
-        if !search::is_file(&found) {
+        if !self.is_file(&found) {
             return Err(LoadError::new(
                 ErrClass::Value,
                 DiagKind::Io,
@@ -176,13 +220,13 @@ impl Resolver<'_> {
         reference: &str,
         agent: &Parsed,
         agent_path: &Path,
-        visited: &Visited,
+        visited: &mut Visited,
         depth: usize,
     ) -> Result<Resolved, LoadError> {
         let parent =
             self.load_extended(reference, agent_path, visited, line_of(agent, "extends"))?;
         let parent_path = parent.path.clone();
-        self.resolve(parent, &parent_path, &mut visited.clone(), depth + 1)
+        self.resolve(parent, &parent_path, visited, depth + 1)
     }
 
     /// `load_default_base_agent`: the project-local `.tsugite/default.md` next to the
@@ -191,7 +235,7 @@ impl Resolver<'_> {
         &self,
         agent_path: &Path,
         resolved_path: &Path,
-        visited: &Visited,
+        visited: &mut Visited,
         depth: usize,
     ) -> Result<Option<Resolved>, LoadError> {
         let folder = agent_path.parent().unwrap_or(agent_path);
@@ -207,7 +251,7 @@ impl Resolver<'_> {
                             // its own implicit base.
                             Ok(own(&d))
                         } else {
-                            self.resolve(d, &local, &mut visited.clone(), depth + 1)
+                            self.resolve(d, &local, visited, depth + 1)
                         }
                     });
                 match attempt {
@@ -230,7 +274,7 @@ impl Resolver<'_> {
         }
         let attempt = self
             .load_extended(name, agent_path, visited, None)
-            .and_then(|d| self.resolve(d, &found, &mut visited.clone(), depth + 1));
+            .and_then(|d| self.resolve(d, &found, visited, depth + 1));
         match attempt {
             Ok(r) => Ok(Some(r)),
             Err(e) if e.class == ErrClass::Value => Ok(None),

@@ -311,8 +311,36 @@ pub fn render_template(
     let env = environment(world, Arc::new(AtomicUsize::new(0)));
     let source = super::directives::strip_ignored(content);
     reject_loop_controls(&source).map_err(|e| e.to_string())?;
-    env.render_str(&source, Value::from_serialize(context))
-        .map_err(|e| e.to_string())
+    render_bounded(&env, &source, Value::from_serialize(context)).map_err(|e| match e.kind() {
+        ErrorKind::WriteFailure => format!("output larger than {MAX_OUTPUT} bytes"),
+        _ => e.to_string(),
+    })
+}
+
+/// `env.render_str`, but the whole output (literal text included, not only what
+/// `{{ }}` prints) stops at [`MAX_OUTPUT`] bytes: fuel alone lets a loop over a large
+/// literal block build gigabytes before it runs out.
+pub fn render_bounded<S: serde::Serialize>(env: &Environment, source: &str, ctx: S) -> Result<String, Error> {
+    let mut out = BoundedOutput(Vec::new());
+    // A write failure here is always the bound (the error keeps its line).
+    env.template_from_str(source)?.render_captured_to(ctx, &mut out)?;
+    String::from_utf8(out.0).map_err(|_| Error::new(ErrorKind::InvalidOperation, "output is not UTF-8"))
+}
+
+/// Collects rendered bytes and refuses to grow past [`MAX_OUTPUT`].
+struct BoundedOutput(Vec<u8>);
+
+impl std::io::Write for BoundedOutput {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.0.len() + buf.len() > MAX_OUTPUT {
+            return Err(std::io::Error::other("output limit"));
+        }
+        self.0.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// tsugite's Jinja2 environment has no `loop_controls` extension, so `{% break %}` and

@@ -197,6 +197,7 @@ impl<'a> Loader<'a> {
             cwd: &roots.project,
             home: &roots.home,
             key_of: &key_fn,
+            lookups: Default::default(),
         };
         let inputs = self.inputs();
         let mut agents = Vec::new();

@@ -220,11 +220,12 @@ pub fn prepare(
         let ctx: std::collections::BTreeMap<&str, Value> =
             ctx.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
         jinja::reject_loop_controls(&source)
-            .and_then(|_| env.render_str(&source, ctx))
+            .and_then(|_| jinja::render_bounded(&env, &source, ctx))
             .map_err(|e| RenderError {
                 part,
-                line: e.line().map(|l| l as u32),
-                bounded: matches!(e.kind(), minijinja::ErrorKind::OutOfFuel)
+                // A write failure carries no line: point at the template's first.
+                line: e.line().or((e.kind() == minijinja::ErrorKind::WriteFailure).then_some(1)).map(|l| l as u32),
+                bounded: matches!(e.kind(), minijinja::ErrorKind::OutOfFuel | minijinja::ErrorKind::WriteFailure)
                     || e.to_string().contains("output larger than"),
                 message: describe(&e, &source),
             })
@@ -292,6 +293,10 @@ fn describe(e: &minijinja::Error, source: &str) -> String {
             // Jinja2 names the variable; minijinja gives the span of the expression.
             let what = e.range().and_then(|r| source.get(r)).unwrap_or("a value");
             format!("Template rendering failed: '{what}' is undefined")
+        }
+        // Only the output bound makes the writer fail (`jinja::render_bounded`).
+        minijinja::ErrorKind::WriteFailure => {
+            format!("Template rendering failed: output larger than {} bytes", jinja::MAX_OUTPUT)
         }
         minijinja::ErrorKind::OutOfFuel => format!(
             "the template ran longer than agentry allows ({} steps): {detail}",
