@@ -1,7 +1,8 @@
 //! The command line, run as a process over small workspaces.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn workspace(name: &str, files: &[(&str, &str)]) -> PathBuf {
     let root = std::env::temp_dir().join(format!("agentry-cli-{name}-{}", std::process::id()));
@@ -16,17 +17,7 @@ fn workspace(name: &str, files: &[(&str, &str)]) -> PathBuf {
 }
 
 fn agentry(root: &Path, args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_agentry"))
-        .args(args)
-        .arg("--project")
-        .arg(root.join("project"))
-        .arg("--home")
-        .arg(root.join("home"))
-        .arg("--builtins")
-        .arg(root.join("no-builtins"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run agentry");
+    let out = support::run_agentry(root, "no-builtins", args);
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 

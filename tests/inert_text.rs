@@ -4,8 +4,9 @@
 //! framework, through every text subcommand. None of them may reach the output raw;
 //! `--json` output escapes controls as JSON does and keeps the text intact.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Everything a hostile file may try to send to a terminal.
 const EVIL: &str = "x\u{1b}]0;pwned\u{7} \u{1b}]52;c;SGVsbG8=\u{7} \u{1b}]8;;http://x\u{1b}\\link\u{1b}]8;;\u{1b}\\ \
@@ -81,17 +82,7 @@ fn workspace() -> PathBuf {
 }
 
 fn agentry(root: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_agentry"))
-        .args(args)
-        .arg("--project")
-        .arg(root.join("project"))
-        .arg("--home")
-        .arg(root.join("home"))
-        .arg("--builtins")
-        .arg(root.join("builtins"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run agentry");
+    let out = support::run_agentry(root, "builtins", args);
     (
         out.status.code(),
         String::from_utf8(out.stdout).expect("stdout is UTF-8"),

@@ -174,3 +174,19 @@ pub fn run_framework(ecosystem: &str) -> (usize, Vec<String>) {
     }
     (cases.len(), failures)
 }
+
+/// Runs the real binary on a workspace folder holding `project/` and `home/`, with
+/// `ROOT/BUILTINS` standing in for the built-in agents and colour off.
+pub fn run_agentry(root: &Path, builtins: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_agentry"))
+        .args(args)
+        .arg("--project")
+        .arg(root.join("project"))
+        .arg("--home")
+        .arg(root.join("home"))
+        .arg("--builtins")
+        .arg(root.join(builtins))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run agentry")
+}
