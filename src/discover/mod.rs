@@ -2,6 +2,7 @@
 //! read at most once per load (and, in the live loader, only again when it changed),
 //! and folder listings in the order Python's `sorted(Path.iterdir())` gives.
 
+mod canonical;
 pub mod site_packages;
 
 use std::any::{Any, TypeId};
@@ -88,6 +89,7 @@ pub struct FileCache {
     /// Every call of [`FileCache::read`], cached or not: the live loader's progress.
     served: AtomicU64,
     pass: AtomicU64,
+    canonical: canonical::CanonicalMemo,
 }
 
 impl FileCache {
@@ -113,7 +115,7 @@ impl FileCache {
         if meta.len() > MAX_FILE_BYTES {
             return Err(ReadError::TooLarge(meta.len()));
         }
-        let bytes: Arc<[u8]> = read_bounded(path)?.into();
+        let bytes: Arc<[u8]> = read_bounded(path, meta.len())?.into();
         self.reads.fetch_add(1, Ordering::Relaxed);
         self.bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         self.lock().insert(path.to_path_buf(), Entry { stamp: now, bytes: bytes.clone(), pass, derived: Vec::new() });
@@ -172,6 +174,14 @@ impl FileCache {
     /// on belong to it, for [`FileCache::retain_pass`].
     pub fn begin_pass(&self) {
         self.pass.fetch_add(1, Ordering::Relaxed);
+        self.canonical.clear();
+    }
+
+    /// `std::fs::canonicalize`, remembered for the current pass: frameworks resolve
+    /// the same roots and folders for every file, and each `realpath` costs a
+    /// `readlink` per path component.
+    pub fn canonicalize(&self, path: &Path) -> io::Result<PathBuf> {
+        self.canonical.canonicalize(path)
     }
 
     /// Forgets every file the current pass did not ask for (deleted, renamed or no
@@ -188,15 +198,31 @@ impl FileCache {
 }
 
 /// Reads at most `MAX_FILE_BYTES`: the file may have grown since it was measured, and a
-/// FIFO or device never ends.
-fn read_bounded(path: &Path) -> Result<Vec<u8>, ReadError> {
+/// FIFO or device never ends. `expected` (the measured size) sizes the buffer so that a
+/// file unchanged since costs two `read` calls (the bytes, then end of file), where
+/// `read_to_end` would start at 8 KiB and double.
+fn read_bounded(path: &Path, expected: u64) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(ReadError::TooLarge(bytes.len() as u64));
+    let mut file = std::fs::File::open(path)?;
+    let limit = MAX_FILE_BYTES as usize + 1;
+    let mut bytes = vec![0u8; (expected as usize).saturating_add(1).min(limit)];
+    let mut filled = 0;
+    loop {
+        if filled == bytes.len() {
+            if filled == limit {
+                return Err(ReadError::TooLarge(filled as u64));
+            }
+            let grown = (filled * 2).clamp(8192, limit);
+            bytes.resize(grown, 0);
+        }
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e.into()),
+        }
     }
+    bytes.truncate(filled);
     Ok(bytes)
 }
 

@@ -104,7 +104,7 @@ impl Framework for FastAgent {
                 ),
             });
             if used {
-                roots.push(std::fs::canonicalize(folder).unwrap_or_else(|_| folder.clone()));
+                roots.push(cx.files.canonicalize(folder).unwrap_or_else(|_| folder.clone()));
             }
         }
         let mut files = Vec::new();
@@ -147,7 +147,7 @@ fn environment(cx: &LoadContext) -> BTreeMap<String, String> {
                 env.insert(k.to_string(), v.to_string());
             }
             // The oracle passes the roots resolved (`Path.resolve()`).
-            let resolved = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| crate::model::normalize(p));
+            let resolved = |p: &Path| cx.files.canonicalize(p).unwrap_or_else(|_| crate::model::normalize(p));
             env.insert("HOME".into(), resolved(&cx.roots.home).to_string_lossy().into_owned());
             env.insert("XDG_CONFIG_HOME".into(), resolved(&cx.roots.xdg).to_string_lossy().into_owned());
             if let Some(path) = cx.env.get("PATH") {
@@ -173,7 +173,7 @@ fn today() -> i64 {
 fn source_of(cx: &LoadContext, path: &Path) -> Source {
     let mut source = cx.roots.source(path, None);
     for root in [&cx.roots.project, &cx.roots.home, &cx.roots.xdg] {
-        let Ok(real) = std::fs::canonicalize(root) else { continue };
+        let Ok(real) = cx.files.canonicalize(root) else { continue };
         let given = crate::model::normalize(root);
         if real != given && path.starts_with(&real) && !path.starts_with(&given) {
             if let Ok(rest) = path.strip_prefix(&real) {

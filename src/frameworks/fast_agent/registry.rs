@@ -38,7 +38,7 @@ pub struct Loaded {
 /// Reads and validates every card of one file. The file's failure is returned with
 /// the line it points at; a file either loads completely or not at all.
 pub fn load_file(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failure> {
-    let path = std::fs::canonicalize(discovered).unwrap_or_else(|_| discovered.to_path_buf());
+    let path = s.cx.files.canonicalize(discovered).unwrap_or_else(|_| discovered.to_path_buf());
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if file_name == "SKILL.md" {
         return Err(Failure::validation("SKILL.md is an Agent Skill manifest, not an AgentCard", None));

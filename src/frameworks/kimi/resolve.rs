@@ -105,7 +105,7 @@ impl<'a> Resolver<'a> {
         if let Some(id) = self.identities.get(path) {
             return id.clone();
         }
-        let id = identity(path);
+        let id = identity(self.files, path);
         self.identities.insert(path.to_path_buf(), id.clone());
         id
     }
@@ -362,8 +362,8 @@ impl Resolved {
 /// next relative path resolves against, plus the file name. Two visits with the same
 /// identity read the same file and resolve its parent the same way, so Kimi would
 /// recurse forever.
-fn identity(path: &Path) -> PathBuf {
-    let folder = path.parent().and_then(|p| std::fs::canonicalize(p).ok());
+fn identity(files: &FileCache, path: &Path) -> PathBuf {
+    let folder = path.parent().and_then(|p| files.canonicalize(p).ok());
     match (folder, path.file_name()) {
         (Some(folder), Some(name)) => folder.join(name),
         _ => crate::model::normalize(path),

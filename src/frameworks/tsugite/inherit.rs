@@ -94,7 +94,7 @@ impl Resolver<'_> {
     }
 
     fn real(&self, path: &Path) -> Option<PathBuf> {
-        memo(&self.lookups.real, &path.to_path_buf(), || py_resolve(path))
+        memo(&self.lookups.real, &path.to_path_buf(), || py_resolve(self.files, path))
     }
 
     fn is_file(&self, path: &Path) -> bool {
@@ -175,7 +175,7 @@ impl Resolver<'_> {
             current
         };
         let found = memo(&self.lookups.found, &(reference.to_string(), dir.to_path_buf()), || {
-            self.space.find(reference, dir, self.cwd, self.home)
+            self.space.find(self.files, reference, dir, self.cwd, self.home)
         })
         .ok_or_else(|| {
                 LoadError::new(
@@ -241,7 +241,7 @@ impl Resolver<'_> {
         let folder = agent_path.parent().unwrap_or(agent_path);
         let local = folder.join(".tsugite/default.md");
         if search::exists(&local) {
-            let real = py_resolve(&local).unwrap_or_else(|| local.clone());
+            let real = py_resolve(self.files, &local).unwrap_or_else(|| local.clone());
             if real != resolved_path && !visited.contains(&real) {
                 let attempt = self
                     .load_extended("default", agent_path, visited, None)
@@ -266,7 +266,7 @@ impl Resolver<'_> {
             Some(n) if n.is_empty() => return Ok(None),
             Some(n) => n.as_str(),
         };
-        let Some(found) = self.space.find(name, folder, self.cwd, self.home) else {
+        let Some(found) = self.space.find(self.files, name, folder, self.cwd, self.home) else {
             return Ok(None);
         };
         if found == resolved_path || visited.contains(&found) {

@@ -106,7 +106,7 @@ impl<'a> Loader<'a> {
             }
             found
         });
-        let real = |p: &Path| py_resolve(p).unwrap_or_else(|| p.to_path_buf());
+        let real = |p: &Path| py_resolve(cx.files, p).unwrap_or_else(|| p.to_path_buf());
         let real_roots = Roots {
             project: real(&cx.roots.project),
             home: real(&cx.roots.home),
@@ -131,7 +131,7 @@ impl<'a> Loader<'a> {
         if !plain.rel.starts_with("..") {
             return plain;
         }
-        let real = py_resolve(path).unwrap_or_else(|| path.to_path_buf());
+        let real = py_resolve(self.cx.files, path).unwrap_or_else(|| path.to_path_buf());
         let resolved = self.real_roots.source(&real, self.real_builtins.as_deref());
         if resolved.rel.starts_with("..") {
             plain
@@ -165,7 +165,7 @@ impl<'a> Loader<'a> {
             &roots.xdg,
             self.builtins.clone(),
         );
-        let dirs = space.dirs_labelled(&roots.project, "the project");
+        let dirs = space.dirs_labelled(self.cx.files, &roots.project, "the project");
         for (i, d) in dirs.iter().enumerate() {
             let scope = self.source_of(&d.path).scope;
             self.report.searched.push(SearchDir {
@@ -213,8 +213,8 @@ impl<'a> Loader<'a> {
             if candidates.is_empty() {
                 continue;
             }
-            let winner = space.find(name, &roots.project, &roots.project, &roots.home);
-            let direct = winner.is_some() && winner == py_resolve(&candidates[0].0);
+            let winner = space.find(self.cx.files, name, &roots.project, &roots.project, &roots.home);
+            let direct = winner.is_some() && winner == py_resolve(self.cx.files, &candidates[0].0);
             let winner_key = if direct {
                 Some(self.key_of(&candidates[0].0))
             } else {
@@ -296,7 +296,7 @@ impl<'a> Loader<'a> {
             for p in std::iter::once(a.source.path.clone())
                 .chain(a.chain.iter().skip(1).filter_map(|k| self.path_of_key(k)))
             {
-                if let Some(parent) = py_resolve(&p).as_deref().and_then(Path::parent) {
+                if let Some(parent) = py_resolve(self.cx.files, &p).as_deref().and_then(Path::parent) {
                     if !folders.iter().any(|f| f == parent) {
                         folders.push(parent.to_path_buf());
                     }
@@ -308,12 +308,12 @@ impl<'a> Loader<'a> {
                 "{} (inheritance lookups of the agents there)",
                 self.key_of(&folder)
             );
-            for d in space.dirs_labelled(&folder, &label) {
+            for d in space.dirs_labelled(self.cx.files, &folder, &label) {
                 let known = self
                     .report
                     .searched
                     .iter()
-                    .any(|s| py_resolve(&s.path) == py_resolve(&d.path));
+                    .any(|s| py_resolve(self.cx.files, &s.path) == py_resolve(self.cx.files, &d.path));
                 if !known {
                     let scope = self.source_of(&d.path).scope;
                     let role = d.role;

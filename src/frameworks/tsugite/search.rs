@@ -87,12 +87,12 @@ pub fn is_file(path: &Path) -> bool {
 
 /// Python's `Path.resolve()` (non-strict): symlinks followed as far as the path
 /// exists, the rest appended lexically. `None` for a symlink loop (Python raises).
-pub fn py_resolve(path: &Path) -> Option<PathBuf> {
+pub fn py_resolve(files: &FileCache, path: &Path) -> Option<PathBuf> {
     let absolute = crate::model::normalize(path);
     let mut existing = absolute.clone();
     let mut rest: Vec<std::ffi::OsString> = Vec::new();
     loop {
-        match std::fs::canonicalize(&existing) {
+        match files.canonicalize(&existing) {
             Ok(mut real) => {
                 for part in rest.iter().rev() {
                     real.push(part);
@@ -165,11 +165,11 @@ impl SearchSpace {
 
     /// `iter_agent_search_paths(current_agent_dir=dir)`; `label` names `dir` in the
     /// roles ("the project", or the folder of an agent for inheritance lookups).
-    pub fn dirs_labelled(&self, dir: &Path, label: &str) -> Vec<SearchEntry> {
+    pub fn dirs_labelled(&self, files: &FileCache, dir: &Path, label: &str) -> Vec<SearchEntry> {
         let mut out = Vec::new();
         let mut seen = HashSet::new();
         let mut add = |path: PathBuf, role: String| {
-            if let Some(real) = py_resolve(&path) {
+            if let Some(real) = py_resolve(files, &path) {
                 if seen.insert(real) {
                     out.push(SearchEntry { path, role });
                 }
@@ -208,20 +208,20 @@ impl SearchSpace {
         out
     }
 
-    pub fn dirs(&self, dir: &Path) -> Vec<SearchEntry> {
+    pub fn dirs(&self, files: &FileCache, dir: &Path) -> Vec<SearchEntry> {
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         cache
             .entry(dir.to_path_buf())
-            .or_insert_with(|| self.dirs_labelled(dir, "the folder searched from"))
+            .or_insert_with(|| self.dirs_labelled(files, dir, "the folder searched from"))
             .clone()
     }
 
     /// `find_agent_file(reference, dir)`, with `cwd` the process working directory.
-    pub fn find(&self, reference: &str, dir: &Path, cwd: &Path, home: &Path) -> Option<PathBuf> {
+    pub fn find(&self, files: &FileCache, reference: &str, dir: &Path, cwd: &Path, home: &Path) -> Option<PathBuf> {
         if reference.contains('/') || reference.ends_with(".md") {
             let local = dir.join(reference);
             if exists(&local) {
-                return py_resolve(&local);
+                return py_resolve(files, &local);
             }
             let expanded = expand_user(reference, home);
             let given = if expanded.is_absolute() {
@@ -230,16 +230,16 @@ impl SearchSpace {
                 cwd.join(expanded)
             };
             if exists(&given) {
-                return py_resolve(&given);
+                return py_resolve(files, &given);
             }
             return None;
         }
         let file = format!("{reference}.md");
-        self.dirs(dir)
+        self.dirs(files, dir)
             .into_iter()
             .map(|e| e.path.join(&file))
             .find(|c| exists(c))
-            .and_then(|c| py_resolve(&c))
+            .and_then(|c| py_resolve(files, &c))
     }
 }
 
@@ -278,7 +278,7 @@ mod tests {
         let tmp = std::env::temp_dir();
         let real = std::fs::canonicalize(&tmp).unwrap();
         assert_eq!(
-            py_resolve(&tmp.join("no/such/x.md")),
+            py_resolve(&FileCache::new(), &tmp.join("no/such/x.md")),
             Some(real.join("no/such/x.md"))
         );
     }

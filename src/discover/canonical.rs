@@ -1,0 +1,120 @@
+//! `realpath` answers remembered for one load pass: frameworks canonicalize every
+//! card, agent and root (often several times per file), and the C library's
+//! `realpath` issues one `readlink` per path component each time. Here a path costs one
+//! `lstat` of its last component once its folder is known, and nothing when asked again.
+
+use std::collections::HashMap;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+
+/// An `io::Error` kept in a form that can be handed out again (the OS error number is
+/// what callers look at, e.g. `ELOOP`).
+#[derive(Clone)]
+enum Failure {
+    Os(i32),
+    Kind(io::ErrorKind, String),
+}
+
+impl Failure {
+    fn of(e: &io::Error) -> Self {
+        match e.raw_os_error() {
+            Some(code) => Failure::Os(code),
+            None => Failure::Kind(e.kind(), e.to_string()),
+        }
+    }
+
+    fn to_io(&self) -> io::Error {
+        match self {
+            Failure::Os(code) => io::Error::from_raw_os_error(*code),
+            Failure::Kind(kind, message) => io::Error::new(*kind, message.clone()),
+        }
+    }
+}
+
+/// Canonical paths by the path asked for, valid until [`CanonicalMemo::clear`].
+#[derive(Default)]
+pub(super) struct CanonicalMemo {
+    known: Mutex<HashMap<PathBuf, Result<PathBuf, Failure>>>,
+}
+
+impl CanonicalMemo {
+    /// What `std::fs::canonicalize(path)` returns.
+    pub(super) fn canonicalize(&self, path: &Path) -> io::Result<PathBuf> {
+        if let Some(known) = self.lock().get(path) {
+            return known.clone().map_err(|f| f.to_io());
+        }
+        let found = self.resolve(path);
+        self.lock().insert(path.to_path_buf(), found.as_ref().map(Clone::clone).map_err(Failure::of));
+        found
+    }
+
+    /// Forgets every answer (a new pass may see a changed tree).
+    pub(super) fn clear(&self) {
+        self.lock().clear();
+    }
+
+    fn resolve(&self, path: &Path) -> io::Result<PathBuf> {
+        // Only absolute paths of plain names go step by step; `..` (which must be
+        // applied after following a symlink), relative paths, a trailing slash (which
+        // requires a folder) and the root itself are left to the OS.
+        let plain = path.is_absolute()
+            && !path.as_os_str().as_encoded_bytes().ends_with(b"/")
+            && path.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
+        let (true, Some(parent), Some(name)) = (plain, path.parent(), path.file_name()) else {
+            return std::fs::canonicalize(path);
+        };
+        let real = self.canonicalize(parent)?.join(name);
+        if std::fs::symlink_metadata(&real)?.file_type().is_symlink() {
+            return std::fs::canonicalize(&real);
+        }
+        Ok(real)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Result<PathBuf, Failure>>> {
+        // Inserts are atomic: a panic elsewhere leaves the map consistent.
+        self.known.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_as_the_os_does() {
+        let dir = std::env::temp_dir().join(format!("agentry-canon-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("real/sub")).unwrap();
+        std::fs::write(dir.join("real/sub/a.md"), "x").unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.join("real"), dir.join("link")).unwrap();
+            std::os::unix::fs::symlink("a.md", dir.join("real/sub/rel.md")).unwrap();
+            std::os::unix::fs::symlink(dir.join("loop1"), dir.join("loop2")).unwrap();
+            std::os::unix::fs::symlink(dir.join("loop2"), dir.join("loop1")).unwrap();
+        }
+        let memo = CanonicalMemo::default();
+        let asked = [
+            "real/sub/a.md",
+            "link/sub/a.md",
+            "link/sub/rel.md",
+            "link/sub/../sub/a.md",
+            "real/sub/a.md/",
+            "real/sub/a.md/x",
+            "real/missing/a.md",
+            "loop1/a.md",
+            "link",
+            "link/",
+        ];
+        for _round in 0..2 {
+            for rel in asked {
+                let path = dir.join(rel);
+                let os = std::fs::canonicalize(&path).map_err(|e| e.raw_os_error());
+                let ours = memo.canonicalize(&path).map_err(|e| e.raw_os_error());
+                assert_eq!(ours, os, "{rel}");
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
