@@ -28,8 +28,7 @@ impl FileKind {
 pub fn sniff_markdown(bytes: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(bytes) else { return false };
     let text = text.trim_start_matches('\u{feff}');
-    super::raw::splitlines(text)
-        .into_iter()
+    super::raw::Lines::new(text)
         .find_map(super::raw::strip_to_none)
         .is_some_and(|first| first == "---" || first == "+++")
 }

@@ -173,27 +173,52 @@ pub fn resolve_env_text(text: &str, env: &Env) -> String {
 
 /// Python's `str.splitlines()` (without the line ends).
 pub fn splitlines(text: &str) -> Vec<&str> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let is_break = matches!(c, '\n' | '\r' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}');
-        if is_break {
-            lines.push(&text[start..i]);
-            let mut end = i + c.len_utf8();
-            if c == '\r' {
-                if let Some(&(j, '\n')) = chars.peek() {
-                    chars.next();
-                    end = j + 1;
-                }
-            }
-            start = end;
+    Lines { text, at: 0 }.collect()
+}
+
+/// The lines of [`splitlines`], one at a time (a caller after the first non-blank line
+/// stops there). Scans bytes: every line break Python knows is ASCII or starts with
+/// the UTF-8 lead byte `0xC2` (U+0085) or `0xE2` (U+2028, U+2029), so no character is
+/// decoded.
+pub struct Lines<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Lines { text, at: 0 }
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        if start >= bytes.len() {
+            return None;
         }
+        let mut i = start;
+        while i < bytes.len() {
+            let width = match bytes[i] {
+                b'\n' | b'\x0b' | b'\x0c' | b'\x1c' | b'\x1d' | b'\x1e' => 1,
+                b'\r' if bytes.get(i + 1) == Some(&b'\n') => 2,
+                b'\r' => 1,
+                0xC2 if bytes.get(i + 1) == Some(&0x85) => 2,
+                0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) => 3,
+                _ => 0,
+            };
+            if width > 0 {
+                self.at = i + width;
+                return Some(&self.text[start..i]);
+            }
+            i += 1;
+        }
+        self.at = bytes.len();
+        Some(&self.text[start..])
     }
-    if start < text.len() {
-        lines.push(&text[start..]);
-    }
-    lines
 }
 
 /// `strip_to_none`: the stripped text, `None` when blank.
@@ -224,6 +249,11 @@ pub fn decode_text(bytes: &[u8]) -> Result<String, std::str::Utf8Error> {
 pub fn apply_templates(text: &str, date: &str) -> Result<String, String> {
     const OPEN: &str = "\u{0}agentry-open\u{0}";
     const CLOSE: &str = "\u{0}agentry-close\u{0}";
+    // Every template starts with `{{`, and neither placeholder contains a brace: text
+    // without `{{` comes out as it went in.
+    if !text.contains("{{") {
+        return Ok(text.to_string());
+    }
     let protected = text.replace("\\{{", OPEN).replace("\\}}", CLOSE);
     let dated = protected.replace("{{currentDate}}", date);
     if let Some(url) = url_template(&dated) {
@@ -291,6 +321,11 @@ mod tests {
     #[test]
     fn splitlines_and_decoding_follow_python() {
         assert_eq!(splitlines("a\r\nb\rc\n\nd\n"), vec!["a", "b", "c", "", "d"]);
+        assert_eq!(splitlines(""), Vec::<&str>::new());
+        assert_eq!(splitlines("\n"), vec![""]);
+        assert_eq!(splitlines("x\r"), vec!["x"]);
+        assert_eq!(splitlines("a\u{85}b\u{2028}c\u{2029}d\x1ce\x0bf\x0cg"), vec!["a", "b", "c", "d", "e", "f", "g"]);
+        assert_eq!(splitlines("é\u{2027}ü\u{a0}"), vec!["é\u{2027}ü\u{a0}"]);
         assert_eq!(decode_text(b"a\r\nb\rc").unwrap(), "a\nb\nc");
         assert!(decode_text(b"caf\xe9").is_err());
     }

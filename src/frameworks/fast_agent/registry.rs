@@ -8,6 +8,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use super::parse::FileKind;
 use super::raw::{Env, Failure, Message};
 use super::rfc::Dialect;
@@ -110,9 +112,13 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
     let mut winners: HashMap<String, usize> = HashMap::new();
     // `fast.agents` insertion order (a replaced name moves to the end)
     let mut agent_order: Vec<String> = Vec::new();
-    for discovered in files {
+    // Reading and validating a file depends on nothing registered before it, so the
+    // files are loaded in parallel (the other core has work while a larger framework
+    // runs); registration below stays in discovery order.
+    let loads: Vec<Result<Vec<Loaded>, Failure>> = files.par_iter().map(|d| load_file(s, d)).collect();
+    for (discovered, loaded) in files.iter().zip(loads) {
         let key = source_of(s.cx, discovered).key();
-        let loaded = match load_file(s, discovered) {
+        let loaded = match loaded {
             Ok(l) => l,
             Err(f) => {
                 report.agents.push(agents::invalid(discovered, source_of(s.cx, discovered), &f));

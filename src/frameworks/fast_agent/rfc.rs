@@ -296,19 +296,24 @@ fn describe(kind: FileKind, released: &Reading, rfc: &Reading) -> Option<(String
 
 /// Warns on every file the two dialects read differently.
 pub fn compare_dialects(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
-    for path in files {
-        let Some(kind) = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy())) else { continue };
-        let Ok(bytes) = s.cx.files.read(path) else { continue };
-        let Ok(text) = std::str::from_utf8(&bytes) else { continue };
-        if !may_differ(kind, text) {
-            continue;
-        }
-        let released = read(s, path, Dialect::Released);
-        let rfc = read(s, path, Dialect::Rfc);
-        if let Some((message, line)) = describe(kind, &released, &rfc) {
-            report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Dialect, path, message).at(line, None));
-        }
-    }
+    use rayon::prelude::*;
+    // Each file is compared on its own: in parallel, reported in discovery order.
+    let found: Vec<Option<Diagnostic>> = files
+        .par_iter()
+        .map(|path| {
+            let kind = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy()))?;
+            let bytes = s.cx.files.read(path).ok()?;
+            let text = std::str::from_utf8(&bytes).ok()?;
+            if !may_differ(kind, text) {
+                return None;
+            }
+            let released = read(s, path, Dialect::Released);
+            let rfc = read(s, path, Dialect::Rfc);
+            let (message, line) = describe(kind, &released, &rfc)?;
+            Some(Diagnostic::warning(ID, DiagKind::Dialect, path, message).at(line, None))
+        })
+        .collect();
+    report.diagnostics.extend(found.into_iter().flatten());
 }
 
 #[cfg(test)]

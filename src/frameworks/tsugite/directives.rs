@@ -50,7 +50,11 @@ pub fn strip_ignored(content: &str) -> String {
         r"(?s)<!--\s*tsu:ignore\s*-->.*?<!--\s*/tsu:ignore\s*-->",
     )
     .replace_all(content, "");
-    kept.replace("\r\n", "\n").replace('\r', "\n")
+    if kept.contains('\r') {
+        kept.replace("\r\n", "\n").replace('\r', "\n")
+    } else {
+        kept.into_owned()
+    }
 }
 
 /// The placeholder text tsugite assigns to a directive's variable in render mode.
