@@ -41,6 +41,16 @@ pub(super) struct CanonicalMemo {
 impl CanonicalMemo {
     /// What `std::fs::canonicalize(path)` returns.
     pub(super) fn canonicalize(&self, path: &Path) -> io::Result<PathBuf> {
+        // Only absolute paths of plain names are remembered and go step by step: `..`
+        // must be applied after following a symlink, and a trailing slash (which
+        // requires a folder) is invisible to `Path` equality, so the memo would mix
+        // `a.md/` up with `a.md`. Those, relative paths and the root go to the OS.
+        let plain = path.is_absolute()
+            && !path.as_os_str().as_encoded_bytes().ends_with(b"/")
+            && path.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
+        if !plain {
+            return std::fs::canonicalize(path);
+        }
         if let Some(known) = self.lock().get(path) {
             return known.clone().map_err(|f| f.to_io());
         }
@@ -54,14 +64,9 @@ impl CanonicalMemo {
         self.lock().clear();
     }
 
+    /// A plain absolute path: its folder's answer plus one `lstat`.
     fn resolve(&self, path: &Path) -> io::Result<PathBuf> {
-        // Only absolute paths of plain names go step by step; `..` (which must be
-        // applied after following a symlink), relative paths, a trailing slash (which
-        // requires a folder) and the root itself are left to the OS.
-        let plain = path.is_absolute()
-            && !path.as_os_str().as_encoded_bytes().ends_with(b"/")
-            && path.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
-        let (true, Some(parent), Some(name)) = (plain, path.parent(), path.file_name()) else {
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
             return std::fs::canonicalize(path);
         };
         let real = self.canonicalize(parent)?.join(name);
