@@ -31,8 +31,10 @@ fn yaml(s: &str) -> String {
     out
 }
 
-fn workspace() -> PathBuf {
-    let root = std::env::temp_dir().join(format!("agentry-inert-{}", std::process::id()));
+/// A fresh workspace per test (`tag`): the tests run in parallel and each one deletes
+/// and rewrites its folder.
+fn workspace(tag: &str) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("agentry-inert-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let (evil, name) = (yaml(EVIL), yaml(EVIL_NAME));
     // The prompt body carries the raw bytes (Markdown bodies are not YAML).
@@ -112,7 +114,7 @@ fn text_runs() -> Vec<Vec<&'static str>> {
 
 #[test]
 fn no_control_reaches_plain_text_output() {
-    let root = workspace();
+    let root = workspace("text");
     let mut seen = String::new();
     for args in text_runs() {
         let (code, out, err) = agentry(&root, &args);
@@ -135,7 +137,7 @@ fn no_control_reaches_plain_text_output() {
 
 #[test]
 fn json_output_escapes_controls_and_keeps_the_text() {
-    let root = workspace();
+    let root = workspace("json");
     let mut runs: Vec<Vec<&str>> = text_runs().into_iter().filter(|r| r[0] != "diff" || r.len() == 2).collect();
     runs.extend(["openhands", "tsugite", "fast-agent", "kimi"].map(|e| vec!["export", "--ecosystem", e]));
     let mut intact = false;
