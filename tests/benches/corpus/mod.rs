@@ -116,10 +116,25 @@ pub fn cached(cache: &Path, name: &str) -> std::io::Result<PathBuf> {
     cached_as(cache, name, agents, 1.0)
 }
 
-/// A workspace of exactly `agents` agents and no broken file under `cache`, reused
-/// when present: the tiny workspace of the start-up figure.
+/// A workspace of `agents` agents under `cache` (seed 1, 1 % broken files), reused
+/// when present: the named size when `agents` is one, else `agents-N`.
 pub fn cached_count(cache: &Path, agents: usize) -> std::io::Result<PathBuf> {
-    cached_as(cache, &format!("agents-{agents}"), agents, 0.0)
+    match SIZES.iter().find(|(_, n)| *n == agents) {
+        Some((name, _)) => cached_as(cache, name, agents, 1.0),
+        None => cached_as(cache, &format!("agents-{agents}"), agents, 1.0),
+    }
+}
+
+/// The cache of generated workspaces: `target/bench-corpus` (or under
+/// `$CARGO_TARGET_DIR`), unless `$AGENTRY_BENCH_CACHE` names another.
+pub fn cache_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("AGENTRY_BENCH_CACHE") {
+        return PathBuf::from(dir);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    target.join("bench-corpus")
 }
 
 /// Generation goes to a side folder renamed into place when complete, so an

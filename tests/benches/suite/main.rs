@@ -27,7 +27,7 @@ mod measure;
 mod memory;
 mod report;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use report::Row;
@@ -93,12 +93,7 @@ pub struct Bench {
 
 impl Bench {
     fn from_env() -> Bench {
-        let cache = std::env::var_os("AGENTRY_BENCH_CACHE").map(PathBuf::from).unwrap_or_else(|| {
-            let target = std::env::var_os("CARGO_TARGET_DIR")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
-            target.join("bench-corpus")
-        });
+        let cache = corpus::cache_dir();
         let only = std::env::var("AGENTRY_BENCH_ONLY")
             .ok()
             .filter(|s| !s.trim().is_empty())
