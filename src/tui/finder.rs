@@ -135,12 +135,18 @@ fn filter_map<T: Send>(
     candidates: Option<&[usize]>,
     f: impl Fn(usize) -> Option<T> + Sync + Send,
 ) -> Vec<T> {
+    // In parallel, every result goes into one buffer allocated here, so the pool's
+    // threads allocate nothing: their heaps are the loader's (it parses on the same
+    // pool), left fragmented by a load of 100,000 files, and growing vectors there
+    // (rayon's `collect` of a filter) cost more than the matching itself.
+    let mut slots: Vec<Option<T>> = Vec::new();
     match candidates {
-        Some(c) if c.len() < PARALLEL_FROM => c.iter().filter_map(|&n| f(n)).collect(),
-        Some(c) => c.par_iter().filter_map(|&n| f(n)).collect(),
-        None if all < PARALLEL_FROM => (0..all).filter_map(f).collect(),
-        None => (0..all).into_par_iter().filter_map(&f).collect(),
+        Some(c) if c.len() < PARALLEL_FROM => return c.iter().filter_map(|&n| f(n)).collect(),
+        None if all < PARALLEL_FROM => return (0..all).filter_map(f).collect(),
+        Some(c) => c.par_iter().map(|&n| f(n)).collect_into_vec(&mut slots),
+        None => (0..all).into_par_iter().map(&f).collect_into_vec(&mut slots),
     }
+    slots.into_iter().flatten().collect()
 }
 
 fn by_score(mut scored: Vec<(i64, usize)>) -> Vec<usize> {

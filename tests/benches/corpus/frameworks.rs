@@ -172,7 +172,10 @@ pub fn fast_agent(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
                 made.push(name);
                 i += 1;
             }
-            w.write(&format!("project/.fast-agent/agent-cards/cards-{i}.yaml"), format!("---\n{}", docs.join("---\n")).as_bytes());
+            w.write(
+                &format!("project/.fast-agent/agent-cards/cards-{i}.yaml"),
+                format!("---\n{}", docs.join("---\n")).as_bytes(),
+            );
         } else if made.len() >= 2 {
             // a workflow card naming other agents
             let name = format!("fa-chain-{i}");

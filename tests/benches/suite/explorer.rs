@@ -38,9 +38,8 @@ struct Explorer {
 
 impl Explorer {
     fn start(ws: &Workspace) -> Option<Explorer> {
-        let pair = native_pty_system()
-            .openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 })
-            .ok()?;
+        let pair =
+            native_pty_system().openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 }).ok()?;
         let mut cmd = CommandBuilder::new(AGENTRY);
         cmd.args(ws.args());
         cmd.args(["--theme", "dark"]);

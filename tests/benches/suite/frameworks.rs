@@ -20,9 +20,9 @@ pub fn versus_frameworks(bench: &Bench) -> Vec<Row> {
     let oracles = std::env::var_os("ORACLES")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/oracle"));
-    let venvs = std::env::var_os("AGENTRY_ORACLE_HOME").map(PathBuf::from).or_else(|| {
-        std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/agentry-oracle"))
-    });
+    let venvs = std::env::var_os("AGENTRY_ORACLE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/agentry-oracle")));
     let mut rows = Vec::new();
     let mut ws = None;
     for fw in FRAMEWORKS {

@@ -118,7 +118,8 @@ impl Bench {
             Some(n) => corpus::cached_count(&self.cache, n),
             None => corpus::cached(&self.cache, name),
         };
-        let dir = made.unwrap_or_else(|e| panic!("cannot generate the `{name}` workspace in {}: {e}", self.cache.display()));
+        let dir =
+            made.unwrap_or_else(|e| panic!("cannot generate the `{name}` workspace in {}: {e}", self.cache.display()));
         let builtins = self.cache.join("empty-builtins");
         if let Err(e) = std::fs::create_dir_all(&builtins) {
             panic!("cannot create {}: {e}", builtins.display());
