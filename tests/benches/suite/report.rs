@@ -36,9 +36,15 @@ pub fn table(rows: &[Row]) -> String {
             Some(false) => "**no**",
             None => "–",
         };
+        // A `|` inside a cell (`find | xargs cat`) would end it.
+        let cell = |s: &str| s.replace('|', "\\|");
         out += &format!(
             "| {} | {} | {} | {} | {ratio} | {} | {met} |\n",
-            r.figure, r.workspace, r.measured, r.baseline, r.target
+            cell(&r.figure),
+            cell(&r.workspace),
+            cell(&r.measured),
+            cell(&r.baseline),
+            cell(&r.target)
         );
     }
     out
