@@ -15,7 +15,7 @@ pub const TOOLS: &[&str] = &[
 pub const MODELS: &[&str] = &["inherit", "sonnet", "gpt-5", "kimi-k2", "haiku", "o4-mini"];
 
 pub fn word(rng: &mut Rng) -> &'static str {
-    *rng.choice(WORDS)
+    WORDS[rng.below(WORDS.len())]
 }
 
 /// `n` words, capitalised, ending with a full stop.

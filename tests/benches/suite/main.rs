@@ -128,6 +128,9 @@ impl Bench {
     }
 }
 
+/// One part of the suite: its figures, as table rows.
+type Section = fn(&Bench) -> Vec<Row>;
+
 fn main() {
     if let Some(dir) = std::env::var_os(memory::CHILD) {
         memory::child(dir.into());
@@ -135,7 +138,7 @@ fn main() {
     }
     let bench = Bench::from_env();
     println!("agentry benchmark suite; workspaces in {}", bench.cache.display());
-    let sections: &[(&str, fn(&Bench) -> Vec<Row>)] = &[
+    let sections: &[(&str, Section)] = &[
         ("start", load::tiny_start),
         ("coldload", load::cold_load),
         ("frameworks", frameworks::versus_frameworks),
