@@ -1,7 +1,8 @@
 //! The fuzzy finder's state, without drawing: skim's V2 algorithm (fuzzy-matcher)
 //! over each agent's precomputed haystack (name, framework, path, description).
-//! When the query only grows, only the previous matches are searched again; large
-//! candidate sets are scored on all cores.
+//! When the query only grows, only the previous matches are searched again, each
+//! from where its match of the shorter query ended; large candidate sets are
+//! searched on all cores.
 
 use fuzzy_matcher::skim::SkimMatcherV2;
 use fuzzy_matcher::FuzzyMatcher;
@@ -34,6 +35,9 @@ pub struct Finder {
     pub matches: Option<Vec<usize>>,
     /// Results of shorter queries, to step back on Backspace without re-scoring.
     history: Vec<(String, Option<Vec<usize>>)>,
+    /// Where the greedy match of `query` ends in each of `matches`, when known: the
+    /// next character is searched from there.
+    ends: Option<GreedyEnds>,
     pub saved_filter: Option<Filter>,
     pub saved_selection: Option<String>,
 }
@@ -45,7 +49,7 @@ impl Finder {
             Some(f) => (f.query.clone(), Some(f.matches.clone())),
             None => (String::new(), None),
         };
-        Finder { query, matches, history: Vec::new(), saved_filter, saved_selection }
+        Finder { query, matches, history: Vec::new(), ends: None, saved_filter, saved_selection }
     }
 
     /// Appends text to the query and narrows the matches.
@@ -53,13 +57,19 @@ impl Finder {
         self.history.push((self.query.clone(), self.matches.clone()));
         self.query.push_str(text);
         let candidates = self.matches.take();
-        self.matches = Some(rank(matcher, haystacks, candidates.as_deref(), &self.query));
+        // The ends belong to the previous matches: without them there is nothing to
+        // continue from.
+        let ends = self.ends.take().filter(|_| candidates.is_some());
+        let (matches, ends) = rank_continuing(matcher, haystacks, candidates.as_deref(), &self.query, ends);
+        self.matches = Some(matches);
+        self.ends = ends;
     }
 
     pub fn backspace(&mut self, matcher: &SkimMatcherV2, haystacks: &[String]) {
         if self.query.pop().is_none() {
             return;
         }
+        self.ends = None;
         match self.history.pop() {
             Some((query, matches)) if query == self.query => self.matches = matches,
             _ => self.rescore(matcher, haystacks),
@@ -69,13 +79,20 @@ impl Finder {
     pub fn clear(&mut self) {
         self.query.clear();
         self.matches = None;
+        self.ends = None;
         self.history.clear();
     }
 
     /// Scores the whole query again over every agent (a new snapshot arrived).
     pub fn rescore(&mut self, matcher: &SkimMatcherV2, haystacks: &[String]) {
         self.history.clear();
-        self.matches = if self.query.is_empty() { None } else { Some(rank(matcher, haystacks, None, &self.query)) };
+        self.ends = None;
+        if !self.query.is_empty() {
+            let (matches, ends) = rank_continuing(matcher, haystacks, None, &self.query, None);
+            (self.matches, self.ends) = (Some(matches), ends);
+        } else {
+            self.matches = None;
+        }
     }
 
     /// The filter to keep when the finder closes with Enter.
@@ -94,15 +111,52 @@ impl Finder {
 /// Calling skim costs about a third of a microsecond per agent, too much for 100,000
 /// agents in one keystroke; nobody reads past the first screens of a ranking.
 pub fn rank(matcher: &SkimMatcherV2, haystacks: &[String], candidates: Option<&[usize]>, query: &str) -> Vec<usize> {
+    rank_continuing(matcher, haystacks, candidates, query, None).0
+}
+
+/// Where the greedy match of `query` ends in each agent it matched (indexed by
+/// agent; other entries are stale). Greedy matching is incremental: the match of
+/// `query` + more continues from where the match of `query` ended.
+#[derive(Clone, Debug)]
+struct GreedyEnds {
+    query: String,
+    end: Vec<u32>,
+}
+
+/// [`rank`], and the greedy ends of its matches. With `from` (the ends of a prefix
+/// of `query`, whose matches `candidates` are), each candidate is searched only for
+/// the new characters, from where its match ended: one search per candidate
+/// instead of one per query character.
+fn rank_continuing(
+    matcher: &SkimMatcherV2,
+    haystacks: &[String],
+    candidates: Option<&[usize]>,
+    query: &str,
+    from: Option<GreedyEnds>,
+) -> (Vec<usize>, Option<GreedyEnds>) {
     let lower = query.is_ascii() && !query.bytes().any(|b| b.is_ascii_uppercase());
     if !lower {
         let score = |n: usize| matcher.fuzzy_match(&haystacks[n], query).map(|s| (s, n));
         let scored = filter_map(haystacks.len(), candidates, score);
-        return by_score(scored);
+        return (by_score(scored), None);
     }
-    let needle = query.as_bytes();
-    let ends = |n: usize| subsequence_end(haystacks[n].as_bytes(), needle).map(|end| (end, n));
+    let (start, mut memo) = match from {
+        Some(e) if candidates.is_some() && query.starts_with(&e.query) && e.end.len() == haystacks.len() => {
+            (e.query.len(), e)
+        }
+        _ => (0, GreedyEnds { query: String::new(), end: vec![0; haystacks.len()] }),
+    };
+    let rest = &query.as_bytes()[start..];
+    let ends = |n: usize| {
+        let at = if start == 0 { 0 } else { memo.end[n] as usize };
+        continue_end(haystacks[n].as_bytes(), at, rest).map(|end| (end, n))
+    };
     let matched = filter_map(haystacks.len(), candidates, ends);
+    for &(end, n) in &matched {
+        // Haystacks are short (a name, a path, a cut description): far below 4 GiB.
+        memo.end[n] = end as u32;
+    }
+    memo.query = query.to_string();
     // Order by where the match ends with a counting sort (ends are small numbers);
     // within one end, candidates keep their order (catalog or previous ranking).
     let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); END_BUCKETS];
@@ -115,13 +169,13 @@ pub fn rank(matcher: &SkimMatcherV2, haystacks: &[String], candidates: Option<&[
         .by_ref()
         .take(SKIM_TOP)
         .filter_map(|n| {
-            let end = subsequence_end(haystacks[n].as_bytes(), needle)?;
-            matcher.fuzzy_match(&haystacks[n][..end], query).map(|s| (s, n))
+            let end = memo.end[n] as usize;
+            matcher.fuzzy_match(haystacks[n].get(..end)?, query).map(|s| (s, n))
         })
         .collect();
     let mut out = by_score(scored);
     out.extend(ordered);
-    out
+    (out, Some(memo))
 }
 
 /// Match ends past this share the last bucket.
@@ -135,12 +189,18 @@ fn filter_map<T: Send>(
     candidates: Option<&[usize]>,
     f: impl Fn(usize) -> Option<T> + Sync + Send,
 ) -> Vec<T> {
+    // In parallel, every result goes into one buffer allocated here, so the pool's
+    // threads allocate nothing: their heaps are the loader's (it parses on the same
+    // pool), left fragmented by a load of 100,000 files, and growing vectors there
+    // (rayon's `collect` of a filter) cost more than the matching itself.
+    let mut slots: Vec<Option<T>> = Vec::new();
     match candidates {
-        Some(c) if c.len() < PARALLEL_FROM => c.iter().filter_map(|&n| f(n)).collect(),
-        Some(c) => c.par_iter().filter_map(|&n| f(n)).collect(),
-        None if all < PARALLEL_FROM => (0..all).filter_map(f).collect(),
-        None => (0..all).into_par_iter().filter_map(&f).collect(),
+        Some(c) if c.len() < PARALLEL_FROM => return c.iter().filter_map(|&n| f(n)).collect(),
+        None if all < PARALLEL_FROM => return (0..all).filter_map(f).collect(),
+        Some(c) => c.par_iter().map(|&n| f(n)).collect_into_vec(&mut slots),
+        None => (0..all).into_par_iter().map(&f).collect_into_vec(&mut slots),
     }
+    slots.into_iter().flatten().collect()
 }
 
 fn by_score(mut scored: Vec<(i64, usize)>) -> Vec<usize> {
@@ -151,11 +211,17 @@ fn by_score(mut scored: Vec<(i64, usize)>) -> Vec<usize> {
 /// Where the greedy match of `needle` (ASCII, lower case) in `hay` ends, ignoring
 /// ASCII case: the byte after its last character (always a char boundary, since the
 /// matched byte is ASCII); `None` when it does not occur in order.
+#[cfg(test)]
 fn subsequence_end(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    let mut at = 0;
+    continue_end(hay, 0, needle)
+}
+
+/// [`subsequence_end`] of `needle` in `hay`, searching from byte `at` (where the
+/// match of the characters before `needle` ended).
+fn continue_end(hay: &[u8], mut at: usize, needle: &[u8]) -> Option<usize> {
     for &c in needle {
         // SIMD search for either case of the next character.
-        at += memchr::memchr2(c, c.to_ascii_uppercase(), &hay[at..])? + 1;
+        at += memchr::memchr2(c, c.to_ascii_uppercase(), hay.get(at..)?)? + 1;
     }
     Some(at)
 }
@@ -238,6 +304,29 @@ mod tests {
         all.sort();
         all.dedup();
         assert_eq!(all.len(), h.len(), "no agent twice");
+    }
+
+    #[test]
+    fn a_growing_query_continues_each_match_and_ranks_as_from_scratch() {
+        let m = ranker();
+        // Enough agents for the parallel path, with repeated letters so a greedy
+        // match can end at several places.
+        let h: Vec<String> = (0..PARALLEL_FROM + 300)
+            .map(|i| format!("agent-{i} kimi team{}/a{}.yaml reviews and re-reviews code", i % 97, i % 13))
+            .collect();
+        for query in ["review", "team42", "aaa", "rvw", "zz"] {
+            let mut f = Finder::open(None, None);
+            for (n, c) in query.char_indices() {
+                f.push(&m, &h, &c.to_string());
+                let typed = &query[..n + c.len_utf8()];
+                assert_eq!(f.matches.as_deref(), Some(&rank(&m, &h, None, typed)[..]), "query {typed}");
+            }
+            // Backspace forgets the ends; typing again continues correctly.
+            f.backspace(&m, &h);
+            f.push(&m, &h, "e");
+            let typed = format!("{}e", &query[..query.len() - 1]);
+            assert_eq!(f.matches.as_deref(), Some(&rank(&m, &h, None, &typed)[..]), "query {typed}");
+        }
     }
 
     #[test]

@@ -4,12 +4,16 @@
 //!
 //!     cargo bench --bench refresh -- [AGENTS]      (default 20000)
 //!
-//! The workspace comes from `../shared/bench/gen_corpus.py` (python3), written to a
-//! temporary folder, or from `$AGENTRY_BENCH_CORPUS` (a folder holding `project/`,
-//! `home/` and `xdg/`) when set.
+//! The workspace comes from the benches' generator (`corpus/mod.rs`), cached in
+//! `target/bench-corpus/` and shared with the suite, or from
+//! `$AGENTRY_BENCH_CORPUS` (a folder holding `project/`, `home/` and `xdg/`) when
+//! set. The edited file is restored at the end.
+
+#[path = "corpus/mod.rs"]
+mod corpus;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use agentry::frameworks::RenderMode;
@@ -21,18 +25,7 @@ fn corpus(agents: usize) -> PathBuf {
     if let Some(dir) = std::env::var_os("AGENTRY_BENCH_CORPUS") {
         return PathBuf::from(dir);
     }
-    let out = std::env::temp_dir().join(format!("agentry-bench-corpus-{agents}"));
-    if !out.join("project").is_dir() {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/gen_corpus.py");
-        let status = std::process::Command::new("python3")
-            .arg(&script)
-            .arg(&out)
-            .args(["--agents", &agents.to_string()])
-            .status()
-            .expect("python3 runs gen_corpus.py");
-        assert!(status.success(), "gen_corpus.py failed");
-    }
-    out
+    corpus::cached_count(&corpus::cache_dir(), agents).expect("the workspace is generated")
 }
 
 /// User plus system CPU time of this process, from /proc (Linux only).
@@ -90,9 +83,10 @@ fn main() {
         println!("no agent file in the project to edit: the frameworks of this build found nothing");
         return;
     };
+    let original = std::fs::read(&file).expect("read the agent file");
     let mut refreshes = Vec::new();
     for round in 0..5 {
-        let mut text = std::fs::read(&file).expect("read the agent file");
+        let mut text = original.clone();
         text.extend_from_slice(format!("\n<!-- edit {round} -->\n").as_bytes());
         let t = Instant::now();
         std::fs::write(&file, &text).expect("write the agent file");
@@ -106,6 +100,8 @@ fn main() {
         refreshes.push(s.elapsed);
         std::thread::sleep(Duration::from_millis(300));
     }
+    // The cached workspace stays as generated for the next run.
+    std::fs::write(&file, &original).expect("restore the agent file");
     refreshes.sort();
     println!("refresh load, median of 5: {:?}", refreshes[refreshes.len() / 2]);
 
