@@ -2,8 +2,9 @@
 //! (OpenHands agents: one name defined at project and user level, and a file whose
 //! prompt carries ESC/OSC sequences). It types `/`, a query, Enter, `d` and `q`,
 //! reads the screen through a terminal emulator, and checks that the terminal was
-//! restored (alternate screen left, cursor shown) and that no escape sequence from a
-//! file reached the terminal.
+//! restored (alternate screen left, cursor shown, mouse capture and bracketed paste
+//! off, raw mode off as the pty's own modes show) — after `q`, after SIGTERM and after
+//! a panic — and that no escape sequence from a file reached the terminal.
 //!
 //! Waits are generous and poll the screen: on a loaded machine the first load may
 //! take seconds; nothing is asserted on elapsed time.
@@ -45,6 +46,9 @@ struct Session {
     output: Arc<Mutex<Vec<u8>>>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
+    /// Kept open for the whole session: the child gets SIGHUP when it closes, and its
+    /// termios tells whether the child left raw mode on.
+    master: Box<dyn portable_pty::MasterPty + Send>,
 }
 
 impl Session {
@@ -109,9 +113,7 @@ fn start_with(root: &Path, env: &[(&str, String)]) -> Session {
             sink.lock().expect("output").extend_from_slice(&buf[..n]);
         }
     });
-    // The master must outlive the child, or the child gets SIGHUP.
-    std::mem::forget(pair.master);
-    Session { output, writer, child }
+    Session { output, writer, child, master: pair.master }
 }
 
 #[test]
@@ -136,10 +138,7 @@ fn find_filter_diff_quit_and_the_terminal_is_restored() {
     s.keys(b"q");
     let status = wait_exit(&mut s);
     assert!(status.success(), "{status:?}");
-    let output = s.output.lock().expect("output").clone();
-    assert_restored(&output);
-    let text = String::from_utf8_lossy(&output);
-    assert!(text.contains("\x1b[?1000l") || text.contains("\x1b[?1003l"), "mouse capture disabled");
+    assert_fully_restored(&s, &s.output.lock().expect("output"));
     let _ = std::fs::remove_dir_all(&root);
 }
 
@@ -171,6 +170,37 @@ fn assert_restored(output: &[u8]) {
     assert!(left > entered && shown > entered, "the terminal is restored after the last enter");
 }
 
+/// The complete restore, in `output` (all the session wrote, or what it wrote before
+/// some point): [`assert_restored`], plus mouse capture and bracketed paste turned off
+/// after the last enter, and the pty back in cooked mode (canonical input and echo on:
+/// what `disable_raw_mode` puts back; the explorer had turned both off).
+fn assert_fully_restored(s: &Session, output: &[u8]) {
+    assert_restored(output);
+    let text = String::from_utf8_lossy(output);
+    let entered = text.rfind("\x1b[?1049h").expect("alternate screen entered");
+    let after = &text[entered..];
+    assert!(after.contains("\x1b[?1000l") || after.contains("\x1b[?1003l"), "mouse capture disabled");
+    assert!(after.contains("\x1b[?2004l"), "bracketed paste disabled");
+    assert_eq!(raw_mode(s), Some(false), "raw mode left on");
+}
+
+/// Whether the pty is in raw mode (no canonical input, no echo), from its termios.
+fn raw_mode(s: &Session) -> Option<bool> {
+    use nix::sys::termios::LocalFlags;
+    let termios = s.master.get_termios()?;
+    Some(!termios.local_flags.intersects(LocalFlags::ICANON | LocalFlags::ECHO))
+}
+
+/// Raw mode as the explorer sets it, once it has drawn: the test's restore checks
+/// can only fail if this held first.
+fn assert_raw_mode_on(s: &Session) {
+    let start = Instant::now();
+    while raw_mode(s) != Some(true) {
+        assert!(start.elapsed() < WAIT, "the explorer did not enter raw mode: {:?}", raw_mode(s));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 fn wait_exit(s: &mut Session) -> portable_pty::ExitStatus {
     let start = Instant::now();
     loop {
@@ -189,11 +219,31 @@ fn sigterm_restores_the_terminal() {
     let root = workspace("sigterm");
     let mut s = start(&root);
     s.wait_for("the loaded agents", |t| t.contains("reviewer"));
+    assert_raw_mode_on(&s);
     let pid = s.child.process_id().expect("pid");
     let killed = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status().expect("kill");
     assert!(killed.success());
     wait_exit(&mut s);
-    assert_restored(&s.output.lock().expect("output"));
+    assert_fully_restored(&s, &s.output.lock().expect("output"));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_panic_restores_the_terminal_before_the_message_is_printed() {
+    let root = workspace("panic");
+    let mut s = start_with(&root, &[(agentry::tui::TEST_PANIC_VAR, agentry::tui::TEST_PANIC_VALUE.to_string())]);
+    s.wait_for("the loaded agents", |t| t.contains("reviewer"));
+    assert_raw_mode_on(&s);
+    // Any key: the hook panics on the UI thread, where the explorer's own code runs.
+    s.keys(b"j");
+    let status = wait_exit(&mut s);
+    assert!(!status.success(), "a panic exits with a failure: {status:?}");
+    let output = s.output.lock().expect("output").clone();
+    let wanted: &[u8] = b"a deliberate panic to test that the terminal is restored";
+    let message = output.windows(wanted.len()).position(|w| w == wanted).expect("the panic message");
+    // Everything is restored before the message is printed (ratatui shows the cursor
+    // once more when the unwinding drops it; that comes later and is harmless).
+    assert_fully_restored(&s, &output[..message]);
     let _ = std::fs::remove_dir_all(&root);
 }
 
