@@ -9,16 +9,13 @@
 //! Waits are generous and poll the screen: on a loaded machine the first load may
 //! take seconds; nothing is asserted on elapsed time.
 
-use std::io::{Read, Write};
+mod support;
+
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use portable_pty::{native_pty_system, CommandBuilder, PtySize};
-
-const ROWS: u16 = 40;
-const COLS: u16 = 160;
-const WAIT: Duration = Duration::from_secs(90);
+use support::pty::{Session, WAIT};
 
 fn write(path: &Path, text: &[u8]) {
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
@@ -41,79 +38,18 @@ fn workspace(tag: &str) -> PathBuf {
     root
 }
 
-/// The child's output, collected by a reader thread, and a screen built from it.
-struct Session {
-    output: Arc<Mutex<Vec<u8>>>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-    /// Kept open for the whole session: the child gets SIGHUP when it closes, and its
-    /// termios tells whether the child left raw mode on.
-    master: Box<dyn portable_pty::MasterPty + Send>,
-}
-
-impl Session {
-    fn screen(&self) -> String {
-        let mut parser = vt100::Parser::new(ROWS, COLS, 0);
-        parser.process(&self.output.lock().expect("output"));
-        parser.screen().contents()
-    }
-
-    fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if ok(&screen) {
-                return screen;
-            }
-            if start.elapsed() > WAIT {
-                panic!("timed out waiting for {what}; screen:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn keys(&mut self, bytes: &[u8]) {
-        self.writer.write_all(bytes).expect("type");
-        self.writer.flush().expect("flush");
-    }
-}
-
 fn start(root: &Path) -> Session {
     start_with(root, &[])
 }
 
 fn start_with(root: &Path, env: &[(&str, String)]) -> Session {
-    let pty = native_pty_system();
-    let pair = pty.openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 }).expect("pty");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_agentry"));
+    let mut args: Vec<OsString> = Vec::new();
     for (flag, dir) in [("--project", "project"), ("--home", "home"), ("--builtins", "builtins")] {
-        cmd.arg(flag);
-        cmd.arg(root.join(dir));
+        args.push(flag.into());
+        args.push(root.join(dir).into());
     }
-    cmd.args(["--ecosystem", "openhands", "--no-watch", "--theme", "dark"]);
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("AGENTRY_CONFIG", root.join("no-config.yaml"));
-    cmd.env_remove("VISUAL");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.cwd(root);
-    let child = pair.slave.spawn_command(cmd).expect("spawn agentry");
-    drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().expect("reader");
-    let writer = pair.master.take_writer().expect("writer");
-    let output = Arc::new(Mutex::new(Vec::new()));
-    let sink = output.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            sink.lock().expect("output").extend_from_slice(&buf[..n]);
-        }
-    });
-    Session { output, writer, child, master: pair.master }
+    args.extend(["--ecosystem", "openhands", "--no-watch", "--theme", "dark"].map(OsString::from));
+    Session::start(&args, root, env)
 }
 
 #[test]
@@ -136,7 +72,7 @@ fn find_filter_diff_quit_and_the_terminal_is_restored() {
     assert!(screen.contains("carefully"), "{screen}");
 
     s.keys(b"q");
-    let status = wait_exit(&mut s);
+    let status = s.wait_exit();
     assert!(status.success(), "{status:?}");
     assert_fully_restored(&s, &s.output.lock().expect("output"));
     let _ = std::fs::remove_dir_all(&root);
@@ -151,7 +87,7 @@ fn escape_sequences_in_a_file_reach_the_screen_inert() {
     let screen = s.wait_for("the prompt of evil", |t| t.contains("set title"));
     assert!(screen.contains("set title ^[]0;pwned^G clear ^[[2J copy ^[]52;c;SGVsbG8=^G done"), "{screen}");
     s.keys(b"q");
-    wait_exit(&mut s);
+    s.wait_exit();
     let output = s.output.lock().expect("output").clone();
     let text = String::from_utf8_lossy(&output);
     for raw in ["\x1b]0;pwned", "\x1b[2J copy", "\x1b]52;c;SGVsbG8="] {
@@ -181,35 +117,15 @@ fn assert_fully_restored(s: &Session, output: &[u8]) {
     let after = &text[entered..];
     assert!(after.contains("\x1b[?1000l") || after.contains("\x1b[?1003l"), "mouse capture disabled");
     assert!(after.contains("\x1b[?2004l"), "bracketed paste disabled");
-    assert_eq!(raw_mode(s), Some(false), "raw mode left on");
-}
-
-/// Whether the pty is in raw mode (no canonical input, no echo), from its termios.
-fn raw_mode(s: &Session) -> Option<bool> {
-    use nix::sys::termios::LocalFlags;
-    let termios = s.master.get_termios()?;
-    Some(!termios.local_flags.intersects(LocalFlags::ICANON | LocalFlags::ECHO))
+    assert_eq!(s.raw_mode(), Some(false), "raw mode left on");
 }
 
 /// Raw mode as the explorer sets it, once it has drawn: the test's restore checks
 /// can only fail if this held first.
 fn assert_raw_mode_on(s: &Session) {
     let start = Instant::now();
-    while raw_mode(s) != Some(true) {
-        assert!(start.elapsed() < WAIT, "the explorer did not enter raw mode: {:?}", raw_mode(s));
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn wait_exit(s: &mut Session) -> portable_pty::ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = s.child.try_wait().expect("wait") {
-            // Let the reader drain what was written before the exit.
-            std::thread::sleep(Duration::from_millis(200));
-            return status;
-        }
-        assert!(start.elapsed() < WAIT, "agentry did not exit");
+    while s.raw_mode() != Some(true) {
+        assert!(start.elapsed() < WAIT, "the explorer did not enter raw mode: {:?}", s.raw_mode());
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -223,7 +139,7 @@ fn sigterm_restores_the_terminal() {
     let pid = s.child.process_id().expect("pid");
     let killed = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status().expect("kill");
     assert!(killed.success());
-    wait_exit(&mut s);
+    s.wait_exit();
     assert_fully_restored(&s, &s.output.lock().expect("output"));
     let _ = std::fs::remove_dir_all(&root);
 }
@@ -236,7 +152,7 @@ fn a_panic_restores_the_terminal_before_the_message_is_printed() {
     assert_raw_mode_on(&s);
     // Any key: the hook panics on the UI thread, where the explorer's own code runs.
     s.keys(b"j");
-    let status = wait_exit(&mut s);
+    let status = s.wait_exit();
     assert!(!status.success(), "a panic exits with a failure: {status:?}");
     let output = s.output.lock().expect("output").clone();
     let wanted: &[u8] = b"a deliberate panic to test that the terminal is restored";
@@ -279,7 +195,7 @@ fn editor_runs_with_the_terminal_suspended_and_the_explorer_comes_back() {
     let after = String::from_utf8_lossy(&s.output.lock().expect("output")[before..]).into_owned();
     assert!(after.contains("\x1b[?1049l"), "the alternate screen was left for the editor");
     s.keys(b"q");
-    assert!(wait_exit(&mut s).success());
+    assert!(s.wait_exit().success());
     assert_restored(&s.output.lock().expect("output"));
     let _ = std::fs::remove_dir_all(&root);
 }
