@@ -18,9 +18,12 @@ use crate::yaml::{self, Loader};
 /// few look-ups a parser makes (history files, `read_text` in templates) find nothing.
 const FAKE_DIR: &str = "/nonexistent-agentry-fuzz";
 
+/// An entry function: bytes in, nothing out; returning is the whole contract.
+pub type Entry = fn(&[u8]);
+
 /// Every fuzz target by name, as `cargo fuzz run <name>` and the corpus folders call
 /// them.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Entry)] = &[
     ("yaml", yaml),
     ("frontmatter", frontmatter),
     ("agentcard_bundle", agentcard_bundle),

@@ -22,7 +22,7 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Runs `entry` on `file`, naming the file if it panics.
-fn replay(target: &str, entry: fn(&[u8]), file: &Path) {
+fn replay(target: &str, entry: agentry::fuzzing::Entry, file: &Path) {
     let bytes = std::fs::read(file).unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()));
     if std::panic::catch_unwind(|| entry(&bytes)).is_err() {
         panic!("fuzz target `{target}` panics on {}", file.display());
