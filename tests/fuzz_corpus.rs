@@ -41,14 +41,24 @@ fn every_target_has_a_fuzz_target_file_and_a_corpus() {
 
 #[test]
 fn corpora_and_crash_inputs_return() {
-    let mut replayed = 0;
-    for (target, entry) in TARGETS {
-        for kind in ["corpus", "regressions"] {
-            for file in inputs(&fuzz_dir().join(kind).join(target)) {
-                replay(target, *entry, &file);
-                replayed += 1;
-            }
-        }
-    }
+    // One thread per target: the corpora are thousands of files.
+    let replayed: usize = std::thread::scope(|scope| {
+        let workers: Vec<_> = TARGETS
+            .iter()
+            .map(|(target, entry)| {
+                scope.spawn(move || {
+                    let mut replayed = 0;
+                    for kind in ["corpus", "regressions"] {
+                        for file in inputs(&fuzz_dir().join(kind).join(target)) {
+                            replay(target, *entry, &file);
+                            replayed += 1;
+                        }
+                    }
+                    replayed
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).sum()
+    });
     assert!(replayed > 0);
 }
