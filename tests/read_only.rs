@@ -1,8 +1,11 @@
 //! Read-only and offline by construction: every subcommand, with and without
-//! `--json`, over a copy of the demo workspace leaves every file as it was (bytes and
-//! modification time; none added or removed), and the source tree holds no network
-//! code and spawns no process (the explorer's `$EDITOR` launch, under `src/tui/`, is
-//! the one exception).
+//! `--json`, and an explorer session in a pseudo-terminal (finder, navigation, every
+//! pane, diff, help, quit), over a copy of the demo workspace leave every file as it
+//! was (bytes and modification time; none added or removed), and the source tree
+//! holds no network code and spawns no process (the explorer's `$EDITOR` launch,
+//! under `src/tui/`, is the one exception).
+
+mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -32,7 +35,7 @@ fn copy_tree(from: &Path, to: &Path) {
 
 /// Every entry under `dir` (folders and links too) with its bytes and modification
 /// time, symlinks not followed.
-fn snapshot(dir: &Path, out: &mut BTreeMap<PathBuf, (Option<Vec<u8>>, SystemTime)>) {
+fn snapshot(dir: &Path, out: &mut Snapshot) {
     for entry in std::fs::read_dir(dir).expect("read_dir") {
         let entry = entry.expect("entry");
         let path = entry.path();
@@ -50,14 +53,67 @@ fn snapshot(dir: &Path, out: &mut BTreeMap<PathBuf, (Option<Vec<u8>>, SystemTime
     }
 }
 
-#[test]
-fn no_subcommand_changes_a_file_of_the_workspace() {
-    let root = std::env::temp_dir().join(format!("agentry-read-only-{}", std::process::id()));
+type Snapshot = BTreeMap<PathBuf, (Option<Vec<u8>>, SystemTime)>;
+
+/// A fresh copy of the demo under a name of its own, and its snapshot.
+fn demo_copy(tag: &str) -> (PathBuf, Snapshot) {
+    let root = std::env::temp_dir().join(format!("agentry-read-only-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     copy_tree(&manifest().join("assets/demo"), &root);
     let mut before = BTreeMap::new();
     snapshot(&root, &mut before);
     assert!(before.len() > 30, "the demo was copied ({} entries)", before.len());
+    (root, before)
+}
+
+/// Nothing added, removed or changed (bytes, modification time) since `before`.
+fn assert_unchanged(root: &Path, before: &Snapshot, what: &str) {
+    let mut after = BTreeMap::new();
+    snapshot(root, &mut after);
+    let added: Vec<_> = after.keys().filter(|p| !before.contains_key(*p)).collect();
+    let removed: Vec<_> = before.keys().filter(|p| !after.contains_key(*p)).collect();
+    assert!(added.is_empty() && removed.is_empty(), "{what}: added {added:?}, removed {removed:?}");
+    for (path, was) in before {
+        assert!(after.get(path) == Some(was), "{what}: {} changed", path.display());
+    }
+}
+
+#[test]
+fn an_explorer_session_changes_no_file_of_the_workspace() {
+    let (root, before) = demo_copy("explorer");
+    let project = root.join("project");
+    let args: Vec<std::ffi::OsString> =
+        vec!["--project".into(), project.clone().into(), "--home".into(), root.join("home").into()];
+    let env = [("HOME", root.join("home").display().to_string()), ("VIRTUAL_ENV", root.join("venv").display().to_string())];
+    let mut s = support::pty::Session::start(&args, &project, &env);
+    s.wait_for("the loaded agents", |t| t.contains("planner") && t.contains("code-reviewer"));
+    // Navigate the list and the tree, and walk every pane of a few agents.
+    for key in [&b"j"[..], b"j", b"k", b"\t", b"\t", b"\t", b"\t", b"\t", b"G", b"g", b"t", b"j", b"t"] {
+        s.keys(key);
+    }
+    // The finder, a kept filter, the diff of a shadowed agent, help, and out again.
+    // Each Esc is waited out, so that the next key is not read as Alt+key.
+    s.keys(b"/planner");
+    s.wait_for("the finder", |t| t.contains("/planner"));
+    s.keys(b"\r");
+    s.wait_for("the kept filter", |t| t.contains("filter /planner"));
+    s.keys(b"d");
+    s.wait_for("the diff", |t| t.contains("Diff:"));
+    s.keys(b"\x1b");
+    s.wait_for("the diff closed", |t| !t.contains("Diff:"));
+    s.keys(b"?");
+    s.wait_for("the help", |t| t.contains("this help"));
+    s.keys(b"\x1b");
+    s.wait_for("the help closed", |t| !t.contains("this help"));
+    s.keys(b"q");
+    assert!(s.wait_exit().success(), "the explorer quits cleanly");
+    assert_unchanged(&root, &before, "explorer session");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn no_subcommand_changes_a_file_of_the_workspace() {
+    let (root, before) = demo_copy("cli");
 
     let mut runs: Vec<Vec<String>> = Vec::new();
     let plain = |args: &[&str]| args.iter().map(|s| s.to_string()).collect::<Vec<_>>();
@@ -99,14 +155,7 @@ fn no_subcommand_changes_a_file_of_the_workspace() {
         assert!(!out.stdout.is_empty(), "{args:?} printed nothing");
     }
 
-    let mut after = BTreeMap::new();
-    snapshot(&root, &mut after);
-    let added: Vec<_> = after.keys().filter(|p| !before.contains_key(*p)).collect();
-    let removed: Vec<_> = before.keys().filter(|p| !after.contains_key(*p)).collect();
-    assert!(added.is_empty() && removed.is_empty(), "added {added:?}, removed {removed:?}");
-    for (path, was) in &before {
-        assert!(after.get(path) == Some(was), "{} changed ({} runs)", path.display(), runs.len());
-    }
+    assert_unchanged(&root, &before, &format!("{} runs", runs.len()));
     let _ = std::fs::remove_dir_all(&root);
 }
 

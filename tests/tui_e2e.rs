@@ -2,22 +2,20 @@
 //! (OpenHands agents: one name defined at project and user level, and a file whose
 //! prompt carries ESC/OSC sequences). It types `/`, a query, Enter, `d` and `q`,
 //! reads the screen through a terminal emulator, and checks that the terminal was
-//! restored (alternate screen left, cursor shown) and that no escape sequence from a
-//! file reached the terminal.
+//! restored (alternate screen left, cursor shown, mouse capture and bracketed paste
+//! off, raw mode off as the pty's own modes show) — after `q`, after SIGTERM and after
+//! a panic — and that no escape sequence from a file reached the terminal.
 //!
 //! Waits are generous and poll the screen: on a loaded machine the first load may
 //! take seconds; nothing is asserted on elapsed time.
 
-use std::io::{Read, Write};
+mod support;
+
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use portable_pty::{native_pty_system, CommandBuilder, PtySize};
-
-const ROWS: u16 = 40;
-const COLS: u16 = 160;
-const WAIT: Duration = Duration::from_secs(90);
+use support::pty::{Session, WAIT};
 
 fn write(path: &Path, text: &[u8]) {
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
@@ -40,78 +38,18 @@ fn workspace(tag: &str) -> PathBuf {
     root
 }
 
-/// The child's output, collected by a reader thread, and a screen built from it.
-struct Session {
-    output: Arc<Mutex<Vec<u8>>>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-}
-
-impl Session {
-    fn screen(&self) -> String {
-        let mut parser = vt100::Parser::new(ROWS, COLS, 0);
-        parser.process(&self.output.lock().expect("output"));
-        parser.screen().contents()
-    }
-
-    fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if ok(&screen) {
-                return screen;
-            }
-            if start.elapsed() > WAIT {
-                panic!("timed out waiting for {what}; screen:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn keys(&mut self, bytes: &[u8]) {
-        self.writer.write_all(bytes).expect("type");
-        self.writer.flush().expect("flush");
-    }
-}
-
 fn start(root: &Path) -> Session {
     start_with(root, &[])
 }
 
 fn start_with(root: &Path, env: &[(&str, String)]) -> Session {
-    let pty = native_pty_system();
-    let pair = pty.openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 }).expect("pty");
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_agentry"));
+    let mut args: Vec<OsString> = Vec::new();
     for (flag, dir) in [("--project", "project"), ("--home", "home"), ("--builtins", "builtins")] {
-        cmd.arg(flag);
-        cmd.arg(root.join(dir));
+        args.push(flag.into());
+        args.push(root.join(dir).into());
     }
-    cmd.args(["--ecosystem", "openhands", "--no-watch", "--theme", "dark"]);
-    cmd.env("TERM", "xterm-256color");
-    cmd.env("AGENTRY_CONFIG", root.join("no-config.yaml"));
-    cmd.env_remove("VISUAL");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.cwd(root);
-    let child = pair.slave.spawn_command(cmd).expect("spawn agentry");
-    drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().expect("reader");
-    let writer = pair.master.take_writer().expect("writer");
-    let output = Arc::new(Mutex::new(Vec::new()));
-    let sink = output.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            sink.lock().expect("output").extend_from_slice(&buf[..n]);
-        }
-    });
-    // The master must outlive the child, or the child gets SIGHUP.
-    std::mem::forget(pair.master);
-    Session { output, writer, child }
+    args.extend(["--ecosystem", "openhands", "--no-watch", "--theme", "dark"].map(OsString::from));
+    Session::start(&args, root, env)
 }
 
 #[test]
@@ -134,12 +72,9 @@ fn find_filter_diff_quit_and_the_terminal_is_restored() {
     assert!(screen.contains("carefully"), "{screen}");
 
     s.keys(b"q");
-    let status = wait_exit(&mut s);
+    let status = s.wait_exit();
     assert!(status.success(), "{status:?}");
-    let output = s.output.lock().expect("output").clone();
-    assert_restored(&output);
-    let text = String::from_utf8_lossy(&output);
-    assert!(text.contains("\x1b[?1000l") || text.contains("\x1b[?1003l"), "mouse capture disabled");
+    assert_fully_restored(&s, &s.output.lock().expect("output"));
     let _ = std::fs::remove_dir_all(&root);
 }
 
@@ -152,7 +87,7 @@ fn escape_sequences_in_a_file_reach_the_screen_inert() {
     let screen = s.wait_for("the prompt of evil", |t| t.contains("set title"));
     assert!(screen.contains("set title ^[]0;pwned^G clear ^[[2J copy ^[]52;c;SGVsbG8=^G done"), "{screen}");
     s.keys(b"q");
-    wait_exit(&mut s);
+    s.wait_exit();
     let output = s.output.lock().expect("output").clone();
     let text = String::from_utf8_lossy(&output);
     for raw in ["\x1b]0;pwned", "\x1b[2J copy", "\x1b]52;c;SGVsbG8="] {
@@ -171,15 +106,26 @@ fn assert_restored(output: &[u8]) {
     assert!(left > entered && shown > entered, "the terminal is restored after the last enter");
 }
 
-fn wait_exit(s: &mut Session) -> portable_pty::ExitStatus {
+/// The complete restore, in `output` (all the session wrote, or what it wrote before
+/// some point): [`assert_restored`], plus mouse capture and bracketed paste turned off
+/// after the last enter, and the pty back in cooked mode (canonical input and echo on:
+/// what `disable_raw_mode` puts back; the explorer had turned both off).
+fn assert_fully_restored(s: &Session, output: &[u8]) {
+    assert_restored(output);
+    let text = String::from_utf8_lossy(output);
+    let entered = text.rfind("\x1b[?1049h").expect("alternate screen entered");
+    let after = &text[entered..];
+    assert!(after.contains("\x1b[?1000l") || after.contains("\x1b[?1003l"), "mouse capture disabled");
+    assert!(after.contains("\x1b[?2004l"), "bracketed paste disabled");
+    assert_eq!(s.raw_mode(), Some(false), "raw mode left on");
+}
+
+/// Raw mode as the explorer sets it, once it has drawn: the test's restore checks
+/// can only fail if this held first.
+fn assert_raw_mode_on(s: &Session) {
     let start = Instant::now();
-    loop {
-        if let Some(status) = s.child.try_wait().expect("wait") {
-            // Let the reader drain what was written before the exit.
-            std::thread::sleep(Duration::from_millis(200));
-            return status;
-        }
-        assert!(start.elapsed() < WAIT, "agentry did not exit");
+    while s.raw_mode() != Some(true) {
+        assert!(start.elapsed() < WAIT, "the explorer did not enter raw mode: {:?}", s.raw_mode());
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -189,11 +135,31 @@ fn sigterm_restores_the_terminal() {
     let root = workspace("sigterm");
     let mut s = start(&root);
     s.wait_for("the loaded agents", |t| t.contains("reviewer"));
+    assert_raw_mode_on(&s);
     let pid = s.child.process_id().expect("pid");
     let killed = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status().expect("kill");
     assert!(killed.success());
-    wait_exit(&mut s);
-    assert_restored(&s.output.lock().expect("output"));
+    s.wait_exit();
+    assert_fully_restored(&s, &s.output.lock().expect("output"));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_panic_restores_the_terminal_before_the_message_is_printed() {
+    let root = workspace("panic");
+    let mut s = start_with(&root, &[(agentry::tui::TEST_PANIC_VAR, agentry::tui::TEST_PANIC_VALUE.to_string())]);
+    s.wait_for("the loaded agents", |t| t.contains("reviewer"));
+    assert_raw_mode_on(&s);
+    // Any key: the hook panics on the UI thread, where the explorer's own code runs.
+    s.keys(b"j");
+    let status = s.wait_exit();
+    assert!(!status.success(), "a panic exits with a failure: {status:?}");
+    let output = s.output.lock().expect("output").clone();
+    let wanted: &[u8] = b"a deliberate panic to test that the terminal is restored";
+    let message = output.windows(wanted.len()).position(|w| w == wanted).expect("the panic message");
+    // Everything is restored before the message is printed (ratatui shows the cursor
+    // once more when the unwinding drops it; that comes later and is harmless).
+    assert_fully_restored(&s, &output[..message]);
     let _ = std::fs::remove_dir_all(&root);
 }
 
@@ -229,7 +195,7 @@ fn editor_runs_with_the_terminal_suspended_and_the_explorer_comes_back() {
     let after = String::from_utf8_lossy(&s.output.lock().expect("output")[before..]).into_owned();
     assert!(after.contains("\x1b[?1049l"), "the alternate screen was left for the editor");
     s.keys(b"q");
-    assert!(wait_exit(&mut s).success());
+    assert!(s.wait_exit().success());
     assert_restored(&s.output.lock().expect("output"));
     let _ = std::fs::remove_dir_all(&root);
 }

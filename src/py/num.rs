@@ -110,7 +110,8 @@ pub(crate) fn parse_int_radix(s: &str, radix: u32) -> Option<(bool, Big)> {
     let mut body = s;
     let mut after_prefix = false;
     if let Some(p) = prefix {
-        if body.len() >= 2 && body[..2].eq_ignore_ascii_case(p) {
+        // `get`, not `[..2]`: the second character may be multi-byte (`0é`).
+        if body.get(..2).is_some_and(|head| head.eq_ignore_ascii_case(p)) {
             body = &body[2..];
             after_prefix = true;
         }
@@ -284,6 +285,17 @@ pub(crate) fn integral_float_decimal(f: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_multibyte_character_after_a_leading_zero_is_not_a_prefix() {
+        // Found by the `yaml` fuzz target (`!!int 0\u{FFFD}…`): slicing two bytes
+        // panicked inside the character.
+        for radix in [2, 8, 10, 16] {
+            assert_eq!(parse_int_radix("0\u{FFFD}1", radix), None, "radix {radix}");
+            assert_eq!(parse_int_radix("-0é", radix), None, "radix {radix}");
+        }
+        assert!(parse_int_radix("0x1f", 16).is_some());
+    }
 
     #[test]
     fn float_repr_matches_python() {

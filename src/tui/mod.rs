@@ -193,7 +193,10 @@ impl Driver<'_> {
                 return Ok(true);
             }
             Event::Indexed(index) => app.on_index(*index),
-            Event::Term(TermEvent::Key(key)) if key.kind != KeyEventKind::Release => app.on_key(key),
+            Event::Term(TermEvent::Key(key)) if key.kind != KeyEventKind::Release => {
+                panic_if_asked_by_a_test();
+                app.on_key(key)
+            }
             Event::Term(TermEvent::Mouse(m)) if !matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) => {
                 app.on_mouse(m)
             }
@@ -241,6 +244,19 @@ impl Driver<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The environment variable and the exact value that make the explorer panic at the
+/// next key press, so that `tests/tui_e2e.rs` can check the terminal is restored
+/// after a panic. Inert unless set to exactly this value: no user sets it by chance,
+/// and nothing in agentry sets it.
+pub const TEST_PANIC_VAR: &str = "AGENTRY_TEST_PANIC";
+pub const TEST_PANIC_VALUE: &str = "panic-at-next-key";
+
+fn panic_if_asked_by_a_test() {
+    if std::env::var_os(TEST_PANIC_VAR).is_some_and(|v| v == TEST_PANIC_VALUE) {
+        panic!("{TEST_PANIC_VAR}={TEST_PANIC_VALUE}: a deliberate panic to test that the terminal is restored");
     }
 }
 

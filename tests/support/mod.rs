@@ -1,6 +1,9 @@
 //! Shared by the integration tests: running agentry's export over a fixture case,
-//! and comparing two resolution reports under the rules of the shared `compare.py`.
+//! comparing two resolution reports under the rules of the shared `compare.py`, and
+//! ([`pty`]) driving the explorer in a pseudo-terminal.
 #![allow(dead_code)]
+
+pub mod pty;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

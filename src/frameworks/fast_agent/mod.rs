@@ -16,13 +16,13 @@ mod agents;
 mod attributes;
 mod history;
 mod home;
-mod parse;
-mod raw;
+pub(crate) mod parse;
+pub(crate) mod raw;
 mod registry;
 mod request_params;
 pub mod rfc;
 mod rules;
-mod validate;
+pub(crate) mod validate;
 mod values;
 
 use std::collections::BTreeMap;

@@ -14,7 +14,7 @@ mod live;
 mod origins;
 mod prompt;
 mod resolve;
-mod spec;
+pub(crate) mod spec;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@
 //! `readme.md` skipped), sorted by name; the first definition of a name wins, and a
 //! file that fails to load is skipped without reserving its name.
 
-mod definition;
+pub(crate) mod definition;
 mod validators;
 
 use std::collections::HashMap;

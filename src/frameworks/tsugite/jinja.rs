@@ -135,6 +135,40 @@ fn resolve_path(world: &World, p: &str) -> PathBuf {
     }
 }
 
+/// Python's `datetime` range, years 1 to 9999, in seconds since the epoch.
+const PY_DATETIME_SECS: std::ops::RangeInclusive<i64> = -62_135_596_800..=253_402_300_799;
+
+fn date_out_of_range() -> Error {
+    Error::new(ErrorKind::InvalidOperation, "OverflowError: date value out of range")
+}
+
+/// `secs` minus `days` days, or Python's `OverflowError` outside its datetime range
+/// (a template can ask for `days_ago(10**18)`).
+fn days_before(secs: i64, days: i64) -> Result<i64, Error> {
+    days.checked_mul(86_400)
+        .and_then(|d| secs.checked_sub(d))
+        .filter(|s| PY_DATETIME_SECS.contains(s))
+        .ok_or_else(date_out_of_range)
+}
+
+/// `read_text(path)`: a regular file of at most [`MAX_OUTPUT`] bytes, as UTF-8, else
+/// `None` (the template's default). Devices, FIFOs and folders are never opened — a
+/// template naming `/dev/zero` or a FIFO must not hang or exhaust memory — and the read
+/// itself stops at the bound in case the file grows after the size check.
+fn read_small_text(path: &std::path::Path) -> Option<String> {
+    use std::io::Read as _;
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_OUTPUT as u64 {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).ok()?.take(MAX_OUTPUT as u64 + 1).read_to_end(&mut bytes).ok()?;
+    if bytes.len() > MAX_OUTPUT {
+        return None;
+    }
+    String::from_utf8(bytes).ok()
+}
+
 /// Builds the environment. `printed` counts bytes written through `{{ }}`.
 pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'static> {
     let mut env = Environment::new();
@@ -190,23 +224,23 @@ pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'sta
     env.add_function("tomorrow", move || tomorrow.clone());
     let secs = world.now;
     let micros = world.micros;
-    env.add_function("days_ago", move |n: i64| {
-        Value::from_object(DateTime {
-            secs: secs - n * 86_400,
+    env.add_function("days_ago", move |n: i64| -> Result<Value, Error> {
+        Ok(Value::from_object(DateTime {
+            secs: days_before(secs, n)?,
             micros,
             aware: true,
-        })
+        }))
     });
-    env.add_function("weeks_ago", move |n: i64| {
+    env.add_function("weeks_ago", move |n: i64| -> Result<Value, Error> {
         let dt = DateTime {
-            secs: secs - n * 7 * 86_400,
+            secs: days_before(secs, n.checked_mul(7).ok_or_else(date_out_of_range)?)?,
             micros,
             aware: true,
         };
-        Value::from_object(DateTime {
-            secs: dt.secs - dt.weekday() * 86_400,
+        Ok(Value::from_object(DateTime {
+            secs: days_before(dt.secs, dt.weekday())?,
             ..dt
-        })
+        }))
     });
     env.add_function(
         "date_format",
@@ -237,18 +271,7 @@ pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'sta
     env.add_function("is_dir", move |p: String| resolve_path(&w, &p).is_dir());
     let w = world.clone();
     env.add_function("read_text", move |p: String, default: Option<String>| {
-        let path = resolve_path(&w, &p);
-        let small = std::fs::metadata(&path)
-            .map(|m| m.len() <= MAX_OUTPUT as u64)
-            .unwrap_or(false);
-        let text = if small {
-            std::fs::read(&path)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-        } else {
-            None
-        };
-        text.unwrap_or_else(|| default.unwrap_or_default())
+        read_small_text(&resolve_path(&w, &p)).unwrap_or_else(|| default.unwrap_or_default())
     });
     let cwd = world.cwd.clone();
     env.add_function("cwd", move || cwd.clone());
@@ -275,13 +298,16 @@ pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'sta
                     "range() arg 3 must not be zero",
                 ));
             }
+            // In i128: the span of two i64 bounds overflows i64.
+            let (start_w, stop_w, step_w) = (start as i128, stop as i128, step as i128);
             let count = if step > 0 {
-                (stop - start + step - 1) / step
+                (stop_w - start_w + step_w - 1) / step_w
             } else {
-                (start - stop - step - 1) / -step
+                (start_w - stop_w - step_w - 1) / -step_w
             };
             if count <= 100_000 {
-                let items: Vec<i64> = (0..count.max(0)).map(|i| start + i * step).collect();
+                // Every item lies between start and stop, so the cast back is exact.
+                let items: Vec<i64> = (0..count.max(0)).map(|i| (start_w + i * step_w) as i64).collect();
                 return Ok(Value::from(items));
             }
             Ok(Value::make_iterable(move || {
@@ -410,6 +436,30 @@ mod tests {
         )
         .is_err());
         assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    }
+
+    #[test]
+    fn extreme_ranges_and_dates_are_errors_or_values_not_overflows() {
+        let ctx = serde_json::json!({});
+        let out = render_template(
+            "{% for i in range(-9223372036854775808, 9223372036854775807, 4611686018427387904) %}{{ i }} {% endfor %}",
+            &ctx,
+            &world(),
+        );
+        assert_eq!(out.as_deref(), Ok("-9223372036854775808 -4611686018427387904 0 4611686018427387904 "));
+        for call in ["days_ago(9223372036854775807)", "weeks_ago(-9223372036854775807)", "days_ago(10000000)"] {
+            let err = render_template(&format!("{{{{ {call} }}}}"), &ctx, &world()).unwrap_err();
+            assert!(err.contains("date value out of range"), "{call}: {err}");
+        }
+        assert!(render_template("{{ days_ago(3) }}", &ctx, &world()).is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn read_text_opens_regular_files_only() {
+        let ctx = serde_json::json!({});
+        let out = render_template("{{ read_text('/dev/zero', 'dflt') }}|{{ read_text('/', 'dir') }}", &ctx, &world());
+        assert_eq!(out.as_deref(), Ok("dflt|dir"));
     }
 
     #[test]

@@ -11,11 +11,11 @@
 mod clock;
 mod directives;
 mod inherit;
-mod jinja;
+pub(crate) mod jinja;
 mod merge;
-mod parse;
+pub(crate) mod parse;
 mod pyfilters;
-mod render;
+pub(crate) mod render;
 mod schema;
 mod search;
 mod tools;
