@@ -54,7 +54,7 @@ pub const MAX_WALKED_DIRS: usize = 1000;
 /// The subfolders of `root`, breadth first, without following symlinks (Kimi does not
 /// walk linked folders either, and a link cannot loop this way), skipping
 /// [`HEAVY_DIRS`], at most [`MAX_WALKED_DIRS`].
-fn walk(root: &Path) -> Vec<PathBuf> {
+pub(crate) fn walk(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut queue = std::collections::VecDeque::from([root.to_path_buf()]);
     while let Some(dir) = queue.pop_front() {
@@ -85,7 +85,10 @@ fn walk(root: &Path) -> Vec<PathBuf> {
 ///   creating `.agents/agents/` is seen;
 /// - the folder of every file the loads read (parents reached through `extends`,
 ///   included templates, built-ins).
-pub fn targets(catalog: &Catalog, files_read: &[PathBuf]) -> BTreeMap<PathBuf, bool> {
+///
+/// `walked` is [`walk`] of the project, done by the caller only when folders may have
+/// come or gone.
+pub fn targets(catalog: &Catalog, files_read: &[PathBuf], walked: &[PathBuf]) -> BTreeMap<PathBuf, bool> {
     let roots = [&catalog.roots.project, &catalog.roots.home, &catalog.roots.xdg];
     let is_root_or_above = |p: &Path| roots.iter().any(|r| r.starts_with(p));
     let mut out: BTreeMap<PathBuf, bool> = BTreeMap::new();
@@ -101,8 +104,8 @@ pub fn targets(catalog: &Catalog, files_read: &[PathBuf]) -> BTreeMap<PathBuf, b
                     // Only the project is walked (Kimi's entry points are anywhere in
                     // it); the home folder itself is only ever read at its top.
                     if dir == catalog.roots.project {
-                        for sub in walk(&dir) {
-                            add(&mut out, sub, false);
+                        for sub in walked {
+                            add(&mut out, sub.clone(), false);
                         }
                     }
                     add(&mut out, dir, false);
@@ -114,8 +117,10 @@ pub fn targets(catalog: &Catalog, files_read: &[PathBuf]) -> BTreeMap<PathBuf, b
             }
         }
     }
-    for file in files_read {
-        if let Some(parent) = file.parent().filter(|p| crate::frameworks::is_dir(p)) {
+    // Tens of thousands of files live in a few folders: each folder is looked at once.
+    let parents: std::collections::HashSet<&Path> = files_read.iter().filter_map(|f| f.parent()).collect();
+    for parent in parents {
+        if crate::frameworks::is_dir(parent) {
             add(&mut out, parent.to_path_buf(), false);
         }
     }
@@ -283,7 +288,7 @@ mod tests {
                 r
             }],
         };
-        let t = targets(&catalog, &[]);
+        let t = targets(&catalog, &[], &walk(&root.join("p")));
         let got: Vec<(String, bool)> =
             t.iter().map(|(p, r)| (p.strip_prefix(&root).unwrap().display().to_string(), *r)).collect();
         let want: Vec<(String, bool)> = [

@@ -248,7 +248,7 @@ enum Reading {
 }
 
 fn read(s: &LoadState, path: &Path, dialect: Dialect) -> Reading {
-    let s = LoadState { cx: s.cx, env: s.env, date: s.date, dialect };
+    let s = LoadState { dialect, ..*s };
     match load_file(&s, path) {
         Ok(cards) => Reading::Cards(
             cards
@@ -297,18 +297,29 @@ fn describe(kind: FileKind, released: &Reading, rfc: &Reading) -> Option<(String
 /// Warns on every file the two dialects read differently.
 pub fn compare_dialects(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
     for path in files {
-        let Some(kind) = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy())) else { continue };
-        let Ok(bytes) = s.cx.files.read(path) else { continue };
-        let Ok(text) = std::str::from_utf8(&bytes) else { continue };
-        if !may_differ(kind, text) {
-            continue;
-        }
-        let released = read(s, path, Dialect::Released);
-        let rfc = read(s, path, Dialect::Rfc);
-        if let Some((message, line)) = describe(kind, &released, &rfc) {
-            report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Dialect, path, message).at(line, None));
+        // Memoized per file: a refresh compares again only the files that changed.
+        let key = s.cx.memo_key(ID, &format!("compare\0{}\0{}", s.key, path.display()));
+        let found = s.cx.files.memo(key, |files| {
+            let cx = s.cx.with_files(files);
+            compare_file(&LoadState { cx: &cx, ..*s }, path)
+        });
+        if let Some((message, line)) = &*found {
+            report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Dialect, path, message.clone()).at(*line, None));
         }
     }
+}
+
+/// How the two dialects read one file differently, if they do.
+fn compare_file(s: &LoadState, path: &Path) -> Option<(String, Option<u32>)> {
+    let kind = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy()))?;
+    let bytes = s.cx.files.read(path).ok()?;
+    let text = std::str::from_utf8(&bytes).ok()?;
+    if !may_differ(kind, text) {
+        return None;
+    }
+    let released = read(s, path, Dialect::Released);
+    let rfc = read(s, path, Dialect::Rfc);
+    describe(kind, &released, &rfc)
 }
 
 #[cfg(test)]

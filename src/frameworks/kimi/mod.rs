@@ -62,13 +62,22 @@ impl Framework for Kimi {
             RenderMode::Export => prompt::export_builtins(),
             RenderMode::Live { .. } => live::builtin_args(cx.files, &cx.roots.project),
         };
+        // What every file's resolution depends on besides file-system answers; the
+        // clock is left out (a prompt that may read it is never reused, see `prompt`).
+        let args_key = {
+            let mut args = builtin_args.clone();
+            args.remove("KIMI_NOW");
+            cx.memo_key(ID, &format!("{args:?}\0{default_agent:?}\0{builtins:?}"))
+        };
 
         let (entry_points, walk_problems) = entries::walk(cx.files, &cx.roots.project);
         report.diagnostics.extend(walk_problems);
         let mut loader = Loader {
             roots: cx.roots,
             builtins: builtins.as_deref(),
-            resolver: Resolver::new(cx.files, default_agent, &key),
+            resolver: Resolver::new(cx.files, default_agent.clone(), &key),
+            default_agent,
+            args_key,
             key: &key,
             builtin_args,
             files: cx.files,
@@ -90,7 +99,7 @@ impl Framework for Kimi {
 
 /// Who lists a file as a subagent: the parent's source key, the subagent's name and
 /// description, and the line of the entry.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 struct ListedBy {
     parent: String,
     parent_path: PathBuf,
@@ -99,15 +108,27 @@ struct ListedBy {
     description: String,
 }
 
+/// What resolving one file added: its agent (or error), the subagents to visit, the
+/// files it opened.
+struct OneFile {
+    agents: Vec<Agent>,
+    diagnostics: Vec<Diagnostic>,
+    subagents: Vec<spec::SubagentEntry>,
+    touched: Vec<PathBuf>,
+}
+
 /// The state of one load: the shared resolver, which files were visited, and the
 /// report being filled.
 struct Loader<'a, 'r> {
     roots: &'a crate::model::Roots,
     builtins: Option<&'a Path>,
     resolver: Resolver<'a>,
+    default_agent: Option<PathBuf>,
+    /// Names the inputs of a file's resolution other than its path and who lists it.
+    args_key: u64,
     key: &'a dyn Fn(&Path) -> String,
     builtin_args: std::collections::BTreeMap<String, String>,
-    files: &'a crate::discover::FileCache,
+    files: crate::discover::Files<'a>,
     seen: HashSet<PathBuf>,
     listed_by: HashMap<PathBuf, ListedBy>,
     /// Every file opened, once each in first-seen order, for the folders the live
@@ -126,7 +147,7 @@ impl Loader<'_, '_> {
             if !self.seen.insert(normalize(&path)) {
                 continue;
             }
-            let mut subagents = self.load_one(&path);
+            let mut subagents = self.load_one_memoized(&path);
             subagents.sort_by(|a, b| a.name.cmp(&b.name));
             let parent = (self.key)(&path);
             for sub in subagents.iter().rev() {
@@ -140,6 +161,42 @@ impl Loader<'_, '_> {
                 stack.push(sub.path.clone());
             }
         }
+    }
+
+    /// [`Loader::load_one`] as one memoized resolution: what it adds to the report
+    /// depends on the file, its chain, its prompt and includes (file-system answers)
+    /// and on who lists it, which is part of the key. A refresh resolves again only
+    /// the files whose answers changed.
+    fn load_one_memoized(&mut self, path: &Path) -> Vec<spec::SubagentEntry> {
+        let listed = self.listed_by.get(&normalize(path)).cloned();
+        let key = crate::discover::context_key(&format!("{}\0{}\0{listed:?}", self.args_key, path.display()));
+        let outcome = self.files.definition(key, |files| {
+            let mut report = EcosystemReport::new(ID);
+            let mut one = Loader {
+                roots: self.roots,
+                builtins: self.builtins,
+                resolver: Resolver::new(files, self.default_agent.clone(), self.key),
+                default_agent: self.default_agent.clone(),
+                args_key: self.args_key,
+                key: self.key,
+                builtin_args: self.builtin_args.clone(),
+                files,
+                seen: HashSet::new(),
+                listed_by: listed.iter().map(|l| (normalize(path), l.clone())).collect(),
+                touched: Vec::new(),
+                touched_set: HashSet::new(),
+                report: &mut report,
+            };
+            let subagents = one.load_one(path);
+            let touched = std::mem::take(&mut one.touched);
+            OneFile { agents: report.agents, diagnostics: report.diagnostics, subagents, touched }
+        });
+        self.report.agents.extend(outcome.agents.iter().cloned());
+        self.report.diagnostics.extend(outcome.diagnostics.iter().cloned());
+        for file in &outcome.touched {
+            self.touch(file);
+        }
+        outcome.subagents.clone()
     }
 
     /// Resolves and renders one file; adds its agent (or its error) to the report and
@@ -172,7 +229,7 @@ impl Loader<'_, '_> {
             edges.push(Edge { kind: EdgeKind::Extends, name: target.clone(), target: Some((self.key)(parent)) });
         }
         for sub in &resolved.subagents {
-            let exists = std::fs::metadata(&sub.path).map(|m| m.is_file()).unwrap_or(false);
+            let exists = self.files.is_file(&sub.path);
             edges.push(Edge { kind: EdgeKind::Subagent, name: sub.name.clone(), target: exists.then(|| (self.key)(&sub.path)) });
         }
         let description = first_line(&resolved.when_to_use)

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use super::merge;
 use super::parse::{self, Config, ErrClass, LoadError, Parsed};
 use super::search::{self, py_resolve, SearchSpace, TsuConfig};
-use crate::discover::FileCache;
+use crate::discover::Files;
 use crate::model::DiagKind;
 
 /// An agent after inheritance: the merged config and body, and the files merged
@@ -26,7 +26,7 @@ pub struct Resolved {
 
 /// What a resolution needs to know about the world.
 pub struct Resolver<'a> {
-    pub files: &'a FileCache,
+    pub files: Files<'a>,
     pub space: &'a SearchSpace,
     pub config: &'a TsuConfig,
     /// The process working directory (the project).
@@ -40,11 +40,12 @@ pub struct Resolver<'a> {
 
 type Visited = HashSet<PathBuf>;
 
-/// File-system lookups and parses of one load, each done once. Every agent walks its
-/// whole chain; in a long generated chain (thousands of files, each extending the
+/// File-system lookups and parses of one resolution, each done once. Every agent walks
+/// its whole chain; in a long generated chain (thousands of files, each extending the
 /// previous) the same parents are found, resolved and parsed again by every agent
-/// below them, which without this made the load quadratic in syscalls. The files do
-/// not change during a load, so the answers are the same.
+/// below them. The file cache answers each question once per load; this keeps the
+/// answers within one name's resolution. It must not outlive that resolution: a
+/// memoized resolution must ask its questions through its own recorder.
 #[derive(Default)]
 pub struct Lookups {
     found: RefCell<HashMap<(String, PathBuf), Option<PathBuf>>>,
@@ -71,7 +72,7 @@ const MAX_DEPTH: usize = 256;
 impl Resolver<'_> {
     /// `parse_agent_file(path)`: read, parse, and resolve unless `extends: none`.
     pub fn parse_agent_file(&self, path: &Path) -> Result<(Parsed, Resolved), LoadError> {
-        if !search::exists(path) {
+        if !search::exists(self.files, path) {
             return Err(LoadError::new(
                 ErrClass::Os,
                 DiagKind::Io,
@@ -94,11 +95,11 @@ impl Resolver<'_> {
     }
 
     fn real(&self, path: &Path) -> Option<PathBuf> {
-        memo(&self.lookups.real, &path.to_path_buf(), || py_resolve(path))
+        memo(&self.lookups.real, &path.to_path_buf(), || py_resolve(self.files, path))
     }
 
     fn is_file(&self, path: &Path) -> bool {
-        memo(&self.lookups.is_file, &path.to_path_buf(), || search::is_file(path))
+        memo(&self.lookups.is_file, &path.to_path_buf(), || search::is_file(self.files, path))
     }
 
     fn read_and_parse_once(&self, path: &Path) -> Result<Parsed, LoadError> {
@@ -175,7 +176,7 @@ impl Resolver<'_> {
             current
         };
         let found = memo(&self.lookups.found, &(reference.to_string(), dir.to_path_buf()), || {
-            self.space.find(reference, dir, self.cwd, self.home)
+            self.space.find(self.files, reference, dir, self.cwd, self.home)
         })
         .ok_or_else(|| {
                 LoadError::new(
@@ -240,8 +241,8 @@ impl Resolver<'_> {
     ) -> Result<Option<Resolved>, LoadError> {
         let folder = agent_path.parent().unwrap_or(agent_path);
         let local = folder.join(".tsugite/default.md");
-        if search::exists(&local) {
-            let real = py_resolve(&local).unwrap_or_else(|| local.clone());
+        if search::exists(self.files, &local) {
+            let real = py_resolve(self.files, &local).unwrap_or_else(|| local.clone());
             if real != resolved_path && !visited.contains(&real) {
                 let attempt = self
                     .load_extended("default", agent_path, visited, None)
@@ -266,7 +267,7 @@ impl Resolver<'_> {
             Some(n) if n.is_empty() => return Ok(None),
             Some(n) => n.as_str(),
         };
-        let Some(found) = self.space.find(name, folder, self.cwd, self.home) else {
+        let Some(found) = self.space.find(self.files, name, folder, self.cwd, self.home) else {
             return Ok(None);
         };
         if found == resolved_path || visited.contains(&found) {

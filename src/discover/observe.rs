@@ -1,0 +1,154 @@
+//! What a computation asked of the file system: the record that lets the live loader
+//! reuse a result (a framework's report, one definition's resolution) after a change,
+//! exactly when no answer it was built from can have changed.
+//!
+//! Every query a framework makes goes through [`super::Files`], which notes an
+//! [`Observation`] (the kind of question and the path asked about) in the recorder of
+//! the computation running. A finished computation's observations are an
+//! [`Observed`] tree: its own questions plus the trees of the memoized computations
+//! it reused, shared by `Arc` so reusing a result costs no copy.
+//!
+//! A question a recorder cannot express (a template reading a file at render time,
+//! the wall clock) is flagged with [`untracked_access`]: a computation that made one
+//! is never reused.
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The kind of question asked about a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asked {
+    /// The file's bytes.
+    Read,
+    /// Whether it exists, and as what (file, folder).
+    Stat,
+    /// The entries of a folder (names and whether each is a folder).
+    List,
+    /// The path with symlinks resolved (`canonicalize`); noted for the path asked
+    /// about and for the answer, since a change below either changes it.
+    Resolve,
+}
+
+/// One question: its kind and the path it was about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observation {
+    pub asked: Asked,
+    pub path: PathBuf,
+}
+
+impl Observation {
+    /// `true` when a change reported at `changed` (a file or folder written, created,
+    /// deleted or renamed) may change this question's answer: the path itself or a
+    /// folder above it changed (a folder renamed or deleted takes its contents
+    /// along), or, for a listing, an entry of the folder came or went.
+    pub fn touched_by(&self, changed: &Path) -> bool {
+        self.path.starts_with(changed) || (self.asked == Asked::List && changed.parent() == Some(self.path.as_path()))
+    }
+}
+
+/// The observations of one finished computation.
+#[derive(Debug, Default)]
+pub struct Observed {
+    pub own: Vec<Observation>,
+    /// The observations of the memoized results it reused or computed inside.
+    pub parts: Vec<Arc<Observed>>,
+}
+
+impl Observed {
+    /// `true` when any change in `changed` may change any answer this computation saw.
+    pub fn touched_by(&self, changed: &[PathBuf]) -> bool {
+        self.own.iter().any(|o| changed.iter().any(|c| o.touched_by(c))) || self.parts.iter().any(|p| p.touched_by(changed))
+    }
+
+    /// How many questions, counting shared parts once per use.
+    pub fn len(&self) -> usize {
+        self.own.len() + self.parts.iter().map(|p| p.len()).sum::<usize>()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Collects the observations of one running computation. Frameworks query from
+/// several threads (rayon), hence the lock; it is per computation, so rarely contended.
+#[derive(Default)]
+pub struct Recorder {
+    inner: Mutex<Observed>,
+}
+
+impl Recorder {
+    pub fn note(&self, asked: Asked, path: &Path) {
+        self.lock().own.push(Observation { asked, path: path.to_path_buf() });
+    }
+
+    /// Adds what a reused (or nested) computation observed.
+    pub fn include(&self, part: Arc<Observed>) {
+        self.lock().parts.push(part);
+    }
+
+    pub fn finish(self) -> Observed {
+        self.inner.into_inner().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Observed> {
+        // A panic while holding the lock leaves a valid (possibly shorter) list.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+thread_local! {
+    /// Set when the running computation asked something no recorder can express.
+    static UNTRACKED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Says that the computation running on this thread depends on something outside
+/// the recorded observations (a template's `read_text`, the wall clock), so its
+/// result must not be reused. Thread-local because such reads happen deep inside
+/// template rendering, which runs on the thread of the memoized computation.
+pub fn untracked_access() {
+    UNTRACKED.with(|u| u.set(true));
+}
+
+/// Runs `f` and tells whether it made an untracked access; the flag of an enclosing
+/// computation keeps what it had, plus this one's (an enclosing result depends on
+/// whatever a nested one depended on).
+pub(crate) fn watch_untracked<T>(f: impl FnOnce() -> T) -> (T, bool) {
+    let outer = UNTRACKED.with(|u| u.replace(false));
+    let value = f();
+    let inner = UNTRACKED.with(|u| u.get());
+    UNTRACKED.with(|u| u.set(outer || inner));
+    (value, inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_touches_the_path_what_is_below_it_and_the_listing_of_its_folder() {
+        let read = Observation { asked: Asked::Read, path: "/p/a/x.md".into() };
+        assert!(read.touched_by(Path::new("/p/a/x.md")));
+        assert!(read.touched_by(Path::new("/p/a")), "a folder renamed away takes the file along");
+        assert!(!read.touched_by(Path::new("/p/a/y.md")));
+        assert!(!read.touched_by(Path::new("/p/a/x.md.bak")));
+        let list = Observation { asked: Asked::List, path: "/p/a".into() };
+        assert!(list.touched_by(Path::new("/p/a/new.md")), "a new entry changes the listing");
+        assert!(!list.touched_by(Path::new("/p/a/sub/deep.md")));
+        assert!(!list.touched_by(Path::new("/p/b")));
+        let nested = Arc::new(Observed { own: vec![read], parts: Vec::new() });
+        let whole = Observed { own: vec![list], parts: vec![nested] };
+        assert!(whole.touched_by(&["/p/a/x.md".into()]));
+        assert!(!whole.touched_by(&["/q".into()]));
+        assert_eq!(whole.len(), 2);
+    }
+
+    #[test]
+    fn an_untracked_access_reaches_the_enclosing_computation() {
+        let ((_, inner), outer) = watch_untracked(|| watch_untracked(untracked_access));
+        assert!(inner && outer);
+        let (_, clean) = watch_untracked(|| ());
+        assert!(!clean);
+    }
+}
