@@ -285,7 +285,7 @@ mod tests {
                 ] {
                     r.searched.push(crate::model::SearchDir { scope, path, role: String::new() });
                 }
-                r
+                std::sync::Arc::new(r)
             }],
         };
         let t = targets(&catalog, &[], &walk(&root.join("p")));
