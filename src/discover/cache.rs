@@ -54,6 +54,9 @@ struct Entry {
     bytes: Arc<[u8]>,
     /// The last pass ([`FileCache::begin_pass`]) that asked for the file.
     pass: u64,
+    /// A folder above it was reported changed: a trusting pass checks its stamp
+    /// before using the bytes (the folder may be new to the watcher, or renamed).
+    suspect: bool,
     /// Parses of these bytes, by the deriving type and the caller's context key.
     derived: Vec<((TypeId, u64), Shared)>,
 }
@@ -132,7 +135,7 @@ impl FileCache {
         self.served.fetch_add(1, Ordering::Relaxed);
         let pass = self.pass.load(Ordering::Relaxed);
         if self.trusting.load(Ordering::Relaxed) {
-            if let Some(e) = lock(&self.entries).get_mut(path) {
+            if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| !e.suspect) {
                 e.pass = pass;
                 return Ok(e.bytes.clone());
             }
@@ -145,6 +148,7 @@ impl FileCache {
         if let Some(e) = lock(&self.entries).get_mut(path) {
             if e.stamp == now {
                 e.pass = pass;
+                e.suspect = false;
                 return Ok(e.bytes.clone());
             }
         }
@@ -154,7 +158,7 @@ impl FileCache {
         let bytes: Arc<[u8]> = read_bounded(path)?.into();
         self.reads.fetch_add(1, Ordering::Relaxed);
         self.bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
-        lock(&self.entries).insert(path.to_path_buf(), Entry { stamp: now, bytes: bytes.clone(), pass, derived: Vec::new() });
+        lock(&self.entries).insert(path.to_path_buf(), Entry { stamp: now, bytes: bytes.clone(), pass, suspect: false, derived: Vec::new() });
         Ok(bytes)
     }
 
@@ -168,6 +172,18 @@ impl FileCache {
         context: u64,
         derive: impl FnOnce(&[u8]) -> T,
     ) -> Result<Arc<T>, ReadError> {
+        self.derived_counted(path, context, true, derive)
+    }
+
+    /// [`FileCache::derived`]; `counted` says whether computing it counts as a parse
+    /// in [`Counts`] (a sniff that only decides whether a file is a definition does not).
+    pub(crate) fn derived_counted<T: Send + Sync + 'static>(
+        &self,
+        path: &Path,
+        context: u64,
+        counted: bool,
+        derive: impl FnOnce(&[u8]) -> T,
+    ) -> Result<Arc<T>, ReadError> {
         let key = (TypeId::of::<T>(), context);
         let bytes = self.read(path)?;
         let cached = lock(&self.entries)
@@ -178,7 +194,9 @@ impl FileCache {
             return Ok(v);
         }
         let value = Arc::new(derive(&bytes));
-        self.parses.fetch_add(1, Ordering::Relaxed);
+        if counted {
+            self.parses.fetch_add(1, Ordering::Relaxed);
+        }
         if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| Arc::ptr_eq(&e.bytes, &bytes)) {
             e.derived.retain(|(k, _)| *k != key);
             e.derived.push((key, value.clone() as Shared));
@@ -315,7 +333,18 @@ impl FileCache {
             return;
         };
         let below = |p: &Path| changed.iter().any(|c| p.starts_with(c));
-        lock(&self.entries).retain(|p, _| !below(p));
+        // A changed file is read again (a same-size write within the clock's
+        // resolution keeps its stamp); a file below a changed folder is checked by
+        // its stamp, which is what tells an unchanged file in a renamed folder apart.
+        {
+            let mut entries = lock(&self.entries);
+            entries.retain(|p, _| !changed.iter().any(|c| c == p));
+            for (p, e) in entries.iter_mut() {
+                if below(p) {
+                    e.suspect = true;
+                }
+            }
+        }
         {
             let mut answers = lock(&self.answers);
             answers.kinds.retain(|p, _| !below(p));

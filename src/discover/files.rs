@@ -49,6 +49,18 @@ impl<'a> Files<'a> {
         self.cache.derived(path, context, derive)
     }
 
+    /// [`Files::derived`] for a quick look that only decides whether the file is a
+    /// definition at all: remembered the same way, not counted as a parse.
+    pub fn sniffed<T: Send + Sync + 'static>(
+        &self,
+        path: &Path,
+        context: u64,
+        sniff: impl FnOnce(&[u8]) -> T,
+    ) -> Result<Arc<T>, ReadError> {
+        self.note(Asked::Read, path);
+        self.cache.derived_counted(path, context, false, sniff)
+    }
+
     /// What `path` is, following symlinks.
     pub fn kind(&self, path: &Path) -> Kind {
         self.note(Asked::Stat, path);

@@ -74,9 +74,11 @@ pub fn walk(files: Files, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
             if !files.is_file(&path) {
                 continue; // a dangling link, a FIFO: not something Kimi could load
             }
-            match files.read(&path) {
-                Ok(bytes) => {
-                    if is_entry_point(&bytes) {
+            // Sniffed once per version of the file: a refresh looks again only at the
+            // files that changed.
+            match files.sniffed(&path, crate::discover::context_key("kimi entry point"), |b| is_entry_point(b)) {
+                Ok(entry) => {
+                    if *entry {
                         found.push(path);
                     }
                 }
