@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
-use super::observe::{watch_untracked, Observed, Recorder};
+use super::observe::{watch_untracked, Changes, Observed, Recorder};
 use super::{read_bounded, DirEntry, Files, ReadError, MAX_FILE_BYTES};
 
 /// What identifies one version of a file without reading it.
@@ -332,6 +332,7 @@ impl FileCache {
             lock(&self.memos).clear();
             return;
         };
+        let changes = Changes { paths: changed.to_vec(), relisted: self.relisted(changed) };
         let below = |p: &Path| changed.iter().any(|c| p.starts_with(c));
         // A changed file is read again (a same-size write within the clock's
         // resolution keeps its stamp); a file below a changed folder is checked by
@@ -349,9 +350,34 @@ impl FileCache {
             let mut answers = lock(&self.answers);
             answers.kinds.retain(|p, _| !below(p));
             answers.resolved.retain(|p, r| !below(p) && !r.as_deref().is_ok_and(below));
-            answers.listings.retain(|p, _| !below(p) && !changed.iter().any(|c| c.parent() == Some(p.as_path())));
+            answers.listings.retain(|p, _| !below(p) && !changes.relisted.contains(p));
         }
-        lock(&self.memos).retain(|_, m| !m.observed.touched_by(changed));
+        lock(&self.memos).retain(|_, m| !m.observed.touched_by(&changes));
+    }
+
+    /// The folders whose listing a change at one of `changed` altered: an entry that
+    /// came, went, or changed kind. An edited file leaves its folder's listing as it
+    /// was, so what only listed the folder stays valid. A folder listed by nobody
+    /// counts as altered (nothing depends on it).
+    fn relisted(&self, changed: &[PathBuf]) -> Vec<PathBuf> {
+        let answers = lock(&self.answers);
+        let mut out: Vec<PathBuf> = Vec::new();
+        for path in changed {
+            let Some(dir) = path.parent() else { continue };
+            let known = match answers.listings.get(dir) {
+                Some(Ok(Some(entries))) => Some(entries.iter().find(|e| e.path == *path).map(|e| (e.is_dir, e.is_symlink))),
+                _ => None,
+            };
+            // What a listing would say now: `read_dir` names dangling links too.
+            let now = std::fs::symlink_metadata(path).ok().map(|m| {
+                let is_dir = std::fs::metadata(path).map(|m| m.is_dir()).unwrap_or(false);
+                (is_dir, m.file_type().is_symlink())
+            });
+            if known != Some(now) && !out.iter().any(|d| d == dir) {
+                out.push(dir.to_path_buf());
+            }
+        }
+        out
     }
 
     /// Ends a pass. A validating pass forgets every file and memo it did not ask for

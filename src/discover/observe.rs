@@ -37,13 +37,22 @@ pub struct Observation {
     pub path: PathBuf,
 }
 
+/// What changed since the last pass: the paths reported, and the folders whose
+/// entries came, went or changed kind among them (an edited file leaves its folder's
+/// listing as it was).
+#[derive(Clone, Debug, Default)]
+pub struct Changes {
+    pub paths: Vec<PathBuf>,
+    pub relisted: Vec<PathBuf>,
+}
+
 impl Observation {
-    /// `true` when a change reported at `changed` (a file or folder written, created,
-    /// deleted or renamed) may change this question's answer: the path itself or a
+    /// `true` when `changes` may change this question's answer: the path itself or a
     /// folder above it changed (a folder renamed or deleted takes its contents
     /// along), or, for a listing, an entry of the folder came or went.
-    pub fn touched_by(&self, changed: &Path) -> bool {
-        self.path.starts_with(changed) || (self.asked == Asked::List && changed.parent() == Some(self.path.as_path()))
+    pub fn touched_by(&self, changes: &Changes) -> bool {
+        changes.paths.iter().any(|c| self.path.starts_with(c))
+            || (self.asked == Asked::List && changes.relisted.iter().any(|d| *d == self.path))
     }
 }
 
@@ -56,9 +65,9 @@ pub struct Observed {
 }
 
 impl Observed {
-    /// `true` when any change in `changed` may change any answer this computation saw.
-    pub fn touched_by(&self, changed: &[PathBuf]) -> bool {
-        self.own.iter().any(|o| changed.iter().any(|c| o.touched_by(c))) || self.parts.iter().any(|p| p.touched_by(changed))
+    /// `true` when `changes` may change any answer this computation saw.
+    pub fn touched_by(&self, changes: &Changes) -> bool {
+        self.own.iter().any(|o| o.touched_by(changes)) || self.parts.iter().any(|p| p.touched_by(changes))
     }
 
     /// How many questions, counting shared parts once per use.
@@ -128,19 +137,23 @@ mod tests {
 
     #[test]
     fn a_change_touches_the_path_what_is_below_it_and_the_listing_of_its_folder() {
+        let at = |p: &str| Changes { paths: vec![p.into()], relisted: Vec::new() };
         let read = Observation { asked: Asked::Read, path: "/p/a/x.md".into() };
-        assert!(read.touched_by(Path::new("/p/a/x.md")));
-        assert!(read.touched_by(Path::new("/p/a")), "a folder renamed away takes the file along");
-        assert!(!read.touched_by(Path::new("/p/a/y.md")));
-        assert!(!read.touched_by(Path::new("/p/a/x.md.bak")));
+        assert!(read.touched_by(&at("/p/a/x.md")));
+        assert!(read.touched_by(&at("/p/a")), "a folder renamed away takes the file along");
+        assert!(!read.touched_by(&at("/p/a/y.md")));
+        assert!(!read.touched_by(&at("/p/a/x.md.bak")));
         let list = Observation { asked: Asked::List, path: "/p/a".into() };
-        assert!(list.touched_by(Path::new("/p/a/new.md")), "a new entry changes the listing");
-        assert!(!list.touched_by(Path::new("/p/a/sub/deep.md")));
-        assert!(!list.touched_by(Path::new("/p/b")));
+        let created = Changes { paths: vec!["/p/a/new.md".into()], relisted: vec!["/p/a".into()] };
+        assert!(list.touched_by(&created), "a new entry changes the listing");
+        assert!(!list.touched_by(&at("/p/a/x.md")), "an edited file leaves the listing as it was");
+        assert!(!list.touched_by(&at("/p/a/sub/deep.md")));
+        assert!(!list.touched_by(&at("/p/b")));
+        assert!(list.touched_by(&at("/p")), "the folder itself renamed");
         let nested = Arc::new(Observed { own: vec![read], parts: Vec::new() });
         let whole = Observed { own: vec![list], parts: vec![nested] };
-        assert!(whole.touched_by(&["/p/a/x.md".into()]));
-        assert!(!whole.touched_by(&["/q".into()]));
+        assert!(whole.touched_by(&at("/p/a/x.md")));
+        assert!(!whole.touched_by(&at("/q")));
         assert_eq!(whole.len(), 2);
     }
 

@@ -58,14 +58,17 @@ fn next_snapshot(loader: &Loader) -> std::sync::Arc<agentry::model::Catalog> {
 }
 
 /// For each framework, the first of its agent files that is a plain file in the
-/// project and valid (an edit appends a comment, which keeps it valid).
+/// project, valid (an edit appends a comment, which keeps it valid), and a leaf: no
+/// other agent inherits from it (editing a base re-resolves its descendants too).
 fn agent_files(c: &agentry::model::Catalog) -> Vec<(&'static str, PathBuf)> {
+    let parents: std::collections::HashSet<&str> =
+        c.agents().flat_map(|a| a.chain.iter().skip(1).map(String::as_str)).collect();
     c.reports
         .iter()
         .filter_map(|r| {
             r.agents
                 .iter()
-                .filter(|a| a.status != agentry::model::Status::Invalid)
+                .filter(|a| a.status != agentry::model::Status::Invalid && !parents.contains(a.source.key().as_str()))
                 .map(|a| a.source.path.clone())
                 .find(|p| p.starts_with(&c.roots.project) && p.is_file())
                 .map(|p| (r.ecosystem, p))
