@@ -321,6 +321,22 @@ impl FileCache {
         lock(&self.entries).keys().cloned().collect()
     }
 
+    /// The folders of every file held, each once (what the live loader watches for
+    /// them: tens of thousands of files live in a few folders).
+    pub fn folders(&self) -> Vec<PathBuf> {
+        let entries = lock(&self.entries);
+        let mut out: Vec<PathBuf> = Vec::new();
+        let mut seen: std::collections::HashSet<&Path> = std::collections::HashSet::new();
+        for path in entries.keys() {
+            if let Some(parent) = path.parent() {
+                if seen.insert(parent) {
+                    out.push(parent.to_path_buf());
+                }
+            }
+        }
+        out
+    }
+
     /// Starts a new pass (one load of a cache kept between loads): files read from now
     /// on belong to it, for [`FileCache::retain_pass`]. `changed` is `None` for a
     /// validating pass and the reported changes for a trusting one (module docs).
@@ -332,7 +348,7 @@ impl FileCache {
             lock(&self.memos).clear();
             return;
         };
-        let changes = Changes { paths: changed.to_vec(), relisted: self.relisted(changed) };
+        let changes = Changes::new(changed, self.relisted(changed));
         let below = |p: &Path| changed.iter().any(|c| p.starts_with(c));
         // A changed file is read again (a same-size write within the clock's
         // resolution keeps its stamp); a file below a changed folder is checked by
@@ -352,7 +368,16 @@ impl FileCache {
             answers.resolved.retain(|p, r| !below(p) && !r.as_deref().is_ok_and(below));
             answers.listings.retain(|p, _| !below(p) && !changes.relisted.contains(p));
         }
-        lock(&self.memos).retain(|_, m| !m.observed.touched_by(&changes));
+        let mut seen = HashMap::new();
+        lock(&self.memos).retain(|_, m| {
+            let key = Arc::as_ptr(&m.observed);
+            let touched = match seen.get(&key) {
+                Some(t) => *t,
+                None => m.observed.touched_once(&changes, &mut seen),
+            };
+            seen.insert(key, touched);
+            !touched
+        });
     }
 
     /// The folders whose listing a change at one of `changed` altered: an entry that

@@ -13,6 +13,7 @@
 //! is never reused.
 
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -46,13 +47,45 @@ pub struct Changes {
     pub relisted: Vec<PathBuf>,
 }
 
+impl Changes {
+    /// The changes at `paths` (made [`clean`]), with the folders `relisted`.
+    pub fn new(paths: &[PathBuf], relisted: Vec<PathBuf>) -> Changes {
+        Changes { paths: paths.iter().map(|p| clean(p)).collect(), relisted: relisted.iter().map(|p| clean(p)).collect() }
+    }
+}
+
 impl Observation {
+    pub fn new(asked: Asked, path: &Path) -> Observation {
+        Observation { asked, path: clean(path) }
+    }
+
     /// `true` when `changes` may change this question's answer: the path itself or a
     /// folder above it changed (a folder renamed or deleted takes its contents
     /// along), or, for a listing, an entry of the folder came or went.
     pub fn touched_by(&self, changes: &Changes) -> bool {
-        changes.paths.iter().any(|c| self.path.starts_with(c))
+        changes.paths.iter().any(|c| is_below(&self.path, c))
             || (self.asked == Asked::List && changes.relisted.iter().any(|d| *d == self.path))
+    }
+}
+
+/// `Path::starts_with` for [`clean`] paths, on bytes: a refresh checks every
+/// observation of every memo, and comparing components is several times slower.
+fn is_below(path: &Path, folder: &Path) -> bool {
+    let (p, f) = (path.as_os_str().as_encoded_bytes(), folder.as_os_str().as_encoded_bytes());
+    p.starts_with(f) && (p.len() == f.len() || p[f.len()] == b'/' || f.ends_with(b"/"))
+}
+
+/// The path in one spelling, so comparing bytes compares paths: absolute, without
+/// `.`, `..` (taken lexically, as notify's paths are), doubled or trailing
+/// separators. Most paths already are; only the others are rebuilt.
+pub fn clean(path: &Path) -> PathBuf {
+    let b = path.as_os_str().as_encoded_bytes();
+    let tidy = b == b"/"
+        || (b.first() == Some(&b'/') && b[1..].split(|c| *c == b'/').all(|s| !s.is_empty() && s != b"." && s != b".."));
+    if tidy {
+        path.to_path_buf()
+    } else {
+        crate::model::normalize(path)
     }
 }
 
@@ -67,7 +100,30 @@ pub struct Observed {
 impl Observed {
     /// `true` when `changes` may change any answer this computation saw.
     pub fn touched_by(&self, changes: &Changes) -> bool {
-        self.own.iter().any(|o| o.touched_by(changes)) || self.parts.iter().any(|p| p.touched_by(changes))
+        self.touched_once(changes, &mut HashMap::new())
+    }
+
+    /// [`Observed::touched_by`], deciding each shared part once (`seen`, by address):
+    /// a search list reused by thousands of definitions is checked once per pass.
+    pub fn touched_once(&self, changes: &Changes, seen: &mut HashMap<*const Observed, bool>) -> bool {
+        if self.own.iter().any(|o| o.touched_by(changes)) {
+            return true;
+        }
+        for part in &self.parts {
+            let key = Arc::as_ptr(part);
+            let touched = match seen.get(&key) {
+                Some(t) => *t,
+                None => {
+                    let t = part.touched_once(changes, seen);
+                    seen.insert(key, t);
+                    t
+                }
+            };
+            if touched {
+                return true;
+            }
+        }
+        false
     }
 
     /// How many questions, counting shared parts once per use.
@@ -89,7 +145,7 @@ pub struct Recorder {
 
 impl Recorder {
     pub fn note(&self, asked: Asked, path: &Path) {
-        self.lock().own.push(Observation { asked, path: path.to_path_buf() });
+        self.lock().own.push(Observation::new(asked, path));
     }
 
     /// Adds what a reused (or nested) computation observed.
@@ -137,14 +193,14 @@ mod tests {
 
     #[test]
     fn a_change_touches_the_path_what_is_below_it_and_the_listing_of_its_folder() {
-        let at = |p: &str| Changes { paths: vec![p.into()], relisted: Vec::new() };
+        let at = |p: &str| Changes::new(&[p.into()], Vec::new());
         let read = Observation { asked: Asked::Read, path: "/p/a/x.md".into() };
         assert!(read.touched_by(&at("/p/a/x.md")));
         assert!(read.touched_by(&at("/p/a")), "a folder renamed away takes the file along");
         assert!(!read.touched_by(&at("/p/a/y.md")));
         assert!(!read.touched_by(&at("/p/a/x.md.bak")));
         let list = Observation { asked: Asked::List, path: "/p/a".into() };
-        let created = Changes { paths: vec!["/p/a/new.md".into()], relisted: vec!["/p/a".into()] };
+        let created = Changes::new(&["/p/a/new.md".into()], vec!["/p/a".into()]);
         assert!(list.touched_by(&created), "a new entry changes the listing");
         assert!(!list.touched_by(&at("/p/a/x.md")), "an edited file leaves the listing as it was");
         assert!(!list.touched_by(&at("/p/a/sub/deep.md")));
@@ -154,6 +210,9 @@ mod tests {
         let whole = Observed { own: vec![list], parts: vec![nested] };
         assert!(whole.touched_by(&at("/p/a/x.md")));
         assert!(!whole.touched_by(&at("/q")));
+        let spelled = Observation::new(Asked::Read, Path::new("/p/b/../a/./x.md"));
+        assert!(spelled.touched_by(&at("/p/a/x.md")), "paths compare whatever their spelling");
+        assert!(spelled.touched_by(&at("/p/a/")));
         assert_eq!(whole.len(), 2);
     }
 

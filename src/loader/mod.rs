@@ -141,6 +141,7 @@ impl Loader {
             last_total: 0,
             state: None,
             walked: Vec::new(),
+            rewalked: true,
         };
         let thread = std::thread::Builder::new().name("agentry-loader".into()).spawn(move || worker.run());
         let thread = match thread {

@@ -83,12 +83,12 @@ pub(crate) fn walk(root: &Path) -> Vec<PathBuf> {
 ///   or XDG root is watched at its top only;
 /// - for a searched folder that does not exist, its nearest existing ancestor, so
 ///   creating `.agents/agents/` is seen;
-/// - the folder of every file the loads read (parents reached through `extends`,
-///   included templates, built-ins).
+/// - the folder of every file the loads read (`folders_read`: parents reached through
+///   `extends`, included templates, built-ins).
 ///
 /// `walked` is [`walk`] of the project, done by the caller only when folders may have
 /// come or gone.
-pub fn targets(catalog: &Catalog, files_read: &[PathBuf], walked: &[PathBuf]) -> BTreeMap<PathBuf, bool> {
+pub fn targets(catalog: &Catalog, folders_read: &[PathBuf], walked: &[PathBuf]) -> BTreeMap<PathBuf, bool> {
     let roots = [&catalog.roots.project, &catalog.roots.home, &catalog.roots.xdg];
     let is_root_or_above = |p: &Path| roots.iter().any(|r| r.starts_with(p));
     let mut out: BTreeMap<PathBuf, bool> = BTreeMap::new();
@@ -117,11 +117,9 @@ pub fn targets(catalog: &Catalog, files_read: &[PathBuf], walked: &[PathBuf]) ->
             }
         }
     }
-    // Tens of thousands of files live in a few folders: each folder is looked at once.
-    let parents: std::collections::HashSet<&Path> = files_read.iter().filter_map(|f| f.parent()).collect();
-    for parent in parents {
-        if crate::frameworks::is_dir(parent) {
-            add(&mut out, parent.to_path_buf(), false);
+    for folder in folders_read {
+        if crate::frameworks::is_dir(folder) {
+            add(&mut out, folder.clone(), false);
         }
     }
     // A folder inside a recursively watched one is already covered.
@@ -211,11 +209,14 @@ impl Watcher {
     /// Brings the watched set to `targets`; returns the folders newly watched. A
     /// folder that cannot be watched (gone, unreadable) is skipped; the watch limit
     /// is an error, since nothing after it can be watched either.
-    pub fn update(&mut self, targets: &BTreeMap<PathBuf, bool>) -> Result<Vec<PathBuf>, LimitReached> {
+    ///
+    /// `check_inodes` looks for folders deleted and made again under the same name;
+    /// a refresh whose changes were all files (the watcher said so) can skip it.
+    pub fn update(&mut self, targets: &BTreeMap<PathBuf, bool>, check_inodes: bool) -> Result<Vec<PathBuf>, LimitReached> {
         let stale: Vec<PathBuf> = self
             .watched
             .iter()
-            .filter(|(p, w)| targets.get(*p) != Some(&w.recursive) || inode(p) != w.inode)
+            .filter(|(p, w)| targets.get(*p) != Some(&w.recursive) || (check_inodes && inode(p) != w.inode))
             .map(|(p, _)| p.clone())
             .collect();
         for p in stale {

@@ -62,6 +62,8 @@ pub(crate) struct Worker {
     pub state: Option<WatchState>,
     /// The project's folders found by the last walk (see [`watch::walk`]).
     pub walked: Vec<PathBuf>,
+    /// The last load walked again: folders may have come or gone.
+    pub rewalked: bool,
 }
 
 impl Worker {
@@ -150,6 +152,7 @@ impl Worker {
         let polling = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner()).as_ref().is_none_or(|w| w.polling.is_some());
         let trusted = matches!(trigger, Trigger::Changed(_)) && !polling;
         files.begin_pass(trusted.then_some(trigger_paths.as_slice()));
+        let t_begin = started.elapsed();
         if matches!(trigger, Trigger::Cold) && !self.emit(LoaderEvent::Progress { done: 0, total: self.last_total }) {
             return false;
         }
@@ -170,6 +173,7 @@ impl Worker {
             }
             job.join()
         });
+        let t_load = started.elapsed();
         let catalog = match outcome {
             Ok(c) => c,
             Err(panic) => {
@@ -195,6 +199,7 @@ impl Worker {
         if rewalk {
             self.walked = watch::walk(&catalog.roots.project);
         }
+        self.rewalked = rewalk;
         let stats = LoadStats {
             generation,
             files_served: served,
@@ -206,11 +211,15 @@ impl Worker {
             elapsed: started.elapsed(),
             trigger: trigger_paths,
         };
+        let t_stats = started.elapsed();
         *self.shared.stats.lock().unwrap_or_else(|p| p.into_inner()) = Some(stats);
         // The watch is aimed before the snapshot goes out: whoever sees a snapshot
         // can rely on changes after it being noticed.
         let catalog = Arc::new(catalog);
         let state = self.aim_watcher(&catalog, &files, started_wall);
+        if std::env::var_os("AGENTRY_TRACE").is_some() {
+            eprintln!("TRACE begin {t_begin:?} load {t_load:?} stats {t_stats:?} aimed {:?}", started.elapsed());
+        }
         if !self.emit(LoaderEvent::Snapshot(catalog)) {
             return false;
         }
@@ -262,17 +271,18 @@ impl Worker {
         if self.mode == WatchMode::Off {
             return None;
         }
-        let targets = watch::targets(catalog, &files.paths(), &self.walked);
+        let targets = watch::targets(catalog, &files.folders(), &self.walked);
+        let check_inodes = self.rewalked;
         let result = {
             let mut slot = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner());
-            slot.as_mut().map(|w| (w.update(&targets), w.dirs(), w.polling))
+            slot.as_mut().map(|w| (w.update(&targets, check_inodes), w.dirs(), w.polling))
         }?;
         let (added, dirs, polling) = match result {
             (Err(watch::LimitReached(reason)), _, _) => {
                 self.fall_back_to_polling(reason);
                 let mut slot = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner());
                 if let Some(w) = slot.as_mut() {
-                    let _ = w.update(&targets);
+                    let _ = w.update(&targets, true);
                 }
                 return None;
             }
