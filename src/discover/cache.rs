@@ -348,8 +348,9 @@ impl FileCache {
             lock(&self.memos).clear();
             return;
         };
-        let changes = Changes::new(changed, self.relisted(changed));
-        let below = |p: &Path| changed.iter().any(|c| p.starts_with(c));
+        let (relisted, restated) = self.relisted(changed);
+        let changes = Changes::new(changed, relisted, restated);
+        let below = |p: &Path| changes.covers(p);
         // A changed file is read again (a same-size write within the clock's
         // resolution keeps its stamp); a file below a changed folder is checked by
         // its stamp, which is what tells an unchanged file in a renamed folder apart.
@@ -366,7 +367,8 @@ impl FileCache {
             let mut answers = lock(&self.answers);
             answers.kinds.retain(|p, _| !below(p));
             answers.resolved.retain(|p, r| !below(p) && !r.as_deref().is_ok_and(below));
-            answers.listings.retain(|p, _| !below(p) && !changes.relisted.contains(p));
+            let relisted = |p: &Path| changes.relisted.iter().any(|d| *d == super::observe::clean(p));
+            answers.listings.retain(|p, _| !below(p) && !relisted(p));
         }
         let mut seen = HashMap::new();
         lock(&self.memos).retain(|_, m| {
@@ -380,29 +382,40 @@ impl FileCache {
         });
     }
 
-    /// The folders whose listing a change at one of `changed` altered: an entry that
-    /// came, went, or changed kind. An edited file leaves its folder's listing as it
-    /// was, so what only listed the folder stays valid. A folder listed by nobody
-    /// counts as altered (nothing depends on it).
-    fn relisted(&self, changed: &[PathBuf]) -> Vec<PathBuf> {
+    /// The folders whose listing a change at one of `changed` altered (an entry that
+    /// came, went, or changed kind), and the changed paths whose kind changed. An
+    /// edited file leaves both as they were, so what only listed its folder or asked
+    /// whether it exists stays valid. What was not asked before counts as altered.
+    fn relisted(&self, changed: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
         let answers = lock(&self.answers);
-        let mut out: Vec<PathBuf> = Vec::new();
+        let (mut relisted, mut restated): (Vec<PathBuf>, Vec<PathBuf>) = (Vec::new(), Vec::new());
         for path in changed {
-            let Some(dir) = path.parent() else { continue };
-            let known = match answers.listings.get(dir) {
-                Some(Ok(Some(entries))) => Some(entries.iter().find(|e| e.path == *path).map(|e| (e.is_dir, e.is_symlink))),
-                _ => None,
-            };
             // What a listing would say now: `read_dir` names dangling links too.
             let now = std::fs::symlink_metadata(path).ok().map(|m| {
                 let is_dir = std::fs::metadata(path).map(|m| m.is_dir()).unwrap_or(false);
                 (is_dir, m.file_type().is_symlink())
             });
-            if known != Some(now) && !out.iter().any(|d| d == dir) {
-                out.push(dir.to_path_buf());
+            let kind_now = match std::fs::metadata(path) {
+                Ok(m) if m.is_file() => Kind::File,
+                Ok(m) if m.is_dir() => Kind::Dir,
+                Ok(_) => Kind::Other,
+                Err(_) => Kind::Missing,
+            };
+            let Some(dir) = path.parent() else { continue };
+            let known = match answers.listings.get(dir) {
+                Some(Ok(Some(entries))) => Some(entries.iter().find(|e| e.path == *path).map(|e| (e.is_dir, e.is_symlink))),
+                _ => None,
+            };
+            if known != Some(now) && !relisted.iter().any(|d| d == dir) {
+                relisted.push(dir.to_path_buf());
+            }
+            // A symlink made or removed changes where the path resolves to.
+            let link_changed = known.flatten().map(|(_, link)| link) != now.map(|(_, link)| link);
+            if answers.kinds.get(path) != Some(&kind_now) || link_changed {
+                restated.push(path.clone());
             }
         }
-        out
+        (relisted, restated)
     }
 
     /// Ends a pass. A validating pass forgets every file and memo it did not ask for

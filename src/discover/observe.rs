@@ -38,19 +38,29 @@ pub struct Observation {
     pub path: PathBuf,
 }
 
-/// What changed since the last pass: the paths reported, and the folders whose
-/// entries came, went or changed kind among them (an edited file leaves its folder's
-/// listing as it was).
+/// What changed since the last pass: the paths reported, the folders whose entries
+/// came, went or changed kind among them (an edited file leaves its folder's listing
+/// as it was), and the reported paths whose kind (missing, file, folder, symlink)
+/// changed (an edited file is still a file where it was).
 #[derive(Clone, Debug, Default)]
 pub struct Changes {
     pub paths: Vec<PathBuf>,
     pub relisted: Vec<PathBuf>,
+    pub restated: Vec<PathBuf>,
 }
 
 impl Changes {
-    /// The changes at `paths` (made [`clean`]), with the folders `relisted`.
-    pub fn new(paths: &[PathBuf], relisted: Vec<PathBuf>) -> Changes {
-        Changes { paths: paths.iter().map(|p| clean(p)).collect(), relisted: relisted.iter().map(|p| clean(p)).collect() }
+    /// The changes at `paths` (made [`clean`]), with the folders `relisted` and the
+    /// paths `restated`.
+    pub fn new(paths: &[PathBuf], relisted: Vec<PathBuf>, restated: Vec<PathBuf>) -> Changes {
+        let clean_all = |v: &[PathBuf]| v.iter().map(|p| clean(p)).collect();
+        Changes { paths: clean_all(paths), relisted: clean_all(&relisted), restated: clean_all(&restated) }
+    }
+
+    /// `true` when `path` is, or is below, a changed path.
+    pub fn covers(&self, path: &Path) -> bool {
+        let path = clean(path);
+        self.paths.iter().any(|c| is_below(&path, c))
     }
 }
 
@@ -63,7 +73,10 @@ impl Observation {
     /// folder above it changed (a folder renamed or deleted takes its contents
     /// along), or, for a listing, an entry of the folder came or went.
     pub fn touched_by(&self, changes: &Changes) -> bool {
-        changes.paths.iter().any(|c| is_below(&self.path, c))
+        // What a path is, and where it resolves to, change only when its kind does
+        // (or a folder above it changed); its bytes change with any write.
+        let kind_only = matches!(self.asked, Asked::Stat | Asked::Resolve);
+        changes.paths.iter().any(|c| is_below(&self.path, c) && !(kind_only && self.path == *c && !changes.restated.contains(c)))
             || (self.asked == Asked::List && changes.relisted.iter().any(|d| *d == self.path))
     }
 }
@@ -193,14 +206,18 @@ mod tests {
 
     #[test]
     fn a_change_touches_the_path_what_is_below_it_and_the_listing_of_its_folder() {
-        let at = |p: &str| Changes::new(&[p.into()], Vec::new());
+        let at = |p: &str| Changes::new(&[p.into()], Vec::new(), Vec::new());
         let read = Observation { asked: Asked::Read, path: "/p/a/x.md".into() };
         assert!(read.touched_by(&at("/p/a/x.md")));
         assert!(read.touched_by(&at("/p/a")), "a folder renamed away takes the file along");
         assert!(!read.touched_by(&at("/p/a/y.md")));
         assert!(!read.touched_by(&at("/p/a/x.md.bak")));
         let list = Observation { asked: Asked::List, path: "/p/a".into() };
-        let created = Changes::new(&["/p/a/new.md".into()], vec!["/p/a".into()]);
+        let created = Changes::new(&["/p/a/new.md".into()], vec!["/p/a".into()], vec!["/p/a/new.md".into()]);
+        let stat = Observation::new(Asked::Stat, Path::new("/p/a/x.md"));
+        assert!(!stat.touched_by(&at("/p/a/x.md")), "an edited file is still a file");
+        assert!(stat.touched_by(&Changes::new(&["/p/a/x.md".into()], Vec::new(), vec!["/p/a/x.md".into()])));
+        assert!(stat.touched_by(&at("/p/a")), "its folder renamed");
         assert!(list.touched_by(&created), "a new entry changes the listing");
         assert!(!list.touched_by(&at("/p/a/x.md")), "an edited file leaves the listing as it was");
         assert!(!list.touched_by(&at("/p/a/sub/deep.md")));
