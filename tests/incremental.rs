@@ -110,7 +110,7 @@ fn content() -> impl Strategy<Value = Content> {
 
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
-        4 => (fw(), 0..SLOTS, content()).prop_map(|(f, s, c)| Step::Write(f, s, c)),
+        5 => (fw(), 0..SLOTS, content()).prop_map(|(f, s, c)| Step::Write(f, s, c)),
         1 => (fw(), 0..SLOTS).prop_map(|(f, s)| Step::Delete(f, s)),
         2 => (fw(), 0..SLOTS, 0..SLOTS).prop_map(|(f, a, b)| Step::Rename(f, a, b)),
         1 => fw().prop_map(Step::MoveFolder),
