@@ -79,12 +79,13 @@ fn snapshot_until(loader: &Loader, what: &str, done: impl Fn(&Catalog) -> bool) 
 /// Loads `files` with `ecosystem` only, waits until the watch is quiet, writes
 /// `edit`, and returns the stats of the load that shows it (`shows` decides).
 fn edit_and_measure(
+    tag: &str,
     ecosystem: &str,
     files: &[(&str, &str)],
     edit: (&str, &str),
     shows: impl Fn(&Catalog) -> bool,
 ) -> (LoadStats, std::sync::Arc<Catalog>) {
-    let ws = Workspace::new(ecosystem, files);
+    let ws = Workspace::new(tag, files);
     let loader = Loader::spawn(ws.options(ecosystem), WatchMode::Notify, Box::new(|| {}));
     let cold = snapshot_until(&loader, "the cold load", |_| true);
     assert!(!shows(&cold), "{ecosystem}: the edit shows before it is made");
@@ -117,7 +118,7 @@ fn editing_a_tsugite_parent_re_resolves_it_and_its_descendants_only() {
         ("agents/other.md", other.as_str()),
     ];
     let edited = md("child", "base", "v2");
-    let (stats, c) = edit_and_measure("tsugite", &files, ("agents/child.md", &edited), |c| {
+    let (stats, c) = edit_and_measure("tsugite-parent", "tsugite", &files, ("agents/child.md", &edited), |c| {
         description_of(c, "child").as_deref() == Some("v2")
     });
     assert_eq!((stats.files_read, stats.definitions_parsed), (1, 1), "{stats:?}");
@@ -134,6 +135,7 @@ fn editing_a_tsugite_leaf_re_resolves_it_alone() {
         ("agents/b.md", "---\nname: b\nextends: a\ndescription: two\n---\nB.\n"),
     ];
     let (stats, _) = edit_and_measure(
+        "tsugite-leaf",
         "tsugite",
         &files,
         ("agents/b.md", "---\nname: b\nextends: a\ndescription: three\n---\nB.\n"),
@@ -151,6 +153,7 @@ fn editing_an_openhands_agent_re_parses_it_alone() {
     ];
     let (stats, _) = edit_and_measure(
         "openhands",
+        "openhands",
         &files,
         (".agents/agents/b.md", "---\nname: b\ndescription: two\n---\nB.\n"),
         |c| description_of(c, "b").as_deref() == Some("two"),
@@ -164,7 +167,7 @@ fn editing_a_fast_agent_card_re_loads_it_alone() {
     let (a, b) = (card("a", "one"), card("b", "one"));
     let files = [(".fast-agent/agent-cards/a.md", a.as_str()), (".fast-agent/agent-cards/b.md", b.as_str())];
     let edited = card("b", "two");
-    let (stats, _) = edit_and_measure("fast-agent", &files, (".fast-agent/agent-cards/b.md", &edited), |c| {
+    let (stats, _) = edit_and_measure("fast-agent", "fast-agent", &files, (".fast-agent/agent-cards/b.md", &edited), |c| {
         description_of(c, "b").as_deref() == Some("two")
     });
     // fast-agent parses a card inside its (memoized) load, so the parse is counted
@@ -186,6 +189,7 @@ fn editing_a_kimi_parent_re_resolves_it_and_its_child_only() {
             .and_then(|a| a.fields.iter().find(|f| f.key == "tools").map(|f| f.value.to_string()))
     };
     let (stats, c) = edit_and_measure(
+        "kimi",
         "kimi",
         &files,
         ("kimi/base.yaml", "agent:\n  name: base\n  system_prompt_path: p.md\n  tools: [\"b\"]\n"),
