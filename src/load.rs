@@ -58,12 +58,7 @@ pub fn load_with(frameworks: &[&dyn Framework], opts: &LoadOptions, files: &File
         .map(|f| {
             // Frameworks of the same id (tests bring their own) differ in their title.
             let key = cx.memo_key(f.id(), f.title());
-            let t = std::time::Instant::now();
-            let r = cx.files.memo(key, |files| f.load(&cx.with_files(files)));
-            if std::env::var_os("AGENTRY_TRACE").is_some() {
-                eprintln!("TRACE {} {:?}", f.id(), t.elapsed());
-            }
-            r
+            cx.files.memo(key, |files| f.load(&cx.with_files(files)))
         })
         .collect::<Vec<Arc<_>>>();
     Catalog { generation, roots: opts.roots.clone(), reports }

@@ -367,8 +367,7 @@ impl FileCache {
             let mut answers = lock(&self.answers);
             answers.kinds.retain(|p, _| !below(p));
             answers.resolved.retain(|p, r| !below(p) && !r.as_deref().is_ok_and(below));
-            let relisted = |p: &Path| changes.relisted.iter().any(|d| *d == super::observe::clean(p));
-            answers.listings.retain(|p, _| !below(p) && !relisted(p));
+            answers.listings.retain(|p, _| !below(p) && !changes.relists(p));
         }
         let mut seen = HashMap::new();
         lock(&self.memos).retain(|_, m| {

@@ -57,10 +57,24 @@ impl Changes {
         Changes { paths: clean_all(paths), relisted: clean_all(&relisted), restated: clean_all(&restated) }
     }
 
+    /// `true` when the listing of `dir` may have changed.
+    pub fn relists(&self, dir: &Path) -> bool {
+        if is_clean(dir) {
+            self.relisted.iter().any(|d| d == dir)
+        } else {
+            let dir = clean(dir);
+            self.relisted.contains(&dir)
+        }
+    }
+
     /// `true` when `path` is, or is below, a changed path.
     pub fn covers(&self, path: &Path) -> bool {
-        let path = clean(path);
-        self.paths.iter().any(|c| is_below(&path, c))
+        if is_clean(path) {
+            self.paths.iter().any(|c| is_below(path, c))
+        } else {
+            let path = clean(path);
+            self.paths.iter().any(|c| is_below(&path, c))
+        }
     }
 }
 
@@ -92,14 +106,16 @@ fn is_below(path: &Path, folder: &Path) -> bool {
 /// `.`, `..` (taken lexically, as notify's paths are), doubled or trailing
 /// separators. Most paths already are; only the others are rebuilt.
 pub fn clean(path: &Path) -> PathBuf {
-    let b = path.as_os_str().as_encoded_bytes();
-    let tidy = b == b"/"
-        || (b.first() == Some(&b'/') && b[1..].split(|c| *c == b'/').all(|s| !s.is_empty() && s != b"." && s != b".."));
-    if tidy {
+    if is_clean(path) {
         path.to_path_buf()
     } else {
         crate::model::normalize(path)
     }
+}
+
+fn is_clean(path: &Path) -> bool {
+    let b = path.as_os_str().as_encoded_bytes();
+    b == b"/" || (b.first() == Some(&b'/') && b[1..].split(|c| *c == b'/').all(|s| !s.is_empty() && s != b"." && s != b".."))
 }
 
 /// The observations of one finished computation.

@@ -152,7 +152,6 @@ impl Worker {
         let polling = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner()).as_ref().is_none_or(|w| w.polling.is_some());
         let trusted = matches!(trigger, Trigger::Changed(_)) && !polling;
         files.begin_pass(trusted.then_some(trigger_paths.as_slice()));
-        let t_begin = started.elapsed();
         if matches!(trigger, Trigger::Cold) && !self.emit(LoaderEvent::Progress { done: 0, total: self.last_total }) {
             return false;
         }
@@ -173,7 +172,6 @@ impl Worker {
             }
             job.join()
         });
-        let t_load = started.elapsed();
         let catalog = match outcome {
             Ok(c) => c,
             Err(panic) => {
@@ -211,15 +209,11 @@ impl Worker {
             elapsed: started.elapsed(),
             trigger: trigger_paths,
         };
-        let t_stats = started.elapsed();
         *self.shared.stats.lock().unwrap_or_else(|p| p.into_inner()) = Some(stats);
         // The watch is aimed before the snapshot goes out: whoever sees a snapshot
         // can rely on changes after it being noticed.
         let catalog = Arc::new(catalog);
         let state = self.aim_watcher(&catalog, &files, started_wall);
-        if std::env::var_os("AGENTRY_TRACE").is_some() {
-            eprintln!("TRACE begin {t_begin:?} load {t_load:?} stats {t_stats:?} aimed {:?}", started.elapsed());
-        }
         if !self.emit(LoaderEvent::Snapshot(catalog)) {
             return false;
         }
