@@ -6,7 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::observe::{Asked, Recorder};
+use super::observe::{Asked, Observed, Recorder};
 use super::{DirEntry, FileCache, Kind, ReadError};
 
 /// The file cache seen through one computation's recorder. Cheap to copy.
@@ -116,6 +116,26 @@ impl<'a> Files<'a> {
     /// arguments. Whatever `compute` asks must go through the handle it is given.
     pub fn memo<T: Send + Sync + 'static>(&self, key: u64, compute: impl FnOnce(Files<'_>) -> T) -> Arc<T> {
         self.cache.memo(self.recorder, key, false, compute)
+    }
+
+    /// Runs `compute` with a recorder of its own and returns what it observed too,
+    /// already added to this handle's recorder. For caches shared by several
+    /// memoized computations within one load: a computation that reuses the cached
+    /// value adds the observations with [`Files::include`], so it still knows what
+    /// the value depends on.
+    pub fn capture<T>(&self, compute: impl FnOnce(Files<'_>) -> T) -> (T, Arc<Observed>) {
+        let recorder = Recorder::default();
+        let value = compute(Files::new(self.cache, Some(&recorder)));
+        let observed = Arc::new(recorder.finish());
+        self.include(observed.clone());
+        (value, observed)
+    }
+
+    /// Adds what a reused value observed (see [`Files::capture`]).
+    pub fn include(&self, observed: Arc<Observed>) {
+        if let Some(r) = self.recorder {
+            r.include(observed);
+        }
     }
 
     /// [`Files::memo`] for the resolution of one definition: counted in the load's

@@ -62,22 +62,13 @@ impl Framework for Kimi {
             RenderMode::Export => prompt::export_builtins(),
             RenderMode::Live { .. } => live::builtin_args(cx.files, &cx.roots.project),
         };
-        // What every file's resolution depends on besides file-system answers; the
-        // clock is left out (a prompt that may read it is never reused, see `prompt`).
-        let args_key = {
-            let mut args = builtin_args.clone();
-            args.remove("KIMI_NOW");
-            cx.memo_key(ID, &format!("{args:?}\0{default_agent:?}\0{builtins:?}"))
-        };
 
         let (entry_points, walk_problems) = entries::walk(cx.files, &cx.roots.project);
         report.diagnostics.extend(walk_problems);
         let mut loader = Loader {
             roots: cx.roots,
             builtins: builtins.as_deref(),
-            resolver: Resolver::new(cx.files, default_agent.clone(), &key),
-            default_agent,
-            args_key,
+            resolver: Resolver::new(cx.files, default_agent, &key),
             key: &key,
             builtin_args,
             files: cx.files,
@@ -99,7 +90,7 @@ impl Framework for Kimi {
 
 /// Who lists a file as a subagent: the parent's source key, the subagent's name and
 /// description, and the line of the entry.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 struct ListedBy {
     parent: String,
     parent_path: PathBuf,
@@ -108,24 +99,12 @@ struct ListedBy {
     description: String,
 }
 
-/// What resolving one file added: its agent (or error), the subagents to visit, the
-/// files it opened.
-struct OneFile {
-    agents: Vec<Agent>,
-    diagnostics: Vec<Diagnostic>,
-    subagents: Vec<spec::SubagentEntry>,
-    touched: Vec<PathBuf>,
-}
-
 /// The state of one load: the shared resolver, which files were visited, and the
 /// report being filled.
 struct Loader<'a, 'r> {
     roots: &'a crate::model::Roots,
     builtins: Option<&'a Path>,
     resolver: Resolver<'a>,
-    default_agent: Option<PathBuf>,
-    /// Names the inputs of a file's resolution other than its path and who lists it.
-    args_key: u64,
     key: &'a dyn Fn(&Path) -> String,
     builtin_args: std::collections::BTreeMap<String, String>,
     files: crate::discover::Files<'a>,
@@ -147,7 +126,7 @@ impl Loader<'_, '_> {
             if !self.seen.insert(normalize(&path)) {
                 continue;
             }
-            let mut subagents = self.load_one_memoized(&path);
+            let mut subagents = self.load_one(&path);
             subagents.sort_by(|a, b| a.name.cmp(&b.name));
             let parent = (self.key)(&path);
             for sub in subagents.iter().rev() {
@@ -161,42 +140,6 @@ impl Loader<'_, '_> {
                 stack.push(sub.path.clone());
             }
         }
-    }
-
-    /// [`Loader::load_one`] as one memoized resolution: what it adds to the report
-    /// depends on the file, its chain, its prompt and includes (file-system answers)
-    /// and on who lists it, which is part of the key. A refresh resolves again only
-    /// the files whose answers changed.
-    fn load_one_memoized(&mut self, path: &Path) -> Vec<spec::SubagentEntry> {
-        let listed = self.listed_by.get(&normalize(path)).cloned();
-        let key = crate::discover::context_key(&format!("{}\0{}\0{listed:?}", self.args_key, path.display()));
-        let outcome = self.files.definition(key, |files| {
-            let mut report = EcosystemReport::new(ID);
-            let mut one = Loader {
-                roots: self.roots,
-                builtins: self.builtins,
-                resolver: Resolver::new(files, self.default_agent.clone(), self.key),
-                default_agent: self.default_agent.clone(),
-                args_key: self.args_key,
-                key: self.key,
-                builtin_args: self.builtin_args.clone(),
-                files,
-                seen: HashSet::new(),
-                listed_by: listed.iter().map(|l| (normalize(path), l.clone())).collect(),
-                touched: Vec::new(),
-                touched_set: HashSet::new(),
-                report: &mut report,
-            };
-            let subagents = one.load_one(path);
-            let touched = std::mem::take(&mut one.touched);
-            OneFile { agents: report.agents, diagnostics: report.diagnostics, subagents, touched }
-        });
-        self.report.agents.extend(outcome.agents.iter().cloned());
-        self.report.diagnostics.extend(outcome.diagnostics.iter().cloned());
-        for file in &outcome.touched {
-            self.touch(file);
-        }
-        outcome.subagents.clone()
     }
 
     /// Resolves and renders one file; adds its agent (or its error) to the report and

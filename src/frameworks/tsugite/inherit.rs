@@ -12,6 +12,9 @@ use std::path::{Path, PathBuf};
 use super::merge;
 use super::parse::{self, Config, ErrClass, LoadError, Parsed};
 use super::search::{self, py_resolve, SearchSpace, TsuConfig};
+use std::sync::Arc;
+
+use crate::discover::observe::Observed;
 use crate::discover::Files;
 use crate::model::DiagKind;
 
@@ -35,32 +38,42 @@ pub struct Resolver<'a> {
     /// Turns a path into its source key (for field origins).
     pub key_of: &'a dyn Fn(&Path) -> String,
     /// What one load already looked up.
-    pub lookups: Lookups,
+    pub lookups: &'a Lookups,
 }
 
 type Visited = HashSet<PathBuf>;
 
-/// File-system lookups and parses of one resolution, each done once. Every agent walks
-/// its whole chain; in a long generated chain (thousands of files, each extending the
+/// File-system lookups and parses of one load, each done once. Every agent walks its
+/// whole chain; in a long generated chain (thousands of files, each extending the
 /// previous) the same parents are found, resolved and parsed again by every agent
-/// below them. The file cache answers each question once per load; this keeps the
-/// answers within one name's resolution. It must not outlive that resolution: a
-/// memoized resolution must ask its questions through its own recorder.
+/// below them, which without this made the load quadratic in syscalls. The files do
+/// not change during a load, so the answers are the same. Each answer keeps what it
+/// observed, which a name's memoized resolution that reuses it takes over (shared,
+/// not copied: a 10,000-file chain stays linear in memory).
 #[derive(Default)]
 pub struct Lookups {
-    found: RefCell<HashMap<(String, PathBuf), Option<PathBuf>>>,
-    real: RefCell<HashMap<PathBuf, Option<PathBuf>>>,
-    is_file: RefCell<HashMap<PathBuf, bool>>,
-    parsed: RefCell<HashMap<PathBuf, Result<Parsed, LoadError>>>,
+    found: RefCell<HashMap<(String, PathBuf), Looked<Option<PathBuf>>>>,
+    real: RefCell<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
+    is_file: RefCell<HashMap<PathBuf, Looked<bool>>>,
+    parsed: RefCell<HashMap<PathBuf, Looked<Result<Parsed, LoadError>>>>,
 }
 
-/// `map[key]`, computed by `make` the first time.
-fn memo<K: std::hash::Hash + Eq + Clone, V: Clone>(map: &RefCell<HashMap<K, V>>, key: &K, make: impl FnOnce() -> V) -> V {
-    if let Some(v) = map.borrow().get(key) {
+type Looked<V> = (V, Arc<Observed>);
+
+/// `map[key]`, computed by `make` the first time; its observations go to `files`
+/// every time.
+fn memo<K: std::hash::Hash + Eq + Clone, V: Clone>(
+    files: Files,
+    map: &RefCell<HashMap<K, Looked<V>>>,
+    key: &K,
+    make: impl FnOnce(Files) -> V,
+) -> V {
+    if let Some((v, observed)) = map.borrow().get(key) {
+        files.include(observed.clone());
         return v.clone();
     }
-    let v = make();
-    map.borrow_mut().insert(key.clone(), v.clone());
+    let (v, observed) = files.capture(make);
+    map.borrow_mut().insert(key.clone(), (v.clone(), observed));
     v
 }
 
@@ -91,23 +104,22 @@ impl Resolver<'_> {
     }
 
     fn read_and_parse(&self, path: &Path) -> Result<Parsed, LoadError> {
-        memo(&self.lookups.parsed, &path.to_path_buf(), || self.read_and_parse_once(path))
+        memo(self.files, &self.lookups.parsed, &path.to_path_buf(), |files| self.read_and_parse_once(files, path))
     }
 
     fn real(&self, path: &Path) -> Option<PathBuf> {
-        memo(&self.lookups.real, &path.to_path_buf(), || py_resolve(self.files, path))
+        memo(self.files, &self.lookups.real, &path.to_path_buf(), |files| py_resolve(files, path))
     }
 
     fn is_file(&self, path: &Path) -> bool {
-        memo(&self.lookups.is_file, &path.to_path_buf(), || search::is_file(self.files, path))
+        memo(self.files, &self.lookups.is_file, &path.to_path_buf(), |files| search::is_file(files, path))
     }
 
-    fn read_and_parse_once(&self, path: &Path) -> Result<Parsed, LoadError> {
+    fn read_and_parse_once(&self, files: Files, path: &Path) -> Result<Parsed, LoadError> {
         // Parsed once per version of the file: a reload re-parses only what changed.
         let key = (self.key_of)(path);
         let context = crate::discover::context_key(&format!("{}\0{key}", path.display()));
-        let parsed = self
-            .files
+        let parsed = files
             .derived(path, context, |bytes| {
                 parse::decode_text(path, bytes).and_then(|text| parse::parse_agent(&text, path, &key))
             })
@@ -175,8 +187,8 @@ impl Resolver<'_> {
         } else {
             current
         };
-        let found = memo(&self.lookups.found, &(reference.to_string(), dir.to_path_buf()), || {
-            self.space.find(self.files, reference, dir, self.cwd, self.home)
+        let found = memo(self.files, &self.lookups.found, &(reference.to_string(), dir.to_path_buf()), |files| {
+            self.space.find(files, reference, dir, self.cwd, self.home)
         })
         .ok_or_else(|| {
                 LoadError::new(

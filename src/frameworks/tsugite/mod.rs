@@ -210,6 +210,7 @@ impl<'a> Loader<'a> {
             inputs.world.cwd,
             inputs.world.base_dir
         ));
+        let lookups = inherit::Lookups::default();
         let mut agents = Vec::new();
         let mut diagnostics = Vec::new();
         for name in &names {
@@ -219,7 +220,7 @@ impl<'a> Loader<'a> {
             let key = self.cx.memo_key(ID, &format!("{shared_key}\0{name}"));
             let outcome = self.cx.files.definition(key, |files| {
                 let cx = self.cx.with_files(files);
-                self.view(&cx).resolve_name(name, &dirs, &space, &config, &inputs)
+                self.view(&cx).resolve_name(name, &dirs, &space, &config, &inputs, &lookups)
             });
             for agent in &outcome.agents {
                 agents.push(agent.clone());
@@ -259,6 +260,7 @@ impl<'a> Loader<'a> {
         space: &SearchSpace,
         config: &search::TsuConfig,
         inputs: &Inputs,
+        lookups: &inherit::Lookups,
     ) -> NameOutcome {
         let roots = self.cx.roots;
         let key_fn = |p: &Path| self.key_of(p);
@@ -269,7 +271,7 @@ impl<'a> Loader<'a> {
             cwd: &roots.project,
             home: &roots.home,
             key_of: &key_fn,
-            lookups: Default::default(),
+            lookups,
         };
         let mut agents: Vec<Agent> = Vec::new();
         let mut diagnostics: Vec<Diagnostic> = Vec::new();
