@@ -91,7 +91,7 @@ impl Observation {
         // (or a folder above it changed); its bytes change with any write.
         let kind_only = matches!(self.asked, Asked::Stat | Asked::Resolve);
         changes.paths.iter().any(|c| is_below(&self.path, c) && !(kind_only && self.path == *c && !changes.restated.contains(c)))
-            || (self.asked == Asked::List && changes.relisted.iter().any(|d| *d == self.path))
+            || (self.asked == Asked::List && changes.relisted.contains(&self.path))
     }
 }
 

@@ -76,7 +76,7 @@ pub fn walk(files: Files, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
             }
             // Sniffed once per version of the file: a refresh looks again only at the
             // files that changed.
-            match files.sniffed(&path, crate::discover::context_key("kimi entry point"), |b| is_entry_point(b)) {
+            match files.sniffed(&path, crate::discover::context_key("kimi entry point"), is_entry_point) {
                 Ok(entry) => {
                     if *entry {
                         found.push(path);

@@ -52,13 +52,15 @@ type Visited = HashSet<PathBuf>;
 /// not copied: a 10,000-file chain stays linear in memory).
 #[derive(Default)]
 pub struct Lookups {
-    found: RefCell<HashMap<(String, PathBuf), Looked<Option<PathBuf>>>>,
+    found: RefCell<HashMap<Reference, Looked<Option<PathBuf>>>>,
     real: RefCell<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
     is_file: RefCell<HashMap<PathBuf, Looked<bool>>>,
     parsed: RefCell<HashMap<PathBuf, Looked<Result<Parsed, LoadError>>>>,
 }
 
 type Looked<V> = (V, Arc<Observed>);
+/// An `extends` reference and the folder it is looked up from.
+type Reference = (String, PathBuf);
 
 /// `map[key]`, computed by `make` the first time; its observations go to `files`
 /// every time.

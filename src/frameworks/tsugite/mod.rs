@@ -305,7 +305,7 @@ impl<'a> Loader<'a> {
                 name,
                 is_winner,
                 direct,
-                &dirs,
+                dirs,
                 *dir_index,
                 winner_key.as_deref(),
                 &candidates,
