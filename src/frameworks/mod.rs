@@ -75,7 +75,10 @@ pub trait Framework: Send + Sync {
     fn id(&self) -> &'static str;
     /// The name shown to people (`OpenHands`).
     fn title(&self) -> &'static str;
-    /// Discover, parse and resolve every definition of this framework.
+    /// Discover, parse and resolve every definition of this framework. Every
+    /// file-system question goes through `cx.files`: the live loader reuses the
+    /// report while none of the answers asked there changed, so an answer taken
+    /// elsewhere would go stale.
     fn load(&self, cx: &LoadContext) -> EcosystemReport;
 }
 
