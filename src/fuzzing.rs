@@ -101,6 +101,7 @@ pub fn fast_agent(data: &[u8]) {
     let env = fast_agent::raw::Env::new();
     let dir = PathBuf::from(FAKE_DIR);
     let exists = |_: &Path| false;
+    let resolve = |_: &Path| None;
     let source_key = |p: &Path| format!("project:{}", p.display());
     for (kind, name) in [(FileKind::Yaml, "card.yaml"), (FileKind::Markdown, "card.md")] {
         let Ok(raw) = fast_agent::parse::released(kind, data, &env) else { continue };
@@ -111,6 +112,7 @@ pub fn fast_agent(data: &[u8]) {
             date: "15 January 2025",
             rule: InstructionRule::Released,
             exists: &exists,
+            resolve: &resolve,
             source_key: &source_key,
         };
         let _ = fast_agent::validate::build(raw, &cx);

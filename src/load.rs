@@ -1,11 +1,18 @@
 //! The one entry point from a workspace to a [`Catalog`]: every selected framework
 //! loads in parallel over one shared [`FileCache`].
+//!
+//! Each framework's load is memoized in the cache ([`crate::discover::Files::memo`]):
+//! in the live loader, a change none of a framework's file-system answers depends on
+//! (no file it read or looked at, no folder it listed) leaves its report as it was,
+//! and the report is reused as is (an `Arc`, no copy).
 
 use std::collections::BTreeMap;
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
-use crate::discover::FileCache;
+use crate::discover::{FileCache, Files};
 use crate::frameworks::{Framework, LoadContext, RenderMode};
 use crate::model::{Catalog, Roots};
 
@@ -29,8 +36,9 @@ impl LoadOptions {
     }
 }
 
-/// Loads the workspace. `files` may be kept between loads: unchanged files are not
-/// read again.
+/// Loads the workspace. `files` may be kept between loads (with
+/// [`FileCache::begin_pass`] before each): unchanged files are not read again, and
+/// unaffected results are not computed again.
 pub fn load(opts: &LoadOptions, files: &FileCache, generation: u64) -> Catalog {
     load_with(&opts.frameworks(), opts, files, generation)
 }
@@ -39,11 +47,19 @@ pub fn load(opts: &LoadOptions, files: &FileCache, generation: u64) -> Catalog {
 pub fn load_with(frameworks: &[&dyn Framework], opts: &LoadOptions, files: &FileCache, generation: u64) -> Catalog {
     let cx = LoadContext {
         roots: &opts.roots,
-        files,
+        files: Files::new(files, None),
         render: opts.render.clone(),
         env: &opts.env,
         options: &opts.options,
+        key: LoadContext::key_of(&opts.roots, &opts.render, &opts.env, &opts.options),
     };
-    let reports = frameworks.par_iter().map(|f| f.load(&cx)).collect();
+    let reports = frameworks
+        .par_iter()
+        .map(|f| {
+            // Frameworks of the same id (tests bring their own) differ in their title.
+            let key = cx.memo_key(f.id(), f.title());
+            cx.files.memo(key, |files| f.load(&cx.with_files(files)))
+        })
+        .collect::<Vec<Arc<_>>>();
     Catalog { generation, roots: opts.roots.clone(), reports }
 }

@@ -23,7 +23,7 @@ fn load_case(case: &str, dialect: &str) -> EcosystemReport {
         env: BTreeMap::new(),
         options: [("dialect".to_string(), dialect.to_string())].into(),
     };
-    load(&opts, &FileCache::new(), 1).reports.remove(0)
+    std::sync::Arc::unwrap_or_clone(load(&opts, &FileCache::new(), 1).reports.remove(0))
 }
 
 fn rfc(case: &str) -> EcosystemReport {

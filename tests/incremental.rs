@@ -1,6 +1,6 @@
-//! Incremental equals cold: random sequences of file creations, edits, renames and
-//! deletions over a workspace of OpenHands, Tsugite (with `extends`) and Kimi (with
-//! `extend`) files. After each step the live loader must publish a snapshot equal to
+//! Incremental equals cold: random sequences of file creations, edits, renames,
+//! deletions and folder moves over a workspace of OpenHands, Tsugite (with
+//! `extends`), fast-agent and Kimi (with `extend`) files. After each step the live loader must publish a snapshot equal to
 //! a fresh cold load of the same tree — same agents (id, source, status, fields,
 //! prompt) and the same error diagnostics: no stale agent, no lost change, no
 //! duplicate.
@@ -28,6 +28,7 @@ const NAMES: [&str; 2] = ["alpha", "beta"];
 enum Fw {
     OpenHands,
     Tsugite,
+    FastAgent,
     Kimi,
 }
 
@@ -36,7 +37,18 @@ impl Fw {
         match self {
             Fw::OpenHands => format!(".agents/agents/s{slot}.md"),
             Fw::Tsugite => format!("agents/s{slot}.md"),
+            Fw::FastAgent => format!(".fast-agent/agent-cards/s{slot}.md"),
             Fw::Kimi => format!("kimi/s{slot}.yaml"),
+        }
+    }
+
+    /// The folder holding the framework's files.
+    fn folder(self) -> &'static str {
+        match self {
+            Fw::OpenHands => ".agents/agents",
+            Fw::Tsugite => "agents",
+            Fw::FastAgent => ".fast-agent/agent-cards",
+            Fw::Kimi => "kimi",
         }
     }
 }
@@ -62,7 +74,7 @@ impl Content {
             };
         }
         match fw {
-            Fw::OpenHands => format!("---\nname: {name}\ndescription: version {v}\n---\nPrompt {v}.\n"),
+            Fw::OpenHands | Fw::FastAgent => format!("---\nname: {name}\ndescription: version {v}\n---\nPrompt {v}.\n"),
             Fw::Tsugite => {
                 let extends = self.parent.map_or("none".to_string(), |p| format!("s{p}"));
                 format!("---\nname: {name}\nextends: {extends}\ndescription: version {v}\n---\nPrompt {v}.\n")
@@ -82,10 +94,13 @@ enum Step {
     Delete(Fw, usize),
     /// Renames a file of a framework onto another slot of it (replacing it).
     Rename(Fw, usize, usize),
+    /// Renames the framework's folder away (to `FOLDER.off`), or back when it is away:
+    /// every file below it leaves or comes back at once.
+    MoveFolder(Fw),
 }
 
 fn fw() -> impl Strategy<Value = Fw> {
-    prop_oneof![Just(Fw::OpenHands), Just(Fw::Tsugite), Just(Fw::Kimi)]
+    prop_oneof![Just(Fw::OpenHands), Just(Fw::Tsugite), Just(Fw::FastAgent), Just(Fw::Kimi)]
 }
 
 fn content() -> impl Strategy<Value = Content> {
@@ -95,9 +110,10 @@ fn content() -> impl Strategy<Value = Content> {
 
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
-        4 => (fw(), 0..SLOTS, content()).prop_map(|(f, s, c)| Step::Write(f, s, c)),
+        5 => (fw(), 0..SLOTS, content()).prop_map(|(f, s, c)| Step::Write(f, s, c)),
         1 => (fw(), 0..SLOTS).prop_map(|(f, s)| Step::Delete(f, s)),
         2 => (fw(), 0..SLOTS, 0..SLOTS).prop_map(|(f, a, b)| Step::Rename(f, a, b)),
+        1 => fw().prop_map(Step::MoveFolder),
     ]
 }
 
@@ -114,6 +130,16 @@ fn apply(project: &Path, step: &Step) {
         Step::Rename(fw, from, to) => {
             let _ = std::fs::rename(project.join(fw.path(*from)), project.join(fw.path(*to)));
         }
+        Step::MoveFolder(fw) => {
+            let here = project.join(fw.folder());
+            let away = project.join(format!("{}.off", fw.folder()));
+            if here.is_dir() {
+                let _ = std::fs::remove_dir_all(&away);
+                let _ = std::fs::rename(&here, &away);
+            } else if away.is_dir() {
+                let _ = std::fs::rename(&away, &here);
+            }
+        }
     }
 }
 
@@ -125,7 +151,7 @@ fn options(root: &Path) -> LoadOptions {
             xdg: root.join("home/.config"),
             builtins: Some(root.join("builtins")),
         },
-        ecosystems: vec!["openhands".into(), "tsugite".into(), "kimi".into()],
+        ecosystems: vec!["openhands".into(), "tsugite".into(), "fast-agent".into(), "kimi".into()],
         render: RenderMode::Export,
         env: BTreeMap::new(),
         options: BTreeMap::new(),
@@ -193,7 +219,7 @@ fn run_case(steps: &[Step]) -> Result<(), TestCaseError> {
         CASE.fetch_add(1, Ordering::Relaxed)
     ));
     let _ = std::fs::remove_dir_all(&root);
-    for dir in ["project/.agents/agents", "project/agents", "project/kimi", "home", "builtins"] {
+    for dir in ["project/.agents/agents", "project/agents", "project/.fast-agent/agent-cards", "project/kimi", "home", "builtins"] {
         std::fs::create_dir_all(root.join(dir)).expect("temp dir");
     }
     std::fs::write(root.join("project/kimi/p.md"), "Kimi prompt.\n").expect("write");

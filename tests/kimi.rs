@@ -44,7 +44,7 @@ impl Workspace {
             env: BTreeMap::new(),
             options: BTreeMap::new(),
         };
-        load(&opts, &FileCache::new(), 1).reports.remove(0)
+        std::sync::Arc::unwrap_or_clone(load(&opts, &FileCache::new(), 1).reports.remove(0))
     }
 }
 

@@ -5,7 +5,9 @@
 //!
 //! The workspace is loaded by a small framework of the test's own (every `*.md` in
 //! `.agents/agents/` is an agent whose `body` field is the file's text), so these
-//! tests depend on the loader alone, not on any real framework's rules.
+//! tests depend on the loader alone, not on any real framework's rules. Like every
+//! framework, they ask the file system through `cx.files`, which records what each
+//! load depends on.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use agentry::discover::{list_dir, stem, suffix};
+use agentry::discover::{stem, suffix, Files};
 use agentry::frameworks::{Framework, LoadContext, RenderMode};
 use agentry::load::LoadOptions;
 use agentry::loader::{Loader, LoaderEvent, WatchMode, WatchState};
@@ -32,7 +34,7 @@ impl Framework for MdFiles {
         let mut report = EcosystemReport::new("md");
         let dir = cx.roots.project.join(".agents/agents");
         report.searched.push(SearchDir { scope: Scope::Project, path: dir.clone(), role: "the only folder".into() });
-        let Ok(Some(entries)) = list_dir(&dir) else { return report };
+        let Ok(Some(entries)) = cx.files.list_dir(&dir) else { return report };
         for e in entries.iter().filter(|e| !e.is_dir && suffix(&e.name) == ".md") {
             let Ok(bytes) = cx.files.read(&e.path) else { continue };
             let body = String::from_utf8_lossy(&bytes).into_owned();
@@ -65,13 +67,13 @@ static MD: MdFiles = MdFiles;
 /// Like Kimi: walks the whole project for `*.agent` files at any depth.
 struct Walker;
 
-fn walk_agents(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(Some(entries)) = list_dir(dir) else { return };
-    for e in entries {
+fn walk_agents(files: Files, dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(Some(entries)) = files.list_dir(dir) else { return };
+    for e in entries.iter() {
         if e.is_dir {
-            walk_agents(&e.path, out);
+            walk_agents(files, &e.path, out);
         } else if suffix(&e.name) == ".agent" {
-            out.push(e.path);
+            out.push(e.path.clone());
         }
     }
 }
@@ -91,7 +93,7 @@ impl Framework for Walker {
             role: "walked".into(),
         });
         let mut files = Vec::new();
-        walk_agents(&cx.roots.project, &mut files);
+        walk_agents(cx.files, &cx.roots.project, &mut files);
         for path in files {
             let Ok(bytes) = cx.files.read(&path) else { continue };
             let name = path.file_name().map(|n| stem(&n.to_string_lossy()).to_string()).unwrap_or_default();

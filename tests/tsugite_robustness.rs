@@ -37,7 +37,7 @@ fn report(dir: &Path) -> agentry::model::EcosystemReport {
         env: BTreeMap::new(),
         options: BTreeMap::new(),
     };
-    load(&opts, &FileCache::new(), 1).reports.remove(0)
+    std::sync::Arc::unwrap_or_clone(load(&opts, &FileCache::new(), 1).reports.remove(0))
 }
 
 #[test]

@@ -511,7 +511,7 @@ mod tests {
         let catalog = Catalog {
             generation: 1,
             roots: Roots { project, home: home.clone(), xdg: home.join(".config"), builtins: None },
-            reports: vec![report],
+            reports: vec![std::sync::Arc::new(report)],
         };
         (Files(root), catalog)
     }
@@ -600,8 +600,8 @@ mod tests {
     fn the_prompt_section_includes_the_other_messages() {
         let (_files, mut catalog) = workspace("messages");
         let message = |text: &str| crate::model::Message { role: "user".into(), label: None, text: text.into() };
-        catalog.reports[0].agents[0].messages = vec![message("Review branch <user prompt>.")];
-        catalog.reports[0].agents[1].messages = vec![message("Review <user prompt>.")];
+        std::sync::Arc::make_mut(&mut catalog.reports[0]).agents[0].messages = vec![message("Review branch <user prompt>.")];
+        std::sync::Arc::make_mut(&mut catalog.reports[0]).agents[1].messages = vec![message("Review <user prompt>.")];
         let (_, text) = run(&catalog, None, false, PLAIN);
         let prompt = &text[text.find("(prompt)").expect("a prompt section")..];
         assert!(prompt.contains(" --- user message ---\n-Review <user prompt>.\n"), "{prompt}");

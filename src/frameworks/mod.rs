@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::discover::FileCache;
+use crate::discover::Files;
 use crate::model::{EcosystemReport, Roots};
 
 pub mod fast_agent;
@@ -23,18 +23,43 @@ pub enum RenderMode {
 
 /// What a framework's loader is given: the workspace, the file reader all loaders
 /// share (each file is read once per load), and the user's options.
+///
+/// Every file-system question goes through `files`, which records it: the live
+/// loader reuses a framework's report, or one definition's resolution
+/// ([`Files::definition`]), only while none of the answers it saw changed.
 pub struct LoadContext<'a> {
     pub roots: &'a Roots,
-    pub files: &'a FileCache,
+    pub files: Files<'a>,
     pub render: RenderMode,
     /// Environment variables the frameworks would see (`${VAR}` substitution).
     pub env: &'a BTreeMap<String, String>,
     /// Framework-specific options from the command line or the config
     /// (`dialect = "agentcard-rfc"`).
     pub options: &'a BTreeMap<String, String>,
+    /// A hash of everything above except `files`: memo keys start from it, so a
+    /// result is never reused under other roots, environment or options.
+    pub key: u64,
 }
 
-impl LoadContext<'_> {
+impl<'a> LoadContext<'a> {
+    /// The context key of a load with these inputs.
+    pub fn key_of(roots: &Roots, render: &RenderMode, env: &BTreeMap<String, String>, options: &BTreeMap<String, String>) -> u64 {
+        crate::discover::context_key(&format!("{roots:?}\0{render:?}\0{env:?}\0{options:?}"))
+    }
+
+    /// The same context asking through another handle (inside a memoized computation).
+    pub fn with_files<'b>(&self, files: Files<'b>) -> LoadContext<'b>
+    where
+        'a: 'b,
+    {
+        LoadContext { roots: self.roots, files, render: self.render.clone(), env: self.env, options: self.options, key: self.key }
+    }
+
+    /// A memo key for a computation of framework `id` over `parts` in this context.
+    pub fn memo_key(&self, id: &str, parts: &str) -> u64 {
+        crate::discover::context_key(&format!("{}\0{id}\0{parts}", self.key))
+    }
+
     /// The built-in agents folder for a framework: the one the user named, else the
     /// one `locate` finds in an installed package.
     pub fn builtins(&self, locate: impl FnOnce() -> Option<PathBuf>) -> Option<PathBuf> {
@@ -50,7 +75,10 @@ pub trait Framework: Send + Sync {
     fn id(&self) -> &'static str;
     /// The name shown to people (`OpenHands`).
     fn title(&self) -> &'static str;
-    /// Discover, parse and resolve every definition of this framework.
+    /// Discover, parse and resolve every definition of this framework. Every
+    /// file-system question goes through `cx.files`: the live loader reuses the
+    /// report while none of the answers asked there changed, so an answer taken
+    /// elsewhere would go stale.
     fn load(&self, cx: &LoadContext) -> EcosystemReport;
 }
 

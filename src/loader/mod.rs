@@ -77,6 +77,13 @@ pub struct LoadStats {
     /// Of those, the files that were actually read from disk (new or changed).
     pub files_read: u64,
     pub bytes_read: u64,
+    /// Files parsed (new or changed bytes, for the framework's parse of them).
+    pub definitions_parsed: u64,
+    /// Definitions resolved rather than reused (a framework's unit: an OpenHands
+    /// file, a Tsugite name with its candidates, a fast-agent card file, a Kimi file).
+    pub definitions_resolved: u64,
+    /// The load trusted the watcher's list of changes (no validation of the rest).
+    pub trusted: bool,
     pub elapsed: Duration,
     /// The changed paths that triggered the load (empty for a cold or forced load).
     pub trigger: Vec<std::path::PathBuf>,
@@ -133,6 +140,8 @@ impl Loader {
             generation: 0,
             last_total: 0,
             state: None,
+            walked: Vec::new(),
+            rewalked: true,
         };
         let thread = std::thread::Builder::new().name("agentry-loader".into()).spawn(move || worker.run());
         let thread = match thread {

@@ -54,7 +54,7 @@ pub const MAX_WALKED_DIRS: usize = 1000;
 /// The subfolders of `root`, breadth first, without following symlinks (Kimi does not
 /// walk linked folders either, and a link cannot loop this way), skipping
 /// [`HEAVY_DIRS`], at most [`MAX_WALKED_DIRS`].
-fn walk(root: &Path) -> Vec<PathBuf> {
+pub(crate) fn walk(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut queue = std::collections::VecDeque::from([root.to_path_buf()]);
     while let Some(dir) = queue.pop_front() {
@@ -83,9 +83,12 @@ fn walk(root: &Path) -> Vec<PathBuf> {
 ///   or XDG root is watched at its top only;
 /// - for a searched folder that does not exist, its nearest existing ancestor, so
 ///   creating `.agents/agents/` is seen;
-/// - the folder of every file the loads read (parents reached through `extends`,
-///   included templates, built-ins).
-pub fn targets(catalog: &Catalog, files_read: &[PathBuf]) -> BTreeMap<PathBuf, bool> {
+/// - the folder of every file the loads read (`folders_read`: parents reached through
+///   `extends`, included templates, built-ins).
+///
+/// `walked` is [`walk`] of the project, done by the caller only when folders may have
+/// come or gone.
+pub fn targets(catalog: &Catalog, folders_read: &[PathBuf], walked: &[PathBuf]) -> BTreeMap<PathBuf, bool> {
     let roots = [&catalog.roots.project, &catalog.roots.home, &catalog.roots.xdg];
     let is_root_or_above = |p: &Path| roots.iter().any(|r| r.starts_with(p));
     let mut out: BTreeMap<PathBuf, bool> = BTreeMap::new();
@@ -101,8 +104,8 @@ pub fn targets(catalog: &Catalog, files_read: &[PathBuf]) -> BTreeMap<PathBuf, b
                     // Only the project is walked (Kimi's entry points are anywhere in
                     // it); the home folder itself is only ever read at its top.
                     if dir == catalog.roots.project {
-                        for sub in walk(&dir) {
-                            add(&mut out, sub, false);
+                        for sub in walked {
+                            add(&mut out, sub.clone(), false);
                         }
                     }
                     add(&mut out, dir, false);
@@ -114,9 +117,9 @@ pub fn targets(catalog: &Catalog, files_read: &[PathBuf]) -> BTreeMap<PathBuf, b
             }
         }
     }
-    for file in files_read {
-        if let Some(parent) = file.parent().filter(|p| crate::frameworks::is_dir(p)) {
-            add(&mut out, parent.to_path_buf(), false);
+    for folder in folders_read {
+        if crate::frameworks::is_dir(folder) {
+            add(&mut out, folder.clone(), false);
         }
     }
     // A folder inside a recursively watched one is already covered.
@@ -206,11 +209,14 @@ impl Watcher {
     /// Brings the watched set to `targets`; returns the folders newly watched. A
     /// folder that cannot be watched (gone, unreadable) is skipped; the watch limit
     /// is an error, since nothing after it can be watched either.
-    pub fn update(&mut self, targets: &BTreeMap<PathBuf, bool>) -> Result<Vec<PathBuf>, LimitReached> {
+    ///
+    /// `check_inodes` looks for folders deleted and made again under the same name;
+    /// a refresh whose changes were all files (the watcher said so) can skip it.
+    pub fn update(&mut self, targets: &BTreeMap<PathBuf, bool>, check_inodes: bool) -> Result<Vec<PathBuf>, LimitReached> {
         let stale: Vec<PathBuf> = self
             .watched
             .iter()
-            .filter(|(p, w)| targets.get(*p) != Some(&w.recursive) || inode(p) != w.inode)
+            .filter(|(p, w)| targets.get(*p) != Some(&w.recursive) || (check_inodes && inode(p) != w.inode))
             .map(|(p, _)| p.clone())
             .collect();
         for p in stale {
@@ -280,10 +286,10 @@ mod tests {
                 ] {
                     r.searched.push(crate::model::SearchDir { scope, path, role: String::new() });
                 }
-                r
+                std::sync::Arc::new(r)
             }],
         };
-        let t = targets(&catalog, &[]);
+        let t = targets(&catalog, &[], &walk(&root.join("p")));
         let got: Vec<(String, bool)> =
             t.iter().map(|(p, r)| (p.strip_prefix(&root).unwrap().display().to_string(), *r)).collect();
         let want: Vec<(String, bool)> = [

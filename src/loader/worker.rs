@@ -60,6 +60,10 @@ pub(crate) struct Worker {
     pub last_total: usize,
     /// The watch state last published.
     pub state: Option<WatchState>,
+    /// The project's folders found by the last walk (see [`watch::walk`]).
+    pub walked: Vec<PathBuf>,
+    /// The last load walked again: folders may have come or gone.
+    pub rewalked: bool,
 }
 
 impl Worker {
@@ -136,20 +140,18 @@ impl Worker {
     fn load_and_publish(&mut self, trigger: Trigger) -> bool {
         let files = self.shared.files.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let trigger_paths: Vec<PathBuf> = match &trigger {
-            Trigger::Changed(paths) => {
-                // The stamp check would notice most edits; a same-size write within
-                // the clock's resolution would not, so changed paths are dropped.
-                for p in paths {
-                    files.invalidate(p);
-                }
-                paths.iter().cloned().collect()
-            }
+            Trigger::Changed(paths) => paths.iter().cloned().collect(),
             Trigger::Cold | Trigger::Full => Vec::new(),
         };
         let started = Instant::now();
         let started_wall = SystemTime::now();
-        let (served_before, (reads_before, bytes_before)) = (files.served(), files.stats());
-        files.begin_pass();
+        let (served_before, before) = (files.served(), files.counts());
+        // Native notifications name every change in the watched folders, so the cache
+        // may trust everything they did not name; a poller compares stamps of what it
+        // watches only, so its changes get a validating pass, like a cold start.
+        let polling = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner()).as_ref().is_none_or(|w| w.polling.is_some());
+        let trusted = matches!(trigger, Trigger::Changed(_)) && !polling;
+        files.begin_pass(trusted.then_some(trigger_paths.as_slice()));
         if matches!(trigger, Trigger::Cold) && !self.emit(LoaderEvent::Progress { done: 0, total: self.last_total }) {
             return false;
         }
@@ -186,14 +188,24 @@ impl Worker {
         // Files no framework asked for this time (deleted, renamed away) are dropped,
         // and with them the watches on their folders.
         files.retain_pass();
-        let (reads_after, bytes_after) = files.stats();
+        let after = files.counts();
         let served = files.served() - served_before;
         self.last_total = served as usize;
+        // Folders come and go only where a changed path is (or was) a folder; an edited
+        // file leaves the project's folders as the last walk found them.
+        let rewalk = !trusted || trigger_paths.iter().any(|p| !p.is_file());
+        if rewalk {
+            self.walked = watch::walk(&catalog.roots.project);
+        }
+        self.rewalked = rewalk;
         let stats = LoadStats {
             generation,
             files_served: served,
-            files_read: reads_after - reads_before,
-            bytes_read: bytes_after - bytes_before,
+            files_read: after.reads - before.reads,
+            bytes_read: after.bytes_read - before.bytes_read,
+            definitions_parsed: after.parses - before.parses,
+            definitions_resolved: after.resolutions - before.resolutions,
+            trusted,
             elapsed: started.elapsed(),
             trigger: trigger_paths,
         };
@@ -253,17 +265,18 @@ impl Worker {
         if self.mode == WatchMode::Off {
             return None;
         }
-        let targets = watch::targets(catalog, &files.paths());
+        let targets = watch::targets(catalog, &files.folders(), &self.walked);
+        let check_inodes = self.rewalked;
         let result = {
             let mut slot = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner());
-            slot.as_mut().map(|w| (w.update(&targets), w.dirs(), w.polling))
+            slot.as_mut().map(|w| (w.update(&targets, check_inodes), w.dirs(), w.polling))
         }?;
         let (added, dirs, polling) = match result {
             (Err(watch::LimitReached(reason)), _, _) => {
                 self.fall_back_to_polling(reason);
                 let mut slot = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner());
                 if let Some(w) = slot.as_mut() {
-                    let _ = w.update(&targets);
+                    let _ = w.update(&targets, true);
                 }
                 return None;
             }

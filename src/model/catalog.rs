@@ -36,7 +36,8 @@ impl EcosystemReport {
 pub struct Catalog {
     pub generation: u64,
     pub roots: Roots,
-    pub reports: Vec<EcosystemReport>,
+    /// Shared: a refresh that leaves a framework's report as it was reuses it.
+    pub reports: Vec<std::sync::Arc<EcosystemReport>>,
 }
 
 impl Catalog {

@@ -56,7 +56,7 @@ fn catalog(n: usize) -> Arc<Catalog> {
     Arc::new(Catalog {
         generation: 1,
         roots: Roots { project: "/w/project".into(), home: "/w/home".into(), xdg: "/w/xdg".into(), builtins: None },
-        reports,
+        reports: reports.into_iter().map(Arc::new).collect(),
     })
 }
 

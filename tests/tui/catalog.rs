@@ -180,6 +180,6 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
             xdg: "/home/ada/.config".into(),
             builtins: None,
         },
-        reports: vec![oh, ts, kimi],
+        reports: vec![std::sync::Arc::new(oh), std::sync::Arc::new(ts), std::sync::Arc::new(kimi)],
     })
 }

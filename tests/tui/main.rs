@@ -289,7 +289,7 @@ fn selection_moves_and_is_kept_by_id_across_snapshots() {
     assert_eq!(app.agent().map(|a| a.id()), Some(second.clone()));
     // And when it disappears, the nearest agent is selected, not nothing.
     let mut gone = (*catalog::catalog(3, Vec::new())).clone();
-    gone.reports[0].agents.retain(|a| a.id() != second);
+    std::sync::Arc::make_mut(&mut gone.reports[0]).agents.retain(|a| a.id() != second);
     app.on_snapshot(std::sync::Arc::new(gone));
     assert!(app.agent().is_some());
     // G and g jump to the ends, skipping headings.

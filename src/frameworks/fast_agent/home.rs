@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::parse::{sniff_markdown, FileKind};
 use super::raw::{decode_text, entries_of, Env, Failure};
 use super::validate::expand_user;
-use crate::discover::{list_dir, FileCache};
+use crate::discover::Files;
 use crate::model::{normalize, DiagKind, Diagnostic};
 use crate::yaml::{self, Value};
 
@@ -23,11 +23,11 @@ pub enum Settings {
 }
 
 /// Every settings file present in the folders discovery looks at.
-fn present_configs(folders: &[PathBuf]) -> Vec<PathBuf> {
+fn present_configs(files: Files, folders: &[PathBuf]) -> Vec<PathBuf> {
     folders
         .iter()
         .flat_map(|f| CONFIG_NAMES.iter().map(move |n| f.join(n)))
-        .filter(|p| p.is_file())
+        .filter(|p| files.is_file(p))
         .collect()
 }
 
@@ -43,13 +43,13 @@ pub fn settings_folders(project: &Path, env: &Env) -> [PathBuf; 2] {
 
 /// Finds the settings file and the fast-agent home, as `resolve_home_dir` does without
 /// `--home`: `home:` from the settings, else `$FAST_AGENT_HOME`, else `<cwd>/.fast-agent`.
-pub fn settings(project: &Path, env: &Env, files: &FileCache) -> Settings {
+pub fn settings(project: &Path, env: &Env, files: Files) -> Settings {
     let env_home = env_home(project, env);
     let folders = settings_folders(project, env);
     let discovery_home = folders[0].clone();
     let mut chosen = None;
     for folder in &folders {
-        let found: Vec<PathBuf> = CONFIG_NAMES.iter().map(|n| folder.join(n)).filter(|p| p.is_file()).collect();
+        let found: Vec<PathBuf> = CONFIG_NAMES.iter().map(|n| folder.join(n)).filter(|p| files.is_file(p)).collect();
         if found.len() > 1 {
             let names: Vec<String> = found.iter().map(|p| p.display().to_string()).collect();
             let failure = Failure::new(
@@ -57,7 +57,7 @@ pub fn settings(project: &Path, env: &Env, files: &FileCache) -> Settings {
                 format!("ambiguous settings: {} (fast-agent stops with AmbiguousConfigFilesError)", names.join(" and ")),
                 None,
             );
-            return Settings::Broken(present_configs(&folders).into_iter().map(|p| (p, failure.clone())).collect());
+            return Settings::Broken(present_configs(files, &folders).into_iter().map(|p| (p, failure.clone())).collect());
         }
         if let Some(p) = found.into_iter().next() {
             chosen = Some(p);
@@ -73,7 +73,7 @@ pub fn settings(project: &Path, env: &Env, files: &FileCache) -> Settings {
     };
     let broken = |message: String, line: Option<u32>| {
         let failure = Failure::new(DiagKind::Parse, message, line);
-        Settings::Broken(present_configs(&folders).into_iter().map(|p| (p, failure.clone())).collect())
+        Settings::Broken(present_configs(files, &folders).into_iter().map(|p| (p, failure.clone())).collect())
     };
     let bytes = match files.read(&config) {
         Ok(b) => b,
@@ -104,9 +104,9 @@ pub fn settings(project: &Path, env: &Env, files: &FileCache) -> Settings {
 
 /// `merge_card_sources(None, folder)`: the folder is used only when it is a folder that
 /// directly holds a regular file with a card extension.
-pub fn holds_card_file(folder: &Path) -> bool {
-    match list_dir(folder) {
-        Ok(Some(entries)) => entries.iter().any(|e| !e.is_dir && e.path.is_file() && FileKind::of(&e.name).is_some()),
+pub fn holds_card_file(files: Files, folder: &Path) -> bool {
+    match files.list_dir(folder) {
+        Ok(Some(entries)) => entries.iter().any(|e| !e.is_dir && files.is_file(&e.path) && FileKind::of(&e.name).is_some()),
         _ => false,
     }
 }
@@ -115,11 +115,11 @@ pub fn holds_card_file(folder: &Path) -> bool {
 /// files must sniff as having front matter; broken links and folders are skipped.
 /// A Markdown file agentry cannot read (too large, no permission) is skipped too, as
 /// it cannot be sniffed, but with a warning in `skipped` so it is not lost silently.
-pub fn card_files(root: &Path, files: &FileCache, skipped: &mut Vec<Diagnostic>) -> std::io::Result<Vec<PathBuf>> {
-    let Some(entries) = list_dir(root)? else { return Ok(Vec::new()) };
+pub fn card_files(root: &Path, files: Files, skipped: &mut Vec<Diagnostic>) -> std::io::Result<Vec<PathBuf>> {
+    let Some(entries) = files.list_dir(root)? else { return Ok(Vec::new()) };
     Ok(entries
-        .into_iter()
-        .filter(|e| !e.is_dir && e.path.is_file())
+        .iter()
+        .filter(|e| !e.is_dir && files.is_file(&e.path))
         .filter(|e| match FileKind::of(&e.name) {
             Some(FileKind::Yaml) => true,
             Some(FileKind::Markdown) => match files.read(&e.path) {
@@ -132,6 +132,6 @@ pub fn card_files(root: &Path, files: &FileCache, skipped: &mut Vec<Diagnostic>)
             },
             None => false,
         })
-        .map(|e| e.path)
+        .map(|e| e.path.clone())
         .collect())
 }

@@ -93,7 +93,7 @@ impl Framework for FastAgent {
         let folders = [(home_dir.join("agent-cards"), "agent cards"), (home_dir.join("tool-cards"), "tool cards")];
         let mut roots = Vec::new();
         for (i, (folder, what)) in folders.iter().enumerate() {
-            let used = home::holds_card_file(folder);
+            let used = home::holds_card_file(cx.files, folder);
             report.searched.push(SearchDir {
                 scope: Scope::Project,
                 path: folder.clone(),
@@ -104,7 +104,7 @@ impl Framework for FastAgent {
                 ),
             });
             if used {
-                roots.push(cx.files.canonicalize(folder).unwrap_or_else(|_| folder.clone()));
+                roots.push(cx.files.canonicalize(folder).unwrap_or_else(|| folder.clone()));
             }
         }
         let mut files = Vec::new();
@@ -114,7 +114,8 @@ impl Framework for FastAgent {
                 Err(e) => report.diagnostics.push(Diagnostic::error(ID, DiagKind::Io, root, format!("cannot list the folder: {e}"))),
             }
         }
-        let state = registry::LoadState { cx, env: &env, date: &date, dialect };
+        let key = crate::discover::context_key(&format!("{env:?}\0{date}"));
+        let state = registry::LoadState { cx, env: &env, date: &date, dialect, key };
         registry::resolve(&state, &files, &mut report);
         rfc::compare_dialects(&state, &files, &mut report);
         report
@@ -147,7 +148,7 @@ fn environment(cx: &LoadContext) -> BTreeMap<String, String> {
                 env.insert(k.to_string(), v.to_string());
             }
             // The oracle passes the roots resolved (`Path.resolve()`).
-            let resolved = |p: &Path| cx.files.canonicalize(p).unwrap_or_else(|_| crate::model::normalize(p));
+            let resolved = |p: &Path| cx.files.canonicalize(p).unwrap_or_else(|| crate::model::normalize(p));
             env.insert("HOME".into(), resolved(&cx.roots.home).to_string_lossy().into_owned());
             env.insert("XDG_CONFIG_HOME".into(), resolved(&cx.roots.xdg).to_string_lossy().into_owned());
             if let Some(path) = cx.env.get("PATH") {
@@ -173,7 +174,7 @@ fn today() -> i64 {
 fn source_of(cx: &LoadContext, path: &Path) -> Source {
     let mut source = cx.roots.source(path, None);
     for root in [&cx.roots.project, &cx.roots.home, &cx.roots.xdg] {
-        let Ok(real) = cx.files.canonicalize(root) else { continue };
+        let Some(real) = cx.files.canonicalize(root) else { continue };
         let given = crate::model::normalize(root);
         if real != given && path.starts_with(&real) && !path.starts_with(&given) {
             if let Ok(rest) = path.strip_prefix(&real) {

@@ -25,9 +25,12 @@ pub struct LoadState<'a> {
     pub env: &'a Env,
     pub date: &'a str,
     pub dialect: Dialect,
+    /// A hash of `env` and `date`, for the memo keys of cards.
+    pub key: u64,
 }
 
 /// One card that loaded, with where it came from.
+#[derive(Clone)]
 pub struct Loaded {
     pub card: Card,
     pub source: Source,
@@ -38,9 +41,19 @@ pub struct Loaded {
 }
 
 /// Reads and validates every card of one file. The file's failure is returned with
-/// the line it points at; a file either loads completely or not at all.
+/// the line it points at; a file either loads completely or not at all. Memoized per
+/// file and dialect: a refresh reads again only the cards whose files changed.
 pub fn load_file(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failure> {
-    let path = s.cx.files.canonicalize(discovered).unwrap_or_else(|_| discovered.to_path_buf());
+    let key = s.cx.memo_key(ID, &format!("{}\0{:?}\0{}", s.key, s.dialect, discovered.display()));
+    let loaded = s.cx.files.definition(key, |files| {
+        let cx = s.cx.with_files(files);
+        load_file_once(&LoadState { cx: &cx, ..*s }, discovered)
+    });
+    (*loaded).clone()
+}
+
+fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failure> {
+    let path = s.cx.files.canonicalize(discovered).unwrap_or_else(|| discovered.to_path_buf());
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if file_name == "SKILL.md" {
         return Err(Failure::validation("SKILL.md is an Agent Skill manifest, not an AgentCard", None));
@@ -55,7 +68,8 @@ pub fn load_file(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failur
     };
     let in_bundle = raws.len() > 1;
     let home = home_of(s.env);
-    let exists = |p: &Path| p.exists();
+    let exists = |p: &Path| s.cx.files.exists(p);
+    let resolve = |p: &Path| s.cx.files.canonicalize(p);
     let source_key = |p: &Path| source_of(s.cx, p).key();
     let cx = CardContext {
         path: &path,
@@ -63,6 +77,7 @@ pub fn load_file(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failur
         date: s.date,
         rule: if s.dialect == Dialect::Rfc { InstructionRule::Rfc } else { InstructionRule::Released },
         exists: &exists,
+        resolve: &resolve,
         source_key: &source_key,
     };
     let mut out: Vec<Loaded> = Vec::new();
@@ -156,7 +171,7 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
             let key = source_of(s.cx, file).key();
             // Only regular files: a FIFO or device named in `messages:` must not block
             // or flood the load.
-            let read = if file.is_file() { s.cx.files.read(file) } else { Err(crate::discover::ReadError::Other("not a regular file".into())) };
+            let read = if s.cx.files.is_file(file) { s.cx.files.read(file) } else { Err(crate::discover::ReadError::Other("not a regular file".into())) };
             match read {
                 Ok(bytes) => match super::history::parse(&name, &bytes) {
                     Ok(messages) => history.extend(messages),

@@ -13,6 +13,7 @@
 //! joined with a newline.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::parse::FileKind;
 use super::raw::{decode_text, entries_of, Env, Failure, Message, RawCard};
@@ -248,7 +249,7 @@ enum Reading {
 }
 
 fn read(s: &LoadState, path: &Path, dialect: Dialect) -> Reading {
-    let s = LoadState { cx: s.cx, env: s.env, date: s.date, dialect };
+    let s = LoadState { dialect, ..*s };
     match load_file(&s, path) {
         Ok(cards) => Reading::Cards(
             cards
@@ -297,23 +298,36 @@ fn describe(kind: FileKind, released: &Reading, rfc: &Reading) -> Option<(String
 /// Warns on every file the two dialects read differently.
 pub fn compare_dialects(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
     use rayon::prelude::*;
-    // Each file is compared on its own: in parallel, reported in discovery order.
-    let found: Vec<Option<Diagnostic>> = files
+    // Each file is compared on its own, in parallel, and reported in discovery order;
+    // memoized per file, so a refresh compares again only the files that changed.
+    let found: Vec<Arc<Option<(String, Option<u32>)>>> = files
         .par_iter()
         .map(|path| {
-            let kind = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy()))?;
-            let bytes = s.cx.files.read(path).ok()?;
-            let text = std::str::from_utf8(&bytes).ok()?;
-            if !may_differ(kind, text) {
-                return None;
-            }
-            let released = read(s, path, Dialect::Released);
-            let rfc = read(s, path, Dialect::Rfc);
-            let (message, line) = describe(kind, &released, &rfc)?;
-            Some(Diagnostic::warning(ID, DiagKind::Dialect, path, message).at(line, None))
+            let key = s.cx.memo_key(ID, &format!("compare\0{}\0{}", s.key, path.display()));
+            s.cx.files.memo(key, |files| {
+                let cx = s.cx.with_files(files);
+                compare_file(&LoadState { cx: &cx, ..*s }, path)
+            })
         })
         .collect();
-    report.diagnostics.extend(found.into_iter().flatten());
+    for (path, found) in files.iter().zip(found) {
+        if let Some((message, line)) = &*found {
+            report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Dialect, path, message.clone()).at(*line, None));
+        }
+    }
+}
+
+/// How the two dialects read one file differently, if they do.
+fn compare_file(s: &LoadState, path: &Path) -> Option<(String, Option<u32>)> {
+    let kind = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy()))?;
+    let bytes = s.cx.files.read(path).ok()?;
+    let text = std::str::from_utf8(&bytes).ok()?;
+    if !may_differ(kind, text) {
+        return None;
+    }
+    let released = read(s, path, Dialect::Released);
+    let rfc = read(s, path, Dialect::Rfc);
+    describe(kind, &released, &rfc)
 }
 
 #[cfg(test)]

@@ -35,6 +35,8 @@ pub struct CardContext<'a> {
     pub rule: InstructionRule,
     /// Does a history file exist? (`Path.exists()`)
     pub exists: &'a dyn Fn(&Path) -> bool,
+    /// `Path.resolve()` of an existing path (`None` when it fails).
+    pub resolve: &'a dyn Fn(&Path) -> Option<PathBuf>,
     /// The report's `SCOPE:PATH` for an absolute path.
     pub source_key: &'a dyn Fn(&Path) -> String,
 }
@@ -267,7 +269,7 @@ fn message_files(raw: &RawCard, card_type: CardType, cx: &CardContext) -> Result
             expanded
         } else {
             let joined = crate::model::normalize(&folder.join(expanded));
-            std::fs::canonicalize(&joined).unwrap_or(joined)
+            (cx.resolve)(&joined).unwrap_or(joined)
         };
         if !(cx.exists)(&candidate) {
             return Err(Failure::new(

@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::discover::FileCache;
+use crate::discover::Files;
 use crate::model::{DiagKind, Diagnostic};
 use crate::yaml::{self, Value};
 
@@ -21,24 +21,29 @@ const MAX_WALK_ENTRIES: usize = 200_000;
 
 /// The entry points under `project`, in `os.walk` order (each folder's files sorted,
 /// then its subfolders, depth first), with problems met on the way.
-pub fn walk(files: &FileCache, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
+pub fn walk(files: Files, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
     let mut found = Vec::new();
     let mut diagnostics = Vec::new();
     let mut stack = vec![project.to_path_buf()];
     let mut visited = 0usize;
     while let Some(dir) = stack.pop() {
-        let listing = match std::fs::read_dir(&dir) {
-            Ok(listing) => listing,
-            Err(e) => {
-                if dir != project || project.exists() {
-                    diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, &dir, format!("cannot list the folder: {e}")));
+        let listing = match files.list_dir(&dir) {
+            Ok(Some(listing)) => listing,
+            Ok(None) => {
+                if dir != project || files.exists(project) {
+                    let message = "cannot list the folder: Not a directory".to_string();
+                    diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, &dir, message));
                 }
+                continue;
+            }
+            Err(e) => {
+                diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, &dir, format!("cannot list the folder: {e}")));
                 continue;
             }
         };
         let mut subdirs = Vec::new();
         let mut names = Vec::new();
-        for entry in listing.flatten() {
+        for entry in listing.iter() {
             visited += 1;
             if visited > MAX_WALK_ENTRIES {
                 diagnostics.push(Diagnostic::warning(
@@ -49,11 +54,11 @@ pub fn walk(files: &FileCache, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>
                 ));
                 return (found, diagnostics);
             }
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let path = entry.path();
-            let is_link = entry.file_type().map(|t| t.is_symlink()).unwrap_or(false);
+            let name = entry.name.clone();
+            let path = entry.path.clone();
+            let is_link = entry.is_symlink;
             // `os.walk` sorts a symlinked folder among the folders but does not enter it.
-            if std::fs::metadata(&path).map(|m| m.is_dir()).unwrap_or(false) {
+            if entry.is_dir {
                 if !is_link && name != ".git" {
                     subdirs.push((name, path));
                 }
@@ -66,12 +71,14 @@ pub fn walk(files: &FileCache, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>
             if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
                 continue;
             }
-            if !std::fs::metadata(&path).map(|m| m.is_file()).unwrap_or(false) {
+            if !files.is_file(&path) {
                 continue; // a dangling link, a FIFO: not something Kimi could load
             }
-            match files.read(&path) {
-                Ok(bytes) => {
-                    if is_entry_point(&bytes) {
+            // Sniffed once per version of the file: a refresh looks again only at the
+            // files that changed.
+            match files.sniffed(&path, crate::discover::context_key("kimi entry point"), is_entry_point) {
+                Ok(entry) => {
+                    if *entry {
                         found.push(path);
                     }
                 }

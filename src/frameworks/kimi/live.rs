@@ -12,20 +12,20 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::discover::FileCache;
+use crate::discover::Files;
 
 const ROOT_WIDTH: usize = 30;
 const CHILD_WIDTH: usize = 10;
 const AGENTS_MD_MAX_BYTES: usize = 32 * 1024;
 
-pub fn builtin_args(files: &FileCache, work_dir: &Path) -> BTreeMap<String, String> {
+pub fn builtin_args(files: Files, work_dir: &Path) -> BTreeMap<String, String> {
     let mut args = super::prompt::export_builtins();
     let mut set = |k: &str, v: String| {
         args.insert(k.to_string(), v);
     };
     set("KIMI_NOW", now_iso());
     set("KIMI_WORK_DIR", work_dir.display().to_string());
-    set("KIMI_WORK_DIR_LS", list_directory(work_dir));
+    set("KIMI_WORK_DIR_LS", list_directory(files, work_dir));
     set("KIMI_AGENTS_MD", agents_md(files, work_dir));
     set("KIMI_ADDITIONAL_DIRS_INFO", String::new());
     set("KIMI_OS", os_kind());
@@ -67,14 +67,9 @@ fn shell() -> String {
 }
 
 /// Up to `width` entries, folders first then by name, and the total count.
-fn collect_entries(dir: &Path, width: usize) -> std::io::Result<(Vec<(String, bool)>, usize)> {
-    let mut all: Vec<(String, bool)> = std::fs::read_dir(dir)?
-        .flatten()
-        .map(|e| {
-            let is_dir = std::fs::metadata(e.path()).map(|m| m.is_dir()).unwrap_or(false);
-            (e.file_name().to_string_lossy().into_owned(), is_dir)
-        })
-        .collect();
+fn collect_entries(files: Files, dir: &Path, width: usize) -> std::io::Result<(Vec<(String, bool)>, usize)> {
+    let listing = files.list_dir(dir)?.ok_or_else(|| std::io::Error::other("not a folder"))?;
+    let mut all: Vec<(String, bool)> = listing.iter().map(|e| (e.name.clone(), e.is_dir)).collect();
     all.sort_by(|a, b| (!a.1, &a.0).cmp(&(!b.1, &b.0)));
     let total = all.len();
     all.truncate(width);
@@ -82,8 +77,8 @@ fn collect_entries(dir: &Path, width: usize) -> std::io::Result<(Vec<(String, bo
 }
 
 /// `list_directory`: a two-level tree, 30 entries at the top, 10 below.
-pub fn list_directory(work_dir: &Path) -> String {
-    let Ok((entries, total)) = collect_entries(work_dir, ROOT_WIDTH) else { return "(empty directory)".into() };
+pub fn list_directory(files: Files, work_dir: &Path) -> String {
+    let Ok((entries, total)) = collect_entries(files, work_dir, ROOT_WIDTH) else { return "(empty directory)".into() };
     let remaining = total - entries.len();
     let mut lines = Vec::new();
     for (i, (name, is_dir)) in entries.iter().enumerate() {
@@ -95,7 +90,7 @@ pub fn list_directory(work_dir: &Path) -> String {
         }
         lines.push(format!("{connector}{name}/"));
         let prefix = if is_last { "    " } else { "│   " };
-        let Ok((children, child_total)) = collect_entries(&work_dir.join(name), CHILD_WIDTH) else {
+        let Ok((children, child_total)) = collect_entries(files, &work_dir.join(name), CHILD_WIDTH) else {
             lines.push(format!("{prefix}└── [not readable]"));
             continue;
         };
@@ -122,8 +117,8 @@ pub fn list_directory(work_dir: &Path) -> String {
 /// `load_agents_md`: `.kimi/AGENTS.md` and `AGENTS.md` (else `agents.md`) of every
 /// folder from the git root down to the working folder, annotated, budgeted
 /// leaf-first to 32 KiB.
-fn agents_md(files: &FileCache, work_dir: &Path) -> String {
-    let root = work_dir.ancestors().find(|d| d.join(".git").exists()).unwrap_or(work_dir);
+fn agents_md(files: Files, work_dir: &Path) -> String {
+    let root = work_dir.ancestors().find(|d| files.exists(&d.join(".git"))).unwrap_or(work_dir);
     let mut dirs: Vec<&Path> = work_dir.ancestors().take_while(|d| *d != root).collect();
     dirs.push(root);
     dirs.reverse();
@@ -131,10 +126,10 @@ fn agents_md(files: &FileCache, work_dir: &Path) -> String {
     for d in dirs {
         let mut candidates = Vec::new();
         let kimi = d.join(".kimi/AGENTS.md");
-        if kimi.is_file() {
+        if files.is_file(&kimi) {
             candidates.push(kimi);
         }
-        if let Some(p) = [d.join("AGENTS.md"), d.join("agents.md")].into_iter().find(|p| p.is_file()) {
+        if let Some(p) = [d.join("AGENTS.md"), d.join("agents.md")].into_iter().find(|p| files.is_file(p)) {
             candidates.push(p);
         }
         for p in candidates {
@@ -187,7 +182,7 @@ mod tests {
         std::fs::create_dir_all(dir.join("sub")).unwrap();
         std::fs::write(dir.join("sub/x.txt"), "").unwrap();
         std::fs::write(dir.join("a.txt"), "").unwrap();
-        assert_eq!(list_directory(&dir), "├── sub/\n│   └── x.txt\n└── a.txt");
+        assert_eq!(list_directory(crate::discover::FileCache::new().untracked(), &dir), "├── sub/\n│   └── x.txt\n└── a.txt");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -107,7 +107,7 @@ struct Loader<'a, 'r> {
     resolver: Resolver<'a>,
     key: &'a dyn Fn(&Path) -> String,
     builtin_args: std::collections::BTreeMap<String, String>,
-    files: &'a crate::discover::FileCache,
+    files: crate::discover::Files<'a>,
     seen: HashSet<PathBuf>,
     listed_by: HashMap<PathBuf, ListedBy>,
     /// Every file opened, once each in first-seen order, for the folders the live
@@ -172,7 +172,7 @@ impl Loader<'_, '_> {
             edges.push(Edge { kind: EdgeKind::Extends, name: target.clone(), target: Some((self.key)(parent)) });
         }
         for sub in &resolved.subagents {
-            let exists = std::fs::metadata(&sub.path).map(|m| m.is_file()).unwrap_or(false);
+            let exists = self.files.is_file(&sub.path);
             edges.push(Edge { kind: EdgeKind::Subagent, name: sub.name.clone(), target: exists.then(|| (self.key)(&sub.path)) });
         }
         let description = first_line(&resolved.when_to_use)

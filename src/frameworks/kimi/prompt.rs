@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use minijinja::{Environment, ErrorKind, UndefinedBehavior};
 
 use super::spec::{decode_utf8, Problem};
-use crate::discover::{FileCache, ReadError};
+use crate::discover::{Files, ReadError};
 use crate::model::DiagKind;
 
 /// Instructions a render may spend: generous for any real prompt, finite for a loop.
@@ -55,7 +55,7 @@ type Includes = Arc<Mutex<HashMap<String, Option<String>>>>;
 
 /// Renders the prompt at `path` with `builtins` updated by `args`.
 pub fn render(
-    files: &FileCache,
+    files: Files,
     path: &Path,
     args: &[(String, String)],
     builtins: &BTreeMap<String, String>,
@@ -71,6 +71,11 @@ pub fn render(
     })?;
     let text = universal_newlines(&decode_utf8(path, &bytes)?);
     let source = crate::py::strip(&text).to_string();
+    // `${KIMI_NOW}` is the wall clock: a prompt that may read it is rendered again at
+    // every load rather than reused.
+    if text.contains("KIMI_NOW") {
+        crate::discover::untracked_access();
+    }
     // Where the stripped text starts, so error lines point into the file.
     let line_shift = text[..text.len() - text.trim_start_matches(crate::py::is_space).len()].matches('\n').count();
 
@@ -172,7 +177,7 @@ fn environment(includes: Includes, pending: Arc<Mutex<Vec<String>>>) -> Environm
 /// Jinja's `FileSystemLoader`: the name split on `/`, `..` refused, empty and `.`
 /// parts dropped, the file must be a regular file beside (or below) the prompt; its
 /// bytes are decoded as strict UTF-8 and newlines normalised by Jinja's lexer.
-fn read_include(files: &FileCache, folder: &Path, name: &str) -> Result<Option<String>, Problem> {
+fn read_include(files: Files, folder: &Path, name: &str) -> Result<Option<String>, Problem> {
     let mut path: PathBuf = folder.to_path_buf();
     for piece in name.split('/') {
         if piece == ".." || piece.contains('\\') && cfg!(windows) {
@@ -182,11 +187,17 @@ fn read_include(files: &FileCache, folder: &Path, name: &str) -> Result<Option<S
             path.push(piece);
         }
     }
-    if !std::fs::metadata(&path).map(|m| m.is_file()).unwrap_or(false) {
+    if !files.is_file(&path) {
         return Ok(None);
     }
     match files.read(&path) {
-        Ok(bytes) => Ok(Some(universal_newlines(&decode_utf8(&path, &bytes)?))),
+        Ok(bytes) => {
+            let text = universal_newlines(&decode_utf8(&path, &bytes)?);
+            if text.contains("KIMI_NOW") {
+                crate::discover::untracked_access();
+            }
+            Ok(Some(text))
+        }
         Err(ReadError::NotFound) => Ok(None),
         Err(e) => Err(Problem::new(DiagKind::Io, &path, None, format!("cannot read the included file: {e}"))),
     }
@@ -278,7 +289,7 @@ mod tests {
         let p = dir.join("p.md");
         std::fs::write(&p, text).unwrap();
         let args: Vec<(String, String)> = args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        render(&FileCache::new(), &p, &args, &export_builtins())
+        render(crate::discover::FileCache::new().untracked(), &p, &args, &export_builtins())
     }
 
     #[test]

@@ -13,7 +13,7 @@ use serde_json::{json, Map as JsonMap, Value as Json};
 
 use super::origins::{args_origin, list_origin, nullable_origin, with_note};
 use super::spec::{self, Problem, Setting, SpecFile, SubagentEntry};
-use crate::discover::{FileCache, ReadError};
+use crate::discover::{Files, ReadError};
 use crate::model::{DiagKind, Field, FieldOrigin, Provenance, Site};
 
 /// The longest `extend` chain (in files) Kimi's recursive loader survives. Python's
@@ -50,7 +50,7 @@ pub struct Resolution {
 /// Loads agent files through one shared cache of validated files, so a parent used by
 /// many children is parsed once.
 pub struct Resolver<'a> {
-    files: &'a FileCache,
+    files: Files<'a>,
     /// `DEFAULT_AGENT_FILE`, when a built-in folder is known.
     default_agent: Option<PathBuf>,
     /// Turns a path into its report source key.
@@ -61,7 +61,7 @@ pub struct Resolver<'a> {
 }
 
 impl<'a> Resolver<'a> {
-    pub fn new(files: &'a FileCache, default_agent: Option<PathBuf>, key: &'a dyn Fn(&Path) -> String) -> Self {
+    pub fn new(files: Files<'a>, default_agent: Option<PathBuf>, key: &'a dyn Fn(&Path) -> String) -> Self {
         Resolver { files, default_agent, key, parsed: HashMap::new(), identities: HashMap::new() }
     }
 
@@ -77,7 +77,7 @@ impl<'a> Resolver<'a> {
     }
 
     fn read_and_parse(&self, path: &Path) -> Result<SpecFile, Problem> {
-        match std::fs::metadata(path) {
+        match self.files.metadata(path) {
             Err(e) if is_not_found(&e) => {
                 return Err(Problem::new(DiagKind::Missing, path, None, format!("Agent spec file not found: {}", path.display())))
             }
@@ -362,8 +362,8 @@ impl Resolved {
 /// next relative path resolves against, plus the file name. Two visits with the same
 /// identity read the same file and resolve its parent the same way, so Kimi would
 /// recurse forever.
-fn identity(files: &FileCache, path: &Path) -> PathBuf {
-    let folder = path.parent().and_then(|p| files.canonicalize(p).ok());
+fn identity(files: Files, path: &Path) -> PathBuf {
+    let folder = path.parent().and_then(|p| files.canonicalize(p));
     match (folder, path.file_name()) {
         (Some(folder), Some(name)) => folder.join(name),
         _ => crate::model::normalize(path),

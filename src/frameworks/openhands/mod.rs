@@ -77,15 +77,15 @@ struct Scanned {
 fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> Vec<Scanned> {
     let mut files = Vec::new();
     for (i, f) in folders.iter().enumerate() {
-        match discover::list_dir(&f.path) {
+        match cx.files.list_dir(&f.path) {
             Ok(Some(entries)) => {
-                for e in entries {
+                for e in entries.iter() {
                     let suffix = discover::suffix(&e.name);
                     if e.is_dir || !suffix.eq_ignore_ascii_case(".md") || e.name == "README.md" || e.name == "readme.md" {
                         continue;
                     }
                     let stem = discover::stem(&e.name).to_string();
-                    files.push((i, Source::new(f.scope, &f.base, e.path), stem));
+                    files.push((i, Source::new(f.scope, &f.base, e.path.clone()), stem));
                 }
             }
             Ok(None) => {}
@@ -98,11 +98,17 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
         .into_par_iter()
         .map(|(folder, source, stem)| {
             // Parsed once per version of the file: a reload re-parses only what changed.
+            // Parsing is the whole resolution (OpenHands has no inheritance), so the
+            // memo around it only counts it as the definition resolved.
             let key = source.key();
-            let result = match cx.files.derived(&source.path, discover::context_key(&key), |b| definition::parse(b, &stem, &key)) {
-                Ok(parsed) => (*parsed).clone(),
-                Err(e) => Err(definition::Failure { kind: DiagKind::Io, message: io_message(&e), line: None, col: None }),
-            };
+            let memo_key = cx.memo_key(ID, &format!("{}\0{stem}\0{key}", source.path.display()));
+            let parsed = cx.files.definition(memo_key, |files| {
+                match files.derived(&source.path, discover::context_key(&key), |b| definition::parse(b, &stem, &key)) {
+                    Ok(parsed) => (*parsed).clone(),
+                    Err(e) => Err(definition::Failure { kind: DiagKind::Io, message: io_message(&e), line: None, col: None }),
+                }
+            });
+            let result = (*parsed).clone();
             Scanned { folder, source, result }
         })
         .collect()

@@ -238,7 +238,10 @@ impl Object for DatetimeClass {
         args: &[Value],
     ) -> Result<Value, Error> {
         match method {
-            "now" | "utcnow" | "today" => Ok(Value::from_object(self.now)),
+            "now" | "utcnow" | "today" => {
+                crate::discover::untracked_access();
+                Ok(Value::from_object(self.now))
+            }
             "fromisoformat" => {
                 let text = arg_str(args, 0)?;
                 parse_iso(&text).map(Value::from_object).ok_or_else(|| {

@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 use super::merge;
 use super::parse::{self, Config, ErrClass, LoadError, Parsed};
 use super::search::{self, py_resolve, SearchSpace, TsuConfig};
-use crate::discover::FileCache;
+use std::sync::Arc;
+
+use crate::discover::observe::Observed;
+use crate::discover::Files;
 use crate::model::DiagKind;
 
 /// An agent after inheritance: the merged config and body, and the files merged
@@ -26,7 +29,7 @@ pub struct Resolved {
 
 /// What a resolution needs to know about the world.
 pub struct Resolver<'a> {
-    pub files: &'a FileCache,
+    pub files: Files<'a>,
     pub space: &'a SearchSpace,
     pub config: &'a TsuConfig,
     /// The process working directory (the project).
@@ -35,7 +38,7 @@ pub struct Resolver<'a> {
     /// Turns a path into its source key (for field origins).
     pub key_of: &'a dyn Fn(&Path) -> String,
     /// What one load already looked up.
-    pub lookups: Lookups,
+    pub lookups: &'a Lookups,
 }
 
 type Visited = HashSet<PathBuf>;
@@ -44,22 +47,35 @@ type Visited = HashSet<PathBuf>;
 /// whole chain; in a long generated chain (thousands of files, each extending the
 /// previous) the same parents are found, resolved and parsed again by every agent
 /// below them, which without this made the load quadratic in syscalls. The files do
-/// not change during a load, so the answers are the same.
+/// not change during a load, so the answers are the same. Each answer keeps what it
+/// observed, which a name's memoized resolution that reuses it takes over (shared,
+/// not copied: a 10,000-file chain stays linear in memory).
 #[derive(Default)]
 pub struct Lookups {
-    found: RefCell<HashMap<(String, PathBuf), Option<PathBuf>>>,
-    real: RefCell<HashMap<PathBuf, Option<PathBuf>>>,
-    is_file: RefCell<HashMap<PathBuf, bool>>,
-    parsed: RefCell<HashMap<PathBuf, Result<Parsed, LoadError>>>,
+    found: RefCell<HashMap<Reference, Looked<Option<PathBuf>>>>,
+    real: RefCell<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
+    is_file: RefCell<HashMap<PathBuf, Looked<bool>>>,
+    parsed: RefCell<HashMap<PathBuf, Looked<Result<Parsed, LoadError>>>>,
 }
 
-/// `map[key]`, computed by `make` the first time.
-fn memo<K: std::hash::Hash + Eq + Clone, V: Clone>(map: &RefCell<HashMap<K, V>>, key: &K, make: impl FnOnce() -> V) -> V {
-    if let Some(v) = map.borrow().get(key) {
+type Looked<V> = (V, Arc<Observed>);
+/// An `extends` reference and the folder it is looked up from.
+type Reference = (String, PathBuf);
+
+/// `map[key]`, computed by `make` the first time; its observations go to `files`
+/// every time.
+fn memo<K: std::hash::Hash + Eq + Clone, V: Clone>(
+    files: Files,
+    map: &RefCell<HashMap<K, Looked<V>>>,
+    key: &K,
+    make: impl FnOnce(Files) -> V,
+) -> V {
+    if let Some((v, observed)) = map.borrow().get(key) {
+        files.include(observed.clone());
         return v.clone();
     }
-    let v = make();
-    map.borrow_mut().insert(key.clone(), v.clone());
+    let (v, observed) = files.capture(make);
+    map.borrow_mut().insert(key.clone(), (v.clone(), observed));
     v
 }
 
@@ -71,7 +87,7 @@ const MAX_DEPTH: usize = 256;
 impl Resolver<'_> {
     /// `parse_agent_file(path)`: read, parse, and resolve unless `extends: none`.
     pub fn parse_agent_file(&self, path: &Path) -> Result<(Parsed, Resolved), LoadError> {
-        if !search::exists(path) {
+        if !search::exists(self.files, path) {
             return Err(LoadError::new(
                 ErrClass::Os,
                 DiagKind::Io,
@@ -90,23 +106,22 @@ impl Resolver<'_> {
     }
 
     fn read_and_parse(&self, path: &Path) -> Result<Parsed, LoadError> {
-        memo(&self.lookups.parsed, &path.to_path_buf(), || self.read_and_parse_once(path))
+        memo(self.files, &self.lookups.parsed, &path.to_path_buf(), |files| self.read_and_parse_once(files, path))
     }
 
     fn real(&self, path: &Path) -> Option<PathBuf> {
-        memo(&self.lookups.real, &path.to_path_buf(), || py_resolve(self.files, path))
+        memo(self.files, &self.lookups.real, &path.to_path_buf(), |files| py_resolve(files, path))
     }
 
     fn is_file(&self, path: &Path) -> bool {
-        memo(&self.lookups.is_file, &path.to_path_buf(), || search::is_file(path))
+        memo(self.files, &self.lookups.is_file, &path.to_path_buf(), |files| search::is_file(files, path))
     }
 
-    fn read_and_parse_once(&self, path: &Path) -> Result<Parsed, LoadError> {
+    fn read_and_parse_once(&self, files: Files, path: &Path) -> Result<Parsed, LoadError> {
         // Parsed once per version of the file: a reload re-parses only what changed.
         let key = (self.key_of)(path);
         let context = crate::discover::context_key(&format!("{}\0{key}", path.display()));
-        let parsed = self
-            .files
+        let parsed = files
             .derived(path, context, |bytes| {
                 parse::decode_text(path, bytes).and_then(|text| parse::parse_agent(&text, path, &key))
             })
@@ -174,8 +189,8 @@ impl Resolver<'_> {
         } else {
             current
         };
-        let found = memo(&self.lookups.found, &(reference.to_string(), dir.to_path_buf()), || {
-            self.space.find(self.files, reference, dir, self.cwd, self.home)
+        let found = memo(self.files, &self.lookups.found, &(reference.to_string(), dir.to_path_buf()), |files| {
+            self.space.find(files, reference, dir, self.cwd, self.home)
         })
         .ok_or_else(|| {
                 LoadError::new(
@@ -240,7 +255,7 @@ impl Resolver<'_> {
     ) -> Result<Option<Resolved>, LoadError> {
         let folder = agent_path.parent().unwrap_or(agent_path);
         let local = folder.join(".tsugite/default.md");
-        if search::exists(&local) {
+        if search::exists(self.files, &local) {
             let real = py_resolve(self.files, &local).unwrap_or_else(|| local.clone());
             if real != resolved_path && !visited.contains(&real) {
                 let attempt = self

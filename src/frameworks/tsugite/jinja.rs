@@ -5,6 +5,7 @@
 //! environment and a working directory given by the caller, and bounded: fuel for
 //! loops, a cap on output size, a recursion limit.
 
+use crate::discover::untracked_access;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -214,17 +215,32 @@ pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'sta
     };
     let (today, yesterday, tomorrow) = (day(0), day(-1), day(1));
     let now_text = now.isoformat('T');
-    env.add_function("now", move || now_text.clone());
+    // The clock and the file functions are answers no recorder holds: a prompt
+    // that asks them is rendered again at every load (`discover::untracked_access`).
+    env.add_function("now", move || {
+        untracked_access();
+        now_text.clone()
+    });
     env.add_global(
         "datetime",
         Value::from_object(super::clock::DatetimeClass { now }),
     );
-    env.add_function("today", move || today.clone());
-    env.add_function("yesterday", move || yesterday.clone());
-    env.add_function("tomorrow", move || tomorrow.clone());
+    env.add_function("today", move || {
+        untracked_access();
+        today.clone()
+    });
+    env.add_function("yesterday", move || {
+        untracked_access();
+        yesterday.clone()
+    });
+    env.add_function("tomorrow", move || {
+        untracked_access();
+        tomorrow.clone()
+    });
     let secs = world.now;
     let micros = world.micros;
     env.add_function("days_ago", move |n: i64| -> Result<Value, Error> {
+        untracked_access();
         Ok(Value::from_object(DateTime {
             secs: days_before(secs, n)?,
             micros,
@@ -232,6 +248,7 @@ pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'sta
         }))
     });
     env.add_function("weeks_ago", move |n: i64| -> Result<Value, Error> {
+        untracked_access();
         let dt = DateTime {
             secs: days_before(secs, n.checked_mul(7).ok_or_else(date_out_of_range)?)?,
             micros,
@@ -263,14 +280,22 @@ pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'sta
     env.add_filter("slugify", |s: String| slugify(&s));
     let w = world.clone();
     env.add_function("file_exists", move |p: String| {
+        untracked_access();
         resolve_path(&w, &p).exists()
     });
     let w = world.clone();
-    env.add_function("is_file", move |p: String| resolve_path(&w, &p).is_file());
+    env.add_function("is_file", move |p: String| {
+        untracked_access();
+        resolve_path(&w, &p).is_file()
+    });
     let w = world.clone();
-    env.add_function("is_dir", move |p: String| resolve_path(&w, &p).is_dir());
+    env.add_function("is_dir", move |p: String| {
+        untracked_access();
+        resolve_path(&w, &p).is_dir()
+    });
     let w = world.clone();
     env.add_function("read_text", move |p: String, default: Option<String>| {
+        untracked_access();
         read_small_text(&resolve_path(&w, &p)).unwrap_or_else(|| default.unwrap_or_default())
     });
     let cwd = world.cwd.clone();

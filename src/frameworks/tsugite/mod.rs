@@ -79,6 +79,12 @@ struct Loader<'a> {
     real_builtins: Option<PathBuf>,
 }
 
+/// One name's resolution: its candidates' agents and their diagnostics.
+struct NameOutcome {
+    agents: Vec<Agent>,
+    diagnostics: Vec<Diagnostic>,
+}
+
 /// What one candidate resolved to, for the equivalence check.
 struct Outcome {
     index: usize,
@@ -159,6 +165,7 @@ impl<'a> Loader<'a> {
             ));
         }
         let space = SearchSpace::new(
+            self.cx.key,
             &config,
             &roots.project,
             &roots.home,
@@ -176,7 +183,7 @@ impl<'a> Loader<'a> {
         }
         let mut names: Vec<String> = Vec::new();
         for d in &dirs {
-            match search::md_stems(&d.path) {
+            match search::md_stems(self.cx.files, &d.path) {
                 Ok(stems) => names.extend(stems),
                 Err(e) => self.report.diagnostics.push(Diagnostic::warning(
                     ID,
@@ -189,95 +196,41 @@ impl<'a> Loader<'a> {
         names.sort();
         names.dedup();
 
-        let key_fn = |p: &Path| self.key_of(p);
-        let resolver = Resolver {
-            files: self.cx.files,
-            space: &space,
-            config: &config,
-            cwd: &roots.project,
-            home: &roots.home,
-            key_of: &key_fn,
-            lookups: Default::default(),
-        };
         let inputs = self.inputs();
+        // Everything a name's resolution depends on besides file-system answers: the
+        // search list (computed above from answers of its own), the search space, the
+        // rendering inputs without the clock (a prompt that reads the clock is never
+        // reused, see `jinja`).
+        let shared_key = crate::discover::context_key(&format!(
+            "{dirs:?}\0{config:?}\0{}\0{}\0{}\0{:?}\0{}\0{:?}",
+            inputs.user_prompt,
+            inputs.cwd,
+            inputs.interactive,
+            inputs.world.env,
+            inputs.world.cwd,
+            inputs.world.base_dir
+        ));
+        let lookups = inherit::Lookups::default();
         let mut agents = Vec::new();
         let mut diagnostics = Vec::new();
         for name in &names {
-            let file = format!("{name}.md");
-            let candidates: Vec<(PathBuf, usize)> = dirs
-                .iter()
-                .enumerate()
-                .map(|(i, d)| (d.path.join(&file), i))
-                .filter(|(p, _)| search::exists(p))
-                .collect();
-            if candidates.is_empty() {
-                continue;
+            // Each name (its candidates, winner and shadowing) is one memoized
+            // resolution: a refresh recomputes only the names whose files, parents,
+            // lookups or listings changed.
+            let key = self.cx.memo_key(ID, &format!("{shared_key}\0{name}"));
+            let outcome = self.cx.files.definition(key, |files| {
+                let cx = self.cx.with_files(files);
+                self.view(&cx).resolve_name(name, &dirs, &space, &config, &inputs, &lookups)
+            });
+            for agent in &outcome.agents {
+                agents.push(agent.clone());
             }
-            let winner = space.find(self.cx.files, name, &roots.project, &roots.project, &roots.home);
-            let direct = winner.is_some() && winner == py_resolve(self.cx.files, &candidates[0].0);
-            let winner_key = if direct {
-                Some(self.key_of(&candidates[0].0))
-            } else {
-                winner.as_deref().map(|w| self.key_of(w))
-            };
-            let mut outcomes: Vec<Outcome> = Vec::new();
-            for (idx, (cand, dir_index)) in candidates.iter().enumerate() {
-                let is_winner = direct && idx == 0;
-                let load_path = if is_winner {
-                    winner.clone().unwrap_or_else(|| cand.clone())
-                } else {
-                    cand.clone()
-                };
-                let rule = self.rule(
-                    name,
-                    is_winner,
-                    direct,
-                    &dirs,
-                    *dir_index,
-                    winner_key.as_deref(),
-                    &candidates,
-                );
-                let ctx = Candidate {
-                    name,
-                    cand,
-                    load_path: &load_path,
-                    is_winner,
-                    winner_key: winner_key.clone(),
-                    rule,
-                };
-                let (agent, diags, body) = self.load_candidate(&resolver, &ctx, &inputs);
-                let fingerprint =
-                    (agent.status != Status::Invalid && diags.is_empty()).then(|| {
-                        (
-                            agent.fields.iter().map(|f| f.value.clone()).collect(),
-                            agent.system_prompt.clone(),
-                            body,
-                        )
-                    });
-                outcomes.push(Outcome {
-                    index: agents.len(),
-                    fingerprint,
-                });
-                agents.push(agent);
-                for d in diags {
-                    if !diagnostics
-                        .iter()
-                        .any(|e: &Diagnostic| e.source.is_some() && e.source == d.source)
-                    {
-                        diagnostics.push(d);
-                    }
-                }
-            }
-            // A shadowed definition that resolves to what the winner resolves to.
-            if direct {
-                if let Some(win) = outcomes.first().and_then(|o| o.fingerprint.clone()) {
-                    for o in outcomes.iter().skip(1) {
-                        if o.fingerprint.as_ref() == Some(&win)
-                            && agents[o.index].status == Status::Shadowed
-                        {
-                            agents[o.index].status = Status::Equivalent;
-                        }
-                    }
+            for d in &outcome.diagnostics {
+                if !diagnostics
+                    .iter()
+                    .any(|e: &Diagnostic| e.source.is_some() && e.source == d.source)
+                {
+                    diagnostics.push(d.clone());
                 }
             }
         }
@@ -285,6 +238,122 @@ impl<'a> Loader<'a> {
         self.report.agents = agents;
         self.report.diagnostics.extend(diagnostics);
         self.report
+    }
+
+    /// The same loader asking through `cx` (inside a memoized resolution).
+    fn view<'b>(&self, cx: &'b LoadContext<'b>) -> Loader<'b> {
+        Loader {
+            cx,
+            report: EcosystemReport::new(ID),
+            builtins: self.builtins.clone(),
+            real_roots: self.real_roots.clone(),
+            real_builtins: self.real_builtins.clone(),
+        }
+    }
+
+    /// Every candidate file of one name, in search order: the winner, the shadowed
+    /// ones (equivalent when they resolve to what the winner does), their diagnostics.
+    fn resolve_name(
+        &self,
+        name: &str,
+        dirs: &[search::SearchEntry],
+        space: &SearchSpace,
+        config: &search::TsuConfig,
+        inputs: &Inputs,
+        lookups: &inherit::Lookups,
+    ) -> NameOutcome {
+        let roots = self.cx.roots;
+        let key_fn = |p: &Path| self.key_of(p);
+        let resolver = Resolver {
+            files: self.cx.files,
+            space,
+            config,
+            cwd: &roots.project,
+            home: &roots.home,
+            key_of: &key_fn,
+            lookups,
+        };
+        let mut agents: Vec<Agent> = Vec::new();
+        let mut diagnostics: Vec<Diagnostic> = Vec::new();
+        let files = self.cx.files;
+        let file = format!("{name}.md");
+        let candidates: Vec<(PathBuf, usize)> = dirs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.path.join(&file), i))
+            .filter(|(p, _)| search::exists(files, p))
+            .collect();
+        if candidates.is_empty() {
+            return NameOutcome { agents, diagnostics };
+        }
+        let winner = space.find(files, name, &roots.project, &roots.project, &roots.home);
+        let direct = winner.is_some() && winner == py_resolve(files, &candidates[0].0);
+        let winner_key = if direct {
+            Some(self.key_of(&candidates[0].0))
+        } else {
+            winner.as_deref().map(|w| self.key_of(w))
+        };
+        let mut outcomes: Vec<Outcome> = Vec::new();
+        for (idx, (cand, dir_index)) in candidates.iter().enumerate() {
+            let is_winner = direct && idx == 0;
+            let load_path = if is_winner {
+                winner.clone().unwrap_or_else(|| cand.clone())
+            } else {
+                cand.clone()
+            };
+            let rule = self.rule(
+                name,
+                is_winner,
+                direct,
+                dirs,
+                *dir_index,
+                winner_key.as_deref(),
+                &candidates,
+            );
+            let ctx = Candidate {
+                name,
+                cand,
+                load_path: &load_path,
+                is_winner,
+                winner_key: winner_key.clone(),
+                rule,
+            };
+            let (agent, diags, body) = self.load_candidate(&resolver, &ctx, inputs);
+            let fingerprint =
+                (agent.status != Status::Invalid && diags.is_empty()).then(|| {
+                    (
+                        agent.fields.iter().map(|f| f.value.clone()).collect(),
+                        agent.system_prompt.clone(),
+                        body,
+                    )
+                });
+            outcomes.push(Outcome {
+                index: agents.len(),
+                fingerprint,
+            });
+            agents.push(agent);
+            for d in diags {
+                if !diagnostics
+                    .iter()
+                    .any(|e: &Diagnostic| e.source.is_some() && e.source == d.source)
+                {
+                    diagnostics.push(d);
+                }
+            }
+        }
+        // A shadowed definition that resolves to what the winner resolves to.
+        if direct {
+            if let Some(win) = outcomes.first().and_then(|o| o.fingerprint.clone()) {
+                for o in outcomes.iter().skip(1) {
+                    if o.fingerprint.as_ref() == Some(&win)
+                        && agents[o.index].status == Status::Shadowed
+                    {
+                        agents[o.index].status = Status::Equivalent;
+                    }
+                }
+            }
+        }
+        NameOutcome { agents, diagnostics }
     }
 
     /// `extends` and the implicit base are looked up from each agent's own folder, so

@@ -4,10 +4,11 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use crate::discover::FileCache;
+use crate::discover::Files;
 
 /// The keys of `config.json` that matter for agents.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -23,12 +24,12 @@ pub struct TsuConfig {
 
 /// `config.load_config()`: `X/tsugite/config.json` if it exists, else
 /// `H/.config/tsugite/config.json`; invalid JSON or values → all defaults.
-pub fn load_config(files: &FileCache, xdg: &Path, home: &Path) -> TsuConfig {
+pub fn load_config(files: Files, xdg: &Path, home: &Path) -> TsuConfig {
     let candidates = [
         xdg.join("tsugite/config.json"),
         home.join(".config/tsugite/config.json"),
     ];
-    let Some(path) = candidates.into_iter().find(|p| exists(p)) else {
+    let Some(path) = candidates.into_iter().find(|p| exists(files, p)) else {
         return TsuConfig::default();
     };
     let mut config = TsuConfig {
@@ -75,24 +76,22 @@ pub fn load_config(files: &FileCache, xdg: &Path, home: &Path) -> TsuConfig {
 }
 
 /// Python's `Path.exists()`: follows symlinks, false on any error.
-pub fn exists(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok()
+pub fn exists(files: Files, path: &Path) -> bool {
+    files.exists(path)
 }
 
-pub fn is_file(path: &Path) -> bool {
-    std::fs::metadata(path)
-        .map(|m| m.is_file())
-        .unwrap_or(false)
+pub fn is_file(files: Files, path: &Path) -> bool {
+    files.is_file(path)
 }
 
 /// Python's `Path.resolve()` (non-strict): symlinks followed as far as the path
 /// exists, the rest appended lexically. `None` for a symlink loop (Python raises).
-pub fn py_resolve(files: &FileCache, path: &Path) -> Option<PathBuf> {
+pub fn py_resolve(files: Files, path: &Path) -> Option<PathBuf> {
     let absolute = crate::model::normalize(path);
     let mut existing = absolute.clone();
     let mut rest: Vec<std::ffi::OsString> = Vec::new();
     loop {
-        match files.canonicalize(&existing) {
+        match files.canonicalize_or_os_error(&existing) {
             Ok(mut real) => {
                 for part in rest.iter().rev() {
                     real.push(part);
@@ -111,9 +110,9 @@ pub fn py_resolve(files: &FileCache, path: &Path) -> Option<PathBuf> {
     }
 }
 
-fn is_loop(e: &std::io::Error) -> bool {
+fn is_loop(raw_os_error: &Option<i32>) -> bool {
     // ELOOP: "Too many levels of symbolic links".
-    e.raw_os_error() == Some(40) || e.raw_os_error() == Some(62) && cfg!(target_os = "macos")
+    *raw_os_error == Some(40) || *raw_os_error == Some(62) && cfg!(target_os = "macos")
 }
 
 /// What a search folder is, for the report.
@@ -129,13 +128,13 @@ pub struct SearchSpace {
     pub builtins: Option<PathBuf>,
     pub xdg_agents: PathBuf,
     pub home_agents: PathBuf,
-    /// Search lists already built, per folder: every inheritance step searches from
-    /// an agent's folder, and resolving the list costs a `realpath` per entry.
-    cache: std::sync::Mutex<std::collections::HashMap<PathBuf, Vec<SearchEntry>>>,
+    /// Names everything above, for the memo of search lists ([`SearchSpace::dirs`]).
+    key: u64,
 }
 
 impl SearchSpace {
     pub fn new(
+        context: u64,
         config: &TsuConfig,
         project: &Path,
         home: &Path,
@@ -154,18 +153,23 @@ impl SearchSpace {
                 }
             })
             .collect();
+        let xdg_agents = xdg.join("tsugite/agents");
+        let home_agents = home.join(".config/tsugite/agents");
+        let key = crate::discover::context_key(&format!(
+            "{context}\0{config_dirs:?}\0{builtins:?}\0{xdg_agents:?}\0{home_agents:?}"
+        ));
         SearchSpace {
             config_dirs,
             builtins,
-            xdg_agents: xdg.join("tsugite/agents"),
-            home_agents: home.join(".config/tsugite/agents"),
-            cache: Default::default(),
+            xdg_agents,
+            home_agents,
+            key,
         }
     }
 
     /// `iter_agent_search_paths(current_agent_dir=dir)`; `label` names `dir` in the
     /// roles ("the project", or the folder of an agent for inheritance lookups).
-    pub fn dirs_labelled(&self, files: &FileCache, dir: &Path, label: &str) -> Vec<SearchEntry> {
+    pub fn dirs_labelled(&self, files: Files, dir: &Path, label: &str) -> Vec<SearchEntry> {
         let mut out = Vec::new();
         let mut seen = HashSet::new();
         let mut add = |path: PathBuf, role: String| {
@@ -208,19 +212,18 @@ impl SearchSpace {
         out
     }
 
-    pub fn dirs(&self, files: &FileCache, dir: &Path) -> Vec<SearchEntry> {
-        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        cache
-            .entry(dir.to_path_buf())
-            .or_insert_with(|| self.dirs_labelled(files, dir, "the folder searched from"))
-            .clone()
+    /// The search list from `dir`, memoized: every inheritance step searches from an
+    /// agent's folder, and resolving the list costs a `realpath` per entry.
+    pub fn dirs(&self, files: Files, dir: &Path) -> Arc<Vec<SearchEntry>> {
+        let key = crate::discover::context_key(&format!("{}\0{}", self.key, dir.display()));
+        files.memo(key, |files| self.dirs_labelled(files, dir, "the folder searched from"))
     }
 
     /// `find_agent_file(reference, dir)`, with `cwd` the process working directory.
-    pub fn find(&self, files: &FileCache, reference: &str, dir: &Path, cwd: &Path, home: &Path) -> Option<PathBuf> {
+    pub fn find(&self, files: Files, reference: &str, dir: &Path, cwd: &Path, home: &Path) -> Option<PathBuf> {
         if reference.contains('/') || reference.ends_with(".md") {
             let local = dir.join(reference);
-            if exists(&local) {
+            if exists(files, &local) {
                 return py_resolve(files, &local);
             }
             let expanded = expand_user(reference, home);
@@ -229,16 +232,16 @@ impl SearchSpace {
             } else {
                 cwd.join(expanded)
             };
-            if exists(&given) {
+            if exists(files, &given) {
                 return py_resolve(files, &given);
             }
             return None;
         }
         let file = format!("{reference}.md");
         self.dirs(files, dir)
-            .into_iter()
+            .iter()
             .map(|e| e.path.join(&file))
-            .find(|c| exists(c))
+            .find(|c| exists(files, c))
             .and_then(|c| py_resolve(files, &c))
     }
 }
@@ -258,12 +261,12 @@ fn expand_user(p: &str, home: &Path) -> PathBuf {
 /// folders too).
 /// A folder that exists but cannot be listed is `Err` (tsugite's glob sees it as
 /// empty; agentry says so).
-pub fn md_stems(dir: &Path) -> Result<Vec<String>, std::io::Error> {
-    let Some(entries) = crate::discover::list_dir(dir)? else {
+pub fn md_stems(files: Files, dir: &Path) -> Result<Vec<String>, std::io::Error> {
+    let Some(entries) = files.list_dir(dir)? else {
         return Ok(Vec::new());
     };
     Ok(entries
-        .into_iter()
+        .iter()
         .filter(|e| e.name.ends_with(".md"))
         .map(|e| crate::discover::stem(&e.name).to_string())
         .collect())
@@ -277,8 +280,9 @@ mod tests {
     fn resolve_keeps_missing_tails() {
         let tmp = std::env::temp_dir();
         let real = std::fs::canonicalize(&tmp).unwrap();
+        let cache = crate::discover::FileCache::new();
         assert_eq!(
-            py_resolve(&FileCache::new(), &tmp.join("no/such/x.md")),
+            py_resolve(cache.untracked(), &tmp.join("no/such/x.md")),
             Some(real.join("no/such/x.md"))
         );
     }

@@ -1,0 +1,442 @@
+//! [`FileCache`]: the bytes of files, the answers to file-system questions (kinds,
+//! listings, resolved paths) and memoized computations, kept between the loads of
+//! the live loader.
+//!
+//! Each load is a *pass*. A pass is either
+//! - **validating** ([`FileCache::begin_pass`] with `None`: a cold start, a forced
+//!   reload, the polling fallback, lost events): every answer and memo is dropped
+//!   and asked again, and a file's bytes are reused only when its size, modification
+//!   time and inode are unchanged; or
+//! - **trusting** (`Some(changed)`: the paths the watcher reported after the
+//!   debounce): exactly the answers, files and memos a change at one of those paths
+//!   may affect ([`super::Observation::touched_by`]) are dropped, and everything else
+//!   is answered from memory without a system call. This is sound because the
+//!   watcher covers every folder a load reads from (`loader::watch`), so a change it
+//!   did not report did not happen; when it may have lost events it asks for a
+//!   validating pass instead.
+//!
+//! Within one pass the files are taken not to change (a change during a load is
+//! reported and handled by the next one), so every answer is asked once per pass.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::SystemTime;
+
+use super::observe::{watch_untracked, Changes, Observed, Recorder};
+use super::canonical::CanonicalMemo;
+use super::{read_bounded, DirEntry, Files, ReadError, MAX_FILE_BYTES};
+
+/// What identifies one version of a file without reading it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    inode: u64,
+}
+
+fn stamp(meta: &std::fs::Metadata) -> Stamp {
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(meta);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Stamp { len: meta.len(), modified: meta.modified().ok(), inode }
+}
+
+/// A value a framework derived from a file's bytes (its parse), or a memoized
+/// computation's result.
+type Shared = Arc<dyn Any + Send + Sync>;
+
+struct Entry {
+    stamp: Stamp,
+    bytes: Arc<[u8]>,
+    /// The last pass ([`FileCache::begin_pass`]) that asked for the file.
+    pass: u64,
+    /// A folder above it was reported changed: a trusting pass checks its stamp
+    /// before using the bytes (the folder may be new to the watcher, or renamed).
+    suspect: bool,
+    /// Parses of these bytes, by the deriving type and the caller's context key.
+    derived: Vec<((TypeId, u64), Shared)>,
+}
+
+/// What a path is, following symlinks (Python's `exists()`, `is_file()`, `is_dir()`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Missing, or not reachable (a dangling link, a permission error): Python's
+    /// `exists()` is false for all of them.
+    Missing,
+    File,
+    Dir,
+    /// A FIFO, a socket, a device.
+    Other,
+}
+
+type Listing = Result<Option<Arc<[DirEntry]>>, (io::ErrorKind, String)>;
+
+/// Answers to questions other than "what are the bytes".
+#[derive(Default)]
+struct Answers {
+    kinds: HashMap<PathBuf, Kind>,
+    listings: HashMap<PathBuf, Listing>,
+    /// `canonicalize`: the path, or the raw OS error (a symlink loop is told apart).
+    resolved: HashMap<PathBuf, Result<PathBuf, Option<i32>>>,
+}
+
+struct Memo {
+    value: Shared,
+    observed: Arc<Observed>,
+    pass: u64,
+}
+
+/// Counters since creation; a load's figures are the differences.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Files read from disk.
+    pub reads: u64,
+    pub bytes_read: u64,
+    /// Parses made ([`FileCache::derived`] computed rather than reused).
+    pub parses: u64,
+    /// Definitions resolved ([`Files::definition`] computed rather than reused).
+    pub resolutions: u64,
+}
+
+/// Bytes of files, read once and shared, plus answers and memos (see the module
+/// documentation for when they are trusted).
+#[derive(Default)]
+pub struct FileCache {
+    entries: Mutex<HashMap<PathBuf, Entry>>,
+    answers: Mutex<Answers>,
+    memos: Mutex<HashMap<(TypeId, u64), Memo>>,
+    reads: AtomicU64,
+    bytes_read: AtomicU64,
+    parses: AtomicU64,
+    resolutions: AtomicU64,
+    /// Every call of [`FileCache::read`], cached or not: the live loader's progress.
+    served: AtomicU64,
+    pass: AtomicU64,
+    /// The current pass trusts what it holds (see the module documentation).
+    trusting: AtomicBool,
+    /// `realpath` step by step within one pass (a path costs its folder's answer and
+    /// one `lstat`); `answers.resolved` keeps the results across passes.
+    canonical: CanonicalMemo,
+}
+
+impl FileCache {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A handle that records nothing: for one-off reads outside a load.
+    pub fn untracked(&self) -> Files<'_> {
+        Files::new(self, None)
+    }
+
+    /// The file's bytes, following symlinks.
+    pub fn read(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
+        self.served.fetch_add(1, Ordering::Relaxed);
+        let pass = self.pass.load(Ordering::Relaxed);
+        if self.trusting.load(Ordering::Relaxed) {
+            if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| !e.suspect) {
+                e.pass = pass;
+                return Ok(e.bytes.clone());
+            }
+        }
+        let meta = std::fs::metadata(path)?;
+        if meta.is_dir() {
+            return Err(ReadError::IsDir);
+        }
+        let now = stamp(&meta);
+        if let Some(e) = lock(&self.entries).get_mut(path) {
+            if e.stamp == now {
+                e.pass = pass;
+                e.suspect = false;
+                return Ok(e.bytes.clone());
+            }
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(ReadError::TooLarge(meta.len()));
+        }
+        let bytes: Arc<[u8]> = read_bounded(path, meta.len())?.into();
+        self.reads.fetch_add(1, Ordering::Relaxed);
+        self.bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        lock(&self.entries).insert(path.to_path_buf(), Entry { stamp: now, bytes: bytes.clone(), pass, suspect: false, derived: Vec::new() });
+        Ok(bytes)
+    }
+
+    /// What `derive` makes of the file's bytes, computed once per version of the file:
+    /// a reload parses only the files that changed. `context` must capture whatever
+    /// else the result depends on (a hash of the source key, say); the type `T` keeps
+    /// frameworks apart. Read errors are returned as they are and not remembered.
+    pub fn derived<T: Send + Sync + 'static>(
+        &self,
+        path: &Path,
+        context: u64,
+        derive: impl FnOnce(&[u8]) -> T,
+    ) -> Result<Arc<T>, ReadError> {
+        self.derived_counted(path, context, true, derive)
+    }
+
+    /// [`FileCache::derived`]; `counted` says whether computing it counts as a parse
+    /// in [`Counts`] (a sniff that only decides whether a file is a definition does not).
+    pub(crate) fn derived_counted<T: Send + Sync + 'static>(
+        &self,
+        path: &Path,
+        context: u64,
+        counted: bool,
+        derive: impl FnOnce(&[u8]) -> T,
+    ) -> Result<Arc<T>, ReadError> {
+        let key = (TypeId::of::<T>(), context);
+        let bytes = self.read(path)?;
+        let cached = lock(&self.entries)
+            .get(path)
+            .filter(|e| Arc::ptr_eq(&e.bytes, &bytes))
+            .and_then(|e| e.derived.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone()));
+        if let Some(v) = cached.and_then(|v| v.downcast::<T>().ok()) {
+            return Ok(v);
+        }
+        let value = Arc::new(derive(&bytes));
+        if counted {
+            self.parses.fetch_add(1, Ordering::Relaxed);
+        }
+        if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| Arc::ptr_eq(&e.bytes, &bytes)) {
+            e.derived.retain(|(k, _)| *k != key);
+            e.derived.push((key, value.clone() as Shared));
+        }
+        Ok(value)
+    }
+
+    /// What `path` is, following symlinks.
+    pub fn kind(&self, path: &Path) -> Kind {
+        if let Some(k) = lock(&self.answers).kinds.get(path) {
+            return *k;
+        }
+        let kind = match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => Kind::File,
+            Ok(m) if m.is_dir() => Kind::Dir,
+            Ok(_) => Kind::Other,
+            Err(_) => Kind::Missing,
+        };
+        lock(&self.answers).kinds.insert(path.to_path_buf(), kind);
+        kind
+    }
+
+    /// [`super::list_dir`], remembered.
+    pub fn list_dir(&self, dir: &Path) -> io::Result<Option<Arc<[DirEntry]>>> {
+        let cached = lock(&self.answers).listings.get(dir).cloned();
+        let listing = match cached {
+            Some(l) => l,
+            None => {
+                let fresh: Listing = match super::list_dir(dir) {
+                    Ok(entries) => Ok(entries.map(Arc::from)),
+                    Err(e) => Err((e.kind(), e.to_string())),
+                };
+                lock(&self.answers).listings.insert(dir.to_path_buf(), fresh.clone());
+                fresh
+            }
+        };
+        listing.map_err(|(kind, message)| io::Error::new(kind, message))
+    }
+
+    /// `std::fs::canonicalize`, remembered; the raw OS error when it fails (Python
+    /// tells a symlink loop from a missing path).
+    pub fn canonicalize(&self, path: &Path) -> Result<PathBuf, Option<i32>> {
+        if let Some(r) = lock(&self.answers).resolved.get(path) {
+            return r.clone();
+        }
+        let resolved = self.canonical.canonicalize(path).map_err(|e| e.raw_os_error());
+        lock(&self.answers).resolved.insert(path.to_path_buf(), resolved.clone());
+        resolved
+    }
+
+    /// The memoized result of `compute` under `key` (which, with `T`, must name every
+    /// input that is not a file-system answer), computed again only when one of the
+    /// answers it saw may have changed. `parent` receives what it observed; `counted`
+    /// says whether a computation counts as a definition resolved.
+    pub(crate) fn memo<T: Send + Sync + 'static>(
+        &self,
+        parent: Option<&Recorder>,
+        key: u64,
+        counted: bool,
+        compute: impl FnOnce(Files<'_>) -> T,
+    ) -> Arc<T> {
+        let id = (TypeId::of::<T>(), key);
+        let pass = self.pass.load(Ordering::Relaxed);
+        let hit = lock(&self.memos).get_mut(&id).and_then(|m| {
+            let value = m.value.clone().downcast::<T>().ok()?;
+            m.pass = pass;
+            Some((value, m.observed.clone()))
+        });
+        if let Some((value, observed)) = hit {
+            if let Some(r) = parent {
+                r.include(observed);
+            }
+            return value;
+        }
+        let recorder = Recorder::default();
+        let (value, untracked) = watch_untracked(|| compute(Files::new(self, Some(&recorder))));
+        if counted {
+            self.resolutions.fetch_add(1, Ordering::Relaxed);
+        }
+        let value = Arc::new(value);
+        let observed = Arc::new(recorder.finish());
+        if let Some(r) = parent {
+            r.include(observed.clone());
+        }
+        // A result that depends on something unrecorded is recomputed every time.
+        if !untracked {
+            lock(&self.memos).insert(id, Memo { value: value.clone() as Shared, observed, pass });
+        }
+        value
+    }
+
+    /// Forgets a file, so the next read goes to disk.
+    pub fn invalidate(&self, path: &Path) {
+        lock(&self.entries).remove(path);
+    }
+
+    /// What was read, parsed and resolved since creation.
+    pub fn counts(&self) -> Counts {
+        Counts {
+            reads: self.reads.load(Ordering::Relaxed),
+            bytes_read: self.bytes_read.load(Ordering::Relaxed),
+            parses: self.parses.load(Ordering::Relaxed),
+            resolutions: self.resolutions.load(Ordering::Relaxed),
+        }
+    }
+
+    /// How many files were read from disk, and how many bytes, since creation.
+    pub fn stats(&self) -> (u64, u64) {
+        let c = self.counts();
+        (c.reads, c.bytes_read)
+    }
+
+    /// How many reads were asked for since creation, served from the cache or not.
+    /// A loader counts progress with it while a load runs.
+    pub fn served(&self) -> u64 {
+        self.served.load(Ordering::Relaxed)
+    }
+
+    /// Every file held, i.e. every file some load has read (the live loader watches
+    /// their folders: a parent or template outside the searched folders still counts).
+    pub fn paths(&self) -> Vec<PathBuf> {
+        lock(&self.entries).keys().cloned().collect()
+    }
+
+    /// The folders of every file held, each once (what the live loader watches for
+    /// them: tens of thousands of files live in a few folders).
+    pub fn folders(&self) -> Vec<PathBuf> {
+        let entries = lock(&self.entries);
+        let mut out: Vec<PathBuf> = Vec::new();
+        let mut seen: std::collections::HashSet<&Path> = std::collections::HashSet::new();
+        for path in entries.keys() {
+            if let Some(parent) = path.parent() {
+                if seen.insert(parent) {
+                    out.push(parent.to_path_buf());
+                }
+            }
+        }
+        out
+    }
+
+    /// Starts a new pass (one load of a cache kept between loads): files read from now
+    /// on belong to it, for [`FileCache::retain_pass`]. `changed` is `None` for a
+    /// validating pass and the reported changes for a trusting one (module docs).
+    pub fn begin_pass(&self, changed: Option<&[PathBuf]>) {
+        self.pass.fetch_add(1, Ordering::Relaxed);
+        self.trusting.store(changed.is_some(), Ordering::Relaxed);
+        self.canonical.clear();
+        let Some(changed) = changed else {
+            *lock(&self.answers) = Answers::default();
+            lock(&self.memos).clear();
+            return;
+        };
+        let (relisted, restated) = self.relisted(changed);
+        let changes = Changes::new(changed, relisted, restated);
+        let below = |p: &Path| changes.covers(p);
+        // A changed file is read again (a same-size write within the clock's
+        // resolution keeps its stamp); a file below a changed folder is checked by
+        // its stamp, which is what tells an unchanged file in a renamed folder apart.
+        {
+            let mut entries = lock(&self.entries);
+            entries.retain(|p, _| !changed.iter().any(|c| c == p));
+            for (p, e) in entries.iter_mut() {
+                if below(p) {
+                    e.suspect = true;
+                }
+            }
+        }
+        {
+            let mut answers = lock(&self.answers);
+            answers.kinds.retain(|p, _| !below(p));
+            answers.resolved.retain(|p, r| !below(p) && !r.as_deref().is_ok_and(below));
+            answers.listings.retain(|p, _| !below(p) && !changes.relists(p));
+        }
+        let mut seen = HashMap::new();
+        lock(&self.memos).retain(|_, m| {
+            let key = Arc::as_ptr(&m.observed);
+            let touched = match seen.get(&key) {
+                Some(t) => *t,
+                None => m.observed.touched_once(&changes, &mut seen),
+            };
+            seen.insert(key, touched);
+            !touched
+        });
+    }
+
+    /// The folders whose listing a change at one of `changed` altered (an entry that
+    /// came, went, or changed kind), and the changed paths whose kind changed. An
+    /// edited file leaves both as they were, so what only listed its folder or asked
+    /// whether it exists stays valid. What was not asked before counts as altered.
+    fn relisted(&self, changed: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+        let answers = lock(&self.answers);
+        let (mut relisted, mut restated): (Vec<PathBuf>, Vec<PathBuf>) = (Vec::new(), Vec::new());
+        for path in changed {
+            // What a listing would say now: `read_dir` names dangling links too.
+            let now = std::fs::symlink_metadata(path).ok().map(|m| {
+                let is_dir = std::fs::metadata(path).map(|m| m.is_dir()).unwrap_or(false);
+                (is_dir, m.file_type().is_symlink())
+            });
+            let kind_now = match std::fs::metadata(path) {
+                Ok(m) if m.is_file() => Kind::File,
+                Ok(m) if m.is_dir() => Kind::Dir,
+                Ok(_) => Kind::Other,
+                Err(_) => Kind::Missing,
+            };
+            let Some(dir) = path.parent() else { continue };
+            let known = match answers.listings.get(dir) {
+                Some(Ok(Some(entries))) => Some(entries.iter().find(|e| e.path == *path).map(|e| (e.is_dir, e.is_symlink))),
+                _ => None,
+            };
+            if known != Some(now) && !relisted.iter().any(|d| d == dir) {
+                relisted.push(dir.to_path_buf());
+            }
+            // A symlink made or removed changes where the path resolves to.
+            let link_changed = known.flatten().map(|(_, link)| link) != now.map(|(_, link)| link);
+            if answers.kinds.get(path) != Some(&kind_now) || link_changed {
+                restated.push(path.clone());
+            }
+        }
+        (relisted, restated)
+    }
+
+    /// Ends a pass. A validating pass forgets every file and memo it did not ask for
+    /// (deleted, renamed or no longer referenced), so a long-lived cache holds one
+    /// workspace's files only. A trusting pass keeps them: it reused results without
+    /// asking for their files again, and what a change made stale is already gone.
+    pub fn retain_pass(&self) {
+        if self.trusting.load(Ordering::Relaxed) {
+            return;
+        }
+        let pass = self.pass.load(Ordering::Relaxed);
+        lock(&self.entries).retain(|_, e| e.pass == pass);
+        lock(&self.memos).retain(|_, m| m.pass == pass);
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding a lock leaves the map consistent (each insert is whole).
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
