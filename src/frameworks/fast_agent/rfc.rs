@@ -300,7 +300,7 @@ pub fn compare_dialects(s: &LoadState, files: &[PathBuf], report: &mut Ecosystem
     use rayon::prelude::*;
     // Each file is compared on its own, in parallel, and reported in discovery order;
     // memoized per file, so a refresh compares again only the files that changed.
-    let found: Vec<Arc<Option<(String, Option<u32>)>>> = files
+    let found: Vec<Arc<Option<Difference>>> = files
         .par_iter()
         .map(|path| {
             let key = s.cx.memo_key(ID, &format!("compare\0{}\0{}", s.key, path.display()));
@@ -317,8 +317,11 @@ pub fn compare_dialects(s: &LoadState, files: &[PathBuf], report: &mut Ecosystem
     }
 }
 
+/// A message saying how the dialects differ, and the line it points at.
+type Difference = (String, Option<u32>);
+
 /// How the two dialects read one file differently, if they do.
-fn compare_file(s: &LoadState, path: &Path) -> Option<(String, Option<u32>)> {
+fn compare_file(s: &LoadState, path: &Path) -> Option<Difference> {
     let kind = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy()))?;
     let bytes = s.cx.files.read(path).ok()?;
     let text = std::str::from_utf8(&bytes).ok()?;
