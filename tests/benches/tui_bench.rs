@@ -4,6 +4,11 @@
 //!
 //!     cargo run --release --example tui_bench [AGENTS]
 
+// The suite's timing helpers, shared rather than copied.
+#[allow(dead_code)]
+#[path = "suite/measure.rs"]
+mod measure;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -60,24 +65,6 @@ fn catalog(n: usize) -> Arc<Catalog> {
     })
 }
 
-/// CPU time of every thread of this process so far (scheduler statistics, in ns):
-/// on a machine shared with other builds, wall time says little about our own cost.
-fn cpu() -> Duration {
-    let mut ns = 0u64;
-    if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
-        for task in tasks.flatten() {
-            let stat = std::fs::read_to_string(task.path().join("schedstat")).unwrap_or_default();
-            ns += stat.split_whitespace().next().and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
-        }
-    }
-    Duration::from_nanos(ns)
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let theme = Theme::builtin("dark").expect("theme");
@@ -99,7 +86,7 @@ fn main() {
 
     for query in ["review", "tsg", "team42", "zzz"] {
         let mut times = Vec::new();
-        let cpu_start = cpu();
+        let cpu_start = measure::own_cpu();
         for _ in 0..5 {
             app.on_key(KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE));
             for c in query.chars() {
@@ -110,13 +97,13 @@ fn main() {
             }
             app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
         }
-        let cpu_per_key = (cpu() - cpu_start) / times.len() as u32;
+        let cpu_per_key = (measure::own_cpu() - cpu_start) / times.len() as u32;
         let worst = *times.iter().max().expect("times");
         let first: Vec<Duration> = times.iter().step_by(query.len()).copied().collect();
         println!(
             "keystroke, query {query:>7}: wall median {:>8.2?}, first key {:>8.2?}, worst {:>8.2?}; CPU per key {:>8.2?}",
-            median(times.clone()),
-            median(first),
+            measure::median(&times),
+            measure::median(&first),
             worst,
             cpu_per_key
         );
@@ -124,12 +111,12 @@ fn main() {
     // The parts of a keystroke, separately: scoring alone, on one query.
     let index = app.index.as_ref().expect("index");
     for query in ["r", "re", "rev", "review", "tsg"] {
-        let (t, c) = (Instant::now(), cpu());
+        let (t, c) = (Instant::now(), measure::own_cpu());
         let found = agentry::tui::finder::rank(&app.ranker, &index.haystacks, None, query);
         println!(
             "rank alone {query:>7} over all: wall {:>8.2?}, CPU {:>8.2?} ({} matches)",
             t.elapsed(),
-            cpu() - c,
+            measure::own_cpu() - c,
             found.len()
         );
     }

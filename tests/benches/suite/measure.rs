@@ -81,9 +81,8 @@ pub fn peak_rss() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// Files and bytes under `dir` (symbolic links not followed).
-pub fn tree_size(dir: &Path) -> (u64, u64) {
-    let (mut files, mut bytes) = (0, 0);
+/// Calls `visit` with every regular file under `dir` (symbolic links not followed).
+fn each_file(dir: &Path, mut visit: impl FnMut(&std::fs::DirEntry)) {
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&d) else { continue };
@@ -92,11 +91,19 @@ pub fn tree_size(dir: &Path) -> (u64, u64) {
             if kind.is_dir() {
                 stack.push(e.path());
             } else if kind.is_file() {
-                files += 1;
-                bytes += e.metadata().map(|m| m.len()).unwrap_or(0);
+                visit(&e);
             }
         }
     }
+}
+
+/// Files and bytes under `dir` (symbolic links not followed).
+pub fn tree_size(dir: &Path) -> (u64, u64) {
+    let (mut files, mut bytes) = (0, 0);
+    each_file(dir, |e| {
+        files += 1;
+        bytes += e.metadata().map(|m| m.len()).unwrap_or(0);
+    });
     (files, bytes)
 }
 
@@ -104,17 +111,6 @@ pub fn tree_size(dir: &Path) -> (u64, u64) {
 /// load. Returns the bytes read.
 pub fn read_all(dir: &Path) -> u64 {
     let mut bytes = 0;
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
-        for e in entries.flatten() {
-            let Ok(kind) = e.file_type() else { continue };
-            if kind.is_dir() {
-                stack.push(e.path());
-            } else if kind.is_file() {
-                bytes += std::fs::read(e.path()).map(|b| b.len() as u64).unwrap_or(0);
-            }
-        }
-    }
+    each_file(dir, |e| bytes += std::fs::read(e.path()).map(|b| b.len() as u64).unwrap_or(0));
     bytes
 }
