@@ -18,7 +18,11 @@ fn main() -> ExitCode {
             eprintln!("agentry: the explorer needs a terminal; for text or JSON output use a subcommand (`agentry list`, `agentry check`, `agentry --help`)");
             return ExitCode::from(exit::USAGE as u8);
         }
-        let options = agentry::tui::Options { theme: cli.theme.clone(), no_watch: cli.no_watch, poll: cli.poll };
+        let options = agentry::tui::Options {
+            theme: cli.theme.clone(),
+            no_watch: cli.no_watch,
+            poll: cli.poll,
+        };
         return match agentry::tui::run(&cli.workspace, &options) {
             Ok(code) => ExitCode::from(code as u8),
             Err(f) => {

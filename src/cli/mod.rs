@@ -34,7 +34,10 @@ pub struct Failure {
 
 impl Failure {
     pub fn usage(message: impl Into<String>) -> Self {
-        Failure { code: exit::USAGE, message: message.into() }
+        Failure {
+            code: exit::USAGE,
+            message: message.into(),
+        }
     }
 }
 
@@ -43,17 +46,24 @@ impl Failure {
 /// explicit `--home`, `HOME/.config`).
 pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOptions, Failure> {
     let demo = if ws.demo { Some(demo_dir()?) } else { None };
-    let cwd = std::env::current_dir().map_err(|e| Failure::usage(format!("cannot read the current folder: {e}")))?;
+    let cwd = std::env::current_dir()
+        .map_err(|e| Failure::usage(format!("cannot read the current folder: {e}")))?;
     let default_project = demo.as_ref().map(|d| d.join("project")).unwrap_or(cwd);
     let project = normalize(&ws.project.clone().unwrap_or(default_project));
     let home = match (&ws.home, &demo) {
         (Some(h), _) => normalize(h),
         // The demo's home stands in for `~`; its XDG folder is `home/.config` below.
         (None, Some(d)) => d.join("home"),
-        (None, None) => std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| project.clone()),
+        (None, None) => std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| project.clone()),
     };
     let explicit_home = ws.home.is_some() || demo.is_some();
-    let xdg = match (&ws.xdg_config, explicit_home, std::env::var_os("XDG_CONFIG_HOME")) {
+    let xdg = match (
+        &ws.xdg_config,
+        explicit_home,
+        std::env::var_os("XDG_CONFIG_HOME"),
+    ) {
         (Some(x), _, _) => normalize(x),
         (None, false, Some(x)) if !x.is_empty() => normalize(&PathBuf::from(x)),
         _ => home.join(".config"),
@@ -61,12 +71,17 @@ pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOption
     for id in &ws.ecosystems {
         if crate::frameworks::by_id(id).is_none() {
             let known: Vec<_> = crate::frameworks::all().iter().map(|f| f.id()).collect();
-            return Err(Failure::usage(format!("unknown ecosystem `{id}` (known: {})", known.join(", "))));
+            return Err(Failure::usage(format!(
+                "unknown ecosystem `{id}` (known: {})",
+                known.join(", ")
+            )));
         }
     }
     let mut options = BTreeMap::new();
     for kv in &ws.set {
-        let (k, v) = kv.split_once('=').ok_or_else(|| Failure::usage(format!("--set wants KEY=VALUE, got `{kv}`")))?;
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| Failure::usage(format!("--set wants KEY=VALUE, got `{kv}`")))?;
         options.insert(k.trim().to_string(), v.trim().to_string());
     }
     if let Some(d) = &ws.dialect {
@@ -79,12 +94,20 @@ pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOption
         // user's environment (`OH_PERSISTENCE_DIR`, `FAST_AGENT_HOME`, …) leaks in.
         Some(d) => BTreeMap::from([
             ("HOME".to_string(), home.display().to_string()),
-            ("VIRTUAL_ENV".to_string(), d.join("venv").display().to_string()),
+            (
+                "VIRTUAL_ENV".to_string(),
+                d.join("venv").display().to_string(),
+            ),
         ]),
         None => std::env::vars().collect(),
     };
     Ok(LoadOptions {
-        roots: Roots { project, home, xdg, builtins: ws.builtins.as_deref().map(normalize) },
+        roots: Roots {
+            project,
+            home,
+            xdg,
+            builtins: ws.builtins.as_deref().map(normalize),
+        },
         ecosystems: ws.ecosystems.clone(),
         render,
         env,
@@ -99,7 +122,10 @@ pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOption
 /// --demo` finds it on a fresh checkout.
 pub fn demo_dir() -> Result<PathBuf, Failure> {
     let mut candidates = Vec::new();
-    if let Some(exe_dir) = std::env::current_exe().ok().and_then(|e| e.parent().map(PathBuf::from)) {
+    if let Some(exe_dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(PathBuf::from))
+    {
         candidates.push(exe_dir.join("demo"));
         candidates.push(exe_dir.join("assets/demo"));
         candidates.push(exe_dir.join("../share/agentry/demo"));
@@ -111,7 +137,10 @@ pub fn demo_dir() -> Result<PathBuf, Failure> {
         }
     }
     let looked: Vec<String> = candidates.iter().map(|c| c.display().to_string()).collect();
-    Err(Failure::usage(format!("the demo workspace was not found (looked in {})", looked.join(", "))))
+    Err(Failure::usage(format!(
+        "the demo workspace was not found (looked in {})",
+        looked.join(", ")
+    )))
 }
 
 /// Whether output gets ANSI colours: `auto` means standard output is a terminal and
@@ -122,7 +151,8 @@ pub fn use_colour(choice: ColorChoice) -> bool {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     }
 }
@@ -131,7 +161,9 @@ pub fn use_colour(choice: ColorChoice) -> bool {
 pub fn run(ws: &WorkspaceArgs, command: &Command, out: &mut dyn Write) -> Result<i32, Failure> {
     let render = match command {
         Command::Export { .. } => RenderMode::Export,
-        _ => RenderMode::Live { user_prompt: String::new() },
+        _ => RenderMode::Live {
+            user_prompt: String::new(),
+        },
     };
     let opts = load_options(ws, render)?;
     if let Command::Export { .. } = command {
@@ -140,7 +172,10 @@ pub fn run(ws: &WorkspaceArgs, command: &Command, out: &mut dyn Write) -> Result
         }
     }
     let catalog: Catalog = load(&opts, &FileCache::new(), 1);
-    let io = |e: std::io::Error| Failure { code: exit::USAGE, message: format!("cannot write output: {e}") };
+    let io = |e: std::io::Error| Failure {
+        code: exit::USAGE,
+        message: format!("cannot write output: {e}"),
+    };
     match command {
         Command::Export { .. } => {
             let doc = crate::export::report(&catalog.reports[0]);
@@ -150,12 +185,26 @@ pub fn run(ws: &WorkspaceArgs, command: &Command, out: &mut dyn Write) -> Result
         }
         Command::List { json } => output::list(&catalog, *json, out).map_err(io),
         Command::Why { name, json } => output::why(&catalog, name, *json, out).map_err(io),
-        Command::Show { name, origins, source, json } => {
-            output::show(&catalog, name, source.as_deref(), *origins, *json, out).map_err(io)
-        }
+        Command::Show {
+            name,
+            origins,
+            source,
+            json,
+        } => output::show(&catalog, name, source.as_deref(), *origins, *json, out).map_err(io),
         Command::Check { json } => output::check(&catalog, *json, out).map_err(io),
-        Command::Diff { name, against, json, side_by_side, context, color } => {
-            let style = diff::Style { colour: use_colour(*color), side_by_side: *side_by_side, context: *context };
+        Command::Diff {
+            name,
+            against,
+            json,
+            side_by_side,
+            context,
+            color,
+        } => {
+            let style = diff::Style {
+                colour: use_colour(*color),
+                side_by_side: *side_by_side,
+                context: *context,
+            };
             diff::diff(&catalog, name, against.as_deref(), *json, &style, out).map_err(io)
         }
     }

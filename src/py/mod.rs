@@ -7,7 +7,9 @@ mod repr;
 mod unprintable;
 
 pub use num::{float_parse, float_repr, int_parse};
-pub use repr::{date_iso, datetime_iso, is_printable, repr, repr_bytes, repr_str, str_of, timedelta_repr};
+pub use repr::{
+    date_iso, datetime_iso, is_printable, repr, repr_bytes, repr_str, str_of, timedelta_repr,
+};
 
 pub mod calendar;
 pub mod lax;
@@ -21,6 +23,11 @@ pub fn is_space(c: char) -> bool {
         '\t' | '\n' | '\x0b' | '\x0c' | '\r' | '\x1c'..='\x1f' | ' ' | '\u{85}' | '\u{a0}' | '\u{1680}'
             | '\u{2000}'..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}'
     )
+}
+
+/// Python's `\w` in a `str` pattern: letters, digits and `_` of every script.
+pub fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
 }
 
 /// Python's `str.strip()` with no argument.

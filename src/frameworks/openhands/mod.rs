@@ -16,7 +16,9 @@ use rayon::prelude::*;
 
 use super::{Framework, LoadContext, RenderMode};
 use crate::discover::{self, site_packages, ReadError};
-use crate::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Severity, Source, Status};
+use crate::model::{
+    Agent, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Severity, Source, Status,
+};
 
 pub struct OpenHands;
 
@@ -43,17 +45,44 @@ fn folders(cx: &LoadContext, builtins: Option<&Path>) -> Vec<Folder> {
     // `$OH_PERSISTENCE_DIR` moves the user's legacy folder; the resolution report is
     // made without it, as the oracle does.
     let persistence = match (&cx.render, cx.env.get("OH_PERSISTENCE_DIR")) {
-        (RenderMode::Live { .. }, Some(p)) if !p.is_empty() => crate::model::normalize(Path::new(p)),
+        (RenderMode::Live { .. }, Some(p)) if !p.is_empty() => {
+            crate::model::normalize(Path::new(p))
+        }
         _ => r.home.join(".openhands"),
     };
     let mut out = vec![
-        folder(Scope::Project, &r.project, r.project.join(".agents/agents"), "project .agents/agents"),
-        folder(Scope::Project, &r.project, r.project.join(".openhands/agents"), "project .openhands/agents"),
-        folder(Scope::User, &r.home, r.home.join(".agents/agents"), "user ~/.agents/agents"),
-        folder(Scope::User, &r.home, persistence.join("agents"), "user ~/.openhands/agents"),
+        folder(
+            Scope::Project,
+            &r.project,
+            r.project.join(".agents/agents"),
+            "project .agents/agents",
+        ),
+        folder(
+            Scope::Project,
+            &r.project,
+            r.project.join(".openhands/agents"),
+            "project .openhands/agents",
+        ),
+        folder(
+            Scope::User,
+            &r.home,
+            r.home.join(".agents/agents"),
+            "user ~/.agents/agents",
+        ),
+        folder(
+            Scope::User,
+            &r.home,
+            persistence.join("agents"),
+            "user ~/.openhands/agents",
+        ),
     ];
     if let Some(b) = builtins {
-        out.push(folder(Scope::Builtin, b, b.to_path_buf(), "the built-in agents"));
+        out.push(folder(
+            Scope::Builtin,
+            b,
+            b.to_path_buf(),
+            "the built-in agents",
+        ));
     }
     out
 }
@@ -81,7 +110,11 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
             Ok(Some(entries)) => {
                 for e in entries.iter() {
                     let suffix = discover::suffix(&e.name);
-                    if e.is_dir || !suffix.eq_ignore_ascii_case(".md") || e.name == "README.md" || e.name == "readme.md" {
+                    if e.is_dir
+                        || !suffix.eq_ignore_ascii_case(".md")
+                        || e.name == "README.md"
+                        || e.name == "readme.md"
+                    {
                         continue;
                     }
                     let stem = discover::stem(&e.name).to_string();
@@ -91,7 +124,12 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
             Ok(None) => {}
             // OpenHands lets this escape and fails to start; agentry reports it and
             // goes on with the other folders.
-            Err(e) => report.diagnostics.push(Diagnostic::error(ID, DiagKind::Io, &f.path, format!("cannot list folder: {e}"))),
+            Err(e) => report.diagnostics.push(Diagnostic::error(
+                ID,
+                DiagKind::Io,
+                &f.path,
+                format!("cannot list folder: {e}"),
+            )),
         }
     }
     files
@@ -103,13 +141,24 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
             let key = source.key();
             let memo_key = cx.memo_key(ID, &format!("{}\0{stem}\0{key}", source.path.display()));
             let parsed = cx.files.definition(memo_key, |files| {
-                match files.derived(&source.path, discover::context_key(&key), |b| definition::parse(b, &stem, &key)) {
+                match files.derived(&source.path, discover::context_key(&key), |b| {
+                    definition::parse(b, &stem, &key)
+                }) {
                     Ok(parsed) => (*parsed).clone(),
-                    Err(e) => Err(definition::Failure { kind: DiagKind::Io, message: io_message(&e), line: None, col: None }),
+                    Err(e) => Err(definition::Failure {
+                        kind: DiagKind::Io,
+                        message: io_message(&e),
+                        line: None,
+                        col: None,
+                    }),
                 }
             });
             let result = (*parsed).clone();
-            Scanned { folder, source, result }
+            Scanned {
+                folder,
+                source,
+                result,
+            }
         })
         .collect()
 }
@@ -122,17 +171,34 @@ fn io_message(e: &ReadError) -> String {
 }
 
 /// Why `loser` (in folder `lf`) lost to the winner (in folder `wf`), in words.
-fn rule_against(folders: &[Folder], wf: usize, lf: usize, winner: &Source, loser: &Source) -> String {
+fn rule_against(
+    folders: &[Folder],
+    wf: usize,
+    lf: usize,
+    winner: &Source,
+    loser: &Source,
+) -> String {
     let (w, l) = (&folders[wf], &folders[lf]);
     if wf == lf {
-        let name = |s: &Source| s.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        format!("same folder: `{}` sorts before `{}`, and the first file of a name wins", name(winner), name(loser))
+        let name = |s: &Source| {
+            s.path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        format!(
+            "same folder: `{}` sorts before `{}`, and the first file of a name wins",
+            name(winner),
+            name(loser)
+        )
     } else if w.scope == l.scope {
         format!("{} is searched before {}", w.label, l.label)
     } else if l.scope == Scope::Builtin {
-        "built-in agents are registered after every file agent, so any file of the same name wins".into()
+        "built-in agents are registered after every file agent, so any file of the same name wins"
+            .into()
     } else {
-        "project agents are registered before user agents; the first registration of a name wins".into()
+        "project agents are registered before user agents; the first registration of a name wins"
+            .into()
     }
 }
 
@@ -171,7 +237,11 @@ impl Framework for OpenHands {
         report.searched = folders
             .iter()
             .enumerate()
-            .map(|(i, f)| SearchDir { scope: f.scope, path: f.path.clone(), role: format!("{} (searched {})", f.label, i + 1) })
+            .map(|(i, f)| SearchDir {
+                scope: f.scope,
+                path: f.path.clone(),
+                role: format!("{} (searched {})", f.label, i + 1),
+            })
             .collect();
 
         let scanned = scan(cx, &folders, &mut report);
@@ -181,9 +251,12 @@ impl Framework for OpenHands {
             let key = s.source.key();
             match s.result {
                 Err(f) => {
-                    let d = Diagnostic::error(ID, f.kind, &s.source.path, f.message).at(f.line, f.col).failing(key.clone());
+                    let d = Diagnostic::error(ID, f.kind, &s.source.path, f.message)
+                        .at(f.line, f.col)
+                        .failing(key.clone());
                     report.diagnostics.push(d);
-                    let name = discover::stem(s.source.rel.rsplit('/').next().unwrap_or_default()).to_string();
+                    let name = discover::stem(s.source.rel.rsplit('/').next().unwrap_or_default())
+                        .to_string();
                     let agent = invalid_agent(name, s.source);
                     agents.push((agent, s.folder));
                 }
@@ -191,7 +264,14 @@ impl Framework for OpenHands {
                     let (status, shadowed_by, rule) = match winners.get(&def.name) {
                         None => {
                             winners.insert(def.name.clone(), (s.folder, s.source.clone()));
-                            (Status::Wins, None, format!("first definition of `{}`: {}", def.name, folders[s.folder].label))
+                            (
+                                Status::Wins,
+                                None,
+                                format!(
+                                    "first definition of `{}`: {}",
+                                    def.name, folders[s.folder].label
+                                ),
+                            )
                         }
                         Some((wf, winner)) => (
                             Status::Shadowed,
@@ -221,7 +301,11 @@ impl Framework for OpenHands {
         mark_equivalents(&mut agents);
         // The oracle's order: by name, the winner first, then scan order.
         agents.sort_by(|(a, ai), (b, bi)| {
-            (a.name.as_str(), a.status != Status::Wins, *ai).cmp(&(b.name.as_str(), b.status != Status::Wins, *bi))
+            (a.name.as_str(), a.status != Status::Wins, *ai).cmp(&(
+                b.name.as_str(),
+                b.status != Status::Wins,
+                *bi,
+            ))
         });
         report.agents = agents.into_iter().map(|(a, _)| a).collect();
         report
@@ -235,15 +319,30 @@ fn invalid_agent(name: String, source: Source) -> Agent {
 
 /// A shadowed definition whose fields and prompt equal the winner's is EQUIVALENT.
 fn mark_equivalents(agents: &mut [(Agent, usize)]) {
-    let winners: HashMap<String, usize> =
-        agents.iter().enumerate().filter(|(_, (a, _))| a.status == Status::Wins).map(|(i, (a, _))| (a.source.key(), i)).collect();
+    let winners: HashMap<String, usize> = agents
+        .iter()
+        .enumerate()
+        .filter(|(_, (a, _))| a.status == Status::Wins)
+        .map(|(i, (a, _))| (a.source.key(), i))
+        .collect();
     for i in 0..agents.len() {
-        let Some(w) = agents[i].0.shadowed_by.as_ref().and_then(|k| winners.get(k)).copied() else { continue };
+        let Some(w) = agents[i]
+            .0
+            .shadowed_by
+            .as_ref()
+            .and_then(|k| winners.get(k))
+            .copied()
+        else {
+            continue;
+        };
         let same = {
             let (a, b) = (&agents[i].0, &agents[w].0);
             a.system_prompt == b.system_prompt
                 && a.fields.len() == b.fields.len()
-                && a.fields.iter().zip(&b.fields).all(|(x, y)| x.key == y.key && x.value == y.value)
+                && a.fields
+                    .iter()
+                    .zip(&b.fields)
+                    .all(|(x, y)| x.key == y.key && x.value == y.value)
         };
         if same {
             let a = &mut agents[i].0;

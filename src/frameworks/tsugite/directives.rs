@@ -11,49 +11,117 @@ fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("static pattern"))
 }
 
-/// A compiled pattern built from a few fixed pieces (attribute names and value
-/// patterns written in this module), compiled once: compiling is far dearer than
-/// matching. The compiled patterns live for the whole process — there are only a
-/// handful — and are shared, so their match caches are warm too.
-fn cached(pattern: String) -> Option<&'static Regex> {
-    static CACHE: OnceLock<std::sync::Mutex<std::collections::HashMap<String, Option<&'static Regex>>>> = OnceLock::new();
-    let mut map = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
-    *map.entry(pattern).or_insert_with_key(|p| Regex::new(p).ok().map(|r| &*Box::leak(Box::new(r))))
+/// What an attribute's value may be: tsugite's `\w+`, or `.+?` (lazy, no newline).
+#[derive(Clone, Copy)]
+enum Value {
+    Word,
+    Lazy,
 }
 
-/// `re.search(rf'\b{attr}=(["\']?)({value})\1', args)`: the regex crate has no
-/// back-references, so the three quote forms are spelled out (leftmost-first, as
-/// Python's backtracking tries them).
-fn attribute(args: &str, attr: &str, value: &str) -> Option<String> {
-    let pattern = format!(r#"\b{attr}=(?:"({value})"|'({value})'|({value}))"#);
-    let caps = cached(pattern)?.captures(args)?;
-    (1..=3)
-        .find_map(|i| caps.get(i))
-        .map(|m| m.as_str().to_string())
+/// `re.search(rf'\b{attr}=(["\']?)({value})\1', args)`, matched by hand: compiling
+/// the Unicode-aware pattern cost more than everything else a small workspace's
+/// `list` does. The search is the regex's: the leftmost `attr=` (after a non-word
+/// character when `bounded`) whose value matches, trying a `"`-quoted value, then a
+/// `'`-quoted one, then a bare one, as Python's backtracking does.
+fn attribute_matching(args: &str, attr: &str, value: Value, bounded: bool) -> Option<String> {
+    let needle = format!("{attr}=");
+    let mut from = 0;
+    while let Some(at) = args[from..].find(&needle).map(|i| from + i) {
+        from = at + 1;
+        let after_word = args[..at]
+            .chars()
+            .next_back()
+            .is_some_and(crate::py::is_word);
+        if bounded && after_word {
+            continue;
+        }
+        if let Some(found) = value_at(&args[at + needle.len()..], value) {
+            return Some(found.to_string());
+        }
+    }
+    None
 }
 
-/// Like [`attribute`] without the leading `\b` (tool and step `name=`/`assign=`).
+/// The value right at the start of `rest`: quoted by `"`, by `'`, or bare.
+fn value_at(rest: &str, value: Value) -> Option<&str> {
+    for quote in ['"', '\''] {
+        if let Some(inner) = rest.strip_prefix(quote) {
+            let found = match value {
+                // `\w+` then the quote: the whole run of word characters must end at it.
+                Value::Word => {
+                    let run = inner
+                        .find(|c: char| !crate::py::is_word(c))
+                        .unwrap_or(inner.len());
+                    (run > 0 && inner[run..].starts_with(quote)).then(|| &inner[..run])
+                }
+                // `.+?` then the quote: the first quote after at least one character,
+                // on the same line.
+                Value::Lazy => inner
+                    .chars()
+                    .next()
+                    .filter(|&c| c != '\n')
+                    .and_then(|first| {
+                        let line_end = inner.find('\n').unwrap_or(inner.len());
+                        inner[first.len_utf8()..line_end]
+                            .find(quote)
+                            .map(|i| &inner[..first.len_utf8() + i])
+                    }),
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
+    match value {
+        Value::Word => {
+            let run = rest
+                .find(|c: char| !crate::py::is_word(c))
+                .unwrap_or(rest.len());
+            (run > 0).then(|| &rest[..run])
+        }
+        Value::Lazy => rest
+            .chars()
+            .next()
+            .filter(|&c| c != '\n')
+            .map(|c| &rest[..c.len_utf8()]),
+    }
+}
+
+/// `\b{attr}=(["\']?)(\w+)\1`.
+fn attribute(args: &str, attr: &str) -> Option<String> {
+    attribute_matching(args, attr, Value::Word, true)
+}
+
+/// `\b{attr}=(["\']?)(.+?)\1`: only whether one is there matters.
+fn has_attribute(args: &str, attr: &str) -> bool {
+    attribute_matching(args, attr, Value::Lazy, true).is_some()
+}
+
+/// `{attr}=(["\']?)(\w+)\1`, without the leading `\b` (tool and step `name=`/`assign=`).
 fn loose_attribute(args: &str, attr: &str) -> Option<String> {
-    let pattern = format!(r#"{attr}=(?:"(\w+)"|'(\w+)'|(\w+))"#);
-    let caps = cached(pattern)?.captures(args)?;
-    (1..=3)
-        .find_map(|i| caps.get(i))
-        .map(|m| m.as_str().to_string())
+    attribute_matching(args, attr, Value::Word, false)
 }
 
 /// `strip_ignored_sections`, then the newline normalisation of Jinja2's lexer (`\r\n`
 /// and `\r` become `\n` in template text and string literals; minijinja keeps them).
 pub fn strip_ignored(content: &str) -> String {
     static CELL: OnceLock<Regex> = OnceLock::new();
+    if !content.contains("tsu:ignore") {
+        return normalise_newlines(content.to_string());
+    }
     let kept = re(
         &CELL,
         r"(?s)<!--\s*tsu:ignore\s*-->.*?<!--\s*/tsu:ignore\s*-->",
     )
     .replace_all(content, "");
-    if kept.contains('\r') {
-        kept.replace("\r\n", "\n").replace('\r', "\n")
+    normalise_newlines(kept.into_owned())
+}
+
+fn normalise_newlines(text: String) -> String {
+    if text.contains('\r') {
+        text.replace("\r\n", "\n").replace('\r', "\n")
     } else {
-        kept.into_owned()
+        text
     }
 }
 
@@ -67,6 +135,11 @@ fn placeholder(kind: &str, name: &str) -> String {
 pub fn tool_placeholders(content: &str) -> Vec<(String, String)> {
     static CELL: OnceLock<Regex> = OnceLock::new();
     let mut out = Vec::new();
+    // Most bodies have no directive at all; compiling the pattern is dearer than the
+    // rest of a small workspace's load, so it waits until it can match.
+    if !content.contains("tsu:tool") {
+        return out;
+    }
     for caps in re(&CELL, r"<!--\s*tsu:tool\s+(.+?)\s*-->").captures_iter(content) {
         let raw = caps.get(1).map(|m| m.as_str().trim()).unwrap_or_default();
         let Some(name) = loose_attribute(raw, "name") else {
@@ -102,6 +175,9 @@ fn json_args(raw: &str) -> Option<serde_json::Value> {
 pub fn exec_placeholders(content: &str) -> (String, Vec<(String, String)>) {
     static OPEN: OnceLock<Regex> = OnceLock::new();
     static PAIR: OnceLock<Regex> = OnceLock::new();
+    if !content.contains("tsu:exec") {
+        return (content.to_string(), Vec::new());
+    }
     let open = re(&OPEN, r"(?s)<!--\s*tsu:exec\s+([^>]+?)\s*-->");
     let pair = re(
         &PAIR,
@@ -123,15 +199,12 @@ pub fn exec_placeholders(content: &str) -> (String, Vec<(String, String)>) {
     let mut blocks = Vec::new();
     for caps in &pairs {
         let args = caps.get(1).map(|m| m.as_str().trim()).unwrap_or_default();
-        let Some(name) = attribute(args, "name", r"\w+") else {
+        let Some(name) = attribute(args, "name") else {
             return (content.to_string(), Vec::new());
         };
-        for var in [
-            attribute(args, "assign", r"\w+"),
-            attribute(args, "stdout_assign", r"\w+"),
-        ]
-        .into_iter()
-        .flatten()
+        for var in [attribute(args, "assign"), attribute(args, "stdout_assign")]
+            .into_iter()
+            .flatten()
         {
             vars.push((var, placeholder("Exec", &name)));
         }
@@ -163,6 +236,9 @@ pub struct Step {
 /// `repeat_until`, bad `response_format` JSON).
 pub fn steps(content: &str) -> Option<(String, Vec<Step>)> {
     static CELL: OnceLock<Regex> = OnceLock::new();
+    if !content.contains("tsu:step") {
+        return Some((String::new(), Vec::new()));
+    }
     let found: Vec<regex::Captures> = re(&CELL, r"<!--\s*tsu:step\s+(.+?)\s*-->")
         .captures_iter(content)
         .collect();
@@ -181,9 +257,7 @@ pub fn steps(content: &str) -> Option<(String, Vec<Step>)> {
             .map(|m| m.start())
             .unwrap_or(content.len());
         let name = loose_attribute(args, "name")?;
-        if attribute(args, "repeat_while", ".+?").is_some()
-            && attribute(args, "repeat_until", ".+?").is_some()
-        {
+        if has_attribute(args, "repeat_while") && has_attribute(args, "repeat_until") {
             return None;
         }
         if let Some(rf) = response_format(args) {
@@ -191,7 +265,7 @@ pub fn steps(content: &str) -> Option<(String, Vec<Step>)> {
         }
         out.push(Step {
             name,
-            assign: attribute(args, "assign", r"\w+"),
+            assign: attribute(args, "assign"),
             content: crate::py::strip(&content[start..end]).to_string(),
         });
     }
@@ -210,7 +284,7 @@ fn response_format(args: &str) -> Option<String> {
 /// `add_mock_step_variables`: every step `assign` → `"mock_step_result"`.
 pub fn step_mocks(content: &str) -> Vec<(String, String)> {
     static CELL: OnceLock<Regex> = OnceLock::new();
-    if !re(&CELL, r"<!--\s*tsu:step\s+").is_match(content) {
+    if !content.contains("tsu:step") || !re(&CELL, r"<!--\s*tsu:step\s+").is_match(content) {
         return Vec::new();
     }
     match steps(content) {
@@ -226,6 +300,51 @@ pub fn step_mocks(content: &str) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The pattern tsugite searches with, spelled out for the regex crate (which has
+    /// no back-references): the hand-written matcher must find what it finds.
+    fn by_regex(args: &str, attr: &str, value: &str, bounded: bool) -> Option<String> {
+        let b = if bounded { r"\b" } else { "" };
+        let pattern = format!(r#"{b}{attr}=(?:"({value})"|'({value})'|({value}))"#);
+        let caps = regex::Regex::new(&pattern).unwrap().captures(args)?;
+        (1..=3)
+            .find_map(|i| caps.get(i))
+            .map(|m| m.as_str().to_string())
+    }
+
+    proptest! {
+        #[test]
+        fn attributes_are_found_as_the_pattern_finds_them(
+            args in "[a_=\"' \n.é-]{0,24}",
+        ) {
+            for bounded in [true, false] {
+                prop_assert_eq!(
+                    attribute_matching(&args, "a", Value::Word, bounded),
+                    by_regex(&args, "a", r"\w+", bounded)
+                );
+                prop_assert_eq!(
+                    attribute_matching(&args, "a", Value::Lazy, bounded),
+                    by_regex(&args, "a", ".+?", bounded)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn attribute_values_in_each_quoting() {
+        assert_eq!(attribute("x name=\"n1\" y", "name").as_deref(), Some("n1"));
+        assert_eq!(attribute("name='n2'", "name").as_deref(), Some("n2"));
+        assert_eq!(attribute("name=n3 rest", "name").as_deref(), Some("n3"));
+        assert_eq!(attribute("rename=n4", "name"), None, "\\b before the name");
+        assert_eq!(loose_attribute("rename=n4", "name").as_deref(), Some("n4"));
+        assert_eq!(
+            attribute("name=\"a b\" name=c", "name").as_deref(),
+            Some("c")
+        );
+        assert!(has_attribute("repeat_while=\"x > 1\"", "repeat_while"));
+        assert!(!has_attribute("repeat_while=", "repeat_while"));
+    }
 
     #[test]
     fn ignore_blocks_go_with_their_markers() {

@@ -106,15 +106,30 @@ impl Resolver<'_> {
     }
 
     fn read_and_parse(&self, path: &Path) -> Result<Parsed, LoadError> {
-        memo(self.files, &self.lookups.parsed, &path.to_path_buf(), |files| self.read_and_parse_once(files, path))
+        memo(
+            self.files,
+            &self.lookups.parsed,
+            &path.to_path_buf(),
+            |files| self.read_and_parse_once(files, path),
+        )
     }
 
     fn real(&self, path: &Path) -> Option<PathBuf> {
-        memo(self.files, &self.lookups.real, &path.to_path_buf(), |files| py_resolve(files, path))
+        memo(
+            self.files,
+            &self.lookups.real,
+            &path.to_path_buf(),
+            |files| py_resolve(files, path),
+        )
     }
 
     fn is_file(&self, path: &Path) -> bool {
-        memo(self.files, &self.lookups.is_file, &path.to_path_buf(), |files| search::is_file(files, path))
+        memo(
+            self.files,
+            &self.lookups.is_file,
+            &path.to_path_buf(),
+            |files| search::is_file(files, path),
+        )
     }
 
     fn read_and_parse_once(&self, files: Files, path: &Path) -> Result<Parsed, LoadError> {
@@ -123,7 +138,8 @@ impl Resolver<'_> {
         let context = crate::discover::context_key(&format!("{}\0{key}", path.display()));
         let parsed = files
             .derived(path, context, |bytes| {
-                parse::decode_text(path, bytes).and_then(|text| parse::parse_agent(&text, path, &key))
+                parse::decode_text(path, bytes)
+                    .and_then(|text| parse::parse_agent(&text, path, &key))
             })
             .map_err(|e| parse::read_error(path, e))?;
         (*parsed).clone()
@@ -146,7 +162,9 @@ impl Resolver<'_> {
                 format!("inheritance deeper than {MAX_DEPTH} levels"),
             ));
         }
-        let resolved_path = self.real(agent_path).unwrap_or_else(|| agent_path.to_path_buf());
+        let resolved_path = self
+            .real(agent_path)
+            .unwrap_or_else(|| agent_path.to_path_buf());
         // tsugite hands each parent a copy of the visited set. Adding this file for the
         // walk up and taking it out again afterwards is the same and keeps a long chain
         // linear instead of copying the set at every level.
@@ -155,9 +173,9 @@ impl Resolver<'_> {
             Some("none") => Ok(None),
             None => self.default_base(agent_path, &resolved_path, visited, depth),
             Some("") => Ok(None),
-            Some(reference) => {
-                self.explicit_parent(reference, &agent, agent_path, visited, depth).map(Some)
-            }
+            Some(reference) => self
+                .explicit_parent(reference, &agent, agent_path, visited, depth)
+                .map(Some),
         };
         if added {
             visited.remove(&resolved_path);
@@ -189,21 +207,24 @@ impl Resolver<'_> {
         } else {
             current
         };
-        let found = memo(self.files, &self.lookups.found, &(reference.to_string(), dir.to_path_buf()), |files| {
-            self.space.find(files, reference, dir, self.cwd, self.home)
-        })
+        let found = memo(
+            self.files,
+            &self.lookups.found,
+            &(reference.to_string(), dir.to_path_buf()),
+            |files| self.space.find(files, reference, dir, self.cwd, self.home),
+        )
         .ok_or_else(|| {
-                LoadError::new(
-                    ErrClass::Value,
-                    DiagKind::Missing,
-                    current,
-                    line,
-                    format!(
-                        "Extended agent not found: {reference} (searched from {})",
-                        dir.display()
-                    ),
-                )
-            })?;
+            LoadError::new(
+                ErrClass::Value,
+                DiagKind::Missing,
+                current,
+                line,
+                format!(
+                    "Extended agent not found: {reference} (searched from {})",
+                    dir.display()
+                ),
+            )
+        })?;
         let real = self.real(&found).unwrap_or_else(|| found.clone());
         if visited.contains(&real) {
             return Err(LoadError::new(
@@ -281,7 +302,10 @@ impl Resolver<'_> {
             Some(n) if n.is_empty() => return Ok(None),
             Some(n) => n.as_str(),
         };
-        let Some(found) = self.space.find(self.files, name, folder, self.cwd, self.home) else {
+        let Some(found) = self
+            .space
+            .find(self.files, name, folder, self.cwd, self.home)
+        else {
             return Ok(None);
         };
         if found == resolved_path || visited.contains(&found) {

@@ -28,7 +28,7 @@ use serde_json::Value as Json;
 use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages::{self, Package};
 use crate::model::{
-    Agent, DiagKind, Diagnostic, Message, EcosystemReport, Edge, EdgeKind, Field, Roots, SearchDir,
+    Agent, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Message, Roots, SearchDir,
     Severity, Source, Status,
 };
 use inherit::Resolver;
@@ -220,7 +220,8 @@ impl<'a> Loader<'a> {
             let key = self.cx.memo_key(ID, &format!("{shared_key}\0{name}"));
             let outcome = self.cx.files.definition(key, |files| {
                 let cx = self.cx.with_files(files);
-                self.view(&cx).resolve_name(name, &dirs, &space, &config, &inputs, &lookups)
+                self.view(&cx)
+                    .resolve_name(name, &dirs, &space, &config, &inputs, &lookups)
             });
             for agent in &outcome.agents {
                 agents.push(agent.clone());
@@ -284,7 +285,10 @@ impl<'a> Loader<'a> {
             .filter(|(p, _)| search::exists(files, p))
             .collect();
         if candidates.is_empty() {
-            return NameOutcome { agents, diagnostics };
+            return NameOutcome {
+                agents,
+                diagnostics,
+            };
         }
         let winner = space.find(files, name, &roots.project, &roots.project, &roots.home);
         let direct = winner.is_some() && winner == py_resolve(files, &candidates[0].0);
@@ -319,14 +323,13 @@ impl<'a> Loader<'a> {
                 rule,
             };
             let (agent, diags, body) = self.load_candidate(&resolver, &ctx, inputs);
-            let fingerprint =
-                (agent.status != Status::Invalid && diags.is_empty()).then(|| {
-                    (
-                        agent.fields.iter().map(|f| f.value.clone()).collect(),
-                        agent.system_prompt.clone(),
-                        body,
-                    )
-                });
+            let fingerprint = (agent.status != Status::Invalid && diags.is_empty()).then(|| {
+                (
+                    agent.fields.iter().map(|f| f.value.clone()).collect(),
+                    agent.system_prompt.clone(),
+                    body,
+                )
+            });
             outcomes.push(Outcome {
                 index: agents.len(),
                 fingerprint,
@@ -353,7 +356,10 @@ impl<'a> Loader<'a> {
                 }
             }
         }
-        NameOutcome { agents, diagnostics }
+        NameOutcome {
+            agents,
+            diagnostics,
+        }
     }
 
     /// `extends` and the implicit base are looked up from each agent's own folder, so
@@ -365,7 +371,10 @@ impl<'a> Loader<'a> {
             for p in std::iter::once(a.source.path.clone())
                 .chain(a.chain.iter().skip(1).filter_map(|k| self.path_of_key(k)))
             {
-                if let Some(parent) = py_resolve(self.cx.files, &p).as_deref().and_then(Path::parent) {
+                if let Some(parent) = py_resolve(self.cx.files, &p)
+                    .as_deref()
+                    .and_then(Path::parent)
+                {
                     if !folders.iter().any(|f| f == parent) {
                         folders.push(parent.to_path_buf());
                     }
@@ -378,11 +387,9 @@ impl<'a> Loader<'a> {
                 self.key_of(&folder)
             );
             for d in space.dirs_labelled(self.cx.files, &folder, &label) {
-                let known = self
-                    .report
-                    .searched
-                    .iter()
-                    .any(|s| py_resolve(self.cx.files, &s.path) == py_resolve(self.cx.files, &d.path));
+                let known = self.report.searched.iter().any(|s| {
+                    py_resolve(self.cx.files, &s.path) == py_resolve(self.cx.files, &d.path)
+                });
                 if !known {
                     let scope = self.source_of(&d.path).scope;
                     let role = d.role;
@@ -489,9 +496,17 @@ impl<'a> Loader<'a> {
     ) -> (Agent, Vec<Diagnostic>, String) {
         let source = self.source_of(c.cand);
         let key = source.key();
-        let status = if c.is_winner { Status::Wins } else { Status::Shadowed };
+        let status = if c.is_winner {
+            Status::Wins
+        } else {
+            Status::Shadowed
+        };
         let mut agent = Agent::new(ID, c.name.to_string(), source, status, c.rule.clone());
-        agent.shadowed_by = if c.is_winner { None } else { c.winner_key.clone() };
+        agent.shadowed_by = if c.is_winner {
+            None
+        } else {
+            c.winner_key.clone()
+        };
         let (parsed, mut resolved) = match resolver.parse_agent_file(c.load_path) {
             Ok(r) => r,
             Err(e) => {
@@ -536,9 +551,20 @@ impl<'a> Loader<'a> {
                 agent.system_prompt = Some(p.instructions);
                 // Multi-step agents send each step as its own user turn.
                 agent.messages = if p.steps.is_empty() {
-                    vec![Message { role: "user".into(), label: None, text: p.user_message }]
+                    vec![Message {
+                        role: "user".into(),
+                        label: None,
+                        text: p.user_message,
+                    }]
                 } else {
-                    p.steps.into_iter().map(|(name, text)| Message { role: "user".into(), label: Some(name), text }).collect()
+                    p.steps
+                        .into_iter()
+                        .map(|(name, text)| Message {
+                            role: "user".into(),
+                            label: Some(name),
+                            text,
+                        })
+                        .collect()
                 };
             }
             Ok(None) => {

@@ -141,7 +141,7 @@ fn wordcount(s: String) -> usize {
     let mut count = 0;
     let mut in_word = false;
     for c in s.chars() {
-        let word = c.is_alphanumeric() || c == '_';
+        let word = crate::py::is_word(c);
         if word && !in_word {
             count += 1;
         }
@@ -197,7 +197,6 @@ pub fn unknown_method(
     }
     minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)
 }
-
 
 /// Jinja2's `striptags`: tags and comments removed, whitespace runs collapsed.
 fn striptags(s: String) -> String {
