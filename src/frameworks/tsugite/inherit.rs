@@ -5,9 +5,9 @@
 //! package's rule of which failures an implicit base swallows (`ValueError`) and which
 //! it lets through (`TypeError`, `KeyError`, `OSError`).
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 
 use super::merge;
 use super::parse::{self, Config, ErrClass, LoadError, Parsed};
@@ -52,12 +52,16 @@ type Visited = HashSet<PathBuf>;
 /// not copied: a 10,000-file chain stays linear in memory).
 #[derive(Default)]
 pub struct Lookups {
-    found: RefCell<HashMap<Reference, Looked<Option<PathBuf>>>>,
-    real: RefCell<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
-    is_file: RefCell<HashMap<PathBuf, Looked<bool>>>,
-    parsed: RefCell<HashMap<PathBuf, Looked<Result<Parsed, LoadError>>>>,
+    found: Table<Reference, Option<PathBuf>>,
+    real: Table<PathBuf, Option<PathBuf>>,
+    is_file: Table<PathBuf, bool>,
+    parsed: Table<PathBuf, Result<Parsed, LoadError>>,
 }
 
+/// Names resolve in parallel, so each answer is a cell the first asker fills while
+/// any other asker of the same key waits for it: a shared parent is parsed once
+/// (and counted once), however many names reach it at the same time.
+type Table<K, V> = Mutex<HashMap<K, Arc<OnceLock<Looked<V>>>>>;
 type Looked<V> = (V, Arc<Observed>);
 /// An `extends` reference and the folder it is looked up from.
 type Reference = (String, PathBuf);
@@ -66,17 +70,27 @@ type Reference = (String, PathBuf);
 /// every time.
 fn memo<K: std::hash::Hash + Eq + Clone, V: Clone>(
     files: Files,
-    map: &RefCell<HashMap<K, Looked<V>>>,
+    map: &Table<K, V>,
     key: &K,
     make: impl FnOnce(Files) -> V,
 ) -> V {
-    if let Some((v, observed)) = map.borrow().get(key) {
+    let cell = map
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .entry(key.clone())
+        .or_default()
+        .clone();
+    // Filled outside the table's lock; `make` is a leaf look-up that never asks the
+    // same table again, so waiting on a cell cannot deadlock.
+    let mut filled_here = false;
+    let (v, observed) = cell.get_or_init(|| {
+        filled_here = true;
+        files.capture(make)
+    });
+    if !filled_here {
         files.include(observed.clone());
-        return v.clone();
     }
-    let (v, observed) = files.capture(make);
-    map.borrow_mut().insert(key.clone(), (v.clone(), observed));
-    v
+    v.clone()
 }
 
 /// Longest `extends` chain followed before agentry gives up. tsugite has no limit

@@ -20,6 +20,7 @@ mod schema;
 mod search;
 mod tools;
 
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -213,16 +214,22 @@ impl<'a> Loader<'a> {
         let lookups = inherit::Lookups::default();
         let mut agents = Vec::new();
         let mut diagnostics = Vec::new();
-        for name in &names {
-            // Each name (its candidates, winner and shadowing) is one memoized
-            // resolution: a refresh recomputes only the names whose files, parents,
-            // lookups or listings changed.
-            let key = self.cx.memo_key(ID, &format!("{shared_key}\0{name}"));
-            let outcome = self.cx.files.definition(key, |files| {
-                let cx = self.cx.with_files(files);
-                self.view(&cx)
-                    .resolve_name(name, &dirs, &space, &config, &inputs, &lookups)
-            });
+        // Each name (its candidates, winner and shadowing) is one memoized resolution:
+        // a refresh recomputes only the names whose files, parents, lookups or
+        // listings changed. Names resolve in parallel; the lookups they share are
+        // computed once.
+        let outcomes: Vec<_> = names
+            .par_iter()
+            .map(|name| {
+                let key = self.cx.memo_key(ID, &format!("{shared_key}\0{name}"));
+                self.cx.files.definition(key, |files| {
+                    let cx = self.cx.with_files(files);
+                    self.view(&cx)
+                        .resolve_name(name, &dirs, &space, &config, &inputs, &lookups)
+                })
+            })
+            .collect();
+        for outcome in outcomes {
             for agent in &outcome.agents {
                 agents.push(agent.clone());
             }

@@ -274,13 +274,15 @@ impl Scanner {
                     match char::from_u32(code) {
                         Some(c) => chunks.push(c),
                         // Python's chr() raises ValueError for surrogates / > 0x10FFFF.
-                        None => return Err(error(
-                            CTX,
-                            format!(
+                        None => {
+                            return Err(error(
+                                CTX,
+                                format!(
                                 "ValueError: chr() arg not in range or a surrogate (0x{code:x})"
                             ),
-                            self.mark(),
-                        )),
+                                self.mark(),
+                            ))
+                        }
                     }
                     self.forward(length);
                 } else if is_break(ch) {
