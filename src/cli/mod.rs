@@ -157,8 +157,8 @@ pub fn use_colour(choice: ColorChoice) -> bool {
     }
 }
 
-/// Runs one subcommand, writing to `out`; returns the exit code.
-pub fn run(ws: &WorkspaceArgs, command: &Command, out: &mut dyn Write) -> Result<i32, Failure> {
+/// Loads what `command` shows: the catalog, and the cache it was read through.
+pub fn load_for(ws: &WorkspaceArgs, command: &Command) -> Result<(Catalog, FileCache), Failure> {
     let render = match command {
         Command::Export { .. } => RenderMode::Export,
         _ => RenderMode::Live {
@@ -171,7 +171,13 @@ pub fn run(ws: &WorkspaceArgs, command: &Command, out: &mut dyn Write) -> Result
             return Err(Failure::usage("export needs exactly one --ecosystem"));
         }
     }
-    let catalog: Catalog = load(&opts, &FileCache::new(), 1);
+    let cache = FileCache::new();
+    let catalog = load(&opts, &cache, 1);
+    Ok((catalog, cache))
+}
+
+/// Writes what `command` prints of `catalog` to `out`; returns the exit code.
+pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Result<i32, Failure> {
     let io = |e: std::io::Error| Failure {
         code: exit::USAGE,
         message: format!("cannot write output: {e}"),
@@ -183,15 +189,15 @@ pub fn run(ws: &WorkspaceArgs, command: &Command, out: &mut dyn Write) -> Result
             writeln!(out).map_err(io)?;
             Ok(exit::OK)
         }
-        Command::List { json } => output::list(&catalog, *json, out).map_err(io),
-        Command::Why { name, json } => output::why(&catalog, name, *json, out).map_err(io),
+        Command::List { json } => output::list(catalog, *json, out).map_err(io),
+        Command::Why { name, json } => output::why(catalog, name, *json, out).map_err(io),
         Command::Show {
             name,
             origins,
             source,
             json,
-        } => output::show(&catalog, name, source.as_deref(), *origins, *json, out).map_err(io),
-        Command::Check { json } => output::check(&catalog, *json, out).map_err(io),
+        } => output::show(catalog, name, source.as_deref(), *origins, *json, out).map_err(io),
+        Command::Check { json } => output::check(catalog, *json, out).map_err(io),
         Command::Diff {
             name,
             against,
@@ -205,7 +211,7 @@ pub fn run(ws: &WorkspaceArgs, command: &Command, out: &mut dyn Write) -> Result
                 side_by_side: *side_by_side,
                 context: *context,
             };
-            diff::diff(&catalog, name, against.as_deref(), *json, &style, out).map_err(io)
+            diff::diff(catalog, name, against.as_deref(), *json, &style, out).map_err(io)
         }
     }
 }

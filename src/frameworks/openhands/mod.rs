@@ -11,6 +11,7 @@ mod validators;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -100,7 +101,7 @@ fn locate_builtins(cx: &LoadContext) -> (Option<PathBuf>, Vec<PathBuf>) {
 struct Scanned {
     folder: usize,
     source: Source,
-    result: Result<definition::Definition, definition::Failure>,
+    result: Arc<Result<definition::Definition, definition::Failure>>,
 }
 
 fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> Vec<Scanned> {
@@ -140,20 +141,22 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
             // memo around it only counts it as the definition resolved.
             let key = source.key();
             let memo_key = cx.memo_key(ID, &format!("{}\0{stem}\0{key}", source.path.display()));
+            // Both memos share one parse (an `Arc`), not copies of it.
             let parsed = cx.files.definition(memo_key, |files| {
-                match files.derived(&source.path, discover::context_key(&key), |b| {
-                    definition::parse(b, &stem, &key)
-                }) {
-                    Ok(parsed) => (*parsed).clone(),
-                    Err(e) => Err(definition::Failure {
-                        kind: DiagKind::Io,
-                        message: io_message(&e),
-                        line: None,
-                        col: None,
-                    }),
-                }
+                files
+                    .derived(&source.path, discover::context_key(&key), |b| {
+                        definition::parse(b, &stem, &key)
+                    })
+                    .unwrap_or_else(|e| {
+                        Arc::new(Err(definition::Failure {
+                            kind: DiagKind::Io,
+                            message: io_message(&e),
+                            line: None,
+                            col: None,
+                        }))
+                    })
             });
-            let result = (*parsed).clone();
+            let result = Arc::clone(&*parsed);
             Scanned {
                 folder,
                 source,
@@ -249,9 +252,9 @@ impl Framework for OpenHands {
         let mut agents: Vec<(Agent, usize)> = Vec::new();
         for s in scanned {
             let key = s.source.key();
-            match s.result {
+            match &*s.result {
                 Err(f) => {
-                    let d = Diagnostic::error(ID, f.kind, &s.source.path, f.message)
+                    let d = Diagnostic::error(ID, f.kind, &s.source.path, f.message.clone())
                         .at(f.line, f.col)
                         .failing(key.clone());
                     report.diagnostics.push(d);
@@ -281,16 +284,16 @@ impl Framework for OpenHands {
                     };
                     let agent = Agent {
                         ecosystem: ID,
-                        name: def.name,
+                        name: def.name.clone(),
                         chain: vec![key],
                         source: s.source,
                         status,
                         shadowed_by,
                         rule,
-                        description: def.description,
-                        fields: def.fields,
-                        attributes: def.attributes,
-                        system_prompt: Some(def.system_prompt),
+                        description: def.description.clone(),
+                        fields: def.fields.clone(),
+                        attributes: def.attributes.clone(),
+                        system_prompt: Some(def.system_prompt.clone()),
                         messages: Vec::new(),
                         edges: Vec::new(),
                     };
