@@ -14,11 +14,7 @@ pub fn report(r: &EcosystemReport) -> Json {
         .iter()
         .filter(|a| a.status != Status::Invalid)
         .map(|a| {
-            let fields: Map<String, Json> = a
-                .fields
-                .iter()
-                .map(|f| (f.key.clone(), f.value.clone()))
-                .collect();
+            let fields: Map<String, Json> = a.fields.iter().map(|f| (f.key.clone(), f.value.clone())).collect();
             json!({
                 "name": a.name,
                 "source": a.source.key(),

@@ -39,11 +39,7 @@ pub fn split(text: &str) -> Split {
     let stripped = py::strip(text);
     let base = text.len() - text.trim_start_matches(py::is_space).len();
     let line_at = |offset: usize| 1 + text[..base + offset].matches('\n').count() as u32;
-    let whole = |s: &str| Split {
-        front: None,
-        body: s.to_string(),
-        body_line: line_at(0),
-    };
+    let whole = |s: &str| Split { front: None, body: s.to_string(), body_line: line_at(0) };
 
     let format = if yaml_boundary(stripped, 0).is_some() {
         Format::Yaml
@@ -56,13 +52,9 @@ pub fn split(text: &str) -> Split {
         Format::Yaml => yaml_boundary(stripped, at),
         Format::Json => json_boundary(stripped, at),
     };
-    let Some((open_start, open_end)) = find(stripped, 0, boundary) else {
-        return whole(stripped);
-    };
+    let Some((open_start, open_end)) = find(stripped, 0, boundary) else { return whole(stripped) };
     debug_assert_eq!(open_start, 0);
-    let Some((close_start, close_end)) = find(stripped, open_end, boundary) else {
-        return whole(stripped);
-    };
+    let Some((close_start, close_end)) = find(stripped, open_end, boundary) else { return whole(stripped) };
     let block = &stripped[open_end..close_start];
     let content = &stripped[close_end..];
     let body = py::strip(content);
@@ -72,11 +64,7 @@ pub fn split(text: &str) -> Split {
         Format::Json => format!("{{{block}}}"),
     };
     Split {
-        front: Some(Front {
-            format,
-            text,
-            line_offset: line_at(open_end) - 1,
-        }),
+        front: Some(Front { format, text, line_offset: line_at(open_end) - 1 }),
         body: body.to_string(),
         body_line: line_at(body_start),
     }

@@ -53,11 +53,7 @@ pub fn yaml(data: &[u8]) {
             }
         }
     }
-    let loader = if data.len() % 2 == 0 {
-        Loader::Safe
-    } else {
-        Loader::CSafe
-    };
+    let loader = if data.len() % 2 == 0 { Loader::Safe } else { Loader::CSafe };
     if let Ok(Some(node)) = yaml::load_with(&text, loader) {
         let _ = crate::py::repr(&node.value);
     }
@@ -73,10 +69,7 @@ pub fn frontmatter(data: &[u8]) {
 /// Markdown bundle, and each card it yields checked as the RFC dialect does.
 pub fn agentcard_bundle(data: &[u8]) {
     let env = fast_agent::raw::Env::new();
-    for kind in [
-        fast_agent::parse::FileKind::Yaml,
-        fast_agent::parse::FileKind::Markdown,
-    ] {
+    for kind in [fast_agent::parse::FileKind::Yaml, fast_agent::parse::FileKind::Markdown] {
         if let Ok(cards) = fast_agent::rfc::parse(kind, data, &env) {
             let in_bundle = cards.len() > 1;
             for (_, raw) in &cards {
@@ -110,13 +103,8 @@ pub fn fast_agent(data: &[u8]) {
     let exists = |_: &Path| false;
     let resolve = |_: &Path| None;
     let source_key = |p: &Path| format!("project:{}", p.display());
-    for (kind, name) in [
-        (FileKind::Yaml, "card.yaml"),
-        (FileKind::Markdown, "card.md"),
-    ] {
-        let Ok(raw) = fast_agent::parse::released(kind, data, &env) else {
-            continue;
-        };
+    for (kind, name) in [(FileKind::Yaml, "card.yaml"), (FileKind::Markdown, "card.md")] {
+        let Ok(raw) = fast_agent::parse::released(kind, data, &env) else { continue };
         let path = dir.join(name);
         let cx = CardContext {
             path: &path,
@@ -143,11 +131,7 @@ pub fn tsugite_template(data: &[u8]) {
     let path = Path::new(FAKE_DIR).join("agent.md");
     let text = text(data);
     let parsed = tsugite::parse::parse_agent(&text, &path, "project:agent.md").or_else(|_| {
-        tsugite::parse::parse_agent(
-            &format!("---\nname: fuzz\n---\n{text}"),
-            &path,
-            "project:agent.md",
-        )
+        tsugite::parse::parse_agent(&format!("---\nname: fuzz\n---\n{text}"), &path, "project:agent.md")
     });
     let Ok(parsed) = parsed else { return };
     let inputs = tsugite::render::Inputs {

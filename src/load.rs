@@ -44,12 +44,7 @@ pub fn load(opts: &LoadOptions, files: &FileCache, generation: u64) -> Catalog {
 }
 
 /// [`load`] with an explicit set of frameworks (tests use frameworks of their own).
-pub fn load_with(
-    frameworks: &[&dyn Framework],
-    opts: &LoadOptions,
-    files: &FileCache,
-    generation: u64,
-) -> Catalog {
+pub fn load_with(frameworks: &[&dyn Framework], opts: &LoadOptions, files: &FileCache, generation: u64) -> Catalog {
     let cx = LoadContext {
         roots: &opts.roots,
         files: Files::new(files, None),
@@ -66,9 +61,5 @@ pub fn load_with(
             cx.files.memo(key, |files| f.load(&cx.with_files(files)))
         })
         .collect::<Vec<Arc<_>>>();
-    Catalog {
-        generation,
-        roots: opts.roots.clone(),
-        reports,
-    }
+    Catalog { generation, roots: opts.roots.clone(), reports }
 }

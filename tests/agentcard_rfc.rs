@@ -43,19 +43,9 @@ fn cards(r: &EcosystemReport) -> Vec<Card> {
                 .and_then(|f| f.value.as_array().cloned())
                 .unwrap_or_default()
                 .iter()
-                .map(|m| {
-                    (
-                        m["role"].as_str().unwrap_or("").to_string(),
-                        m["text"].as_str().unwrap_or("").to_string(),
-                    )
-                })
+                .map(|m| (m["role"].as_str().unwrap_or("").to_string(), m["text"].as_str().unwrap_or("").to_string()))
                 .collect();
-            (
-                a.name.clone(),
-                a.source.key(),
-                a.system_prompt.clone().unwrap_or_default(),
-                history,
-            )
+            (a.name.clone(), a.source.key(), a.system_prompt.clone().unwrap_or_default(), history)
         })
         .collect()
 }
@@ -74,16 +64,7 @@ fn dialect_warnings(case: &str) -> Vec<(String, String)> {
         .diagnostics
         .iter()
         .filter(|d| d.kind == DiagKind::Dialect && d.severity == Severity::Warning)
-        .map(|d| {
-            (
-                d.path
-                    .file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .into_owned(),
-                d.message.clone(),
-            )
-        })
+        .map(|d| (d.path.file_name().unwrap_or_default().to_string_lossy().into_owned(), d.message.clone()))
         .collect()
 }
 
@@ -93,20 +74,9 @@ const SIZER: &str = "Given an object, respond only with an estimate of its size.
 #[test]
 fn yaml_card() {
     let r = rfc("yaml-card");
-    assert_eq!(
-        cards(&r),
-        vec![(
-            "sizer".into(),
-            format!("{CARDS}/sizer.yaml"),
-            SIZER.into(),
-            vec![]
-        )]
-    );
+    assert_eq!(cards(&r), vec![("sizer".into(), format!("{CARDS}/sizer.yaml"), SIZER.into(), vec![])]);
     assert!(errors(&r).is_empty());
-    assert!(
-        dialect_warnings("yaml-card").is_empty(),
-        "both dialects read a single YAML card alike"
-    );
+    assert!(dialect_warnings("yaml-card").is_empty(), "both dialects read a single YAML card alike");
 }
 
 #[test]
@@ -115,49 +85,22 @@ fn yaml_bundle_is_one_card_per_document() {
     assert_eq!(
         cards(&r),
         vec![
-            (
-                "greeter".into(),
-                format!("{CARDS}/agents.yaml#greeter"),
-                "Respond cheerfully.".into(),
-                vec![]
-            ),
-            (
-                "sizer".into(),
-                format!("{CARDS}/agents.yaml#sizer"),
-                SIZER.into(),
-                vec![]
-            ),
+            ("greeter".into(), format!("{CARDS}/agents.yaml#greeter"), "Respond cheerfully.".into(), vec![]),
+            ("sizer".into(), format!("{CARDS}/agents.yaml#sizer"), SIZER.into(), vec![]),
         ]
     );
     assert!(errors(&r).is_empty());
     let warnings = dialect_warnings("yaml-bundle");
     assert_eq!(warnings.len(), 1);
     assert_eq!(warnings[0].0, "agents.yaml");
-    assert!(
-        warnings[0]
-            .1
-            .starts_with("2 cards under the AgentCard RFC; fast-agent 0.10.48 rejects the file"),
-        "{}",
-        warnings[0].1
-    );
+    assert!(warnings[0].1.starts_with("2 cards under the AgentCard RFC; fast-agent 0.10.48 rejects the file"), "{}", warnings[0].1);
 }
 
 #[test]
 fn markdown_card() {
     let r = rfc("markdown-card");
-    assert_eq!(
-        cards(&r),
-        vec![(
-            "sizer".into(),
-            format!("{CARDS}/sizer.md"),
-            SIZER.into(),
-            vec![]
-        )]
-    );
-    assert!(
-        dialect_warnings("markdown-card").is_empty(),
-        "both dialects read a single Markdown card alike"
-    );
+    assert_eq!(cards(&r), vec![("sizer".into(), format!("{CARDS}/sizer.md"), SIZER.into(), vec![])]);
+    assert!(dialect_warnings("markdown-card").is_empty(), "both dialects read a single Markdown card alike");
 }
 
 #[test]
@@ -166,18 +109,8 @@ fn markdown_bundle_splits_at_frontmatter_with_type() {
     assert_eq!(
         cards(&r),
         vec![
-            (
-                "agent-name".into(),
-                format!("{CARDS}/agents.md#agent-name"),
-                "You are a helpful assistant.".into(),
-                vec![]
-            ),
-            (
-                "agent-name2".into(),
-                format!("{CARDS}/agents.md#agent-name2"),
-                "You are a helpful assistant #2.".into(),
-                vec![]
-            ),
+            ("agent-name".into(), format!("{CARDS}/agents.md#agent-name"), "You are a helpful assistant.".into(), vec![]),
+            ("agent-name2".into(), format!("{CARDS}/agents.md#agent-name2"), "You are a helpful assistant #2.".into(), vec![]),
         ]
     );
     assert_eq!(
@@ -189,11 +122,7 @@ fn markdown_bundle_splits_at_frontmatter_with_type() {
     );
     // The warning points at the `---` that opens the second card.
     let released = load_case("markdown-bundle", "fast-agent");
-    let line = released
-        .diagnostics
-        .iter()
-        .find(|d| d.kind == DiagKind::Dialect)
-        .and_then(|d| d.line);
+    let line = released.diagnostics.iter().find(|d| d.kind == DiagKind::Dialect).and_then(|d| d.line);
     assert_eq!(line, Some(7));
 }
 
@@ -203,14 +132,8 @@ fn pmo_example_as_printed_has_invalid_yaml() {
     // indented `match:`), so by the boundary rule no card starts in the file.
     let r = rfc("pmo-orchestrator-as-written");
     assert!(cards(&r).is_empty());
-    assert_eq!(
-        errors(&r),
-        vec![(format!("{CARDS}/pmo.md"), DiagKind::Parse, Some(24))]
-    );
-    assert!(
-        dialect_warnings("pmo-orchestrator-as-written").is_empty(),
-        "both dialects reject it"
-    );
+    assert_eq!(errors(&r), vec![(format!("{CARDS}/pmo.md"), DiagKind::Parse, Some(24))]);
+    assert!(dialect_warnings("pmo-orchestrator-as-written").is_empty(), "both dialects reject it");
 }
 
 #[test]
@@ -224,54 +147,26 @@ fn pmo_example_system_block_and_inline_history() {
             format!("{CARDS}/pmo.md"),
             system.into(),
             vec![
-                (
-                    "user".into(),
-                    "Provide the latest NY and London updates.".into()
-                ),
-                (
-                    "assistant".into(),
-                    "Understood. I will fetch updates and return a concise PMO summary.".into()
-                ),
+                ("user".into(), "Provide the latest NY and London updates.".into()),
+                ("assistant".into(), "Understood. I will fetch updates and return a concise PMO summary.".into()),
             ]
         )]
     );
     let agent = &r.agents[0];
     let config = &agent.field("config").expect("config").value;
     assert_eq!(config["servers"], json!(["time", "github", "filesystem"]));
-    assert_eq!(
-        config["tools"],
-        json!({"time": ["get_time"], "github": ["search_*"]})
-    );
+    assert_eq!(config["tools"], json!({"time": ["get_time"], "github": ["search_*"]}));
     assert_eq!(config["default"], json!(true));
-    assert_eq!(
-        agent.field("child_agents").map(|f| &f.value),
-        Some(&json!(["NY-Project-Manager", "London-Project-Manager"]))
-    );
-    assert_eq!(
-        agent.field("history_mode").map(|f| &f.value),
-        Some(&json!("scratch"))
-    );
-    let edges: Vec<_> = agent
-        .edges
-        .iter()
-        .map(|e| (e.kind, e.name.as_str(), e.target.clone()))
-        .collect();
+    assert_eq!(agent.field("child_agents").map(|f| &f.value), Some(&json!(["NY-Project-Manager", "London-Project-Manager"])));
+    assert_eq!(agent.field("history_mode").map(|f| &f.value), Some(&json!("scratch")));
+    let edges: Vec<_> = agent.edges.iter().map(|e| (e.kind, e.name.as_str(), e.target.clone())).collect();
     assert_eq!(
         edges,
-        vec![
-            (EdgeKind::Subagent, "NY-Project-Manager", None),
-            (EdgeKind::Subagent, "London-Project-Manager", None)
-        ]
+        vec![(EdgeKind::Subagent, "NY-Project-Manager", None), (EdgeKind::Subagent, "London-Project-Manager", None)]
     );
     let warnings = dialect_warnings("pmo-orchestrator");
     assert_eq!(warnings.len(), 1);
-    assert!(
-        warnings[0]
-            .1
-            .starts_with("1 card under the AgentCard RFC; fast-agent 0.10.48 rejects the file"),
-        "{}",
-        warnings[0].1
-    );
+    assert!(warnings[0].1.starts_with("1 card under the AgentCard RFC; fast-agent 0.10.48 rejects the file"), "{}", warnings[0].1);
 }
 
 #[test]
@@ -297,44 +192,18 @@ fn post_writer_bundle_with_chain_and_user_block() {
         ]
     );
     assert!(errors(&r).is_empty());
-    let chain = r
-        .agents
-        .iter()
-        .find(|a| a.name == "post_writer")
-        .expect("post_writer");
-    assert_eq!(
-        chain.field("sequence").map(|f| &f.value),
-        Some(&json!(["url_fetcher", "social_media"]))
-    );
-    let edges: Vec<_> = chain
-        .edges
-        .iter()
-        .map(|e| (e.kind, e.name.clone(), e.target.clone()))
-        .collect();
+    let chain = r.agents.iter().find(|a| a.name == "post_writer").expect("post_writer");
+    assert_eq!(chain.field("sequence").map(|f| &f.value), Some(&json!(["url_fetcher", "social_media"])));
+    let edges: Vec<_> = chain.edges.iter().map(|e| (e.kind, e.name.clone(), e.target.clone())).collect();
     assert_eq!(
         edges,
         vec![
-            (
-                EdgeKind::Workflow,
-                "url_fetcher".to_string(),
-                Some(key("url_fetcher"))
-            ),
-            (
-                EdgeKind::Workflow,
-                "social_media".to_string(),
-                Some(key("social_media"))
-            ),
+            (EdgeKind::Workflow, "url_fetcher".to_string(), Some(key("url_fetcher"))),
+            (EdgeKind::Workflow, "social_media".to_string(), Some(key("social_media"))),
         ]
     );
-    let fetcher = r
-        .agents
-        .iter()
-        .find(|a| a.name == "url_fetcher")
-        .expect("url_fetcher");
-    assert_eq!(
-        fetcher.field("config").map(|f| &f.value["servers"]),
-        Some(&json!(["fetch"]))
-    );
+    let fetcher = r.agents.iter().find(|a| a.name == "url_fetcher").expect("url_fetcher");
+    assert_eq!(fetcher.field("config").map(|f| &f.value["servers"]), Some(&json!(["fetch"])));
     // The released loader sees the chain's `---USER` line inside the first card's body
     // and rejects the whole file.
     let warnings = dialect_warnings("post-writer-bundle");
@@ -350,19 +219,12 @@ fn post_writer_bundle_with_chain_and_user_block() {
 #[test]
 fn instruction_concatenation_history_order_and_bundle_names() {
     let r = rfc("rules");
-    let combined = r
-        .agents
-        .iter()
-        .find(|a| a.name == "combined")
-        .expect("combined");
+    let combined = r.agents.iter().find(|a| a.name == "combined").expect("combined");
     assert_eq!(
         combined.system_prompt.as_deref(),
         Some("From the attribute.\nPrelude text.\n\n---\n\nStill prelude after a horizontal rule.\nFirst system block.\nSecond system block.")
     );
-    let history: Vec<Json> = combined
-        .field("history")
-        .and_then(|f| f.value.as_array().cloned())
-        .unwrap_or_default();
+    let history: Vec<Json> = combined.field("history").and_then(|f| f.value.as_array().cloned()).unwrap_or_default();
     assert_eq!(
         history,
         vec![
@@ -373,18 +235,7 @@ fn instruction_concatenation_history_order_and_bundle_names() {
         ]
     );
     let errs = errors(&r);
-    assert!(
-        errs.contains(&(
-            format!("{CARDS}/unnamed-bundle.md"),
-            DiagKind::Validation,
-            Some(8)
-        )),
-        "{errs:?}"
-    );
-    assert!(
-        errs.iter()
-            .any(|(s, k, _)| s == &format!("{CARDS}/twins.yaml") && *k == DiagKind::Validation),
-        "{errs:?}"
-    );
+    assert!(errs.contains(&(format!("{CARDS}/unnamed-bundle.md"), DiagKind::Validation, Some(8))), "{errs:?}");
+    assert!(errs.iter().any(|(s, k, _)| s == &format!("{CARDS}/twins.yaml") && *k == DiagKind::Validation), "{errs:?}");
     assert_eq!(errs.len(), 2, "{errs:?}");
 }

@@ -18,14 +18,10 @@ fn workspace(name: &str, files: &[(&str, &str)]) -> PathBuf {
 
 fn agentry(root: &Path, args: &[&str]) -> (i32, String) {
     let out = support::run_agentry(root, "no-builtins", args);
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-const GOOD: &str =
-    "---\nname: reviewer\ndescription: Reviews code\ntools: [read]\n---\nYou review code.\n";
+const GOOD: &str = "---\nname: reviewer\ndescription: Reviews code\ntools: [read]\n---\nYou review code.\n";
 const OTHER: &str = "---\nname: reviewer\ndescription: Older reviewer\n---\nOld.\n";
 const BROKEN: &str = "---\nname: broken\ntools: [unclosed\n---\nbody\n";
 
@@ -42,14 +38,8 @@ fn check_reports_the_broken_file_with_its_line_and_every_good_agent_still_loads(
     );
     let (code, out) = agentry(&root, &["check"]);
     assert_eq!(code, 1, "{out}");
-    let line = out
-        .lines()
-        .find(|l| l.contains("broken.md"))
-        .expect("a diagnostic for broken.md");
-    assert!(
-        line.contains("broken.md:4:") && line.contains(": parse: "),
-        "{line}"
-    );
+    let line = out.lines().find(|l| l.contains("broken.md")).expect("a diagnostic for broken.md");
+    assert!(line.contains("broken.md:4:") && line.contains(": parse: "), "{line}");
     assert!(out.contains("3 agents loaded, 1 errors"), "{out}");
 
     let (code, out) = agentry(&root, &["list"]);
@@ -63,38 +53,19 @@ fn check_reports_the_broken_file_with_its_line_and_every_good_agent_still_loads(
 fn why_names_the_rule_and_show_gives_origins() {
     let root = workspace(
         "why",
-        &[
-            ("project/.agents/agents/reviewer.md", GOOD),
-            ("project/.openhands/agents/reviewer.md", OTHER),
-        ],
+        &[("project/.agents/agents/reviewer.md", GOOD), ("project/.openhands/agents/reviewer.md", OTHER)],
     );
     let (code, out) = agentry(&root, &["why", "reviewer"]);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
-    assert!(
-        lines[1].starts_with("[WINS]") && lines[1].contains("project:.agents/agents/reviewer.md"),
-        "{out}"
-    );
-    assert!(
-        out.contains("[SHADOWED]")
-            && out.contains("project .agents/agents is searched before project .openhands/agents"),
-        "{out}"
-    );
+    assert!(lines[1].starts_with("[WINS]") && lines[1].contains("project:.agents/agents/reviewer.md"), "{out}");
+    assert!(out.contains("[SHADOWED]") && out.contains("project .agents/agents is searched before project .openhands/agents"), "{out}");
 
     let (code, out) = agentry(&root, &["show", "reviewer", "--origins"]);
     assert_eq!(code, 0);
-    let tools = out
-        .lines()
-        .find(|l| l.contains("tools"))
-        .expect("tools row");
-    assert!(
-        tools.contains("project:.agents/agents/reviewer.md:4") && tools.contains("own"),
-        "{tools}"
-    );
-    assert!(
-        out.contains("--- system prompt ---\nYou review code."),
-        "{out}"
-    );
+    let tools = out.lines().find(|l| l.contains("tools")).expect("tools row");
+    assert!(tools.contains("project:.agents/agents/reviewer.md:4") && tools.contains("own"), "{tools}");
+    assert!(out.contains("--- system prompt ---\nYou review code."), "{out}");
 
     let (code, _) = agentry(&root, &["why", "nobody"]);
     assert_eq!(code, 1);
@@ -102,23 +73,14 @@ fn why_names_the_rule_and_show_gives_origins() {
 
 #[test]
 fn json_outputs_parse_and_escape_control_characters() {
-    let root = workspace(
-        "json",
-        &[(
-            "project/.agents/agents/evil.md",
-            "---\ndescription: \"a\\e]0;title\\a\"\n---\nx\x1b[31m\n",
-        )],
-    );
+    let root = workspace("json", &[("project/.agents/agents/evil.md", "---\ndescription: \"a\\e]0;title\\a\"\n---\nx\x1b[31m\n")]);
     let (code, out) = agentry(&root, &["list", "--json"]);
     assert_eq!(code, 0);
     let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(doc["schema"], "agentry/1");
     assert!(!out.contains('\x1b'), "raw ESC in JSON output");
     let (_, text) = agentry(&root, &["show", "evil"]);
-    assert!(
-        !text.contains('\x1b') && !text.contains('\x07'),
-        "raw control characters in text output: {text:?}"
-    );
+    assert!(!text.contains('\x1b') && !text.contains('\x07'), "raw control characters in text output: {text:?}");
     assert!(text.contains("^["), "{text}");
 }
 

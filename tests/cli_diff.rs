@@ -21,38 +21,17 @@ fn stdout(o: &Output) -> String {
 fn piped_output_is_a_plain_unified_diff() {
     // OpenHands: the project's .agents/agents/code-reviewer.md shadows the copy in
     // the user's ~/.agents/agents (and one in the project's .openhands/agents).
-    let o = agentry(&[
-        "--demo",
-        "diff",
-        "code-reviewer",
-        "--against",
-        "user:.agents/agents/code-reviewer.md",
-    ]);
+    let o = agentry(&["--demo", "diff", "code-reviewer", "--against", "user:.agents/agents/code-reviewer.md"]);
     let text = stdout(&o);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{text}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        !text.contains('\x1b'),
-        "no escape sequences in piped output"
-    );
+    assert_eq!(o.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!text.contains('\x1b'), "no escape sequences in piped output");
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0]
-        .starts_with("# code-reviewer (openhands): project:.agents/agents/code-reviewer.md WINS"));
+    assert!(lines[0].starts_with("# code-reviewer (openhands): project:.agents/agents/code-reviewer.md WINS"));
     assert!(lines.contains(&"--- user:.agents/agents/code-reviewer.md (fields)"));
     assert!(lines.contains(&"+++ project:.agents/agents/code-reviewer.md (fields)"));
-    assert!(lines
-        .iter()
-        .any(|l| l.starts_with("--- ") && l.ends_with("home/.agents/agents/code-reviewer.md")));
-    assert!(lines
-        .iter()
-        .any(|l| l.starts_with("+++ ") && l.ends_with("project/.agents/agents/code-reviewer.md")));
-    assert!(lines
-        .iter()
-        .any(|l| l.starts_with("@@ -") && l.ends_with(" @@")));
+    assert!(lines.iter().any(|l| l.starts_with("--- ") && l.ends_with("home/.agents/agents/code-reviewer.md")));
+    assert!(lines.iter().any(|l| l.starts_with("+++ ") && l.ends_with("project/.agents/agents/code-reviewer.md")));
+    assert!(lines.iter().any(|l| l.starts_with("@@ -") && l.ends_with(" @@")));
     // The descriptions differ; the project adds a line to the prompt.
     assert!(lines.contains(&"-description: \"My personal reviewer, used in every project.\""));
     assert!(lines.contains(&"+- Flag SQL built by string concatenation."));
@@ -64,10 +43,7 @@ fn piped_output_is_a_plain_unified_diff() {
         } else if l.starts_with("--- ") || l.starts_with('#') {
             in_hunk = false;
         } else if in_hunk {
-            assert!(
-                l.starts_with([' ', '-', '+', '\\']),
-                "not a diff line: {l:?}"
-            );
+            assert!(l.starts_with([' ', '-', '+', '\\']), "not a diff line: {l:?}");
         }
     }
 }
@@ -77,15 +53,9 @@ fn json_output_parses_and_names_both_sides() {
     let o = agentry(&["--demo", "diff", "code-reviewer", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(v["schema"], "agentry/1");
-    assert_eq!(
-        v["winner"]["source"],
-        "project:.agents/agents/code-reviewer.md"
-    );
+    assert_eq!(v["winner"]["source"], "project:.agents/agents/code-reviewer.md");
     // The first shadowed definition in precedence order.
-    assert_eq!(
-        v["other"]["source"],
-        "project:.openhands/agents/code-reviewer.md"
-    );
+    assert_eq!(v["other"]["source"], "project:.openhands/agents/code-reviewer.md");
     assert!(v["fields"].as_array().is_some_and(|f| !f.is_empty()));
 }
 

@@ -10,12 +10,7 @@ fn check(ecosystem: &str) {
     );
     let (cases, failures) = support::run_framework(ecosystem);
     assert!(cases > 0, "no cases for {ecosystem}");
-    assert!(
-        failures.is_empty(),
-        "{} of {cases} {ecosystem} cases differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {cases} {ecosystem} cases differ:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]

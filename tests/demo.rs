@@ -35,28 +35,10 @@ fn packages() -> Vec<(&'static str, Package<'static>)> {
     vec![
         (
             "openhands",
-            Package {
-                rel_path: "openhands/tools/preset/subagents",
-                dist_prefix: "openhands_tools-",
-                launchers: &[],
-            },
+            Package { rel_path: "openhands/tools/preset/subagents", dist_prefix: "openhands_tools-", launchers: &[] },
         ),
-        (
-            "tsugite",
-            Package {
-                rel_path: "tsugite/builtin_agents",
-                dist_prefix: "tsugite_cli-",
-                launchers: &[],
-            },
-        ),
-        (
-            "kimi",
-            Package {
-                rel_path: "kimi_cli/agents",
-                dist_prefix: "kimi_cli-",
-                launchers: &[],
-            },
-        ),
+        ("tsugite", Package { rel_path: "tsugite/builtin_agents", dist_prefix: "tsugite_cli-", launchers: &[] }),
+        ("kimi", Package { rel_path: "kimi_cli/agents", dist_prefix: "kimi_cli-", launchers: &[] }),
     ]
 }
 
@@ -67,14 +49,8 @@ fn the_demo_flag_points_every_root_at_the_demo() {
     assert_eq!(opts.roots.project, demo.join("project"));
     assert_eq!(opts.roots.home, demo.join("home"));
     assert_eq!(opts.roots.xdg, demo.join("home/.config"));
-    assert_eq!(
-        opts.roots.builtins, None,
-        "built-ins are located, not named"
-    );
-    assert_eq!(
-        opts.env.get("VIRTUAL_ENV").map(PathBuf::from),
-        Some(demo.join("venv"))
-    );
+    assert_eq!(opts.roots.builtins, None, "built-ins are located, not named");
+    assert_eq!(opts.env.get("VIRTUAL_ENV").map(PathBuf::from), Some(demo.join("venv")));
     // An explicit root still wins over the demo's.
     let opts = options(&["agentry", "--demo", "--project", "/elsewhere", "list"]);
     assert_eq!(opts.roots.project, PathBuf::from("/elsewhere"));
@@ -104,8 +80,7 @@ fn every_registered_framework_reads_the_demo_as_its_own_loader_does() {
     let mut problems = Vec::new();
     for fw in agentry::frameworks::all() {
         let id = fw.id();
-        let expected =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/demo/{id}.expected.json"));
+        let expected = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/demo/{id}.expected.json"));
         let text = std::fs::read_to_string(&expected).unwrap_or_else(|e| {
             panic!("{id} is registered but the demo has no expectations ({e}); run tests/demo/regen.sh")
         });
@@ -129,17 +104,9 @@ fn every_registered_framework_reads_the_demo_as_its_own_loader_does() {
         };
         let catalog = load(&opts, &FileCache::new(), 1);
         let actual = agentry::export::report(&catalog.reports[0]);
-        problems.extend(
-            support::compare(&expected, &actual)
-                .into_iter()
-                .map(|p| format!("{id}: {p}")),
-        );
+        problems.extend(support::compare(&expected, &actual).into_iter().map(|p| format!("{id}: {p}")));
         checked.push(id);
     }
     assert!(!checked.is_empty());
-    assert!(
-        problems.is_empty(),
-        "the demo differs from the frameworks ({checked:?}):\n{}",
-        problems.join("\n")
-    );
+    assert!(problems.is_empty(), "the demo differs from the frameworks ({checked:?}):\n{}", problems.join("\n"));
 }

@@ -14,11 +14,7 @@ fn fuzz_dir() -> PathBuf {
 /// The files of `dir`, sorted; none when the folder does not exist.
 fn inputs(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
-        Ok(entries) => entries
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.is_file())
-            .collect(),
+        Ok(entries) => entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect(),
         Err(_) => Vec::new(),
     };
     files.sort();
@@ -27,8 +23,7 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
 
 /// Runs `entry` on `file`, naming the file if it panics.
 fn replay(target: &str, entry: agentry::fuzzing::Entry, file: &Path) {
-    let bytes =
-        std::fs::read(file).unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()));
+    let bytes = std::fs::read(file).unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()));
     if std::panic::catch_unwind(|| entry(&bytes)).is_err() {
         panic!("fuzz target `{target}` panics on {}", file.display());
     }
@@ -38,17 +33,9 @@ fn replay(target: &str, entry: agentry::fuzzing::Entry, file: &Path) {
 fn every_target_has_a_fuzz_target_file_and_a_corpus() {
     for (target, _) in TARGETS {
         let source = fuzz_dir().join("fuzz_targets").join(format!("{target}.rs"));
-        let text = std::fs::read_to_string(&source)
-            .unwrap_or_else(|e| panic!("{}: {e}", source.display()));
-        assert!(
-            text.contains(&format!("agentry::fuzzing::{target}(")),
-            "{} must call agentry::fuzzing::{target}",
-            source.display()
-        );
-        assert!(
-            !inputs(&fuzz_dir().join("corpus").join(target)).is_empty(),
-            "no corpus for `{target}`"
-        );
+        let text = std::fs::read_to_string(&source).unwrap_or_else(|e| panic!("{}: {e}", source.display()));
+        assert!(text.contains(&format!("agentry::fuzzing::{target}(")), "{} must call agentry::fuzzing::{target}", source.display());
+        assert!(!inputs(&fuzz_dir().join("corpus").join(target)).is_empty(), "no corpus for `{target}`");
     }
 }
 
@@ -71,10 +58,7 @@ fn corpora_and_crash_inputs_return() {
                 })
             })
             .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .sum()
+        workers.into_iter().map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).sum()
     });
     assert!(replayed > 0);
 }

@@ -74,17 +74,13 @@ impl Content {
             };
         }
         match fw {
-            Fw::OpenHands | Fw::FastAgent => {
-                format!("---\nname: {name}\ndescription: version {v}\n---\nPrompt {v}.\n")
-            }
+            Fw::OpenHands | Fw::FastAgent => format!("---\nname: {name}\ndescription: version {v}\n---\nPrompt {v}.\n"),
             Fw::Tsugite => {
                 let extends = self.parent.map_or("none".to_string(), |p| format!("s{p}"));
                 format!("---\nname: {name}\nextends: {extends}\ndescription: version {v}\n---\nPrompt {v}.\n")
             }
             Fw::Kimi => {
-                let extend = self
-                    .parent
-                    .map_or(String::new(), |p| format!("  extend: s{p}.yaml\n"));
+                let extend = self.parent.map_or(String::new(), |p| format!("  extend: s{p}.yaml\n"));
                 format!("agent:\n{extend}  name: {name}\n  system_prompt_path: p.md\n  tools: [\"t{v}\"]\n")
             }
         }
@@ -104,27 +100,12 @@ enum Step {
 }
 
 fn fw() -> impl Strategy<Value = Fw> {
-    prop_oneof![
-        Just(Fw::OpenHands),
-        Just(Fw::Tsugite),
-        Just(Fw::FastAgent),
-        Just(Fw::Kimi)
-    ]
+    prop_oneof![Just(Fw::OpenHands), Just(Fw::Tsugite), Just(Fw::FastAgent), Just(Fw::Kimi)]
 }
 
 fn content() -> impl Strategy<Value = Content> {
-    (
-        0..NAMES.len(),
-        any::<u8>(),
-        prop::option::of(0..SLOTS),
-        prop::bool::weighted(0.15),
-    )
-        .prop_map(|(name, version, parent, broken)| Content {
-            name,
-            version,
-            parent,
-            broken,
-        })
+    (0..NAMES.len(), any::<u8>(), prop::option::of(0..SLOTS), prop::bool::weighted(0.15))
+        .prop_map(|(name, version, parent, broken)| Content { name, version, parent, broken })
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -170,12 +151,7 @@ fn options(root: &Path) -> LoadOptions {
             xdg: root.join("home/.config"),
             builtins: Some(root.join("builtins")),
         },
-        ecosystems: vec![
-            "openhands".into(),
-            "tsugite".into(),
-            "fast-agent".into(),
-            "kimi".into(),
-        ],
+        ecosystems: vec!["openhands".into(), "tsugite".into(), "fast-agent".into(), "kimi".into()],
         render: RenderMode::Export,
         env: BTreeMap::new(),
         options: BTreeMap::new(),
@@ -200,16 +176,7 @@ fn essence(catalog: &Catalog) -> Json {
     let errors: Vec<Json> = catalog
         .diagnostics()
         .filter(|d| d.severity == Severity::Error)
-        .map(|d| {
-            json!([
-                d.ecosystem,
-                d.kind.as_str(),
-                d.path,
-                d.line,
-                d.source,
-                d.message
-            ])
-        })
+        .map(|d| json!([d.ecosystem, d.kind.as_str(), d.path, d.line, d.source, d.message]))
         .collect();
     json!({ "agents": agents, "errors": errors })
 }
@@ -230,12 +197,7 @@ static VISIBLE: AtomicUsize = AtomicUsize::new(0);
 static CASE: AtomicUsize = AtomicUsize::new(0);
 
 /// Waits for a snapshot equal to `expected`; `latest` is the last one seen.
-fn catch_up(
-    loader: &Loader,
-    latest: &mut Arc<Catalog>,
-    expected: &Json,
-    timeout: Duration,
-) -> bool {
+fn catch_up(loader: &Loader, latest: &mut Arc<Catalog>, expected: &Json, timeout: Duration) -> bool {
     let deadline = Instant::now() + timeout;
     loop {
         if essence(latest) == *expected {
@@ -257,30 +219,16 @@ fn run_case(steps: &[Step]) -> Result<(), TestCaseError> {
         CASE.fetch_add(1, Ordering::Relaxed)
     ));
     let _ = std::fs::remove_dir_all(&root);
-    for dir in [
-        "project/.agents/agents",
-        "project/agents",
-        "project/.fast-agent/agent-cards",
-        "project/kimi",
-        "home",
-        "builtins",
-    ] {
+    for dir in ["project/.agents/agents", "project/agents", "project/.fast-agent/agent-cards", "project/kimi", "home", "builtins"] {
         std::fs::create_dir_all(root.join(dir)).expect("temp dir");
     }
     std::fs::write(root.join("project/kimi/p.md"), "Kimi prompt.\n").expect("write");
     let opts = options(&root);
     let loader = Loader::spawn(opts.clone(), WatchMode::Notify, Box::new(|| {}));
-    let mut latest = Arc::new(Catalog {
-        generation: 0,
-        roots: opts.roots.clone(),
-        reports: Vec::new(),
-    });
+    let mut latest = Arc::new(Catalog { generation: 0, roots: opts.roots.clone(), reports: Vec::new() });
     let result = (|| {
         let mut previous = cold(&opts);
-        prop_assert!(
-            catch_up(&loader, &mut latest, &previous, CATCH_UP),
-            "the first load never matched"
-        );
+        prop_assert!(catch_up(&loader, &mut latest, &previous, CATCH_UP), "the first load never matched");
         for (i, step) in steps.iter().enumerate() {
             apply(&opts.roots.project, step);
             STEPS.fetch_add(1, Ordering::Relaxed);
@@ -298,10 +246,7 @@ fn run_case(steps: &[Step]) -> Result<(), TestCaseError> {
                 );
             }
             // No duplicate: each source appears once per framework.
-            let mut sources: Vec<String> = latest
-                .agents()
-                .map(|a| format!("{}|{}", a.ecosystem, a.source.key()))
-                .collect();
+            let mut sources: Vec<String> = latest.agents().map(|a| format!("{}|{}", a.ecosystem, a.source.key())).collect();
             let total = sources.len();
             sources.sort();
             sources.dedup();
@@ -316,32 +261,19 @@ fn run_case(steps: &[Step]) -> Result<(), TestCaseError> {
 
 #[test]
 fn live_snapshots_equal_a_cold_load_after_every_step() {
-    let config = ProptestConfig {
-        cases: 20,
-        max_shrink_iters: 32,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    };
+    let config = ProptestConfig { cases: 20, max_shrink_iters: 32, failure_persistence: None, ..ProptestConfig::default() };
     // A fixed seed: the same sequences on every run, so a failure is reproducible.
     let rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
     let mut runner = TestRunner::new_with_rng(config, rng);
-    if let Err(e) = runner.run(&prop::collection::vec(step(), 1..=8), |steps| {
-        run_case(&steps)
-    }) {
+    if let Err(e) = runner.run(&prop::collection::vec(step(), 1..=8), |steps| run_case(&steps)) {
         panic!("{e}");
     }
     let steps = STEPS.load(Ordering::Relaxed);
     let reloads = RELOADS.load(Ordering::Relaxed);
     // Each forced reload is a change the watcher missed; one in twenty steps at most.
-    assert!(
-        reloads * 20 <= steps,
-        "{reloads} forced reloads in {steps} steps"
-    );
+    assert!(reloads * 20 <= steps, "{reloads} forced reloads in {steps} steps");
     let visible = VISIBLE.load(Ordering::Relaxed);
     // The property means something only if most steps changed what a load shows.
-    assert!(
-        visible * 2 > steps,
-        "only {visible} of {steps} steps changed the workspace's agents"
-    );
+    assert!(visible * 2 > steps, "only {visible} of {steps} steps changed the workspace's agents");
     eprintln!("{steps} steps ({visible} visible), {reloads} forced reloads");
 }

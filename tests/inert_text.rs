@@ -118,31 +118,15 @@ fn no_control_reaches_plain_text_output() {
     let mut seen = String::new();
     for args in text_runs() {
         let (code, out, err) = agentry(&root, &args);
-        assert!(
-            matches!(code, Some(0 | 1)),
-            "{args:?} exited {code:?}: {err}"
-        );
+        assert!(matches!(code, Some(0 | 1)), "{args:?} exited {code:?}: {err}");
         for (stream, text) in [("stdout", &out), ("stderr", &err)] {
-            let live: Vec<String> = text
-                .chars()
-                .filter(|c| is_live(*c))
-                .map(|c| format!("U+{:04X}", c as u32))
-                .collect();
-            assert!(
-                live.is_empty(),
-                "{args:?}: {stream} carries {live:?}:\n{text}"
-            );
+            let live: Vec<String> = text.chars().filter(|c| is_live(*c)).map(|c| format!("U+{:04X}", c as u32)).collect();
+            assert!(live.is_empty(), "{args:?}: {stream} carries {live:?}:\n{text}");
         }
         seen.push_str(&out);
     }
     // The hostile text was there and was shown, made inert — not dropped.
-    for shown in [
-        "^[]0;pwned^G",
-        "^[]52;c;SGVsbG8=^G",
-        "<U+202E>",
-        "<U+200B>",
-        "<U+009B>",
-    ] {
+    for shown in ["^[]0;pwned^G", "^[]52;c;SGVsbG8=^G", "<U+202E>", "<U+200B>", "<U+009B>"] {
         assert!(seen.contains(shown), "{shown} never shown:\n{seen}");
     }
     for eco in ["openhands", "tsugite", "fast-agent", "kimi"] {
@@ -154,38 +138,21 @@ fn no_control_reaches_plain_text_output() {
 #[test]
 fn json_output_escapes_controls_and_keeps_the_text() {
     let root = workspace("json");
-    let mut runs: Vec<Vec<&str>> = text_runs()
-        .into_iter()
-        .filter(|r| r[0] != "diff" || r.len() == 2)
-        .collect();
-    runs.extend(
-        ["openhands", "tsugite", "fast-agent", "kimi"].map(|e| vec!["export", "--ecosystem", e]),
-    );
+    let mut runs: Vec<Vec<&str>> = text_runs().into_iter().filter(|r| r[0] != "diff" || r.len() == 2).collect();
+    runs.extend(["openhands", "tsugite", "fast-agent", "kimi"].map(|e| vec!["export", "--ecosystem", e]));
     let mut intact = false;
     for mut args in runs {
         args.push("--json");
         let (code, out, err) = agentry(&root, &args);
-        assert!(
-            matches!(code, Some(0 | 1)),
-            "{args:?} exited {code:?}: {err}"
-        );
+        assert!(matches!(code, Some(0 | 1)), "{args:?} exited {code:?}: {err}");
         // JSON escapes every C0 control (ESC as `\u001b`); DEL and C1 controls are
         // legal raw in JSON strings and carry no terminal sequence without an ESC.
-        assert!(
-            !out.chars().any(|c| c < ' ' && c != '\n'),
-            "{args:?}: a raw control in JSON:\n{out}"
-        );
+        assert!(!out.chars().any(|c| c < ' ' && c != '\n'), "{args:?}: a raw control in JSON:\n{out}");
         if out.trim().is_empty() {
             continue;
         }
-        let value: serde_json::Value = serde_json::from_str(&out)
-            .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}):\n{out}"));
-        intact |= value.to_string().contains(
-            &serde_json::to_string(EVIL)
-                .expect("json")
-                .trim_matches('"')
-                .to_string(),
-        );
+        let value: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}):\n{out}"));
+        intact |= value.to_string().contains(&serde_json::to_string(EVIL).expect("json").trim_matches('"').to_string());
     }
     assert!(intact, "no JSON output carried the hostile text intact");
     let _ = std::fs::remove_dir_all(&root);
@@ -209,27 +176,18 @@ fn explorer_screens(root: &Path) -> Vec<(String, String)> {
             builtins: Some(root.join("builtins")),
         },
         ecosystems: Vec::new(),
-        render: agentry::frameworks::RenderMode::Live {
-            user_prompt: EVIL.to_string(),
-        },
+        render: agentry::frameworks::RenderMode::Live { user_prompt: EVIL.to_string() },
         env: Default::default(),
         options: Default::default(),
     };
-    let catalog = std::sync::Arc::new(agentry::load::load(
-        &opts,
-        &agentry::discover::FileCache::new(),
-        1,
-    ));
+    let catalog = std::sync::Arc::new(agentry::load::load(&opts, &agentry::discover::FileCache::new(), 1));
     let theme = agentry::tui::theme::Theme::builtin("dark").expect("theme");
     let mut app = App::new(Keymap::default(), Rect::new(0, 0, 160, 48));
     app.on_snapshot(catalog);
     let mut screens = Vec::new();
     let mut draw = |app: &App, what: String| {
-        let mut terminal =
-            Terminal::new(TestBackend::new(app.size.width, app.size.height)).expect("terminal");
-        terminal
-            .draw(|f| agentry::tui::ui::draw(f, app, &theme))
-            .expect("draw");
+        let mut terminal = Terminal::new(TestBackend::new(app.size.width, app.size.height)).expect("terminal");
+        terminal.draw(|f| agentry::tui::ui::draw(f, app, &theme)).expect("draw");
         let buffer = terminal.backend().buffer();
         let mut text = String::new();
         for y in 0..buffer.area.height {
@@ -243,20 +201,12 @@ fn explorer_screens(root: &Path) -> Vec<(String, String)> {
 
     let ids: Vec<String> = {
         let index = app.index.as_ref().expect("index");
-        (0..index.agents.len())
-            .map(|n| index.agent(n).id())
-            .collect()
+        (0..index.agents.len()).map(|n| index.agent(n).id()).collect()
     };
     assert!(ids.len() >= 12, "the hostile agents loaded: {}", ids.len());
     for id in &ids {
         app.select(id);
-        for pane in [
-            Pane::Agents,
-            Pane::Sources,
-            Pane::Inherit,
-            Pane::Prompt,
-            Pane::Diagnostics,
-        ] {
+        for pane in [Pane::Agents, Pane::Sources, Pane::Inherit, Pane::Prompt, Pane::Diagnostics] {
             app.focus = pane;
             draw(&app, format!("{id} / {pane:?}"));
         }
@@ -264,13 +214,8 @@ fn explorer_screens(root: &Path) -> Vec<(String, String)> {
         // The diff, where the agent has a shadowed definition: the files' own bytes.
         if let Some(Effect::OpenDiff { winner, other }) = app.apply(Action::Diff) {
             let index = app.index.as_ref().expect("index");
-            let (w, o) = (
-                index.agent(index.by_id[&winner]).clone(),
-                index.agent(index.by_id[&other]).clone(),
-            );
-            let read = |a: &agentry::model::Agent| {
-                std::fs::read_to_string(&a.source.path).unwrap_or_default()
-            };
+            let (w, o) = (index.agent(index.by_id[&winner]).clone(), index.agent(index.by_id[&other]).clone());
+            let read = |a: &agentry::model::Agent| std::fs::read_to_string(&a.source.path).unwrap_or_default();
             let view = DiffView::build(&w, &o, &read(&w), &read(&o));
             app.set_diff_view(&winner, &other, view);
             draw(&app, format!("{id} / diff"));
@@ -300,42 +245,15 @@ fn no_control_reaches_any_pane_of_the_explorer() {
     let screens = explorer_screens(&root);
     let mut seen = String::new();
     for (what, text) in &screens {
-        let live: Vec<String> = text
-            .chars()
-            .filter(|c| is_live(*c))
-            .map(|c| format!("U+{:04X}", c as u32))
-            .collect();
-        assert!(
-            live.is_empty(),
-            "{what}: the screen carries {live:?}:\n{text}"
-        );
+        let live: Vec<String> = text.chars().filter(|c| is_live(*c)).map(|c| format!("U+{:04X}", c as u32)).collect();
+        assert!(live.is_empty(), "{what}: the screen carries {live:?}:\n{text}");
         seen.push_str(text);
     }
     // Every kind of drawing happened, and the hostile text was shown inert, not dropped.
-    for what in [
-        "Prompt",
-        "Diagnostics",
-        "Inherit",
-        "Sources",
-        "diff",
-        "diff side by side",
-        "tree",
-        "help",
-        "finder",
-    ] {
-        assert!(
-            screens.iter().any(|(w, _)| w.ends_with(what)),
-            "no {what} drawn"
-        );
+    for what in ["Prompt", "Diagnostics", "Inherit", "Sources", "diff", "diff side by side", "tree", "help", "finder"] {
+        assert!(screens.iter().any(|(w, _)| w.ends_with(what)), "no {what} drawn");
     }
-    for shown in [
-        "^[]0;pwned^G",
-        "^[]52;c;SGVsbG8=^G",
-        "^[]8;;http://x^[\\link",
-        "<U+202E>",
-        "<U+200B>",
-        "<U+009B>",
-    ] {
+    for shown in ["^[]0;pwned^G", "^[]52;c;SGVsbG8=^G", "^[]8;;http://x^[\\link", "<U+202E>", "<U+200B>", "<U+009B>"] {
         assert!(seen.contains(shown), "{shown} never shown");
     }
     let _ = std::fs::remove_dir_all(&root);

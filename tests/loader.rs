@@ -19,9 +19,7 @@ use agentry::discover::{stem, suffix, Files};
 use agentry::frameworks::{Framework, LoadContext, RenderMode};
 use agentry::load::LoadOptions;
 use agentry::loader::{Loader, LoaderEvent, WatchMode, WatchState};
-use agentry::model::{
-    Agent, Catalog, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir, Source, Status,
-};
+use agentry::model::{Agent, Catalog, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir, Source, Status};
 
 struct MdFiles;
 
@@ -35,21 +33,10 @@ impl Framework for MdFiles {
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new("md");
         let dir = cx.roots.project.join(".agents/agents");
-        report.searched.push(SearchDir {
-            scope: Scope::Project,
-            path: dir.clone(),
-            role: "the only folder".into(),
-        });
-        let Ok(Some(entries)) = cx.files.list_dir(&dir) else {
-            return report;
-        };
-        for e in entries
-            .iter()
-            .filter(|e| !e.is_dir && suffix(&e.name) == ".md")
-        {
-            let Ok(bytes) = cx.files.read(&e.path) else {
-                continue;
-            };
+        report.searched.push(SearchDir { scope: Scope::Project, path: dir.clone(), role: "the only folder".into() });
+        let Ok(Some(entries)) = cx.files.list_dir(&dir) else { return report };
+        for e in entries.iter().filter(|e| !e.is_dir && suffix(&e.name) == ".md") {
+            let Ok(bytes) = cx.files.read(&e.path) else { continue };
             let body = String::from_utf8_lossy(&bytes).into_owned();
             report.agents.push(Agent {
                 ecosystem: "md",
@@ -81,9 +68,7 @@ static MD: MdFiles = MdFiles;
 struct Walker;
 
 fn walk_agents(files: Files, dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(Some(entries)) = files.list_dir(dir) else {
-        return;
-    };
+    let Ok(Some(entries)) = files.list_dir(dir) else { return };
     for e in entries.iter() {
         if e.is_dir {
             walk_agents(files, &e.path, out);
@@ -110,13 +95,8 @@ impl Framework for Walker {
         let mut files = Vec::new();
         walk_agents(cx.files, &cx.roots.project, &mut files);
         for path in files {
-            let Ok(bytes) = cx.files.read(&path) else {
-                continue;
-            };
-            let name = path
-                .file_name()
-                .map(|n| stem(&n.to_string_lossy()).to_string())
-                .unwrap_or_default();
+            let Ok(bytes) = cx.files.read(&path) else { continue };
+            let name = path.file_name().map(|n| stem(&n.to_string_lossy()).to_string()).unwrap_or_default();
             report.agents.push(Agent {
                 ecosystem: "walk",
                 name,
@@ -149,8 +129,7 @@ struct Workspace {
 
 impl Workspace {
     fn new(tag: &str) -> Workspace {
-        let root =
-            std::env::temp_dir().join(format!("agentry-loader-{tag}-{}", std::process::id()));
+        let root = std::env::temp_dir().join(format!("agentry-loader-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("project")).unwrap();
         std::fs::create_dir_all(root.join("home")).unwrap();
@@ -178,12 +157,7 @@ impl Drop for Workspace {
 
 fn options_for(project: &Path, home: &Path) -> LoadOptions {
     LoadOptions {
-        roots: Roots {
-            project: project.into(),
-            home: home.into(),
-            xdg: home.join(".config"),
-            builtins: None,
-        },
+        roots: Roots { project: project.into(), home: home.into(), xdg: home.join(".config"), builtins: None },
         ecosystems: Vec::new(),
         render: RenderMode::Export,
         env: BTreeMap::new(),
@@ -198,23 +172,12 @@ fn spawn(ws: &Workspace, mode: WatchMode) -> Loader {
 /// The bodies of the snapshot's agents, by name.
 fn bodies(c: &Catalog) -> BTreeMap<String, String> {
     c.agents()
-        .map(|a| {
-            (
-                a.name.clone(),
-                a.field("body")
-                    .and_then(|f| f.value.as_str())
-                    .unwrap_or("")
-                    .to_string(),
-            )
-        })
+        .map(|a| (a.name.clone(), a.field("body").and_then(|f| f.value.as_str()).unwrap_or("").to_string()))
         .collect()
 }
 
 fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
+    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
 /// Follows the snapshots until one satisfies `want`, checking that generations go
@@ -224,22 +187,13 @@ struct Follower {
 }
 
 impl Follower {
-    fn next_until(
-        &mut self,
-        loader: &Loader,
-        what: &str,
-        want: impl Fn(&Catalog) -> bool,
-    ) -> Arc<Catalog> {
+    fn next_until(&mut self, loader: &Loader, what: &str, want: impl Fn(&Catalog) -> bool) -> Arc<Catalog> {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match loader.receiver().recv_timeout(left) {
                 Ok(LoaderEvent::Snapshot(c)) => {
-                    assert_eq!(
-                        c.generation,
-                        self.generation + 1,
-                        "generations count up by one"
-                    );
+                    assert_eq!(c.generation, self.generation + 1, "generations count up by one");
                     self.generation = c.generation;
                     if want(&c) {
                         return c;
@@ -254,16 +208,9 @@ impl Follower {
     /// Follows whatever arrives within `time`.
     fn drain(&mut self, loader: &Loader, time: Duration) {
         let deadline = Instant::now() + time;
-        while let Ok(e) = loader
-            .receiver()
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
+        while let Ok(e) = loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             if let LoaderEvent::Snapshot(c) = e {
-                assert_eq!(
-                    c.generation,
-                    self.generation + 1,
-                    "generations count up by one"
-                );
+                assert_eq!(c.generation, self.generation + 1, "generations count up by one");
                 self.generation = c.generation;
             }
         }
@@ -272,10 +219,7 @@ impl Follower {
     /// No snapshot arrives within `quiet`.
     fn none_within(&self, loader: &Loader, quiet: Duration) {
         let deadline = Instant::now() + quiet;
-        while let Ok(e) = loader
-            .receiver()
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
+        while let Ok(e) = loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             if let LoaderEvent::Snapshot(c) = e {
                 panic!("unexpected snapshot {}: {:?}", c.generation, bodies(&c));
             }
@@ -304,14 +248,10 @@ fn every_kind_of_change_shows_in_the_next_snapshot() {
     std::fs::write(ws.agents().join("4913"), "").unwrap();
     std::fs::write(ws.agents().join("a.md.tmp"), "three").unwrap();
     std::fs::rename(ws.agents().join("a.md.tmp"), ws.agents().join("a.md")).unwrap();
-    f.next_until(&loader, "a saved by rename", |c| {
-        bodies(c) == map(&[("a", "three")])
-    });
+    f.next_until(&loader, "a saved by rename", |c| bodies(c) == map(&[("a", "three")]));
 
     std::fs::rename(ws.agents().join("a.md"), ws.agents().join("b.md")).unwrap();
-    f.next_until(&loader, "a renamed to b", |c| {
-        bodies(c) == map(&[("b", "three")])
-    });
+    f.next_until(&loader, "a renamed to b", |c| bodies(c) == map(&[("b", "three")]));
 
     std::fs::remove_file(ws.agents().join("b.md")).unwrap();
     f.next_until(&loader, "b deleted", |c| bodies(c).is_empty());
@@ -321,30 +261,21 @@ fn every_kind_of_change_shows_in_the_next_snapshot() {
     f.next_until(&loader, "the folder removed", |c| bodies(c).is_empty());
     std::fs::create_dir_all(ws.agents()).unwrap();
     std::fs::write(ws.agents().join("c.md"), "again").unwrap();
-    f.next_until(&loader, "c in the new folder", |c| {
-        bodies(c) == map(&[("c", "again")])
-    });
+    f.next_until(&loader, "c in the new folder", |c| bodies(c) == map(&[("c", "again")]));
 }
 
 #[test]
 fn a_folder_made_deep_in_a_walked_project_is_watched_before_its_files_arrive() {
     let ws = Workspace::new("walk");
     std::fs::create_dir_all(ws.project().join("node_modules/pkg")).unwrap();
-    let loader = Loader::spawn_with(
-        Some(vec![&WALK]),
-        ws.options(),
-        WatchMode::Notify,
-        Box::new(|| {}),
-    );
+    let loader = Loader::spawn_with(Some(vec![&WALK]), ws.options(), WatchMode::Notify, Box::new(|| {}));
     let mut f = Follower { generation: 0 };
     f.next_until(&loader, "the cold load", |c| bodies(c).is_empty());
     std::fs::create_dir_all(ws.project().join("team/crew")).unwrap();
     f.next_until(&loader, "the new folders", |_| true);
     f.drain(&loader, Duration::from_millis(400));
     std::fs::write(ws.project().join("team/crew/lead.agent"), "leads").unwrap();
-    f.next_until(&loader, "the agent deep in the project", |c| {
-        bodies(c) == map(&[("lead", "leads")])
-    });
+    f.next_until(&loader, "the agent deep in the project", |c| bodies(c) == map(&[("lead", "leads")]));
     // Dependency trees are not watched: a change there alone causes no snapshot.
     std::fs::write(ws.project().join("node_modules/pkg/x.js"), "x").unwrap();
     f.none_within(&loader, Duration::from_millis(600));
@@ -357,9 +288,7 @@ fn swap_files_alone_cause_no_snapshot() {
     std::fs::write(ws.agents().join("a.md"), "one").unwrap();
     let loader = spawn(&ws, WatchMode::Notify);
     let mut f = Follower { generation: 0 };
-    f.next_until(&loader, "the cold load", |c| {
-        bodies(c) == map(&[("a", "one")])
-    });
+    f.next_until(&loader, "the cold load", |c| bodies(c) == map(&[("a", "one")]));
     // Let the watch settle (a folder made just before the load gets one more load),
     // then touch only ignored files.
     f.drain(&loader, Duration::from_millis(400));
@@ -374,36 +303,20 @@ fn a_refresh_reads_only_the_changed_file() {
     let ws = Workspace::new("reread");
     std::fs::create_dir_all(ws.agents()).unwrap();
     for i in 0..40 {
-        std::fs::write(
-            ws.agents().join(format!("agent{i:02}.md")),
-            format!("body {i}"),
-        )
-        .unwrap();
+        std::fs::write(ws.agents().join(format!("agent{i:02}.md")), format!("body {i}")).unwrap();
     }
     let loader = spawn(&ws, WatchMode::Notify);
     let mut f = Follower { generation: 0 };
     f.next_until(&loader, "the cold load", |c| c.agents().count() == 40);
     let cold = loader.last_stats().expect("stats after a load");
-    assert_eq!(
-        (cold.generation, cold.files_served, cold.files_read),
-        (1, 40, 40)
-    );
+    assert_eq!((cold.generation, cold.files_served, cold.files_read), (1, 40, 40));
 
     std::fs::write(ws.agents().join("agent07.md"), "changed").unwrap();
-    f.next_until(&loader, "agent07 changed", |c| {
-        bodies(c)["agent07"] == "changed"
-    });
+    f.next_until(&loader, "agent07 changed", |c| bodies(c)["agent07"] == "changed");
     let warm = loader.last_stats().expect("stats after a refresh");
     assert_eq!(warm.files_served, 40, "every file is still asked for");
-    assert_eq!(
-        warm.files_read, 1,
-        "only the changed file is read from disk"
-    );
-    assert!(
-        warm.trigger.iter().any(|p| p.ends_with("agent07.md")),
-        "{:?}",
-        warm.trigger
-    );
+    assert_eq!(warm.files_read, 1, "only the changed file is read from disk");
+    assert!(warm.trigger.iter().any(|p| p.ends_with("agent07.md")), "{:?}", warm.trigger);
 
     // A deleted file leaves the cache with the next load.
     std::fs::remove_file(ws.agents().join("agent39.md")).unwrap();
@@ -433,19 +346,14 @@ fn progress_comes_first_and_wake_runs_for_every_event() {
     let mut events = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(10);
     while !events.iter().any(|e| matches!(e, LoaderEvent::Snapshot(_))) {
-        let e = loader
-            .receiver()
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            .expect("an event");
+        let e = loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("an event");
         events.push(e);
     }
     assert!(matches!(
         events.iter().find(|e| !matches!(e, LoaderEvent::Watch(_))),
         Some(LoaderEvent::Progress { done: 0, .. })
     ));
-    assert!(events
-        .iter()
-        .any(|e| matches!(e, LoaderEvent::Watch(WatchState::Off))));
+    assert!(events.iter().any(|e| matches!(e, LoaderEvent::Watch(WatchState::Off))));
     // `wake` runs right after an event is queued, so it may trail the receiver a little.
     let deadline = Instant::now() + Duration::from_secs(2);
     while wakes.load(Ordering::SeqCst) < events.len() && Instant::now() < deadline {
@@ -478,10 +386,7 @@ fn polling_sees_changes_and_says_so() {
     let deadline = Instant::now() + Duration::from_secs(10);
     let mut saw_polling = false;
     loop {
-        match loader
-            .receiver()
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
+        match loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok(LoaderEvent::Watch(WatchState::Polling { every, .. })) => {
                 assert_eq!(every, Duration::from_millis(100));
                 saw_polling = true;
@@ -504,15 +409,11 @@ fn new_options_load_another_workspace() {
     let mut f = Follower { generation: 0 };
     f.next_until(&loader, "the cold load", |c| bodies(c).is_empty());
     loader.set_options(two.options());
-    let c = f.next_until(&loader, "the other workspace", |c| {
-        bodies(c) == map(&[("z", "elsewhere")])
-    });
+    let c = f.next_until(&loader, "the other workspace", |c| bodies(c) == map(&[("z", "elsewhere")]));
     assert_eq!(c.roots.project, two.project());
     // The watch moved along.
     std::fs::write(two.agents().join("z.md"), "edited").unwrap();
-    f.next_until(&loader, "z edited", |c| {
-        bodies(c) == map(&[("z", "edited")])
-    });
+    f.next_until(&loader, "z edited", |c| bodies(c) == map(&[("z", "edited")]));
 }
 
 /// Dropped when the worker thread ends (it owns the wake callback).
@@ -541,16 +442,8 @@ fn dropping_the_loader_ends_its_thread() {
     f.next_until(&loader, "the cold load", |_| true);
     let started = Instant::now();
     drop(loader);
-    assert_eq!(
-        ended.load(Ordering::SeqCst),
-        1,
-        "the worker thread had ended when drop returned"
-    );
-    assert!(
-        started.elapsed() < Duration::from_millis(200),
-        "drop took {:?}",
-        started.elapsed()
-    );
+    assert_eq!(ended.load(Ordering::SeqCst), 1, "the worker thread had ended when drop returned");
+    assert!(started.elapsed() < Duration::from_millis(200), "drop took {:?}", started.elapsed());
 }
 
 /// The same promise with a real framework: OpenHands file agents, project over user.
@@ -559,96 +452,45 @@ fn openhands_agents_follow_their_files() {
     let ws = Workspace::new("openhands");
     let user_agents = ws.root.join("home/.agents/agents");
     std::fs::create_dir_all(&user_agents).unwrap();
-    std::fs::write(
-        user_agents.join("reviewer.md"),
-        "---\nname: reviewer\ndescription: mine\n---\nReview.\n",
-    )
-    .unwrap();
+    std::fs::write(user_agents.join("reviewer.md"), "---\nname: reviewer\ndescription: mine\n---\nReview.\n").unwrap();
     let mut opts = ws.options();
     opts.ecosystems = vec!["openhands".into()];
     let loader = Loader::spawn(opts, WatchMode::Notify, Box::new(|| {}));
     let statuses = |c: &Catalog| -> Vec<(String, String, Status)> {
-        c.agents()
-            .map(|a| (a.name.clone(), a.source.key(), a.status))
-            .collect()
+        c.agents().map(|a| (a.name.clone(), a.source.key(), a.status)).collect()
     };
     let mut f = Follower { generation: 0 };
     f.next_until(&loader, "the user's reviewer", |c| {
-        statuses(c)
-            == [(
-                "reviewer".into(),
-                "user:.agents/agents/reviewer.md".into(),
-                Status::Wins,
-            )]
+        statuses(c) == [("reviewer".into(), "user:.agents/agents/reviewer.md".into(), Status::Wins)]
     });
 
     // A project definition of the same name appears and wins.
     std::fs::create_dir_all(ws.agents()).unwrap();
-    std::fs::write(
-        ws.agents().join("reviewer.md"),
-        "---\nname: reviewer\ndescription: ours\n---\nReview.\n",
-    )
-    .unwrap();
+    std::fs::write(ws.agents().join("reviewer.md"), "---\nname: reviewer\ndescription: ours\n---\nReview.\n").unwrap();
     f.next_until(&loader, "the project's reviewer winning", |c| {
         statuses(c)
             == [
-                (
-                    "reviewer".into(),
-                    "project:.agents/agents/reviewer.md".into(),
-                    Status::Wins,
-                ),
-                (
-                    "reviewer".into(),
-                    "user:.agents/agents/reviewer.md".into(),
-                    Status::Shadowed,
-                ),
+                ("reviewer".into(), "project:.agents/agents/reviewer.md".into(), Status::Wins),
+                ("reviewer".into(), "user:.agents/agents/reviewer.md".into(), Status::Shadowed),
             ]
     });
 
     // Renaming the agent inside the file: the user's definition wins again.
-    std::fs::write(
-        ws.agents().join("reviewer.md"),
-        "---\nname: auditor\n---\nAudit.\n",
-    )
-    .unwrap();
+    std::fs::write(ws.agents().join("reviewer.md"), "---\nname: auditor\n---\nAudit.\n").unwrap();
     f.next_until(&loader, "the rename inside the file", |c| {
         let s = statuses(c);
-        s.contains(&(
-            "auditor".into(),
-            "project:.agents/agents/reviewer.md".into(),
-            Status::Wins,
-        )) && s.contains(&(
-            "reviewer".into(),
-            "user:.agents/agents/reviewer.md".into(),
-            Status::Wins,
-        ))
+        s.contains(&("auditor".into(), "project:.agents/agents/reviewer.md".into(), Status::Wins))
+            && s.contains(&("reviewer".into(), "user:.agents/agents/reviewer.md".into(), Status::Wins))
     });
 
     // Broken YAML: the definition becomes invalid, the rest still loads.
-    std::fs::write(
-        ws.agents().join("reviewer.md"),
-        "---\nname: [auditor\n---\nAudit.\n",
-    )
-    .unwrap();
-    let c = f.next_until(&loader, "the parse error", |c| {
-        c.diagnostics().any(|d| d.path.ends_with("reviewer.md"))
-    });
-    assert!(statuses(&c).contains(&(
-        "reviewer".into(),
-        "user:.agents/agents/reviewer.md".into(),
-        Status::Wins
-    )));
+    std::fs::write(ws.agents().join("reviewer.md"), "---\nname: [auditor\n---\nAudit.\n").unwrap();
+    let c = f.next_until(&loader, "the parse error", |c| c.diagnostics().any(|d| d.path.ends_with("reviewer.md")));
+    assert!(statuses(&c).contains(&("reviewer".into(), "user:.agents/agents/reviewer.md".into(), Status::Wins)));
 
     std::fs::remove_file(ws.agents().join("reviewer.md")).unwrap();
     f.next_until(&loader, "the project file gone", |c| {
-        statuses(c)
-            == [(
-                "reviewer".into(),
-                "user:.agents/agents/reviewer.md".into(),
-                Status::Wins,
-            )]
-            && !c
-                .diagnostics()
-                .any(|d| d.severity == agentry::model::Severity::Error)
+        statuses(c) == [("reviewer".into(), "user:.agents/agents/reviewer.md".into(), Status::Wins)]
+            && !c.diagnostics().any(|d| d.severity == agentry::model::Severity::Error)
     });
 }

@@ -64,11 +64,7 @@ impl Drop for Workspace {
 }
 
 /// The next snapshot that satisfies `done`, within 20 s.
-fn snapshot_until(
-    loader: &Loader,
-    what: &str,
-    done: impl Fn(&Catalog) -> bool,
-) -> std::sync::Arc<Catalog> {
+fn snapshot_until(loader: &Loader, what: &str, done: impl Fn(&Catalog) -> bool) -> std::sync::Arc<Catalog> {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -92,47 +88,29 @@ fn edit_and_measure(
     let ws = Workspace::new(tag, files);
     let loader = Loader::spawn(ws.options(ecosystem), WatchMode::Notify, Box::new(|| {}));
     let cold = snapshot_until(&loader, "the cold load", |_| true);
-    assert!(
-        !shows(&cold),
-        "{ecosystem}: the edit shows before it is made"
-    );
+    assert!(!shows(&cold), "{ecosystem}: the edit shows before it is made");
     // Let any follow-up load pass.
     std::thread::sleep(Duration::from_millis(500));
     while loader.try_recv().is_some() {}
     ws.write(edit.0, edit.1);
     let c = snapshot_until(&loader, "the edit", &shows);
     let stats = loader.last_stats().expect("stats after a load");
-    assert!(
-        stats.trusted,
-        "{ecosystem}: a notified change is a trusting load"
-    );
-    assert!(
-        stats.trigger.iter().any(|p| p.ends_with(Path::new(edit.0))),
-        "{ecosystem}: {:?}",
-        stats.trigger
-    );
+    assert!(stats.trusted, "{ecosystem}: a notified change is a trusting load");
+    assert!(stats.trigger.iter().any(|p| p.ends_with(Path::new(edit.0))), "{ecosystem}: {:?}", stats.trigger);
     (stats, c)
 }
 
 fn description_of(c: &Catalog, name: &str) -> Option<String> {
-    c.agents()
-        .find(|a| a.name == name)
-        .map(|a| a.description.clone())
+    c.agents().find(|a| a.name == name).map(|a| a.description.clone())
 }
 
 #[test]
 fn editing_a_tsugite_parent_re_resolves_it_and_its_descendants_only() {
     let md = |name: &str, extends: &str, text: &str| {
-        format!(
-            "---\nname: {name}\nextends: {extends}\ndescription: {text}\n---\nPrompt of {name}.\n"
-        )
+        format!("---\nname: {name}\nextends: {extends}\ndescription: {text}\n---\nPrompt of {name}.\n")
     };
-    let (base, child, grand, other) = (
-        md("base", "none", "v1"),
-        md("child", "base", "v1"),
-        md("grand", "child", "v1"),
-        md("other", "none", "v1"),
-    );
+    let (base, child, grand, other) =
+        (md("base", "none", "v1"), md("child", "base", "v1"), md("grand", "child", "v1"), md("other", "none", "v1"));
     let files = [
         ("agents/base.md", base.as_str()),
         ("agents/child.md", child.as_str()),
@@ -140,22 +118,11 @@ fn editing_a_tsugite_parent_re_resolves_it_and_its_descendants_only() {
         ("agents/other.md", other.as_str()),
     ];
     let edited = md("child", "base", "v2");
-    let (stats, c) = edit_and_measure(
-        "tsugite-parent",
-        "tsugite",
-        &files,
-        ("agents/child.md", &edited),
-        |c| description_of(c, "child").as_deref() == Some("v2"),
-    );
-    assert_eq!(
-        (stats.files_read, stats.definitions_parsed),
-        (1, 1),
-        "{stats:?}"
-    );
-    assert_eq!(
-        stats.definitions_resolved, 2,
-        "child and grand, not base or other: {stats:?}"
-    );
+    let (stats, c) = edit_and_measure("tsugite-parent", "tsugite", &files, ("agents/child.md", &edited), |c| {
+        description_of(c, "child").as_deref() == Some("v2")
+    });
+    assert_eq!((stats.files_read, stats.definitions_parsed), (1, 1), "{stats:?}");
+    assert_eq!(stats.definitions_resolved, 2, "child and grand, not base or other: {stats:?}");
     // The grandchild sees its parent's new body.
     let grand = c.agents().find(|a| a.name == "grand").expect("grand");
     assert_eq!(grand.chain.len(), 3);
@@ -164,98 +131,48 @@ fn editing_a_tsugite_parent_re_resolves_it_and_its_descendants_only() {
 #[test]
 fn editing_a_tsugite_leaf_re_resolves_it_alone() {
     let files = [
-        (
-            "agents/a.md",
-            "---\nname: a\nextends: none\ndescription: one\n---\nA.\n",
-        ),
-        (
-            "agents/b.md",
-            "---\nname: b\nextends: a\ndescription: two\n---\nB.\n",
-        ),
+        ("agents/a.md", "---\nname: a\nextends: none\ndescription: one\n---\nA.\n"),
+        ("agents/b.md", "---\nname: b\nextends: a\ndescription: two\n---\nB.\n"),
     ];
     let (stats, _) = edit_and_measure(
         "tsugite-leaf",
         "tsugite",
         &files,
-        (
-            "agents/b.md",
-            "---\nname: b\nextends: a\ndescription: three\n---\nB.\n",
-        ),
+        ("agents/b.md", "---\nname: b\nextends: a\ndescription: three\n---\nB.\n"),
         |c| description_of(c, "b").as_deref() == Some("three"),
     );
-    assert_eq!(
-        (
-            stats.files_read,
-            stats.definitions_parsed,
-            stats.definitions_resolved
-        ),
-        (1, 1, 1),
-        "{stats:?}"
-    );
+    assert_eq!((stats.files_read, stats.definitions_parsed, stats.definitions_resolved), (1, 1, 1), "{stats:?}");
 }
 
 #[test]
 fn editing_an_openhands_agent_re_parses_it_alone() {
     let files = [
-        (
-            ".agents/agents/a.md",
-            "---\nname: a\ndescription: one\n---\nA.\n",
-        ),
-        (
-            ".agents/agents/b.md",
-            "---\nname: b\ndescription: one\n---\nB.\n",
-        ),
-        (
-            ".openhands/agents/a.md",
-            "---\nname: a\ndescription: shadowed\n---\nA.\n",
-        ),
+        (".agents/agents/a.md", "---\nname: a\ndescription: one\n---\nA.\n"),
+        (".agents/agents/b.md", "---\nname: b\ndescription: one\n---\nB.\n"),
+        (".openhands/agents/a.md", "---\nname: a\ndescription: shadowed\n---\nA.\n"),
     ];
     let (stats, _) = edit_and_measure(
         "openhands",
         "openhands",
         &files,
-        (
-            ".agents/agents/b.md",
-            "---\nname: b\ndescription: two\n---\nB.\n",
-        ),
+        (".agents/agents/b.md", "---\nname: b\ndescription: two\n---\nB.\n"),
         |c| description_of(c, "b").as_deref() == Some("two"),
     );
-    assert_eq!(
-        (
-            stats.files_read,
-            stats.definitions_parsed,
-            stats.definitions_resolved
-        ),
-        (1, 1, 1),
-        "{stats:?}"
-    );
+    assert_eq!((stats.files_read, stats.definitions_parsed, stats.definitions_resolved), (1, 1, 1), "{stats:?}");
 }
 
 #[test]
 fn editing_a_fast_agent_card_re_loads_it_alone() {
-    let card = |name: &str, text: &str| {
-        format!("---\nname: {name}\ndescription: {text}\n---\nYou are {name}.\n")
-    };
+    let card = |name: &str, text: &str| format!("---\nname: {name}\ndescription: {text}\n---\nYou are {name}.\n");
     let (a, b) = (card("a", "one"), card("b", "one"));
-    let files = [
-        (".fast-agent/agent-cards/a.md", a.as_str()),
-        (".fast-agent/agent-cards/b.md", b.as_str()),
-    ];
+    let files = [(".fast-agent/agent-cards/a.md", a.as_str()), (".fast-agent/agent-cards/b.md", b.as_str())];
     let edited = card("b", "two");
-    let (stats, _) = edit_and_measure(
-        "fast-agent",
-        "fast-agent",
-        &files,
-        (".fast-agent/agent-cards/b.md", &edited),
-        |c| description_of(c, "b").as_deref() == Some("two"),
-    );
+    let (stats, _) = edit_and_measure("fast-agent", "fast-agent", &files, (".fast-agent/agent-cards/b.md", &edited), |c| {
+        description_of(c, "b").as_deref() == Some("two")
+    });
     // fast-agent parses a card inside its (memoized) load, so the parse is counted
     // with the resolution.
-    assert_eq!(
-        (stats.files_read, stats.definitions_resolved),
-        (1, 1),
-        "{stats:?}"
-    );
+    assert_eq!((stats.files_read, stats.definitions_resolved), (1, 1), "{stats:?}");
 }
 
 /// Kimi is reused as a whole framework (a change elsewhere leaves it as it was) but
@@ -266,46 +183,24 @@ fn editing_a_fast_agent_card_re_loads_it_alone() {
 fn editing_a_kimi_parent_re_reads_and_re_parses_it_alone() {
     let files = [
         ("kimi/p.md", "You help.\n"),
-        (
-            "kimi/base.yaml",
-            "agent:\n  name: base\n  system_prompt_path: p.md\n  tools: [\"a\"]\n",
-        ),
-        (
-            "kimi/child.yaml",
-            "agent:\n  extend: base.yaml\n  name: child\n",
-        ),
-        (
-            "kimi/other.yaml",
-            "agent:\n  name: other\n  system_prompt_path: p.md\n  tools: [\"c\"]\n",
-        ),
+        ("kimi/base.yaml", "agent:\n  name: base\n  system_prompt_path: p.md\n  tools: [\"a\"]\n"),
+        ("kimi/child.yaml", "agent:\n  extend: base.yaml\n  name: child\n"),
+        ("kimi/other.yaml", "agent:\n  name: other\n  system_prompt_path: p.md\n  tools: [\"c\"]\n"),
     ];
     let tools_of = |c: &Catalog, name: &str| {
-        c.agents().find(|a| a.name == name).and_then(|a| {
-            a.fields
-                .iter()
-                .find(|f| f.key == "tools")
-                .map(|f| f.value.to_string())
-        })
+        c.agents()
+            .find(|a| a.name == name)
+            .and_then(|a| a.fields.iter().find(|f| f.key == "tools").map(|f| f.value.to_string()))
     };
     let (stats, c) = edit_and_measure(
         "kimi",
         "kimi",
         &files,
-        (
-            "kimi/base.yaml",
-            "agent:\n  name: base\n  system_prompt_path: p.md\n  tools: [\"b\"]\n",
-        ),
+        ("kimi/base.yaml", "agent:\n  name: base\n  system_prompt_path: p.md\n  tools: [\"b\"]\n"),
         |c| tools_of(c, "base").is_some_and(|t| t.contains('b')),
     );
-    assert!(
-        tools_of(&c, "child").is_some_and(|t| t.contains('b')),
-        "the child inherits the new tools"
-    );
-    assert_eq!(
-        (stats.files_read, stats.definitions_parsed),
-        (1, 1),
-        "{stats:?}"
-    );
+    assert!(tools_of(&c, "child").is_some_and(|t| t.contains('b')), "the child inherits the new tools");
+    assert_eq!((stats.files_read, stats.definitions_parsed), (1, 1), "{stats:?}");
 }
 
 /// A change no observation of a framework touches leaves its report as it was: the
@@ -314,14 +209,8 @@ fn editing_a_kimi_parent_re_reads_and_re_parses_it_alone() {
 fn a_change_elsewhere_reuses_the_whole_report() {
     let files = [
         ("kimi/p.md", "You help.\n"),
-        (
-            "kimi/base.yaml",
-            "agent:\n  name: base\n  system_prompt_path: p.md\n  tools: [\"a\"]\n",
-        ),
-        (
-            ".agents/agents/a.md",
-            "---\nname: a\ndescription: one\n---\nA.\n",
-        ),
+        ("kimi/base.yaml", "agent:\n  name: base\n  system_prompt_path: p.md\n  tools: [\"a\"]\n"),
+        (".agents/agents/a.md", "---\nname: a\ndescription: one\n---\nA.\n"),
     ];
     let ws = Workspace::new("elsewhere", &files);
     let mut opts = ws.options("kimi");
@@ -330,32 +219,10 @@ fn a_change_elsewhere_reuses_the_whole_report() {
     let cold = snapshot_until(&loader, "the cold load", |_| true);
     std::thread::sleep(Duration::from_millis(500));
     while loader.try_recv().is_some() {}
-    ws.write(
-        ".agents/agents/a.md",
-        "---\nname: a\ndescription: two\n---\nA.\n",
-    );
-    let c = snapshot_until(&loader, "the edit", |c| {
-        description_of(c, "a").as_deref() == Some("two")
-    });
-    let kimi = |c: &Catalog| {
-        c.reports
-            .iter()
-            .find(|r| r.ecosystem == "kimi")
-            .cloned()
-            .expect("kimi's report")
-    };
-    assert!(
-        std::sync::Arc::ptr_eq(&kimi(&cold), &kimi(&c)),
-        "Kimi's report is reused as it was"
-    );
+    ws.write(".agents/agents/a.md", "---\nname: a\ndescription: two\n---\nA.\n");
+    let c = snapshot_until(&loader, "the edit", |c| description_of(c, "a").as_deref() == Some("two"));
+    let kimi = |c: &Catalog| c.reports.iter().find(|r| r.ecosystem == "kimi").cloned().expect("kimi's report");
+    assert!(std::sync::Arc::ptr_eq(&kimi(&cold), &kimi(&c)), "Kimi's report is reused as it was");
     let stats = loader.last_stats().expect("stats");
-    assert_eq!(
-        (
-            stats.files_read,
-            stats.definitions_parsed,
-            stats.definitions_resolved
-        ),
-        (1, 1, 1),
-        "{stats:?}"
-    );
+    assert_eq!((stats.files_read, stats.definitions_parsed, stats.definitions_resolved), (1, 1, 1), "{stats:?}");
 }

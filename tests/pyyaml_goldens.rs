@@ -22,9 +22,7 @@ fn tagged(v: &Value) -> J {
         Value::Bytes(b) => json!({"t": "bytes", "v": py::repr_bytes(b)}),
         Value::Date(d) => json!({"t": "date", "v": py::date_iso(d)}),
         Value::DateTime(d) => json!({"t": "datetime", "v": py::datetime_iso(d, 'T')}),
-        Value::Seq(items) => {
-            json!({"t": "list", "v": items.iter().map(|n| tagged(&n.value)).collect::<Vec<_>>()})
-        }
+        Value::Seq(items) => json!({"t": "list", "v": items.iter().map(|n| tagged(&n.value)).collect::<Vec<_>>()}),
         Value::Map(m) => {
             json!({"t": "dict", "v": m.entries.iter().map(|(k, v)| json!([tagged(&k.value), tagged(&v.value)])).collect::<Vec<_>>()})
         }
@@ -42,16 +40,11 @@ fn sorted_json(v: &J) -> String {
         J::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
             keys.sort();
-            let parts: Vec<String> = keys
-                .iter()
-                .map(|k| format!("{}: {}", J::String((*k).clone()), sorted_json(&m[*k])))
-                .collect();
+            let parts: Vec<String> =
+                keys.iter().map(|k| format!("{}: {}", J::String((*k).clone()), sorted_json(&m[*k]))).collect();
             format!("{{{}}}", parts.join(", "))
         }
-        J::Array(a) => format!(
-            "[{}]",
-            a.iter().map(sorted_json).collect::<Vec<_>>().join(", ")
-        ),
+        J::Array(a) => format!("[{}]", a.iter().map(sorted_json).collect::<Vec<_>>().join(", ")),
         other => other.to_string(),
     }
 }
@@ -62,19 +55,12 @@ fn pos(n: &Node) -> J {
 
 fn marks(n: &Node) -> J {
     match &n.value {
-        Value::Seq(items) => json!([
-            n.span.line,
-            n.span.col,
-            items.iter().map(marks).collect::<Vec<_>>()
-        ]),
+        Value::Seq(items) => json!([n.span.line, n.span.col, items.iter().map(marks).collect::<Vec<_>>()]),
         Value::Map(m) => {
             json!([
                 n.span.line,
                 n.span.col,
-                m.entries
-                    .iter()
-                    .map(|(k, v)| json!([marks(k), marks(v)]))
-                    .collect::<Vec<_>>()
+                m.entries.iter().map(|(k, v)| json!([marks(k), marks(v)])).collect::<Vec<_>>()
             ])
         }
         _ => pos(n),
@@ -85,18 +71,12 @@ fn check_error(e: &yaml::YamlError, err: &J) -> Result<(), String> {
     if let Some(line) = err["line"].as_u64() {
         let col = err["col"].as_u64().unwrap_or(0);
         if (u64::from(e.line), u64::from(e.col)) != (line, col) {
-            return Err(format!(
-                "error at {}:{} != PyYAML {line}:{col} ({err}); ours: {e}",
-                e.line, e.col
-            ));
+            return Err(format!("error at {}:{} != PyYAML {line}:{col} ({err}); ours: {e}", e.line, e.col));
         }
     }
     let msg = err["message"].as_str().unwrap_or("");
     if !e.message.contains(msg) {
-        return Err(format!(
-            "error message {:?} does not contain PyYAML's {msg:?}",
-            e.message
-        ));
+        return Err(format!("error message {:?} does not contain PyYAML's {msg:?}", e.message));
     }
     Ok(())
 }
@@ -107,34 +87,19 @@ fn check_all(text: &str, expected: &J) -> Result<(), String> {
     if expected.get("recursive").is_some() {
         return match got {
             Err(e) if e.message.contains("recursive") => Ok(()),
-            other => Err(format!(
-                "load_all: recursive structure should be refused, got {other:?}"
-            )),
+            other => Err(format!("load_all: recursive structure should be refused, got {other:?}")),
         };
     }
     if let Some(err) = expected.get("error") {
         return match got {
-            Ok(docs) => Err(format!(
-                "load_all: expected error {err}, got {} documents",
-                docs.len()
-            )),
+            Ok(docs) => Err(format!("load_all: expected error {err}, got {} documents", docs.len())),
             Err(e) => check_error(&e, err).map_err(|m| format!("load_all: {m}")),
         };
     }
     let docs = got.map_err(|e| format!("load_all: PyYAML loads it, we fail: {e}"))?;
-    let have: Vec<J> = docs
-        .iter()
-        .map(|d| {
-            d.as_ref()
-                .map_or(json!({"t": "NoneType"}), |n| tagged(&n.value))
-        })
-        .collect();
+    let have: Vec<J> = docs.iter().map(|d| d.as_ref().map_or(json!({"t": "NoneType"}), |n| tagged(&n.value))).collect();
     if J::Array(have.clone()) != expected["ok"] {
-        return Err(format!(
-            "load_all differs\n  ours:   {}\n  pyyaml: {}",
-            J::Array(have),
-            expected["ok"]
-        ));
+        return Err(format!("load_all differs\n  ours:   {}\n  pyyaml: {}", J::Array(have), expected["ok"]));
     }
     Ok(())
 }
@@ -147,9 +112,7 @@ fn check_c(text: &str, expected: &J) -> Result<(), String> {
         (Some(want), Ok(node)) => {
             let have = node.map_or(json!({"t": "NoneType"}), |n| tagged(&n.value));
             if &have != want {
-                return Err(format!(
-                    "CSafeLoader value differs\n  ours:   {have}\n  pyyaml: {want}"
-                ));
+                return Err(format!("CSafeLoader value differs\n  ours:   {have}\n  pyyaml: {want}"));
             }
             Ok(())
         }
@@ -166,25 +129,17 @@ fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
     if expected.get("recursive").is_some() {
         return match got {
             Err(e) if e.message.contains("recursive") => Ok(()),
-            other => Err(format!(
-                "recursive structure should be refused, got {other:?}"
-            )),
+            other => Err(format!("recursive structure should be refused, got {other:?}")),
         };
     }
     if let Some(err) = expected.get("error") {
         return match got {
-            Ok(v) => Err(format!(
-                "expected error {err}, got Ok({:?})",
-                v.map(|n| py::repr(&n.value))
-            )),
+            Ok(v) => Err(format!("expected error {err}, got Ok({:?})", v.map(|n| py::repr(&n.value)))),
             Err(e) => check_error(&e, err),
         };
     }
     let node = got.map_err(|e| format!("PyYAML loads it, we fail: {e}"))?;
-    let null = Node {
-        value: Value::Null,
-        span: Default::default(),
-    };
+    let null = Node { value: Value::Null, span: Default::default() };
     let node = node.as_ref().unwrap_or(&null);
     let v = &node.value;
     let want = &expected["ok"];
@@ -192,30 +147,18 @@ fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
     if &have != want {
         return Err(format!("value differs\n  ours:   {have}\n  pyyaml: {want}"));
     }
-    let exact_text = !expected["has_set"].as_bool().unwrap_or(false)
-        && !expected["has_tuple"].as_bool().unwrap_or(false);
+    let exact_text =
+        !expected["has_set"].as_bool().unwrap_or(false) && !expected["has_tuple"].as_bool().unwrap_or(false);
     if exact_text {
         if py::str_of(v) != expected["str"] {
-            return Err(format!(
-                "str() differs: {:?} vs {}",
-                py::str_of(v),
-                expected["str"]
-            ));
+            return Err(format!("str() differs: {:?} vs {}", py::str_of(v), expected["str"]));
         }
         if py::repr(v) != expected["repr"] {
-            return Err(format!(
-                "repr() differs: {:?} vs {}",
-                py::repr(v),
-                expected["repr"]
-            ));
+            return Err(format!("repr() differs: {:?} vs {}", py::repr(v), expected["repr"]));
         }
     }
     if exact_text && v.to_json() != expected["json"] {
-        return Err(format!(
-            "to_json differs\n  ours:   {}\n  python: {}",
-            v.to_json(),
-            expected["json"]
-        ));
+        return Err(format!("to_json differs\n  ours:   {}\n  python: {}", v.to_json(), expected["json"]));
     }
     if let Some(root) = expected["root"].as_array() {
         if pos(node) != J::Array(root.clone()) {
@@ -241,9 +184,7 @@ fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
                     e["value_pos"]
                 ));
             }
-            if exact_text
-                && (py::str_of(&val.value) != e["str"] || py::repr(&val.value) != e["repr"])
-            {
+            if exact_text && (py::str_of(&val.value) != e["str"] || py::repr(&val.value) != e["repr"]) {
                 return Err(format!(
                     "value of {}: str {:?} repr {:?}, PyYAML {} {}",
                     e["key"],
@@ -256,11 +197,7 @@ fn check_case(name: &str, text: &str, expected: &J) -> Result<(), String> {
         }
     }
     if !expected["marks"].is_null() && marks(node) != expected["marks"] {
-        return Err(format!(
-            "node positions differ\n  ours:   {}\n  pyyaml: {}",
-            marks(node),
-            expected["marks"]
-        ));
+        return Err(format!("node positions differ\n  ours:   {}\n  pyyaml: {}", marks(node), expected["marks"]));
     }
     let _ = name;
     Ok(())
@@ -287,18 +224,10 @@ fn has_set_or_tuple(t: &J) -> bool {
 fn cases() -> Vec<(String, String, J)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/goldens/pyyaml");
     let mut out = Vec::new();
-    let mut names: Vec<_> = fs::read_dir(dir.join("cases"))
-        .expect("cases dir")
-        .flatten()
-        .map(|e| e.path())
-        .collect();
+    let mut names: Vec<_> = fs::read_dir(dir.join("cases")).expect("cases dir").flatten().map(|e| e.path()).collect();
     names.sort();
     for path in names {
-        let name = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default()
-            .to_string();
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
         let text = fs::read_to_string(&path).expect("case text");
         let exp = fs::read_to_string(dir.join("expected").join(format!("{name}.json")))
             .unwrap_or_else(|_| panic!("no expected JSON for {name}: run gen.py"));
@@ -318,13 +247,7 @@ fn pyyaml_goldens() {
             failures.push(format!("{name}: {e}"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} golden cases differ:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {} golden cases differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
 }
 
 /// No input derived from the cases (every prefix, byte-flipped variants) nor random
@@ -362,10 +285,7 @@ fn no_panics_on_mutated_cases() {
         }
     }
     // random texts over YAML's indicator alphabet (AGENTRY_FUZZ=n for a longer run)
-    let rounds: usize = std::env::var("AGENTRY_FUZZ")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3000);
+    let rounds: usize = std::env::var("AGENTRY_FUZZ").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
     const ALPHABET: &[&str] = &[
         "-",
         "?",
@@ -418,9 +338,7 @@ fn no_panics_on_mutated_cases() {
     ];
     for _ in 0..rounds {
         let len = (next() % 40) as usize;
-        let text: String = (0..len)
-            .map(|_| ALPHABET[(next() as usize) % ALPHABET.len()])
-            .collect();
+        let text: String = (0..len).map(|_| ALPHABET[(next() as usize) % ALPHABET.len()]).collect();
         let _ = yaml::load(&text);
         let _ = yaml::load_all(&text);
         let _ = yaml::load_with(&text, yaml::Loader::CSafe);
@@ -437,31 +355,22 @@ fn no_panics_on_mutated_cases() {
 #[test]
 #[ignore]
 fn differential_fuzz() {
-    let Ok(path) = std::env::var("AGENTRY_DFUZZ") else {
-        return;
-    };
-    let cases: Vec<J> =
-        serde_json::from_str(&fs::read_to_string(path).expect("dfuzz JSON")).expect("JSON");
+    let Ok(path) = std::env::var("AGENTRY_DFUZZ") else { return };
+    let cases: Vec<J> = serde_json::from_str(&fs::read_to_string(path).expect("dfuzz JSON")).expect("JSON");
     let mut failures = Vec::new();
     for c in &cases {
         let text = c["text"].as_str().unwrap_or_default();
         let py = &c["py"];
         let outcome = if py.get("error").is_some_and(|e| e["line"].is_null()) {
             // a non-YAML Python exception: only Ok/Err is compared
-            yaml::load(text)
-                .err()
-                .map(|_| ())
-                .ok_or("PyYAML fails, we load it".to_string())
+            yaml::load(text).err().map(|_| ()).ok_or("PyYAML fails, we load it".to_string())
         } else if py.get("error").is_some() {
             match yaml::load(text) {
                 Ok(_) => Err("PyYAML fails, we load it".to_string()),
                 Err(e) => check_error(&e, &py["error"]),
             }
         } else if py.get("recursive").is_some() {
-            yaml::load(text)
-                .err()
-                .map(|_| ())
-                .ok_or("recursive: should be refused".to_string())
+            yaml::load(text).err().map(|_| ()).ok_or("recursive: should be refused".to_string())
         } else {
             match yaml::load(text) {
                 Err(e) => Err(format!("PyYAML loads it, we fail: {e}")),
@@ -475,17 +384,13 @@ fn differential_fuzz() {
                     let value = got.map_or(Value::Null, |n| n.value);
                     let have = tagged(&value);
                     let text_ok = |key: &str, ours: String| {
-                        py.get(key)
-                            .and_then(J::as_str)
-                            .is_none_or(|want| want == ours || has_set_or_tuple(&py["ok"]))
+                        py.get(key).and_then(J::as_str).is_none_or(|want| want == ours || has_set_or_tuple(&py["ok"]))
                     };
                     if let Some(p) = positions {
                         Err(p)
                     } else if have != py["ok"] {
                         Err(format!("value ours {have} py {}", py["ok"]))
-                    } else if !text_ok("repr", py::repr(&value))
-                        || !text_ok("str", py::str_of(&value))
-                    {
+                    } else if !text_ok("repr", py::repr(&value)) || !text_ok("str", py::str_of(&value)) {
                         Err(format!(
                             "repr/str ours {} / {} py {} / {}",
                             py::repr(&value),

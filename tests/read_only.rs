@@ -26,8 +26,7 @@ fn copy_tree(from: &Path, to: &Path) {
             copy_tree(&entry.path(), &target);
         } else if kind.is_symlink() {
             #[cfg(unix)]
-            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).expect("link"), &target)
-                .expect("symlink");
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).expect("link"), &target).expect("symlink");
         } else {
             std::fs::copy(entry.path(), &target).expect("copy");
         }
@@ -47,15 +46,9 @@ fn snapshot(dir: &Path, out: &mut Snapshot) {
             snapshot(&path, out);
         } else if meta.file_type().is_symlink() {
             let target = std::fs::read_link(&path).expect("link");
-            out.insert(
-                path,
-                (Some(target.into_os_string().into_encoded_bytes()), modified),
-            );
+            out.insert(path, (Some(target.into_os_string().into_encoded_bytes()), modified));
         } else {
-            out.insert(
-                path.clone(),
-                (Some(std::fs::read(&path).expect("read")), modified),
-            );
+            out.insert(path.clone(), (Some(std::fs::read(&path).expect("read")), modified));
         }
     }
 }
@@ -69,11 +62,7 @@ fn demo_copy(tag: &str) -> (PathBuf, Snapshot) {
     copy_tree(&manifest().join("assets/demo"), &root);
     let mut before = BTreeMap::new();
     snapshot(&root, &mut before);
-    assert!(
-        before.len() > 30,
-        "the demo was copied ({} entries)",
-        before.len()
-    );
+    assert!(before.len() > 30, "the demo was copied ({} entries)", before.len());
     (root, before)
 }
 
@@ -83,16 +72,9 @@ fn assert_unchanged(root: &Path, before: &Snapshot, what: &str) {
     snapshot(root, &mut after);
     let added: Vec<_> = after.keys().filter(|p| !before.contains_key(*p)).collect();
     let removed: Vec<_> = before.keys().filter(|p| !after.contains_key(*p)).collect();
-    assert!(
-        added.is_empty() && removed.is_empty(),
-        "{what}: added {added:?}, removed {removed:?}"
-    );
+    assert!(added.is_empty() && removed.is_empty(), "{what}: added {added:?}, removed {removed:?}");
     for (path, was) in before {
-        assert!(
-            after.get(path) == Some(was),
-            "{what}: {} changed",
-            path.display()
-        );
+        assert!(after.get(path) == Some(was), "{what}: {} changed", path.display());
     }
 }
 
@@ -100,36 +82,13 @@ fn assert_unchanged(root: &Path, before: &Snapshot, what: &str) {
 fn an_explorer_session_changes_no_file_of_the_workspace() {
     let (root, before) = demo_copy("explorer");
     let project = root.join("project");
-    let args: Vec<std::ffi::OsString> = vec![
-        "--project".into(),
-        project.clone().into(),
-        "--home".into(),
-        root.join("home").into(),
-    ];
-    let env = [
-        ("HOME", root.join("home").display().to_string()),
-        ("VIRTUAL_ENV", root.join("venv").display().to_string()),
-    ];
+    let args: Vec<std::ffi::OsString> =
+        vec!["--project".into(), project.clone().into(), "--home".into(), root.join("home").into()];
+    let env = [("HOME", root.join("home").display().to_string()), ("VIRTUAL_ENV", root.join("venv").display().to_string())];
     let mut s = support::pty::Session::start(&args, &project, &env);
-    s.wait_for("the loaded agents", |t| {
-        t.contains("planner") && t.contains("code-reviewer")
-    });
+    s.wait_for("the loaded agents", |t| t.contains("planner") && t.contains("code-reviewer"));
     // Navigate the list and the tree, and walk every pane of a few agents.
-    for key in [
-        &b"j"[..],
-        b"j",
-        b"k",
-        b"\t",
-        b"\t",
-        b"\t",
-        b"\t",
-        b"\t",
-        b"G",
-        b"g",
-        b"t",
-        b"j",
-        b"t",
-    ] {
+    for key in [&b"j"[..], b"j", b"k", b"\t", b"\t", b"\t", b"\t", b"\t", b"G", b"g", b"t", b"j", b"t"] {
         s.keys(key);
     }
     // The finder, a kept filter, the diff of a shadowed agent, help, and out again.
@@ -168,13 +127,7 @@ fn no_subcommand_changes_a_file_of_the_workspace() {
         runs.push(plain(&["show", name, "--origins"]));
         runs.push(plain(&["diff", name]));
     }
-    runs.push(plain(&[
-        "diff",
-        "planner",
-        "--side-by-side",
-        "--color",
-        "always",
-    ]));
+    runs.push(plain(&["diff", "planner", "--side-by-side", "--color", "always"]));
     let with_json: Vec<Vec<String>> = runs
         .iter()
         .filter(|r| !r.contains(&"--color".to_string()))
@@ -198,11 +151,7 @@ fn no_subcommand_changes_a_file_of_the_workspace() {
             .expect("run agentry");
         // `check` and `diff` exit 1 on findings; 2 and above are failures of agentry.
         let code = out.status.code();
-        assert!(
-            matches!(code, Some(0 | 1)),
-            "{args:?} exited {code:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(matches!(code, Some(0 | 1)), "{args:?} exited {code:?}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(!out.stdout.is_empty(), "{args:?} printed nothing");
     }
 
@@ -217,10 +166,7 @@ fn sources(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
         if path.is_dir() {
             sources(&path, out);
         } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push((
-                path.clone(),
-                std::fs::read_to_string(&path).expect("utf-8 source"),
-            ));
+            out.push((path.clone(), std::fs::read_to_string(&path).expect("utf-8 source")));
         }
     }
 }
@@ -231,23 +177,8 @@ fn the_source_opens_no_socket_and_spawns_no_process_outside_the_editor_launch() 
     let mut files = Vec::new();
     sources(&src, &mut files);
     assert!(files.len() > 50, "the source tree was found");
-    let network = [
-        "std::net",
-        "TcpStream",
-        "TcpListener",
-        "UdpSocket",
-        "UnixStream",
-        "reqwest",
-        "hyper::",
-    ];
-    let spawning = [
-        "std::process::Command",
-        "process::Command",
-        "Command::new",
-        ".spawn()",
-        "libc::exec",
-        "fork(",
-    ];
+    let network = ["std::net", "TcpStream", "TcpListener", "UdpSocket", "UnixStream", "reqwest", "hyper::"];
+    let spawning = ["std::process::Command", "process::Command", "Command::new", ".spawn()", "libc::exec", "fork("];
     let mut found = Vec::new();
     for (path, text) in &files {
         let rel = path.strip_prefix(&src).unwrap_or(path);
@@ -267,17 +198,10 @@ fn the_source_opens_no_socket_and_spawns_no_process_outside_the_editor_launch() 
             }
         }
     }
-    assert!(
-        found.is_empty(),
-        "network or process code in src/:\n{}",
-        found.join("\n")
-    );
+    assert!(found.is_empty(), "network or process code in src/:\n{}", found.join("\n"));
     // And no dependency brings a network client in behind the source's back.
     let manifest_text = std::fs::read_to_string(manifest().join("Cargo.toml")).expect("Cargo.toml");
     for client in ["reqwest", "ureq", "hyper", "curl", "tokio"] {
-        assert!(
-            !manifest_text.contains(&format!("\n{client} ")),
-            "Cargo.toml depends on {client}"
-        );
+        assert!(!manifest_text.contains(&format!("\n{client} ")), "Cargo.toml depends on {client}");
     }
 }

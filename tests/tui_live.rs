@@ -17,17 +17,11 @@ use ratatui::layout::Rect;
 const WAIT: Duration = Duration::from_secs(60);
 
 fn agent_file(dir: &Path, name: &str, body: &str) {
-    std::fs::write(
-        dir.join(format!("{name}.md")),
-        format!("---\nname: {name}\n---\n{body}\n"),
-    )
-    .expect("write agent");
+    std::fs::write(dir.join(format!("{name}.md")), format!("---\nname: {name}\n---\n{body}\n")).expect("write agent");
 }
 
 fn names(app: &App) -> Vec<String> {
-    app.catalog()
-        .map(|c| c.agents().map(|a| a.name.clone()).collect())
-        .unwrap_or_default()
+    app.catalog().map(|c| c.agents().map(|a| a.name.clone()).collect()).unwrap_or_default()
 }
 
 fn selected(app: &App) -> Option<String> {
@@ -56,8 +50,7 @@ fn until(loader: &Loader, app: &mut App, what: &str, ok: impl Fn(&App) -> bool) 
 
 #[test]
 fn every_change_shows_in_the_next_snapshot_with_the_selection_kept() {
-    let root: PathBuf =
-        std::env::temp_dir().join(format!("agentry-tui-live-{}", std::process::id()));
+    let root: PathBuf = std::env::temp_dir().join(format!("agentry-tui-live-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let agents = root.join("project/.openhands/agents");
     std::fs::create_dir_all(&agents).expect("mkdir");
@@ -74,26 +67,17 @@ fn every_change_shows_in_the_next_snapshot_with_the_selection_kept() {
             builtins: Some(root.join("builtins")),
         },
         ecosystems: vec!["openhands".into()],
-        render: RenderMode::Live {
-            user_prompt: String::new(),
-        },
+        render: RenderMode::Live { user_prompt: String::new() },
         env: BTreeMap::new(),
         options: BTreeMap::new(),
     };
     let loader = Loader::spawn(opts, WatchMode::Notify, Box::new(|| {}));
     let mut app = App::new(Keymap::default(), Rect::new(0, 0, 120, 40));
     until(&loader, &mut app, "the cold load", |a| names(a).len() == 3);
-    let id = |app: &App, name: &str| {
-        app.catalog()
-            .and_then(|c| c.agents().find(|a| a.name == name).map(|a| a.id()))
-    };
+    let id = |app: &App, name: &str| app.catalog().and_then(|c| c.agents().find(|a| a.name == name).map(|a| a.id()));
     let beta = id(&app, "beta").expect("beta");
     app.select(&beta);
-    let prompt = |app: &App| {
-        app.agent()
-            .and_then(|a| a.system_prompt.clone())
-            .unwrap_or_default()
-    };
+    let prompt = |app: &App| app.agent().and_then(|a| a.system_prompt.clone()).unwrap_or_default();
     assert_eq!(prompt(&app), "beta v1");
 
     agent_file(&agents, "beta", "beta v2");
@@ -101,39 +85,27 @@ fn every_change_shows_in_the_next_snapshot_with_the_selection_kept() {
     assert_eq!(selected(&app).as_deref(), Some("beta"));
 
     agent_file(&agents, "aardvark", "new");
-    until(&loader, &mut app, "the new file", |a| {
-        names(a).contains(&"aardvark".to_string())
-    });
+    until(&loader, &mut app, "the new file", |a| names(a).contains(&"aardvark".to_string()));
     assert_eq!(selected(&app).as_deref(), Some("beta"));
 
     std::fs::rename(agents.join("gamma.md"), agents.join("delta.md")).expect("rename");
     // The name is the front matter's: `gamma` now lives in delta.md.
     let gamma_file = |a: &App| {
         a.catalog()
-            .and_then(|c| {
-                c.agents()
-                    .find(|x| x.name == "gamma")
-                    .map(|x| x.source.rel.clone())
-            })
+            .and_then(|c| c.agents().find(|x| x.name == "gamma").map(|x| x.source.rel.clone()))
             .unwrap_or_default()
     };
-    until(&loader, &mut app, "the rename", |a| {
-        gamma_file(a).ends_with("delta.md") && names(a).len() == 4
-    });
+    until(&loader, &mut app, "the rename", |a| gamma_file(a).ends_with("delta.md") && names(a).len() == 4);
     assert_eq!(selected(&app).as_deref(), Some("beta"));
 
     std::fs::remove_file(agents.join("alpha.md")).expect("delete");
-    until(&loader, &mut app, "the deletion", |a| {
-        !names(a).contains(&"alpha".to_string())
-    });
+    until(&loader, &mut app, "the deletion", |a| !names(a).contains(&"alpha".to_string()));
     assert_eq!(selected(&app).as_deref(), Some("beta"));
     assert_eq!(app.agent().map(|a| a.id()), Some(beta));
 
     // When the selected definition itself goes, a neighbour is selected, not nothing.
     std::fs::remove_file(agents.join("beta.md")).expect("delete");
-    until(&loader, &mut app, "the selected agent's deletion", |a| {
-        !names(a).contains(&"beta".to_string())
-    });
+    until(&loader, &mut app, "the selected agent's deletion", |a| !names(a).contains(&"beta".to_string()));
     assert!(selected(&app).is_some());
     drop(loader);
     let _ = std::fs::remove_dir_all(&root);

@@ -5,11 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Parser, Debug)]
-#[command(
-    name = "agentry",
-    version,
-    about = "Explore AI-agent definitions: where each came from, why it won, what it inherited and what the model reads."
-)]
+#[command(name = "agentry", version, about = "Explore AI-agent definitions: where each came from, why it won, what it inherited and what the model reads.")]
 pub struct Cli {
     #[command(flatten)]
     pub workspace: WorkspaceArgs,

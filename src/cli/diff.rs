@@ -35,30 +35,19 @@ const CYAN: &str = "\x1b[36m";
 const EMPHASIS: &str = "\x1b[7m";
 
 /// The pair to compare, or the reason there is none.
-fn choose<'a>(
-    catalog: &'a Catalog,
-    name: &str,
-    against: Option<&str>,
-) -> Result<(&'a Agent, &'a Agent), String> {
+fn choose<'a>(catalog: &'a Catalog, name: &str, against: Option<&str>) -> Result<(&'a Agent, &'a Agent), String> {
     let all: Vec<&Agent> = catalog.agents().filter(|a| a.name == name).collect();
     if all.is_empty() {
         return Err(format!("no agent named `{}`", sanitize::line(name)));
     }
-    let winner_of = |eco: &str| {
-        all.iter()
-            .copied()
-            .find(|a| a.ecosystem == eco && a.status == Status::Wins)
-    };
+    let winner_of = |eco: &str| all.iter().copied().find(|a| a.ecosystem == eco && a.status == Status::Wins);
     if let Some(s) = against {
         let other = all
             .iter()
             .copied()
             .find(|a| a.source.key() == s || a.source.path == Path::new(s) || a.source.rel == s)
             .ok_or_else(|| {
-                let keys: Vec<String> = all
-                    .iter()
-                    .map(|a| sanitize::line(&a.source.key()).into_owned())
-                    .collect();
+                let keys: Vec<String> = all.iter().map(|a| sanitize::line(&a.source.key()).into_owned()).collect();
                 format!(
                     "`{}` has no definition at `{}` (its sources: {})",
                     sanitize::line(name),
@@ -66,34 +55,23 @@ fn choose<'a>(
                     keys.join(", ")
                 )
             })?;
-        let winner = winner_of(other.ecosystem).ok_or_else(|| {
-            format!(
-                "`{}` has no winning definition in {}",
-                sanitize::line(name),
-                other.ecosystem
-            )
-        })?;
+        let winner = winner_of(other.ecosystem)
+            .ok_or_else(|| format!("`{}` has no winning definition in {}", sanitize::line(name), other.ecosystem))?;
         if std::ptr::eq(winner, other) {
-            return Err(format!(
-                "`{}` is the winner itself; name a shadowed definition",
-                sanitize::line(s)
-            ));
+            return Err(format!("`{}` is the winner itself; name a shadowed definition", sanitize::line(s)));
         }
         return Ok((winner, other));
     }
     for winner in all.iter().copied().filter(|a| a.status == Status::Wins) {
-        let other = all.iter().copied().find(|a| {
-            a.ecosystem == winner.ecosystem
-                && matches!(a.status, Status::Shadowed | Status::Equivalent)
-        });
+        let other = all
+            .iter()
+            .copied()
+            .find(|a| a.ecosystem == winner.ecosystem && matches!(a.status, Status::Shadowed | Status::Equivalent));
         if let Some(other) = other {
             return Ok((winner, other));
         }
     }
-    Err(format!(
-        "`{}` has no shadowed definition to compare with its winner",
-        sanitize::line(name)
-    ))
+    Err(format!("`{}` has no shadowed definition to compare with its winner", sanitize::line(name)))
 }
 
 /// A file's text for diffing; a file that cannot be read shows as the reason.
@@ -124,24 +102,15 @@ impl<'a> Report<'a> {
         let file = if same_file {
             TextDiff::default()
         } else {
-            diff::text(
-                &file_text(&other.source.path),
-                &file_text(&winner.source.path),
-                context,
-            )
+            diff::text(&file_text(&other.source.path), &file_text(&winner.source.path), context)
         };
         let prompt = diff::text(&model_text(other), &model_text(winner), context);
-        Report {
-            winner,
-            other,
-            fields: diff::fields(winner, other),
-            file,
-            prompt,
-        }
+        Report { winner, other, fields: diff::fields(winner, other), file, prompt }
     }
 
     fn json(&self) -> Json {
-        let side = |a: &Agent| json!({ "source": a.source.key(), "path": a.source.path, "status": a.status, "rule": a.rule });
+        let side =
+            |a: &Agent| json!({ "source": a.source.key(), "path": a.source.path, "status": a.status, "rule": a.rule });
         let text = |d: &TextDiff, old: &str, new: &str| json!({ "identical": d.is_empty(), "unified": diff::unified(old, new, d), "hunks": d.hunks });
         let (old_key, new_key) = (self.other.source.key(), self.winner.source.key());
         json!({
@@ -169,10 +138,7 @@ pub fn diff(
         Ok(pair) => pair,
         Err(message) => {
             if json {
-                serde_json::to_writer_pretty(
-                    &mut *out,
-                    &json!({ "schema": SCHEMA, "name": name, "error": message }),
-                )?;
+                serde_json::to_writer_pretty(&mut *out, &json!({ "schema": SCHEMA, "name": name, "error": message }))?;
                 writeln!(out)?;
             } else {
                 writeln!(out, "{message}")?;
@@ -194,13 +160,7 @@ pub fn diff(
 /// One line of a section, before layout: what `DiffLine` is for text, built by hand
 /// for the field section.
 fn line(tag: Change, text: String) -> DiffLine {
-    DiffLine {
-        tag,
-        old_no: None,
-        new_no: None,
-        segments: vec![(false, text)],
-        no_newline: false,
-    }
+    DiffLine { tag, old_no: None, new_no: None, segments: vec![(false, text)], no_newline: false }
 }
 
 /// A JSON value on one line.
@@ -213,15 +173,7 @@ fn changed_pair(old: String, new: String) -> Vec<DiffLine> {
     let d = diff::text(&old, &new, 0);
     let lines: Vec<DiffLine> = d.hunks.into_iter().flat_map(|h| h.lines).collect();
     if lines.len() == 2 {
-        return lines
-            .into_iter()
-            .map(|l| DiffLine {
-                old_no: None,
-                new_no: None,
-                no_newline: false,
-                ..l
-            })
-            .collect();
+        return lines.into_iter().map(|l| DiffLine { old_no: None, new_no: None, no_newline: false, ..l }).collect();
     }
     vec![line(Change::Removed, old), line(Change::Added, new)]
 }
@@ -235,32 +187,19 @@ fn field_lines(fields: &[FieldChange], context: usize) -> Vec<(DiffLine, bool)> 
     let value = |v: &Option<Json>| v.as_ref().map(compact).unwrap_or_default();
     for f in fields {
         match f.change {
-            Change::Same => lines.push((
-                line(Change::Same, format!("{}: {}", f.key, value(&f.new))),
-                false,
-            )),
-            Change::Added => lines.push((
-                line(Change::Added, format!("{}: {}", f.key, value(&f.new))),
-                true,
-            )),
-            Change::Removed => lines.push((
-                line(Change::Removed, format!("{}: {}", f.key, value(&f.old))),
-                true,
-            )),
+            Change::Same => lines.push((line(Change::Same, format!("{}: {}", f.key, value(&f.new))), false)),
+            Change::Added => lines.push((line(Change::Added, format!("{}: {}", f.key, value(&f.new))), true)),
+            Change::Removed => lines.push((line(Change::Removed, format!("{}: {}", f.key, value(&f.old))), true)),
             Change::Changed if f.items.is_empty() => {
-                let pair = changed_pair(
-                    format!("{}: {}", f.key, value(&f.old)),
-                    format!("{}: {}", f.key, value(&f.new)),
-                );
+                let pair =
+                    changed_pair(format!("{}: {}", f.key, value(&f.old)), format!("{}: {}", f.key, value(&f.new)));
                 lines.extend(pair.into_iter().map(|l| (l, true)));
             }
             Change::Changed => {
                 lines.push((line(Change::Same, format!("{}:", f.key)), true));
                 // Inside a long list or object, unchanged items far from a change
                 // shrink to one `…` line.
-                let changed: Vec<usize> = (0..f.items.len())
-                    .filter(|&i| f.items[i].change != Change::Same)
-                    .collect();
+                let changed: Vec<usize> = (0..f.items.len()).filter(|&i| f.items[i].change != Change::Same).collect();
                 let mut skipping = false;
                 for (i, item) in f.items.iter().enumerate() {
                     if !changed.iter().any(|&c| i.abs_diff(c) <= context) {
@@ -271,15 +210,8 @@ fn field_lines(fields: &[FieldChange], context: usize) -> Vec<(DiffLine, bool)> 
                         continue;
                     }
                     skipping = false;
-                    let text = match item
-                        .value
-                        .as_object()
-                        .filter(|_| f.new.as_ref().is_some_and(Json::is_object))
-                    {
-                        Some(entry) => entry
-                            .iter()
-                            .map(|(k, v)| format!("  {k}: {}", compact(v)))
-                            .collect(),
+                    let text = match item.value.as_object().filter(|_| f.new.as_ref().is_some_and(Json::is_object)) {
+                        Some(entry) => entry.iter().map(|(k, v)| format!("  {k}: {}", compact(v))).collect(),
                         None => format!("  - {}", compact(&item.value)),
                     };
                     lines.push((line(item.change, text), true));
@@ -303,11 +235,7 @@ fn field_groups(lines: Vec<(DiffLine, bool)>, context: usize) -> Vec<Hunk> {
             continue;
         }
         if !open {
-            hunks.push(Hunk {
-                old_start: 1,
-                new_start: 1,
-                lines: Vec::new(),
-            });
+            hunks.push(Hunk { old_start: 1, new_start: 1, lines: Vec::new() });
             open = true;
         }
         if let Some(h) = hunks.last_mut() {
@@ -336,19 +264,11 @@ impl Printer<'_, '_> {
         ))?;
         self.comment(&format!("why: {}", r.other.rule))?;
 
-        let groups = field_groups(
-            field_lines(&r.fields, self.style.context),
-            self.style.context,
-        );
+        let groups = field_groups(field_lines(&r.fields, self.style.context), self.style.context);
         if groups.is_empty() {
             self.comment("fields: identical")?;
         } else {
-            self.section(
-                &format!("{old_key} (fields)"),
-                &format!("{new_key} (fields)"),
-                &groups,
-                false,
-            )?;
+            self.section(&format!("{old_key} (fields)"), &format!("{new_key} (fields)"), &groups, false)?;
         }
 
         if r.winner.source.path == r.other.source.path {
@@ -356,10 +276,7 @@ impl Printer<'_, '_> {
         } else if r.file.is_empty() {
             self.comment("file: identical")?;
         } else {
-            let (old, new) = (
-                r.other.source.path.display().to_string(),
-                r.winner.source.path.display().to_string(),
-            );
+            let (old, new) = (r.other.source.path.display().to_string(), r.winner.source.path.display().to_string());
             self.section(&old, &new, &r.file.hunks, true)?;
         }
 
@@ -367,12 +284,7 @@ impl Printer<'_, '_> {
         match (unknown(r.other), unknown(r.winner)) {
             (true, true) => self.comment("prompt: not known without running the agent")?,
             _ if r.prompt.is_empty() => self.comment("prompt: identical")?,
-            _ => self.section(
-                &format!("{old_key} (prompt)"),
-                &format!("{new_key} (prompt)"),
-                &r.prompt.hunks,
-                true,
-            )?,
+            _ => self.section(&format!("{old_key} (prompt)"), &format!("{new_key} (prompt)"), &r.prompt.hunks, true)?,
         }
         Ok(())
     }
@@ -398,11 +310,7 @@ impl Printer<'_, '_> {
         let painted = self.paint(BOLD, &head);
         writeln!(self.out, "{painted}")?;
         for h in hunks {
-            let header = if numbered {
-                h.header()
-            } else {
-                "@@ fields @@".to_string()
-            };
+            let header = if numbered { h.header() } else { "@@ fields @@".to_string() };
             let painted = self.paint(CYAN, &header);
             writeln!(self.out, "{painted}")?;
             if self.style.side_by_side {
@@ -442,11 +350,7 @@ impl Printer<'_, '_> {
     fn unified_line(&mut self, l: &DiffLine) -> io::Result<()> {
         let text = format!("{}{}", l.tag.sign(), self.segments(l));
         let colour = Self::line_colour(l.tag);
-        let painted = if colour.is_empty() {
-            text
-        } else {
-            self.paint(colour, &text)
-        };
+        let painted = if colour.is_empty() { text } else { self.paint(colour, &text) };
         writeln!(self.out, "{painted}")?;
         if l.no_newline {
             writeln!(self.out, "\\ No newline at end of file")?;
@@ -467,15 +371,9 @@ impl Printer<'_, '_> {
                 i += 1;
                 continue;
             }
-            let removed: Vec<&DiffLine> = lines[i..]
-                .iter()
-                .take_while(|l| l.tag == Change::Removed)
-                .collect();
+            let removed: Vec<&DiffLine> = lines[i..].iter().take_while(|l| l.tag == Change::Removed).collect();
             let after = i + removed.len();
-            let added: Vec<&DiffLine> = lines[after..]
-                .iter()
-                .take_while(|l| l.tag == Change::Added)
-                .collect();
+            let added: Vec<&DiffLine> = lines[after..].iter().take_while(|l| l.tag == Change::Added).collect();
             for k in 0..removed.len().max(added.len()) {
                 self.row(removed.get(k).copied(), added.get(k).copied(), cell)?;
             }
@@ -484,12 +382,7 @@ impl Printer<'_, '_> {
         Ok(())
     }
 
-    fn row(
-        &mut self,
-        left: Option<&DiffLine>,
-        right: Option<&DiffLine>,
-        cell: usize,
-    ) -> io::Result<()> {
+    fn row(&mut self, left: Option<&DiffLine>, right: Option<&DiffLine>, cell: usize) -> io::Result<()> {
         let l = self.cell(left, left.and_then(|l| l.old_no), cell);
         let r = self.cell(right, right.and_then(|l| l.new_no), cell);
         let mark = match (left.map(|l| l.tag), right.map(|l| l.tag)) {
@@ -518,10 +411,7 @@ impl Printer<'_, '_> {
             let room = budget.saturating_sub(used);
             let count = text.chars().count();
             let shown: String = if count > room {
-                text.chars()
-                    .take(room.saturating_sub(1))
-                    .chain(std::iter::once('…'))
-                    .collect()
+                text.chars().take(room.saturating_sub(1)).chain(std::iter::once('…')).collect()
             } else {
                 text.into_owned()
             };
@@ -547,11 +437,7 @@ impl Printer<'_, '_> {
 /// Columns for side-by-side output: `$COLUMNS` when set (shells export it to
 /// terminals), else 160.
 fn terminal_width() -> usize {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse().ok())
-        .filter(|w: &usize| *w >= 40)
-        .unwrap_or(160)
+    std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse().ok()).filter(|w: &usize| *w >= 40).unwrap_or(160)
 }
 
 #[cfg(test)]
@@ -568,14 +454,7 @@ mod tests {
         }
     }
 
-    fn agent(
-        root: &Path,
-        scope: Scope,
-        rel: &str,
-        status: Status,
-        fields: &[(&str, Json)],
-        prompt: &str,
-    ) -> Agent {
+    fn agent(root: &Path, scope: Scope, rel: &str, status: Status, fields: &[(&str, Json)], prompt: &str) -> Agent {
         Agent {
             ecosystem: "openhands",
             name: "reviewer".into(),
@@ -587,11 +466,7 @@ mod tests {
             description: String::new(),
             fields: fields
                 .iter()
-                .map(|(k, v)| Field {
-                    key: k.to_string(),
-                    value: v.clone(),
-                    origin: FieldOrigin::default("test"),
-                })
+                .map(|(k, v)| Field { key: k.to_string(), value: v.clone(), origin: FieldOrigin::default("test") })
                 .collect(),
             attributes: Vec::new(),
             system_prompt: Some(prompt.into()),
@@ -602,8 +477,7 @@ mod tests {
 
     /// A project winner and a user definition it shadows, with their files.
     fn workspace(tag: &str) -> (Files, Catalog) {
-        let root =
-            std::env::temp_dir().join(format!("agentry-clidiff-{tag}-{}", std::process::id()));
+        let root = std::env::temp_dir().join(format!("agentry-clidiff-{tag}-{}", std::process::id()));
         let (project, home) = (root.join("p"), root.join("h"));
         std::fs::create_dir_all(project.join(".agents/agents")).unwrap();
         std::fs::create_dir_all(home.join(".agents/agents")).unwrap();
@@ -631,21 +505,12 @@ mod tests {
             Scope::User,
             ".agents/agents/reviewer.md",
             Status::Shadowed,
-            &[
-                ("model", json!("sonnet")),
-                ("tools", json!(["read", "edit"])),
-                ("color", json!("red")),
-            ],
+            &[("model", json!("sonnet")), ("tools", json!(["read", "edit"])), ("color", json!("red"))],
             "Review code \x1b]52;c;aGk=\x07quickly.",
         ));
         let catalog = Catalog {
             generation: 1,
-            roots: Roots {
-                project,
-                home: home.clone(),
-                xdg: home.join(".config"),
-                builtins: None,
-            },
+            roots: Roots { project, home: home.clone(), xdg: home.join(".config"), builtins: None },
             reports: vec![std::sync::Arc::new(report)],
         };
         (Files(root), catalog)
@@ -657,21 +522,14 @@ mod tests {
         (code, String::from_utf8(out).unwrap())
     }
 
-    const PLAIN: Style = Style {
-        colour: false,
-        side_by_side: false,
-        context: 3,
-    };
+    const PLAIN: Style = Style { colour: false, side_by_side: false, context: 3 };
 
     #[test]
     fn plain_output_is_a_unified_diff_with_escapes_made_inert() {
         let (files, catalog) = workspace("plain");
         let (code, text) = run(&catalog, None, false, PLAIN);
         assert_eq!(code, exit::OK);
-        let (p, h) = (
-            files.0.join("p/.agents/agents/reviewer.md"),
-            files.0.join("h/.agents/agents/reviewer.md"),
-        );
+        let (p, h) = (files.0.join("p/.agents/agents/reviewer.md"), files.0.join("h/.agents/agents/reviewer.md"));
         let expected = format!(
             "# reviewer (openhands): project:.agents/agents/reviewer.md WINS against user:.agents/agents/reviewer.md SHADOWED
 # why: the project is searched before the home folder
@@ -715,29 +573,15 @@ mod tests {
     #[test]
     fn colour_marks_lines_and_changed_words_but_never_passes_file_escapes() {
         let (_files, catalog) = workspace("colour");
-        let (_, text) = run(
-            &catalog,
-            None,
-            false,
-            Style {
-                colour: true,
-                ..PLAIN
-            },
-        );
+        let (_, text) = run(&catalog, None, false, Style { colour: true, ..PLAIN });
         assert!(text.contains(
-            &format!("{RED}-model: sonnet{RESET}")
-                .replace("sonnet", &format!("{EMPHASIS}sonnet{RESET}{RED}"))
+            &format!("{RED}-model: sonnet{RESET}").replace("sonnet", &format!("{EMPHASIS}sonnet{RESET}{RED}"))
         ));
         assert!(text.contains(&format!("{GREEN}+")));
         // The only ESC bytes are the ones agentry writes: each starts a known SGR code.
         for (i, _) in text.match_indices('\x1b') {
             let rest = &text[i..];
-            assert!(
-                [RESET, BOLD, RED, GREEN, CYAN, EMPHASIS]
-                    .iter()
-                    .any(|c| rest.starts_with(c)),
-                "{rest:.20?}"
-            );
+            assert!([RESET, BOLD, RED, GREEN, CYAN, EMPHASIS].iter().any(|c| rest.starts_with(c)), "{rest:.20?}");
         }
         assert!(text.contains("^[]52;c;aGk=^G"));
     }
@@ -745,60 +589,29 @@ mod tests {
     #[test]
     fn side_by_side_pairs_removed_and_added_lines() {
         let (_files, catalog) = workspace("columns");
-        let (_, text) = run(
-            &catalog,
-            None,
-            false,
-            Style {
-                side_by_side: true,
-                ..PLAIN
-            },
-        );
-        let row = text
-            .lines()
-            .find(|l| l.contains("model: sonnet"))
-            .expect("a model row");
+        let (_, text) = run(&catalog, None, false, Style { side_by_side: true, ..PLAIN });
+        let row = text.lines().find(|l| l.contains("model: sonnet")).expect("a model row");
         assert!(row.contains(" | ") && row.contains("model: opus"), "{row}");
-        let gone = text
-            .lines()
-            .find(|l| l.contains("color: red") && l.contains("   4 "))
-            .expect("a color row");
+        let gone = text.lines().find(|l| l.contains("color: red") && l.contains("   4 ")).expect("a color row");
         assert!(gone.trim_end().ends_with('<'), "{gone}");
     }
 
     #[test]
     fn the_prompt_section_includes_the_other_messages() {
         let (_files, mut catalog) = workspace("messages");
-        let message = |text: &str| crate::model::Message {
-            role: "user".into(),
-            label: None,
-            text: text.into(),
-        };
-        std::sync::Arc::make_mut(&mut catalog.reports[0]).agents[0].messages =
-            vec![message("Review branch <user prompt>.")];
-        std::sync::Arc::make_mut(&mut catalog.reports[0]).agents[1].messages =
-            vec![message("Review <user prompt>.")];
+        let message = |text: &str| crate::model::Message { role: "user".into(), label: None, text: text.into() };
+        std::sync::Arc::make_mut(&mut catalog.reports[0]).agents[0].messages = vec![message("Review branch <user prompt>.")];
+        std::sync::Arc::make_mut(&mut catalog.reports[0]).agents[1].messages = vec![message("Review <user prompt>.")];
         let (_, text) = run(&catalog, None, false, PLAIN);
         let prompt = &text[text.find("(prompt)").expect("a prompt section")..];
-        assert!(
-            prompt.contains(" --- user message ---\n-Review <user prompt>.\n"),
-            "{prompt}"
-        );
-        assert!(
-            prompt.contains("+Review branch <user prompt>.\n"),
-            "{prompt}"
-        );
+        assert!(prompt.contains(" --- user message ---\n-Review <user prompt>.\n"), "{prompt}");
+        assert!(prompt.contains("+Review branch <user prompt>.\n"), "{prompt}");
     }
 
     #[test]
     fn json_carries_field_and_text_diffs() {
         let (_files, catalog) = workspace("json");
-        let (_, text) = run(
-            &catalog,
-            Some("user:.agents/agents/reviewer.md"),
-            true,
-            PLAIN,
-        );
+        let (_, text) = run(&catalog, Some("user:.agents/agents/reviewer.md"), true, PLAIN);
         let v: Json = serde_json::from_str(&text).unwrap();
         assert_eq!(v["winner"]["source"], "project:.agents/agents/reviewer.md");
         assert_eq!(v["other"]["status"], "SHADOWED");
@@ -808,10 +621,7 @@ mod tests {
         );
         assert_eq!(v["fields"][2]["change"], "removed");
         assert_eq!(v["file"]["identical"], false);
-        assert!(v["prompt"]["unified"]
-            .as_str()
-            .unwrap()
-            .contains("+Review pull requests carefully."));
+        assert!(v["prompt"]["unified"].as_str().unwrap().contains("+Review pull requests carefully."));
     }
 
     #[test]
@@ -821,22 +631,8 @@ mod tests {
             change,
             items: match (&old, &new) {
                 (Some(o), Some(n)) if change == Change::Changed => {
-                    let w = agent(
-                        Path::new("/"),
-                        Scope::Project,
-                        "w",
-                        Status::Wins,
-                        &[("k", n.clone())],
-                        "",
-                    );
-                    let x = agent(
-                        Path::new("/"),
-                        Scope::Project,
-                        "x",
-                        Status::Shadowed,
-                        &[("k", o.clone())],
-                        "",
-                    );
+                    let w = agent(Path::new("/"), Scope::Project, "w", Status::Wins, &[("k", n.clone())], "");
+                    let x = agent(Path::new("/"), Scope::Project, "x", Status::Shadowed, &[("k", o.clone())], "");
                     crate::diff::fields(&w, &x).remove(0).items
                 }
                 _ => Vec::new(),
@@ -847,49 +643,26 @@ mod tests {
         let fields = vec![
             change("a", Change::Same, Some(json!(1)), Some(json!(1))),
             change("b", Change::Same, Some(json!(2)), Some(json!(2))),
-            change(
-                "kwargs",
-                Change::Changed,
-                Some(json!({})),
-                Some(json!({"temperature": 0.2})),
-            ),
+            change("kwargs", Change::Changed, Some(json!({})), Some(json!({"temperature": 0.2}))),
             change("c", Change::Same, Some(json!(3)), Some(json!(3))),
             change("d", Change::Same, Some(json!(4)), Some(json!(4))),
             change("e", Change::Same, Some(json!(5)), Some(json!(5))),
-            change(
-                "model",
-                Change::Changed,
-                Some(json!("gpt-4o mini")),
-                Some(json!("gpt-4o large")),
-            ),
+            change("model", Change::Changed, Some(json!("gpt-4o mini")), Some(json!("gpt-4o large"))),
         ];
         let groups = field_groups(field_lines(&fields, 1), 1);
         let text: Vec<Vec<String>> = groups
             .iter()
-            .map(|h| {
-                h.lines
-                    .iter()
-                    .map(|l| format!("{}{}", l.tag.sign(), l.content()))
-                    .collect()
-            })
+            .map(|h| h.lines.iter().map(|l| format!("{}{}", l.tag.sign(), l.content())).collect())
             .collect();
         assert_eq!(
             text,
             [
                 vec![" b: 2", " kwargs:", "+  temperature: 0.2", " c: 3"],
-                vec![
-                    " e: 5",
-                    "-model: \"gpt-4o mini\"",
-                    "+model: \"gpt-4o large\""
-                ],
+                vec![" e: 5", "-model: \"gpt-4o mini\"", "+model: \"gpt-4o large\""],
             ]
         );
-        let emphasised: Vec<&str> = groups[1].lines[2]
-            .segments
-            .iter()
-            .filter(|(e, _)| *e)
-            .map(|(_, s)| s.as_str())
-            .collect();
+        let emphasised: Vec<&str> =
+            groups[1].lines[2].segments.iter().filter(|(e, _)| *e).map(|(_, s)| s.as_str()).collect();
         assert_eq!(emphasised, ["large"]);
     }
 
@@ -897,21 +670,11 @@ mod tests {
     fn unknown_names_and_sources_are_findings() {
         let (_files, catalog) = workspace("missing");
         let mut out = Vec::new();
-        assert_eq!(
-            diff(&catalog, "nobody", None, false, &PLAIN, &mut out).unwrap(),
-            exit::FINDINGS
-        );
+        assert_eq!(diff(&catalog, "nobody", None, false, &PLAIN, &mut out).unwrap(), exit::FINDINGS);
         let (code, text) = run(&catalog, Some("user:nowhere.md"), false, PLAIN);
         assert_eq!(code, exit::FINDINGS);
-        assert!(text.contains(
-            "its sources: project:.agents/agents/reviewer.md, user:.agents/agents/reviewer.md"
-        ));
-        let (code, text) = run(
-            &catalog,
-            Some("project:.agents/agents/reviewer.md"),
-            false,
-            PLAIN,
-        );
+        assert!(text.contains("its sources: project:.agents/agents/reviewer.md, user:.agents/agents/reviewer.md"));
+        let (code, text) = run(&catalog, Some("project:.agents/agents/reviewer.md"), false, PLAIN);
         assert_eq!(code, exit::FINDINGS);
         assert!(text.contains("is the winner itself"));
     }

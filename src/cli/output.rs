@@ -21,24 +21,14 @@ fn json_out(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<()> {
 /// Pads cells to aligned columns; the last column is not padded.
 fn table(out: &mut dyn Write, rows: &[Vec<String>]) -> io::Result<()> {
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..cols)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let widths: Vec<usize> =
+        (0..cols).map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0)).collect();
     for row in rows {
         let mut line = String::new();
         for (c, cell) in row.iter().enumerate() {
             line.push_str(cell);
             if c + 1 < row.len() {
-                line.extend(std::iter::repeat_n(
-                    ' ',
-                    widths[c] - cell.chars().count() + 2,
-                ));
+                line.extend(std::iter::repeat_n(' ', widths[c] - cell.chars().count() + 2));
             }
         }
         writeln!(out, "{}", line.trim_end())?;
@@ -55,22 +45,12 @@ pub fn list(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i3
             generation: u64,
             agents: Vec<&'a Agent>,
         }
-        let doc = List {
-            schema: SCHEMA,
-            generation: catalog.generation,
-            agents: catalog.agents().collect(),
-        };
+        let doc = List { schema: SCHEMA, generation: catalog.generation, agents: catalog.agents().collect() };
         serde_json::to_writer_pretty(&mut *out, &doc)?;
         writeln!(out)?;
         return Ok(exit::OK);
     }
-    let mut rows = vec![vec![
-        "NAME".into(),
-        "FRAMEWORK".into(),
-        "STATUS".into(),
-        "SCOPE".into(),
-        "PATH".into(),
-    ]];
+    let mut rows = vec![vec!["NAME".into(), "FRAMEWORK".into(), "STATUS".into(), "SCOPE".into(), "PATH".into()]];
     for a in catalog.agents() {
         let mut path = a.source.rel.clone();
         if let Some(card) = &a.source.card {
@@ -94,10 +74,7 @@ fn named<'a>(catalog: &'a Catalog, name: &str) -> Vec<&'a Agent> {
 
 fn not_found(out: &mut dyn Write, name: &str, json: bool) -> io::Result<i32> {
     if json {
-        json_out(
-            out,
-            &json!({ "schema": SCHEMA, "name": name, "sources": [] }),
-        )?;
+        json_out(out, &json!({ "schema": SCHEMA, "name": name, "sources": [] }))?;
     } else {
         writeln!(out, "no agent named `{}`", sanitize::line(name))?;
     }
@@ -119,10 +96,7 @@ pub fn why(catalog: &Catalog, name: &str, json: bool, out: &mut dyn Write) -> io
                 })
             })
             .collect();
-        json_out(
-            out,
-            &json!({ "schema": SCHEMA, "name": name, "sources": sources }),
-        )?;
+        json_out(out, &json!({ "schema": SCHEMA, "name": name, "sources": sources }))?;
         return Ok(exit::OK);
     }
     let mut ecosystem = "";
@@ -172,11 +146,7 @@ pub fn show(
             .filter(|a| a.source.key() == s || a.source.path == Path::new(s) || a.source.rel == s)
             .collect(),
         None => {
-            let winners: Vec<_> = all
-                .iter()
-                .copied()
-                .filter(|a| a.status.is_active())
-                .collect();
+            let winners: Vec<_> = all.iter().copied().filter(|a| a.status.is_active()).collect();
             if winners.is_empty() {
                 all.into_iter().take(1).collect()
             } else {
@@ -188,10 +158,7 @@ pub fn show(
         return not_found(out, name, json);
     }
     if json {
-        json_out(
-            out,
-            &json!({ "schema": SCHEMA, "name": name, "agents": chosen }),
-        )?;
+        json_out(out, &json!({ "schema": SCHEMA, "name": name, "agents": chosen }))?;
         return Ok(exit::OK);
     }
     for (i, a) in chosen.iter().enumerate() {
@@ -207,11 +174,7 @@ pub fn show(
             a.status.word()
         )?;
         if a.chain.len() > 1 {
-            let chain: Vec<_> = a
-                .chain
-                .iter()
-                .map(|c| sanitize::line(c).into_owned())
-                .collect();
+            let chain: Vec<_> = a.chain.iter().map(|c| sanitize::line(c).into_owned()).collect();
             writeln!(out, "chain: {}", chain.join(" → "))?;
         }
         let mut rows = Vec::new();
@@ -245,12 +208,7 @@ pub fn show(
         }
         for m in &a.messages {
             match &m.label {
-                Some(label) => writeln!(
-                    out,
-                    "--- {} message: {} ---",
-                    sanitize::line(&m.role),
-                    sanitize::line(label)
-                )?,
+                Some(label) => writeln!(out, "--- {} message: {} ---", sanitize::line(&m.role), sanitize::line(label))?,
                 None => writeln!(out, "--- {} message ---", sanitize::line(&m.role))?,
             }
             writeln!(out, "{}", sanitize::text(&m.text))?;
@@ -263,10 +221,7 @@ pub fn show(
 /// is inside it.
 pub fn diagnostic_line(d: &Diagnostic) -> String {
     let cwd = std::env::current_dir().ok();
-    let path = cwd
-        .as_deref()
-        .and_then(|c| d.path.strip_prefix(c).ok())
-        .unwrap_or(&d.path);
+    let path = cwd.as_deref().and_then(|c| d.path.strip_prefix(c).ok()).unwrap_or(&d.path);
     let mut at = path.display().to_string();
     if let Some(l) = d.line {
         at.push_str(&format!(":{l}"));
@@ -279,12 +234,7 @@ pub fn diagnostic_line(d: &Diagnostic) -> String {
         Severity::Warning => "warning: ",
         Severity::Info => "note: ",
     };
-    sanitize::line(&format!(
-        "{at}: {severity}{}: {}",
-        d.kind.as_str(),
-        d.message
-    ))
-    .into_owned()
+    sanitize::line(&format!("{at}: {severity}{}: {}", d.kind.as_str(), d.message)).into_owned()
 }
 
 pub fn check(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i32> {
@@ -292,30 +242,15 @@ pub fn check(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i
     let findings = diags.iter().any(|d| d.severity != Severity::Info);
     if json {
         let agents = catalog.agents().count();
-        json_out(
-            out,
-            &json!({ "schema": SCHEMA, "agents": agents, "diagnostics": diags }),
-        )?;
+        json_out(out, &json!({ "schema": SCHEMA, "agents": agents, "diagnostics": diags }))?;
     } else {
         for d in &diags {
             writeln!(out, "{}", diagnostic_line(d))?;
         }
-        let valid = catalog
-            .agents()
-            .filter(|a| a.status != crate::model::Status::Invalid)
-            .count();
-        let errors = diags
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count();
-        let warnings = diags
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count();
-        writeln!(
-            out,
-            "{valid} agents loaded, {errors} errors, {warnings} warnings"
-        )?;
+        let valid = catalog.agents().filter(|a| a.status != crate::model::Status::Invalid).count();
+        let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
+        let warnings = diags.iter().filter(|d| d.severity == Severity::Warning).count();
+        writeln!(out, "{valid} agents loaded, {errors} errors, {warnings} warnings")?;
     }
     Ok(if findings { exit::FINDINGS } else { exit::OK })
 }

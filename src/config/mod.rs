@@ -71,10 +71,7 @@ impl Config {
 
     /// The rebindings in the keymap's shape (action → keys).
     pub fn key_overrides(&self) -> BTreeMap<String, Vec<String>> {
-        self.keys
-            .iter()
-            .map(|(k, v)| (k.clone(), v.list()))
-            .collect()
+        self.keys.iter().map(|(k, v)| (k.clone(), v.list())).collect()
     }
 }
 
@@ -93,20 +90,10 @@ pub fn default_path(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
 /// Loads the config at `path` over the defaults. A missing file is not an error.
 pub fn load(path: Option<&Path>) -> Loaded {
     let Some(path) = path else {
-        return Loaded {
-            config: Config::defaults(),
-            path: None,
-            error: None,
-        };
+        return Loaded { config: Config::defaults(), path: None, error: None };
     };
     let text = match std::fs::metadata(path) {
-        Err(_) => {
-            return Loaded {
-                config: Config::defaults(),
-                path: None,
-                error: None,
-            }
-        }
+        Err(_) => return Loaded { config: Config::defaults(), path: None, error: None },
         Ok(m) if m.len() > MAX_BYTES => Err(format!("larger than {MAX_BYTES} bytes")),
         Ok(_) => std::fs::read(path)
             .map_err(|e| e.to_string())
@@ -114,18 +101,11 @@ pub fn load(path: Option<&Path>) -> Loaded {
     };
     let result = text.and_then(|t| layered(&t));
     match result {
-        Ok(config) => Loaded {
-            config,
-            path: Some(path.to_path_buf()),
-            error: None,
-        },
+        Ok(config) => Loaded { config, path: Some(path.to_path_buf()), error: None },
         Err(e) => Loaded {
             config: Config::defaults(),
             path: Some(path.to_path_buf()),
-            error: Some(
-                crate::text::sanitize::line(&format!("{}: {e}; using defaults", path.display()))
-                    .into_owned(),
-            ),
+            error: Some(crate::text::sanitize::line(&format!("{}: {e}; using defaults", path.display())).into_owned()),
         },
     }
 }
@@ -190,16 +170,10 @@ mod tests {
         let loaded = load(Some(&path));
         assert_eq!(loaded.config, Config::defaults());
         let error = loaded.error.expect("error kept");
-        assert!(
-            error.contains("config.yaml") && error.contains("using defaults"),
-            "{error}"
-        );
+        assert!(error.contains("config.yaml") && error.contains("using defaults"), "{error}");
         assert!(!error.contains('\n'));
         std::fs::write(&path, "colour: 1\n").expect("write");
-        assert!(load(Some(&path))
-            .error
-            .expect("unknown key")
-            .contains("colour"));
+        assert!(load(Some(&path)).error.expect("unknown key").contains("colour"));
         assert!(load(Some(&dir.join("missing.yaml"))).error.is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -207,23 +181,13 @@ mod tests {
     #[test]
     fn path_follows_agentry_config_then_xdg_then_home() {
         let env = |vars: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                vars.iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
+            move |k: &str| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
         };
-        assert_eq!(
-            default_path(&env(&[("AGENTRY_CONFIG", "/c.yaml"), ("HOME", "/h")])),
-            Some("/c.yaml".into())
-        );
+        assert_eq!(default_path(&env(&[("AGENTRY_CONFIG", "/c.yaml"), ("HOME", "/h")])), Some("/c.yaml".into()));
         assert_eq!(
             default_path(&env(&[("XDG_CONFIG_HOME", "/x"), ("HOME", "/h")])),
             Some("/x/agentry/config.yaml".into())
         );
-        assert_eq!(
-            default_path(&env(&[("HOME", "/h")])),
-            Some("/h/.config/agentry/config.yaml".into())
-        );
+        assert_eq!(default_path(&env(&[("HOME", "/h")])), Some("/h/.config/agentry/config.yaml".into()));
     }
 }

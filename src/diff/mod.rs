@@ -116,32 +116,17 @@ fn items(old: &Json, new: &Json) -> Vec<ItemChange> {
             let mut out = Vec::new();
             for (k, v) in b {
                 match a.get(k) {
-                    None => out.push(ItemChange {
-                        change: Change::Added,
-                        value: entry(k, v),
-                    }),
-                    Some(w) if w == v => out.push(ItemChange {
-                        change: Change::Same,
-                        value: entry(k, v),
-                    }),
+                    None => out.push(ItemChange { change: Change::Added, value: entry(k, v) }),
+                    Some(w) if w == v => out.push(ItemChange { change: Change::Same, value: entry(k, v) }),
                     Some(w) => {
-                        out.push(ItemChange {
-                            change: Change::Removed,
-                            value: entry(k, w),
-                        });
-                        out.push(ItemChange {
-                            change: Change::Added,
-                            value: entry(k, v),
-                        });
+                        out.push(ItemChange { change: Change::Removed, value: entry(k, w) });
+                        out.push(ItemChange { change: Change::Added, value: entry(k, v) });
                     }
                 }
             }
             for (k, w) in a {
                 if !b.contains_key(k) {
-                    out.push(ItemChange {
-                        change: Change::Removed,
-                        value: entry(k, w),
-                    });
+                    out.push(ItemChange { change: Change::Removed, value: entry(k, w) });
                 }
             }
             out
@@ -164,17 +149,11 @@ fn sequence(a: &[Json], b: &[Json]) -> Vec<ItemChange> {
             similar::DiffTag::Insert => (Change::Added, &b[new_range]),
             similar::DiffTag::Delete => (Change::Removed, &a[old_range]),
             similar::DiffTag::Replace => {
-                out.extend(a[old_range].iter().map(|v| ItemChange {
-                    change: Change::Removed,
-                    value: v.clone(),
-                }));
+                out.extend(a[old_range].iter().map(|v| ItemChange { change: Change::Removed, value: v.clone() }));
                 (Change::Added, &b[new_range])
             }
         };
-        out.extend(values.iter().map(|v| ItemChange {
-            change,
-            value: v.clone(),
-        }));
+        out.extend(values.iter().map(|v| ItemChange { change, value: v.clone() }));
     }
     out
 }
@@ -212,40 +191,19 @@ mod tests {
 
     #[test]
     fn fields_are_added_removed_changed_or_same() {
-        let winner = agent(&[
-            ("model", json!("opus")),
-            ("tools", json!(["read", "bash"])),
-            ("new", json!(1)),
-        ]);
-        let other = agent(&[
-            ("model", json!("opus")),
-            ("tools", json!(["read", "edit"])),
-            ("gone", json!(true)),
-        ]);
+        let winner = agent(&[("model", json!("opus")), ("tools", json!(["read", "bash"])), ("new", json!(1))]);
+        let other = agent(&[("model", json!("opus")), ("tools", json!(["read", "edit"])), ("gone", json!(true))]);
         let d = fields(&winner, &other);
         let summary: Vec<_> = d.iter().map(|f| (f.key.as_str(), f.change)).collect();
         assert_eq!(
             summary,
-            [
-                ("model", Change::Same),
-                ("tools", Change::Changed),
-                ("new", Change::Added),
-                ("gone", Change::Removed)
-            ]
+            [("model", Change::Same), ("tools", Change::Changed), ("new", Change::Added), ("gone", Change::Removed)]
         );
         let tools = &d[1];
-        let items: Vec<_> = tools
-            .items
-            .iter()
-            .map(|i| (i.change, i.value.clone()))
-            .collect();
+        let items: Vec<_> = tools.items.iter().map(|i| (i.change, i.value.clone())).collect();
         assert_eq!(
             items,
-            [
-                (Change::Same, json!("read")),
-                (Change::Removed, json!("edit")),
-                (Change::Added, json!("bash"))
-            ]
+            [(Change::Same, json!("read")), (Change::Removed, json!("edit")), (Change::Added, json!("bash"))]
         );
         assert_eq!(d[3].old, Some(json!(true)));
         assert_eq!(d[3].new, None);
@@ -256,11 +214,7 @@ mod tests {
         let winner = agent(&[("env", json!({"A": "1", "B": "2"}))]);
         let other = agent(&[("env", json!({"A": "1", "B": "3", "C": "4"}))]);
         let d = fields(&winner, &other);
-        let items: Vec<_> = d[0]
-            .items
-            .iter()
-            .map(|i| (i.change, i.value.clone()))
-            .collect();
+        let items: Vec<_> = d[0].items.iter().map(|i| (i.change, i.value.clone())).collect();
         assert_eq!(
             items,
             [
@@ -274,10 +228,7 @@ mod tests {
 
     #[test]
     fn a_scalar_change_has_no_items() {
-        let d = fields(
-            &agent(&[("model", json!("a"))]),
-            &agent(&[("model", json!(["a"]))]),
-        );
+        let d = fields(&agent(&[("model", json!("a"))]), &agent(&[("model", json!(["a"]))]));
         assert_eq!(d[0].change, Change::Changed);
         assert!(d[0].items.is_empty());
     }

@@ -45,11 +45,7 @@ impl Hunk {
 
     /// `@@ -a,b +c,d @@`, as `diff -u` writes it.
     pub fn header(&self) -> String {
-        format!(
-            "@@ -{} +{} @@",
-            range(self.old_start, self.old_len()),
-            range(self.new_start, self.new_len())
-        )
+        format!("@@ -{} +{} @@", range(self.old_start, self.old_len()), range(self.new_start, self.new_len()))
     }
 }
 
@@ -76,9 +72,7 @@ impl DiffLine {
 
 /// The line diff of `old` and `new` with `context` unchanged lines around each change.
 pub fn text(old: &str, new: &str, context: usize) -> TextDiff {
-    let diff = TextDiffConfig::default()
-        .timeout(DIFF_TIMEOUT)
-        .diff_lines(old, new);
+    let diff = TextDiffConfig::default().timeout(DIFF_TIMEOUT).diff_lines(old, new);
     // One deadline for all word-level refinements: past it they come out coarse
     // rather than each changed block getting a fresh time budget.
     let deadline = std::time::Instant::now() + 2 * DIFF_TIMEOUT;
@@ -89,14 +83,10 @@ pub fn text(old: &str, new: &str, context: usize) -> TextDiff {
     let mut hunks = Vec::new();
     for group in diff.grouped_ops(context) {
         let Some(first) = group.first() else { continue };
-        let mut hunk = Hunk {
-            old_start: first.old_range().start + 1,
-            new_start: first.new_range().start + 1,
-            lines: Vec::new(),
-        };
+        let mut hunk =
+            Hunk { old_start: first.old_range().start + 1, new_start: first.new_range().start + 1, lines: Vec::new() };
         for op in &group {
-            for change in diff.iter_inline_changes_with_options_deadline(op, inline, Some(deadline))
-            {
+            for change in diff.iter_inline_changes_with_options_deadline(op, inline, Some(deadline)) {
                 let tag = match change.tag() {
                     ChangeTag::Equal => Change::Same,
                     ChangeTag::Delete => Change::Removed,
@@ -189,10 +179,7 @@ mod tests {
 
     #[test]
     fn empty_sides_and_missing_newlines() {
-        assert_eq!(
-            unified("o", "n", &text("", "x\ny\n", 3)),
-            "--- o\n+++ n\n@@ -0,0 +1,2 @@\n+x\n+y\n"
-        );
+        assert_eq!(unified("o", "n", &text("", "x\ny\n", 3)), "--- o\n+++ n\n@@ -0,0 +1,2 @@\n+x\n+y\n");
         assert_eq!(
             unified("o", "n", &text("x", "y", 3)),
             "--- o\n+++ n\n@@ -1 +1 @@\n-x\n\\ No newline at end of file\n+y\n\\ No newline at end of file\n"
@@ -206,27 +193,14 @@ mod tests {
         let old = "a\r\nb\u{fffd}\r\n";
         let new = "a\r\nc\r\n";
         let d = text(old, new, 3);
-        assert_eq!(
-            unified("o", "n", &d),
-            "--- o\n+++ n\n@@ -1,2 +1,2 @@\n a\r\n-b\u{fffd}\r\n+c\r\n"
-        );
+        assert_eq!(unified("o", "n", &d), "--- o\n+++ n\n@@ -1,2 +1,2 @@\n a\r\n-b\u{fffd}\r\n+c\r\n");
         // Many scattered changes in a long text stay bounded and well-formed.
         let long_old: String = (0..5000).map(|i| format!("line {i} {}\n", i % 7)).collect();
         let long_new: String = (0..5000).map(|i| format!("line {i} {}\n", i % 5)).collect();
         let d = text(&long_old, &long_new, 1);
         assert!(d.hunks.iter().all(|h| h.old_len() > 0 && h.new_len() > 0));
-        let removed: usize = d
-            .hunks
-            .iter()
-            .flat_map(|h| &h.lines)
-            .filter(|l| l.tag == Change::Removed)
-            .count();
-        let added: usize = d
-            .hunks
-            .iter()
-            .flat_map(|h| &h.lines)
-            .filter(|l| l.tag == Change::Added)
-            .count();
+        let removed: usize = d.hunks.iter().flat_map(|h| &h.lines).filter(|l| l.tag == Change::Removed).count();
+        let added: usize = d.hunks.iter().flat_map(|h| &h.lines).filter(|l| l.tag == Change::Added).count();
         assert_eq!(removed, added);
     }
 
@@ -240,20 +214,12 @@ mod tests {
         let lines = &d.hunks[0].lines;
         assert_eq!(lines[0].tag, Change::Removed);
         assert_eq!(lines[1].tag, Change::Added);
-        let emphasised = |l: &DiffLine| -> Vec<String> {
-            l.segments
-                .iter()
-                .filter(|(e, _)| *e)
-                .map(|(_, s)| s.clone())
-                .collect()
-        };
+        let emphasised =
+            |l: &DiffLine| -> Vec<String> { l.segments.iter().filter(|(e, _)| *e).map(|(_, s)| s.clone()).collect() };
         assert_eq!(emphasised(&lines[0]), ["sonnet", "fast code"]);
         assert_eq!(emphasised(&lines[1]), ["opus", "careful pull requests"]);
         assert_eq!(lines[1].content(), "model: opus # careful pull requests");
-        assert_eq!(
-            (lines[2].tag, lines[2].old_no, lines[2].new_no),
-            (Change::Same, Some(2), Some(2))
-        );
+        assert_eq!((lines[2].tag, lines[2].old_no, lines[2].new_no), (Change::Same, Some(2), Some(2)));
         assert!(lines[2].segments.iter().all(|(e, _)| !e));
     }
 }

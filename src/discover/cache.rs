@@ -26,8 +26,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
-use super::canonical::CanonicalMemo;
 use super::observe::{watch_untracked, Changes, Observed, Recorder};
+use super::canonical::CanonicalMemo;
 use super::{read_bounded, DirEntry, Files, ReadError, MAX_FILE_BYTES};
 
 /// What identifies one version of a file without reading it.
@@ -43,11 +43,7 @@ fn stamp(meta: &std::fs::Metadata) -> Stamp {
     let inode = std::os::unix::fs::MetadataExt::ino(meta);
     #[cfg(not(unix))]
     let inode = 0;
-    Stamp {
-        len: meta.len(),
-        modified: meta.modified().ok(),
-        inode,
-    }
+    Stamp { len: meta.len(), modified: meta.modified().ok(), inode }
 }
 
 /// A value a framework derived from a file's bytes (its parse), or a memoized
@@ -165,18 +161,8 @@ impl FileCache {
         }
         let bytes: Arc<[u8]> = read_bounded(path, meta.len())?.into();
         self.reads.fetch_add(1, Ordering::Relaxed);
-        self.bytes_read
-            .fetch_add(bytes.len() as u64, Ordering::Relaxed);
-        lock(&self.entries).insert(
-            path.to_path_buf(),
-            Entry {
-                stamp: now,
-                bytes: bytes.clone(),
-                pass,
-                suspect: false,
-                derived: Vec::new(),
-            },
-        );
+        self.bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        lock(&self.entries).insert(path.to_path_buf(), Entry { stamp: now, bytes: bytes.clone(), pass, suspect: false, derived: Vec::new() });
         Ok(bytes)
     }
 
@@ -207,12 +193,7 @@ impl FileCache {
         let cached = lock(&self.entries)
             .get(path)
             .filter(|e| Arc::ptr_eq(&e.bytes, &bytes))
-            .and_then(|e| {
-                e.derived
-                    .iter()
-                    .find(|(k, _)| *k == key)
-                    .map(|(_, v)| v.clone())
-            });
+            .and_then(|e| e.derived.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone()));
         if let Some(v) = cached.and_then(|v| v.downcast::<T>().ok()) {
             return Ok(v);
         }
@@ -220,10 +201,7 @@ impl FileCache {
         if counted {
             self.parses.fetch_add(1, Ordering::Relaxed);
         }
-        if let Some(e) = lock(&self.entries)
-            .get_mut(path)
-            .filter(|e| Arc::ptr_eq(&e.bytes, &bytes))
-        {
+        if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| Arc::ptr_eq(&e.bytes, &bytes)) {
             e.derived.retain(|(k, _)| *k != key);
             e.derived.push((key, value.clone() as Shared));
         }
@@ -255,9 +233,7 @@ impl FileCache {
                     Ok(entries) => Ok(entries.map(Arc::from)),
                     Err(e) => Err((e.kind(), e.to_string())),
                 };
-                lock(&self.answers)
-                    .listings
-                    .insert(dir.to_path_buf(), fresh.clone());
+                lock(&self.answers).listings.insert(dir.to_path_buf(), fresh.clone());
                 fresh
             }
         };
@@ -270,13 +246,8 @@ impl FileCache {
         if let Some(r) = lock(&self.answers).resolved.get(path) {
             return r.clone();
         }
-        let resolved = self
-            .canonical
-            .canonicalize(path)
-            .map_err(|e| e.raw_os_error());
-        lock(&self.answers)
-            .resolved
-            .insert(path.to_path_buf(), resolved.clone());
+        let resolved = self.canonical.canonicalize(path).map_err(|e| e.raw_os_error());
+        lock(&self.answers).resolved.insert(path.to_path_buf(), resolved.clone());
         resolved
     }
 
@@ -316,14 +287,7 @@ impl FileCache {
         }
         // A result that depends on something unrecorded is recomputed every time.
         if !untracked {
-            lock(&self.memos).insert(
-                id,
-                Memo {
-                    value: value.clone() as Shared,
-                    observed,
-                    pass,
-                },
-            );
+            lock(&self.memos).insert(id, Memo { value: value.clone() as Shared, observed, pass });
         }
         value
     }
@@ -407,12 +371,8 @@ impl FileCache {
         {
             let mut answers = lock(&self.answers);
             answers.kinds.retain(|p, _| !below(p));
-            answers
-                .resolved
-                .retain(|p, r| !below(p) && !r.as_deref().is_ok_and(below));
-            answers
-                .listings
-                .retain(|p, _| !below(p) && !changes.relists(p));
+            answers.resolved.retain(|p, r| !below(p) && !r.as_deref().is_ok_and(below));
+            answers.listings.retain(|p, _| !below(p) && !changes.relists(p));
         }
         let mut seen = HashMap::new();
         lock(&self.memos).retain(|_, m| {
@@ -447,12 +407,7 @@ impl FileCache {
             };
             let Some(dir) = path.parent() else { continue };
             let known = match answers.listings.get(dir) {
-                Some(Ok(Some(entries))) => Some(
-                    entries
-                        .iter()
-                        .find(|e| e.path == *path)
-                        .map(|e| (e.is_dir, e.is_symlink)),
-                ),
+                Some(Ok(Some(entries))) => Some(entries.iter().find(|e| e.path == *path).map(|e| (e.is_dir, e.is_symlink))),
                 _ => None,
             };
             if known != Some(now) && !relisted.iter().any(|d| d == dir) {

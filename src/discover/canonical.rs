@@ -47,9 +47,7 @@ impl CanonicalMemo {
         // `a.md/` up with `a.md`. Those, relative paths and the root go to the OS.
         let plain = path.is_absolute()
             && !path.as_os_str().as_encoded_bytes().ends_with(b"/")
-            && path
-                .components()
-                .all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
+            && path.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
         if !plain {
             return std::fs::canonicalize(path);
         }
@@ -57,10 +55,7 @@ impl CanonicalMemo {
             return known.clone().map_err(|f| f.to_io());
         }
         let found = self.resolve(path);
-        self.lock().insert(
-            path.to_path_buf(),
-            found.as_ref().map(Clone::clone).map_err(Failure::of),
-        );
+        self.lock().insert(path.to_path_buf(), found.as_ref().map(Clone::clone).map_err(Failure::of));
         found
     }
 

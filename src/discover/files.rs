@@ -114,11 +114,7 @@ impl<'a> Files<'a> {
     /// have changed. `key` (with the type `T`) must capture every other input: use
     /// [`super::context_key`] over the load's context key and the computation's own
     /// arguments. Whatever `compute` asks must go through the handle it is given.
-    pub fn memo<T: Send + Sync + 'static>(
-        &self,
-        key: u64,
-        compute: impl FnOnce(Files<'_>) -> T,
-    ) -> Arc<T> {
+    pub fn memo<T: Send + Sync + 'static>(&self, key: u64, compute: impl FnOnce(Files<'_>) -> T) -> Arc<T> {
         self.cache.memo(self.recorder, key, false, compute)
     }
 
@@ -144,11 +140,7 @@ impl<'a> Files<'a> {
 
     /// [`Files::memo`] for the resolution of one definition: counted in the load's
     /// statistics ("3 definitions re-resolved").
-    pub fn definition<T: Send + Sync + 'static>(
-        &self,
-        key: u64,
-        compute: impl FnOnce(Files<'_>) -> T,
-    ) -> Arc<T> {
+    pub fn definition<T: Send + Sync + 'static>(&self, key: u64, compute: impl FnOnce(Files<'_>) -> T) -> Arc<T> {
         self.cache.memo(self.recorder, key, true, compute)
     }
 }

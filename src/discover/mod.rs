@@ -38,10 +38,7 @@ impl std::fmt::Display for ReadError {
             ReadError::NotFound => write!(f, "no such file"),
             ReadError::IsDir => write!(f, "is a directory"),
             ReadError::TooLarge(n) => {
-                write!(
-                    f,
-                    "file too large ({n} bytes; agentry reads at most {MAX_FILE_BYTES} bytes)"
-                )
+                write!(f, "file too large ({n} bytes; agentry reads at most {MAX_FILE_BYTES} bytes)")
             }
             ReadError::Other(m) => write!(f, "{m}"),
         }
@@ -117,16 +114,9 @@ pub fn list_dir(dir: &Path) -> io::Result<Option<Vec<DirEntry>>> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
-        let is_dir = std::fs::metadata(&path)
-            .map(|m| m.is_dir())
-            .unwrap_or(false);
+        let is_dir = std::fs::metadata(&path).map(|m| m.is_dir()).unwrap_or(false);
         let is_symlink = entry.file_type().map(|t| t.is_symlink()).unwrap_or(false);
-        out.push(DirEntry {
-            name: entry.file_name().to_string_lossy().into_owned(),
-            path,
-            is_dir,
-            is_symlink,
-        });
+        out.push(DirEntry { name: entry.file_name().to_string_lossy().into_owned(), path, is_dir, is_symlink });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(Some(out))

@@ -54,11 +54,7 @@ impl Changes {
     /// paths `restated`.
     pub fn new(paths: &[PathBuf], relisted: Vec<PathBuf>, restated: Vec<PathBuf>) -> Changes {
         let clean_all = |v: &[PathBuf]| v.iter().map(|p| clean(p)).collect();
-        Changes {
-            paths: clean_all(paths),
-            relisted: clean_all(&relisted),
-            restated: clean_all(&restated),
-        }
+        Changes { paths: clean_all(paths), relisted: clean_all(&relisted), restated: clean_all(&restated) }
     }
 
     /// `true` when the listing of `dir` may have changed.
@@ -84,10 +80,7 @@ impl Changes {
 
 impl Observation {
     pub fn new(asked: Asked, path: &Path) -> Observation {
-        Observation {
-            asked,
-            path: clean(path),
-        }
+        Observation { asked, path: clean(path) }
     }
 
     /// `true` when `changes` may change this question's answer: the path itself or a
@@ -97,20 +90,15 @@ impl Observation {
         // What a path is, and where it resolves to, change only when its kind does
         // (or a folder above it changed); its bytes change with any write.
         let kind_only = matches!(self.asked, Asked::Stat | Asked::Resolve);
-        changes.paths.iter().any(|c| {
-            is_below(&self.path, c)
-                && !(kind_only && self.path == *c && !changes.restated.contains(c))
-        }) || (self.asked == Asked::List && changes.relisted.contains(&self.path))
+        changes.paths.iter().any(|c| is_below(&self.path, c) && !(kind_only && self.path == *c && !changes.restated.contains(c)))
+            || (self.asked == Asked::List && changes.relisted.contains(&self.path))
     }
 }
 
 /// `Path::starts_with` for [`clean`] paths, on bytes: a refresh checks every
 /// observation of every memo, and comparing components is several times slower.
 fn is_below(path: &Path, folder: &Path) -> bool {
-    let (p, f) = (
-        path.as_os_str().as_encoded_bytes(),
-        folder.as_os_str().as_encoded_bytes(),
-    );
+    let (p, f) = (path.as_os_str().as_encoded_bytes(), folder.as_os_str().as_encoded_bytes());
     p.starts_with(f) && (p.len() == f.len() || p[f.len()] == b'/' || f.ends_with(b"/"))
 }
 
@@ -127,11 +115,7 @@ pub fn clean(path: &Path) -> PathBuf {
 
 fn is_clean(path: &Path) -> bool {
     let b = path.as_os_str().as_encoded_bytes();
-    b == b"/"
-        || (b.first() == Some(&b'/')
-            && b[1..]
-                .split(|c| *c == b'/')
-                .all(|s| !s.is_empty() && s != b"." && s != b".."))
+    b == b"/" || (b.first() == Some(&b'/') && b[1..].split(|c| *c == b'/').all(|s| !s.is_empty() && s != b"." && s != b".."))
 }
 
 /// The observations of one finished computation.
@@ -150,11 +134,7 @@ impl Observed {
 
     /// [`Observed::touched_by`], deciding each shared part once (`seen`, by address):
     /// a search list reused by thousands of definitions is checked once per pass.
-    pub fn touched_once(
-        &self,
-        changes: &Changes,
-        seen: &mut HashMap<*const Observed, bool>,
-    ) -> bool {
+    pub fn touched_once(&self, changes: &Changes, seen: &mut HashMap<*const Observed, bool>) -> bool {
         if self.own.iter().any(|o| o.touched_by(changes)) {
             return true;
         }
@@ -243,60 +223,28 @@ mod tests {
     #[test]
     fn a_change_touches_the_path_what_is_below_it_and_the_listing_of_its_folder() {
         let at = |p: &str| Changes::new(&[p.into()], Vec::new(), Vec::new());
-        let read = Observation {
-            asked: Asked::Read,
-            path: "/p/a/x.md".into(),
-        };
+        let read = Observation { asked: Asked::Read, path: "/p/a/x.md".into() };
         assert!(read.touched_by(&at("/p/a/x.md")));
-        assert!(
-            read.touched_by(&at("/p/a")),
-            "a folder renamed away takes the file along"
-        );
+        assert!(read.touched_by(&at("/p/a")), "a folder renamed away takes the file along");
         assert!(!read.touched_by(&at("/p/a/y.md")));
         assert!(!read.touched_by(&at("/p/a/x.md.bak")));
-        let list = Observation {
-            asked: Asked::List,
-            path: "/p/a".into(),
-        };
-        let created = Changes::new(
-            &["/p/a/new.md".into()],
-            vec!["/p/a".into()],
-            vec!["/p/a/new.md".into()],
-        );
+        let list = Observation { asked: Asked::List, path: "/p/a".into() };
+        let created = Changes::new(&["/p/a/new.md".into()], vec!["/p/a".into()], vec!["/p/a/new.md".into()]);
         let stat = Observation::new(Asked::Stat, Path::new("/p/a/x.md"));
-        assert!(
-            !stat.touched_by(&at("/p/a/x.md")),
-            "an edited file is still a file"
-        );
-        assert!(stat.touched_by(&Changes::new(
-            &["/p/a/x.md".into()],
-            Vec::new(),
-            vec!["/p/a/x.md".into()]
-        )));
+        assert!(!stat.touched_by(&at("/p/a/x.md")), "an edited file is still a file");
+        assert!(stat.touched_by(&Changes::new(&["/p/a/x.md".into()], Vec::new(), vec!["/p/a/x.md".into()])));
         assert!(stat.touched_by(&at("/p/a")), "its folder renamed");
         assert!(list.touched_by(&created), "a new entry changes the listing");
-        assert!(
-            !list.touched_by(&at("/p/a/x.md")),
-            "an edited file leaves the listing as it was"
-        );
+        assert!(!list.touched_by(&at("/p/a/x.md")), "an edited file leaves the listing as it was");
         assert!(!list.touched_by(&at("/p/a/sub/deep.md")));
         assert!(!list.touched_by(&at("/p/b")));
         assert!(list.touched_by(&at("/p")), "the folder itself renamed");
-        let nested = Arc::new(Observed {
-            own: vec![read],
-            parts: Vec::new(),
-        });
-        let whole = Observed {
-            own: vec![list],
-            parts: vec![nested],
-        };
+        let nested = Arc::new(Observed { own: vec![read], parts: Vec::new() });
+        let whole = Observed { own: vec![list], parts: vec![nested] };
         assert!(whole.touched_by(&at("/p/a/x.md")));
         assert!(!whole.touched_by(&at("/q")));
         let spelled = Observation::new(Asked::Read, Path::new("/p/b/../a/./x.md"));
-        assert!(
-            spelled.touched_by(&at("/p/a/x.md")),
-            "paths compare whatever their spelling"
-        );
+        assert!(spelled.touched_by(&at("/p/a/x.md")), "paths compare whatever their spelling");
         assert!(spelled.touched_by(&at("/p/a/")));
         assert_eq!(whole.len(), 2);
     }

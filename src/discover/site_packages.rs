@@ -20,11 +20,7 @@ pub struct Package<'a> {
 
 /// The first installed copy of the package, with the places looked at (for the
 /// "not found" diagnostic).
-pub fn find(
-    roots: &Roots,
-    env: &std::collections::BTreeMap<String, String>,
-    pkg: &Package,
-) -> (Option<PathBuf>, Vec<PathBuf>) {
+pub fn find(roots: &Roots, env: &std::collections::BTreeMap<String, String>, pkg: &Package) -> (Option<PathBuf>, Vec<PathBuf>) {
     let mut looked = Vec::new();
     for site in candidates(roots, env, pkg) {
         let dir = site.join(pkg.rel_path);
@@ -78,18 +74,12 @@ fn launcher_env(launcher: &Path) -> Option<PathBuf> {
         let head = std::fs::read(&target).ok()?;
         let first = head.split(|&b| b == b'\n').next()?;
         let line = std::str::from_utf8(first).ok()?.strip_prefix("#!")?;
-        PathBuf::from(line.split_whitespace().next()?)
-            .parent()?
-            .to_path_buf()
+        PathBuf::from(line.split_whitespace().next()?).parent()?.to_path_buf()
     };
     Some(bin.parent()?.to_path_buf())
 }
 
-fn candidates(
-    roots: &Roots,
-    env: &std::collections::BTreeMap<String, String>,
-    pkg: &Package,
-) -> Vec<PathBuf> {
+fn candidates(roots: &Roots, env: &std::collections::BTreeMap<String, String>, pkg: &Package) -> Vec<PathBuf> {
     let var = |k: &str| env.get(k).filter(|v| !v.is_empty()).map(PathBuf::from);
     let home = &roots.home;
     let mut envs: Vec<PathBuf> = vec![roots.project.join(".venv"), roots.project.join("venv")];
@@ -107,14 +97,9 @@ fn candidates(
     let data = var("XDG_DATA_HOME").unwrap_or_else(|| home.join(".local/share"));
     let uv_tools = var("UV_TOOL_DIR").unwrap_or_else(|| data.join("uv/tools"));
     let pipx = var("PIPX_HOME").map(|p| p.join("venvs"));
-    for tools in [
-        Some(uv_tools),
-        pipx,
-        Some(home.join(".local/share/pipx/venvs")),
-        Some(home.join(".local/pipx/venvs")),
-    ]
-    .into_iter()
-    .flatten()
+    for tools in [Some(uv_tools), pipx, Some(home.join(".local/share/pipx/venvs")), Some(home.join(".local/pipx/venvs"))]
+        .into_iter()
+        .flatten()
     {
         if let Ok(rd) = std::fs::read_dir(&tools) {
             let mut dirs: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
@@ -125,11 +110,7 @@ fn candidates(
     let mut sites: Vec<PathBuf> = envs.iter().flat_map(|e| site_packages_of(e)).collect();
     sites.extend(site_packages_of(&home.join(".local")));
     if let Ok(rd) = std::fs::read_dir(home.join("Library/Python")) {
-        sites.extend(
-            rd.flatten()
-                .map(|e| e.path().join("lib/python/site-packages"))
-                .filter(|p| p.is_dir()),
-        );
+        sites.extend(rd.flatten().map(|e| e.path().join("lib/python/site-packages")).filter(|p| p.is_dir()));
     }
     sites.dedup();
     sites
@@ -144,17 +125,8 @@ mod tests {
         let tmp = std::env::temp_dir().join(format!("agentry-sp-{}", std::process::id()));
         let site = tmp.join("p/.venv/lib/python3.12/site-packages");
         std::fs::create_dir_all(site.join("fw/agents")).unwrap();
-        let roots = Roots {
-            project: tmp.join("p"),
-            home: tmp.join("h"),
-            xdg: tmp.join("x"),
-            builtins: None,
-        };
-        let pkg = Package {
-            rel_path: "fw/agents",
-            dist_prefix: "fw_pkg-",
-            launchers: &[],
-        };
+        let roots = Roots { project: tmp.join("p"), home: tmp.join("h"), xdg: tmp.join("x"), builtins: None };
+        let pkg = Package { rel_path: "fw/agents", dist_prefix: "fw_pkg-", launchers: &[] };
         let env = Default::default();
         assert_eq!(find(&roots, &env, &pkg).0, None);
         std::fs::create_dir_all(site.join("fw_pkg-1.0.dist-info")).unwrap();

@@ -43,12 +43,7 @@ pub struct LoadContext<'a> {
 
 impl<'a> LoadContext<'a> {
     /// The context key of a load with these inputs.
-    pub fn key_of(
-        roots: &Roots,
-        render: &RenderMode,
-        env: &BTreeMap<String, String>,
-        options: &BTreeMap<String, String>,
-    ) -> u64 {
+    pub fn key_of(roots: &Roots, render: &RenderMode, env: &BTreeMap<String, String>, options: &BTreeMap<String, String>) -> u64 {
         crate::discover::context_key(&format!("{roots:?}\0{render:?}\0{env:?}\0{options:?}"))
     }
 
@@ -57,14 +52,7 @@ impl<'a> LoadContext<'a> {
     where
         'a: 'b,
     {
-        LoadContext {
-            roots: self.roots,
-            files,
-            render: self.render.clone(),
-            env: self.env,
-            options: self.options,
-            key: self.key,
-        }
+        LoadContext { roots: self.roots, files, render: self.render.clone(), env: self.env, options: self.options, key: self.key }
     }
 
     /// A memo key for a computation of framework `id` over `parts` in this context.
@@ -96,12 +84,7 @@ pub trait Framework: Send + Sync {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![
-        &openhands::OpenHands,
-        &tsugite::Tsugite,
-        &fast_agent::FastAgent,
-        &kimi::Kimi,
-    ]
+    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

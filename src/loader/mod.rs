@@ -143,31 +143,17 @@ impl Loader {
             walked: Vec::new(),
             rewalked: true,
         };
-        let thread = std::thread::Builder::new()
-            .name("agentry-loader".into())
-            .spawn(move || worker.run());
+        let thread = std::thread::Builder::new().name("agentry-loader".into()).spawn(move || worker.run());
         let thread = match thread {
             Ok(t) => Some(t),
             Err(e) => {
                 // Without a thread there is nothing to show; say so instead of panicking.
                 let (tx, rx) = mpsc::channel();
-                let _ = tx.send(LoaderEvent::Watch(WatchState::Failed(format!(
-                    "cannot start the loader thread: {e}"
-                ))));
-                return Loader {
-                    events: rx,
-                    control,
-                    shared,
-                    thread: None,
-                };
+                let _ = tx.send(LoaderEvent::Watch(WatchState::Failed(format!("cannot start the loader thread: {e}"))));
+                return Loader { events: rx, control, shared, thread: None };
             }
         };
-        Loader {
-            events,
-            control,
-            shared,
-            thread,
-        }
+        Loader { events, control, shared, thread }
     }
 
     /// The next event, if one is queued; never blocks.
@@ -193,20 +179,12 @@ impl Loader {
 
     /// What the last finished load cost.
     pub fn last_stats(&self) -> Option<LoadStats> {
-        self.shared
-            .stats
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.shared.stats.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// The file cache kept between loads.
     pub fn file_cache(&self) -> Arc<FileCache> {
-        self.shared
-            .files
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.shared.files.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 }
 
@@ -218,16 +196,8 @@ impl Drop for Loader {
     fn drop(&mut self) {
         let _ = self.control.send(Control::Stop);
         // The watcher goes first, so no more events arrive whatever the worker does.
-        drop(
-            self.shared
-                .watcher
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .take(),
-        );
-        let Some(thread) = self.thread.take() else {
-            return;
-        };
+        drop(self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner()).take());
+        let Some(thread) = self.thread.take() else { return };
         let deadline = std::time::Instant::now() + STOP_WAIT;
         while !thread.is_finished() && std::time::Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(2));
@@ -251,8 +221,7 @@ mod tests {
     /// it says so and keeps refreshing by polling.
     #[test]
     fn a_watch_failure_falls_back_to_polling_and_refresh_goes_on() {
-        let root =
-            std::env::temp_dir().join(format!("agentry-loader-fallback-{}", std::process::id()));
+        let root = std::env::temp_dir().join(format!("agentry-loader-fallback-{}", std::process::id()));
         let agents = root.join("p/.agents/agents");
         std::fs::create_dir_all(&agents).unwrap();
         std::fs::create_dir_all(root.join("h")).unwrap();
@@ -270,26 +239,17 @@ mod tests {
         };
         let loader = Loader::spawn(opts, WatchMode::Notify, Box::new(|| {}));
         let deadline = Instant::now() + Duration::from_secs(20);
-        let next = || {
-            loader
-                .receiver()
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-                .expect("an event")
-        };
+        let next =
+            || loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("an event");
         while !matches!(next(), LoaderEvent::Watch(WatchState::Watching { .. })) {}
-        let _ = loader
-            .control
-            .send(Control::WatchError("OS file watch limit reached.".into()));
+        let _ = loader.control.send(Control::WatchError("OS file watch limit reached.".into()));
         let reason = loop {
             if let LoaderEvent::Watch(WatchState::Polling { every, reason }) = next() {
                 assert_eq!(every, FALLBACK_POLL);
                 break reason;
             }
         };
-        assert!(
-            reason.contains("file watching failed: OS file watch limit reached."),
-            "{reason}"
-        );
+        assert!(reason.contains("file watching failed: OS file watch limit reached."), "{reason}");
         // The load that follows the fallback hands the poller its folders; a change
         // after it can only be seen by polling.
         while !matches!(next(), LoaderEvent::Snapshot(_)) {}

@@ -22,9 +22,7 @@ pub fn is_ignored(path: &Path) -> bool {
     if path.components().any(|c| c.as_os_str() == ".git") {
         return true;
     }
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-        return false;
-    };
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else { return false };
     name == "4913"
         || name.ends_with('~')
         || name.starts_with(".#")
@@ -60,9 +58,7 @@ pub(crate) fn walk(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut queue = std::collections::VecDeque::from([root.to_path_buf()]);
     while let Some(dir) = queue.pop_front() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         for e in entries.flatten() {
             if out.len() >= MAX_WALKED_DIRS {
                 return out;
@@ -92,16 +88,8 @@ pub(crate) fn walk(root: &Path) -> Vec<PathBuf> {
 ///
 /// `walked` is [`walk`] of the project, done by the caller only when folders may have
 /// come or gone.
-pub fn targets(
-    catalog: &Catalog,
-    folders_read: &[PathBuf],
-    walked: &[PathBuf],
-) -> BTreeMap<PathBuf, bool> {
-    let roots = [
-        &catalog.roots.project,
-        &catalog.roots.home,
-        &catalog.roots.xdg,
-    ];
+pub fn targets(catalog: &Catalog, folders_read: &[PathBuf], walked: &[PathBuf]) -> BTreeMap<PathBuf, bool> {
+    let roots = [&catalog.roots.project, &catalog.roots.home, &catalog.roots.xdg];
     let is_root_or_above = |p: &Path| roots.iter().any(|r| r.starts_with(p));
     let mut out: BTreeMap<PathBuf, bool> = BTreeMap::new();
     let add = |out: &mut BTreeMap<PathBuf, bool>, path: PathBuf, recursive: bool| {
@@ -109,11 +97,7 @@ pub fn targets(
         *entry |= recursive;
     };
     for report in &catalog.reports {
-        let dirs = report
-            .searched
-            .iter()
-            .map(|s| s.path.clone())
-            .chain(report.builtins.clone());
+        let dirs = report.searched.iter().map(|s| s.path.clone()).chain(report.builtins.clone());
         for dir in dirs {
             if crate::frameworks::is_dir(&dir) {
                 if is_root_or_above(&dir) {
@@ -128,11 +112,7 @@ pub fn targets(
                 } else {
                     add(&mut out, dir, true);
                 }
-            } else if let Some(existing) = dir
-                .ancestors()
-                .skip(1)
-                .find(|a| crate::frameworks::is_dir(a))
-            {
+            } else if let Some(existing) = dir.ancestors().skip(1).find(|a| crate::frameworks::is_dir(a)) {
                 add(&mut out, existing.to_path_buf(), false);
             }
         }
@@ -143,11 +123,7 @@ pub fn targets(
         }
     }
     // A folder inside a recursively watched one is already covered.
-    let recursive: Vec<PathBuf> = out
-        .iter()
-        .filter(|(_, r)| **r)
-        .map(|(p, _)| p.clone())
-        .collect();
+    let recursive: Vec<PathBuf> = out.iter().filter(|(_, r)| **r).map(|(p, _)| p.clone()).collect();
     out.retain(|p, _| !recursive.iter().any(|r| p != r && p.starts_with(r)));
     out
 }
@@ -156,21 +132,14 @@ pub fn targets(
 pub(crate) fn classify(event: &Event) -> Option<Control> {
     match event.kind {
         // agentry's own reads open files; they change nothing.
-        EventKind::Access(
-            AccessKind::Open(_) | AccessKind::Read | AccessKind::Any | AccessKind::Other,
-        ) => return None,
+        EventKind::Access(AccessKind::Open(_) | AccessKind::Read | AccessKind::Any | AccessKind::Other) => return None,
         EventKind::Modify(ModifyKind::Metadata(MetadataKind::AccessTime)) => return None,
         _ => {}
     }
     if event.need_rescan() {
         return Some(Control::Rescan);
     }
-    let paths: Vec<PathBuf> = event
-        .paths
-        .iter()
-        .filter(|p| !is_ignored(p))
-        .cloned()
-        .collect();
+    let paths: Vec<PathBuf> = event.paths.iter().filter(|p| !is_ignored(p)).cloned().collect();
     (!paths.is_empty()).then_some(Control::Changed(paths))
 }
 
@@ -185,9 +154,7 @@ struct Watched {
 fn inode(path: &Path) -> u64 {
     #[cfg(unix)]
     {
-        std::fs::metadata(path)
-            .map(|m| std::os::unix::fs::MetadataExt::ino(&m))
-            .unwrap_or(0)
+        std::fs::metadata(path).map(|m| std::os::unix::fs::MetadataExt::ino(&m)).unwrap_or(0)
     }
     #[cfg(not(unix))]
     {
@@ -210,9 +177,7 @@ fn handler(control: Sender<Control>) -> impl notify::EventHandler {
     move |res: notify::Result<Event>| {
         let msg = match res {
             Ok(event) => classify(&event),
-            Err(e) if matches!(e.kind, notify::ErrorKind::MaxFilesWatch) => {
-                Some(Control::WatchError(e.to_string()))
-            }
+            Err(e) if matches!(e.kind, notify::ErrorKind::MaxFilesWatch) => Some(Control::WatchError(e.to_string())),
             // Other watcher errors concern one path that may be gone; the next load
             // recomputes the watch set anyway.
             Err(_) => None,
@@ -227,23 +192,14 @@ impl Watcher {
     /// The operating system's notifications.
     pub fn native(control: Sender<Control>) -> Result<Watcher, String> {
         let inner = notify::recommended_watcher(handler(control)).map_err(|e| e.to_string())?;
-        Ok(Watcher {
-            inner: Box::new(inner),
-            watched: BTreeMap::new(),
-            polling: None,
-        })
+        Ok(Watcher { inner: Box::new(inner), watched: BTreeMap::new(), polling: None })
     }
 
     /// Looking at the folders every `every`.
     pub fn poll(control: Sender<Control>, every: Duration) -> Result<Watcher, String> {
         let config = notify::Config::default().with_poll_interval(every);
-        let inner =
-            notify::PollWatcher::new(handler(control), config).map_err(|e| e.to_string())?;
-        Ok(Watcher {
-            inner: Box::new(inner),
-            watched: BTreeMap::new(),
-            polling: Some(every),
-        })
+        let inner = notify::PollWatcher::new(handler(control), config).map_err(|e| e.to_string())?;
+        Ok(Watcher { inner: Box::new(inner), watched: BTreeMap::new(), polling: Some(every) })
     }
 
     pub fn dirs(&self) -> usize {
@@ -256,17 +212,11 @@ impl Watcher {
     ///
     /// `check_inodes` looks for folders deleted and made again under the same name;
     /// a refresh whose changes were all files (the watcher said so) can skip it.
-    pub fn update(
-        &mut self,
-        targets: &BTreeMap<PathBuf, bool>,
-        check_inodes: bool,
-    ) -> Result<Vec<PathBuf>, LimitReached> {
+    pub fn update(&mut self, targets: &BTreeMap<PathBuf, bool>, check_inodes: bool) -> Result<Vec<PathBuf>, LimitReached> {
         let stale: Vec<PathBuf> = self
             .watched
             .iter()
-            .filter(|(p, w)| {
-                targets.get(*p) != Some(&w.recursive) || (check_inodes && inode(p) != w.inode)
-            })
+            .filter(|(p, w)| targets.get(*p) != Some(&w.recursive) || (check_inodes && inode(p) != w.inode))
             .map(|(p, _)| p.clone())
             .collect();
         for p in stale {
@@ -278,26 +228,14 @@ impl Watcher {
             if self.watched.contains_key(path) {
                 continue;
             }
-            let mode = if recursive {
-                RecursiveMode::Recursive
-            } else {
-                RecursiveMode::NonRecursive
-            };
+            let mode = if recursive { RecursiveMode::Recursive } else { RecursiveMode::NonRecursive };
             match self.inner.watch(path, mode) {
                 Ok(()) => {
-                    self.watched.insert(
-                        path.clone(),
-                        Watched {
-                            recursive,
-                            inode: inode(path),
-                        },
-                    );
+                    self.watched.insert(path.clone(), Watched { recursive, inode: inode(path) });
                     added.push(path.clone());
                 }
                 Err(e) if matches!(e.kind, notify::ErrorKind::MaxFilesWatch) => {
-                    return Err(LimitReached(format!(
-                        "{e} (raise fs.inotify.max_user_watches to watch again)"
-                    )))
+                    return Err(LimitReached(format!("{e} (raise fs.inotify.max_user_watches to watch again)")))
                 }
                 Err(_) => {}
             }
@@ -312,22 +250,10 @@ mod tests {
 
     #[test]
     fn swap_backup_and_git_files_are_ignored() {
-        for p in [
-            "/p/.git/index",
-            "/p/.agents/agents/.a.md.swp",
-            "/p/a.md~",
-            "/p/.#a.md",
-            "/p/4913",
-            "/p/x.swx",
-        ] {
+        for p in ["/p/.git/index", "/p/.agents/agents/.a.md.swp", "/p/a.md~", "/p/.#a.md", "/p/4913", "/p/x.swx"] {
             assert!(is_ignored(Path::new(p)), "{p}");
         }
-        for p in [
-            "/p/.agents/agents/a.md",
-            "/p/agents/x.yaml",
-            "/p/.gitignore",
-            "/p/49130",
-        ] {
+        for p in ["/p/.agents/agents/a.md", "/p/agents/x.yaml", "/p/.gitignore", "/p/49130"] {
             assert!(!is_ignored(Path::new(p)), "{p}");
         }
     }
@@ -336,13 +262,7 @@ mod tests {
     fn a_root_is_walked_folder_by_folder_without_dependency_trees() {
         let root = std::env::temp_dir().join(format!("agentry-walk-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
-        for d in [
-            "p/team/crew",
-            "p/node_modules/x",
-            "p/.git/objects",
-            "p/.agents/agents",
-            "h/notes/2024",
-        ] {
+        for d in ["p/team/crew", "p/node_modules/x", "p/.git/objects", "p/.agents/agents", "h/notes/2024"] {
             std::fs::create_dir_all(root.join(d)).unwrap();
         }
         #[cfg(unix)]
@@ -364,20 +284,14 @@ mod tests {
                     // A searched home root is not walked: `h/notes` is not watched.
                     (root.join("h"), crate::model::Scope::User),
                 ] {
-                    r.searched.push(crate::model::SearchDir {
-                        scope,
-                        path,
-                        role: String::new(),
-                    });
+                    r.searched.push(crate::model::SearchDir { scope, path, role: String::new() });
                 }
                 std::sync::Arc::new(r)
             }],
         };
         let t = targets(&catalog, &[], &walk(&root.join("p")));
-        let got: Vec<(String, bool)> = t
-            .iter()
-            .map(|(p, r)| (p.strip_prefix(&root).unwrap().display().to_string(), *r))
-            .collect();
+        let got: Vec<(String, bool)> =
+            t.iter().map(|(p, r)| (p.strip_prefix(&root).unwrap().display().to_string(), *r)).collect();
         let want: Vec<(String, bool)> = [
             ("h", false),
             ("p", false),
@@ -395,17 +309,12 @@ mod tests {
 
     #[test]
     fn own_reads_are_not_changes() {
-        let open = Event::new(EventKind::Access(AccessKind::Open(
-            notify::event::AccessMode::Any,
-        )))
-        .add_path("/p/a.md".into());
+        let open =
+            Event::new(EventKind::Access(AccessKind::Open(notify::event::AccessMode::Any))).add_path("/p/a.md".into());
         assert!(classify(&open).is_none());
         let write = Event::new(EventKind::Modify(ModifyKind::Any)).add_path("/p/a.md".into());
-        assert!(
-            matches!(classify(&write), Some(Control::Changed(p)) if p == [PathBuf::from("/p/a.md")])
-        );
-        let swap = Event::new(EventKind::Create(notify::event::CreateKind::File))
-            .add_path("/p/.a.md.swp".into());
+        assert!(matches!(classify(&write), Some(Control::Changed(p)) if p == [PathBuf::from("/p/a.md")]));
+        let swap = Event::new(EventKind::Create(notify::event::CreateKind::File)).add_path("/p/.a.md.swp".into());
         assert!(classify(&swap).is_none());
     }
 }

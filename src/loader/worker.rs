@@ -112,8 +112,7 @@ impl Worker {
                 Some(Control::Stop) => return None,
                 Some(Control::Reload) => {
                     full = true;
-                    *self.shared.files.lock().unwrap_or_else(|p| p.into_inner()) =
-                        Arc::new(FileCache::new());
+                    *self.shared.files.lock().unwrap_or_else(|p| p.into_inner()) = Arc::new(FileCache::new());
                 }
                 Some(Control::SetOptions(opts)) => {
                     self.opts = *opts;
@@ -128,30 +127,18 @@ impl Worker {
             if waited >= MAX_DEBOUNCE {
                 break;
             }
-            match self
-                .control
-                .recv_timeout(DEBOUNCE.min(MAX_DEBOUNCE - waited))
-            {
+            match self.control.recv_timeout(DEBOUNCE.min(MAX_DEBOUNCE - waited)) {
                 Ok(msg) => next = Some(msg),
                 Err(RecvTimeoutError::Timeout) => break,
                 Err(RecvTimeoutError::Disconnected) => return None,
             }
         }
-        Some(if full || changed.is_empty() {
-            Trigger::Full
-        } else {
-            Trigger::Changed(changed)
-        })
+        Some(if full || changed.is_empty() { Trigger::Full } else { Trigger::Changed(changed) })
     }
 
     /// One load; `false` when the owner is gone.
     fn load_and_publish(&mut self, trigger: Trigger) -> bool {
-        let files = self
-            .shared
-            .files
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
+        let files = self.shared.files.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let trigger_paths: Vec<PathBuf> = match &trigger {
             Trigger::Changed(paths) => paths.iter().cloned().collect(),
             Trigger::Cold | Trigger::Full => Vec::new(),
@@ -162,21 +149,10 @@ impl Worker {
         // Native notifications name every change in the watched folders, so the cache
         // may trust everything they did not name; a poller compares stamps of what it
         // watches only, so its changes get a validating pass, like a cold start.
-        let polling = self
-            .shared
-            .watcher
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .as_ref()
-            .is_none_or(|w| w.polling.is_some());
+        let polling = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner()).as_ref().is_none_or(|w| w.polling.is_some());
         let trusted = matches!(trigger, Trigger::Changed(_)) && !polling;
         files.begin_pass(trusted.then_some(trigger_paths.as_slice()));
-        if matches!(trigger, Trigger::Cold)
-            && !self.emit(LoaderEvent::Progress {
-                done: 0,
-                total: self.last_total,
-            })
-        {
+        if matches!(trigger, Trigger::Cold) && !self.emit(LoaderEvent::Progress { done: 0, total: self.last_total }) {
             return false;
         }
         let generation = self.generation + 1;
@@ -192,10 +168,7 @@ impl Worker {
             // Wakes at once when the load ends (or panics: the sender is dropped).
             while let Err(RecvTimeoutError::Timeout) = done_rx.recv_timeout(PROGRESS_TICK) {
                 let done = (files.served() - served_before) as usize;
-                self.emit(LoaderEvent::Progress {
-                    done,
-                    total: self.last_total.max(done),
-                });
+                self.emit(LoaderEvent::Progress { done, total: self.last_total.max(done) });
             }
             job.join()
         });
@@ -260,13 +233,7 @@ impl Worker {
             WatchMode::Poll(every) => Watcher::poll(self.control_tx.clone(), *every),
         };
         match made {
-            Ok(w) => {
-                *self
-                    .shared
-                    .watcher
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner()) = Some(w)
-            }
+            Ok(w) => *self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner()) = Some(w),
             Err(reason) if self.mode == WatchMode::Notify => self.fall_back_to_polling(reason),
             Err(reason) => self.set_state(WatchState::Failed(reason)),
         }
@@ -275,11 +242,7 @@ impl Worker {
     /// Replaces the native watcher by a poller; the next [`Worker::aim_watcher`]
     /// gives it its folders.
     fn fall_back_to_polling(&mut self, reason: String) {
-        let mut slot = self
-            .shared
-            .watcher
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let mut slot = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner());
         if slot.as_ref().is_some_and(|w| w.polling.is_some()) {
             return;
         }
@@ -287,14 +250,9 @@ impl Worker {
         let state = match Watcher::poll(self.control_tx.clone(), FALLBACK_POLL) {
             Ok(w) => {
                 *slot = Some(w);
-                WatchState::Polling {
-                    every: FALLBACK_POLL,
-                    reason: format!("file watching failed: {reason}"),
-                }
+                WatchState::Polling { every: FALLBACK_POLL, reason: format!("file watching failed: {reason}") }
             }
-            Err(e) => WatchState::Failed(format!(
-                "file watching failed: {reason}; polling failed too: {e}"
-            )),
+            Err(e) => WatchState::Failed(format!("file watching failed: {reason}; polling failed too: {e}")),
         };
         drop(slot);
         self.set_state(state);
@@ -303,34 +261,20 @@ impl Worker {
     /// Points the watcher at what `catalog` depends on, and returns the watch state
     /// to show. A folder changed since the load started may have changed before its
     /// watch was in place: it gets one more load so nothing is missed.
-    fn aim_watcher(
-        &mut self,
-        catalog: &Catalog,
-        files: &FileCache,
-        load_started: SystemTime,
-    ) -> Option<WatchState> {
+    fn aim_watcher(&mut self, catalog: &Catalog, files: &FileCache, load_started: SystemTime) -> Option<WatchState> {
         if self.mode == WatchMode::Off {
             return None;
         }
         let targets = watch::targets(catalog, &files.folders(), &self.walked);
         let check_inodes = self.rewalked;
         let result = {
-            let mut slot = self
-                .shared
-                .watcher
-                .lock()
-                .unwrap_or_else(|p| p.into_inner());
-            slot.as_mut()
-                .map(|w| (w.update(&targets, check_inodes), w.dirs(), w.polling))
+            let mut slot = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner());
+            slot.as_mut().map(|w| (w.update(&targets, check_inodes), w.dirs(), w.polling))
         }?;
         let (added, dirs, polling) = match result {
             (Err(watch::LimitReached(reason)), _, _) => {
                 self.fall_back_to_polling(reason);
-                let mut slot = self
-                    .shared
-                    .watcher
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner());
+                let mut slot = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner());
                 if let Some(w) = slot.as_mut() {
                     let _ = w.update(&targets, true);
                 }
@@ -339,30 +283,20 @@ impl Worker {
             (Ok(added), dirs, polling) => (added, dirs, polling),
         };
         // File systems stamp with a coarse clock that can lag the wall clock a little.
-        let since = load_started
-            .checked_sub(CLOCK_SLACK)
-            .unwrap_or(load_started);
+        let since = load_started.checked_sub(CLOCK_SLACK).unwrap_or(load_started);
         let fresh: Vec<PathBuf> = added
             .into_iter()
-            .filter(|d| {
-                std::fs::metadata(d)
-                    .and_then(|m| m.modified())
-                    .is_ok_and(|t| t >= since)
-            })
+            .filter(|d| std::fs::metadata(d).and_then(|m| m.modified()).is_ok_and(|t| t >= since))
             .collect();
         if !fresh.is_empty() {
             let _ = self.control_tx.send(Control::Changed(fresh));
         }
         Some(match (polling, &self.state) {
             (None, _) => WatchState::Watching { dirs },
-            (Some(every), Some(WatchState::Polling { reason, .. })) => WatchState::Polling {
-                every,
-                reason: reason.clone(),
-            },
-            (Some(every), _) => WatchState::Polling {
-                every,
-                reason: "polling was asked for".into(),
-            },
+            (Some(every), Some(WatchState::Polling { reason, .. })) => {
+                WatchState::Polling { every, reason: reason.clone() }
+            }
+            (Some(every), _) => WatchState::Polling { every, reason: "polling was asked for".into() },
         })
     }
 }

@@ -66,20 +66,13 @@ impl FieldOrigin {
     pub fn own(source: &str, line: Option<u32>, rule: impl Into<String>) -> FieldOrigin {
         FieldOrigin {
             provenance: Provenance::Own,
-            sites: vec![Site {
-                source: source.to_string(),
-                line,
-            }],
+            sites: vec![Site { source: source.to_string(), line }],
             rule: rule.into(),
         }
     }
 
     pub fn default(rule: impl Into<String>) -> FieldOrigin {
-        FieldOrigin {
-            provenance: Provenance::Default,
-            sites: Vec::new(),
-            rule: rule.into(),
-        }
+        FieldOrigin { provenance: Provenance::Default, sites: Vec::new(), rule: rule.into() }
     }
 }
 
@@ -158,13 +151,7 @@ pub struct Agent {
 impl Agent {
     /// A definition with nothing resolved yet: no fields, no prompt, no links. The
     /// chain is the definition itself.
-    pub fn new(
-        ecosystem: &'static str,
-        name: String,
-        source: Source,
-        status: Status,
-        rule: String,
-    ) -> Agent {
+    pub fn new(ecosystem: &'static str, name: String, source: Source, status: Status, rule: String) -> Agent {
         Agent {
             ecosystem,
             name,

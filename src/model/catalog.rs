@@ -27,13 +27,7 @@ pub struct EcosystemReport {
 
 impl EcosystemReport {
     pub fn new(ecosystem: &'static str) -> Self {
-        EcosystemReport {
-            ecosystem,
-            agents: Vec::new(),
-            diagnostics: Vec::new(),
-            searched: Vec::new(),
-            builtins: None,
-        }
+        EcosystemReport { ecosystem, agents: Vec::new(), diagnostics: Vec::new(), searched: Vec::new(), builtins: None }
     }
 }
 

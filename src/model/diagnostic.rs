@@ -64,12 +64,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(
-        ecosystem: &'static str,
-        kind: DiagKind,
-        path: impl Into<PathBuf>,
-        message: impl Into<String>,
-    ) -> Self {
+    pub fn error(ecosystem: &'static str, kind: DiagKind, path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
         Diagnostic {
             ecosystem,
             severity: Severity::Error,
@@ -82,16 +77,8 @@ impl Diagnostic {
         }
     }
 
-    pub fn warning(
-        ecosystem: &'static str,
-        kind: DiagKind,
-        path: impl Into<PathBuf>,
-        message: impl Into<String>,
-    ) -> Self {
-        Diagnostic {
-            severity: Severity::Warning,
-            ..Self::error(ecosystem, kind, path, message)
-        }
+    pub fn warning(ecosystem: &'static str, kind: DiagKind, path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Warning, ..Self::error(ecosystem, kind, path, message) }
     }
 
     pub fn at(mut self, line: Option<u32>, col: Option<u32>) -> Self {

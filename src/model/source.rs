@@ -59,22 +59,14 @@ impl Roots {
                 let rel = posix(path.strip_prefix(root).unwrap_or(&path));
                 (*scope, if rel.is_empty() { ".".to_string() } else { rel })
             }
-            None => (
-                Scope::Project,
-                relative_to(&path, &normalize(&self.project)),
-            ),
+            None => (Scope::Project, relative_to(&path, &normalize(&self.project))),
         }
     }
 
     /// A [`Source`] for a file, its scope found by [`Roots::locate`].
     pub fn source(&self, path: &Path, builtins: Option<&Path>) -> Source {
         let (scope, rel) = self.locate(path, builtins);
-        Source {
-            scope,
-            path: path.to_path_buf(),
-            rel,
-            card: None,
-        }
+        Source { scope, path: path.to_path_buf(), rel, card: None }
     }
 }
 
@@ -92,16 +84,8 @@ pub struct Source {
 
 impl Source {
     pub fn new(scope: Scope, root: &Path, path: PathBuf) -> Source {
-        let rel = path
-            .strip_prefix(root)
-            .map(posix)
-            .unwrap_or_else(|_| posix(&path));
-        Source {
-            scope,
-            path,
-            rel,
-            card: None,
-        }
+        let rel = path.strip_prefix(root).map(posix).unwrap_or_else(|_| posix(&path));
+        Source { scope, path, rel, card: None }
     }
 
     /// `SCOPE:PATH[#CARD]`, the identity used by the resolution report.
@@ -121,9 +105,7 @@ pub fn normalize(path: &Path) -> PathBuf {
     let absolute = if path.is_absolute() {
         path.to_path_buf()
     } else {
-        std::env::current_dir()
-            .map(|cwd| cwd.join(path))
-            .unwrap_or_else(|_| path.to_path_buf())
+        std::env::current_dir().map(|cwd| cwd.join(path)).unwrap_or_else(|_| path.to_path_buf())
     };
     let mut out = PathBuf::new();
     for part in absolute.components() {
@@ -157,11 +139,7 @@ pub fn relative_to(path: &Path, base: &Path) -> String {
     let b: Vec<_> = base.components().collect();
     let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
     let mut parts: Vec<String> = vec!["..".into(); b.len() - common];
-    parts.extend(
-        p[common..]
-            .iter()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
-    );
+    parts.extend(p[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned()));
     if parts.is_empty() {
         ".".into()
     } else {
@@ -181,22 +159,10 @@ mod tests {
             xdg: "/w/h/.config".into(),
             builtins: None,
         };
-        assert_eq!(
-            roots.locate(Path::new("/w/h/.config/k/a.yaml"), None),
-            (Scope::Xdg, "k/a.yaml".into())
-        );
-        assert_eq!(
-            roots.locate(Path::new("/w/h/x/../a.yaml"), None),
-            (Scope::User, "a.yaml".into())
-        );
-        assert_eq!(
-            roots.locate(Path::new("/w/o/a.yaml"), None),
-            (Scope::Project, "../o/a.yaml".into())
-        );
-        assert_eq!(
-            roots.locate(Path::new("/w/p"), None),
-            (Scope::Project, ".".into())
-        );
+        assert_eq!(roots.locate(Path::new("/w/h/.config/k/a.yaml"), None), (Scope::Xdg, "k/a.yaml".into()));
+        assert_eq!(roots.locate(Path::new("/w/h/x/../a.yaml"), None), (Scope::User, "a.yaml".into()));
+        assert_eq!(roots.locate(Path::new("/w/o/a.yaml"), None), (Scope::Project, "../o/a.yaml".into()));
+        assert_eq!(roots.locate(Path::new("/w/p"), None), (Scope::Project, ".".into()));
         assert_eq!(
             roots.locate(Path::new("/b/a.md"), Some(Path::new("/b"))),
             (Scope::Builtin, "a.md".into())

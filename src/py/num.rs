@@ -60,9 +60,7 @@ impl Big {
         while limbs.last() == Some(&0) {
             limbs.pop();
         }
-        let Some(top) = limbs.last() else {
-            return "0".to_string();
-        };
+        let Some(top) = limbs.last() else { return "0".to_string() };
         let mut s = top.to_string();
         for l in limbs.iter().rev().skip(1) {
             s.push_str(&format!("{l:09}"));
@@ -72,11 +70,7 @@ impl Big {
     /// As a Python int value: `Int` when it fits in `i64`, else `BigInt`.
     pub fn to_value(&self, negative: bool) -> Value {
         let dec = self.to_decimal();
-        let signed = if negative && dec != "0" {
-            format!("-{dec}")
-        } else {
-            dec
-        };
+        let signed = if negative && dec != "0" { format!("-{dec}") } else { dec };
         match signed.parse::<i64>() {
             Ok(v) => Value::Int(v),
             Err(_) => Value::BigInt(signed),
@@ -117,10 +111,7 @@ pub(crate) fn parse_int_radix(s: &str, radix: u32) -> Option<(bool, Big)> {
     let mut after_prefix = false;
     if let Some(p) = prefix {
         // `get`, not `[..2]`: the second character may be multi-byte (`0é`).
-        if body
-            .get(..2)
-            .is_some_and(|head| head.eq_ignore_ascii_case(p))
-        {
+        if body.get(..2).is_some_and(|head| head.eq_ignore_ascii_case(p)) {
             body = &body[2..];
             after_prefix = true;
         }
@@ -133,11 +124,7 @@ pub(crate) fn parse_int_radix(s: &str, radix: u32) -> Option<(bool, Big)> {
     if b[b.len() - 1] == b'_' || (b[0] == b'_' && !after_prefix) || body.contains("__") {
         return None;
     }
-    let digits: Vec<u32> = body
-        .chars()
-        .filter(|&c| c != '_')
-        .map(|c| c.to_digit(radix))
-        .collect::<Option<_>>()?;
+    let digits: Vec<u32> = body.chars().filter(|&c| c != '_').map(|c| c.to_digit(radix)).collect::<Option<_>>()?;
     if digits.is_empty() {
         return None;
     }
@@ -250,9 +237,7 @@ pub fn float_repr(f: f64) -> String {
     // length Python picks the one nearest the exact value, ties to even, which is what
     // Rust's exact formatting at that precision produces (`1059438285926254.2`, not `.3`).
     let shortest = format!("{:e}", f.abs());
-    let n = shortest
-        .split_once('e')
-        .map_or(1, |(m, _)| m.chars().filter(char::is_ascii_digit).count());
+    let n = shortest.split_once('e').map_or(1, |(m, _)| m.chars().filter(char::is_ascii_digit).count());
     let sci = format!("{:.*e}", n.saturating_sub(1), f.abs());
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
@@ -265,22 +250,14 @@ pub fn float_repr(f: f64) -> String {
             if n <= point {
                 format!("{digits}{}.0", "0".repeat((point - n) as usize))
             } else {
-                format!(
-                    "{}.{}",
-                    &digits[..point as usize],
-                    &digits[point as usize..]
-                )
+                format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
             }
         } else {
             format!("0.{}{digits}", "0".repeat((-exp - 1) as usize))
         };
         format!("{sign}{body}")
     } else {
-        let m = if digits.len() > 1 {
-            format!("{}.{}", &digits[..1], &digits[1..])
-        } else {
-            digits
-        };
+        let m = if digits.len() > 1 { format!("{}.{}", &digits[..1], &digits[1..]) } else { digits };
         let es = if exp < 0 { "-" } else { "+" };
         format!("{sign}{m}e{es}{:02}", exp.abs())
     }
@@ -291,17 +268,9 @@ pub fn float_repr(f: f64) -> String {
 pub(crate) fn integral_float_decimal(f: f64) -> String {
     let bits = f.to_bits();
     let exp = ((bits >> 52) & 0x7ff) as i32;
-    let mant = if exp == 0 {
-        (bits & ((1 << 52) - 1)) << 1
-    } else {
-        (bits & ((1 << 52) - 1)) | (1 << 52)
-    };
+    let mant = if exp == 0 { (bits & ((1 << 52) - 1)) << 1 } else { (bits & ((1 << 52) - 1)) | (1 << 52) };
     let shift = exp - 1075;
-    let mut big = Big::from_u64(if shift < 0 {
-        mant >> (-shift).min(63)
-    } else {
-        mant
-    });
+    let mut big = Big::from_u64(if shift < 0 { mant >> (-shift).min(63) } else { mant });
     for _ in 0..shift.max(0) {
         big.mul_add(2, 0);
     }
@@ -359,23 +328,12 @@ mod tests {
         assert_eq!(int_parse("+7"), Some(Value::Int(7)));
         assert_eq!(int_parse("-1_000"), Some(Value::Int(-1000)));
         assert_eq!(int_parse("007"), Some(Value::Int(7)));
-        assert_eq!(
-            int_parse("99999999999999999999"),
-            Some(Value::BigInt("99999999999999999999".into()))
-        );
-        assert_eq!(
-            int_parse("-9223372036854775808"),
-            Some(Value::Int(i64::MIN))
-        );
-        for bad in [
-            "7.0", "many", "", "_1", "1_", "1__0", "+", "0x10", " - 1", "\x1c7",
-        ] {
+        assert_eq!(int_parse("99999999999999999999"), Some(Value::BigInt("99999999999999999999".into())));
+        assert_eq!(int_parse("-9223372036854775808"), Some(Value::Int(i64::MIN)));
+        for bad in ["7.0", "many", "", "_1", "1_", "1__0", "+", "0x10", " - 1", "\x1c7"] {
             assert_eq!(int_parse(bad), None, "{bad:?}");
         }
-        assert_eq!(
-            parse_int_radix("0x_1f", 16).map(|(n, b)| b.to_value(n)),
-            Some(Value::Int(31))
-        );
+        assert_eq!(parse_int_radix("0x_1f", 16).map(|(n, b)| b.to_value(n)), Some(Value::Int(31)));
     }
 
     #[test]
@@ -388,9 +346,7 @@ mod tests {
         assert!(float_parse("nan").is_some_and(f64::is_nan));
         assert_eq!(float_parse(".5"), Some(0.5));
         assert_eq!(float_parse("5."), Some(5.0));
-        for bad in [
-            "lots", "", ".", "1_.5", "1e", "e3", "1__0", "_1", "in f", "0x10",
-        ] {
+        for bad in ["lots", "", ".", "1_.5", "1e", "e3", "1__0", "_1", "in f", "0x10"] {
             assert_eq!(float_parse(bad), None, "{bad:?}");
         }
     }

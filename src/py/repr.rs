@@ -25,11 +25,7 @@ pub fn is_printable(c: char) -> bool {
 /// `\t` `\n` `\r` escaped; other non-printable characters as `\xhh`, `\uhhhh` or
 /// `\Uhhhhhhhh`; printable non-ASCII kept as is.
 pub fn repr_str(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
     let mut out = String::with_capacity(s.len() + 2);
     out.push(quote);
     for c in s.chars() {
@@ -57,11 +53,7 @@ pub fn repr_str(s: &str) -> String {
 /// Python `repr(bytes)`: `b'..'`, quoting like `repr(str)`, bytes outside printable
 /// ASCII as `\xhh`.
 pub fn repr_bytes(b: &[u8]) -> String {
-    let quote = if b.contains(&b'\'') && !b.contains(&b'"') {
-        b'"'
-    } else {
-        b'\''
-    };
+    let quote = if b.contains(&b'\'') && !b.contains(&b'"') { b'"' } else { b'\'' };
     let mut out = String::from("b");
     out.push(quote as char);
     for &c in b {
@@ -90,33 +82,20 @@ pub fn date_iso(d: &Date) -> String {
 /// `datetime.isoformat(sep)`: `str()` uses `' '`, `isoformat()` uses `'T'`;
 /// microseconds only when non-zero; `+HH:MM` for aware values.
 pub fn datetime_iso(dt: &DateTime, sep: char) -> String {
-    let mut s = format!(
-        "{}{sep}{:02}:{:02}:{:02}",
-        date_iso(&dt.date),
-        dt.hour,
-        dt.minute,
-        dt.second
-    );
+    let mut s = format!("{}{sep}{:02}:{:02}:{:02}", date_iso(&dt.date), dt.hour, dt.minute, dt.second);
     if dt.micros != 0 {
         s.push_str(&format!(".{:06}", dt.micros));
     }
     if let Some(off) = dt.offset_minutes {
         let sign = if off < 0 { '-' } else { '+' };
-        s.push_str(&format!(
-            "{sign}{:02}:{:02}",
-            off.abs() / 60,
-            off.abs() % 60
-        ));
+        s.push_str(&format!("{sign}{:02}:{:02}", off.abs() / 60, off.abs() % 60));
     }
     s
 }
 
 fn repr_datetime(dt: &DateTime) -> String {
     let d = &dt.date;
-    let mut s = format!(
-        "datetime.datetime({}, {}, {}, {}, {}",
-        d.year, d.month, d.day, dt.hour, dt.minute
-    );
+    let mut s = format!("datetime.datetime({}, {}, {}, {}, {}", d.year, d.month, d.day, dt.hour, dt.minute);
     if dt.micros != 0 {
         s.push_str(&format!(", {}, {}", dt.second, dt.micros));
     } else if dt.second != 0 {
@@ -125,10 +104,7 @@ fn repr_datetime(dt: &DateTime) -> String {
     match dt.offset_minutes {
         None => {}
         Some(0) => s.push_str(", tzinfo=datetime.timezone.utc"),
-        Some(m) => s.push_str(&format!(
-            ", tzinfo=datetime.timezone({})",
-            timedelta_repr(i64::from(m) * 60)
-        )),
+        Some(m) => s.push_str(&format!(", tzinfo=datetime.timezone({})", timedelta_repr(i64::from(m) * 60))),
     }
     s.push(')');
     s
@@ -152,11 +128,7 @@ pub fn timedelta_repr(secs: i64) -> String {
 }
 
 fn join(items: &[Node]) -> String {
-    items
-        .iter()
-        .map(|n| repr(&n.value))
-        .collect::<Vec<_>>()
-        .join(", ")
+    items.iter().map(|n| repr(&n.value)).collect::<Vec<_>>().join(", ")
 }
 
 /// Python `repr()` of a value: `'x'`, `1.5`, `True`, `None`, `['a', 1]`, `{'a': 1}`,
@@ -179,11 +151,8 @@ pub fn repr(v: &Value) -> String {
         Value::Set(items) if items.is_empty() => "set()".to_string(),
         Value::Set(items) => format!("{{{}}}", join(items)),
         Value::Map(m) => {
-            let parts: Vec<String> = m
-                .entries
-                .iter()
-                .map(|(k, v)| format!("{}: {}", repr(&k.value), repr(&v.value)))
-                .collect();
+            let parts: Vec<String> =
+                m.entries.iter().map(|(k, v)| format!("{}: {}", repr(&k.value), repr(&v.value))).collect();
             format!("{{{}}}", parts.join(", "))
         }
     }
@@ -211,10 +180,7 @@ mod tests {
         assert_eq!(repr_str("it's"), "\"it's\"");
         assert_eq!(repr_str("it's \"q\""), "'it\\'s \"q\"'");
         assert_eq!(repr_str("a\nb\t\\\x01\x7f"), "'a\\nb\\t\\\\\\x01\\x7f'");
-        assert_eq!(
-            repr_str("é€😀\u{85}\u{a0}\u{200b}\u{feff}"),
-            "'é€😀\\x85\\xa0\\u200b\\ufeff'"
-        );
+        assert_eq!(repr_str("é€😀\u{85}\u{a0}\u{200b}\u{feff}"), "'é€😀\\x85\\xa0\\u200b\\ufeff'");
         assert_eq!(repr_bytes(b"a'\x00\xff"), "b\"a'\\x00\\xff\"");
     }
 }

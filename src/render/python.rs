@@ -69,10 +69,8 @@ fn str_at(v: &Value, depth: usize) -> String {
         },
         ValueKind::String | ValueKind::Bytes => v.to_string(),
         ValueKind::Seq | ValueKind::Iterable => {
-            let items: Vec<String> = v
-                .try_iter()
-                .map(|it| it.map(|x| repr_at(&x, depth + 1)).collect())
-                .unwrap_or_default();
+            let items: Vec<String> =
+                v.try_iter().map(|it| it.map(|x| repr_at(&x, depth + 1)).collect()).unwrap_or_default();
             if v.downcast_object_ref::<Tuple>().is_some() {
                 tuple_repr(&items)
             } else {
@@ -84,11 +82,7 @@ fn str_at(v: &Value, depth: usize) -> String {
             if let Ok(keys) = v.try_iter() {
                 for k in keys {
                     let val = v.get_item(&k).unwrap_or_default();
-                    items.push(format!(
-                        "{}: {}",
-                        repr_at(&k, depth + 1),
-                        repr_at(&val, depth + 1)
-                    ));
+                    items.push(format!("{}: {}", repr_at(&k, depth + 1), repr_at(&val, depth + 1)));
                 }
             }
             format!("{{{}}}", items.join(", "))
@@ -105,12 +99,9 @@ pub fn python_formatter(
     value: &minijinja::Value,
 ) -> Result<(), minijinja::Error> {
     match value.kind() {
-        ValueKind::Seq | ValueKind::Map => out.write_str(&py_str(value)).map_err(|_| {
-            minijinja::Error::new(
-                minijinja::ErrorKind::WriteFailure,
-                "the rendered prompt is too large",
-            )
-        }),
+        ValueKind::Seq | ValueKind::Map => out
+            .write_str(&py_str(value))
+            .map_err(|_| minijinja::Error::new(minijinja::ErrorKind::WriteFailure, "the rendered prompt is too large")),
         _ => minijinja::escape_formatter(out, state, value),
     }
 }

@@ -60,10 +60,7 @@ pub fn text(s: &str) -> Cow<'_, str> {
     if !s.chars().any(|c| c != '\n' && needs_escape(c)) {
         return Cow::Borrowed(s);
     }
-    let lines: Vec<Cow<str>> = s
-        .split('\n')
-        .map(|l| line(l.strip_suffix('\r').unwrap_or(l)))
-        .collect();
+    let lines: Vec<Cow<str>> = s.split('\n').map(|l| line(l.strip_suffix('\r').unwrap_or(l))).collect();
     Cow::Owned(lines.join("\n"))
 }
 

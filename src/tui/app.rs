@@ -154,9 +154,7 @@ impl App {
     }
 
     pub fn all_diagnostics(&self) -> Vec<&Diagnostic> {
-        self.catalog()
-            .map(|c| c.diagnostics().collect())
-            .unwrap_or_default()
+        self.catalog().map(|c| c.diagnostics().collect()).unwrap_or_default()
     }
 
     /// The query whose matches are highlighted in the list: the open finder's,
@@ -193,19 +191,13 @@ impl App {
             self.on_selection_changed();
         }
         let diff = self.diff.take()?;
-        let exists = |id: &str| {
-            self.index
-                .as_ref()
-                .is_some_and(|i| i.by_id.contains_key(id))
-        };
+        let exists = |id: &str| self.index.as_ref().is_some_and(|i| i.by_id.contains_key(id));
         if !exists(&diff.winner) || !diff.other().is_some_and(exists) {
             self.notice = Some("the compared definitions changed; diff closed".into());
             return None;
         }
-        let effect = Effect::OpenDiff {
-            winner: diff.winner.clone(),
-            other: diff.other().unwrap_or_default().to_string(),
-        };
+        let effect =
+            Effect::OpenDiff { winner: diff.winner.clone(), other: diff.other().unwrap_or_default().to_string() };
         self.diff = Some(DiffState { view: None, ..diff });
         Some(effect)
     }
@@ -231,16 +223,10 @@ impl App {
     fn rebuild_rows(&mut self) {
         let Some(index) = &self.index else { return };
         let only = self.visible_matches();
-        self.rows = if self.tree {
-            index.tree_rows(only)
-        } else {
-            index.flat_rows(only)
-        };
+        self.rows = if self.tree { index.tree_rows(only) } else { index.flat_rows(only) };
         let found = self.selected.as_ref().and_then(|id| {
             let n = *index.by_id.get(id)?;
-            self.rows
-                .iter()
-                .position(|r| matches!(r, Row::Agent { agent, .. } if *agent == n))
+            self.rows.iter().position(|r| matches!(r, Row::Agent { agent, .. } if *agent == n))
         });
         match found {
             Some(pos) => self.list.cursor = pos,
@@ -256,14 +242,9 @@ impl App {
         let is_agent = |r: &Row| matches!(r, Row::Agent { .. });
         let len = self.rows.len();
         let ahead = (self.list.cursor..len).find(|&i| is_agent(&self.rows[i]));
-        let behind = (0..=self.list.cursor.min(len.saturating_sub(1)))
-            .rev()
-            .find(|&i| len > 0 && is_agent(&self.rows[i]));
-        let pos = if forward {
-            ahead.or(behind)
-        } else {
-            behind.or(ahead)
-        };
+        let behind =
+            (0..=self.list.cursor.min(len.saturating_sub(1))).rev().find(|&i| len > 0 && is_agent(&self.rows[i]));
+        let pos = if forward { ahead.or(behind) } else { behind.or(ahead) };
         if let Some(p) = pos {
             self.list.cursor = p;
         }
@@ -304,9 +285,7 @@ impl App {
     }
 
     fn row_of_selected(&self) -> bool {
-        let Some(n) = self.selected_agent() else {
-            return false;
-        };
+        let Some(n) = self.selected_agent() else { return false };
         matches!(self.rows.get(self.list.cursor), Some(Row::Agent { agent, .. }) if *agent == n)
     }
 
@@ -328,10 +307,7 @@ impl App {
             Some(action) => self.apply(action),
             None if context == Context::Finder => {
                 if let KeyCode::Char(c) = key.code {
-                    if !key
-                        .modifiers
-                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-                    {
+                    if !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {
                         self.finder_type(&c.to_string());
                     }
                 }
@@ -344,13 +320,7 @@ impl App {
     /// Pasted text goes to the finder's query (one line of it).
     pub fn on_paste(&mut self, text: &str) {
         if self.finder.is_some() {
-            let line: String = text
-                .lines()
-                .next()
-                .unwrap_or("")
-                .chars()
-                .filter(|c| !c.is_control())
-                .collect();
+            let line: String = text.lines().next().unwrap_or("").chars().filter(|c| !c.is_control()).collect();
             self.finder_type(&line);
         }
     }
@@ -360,9 +330,7 @@ impl App {
     }
 
     fn finder_type(&mut self, text: &str) {
-        let (Some(finder), Some(index)) = (&mut self.finder, &self.index) else {
-            return;
-        };
+        let (Some(finder), Some(index)) = (&mut self.finder, &self.index) else { return };
         finder.push(&self.ranker, &index.haystacks, text);
         self.list.cursor = 0;
         self.rebuild_rows_keep_top();
@@ -372,11 +340,7 @@ impl App {
     fn rebuild_rows_keep_top(&mut self) {
         let Some(index) = &self.index else { return };
         let only = self.visible_matches();
-        self.rows = if self.tree {
-            index.tree_rows(only)
-        } else {
-            index.flat_rows(only)
-        };
+        self.rows = if self.tree { index.tree_rows(only) } else { index.flat_rows(only) };
         self.list.cursor = 0;
         self.list.offset.set(0);
         self.settle_cursor(true);
@@ -392,19 +356,12 @@ impl App {
             Action::Help => {
                 self.help = if self.help.is_some() { None } else { Some(0) };
             }
-            Action::Up
-            | Action::Down
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom => self.navigate(action),
+            Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::Top | Action::Bottom => {
+                self.navigate(action)
+            }
             Action::NextPane | Action::PrevPane => {
                 let i = PANES.iter().position(|p| *p == self.focus).unwrap_or(0);
-                let step = if action == Action::NextPane {
-                    1
-                } else {
-                    PANES.len() - 1
-                };
+                let step = if action == Action::NextPane { 1 } else { PANES.len() - 1 };
                 self.focus = PANES[(i + step) % PANES.len()];
             }
             Action::Activate => return self.activate(),
@@ -418,19 +375,13 @@ impl App {
                 self.rebuild_rows();
             }
             Action::Diff => return self.open_diff(),
-            Action::NextAgainst | Action::PrevAgainst => {
-                return self.step_diff(action == Action::NextAgainst)
-            }
+            Action::NextAgainst | Action::PrevAgainst => return self.step_diff(action == Action::NextAgainst),
             Action::ToggleSideBySide => {
                 if let Some(d) = &mut self.diff {
                     d.side_by_side = !d.side_by_side;
                 }
             }
-            Action::Edit => {
-                return self
-                    .edit_target()
-                    .map(|(path, line)| Effect::Edit { path, line })
-            }
+            Action::Edit => return self.edit_target().map(|(path, line)| Effect::Edit { path, line }),
             Action::CopyPath => {
                 let path = self.agent().map(|a| a.source.path.display().to_string())?;
                 self.notice = Some(format!("copied {}", crate::text::sanitize::line(&path)));
@@ -488,11 +439,7 @@ impl App {
     }
 
     fn page(&self, pane: Pane) -> usize {
-        layout::compute(self.size, pane)
-            .map(|a| a.inner_height(pane))
-            .unwrap_or(1)
-            .max(2)
-            - 1
+        layout::compute(self.size, pane).map(|a| a.inner_height(pane)).unwrap_or(1).max(2) - 1
     }
 
     fn navigate(&mut self, action: Action) {
@@ -506,33 +453,22 @@ impl App {
             _ => isize::MAX / 2,
         };
         if let Some(help) = &mut self.help {
-            *help = help
-                .saturating_add_signed(delta)
-                .min(self.keymap.rows.len());
+            *help = help.saturating_add_signed(delta).min(self.keymap.rows.len());
             return;
         }
         if let Some(d) = &mut self.diff {
-            d.scroll = d
-                .scroll
-                .saturating_add_signed(delta)
-                .min(d.view.as_ref().map_or(0, |v| v.len(d.side_by_side)));
+            d.scroll = d.scroll.saturating_add_signed(delta).min(d.view.as_ref().map_or(0, |v| v.len(d.side_by_side)));
             return;
         }
         self.move_in(self.focus, delta);
     }
 
     fn move_in(&mut self, pane: Pane, delta: isize) {
-        let clamp = |cursor: usize, len: usize| {
-            cursor
-                .saturating_add_signed(delta)
-                .min(len.saturating_sub(1))
-        };
+        let clamp = |cursor: usize, len: usize| cursor.saturating_add_signed(delta).min(len.saturating_sub(1));
         match pane {
             Pane::Agents => self.move_list(delta),
             Pane::Sources => {
-                let len = self
-                    .selected_agent()
-                    .and_then(|n| self.index.as_ref().map(|i| i.sources_of(n).len()));
+                let len = self.selected_agent().and_then(|n| self.index.as_ref().map(|i| i.sources_of(n).len()));
                 self.sources.cursor = clamp(self.sources.cursor, len.unwrap_or(0));
             }
             Pane::Inherit => {
@@ -540,10 +476,7 @@ impl App {
                 self.fields.cursor = clamp(self.fields.cursor, len);
             }
             Pane::Prompt => {
-                let len = self
-                    .agent()
-                    .and_then(super::panes::prompt::model_text)
-                    .map_or(0, |p| p.lines().count());
+                let len = self.agent().and_then(super::panes::prompt::model_text).map_or(0, |p| p.lines().count());
                 self.prompt_scroll = clamp(self.prompt_scroll, len);
             }
             Pane::Diagnostics => {
@@ -557,11 +490,7 @@ impl App {
         if self.rows.is_empty() {
             return;
         }
-        self.list.cursor = self
-            .list
-            .cursor
-            .saturating_add_signed(delta)
-            .min(self.rows.len() - 1);
+        self.list.cursor = self.list.cursor.saturating_add_signed(delta).min(self.rows.len() - 1);
         self.settle_cursor(delta >= 0);
     }
 
@@ -583,9 +512,7 @@ impl App {
             }
             Pane::Sources => {
                 let index = self.index.as_ref()?;
-                let n = *index
-                    .sources_of(self.selected_agent()?)
-                    .get(self.sources.cursor)?;
+                let n = *index.sources_of(self.selected_agent()?).get(self.sources.cursor)?;
                 let id = index.agent(n).id();
                 self.select(&id);
             }
@@ -601,62 +528,32 @@ impl App {
         let index = self.index.as_ref()?;
         let n = self.selected_agent()?;
         let sources = index.sources_of(n);
-        let winner = sources
-            .iter()
-            .copied()
-            .find(|&o| index.agent(o).status.is_active());
+        let winner = sources.iter().copied().find(|&o| index.agent(o).status.is_active());
         let Some(winner) = winner else {
             self.notice = Some("no definition of this name wins; nothing to compare".into());
             return None;
         };
-        let others: Vec<String> = sources
-            .iter()
-            .filter(|&&o| o != winner)
-            .map(|&o| index.agent(o).id())
-            .collect();
+        let others: Vec<String> = sources.iter().filter(|&&o| o != winner).map(|&o| index.agent(o).id()).collect();
         if others.is_empty() {
             self.notice = Some("only one definition of this name; nothing to compare".into());
             return None;
         }
-        let current = if n == winner {
-            0
-        } else {
-            others
-                .iter()
-                .position(|id| *id == index.agent(n).id())
-                .unwrap_or(0)
-        };
+        let current =
+            if n == winner { 0 } else { others.iter().position(|id| *id == index.agent(n).id()).unwrap_or(0) };
         let winner = index.agent(winner).id();
-        let effect = Effect::OpenDiff {
-            winner: winner.clone(),
-            other: others[current].clone(),
-        };
+        let effect = Effect::OpenDiff { winner: winner.clone(), other: others[current].clone() };
         self.help = None;
-        self.diff = Some(DiffState {
-            winner,
-            others,
-            current,
-            side_by_side: false,
-            scroll: 0,
-            view: None,
-        });
+        self.diff = Some(DiffState { winner, others, current, side_by_side: false, scroll: 0, view: None });
         Some(effect)
     }
 
     fn step_diff(&mut self, forward: bool) -> Option<Effect> {
         let d = self.diff.as_mut()?;
         let len = d.others.len();
-        d.current = if forward {
-            (d.current + 1) % len
-        } else {
-            (d.current + len - 1) % len
-        };
+        d.current = if forward { (d.current + 1) % len } else { (d.current + len - 1) % len };
         d.scroll = 0;
         d.view = None;
-        Some(Effect::OpenDiff {
-            winner: d.winner.clone(),
-            other: d.others[d.current].clone(),
-        })
+        Some(Effect::OpenDiff { winner: d.winner.clone(), other: d.others[d.current].clone() })
     }
 
     /// The driver's answer to [`Effect::OpenDiff`].
@@ -684,11 +581,7 @@ impl App {
             return Some((index.agent(o).source.path.clone(), None));
         }
         if self.focus == Pane::Inherit {
-            if let Some(site) = agent
-                .fields
-                .get(self.fields.cursor)
-                .and_then(|f| f.origin.sites.first())
-            {
+            if let Some(site) = agent.fields.get(self.fields.cursor).and_then(|f| f.origin.sites.first()) {
                 let path = index
                     .by_source_key(agent.ecosystem, &site.source)
                     .map(|o| index.agent(o).source.path.clone())
@@ -703,9 +596,7 @@ impl App {
     pub fn on_mouse(&mut self, mouse: MouseEvent) -> Option<Effect> {
         if self.help.is_some() || self.diff.is_some() {
             match mouse.kind {
-                MouseEventKind::ScrollDown => {
-                    (0..WHEEL_STEP).for_each(|_| self.navigate(Action::Down))
-                }
+                MouseEventKind::ScrollDown => (0..WHEEL_STEP).for_each(|_| self.navigate(Action::Down)),
                 MouseEventKind::ScrollUp => (0..WHEEL_STEP).for_each(|_| self.navigate(Action::Up)),
                 _ => {}
             }
@@ -713,8 +604,7 @@ impl App {
         }
         let areas = layout::compute(self.size, self.focus)?;
         if let Some(tabs) = areas.tabs {
-            if mouse.row == tabs.y && matches!(mouse.kind, MouseEventKind::Down(MouseButton::Left))
-            {
+            if mouse.row == tabs.y && matches!(mouse.kind, MouseEventKind::Down(MouseButton::Left)) {
                 if let Some(pane) = super::panes::tab_at(mouse.column.saturating_sub(tabs.x)) {
                     self.focus = pane;
                 }

@@ -49,27 +49,18 @@ impl Finder {
             Some(f) => (f.query.clone(), Some(f.matches.clone())),
             None => (String::new(), None),
         };
-        Finder {
-            query,
-            matches,
-            history: Vec::new(),
-            ends: None,
-            saved_filter,
-            saved_selection,
-        }
+        Finder { query, matches, history: Vec::new(), ends: None, saved_filter, saved_selection }
     }
 
     /// Appends text to the query and narrows the matches.
     pub fn push(&mut self, matcher: &SkimMatcherV2, haystacks: &[String], text: &str) {
-        self.history
-            .push((self.query.clone(), self.matches.clone()));
+        self.history.push((self.query.clone(), self.matches.clone()));
         self.query.push_str(text);
         let candidates = self.matches.take();
         // The ends belong to the previous matches: without them there is nothing to
         // continue from.
         let ends = self.ends.take().filter(|_| candidates.is_some());
-        let (matches, ends) =
-            rank_continuing(matcher, haystacks, candidates.as_deref(), &self.query, ends);
+        let (matches, ends) = rank_continuing(matcher, haystacks, candidates.as_deref(), &self.query, ends);
         self.matches = Some(matches);
         self.ends = ends;
     }
@@ -106,10 +97,7 @@ impl Finder {
 
     /// The filter to keep when the finder closes with Enter.
     pub fn into_filter(self) -> Option<Filter> {
-        self.matches.map(|matches| Filter {
-            query: self.query,
-            matches,
-        })
+        self.matches.map(|matches| Filter { query: self.query, matches })
     }
 }
 
@@ -122,12 +110,7 @@ impl Finder {
 /// the name, which the haystack starts with — and the rest follow in that order.
 /// Calling skim costs about a third of a microsecond per agent, too much for 100,000
 /// agents in one keystroke; nobody reads past the first screens of a ranking.
-pub fn rank(
-    matcher: &SkimMatcherV2,
-    haystacks: &[String],
-    candidates: Option<&[usize]>,
-    query: &str,
-) -> Vec<usize> {
+pub fn rank(matcher: &SkimMatcherV2, haystacks: &[String], candidates: Option<&[usize]>, query: &str) -> Vec<usize> {
     rank_continuing(matcher, haystacks, candidates, query, None).0
 }
 
@@ -158,20 +141,10 @@ fn rank_continuing(
         return (by_score(scored), None);
     }
     let (start, mut memo) = match from {
-        Some(e)
-            if candidates.is_some()
-                && query.starts_with(&e.query)
-                && e.end.len() == haystacks.len() =>
-        {
+        Some(e) if candidates.is_some() && query.starts_with(&e.query) && e.end.len() == haystacks.len() => {
             (e.query.len(), e)
         }
-        _ => (
-            0,
-            GreedyEnds {
-                query: String::new(),
-                end: vec![0; haystacks.len()],
-            },
-        ),
+        _ => (0, GreedyEnds { query: String::new(), end: vec![0; haystacks.len()] }),
     };
     let rest = &query.as_bytes()[start..];
     let ends = |n: usize| {
@@ -197,9 +170,7 @@ fn rank_continuing(
         .take(SKIM_TOP)
         .filter_map(|n| {
             let end = memo.end[n] as usize;
-            matcher
-                .fuzzy_match(haystacks[n].get(..end)?, query)
-                .map(|s| (s, n))
+            matcher.fuzzy_match(haystacks[n].get(..end)?, query).map(|s| (s, n))
         })
         .collect();
     let mut out = by_score(scored);
@@ -227,10 +198,7 @@ fn filter_map<T: Send>(
         Some(c) if c.len() < PARALLEL_FROM => return c.iter().filter_map(|&n| f(n)).collect(),
         None if all < PARALLEL_FROM => return (0..all).filter_map(f).collect(),
         Some(c) => c.par_iter().map(|&n| f(n)).collect_into_vec(&mut slots),
-        None => (0..all)
-            .into_par_iter()
-            .map(&f)
-            .collect_into_vec(&mut slots),
+        None => (0..all).into_par_iter().map(&f).collect_into_vec(&mut slots),
     }
     slots.into_iter().flatten().collect()
 }
@@ -263,10 +231,7 @@ pub fn matched_chars(matcher: &SkimMatcherV2, haystack: &str, query: &str) -> Ve
     if query.is_empty() {
         return Vec::new();
     }
-    matcher
-        .fuzzy_indices(haystack, query)
-        .map(|(_, idx)| idx)
-        .unwrap_or_default()
+    matcher.fuzzy_indices(haystack, query).map(|(_, idx)| idx).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -274,14 +239,10 @@ mod tests {
     use super::*;
 
     fn hay() -> Vec<String> {
-        [
-            "reviewer openhands .agents/reviewer.md reviews code",
-            "planner openhands x.md plans",
-            "rev-tool kimi a.yaml",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
+        ["reviewer openhands .agents/reviewer.md reviews code", "planner openhands x.md plans", "rev-tool kimi a.yaml"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     }
 
     #[test]
@@ -309,18 +270,14 @@ mod tests {
     #[test]
     fn ranking_on_the_matched_prefix_scores_as_on_the_whole_haystack() {
         let m = ranker();
-        let h: Vec<String> = [
-            "code-reviewer openhands .agents/x.md reviews code",
-            "Ünïcode reviewer kimi a.yaml",
-            "rv tsugite r/v.md",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        for query in ["rev", "cr", "rv", "x", "Rev", "ünï"] {
-            let full: Vec<(i64, usize)> = (0..h.len())
-                .filter_map(|n| m.fuzzy_match(&h[n], query).map(|s| (s, n)))
+        let h: Vec<String> =
+            ["code-reviewer openhands .agents/x.md reviews code", "Ünïcode reviewer kimi a.yaml", "rv tsugite r/v.md"]
+                .iter()
+                .map(|s| s.to_string())
                 .collect();
+        for query in ["rev", "cr", "rv", "x", "Rev", "ünï"] {
+            let full: Vec<(i64, usize)> =
+                (0..h.len()).filter_map(|n| m.fuzzy_match(&h[n], query).map(|s| (s, n))).collect();
             let mut expected = full.clone();
             expected.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             let expected: Vec<usize> = expected.into_iter().map(|(_, n)| n).collect();
@@ -336,9 +293,7 @@ mod tests {
         let m = ranker();
         // Many matches late in the description, a few in the name: the name matches
         // are ranked by skim at the top, every match is kept.
-        let mut h: Vec<String> = (0..SKIM_TOP + 50)
-            .map(|i| format!("agent{i} kimi a.yaml the planner of x"))
-            .collect();
+        let mut h: Vec<String> = (0..SKIM_TOP + 50).map(|i| format!("agent{i} kimi a.yaml the planner of x")).collect();
         h.extend((0..5).map(|i| format!("planner{i} kimi p.yaml")));
         let ranked = rank(&m, &h, None, "plan");
         assert_eq!(ranked.len(), h.len());
@@ -357,34 +312,20 @@ mod tests {
         // Enough agents for the parallel path, with repeated letters so a greedy
         // match can end at several places.
         let h: Vec<String> = (0..PARALLEL_FROM + 300)
-            .map(|i| {
-                format!(
-                    "agent-{i} kimi team{}/a{}.yaml reviews and re-reviews code",
-                    i % 97,
-                    i % 13
-                )
-            })
+            .map(|i| format!("agent-{i} kimi team{}/a{}.yaml reviews and re-reviews code", i % 97, i % 13))
             .collect();
         for query in ["review", "team42", "aaa", "rvw", "zz"] {
             let mut f = Finder::open(None, None);
             for (n, c) in query.char_indices() {
                 f.push(&m, &h, &c.to_string());
                 let typed = &query[..n + c.len_utf8()];
-                assert_eq!(
-                    f.matches.as_deref(),
-                    Some(&rank(&m, &h, None, typed)[..]),
-                    "query {typed}"
-                );
+                assert_eq!(f.matches.as_deref(), Some(&rank(&m, &h, None, typed)[..]), "query {typed}");
             }
             // Backspace forgets the ends; typing again continues correctly.
             f.backspace(&m, &h);
             f.push(&m, &h, "e");
             let typed = format!("{}e", &query[..query.len() - 1]);
-            assert_eq!(
-                f.matches.as_deref(),
-                Some(&rank(&m, &h, None, &typed)[..]),
-                "query {typed}"
-            );
+            assert_eq!(f.matches.as_deref(), Some(&rank(&m, &h, None, &typed)[..]), "query {typed}");
         }
     }
 

@@ -55,37 +55,24 @@ impl Highlighter {
     pub fn spawn(done: impl Fn(Highlighted) + Send + 'static) -> Highlighter {
         let (requests, rx) = channel::<Request>();
         // Without the thread, prompts simply stay plain.
-        let _ = std::thread::Builder::new()
-            .name("agentry-highlight".into())
-            .spawn(move || {
-                let mut sets: Option<(SyntaxSet, ThemeSet)> = None;
-                while let Ok(mut request) = rx.recv() {
-                    // Only the newest request matters when the selection moved fast.
-                    while let Ok(newer) = rx.try_recv() {
-                        request = newer;
-                    }
-                    let (syntaxes, themes) = sets.get_or_insert_with(|| {
-                        (
-                            SyntaxSet::load_defaults_newlines(),
-                            ThemeSet::load_defaults(),
-                        )
-                    });
-                    let lines = catch_unwind(AssertUnwindSafe(|| {
-                        markdown(syntaxes, themes, &request.text, &request.theme)
-                    }))
-                    .ok()
-                    .flatten()
-                    .unwrap_or_else(|| plain(&request.text));
-                    done(Highlighted {
-                        key: request.key,
-                        lines,
-                    });
+        let _ = std::thread::Builder::new().name("agentry-highlight".into()).spawn(move || {
+            let mut sets: Option<(SyntaxSet, ThemeSet)> = None;
+            while let Ok(mut request) = rx.recv() {
+                // Only the newest request matters when the selection moved fast.
+                while let Ok(newer) = rx.try_recv() {
+                    request = newer;
                 }
-            });
-        Highlighter {
-            requests,
-            last: None,
-        }
+                let (syntaxes, themes) =
+                    sets.get_or_insert_with(|| (SyntaxSet::load_defaults_newlines(), ThemeSet::load_defaults()));
+                let lines =
+                    catch_unwind(AssertUnwindSafe(|| markdown(syntaxes, themes, &request.text, &request.theme)))
+                        .ok()
+                        .flatten()
+                        .unwrap_or_else(|| plain(&request.text));
+                done(Highlighted { key: request.key, lines });
+            }
+        });
+        Highlighter { requests, last: None }
     }
 
     /// Asks for the text to be highlighted, unless it was the last thing asked.
@@ -94,28 +81,16 @@ impl Highlighter {
             return;
         }
         self.last = Some(key);
-        let _ = self.requests.send(Request {
-            key,
-            text: text.to_string(),
-            theme: theme.to_string(),
-        });
+        let _ = self.requests.send(Request { key, text: text.to_string(), theme: theme.to_string() });
     }
 }
 
 /// The text as plain, sanitised lines.
 pub fn plain(text: &str) -> Vec<Line<'static>> {
-    sanitize::text(text)
-        .lines()
-        .map(|l| Line::raw(l.to_string()))
-        .collect()
+    sanitize::text(text).lines().map(|l| Line::raw(l.to_string())).collect()
 }
 
-fn markdown(
-    syntaxes: &SyntaxSet,
-    themes: &ThemeSet,
-    text: &str,
-    theme: &str,
-) -> Option<Vec<Line<'static>>> {
+fn markdown(syntaxes: &SyntaxSet, themes: &ThemeSet, text: &str, theme: &str) -> Option<Vec<Line<'static>>> {
     let syntax = syntaxes.find_syntax_by_extension("md")?;
     let theme = themes.themes.get(theme)?;
     let mut highlighter = HighlightLines::new(syntax, theme);
@@ -130,9 +105,7 @@ fn markdown(
         let ranges = highlighter.highlight_line(&with_newline, syntaxes).ok()?;
         let spans: Vec<Span<'static>> = ranges
             .into_iter()
-            .map(|(style, piece)| {
-                Span::styled(piece.trim_end_matches('\n').to_string(), convert(style))
-            })
+            .map(|(style, piece)| Span::styled(piece.trim_end_matches('\n').to_string(), convert(style)))
             .filter(|s| !s.content.is_empty())
             .collect();
         out.push(Line::from(spans));
@@ -167,13 +140,8 @@ mod tests {
     fn markdown_is_highlighted_and_escapes_stay_inert() {
         let syntaxes = SyntaxSet::load_defaults_newlines();
         let themes = ThemeSet::load_defaults();
-        let lines = markdown(
-            &syntaxes,
-            &themes,
-            "# Title\n\nevil \x1b]0;pwned\x07 text\n",
-            "base16-ocean.dark",
-        )
-        .expect("lines");
+        let lines = markdown(&syntaxes, &themes, "# Title\n\nevil \x1b]0;pwned\x07 text\n", "base16-ocean.dark")
+            .expect("lines");
         assert_eq!(lines.len(), 3);
         let heading_fg = lines[0].spans[0].style.fg;
         let body: String = lines[2].spans.iter().map(|s| s.content.as_ref()).collect();
@@ -190,9 +158,7 @@ mod tests {
         });
         let key = key_of("*hi*", "InspiredGitHub");
         h.request(key, "*hi*", "InspiredGitHub");
-        let got = rx
-            .recv_timeout(std::time::Duration::from_secs(60))
-            .expect("highlighted");
+        let got = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("highlighted");
         assert_eq!(got.key, key);
         assert_eq!(got.lines.len(), 1);
     }

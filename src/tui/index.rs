@@ -20,18 +20,9 @@ pub enum Row {
     /// A framework heading.
     Group { report: usize },
     /// An agent; in tree mode with its depth and the edge that led to it.
-    Agent {
-        agent: usize,
-        depth: u16,
-        via: Option<EdgeKind>,
-    },
+    Agent { agent: usize, depth: u16, via: Option<EdgeKind> },
     /// A tree edge whose target was not found, or that would close a cycle.
-    Unresolved {
-        name: String,
-        depth: u16,
-        via: EdgeKind,
-        cycle: bool,
-    },
+    Unresolved { name: String, depth: u16, via: EdgeKind, cycle: bool },
 }
 
 /// Per-snapshot lookups. Agents are numbered in `catalog.agents()` order.
@@ -74,10 +65,7 @@ impl Index {
         let mut diagnostic_counts = Vec::new();
         let mut haystacks = Vec::new();
         let mut totals = Totals {
-            errors: catalog
-                .diagnostics()
-                .filter(|d| d.severity == crate::model::Severity::Error)
-                .count(),
+            errors: catalog.diagnostics().filter(|d| d.severity == crate::model::Severity::Error).count(),
             ..Totals::default()
         };
         for (r, report) in catalog.reports.iter().enumerate() {
@@ -93,25 +81,11 @@ impl Index {
                 by_id.insert(format!("{}:{key}", agent.ecosystem), n);
                 by_key.insert((agent.ecosystem, key), n);
                 by_name.entry((r, agent.name.clone())).or_default().push(n);
-                diagnostic_counts.push(
-                    per_path
-                        .get(agent.source.path.as_path())
-                        .copied()
-                        .unwrap_or(0),
-                );
+                diagnostic_counts.push(per_path.get(agent.source.path.as_path()).copied().unwrap_or(0));
                 haystacks.push(haystack(agent));
             }
         }
-        Index {
-            catalog,
-            agents,
-            by_id,
-            by_key,
-            by_name,
-            diagnostic_counts,
-            haystacks,
-            totals,
-        }
+        Index { catalog, agents, by_id, by_key, by_name, diagnostic_counts, haystacks, totals }
     }
 
     pub fn agent(&self, n: usize) -> &Agent {
@@ -126,19 +100,13 @@ impl Index {
     /// Every definition of the agent's name in its framework, precedence order.
     pub fn sources_of(&self, n: usize) -> &[usize] {
         let a = self.agent(n);
-        self.by_name
-            .get(&(self.report_of(n), a.name.clone()))
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+        self.by_name.get(&(self.report_of(n), a.name.clone())).map(Vec::as_slice).unwrap_or(&[])
     }
 
     /// How many definitions the agent hides (for a winner), else 0.
     pub fn shadows(&self, n: usize) -> usize {
         if self.agent(n).status.is_active() {
-            self.sources_of(n)
-                .iter()
-                .filter(|&&o| o != n && self.agent(o).status != Status::Invalid)
-                .count()
+            self.sources_of(n).iter().filter(|&&o| o != n && self.agent(o).status != Status::Invalid).count()
         } else {
             0
         }
@@ -168,22 +136,15 @@ impl Index {
         let mut per_report: Vec<Vec<usize>> = vec![Vec::new(); self.catalog.reports.len()];
         match only {
             None => (0..self.agents.len()).for_each(|n| per_report[self.agents[n].0].push(n)),
-            Some(list) => list
-                .iter()
-                .for_each(|&n| per_report[self.agents[n].0].push(n)),
+            Some(list) => list.iter().for_each(|&n| per_report[self.agents[n].0].push(n)),
         }
-        let mut rows =
-            Vec::with_capacity(only.map_or(self.agents.len(), <[usize]>::len) + per_report.len());
+        let mut rows = Vec::with_capacity(only.map_or(self.agents.len(), <[usize]>::len) + per_report.len());
         for (report, list) in per_report.into_iter().enumerate() {
             if list.is_empty() {
                 continue;
             }
             rows.push(Row::Group { report });
-            rows.extend(list.into_iter().map(|agent| Row::Agent {
-                agent,
-                depth: 0,
-                via: None,
-            }));
+            rows.extend(list.into_iter().map(|agent| Row::Agent { agent, depth: 0, via: None }));
         }
         rows
     }
@@ -199,28 +160,19 @@ impl Index {
         });
         let keep = |n: usize| mask.as_ref().is_none_or(|m| m[n]);
         for (r, report) in self.catalog.reports.iter().enumerate() {
-            let active: Vec<usize> = (0..self.agents.len())
-                .filter(|&n| self.agents[n].0 == r && self.agent(n).status.is_active())
-                .collect();
+            let active: Vec<usize> =
+                (0..self.agents.len()).filter(|&n| self.agents[n].0 == r && self.agent(n).status.is_active()).collect();
             let mut linked = vec![false; self.agents.len()];
             for &n in &active {
                 for edge in &self.agent(n).edges {
-                    if let Some(t) = edge
-                        .target
-                        .as_deref()
-                        .and_then(|k| self.by_source_key(report.ecosystem, k))
-                    {
+                    if let Some(t) = edge.target.as_deref().and_then(|k| self.by_source_key(report.ecosystem, k)) {
                         if t != n {
                             linked[t] = true;
                         }
                     }
                 }
             }
-            let roots: Vec<usize> = active
-                .iter()
-                .copied()
-                .filter(|&n| !linked[n] && keep(n))
-                .collect();
+            let roots: Vec<usize> = active.iter().copied().filter(|&n| !linked[n] && keep(n)).collect();
             if roots.is_empty() && only.is_some() {
                 continue;
             }
@@ -233,33 +185,17 @@ impl Index {
         rows
     }
 
-    fn subtree(
-        &self,
-        n: usize,
-        depth: u16,
-        via: Option<EdgeKind>,
-        path: &mut Vec<usize>,
-        rows: &mut Vec<Row>,
-    ) {
-        rows.push(Row::Agent {
-            agent: n,
-            depth,
-            via,
-        });
+    fn subtree(&self, n: usize, depth: u16, via: Option<EdgeKind>, path: &mut Vec<usize>, rows: &mut Vec<Row>) {
+        rows.push(Row::Agent { agent: n, depth, via });
         if depth as usize >= MAX_TREE_DEPTH {
             return;
         }
         path.push(n);
         let agent = self.agent(n);
         for edge in &agent.edges {
-            let target = edge
-                .target
-                .as_deref()
-                .and_then(|k| self.by_source_key(agent.ecosystem, k));
+            let target = edge.target.as_deref().and_then(|k| self.by_source_key(agent.ecosystem, k));
             match target {
-                Some(t) if !path.contains(&t) => {
-                    self.subtree(t, depth + 1, Some(edge.kind), path, rows)
-                }
+                Some(t) if !path.contains(&t) => self.subtree(t, depth + 1, Some(edge.kind), path, rows),
                 Some(_) => rows.push(Row::Unresolved {
                     name: edge.name.clone(),
                     depth: depth + 1,
@@ -279,18 +215,11 @@ impl Index {
 }
 
 fn haystack(agent: &Agent) -> String {
-    let description: String = agent
-        .description
-        .chars()
-        .take(HAYSTACK_DESCRIPTION)
-        .collect();
+    let description: String = agent.description.chars().take(HAYSTACK_DESCRIPTION).collect();
     let mut path = agent.source.rel.clone();
     if let Some(card) = &agent.source.card {
         path.push('#');
         path.push_str(card);
     }
-    format!(
-        "{} {} {} {}",
-        agent.name, agent.ecosystem, path, description
-    )
+    format!("{} {} {} {}", agent.name, agent.ecosystem, path, description)
 }

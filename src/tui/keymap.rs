@@ -38,18 +38,8 @@ pub struct Binding {
     pub description: &'static str,
 }
 
-const fn bind(
-    action: Action,
-    context: Context,
-    keys: &'static [&'static str],
-    description: &'static str,
-) -> Binding {
-    Binding {
-        action,
-        context,
-        keys,
-        description,
-    }
+const fn bind(action: Action, context: Context, keys: &'static [&'static str], description: &'static str) -> Binding {
+    Binding { action, context, keys, description }
 }
 
 use Context::{Diff as D, Finder as F, Global as G, Panes as P};
@@ -57,12 +47,7 @@ use Context::{Diff as D, Finder as F, Global as G, Panes as P};
 /// The default bindings, in the order help lists them.
 pub const DEFAULTS: &[Binding] = &[
     bind(Action::Quit, G, &["q", "ctrl-c"], "quit"),
-    bind(
-        Action::Back,
-        G,
-        &["esc"],
-        "close overlay / clear filter / quit",
-    ),
+    bind(Action::Back, G, &["esc"], "close overlay / clear filter / quit"),
     bind(Action::Help, G, &["?"], "this help"),
     bind(Action::Up, G, &["up", "k"], "move up / scroll up"),
     bind(Action::Down, G, &["down", "j"], "move down / scroll down"),
@@ -71,77 +56,22 @@ pub const DEFAULTS: &[Binding] = &[
     bind(Action::Top, G, &["home", "g"], "first line"),
     bind(Action::Bottom, G, &["end", "G"], "last line"),
     bind(Action::NextPane, P, &["tab", "l", "right"], "next pane"),
-    bind(
-        Action::PrevPane,
-        P,
-        &["backtab", "h", "left"],
-        "previous pane",
-    ),
-    bind(
-        Action::Activate,
-        P,
-        &["enter"],
-        "jump to the agent of a diagnostic / source",
-    ),
-    bind(
-        Action::Find,
-        P,
-        &["/"],
-        "fuzzy finder over name, framework, path, description",
-    ),
-    bind(
-        Action::ToggleTree,
-        P,
-        &["t"],
-        "toggle list / hierarchy tree",
-    ),
-    bind(
-        Action::Diff,
-        P,
-        &["d"],
-        "diff the winner against a shadowed definition",
-    ),
+    bind(Action::PrevPane, P, &["backtab", "h", "left"], "previous pane"),
+    bind(Action::Activate, P, &["enter"], "jump to the agent of a diagnostic / source"),
+    bind(Action::Find, P, &["/"], "fuzzy finder over name, framework, path, description"),
+    bind(Action::ToggleTree, P, &["t"], "toggle list / hierarchy tree"),
+    bind(Action::Diff, P, &["d"], "diff the winner against a shadowed definition"),
     bind(Action::Edit, P, &["e"], "open $EDITOR at the file:line"),
     bind(Action::CopyPath, P, &["y"], "copy the path (OSC 52)"),
     bind(Action::Reload, P, &["r"], "reload the workspace"),
-    bind(
-        Action::NextAgainst,
-        D,
-        &["]", "n"],
-        "compare with the next shadowed definition",
-    ),
-    bind(
-        Action::PrevAgainst,
-        D,
-        &["[", "p"],
-        "compare with the previous shadowed definition",
-    ),
-    bind(
-        Action::ToggleSideBySide,
-        D,
-        &["s"],
-        "unified / side by side",
-    ),
-    bind(
-        Action::FinderAccept,
-        F,
-        &["enter"],
-        "keep the filter, select the match",
-    ),
-    bind(
-        Action::FinderCancel,
-        F,
-        &["esc"],
-        "restore the list as it was",
-    ),
+    bind(Action::NextAgainst, D, &["]", "n"], "compare with the next shadowed definition"),
+    bind(Action::PrevAgainst, D, &["[", "p"], "compare with the previous shadowed definition"),
+    bind(Action::ToggleSideBySide, D, &["s"], "unified / side by side"),
+    bind(Action::FinderAccept, F, &["enter"], "keep the filter, select the match"),
+    bind(Action::FinderCancel, F, &["esc"], "restore the list as it was"),
     bind(Action::FinderUp, F, &["up", "ctrl-p"], "previous match"),
     bind(Action::FinderDown, F, &["down", "ctrl-n"], "next match"),
-    bind(
-        Action::FinderBackspace,
-        F,
-        &["backspace"],
-        "delete a character",
-    ),
+    bind(Action::FinderBackspace, F, &["backspace"], "delete a character"),
     bind(Action::FinderClear, F, &["ctrl-u"], "clear the query"),
 ];
 
@@ -154,17 +84,12 @@ pub struct Chord {
 
 impl Chord {
     pub fn from_event(key: &KeyEvent) -> Chord {
-        let mut mods =
-            key.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
+        let mut mods = key.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
         let code = match key.code {
             // Shift is already in the character (`G`, `?`); BackTab implies it.
             KeyCode::Char(c) => {
                 mods.remove(KeyModifiers::SHIFT);
-                KeyCode::Char(if mods.contains(KeyModifiers::CONTROL) {
-                    c.to_ascii_lowercase()
-                } else {
-                    c
-                })
+                KeyCode::Char(if mods.contains(KeyModifiers::CONTROL) { c.to_ascii_lowercase() } else { c })
             }
             KeyCode::BackTab => {
                 mods.remove(KeyModifiers::SHIFT);
@@ -213,9 +138,7 @@ impl Chord {
                 "pagedown" => KeyCode::PageDown,
                 "home" => KeyCode::Home,
                 "end" => KeyCode::End,
-                f if f.starts_with('f')
-                    && f[1..].parse::<u8>().is_ok_and(|n| (1..=12).contains(&n)) =>
-                {
+                f if f.starts_with('f') && f[1..].parse::<u8>().is_ok_and(|n| (1..=12).contains(&n)) => {
                     KeyCode::F(f[1..].parse().unwrap_or(1))
                 }
                 _ => return Err(format!("unknown key `{text}`")),
@@ -270,8 +193,7 @@ impl Keymap {
             for key in keys {
                 match Chord::parse(&key) {
                     Ok(chord) => {
-                        if let Some(other) = lookup.insert((binding.context, chord), binding.action)
-                        {
+                        if let Some(other) = lookup.insert((binding.context, chord), binding.action) {
                             problems.push(format!(
                                 "[keys]: `{key}` is bound to both {} and {}; {} wins",
                                 other.name(),
@@ -313,17 +235,12 @@ impl Keymap {
 
     /// The first key of an action, for hints in the status bar.
     pub fn key_of(&self, action: Action) -> Option<&str> {
-        self.rows
-            .iter()
-            .find(|r| r.action == action)
-            .and_then(|r| r.keys.first())
-            .map(String::as_str)
+        self.rows.iter().find(|r| r.action == action).and_then(|r| r.keys.first()).map(String::as_str)
     }
 
     /// The key table as Markdown, for README.
     pub fn markdown(&self) -> String {
-        let mut out =
-            String::from("| context | keys | what it does | `[keys]` name |\n|---|---|---|---|\n");
+        let mut out = String::from("| context | keys | what it does | `[keys]` name |\n|---|---|---|---|\n");
         for row in &self.rows {
             let keys: Vec<String> = row.keys.iter().map(|k| format!("`{k}`")).collect();
             out.push_str(&format!(
@@ -349,40 +266,13 @@ mod tests {
     #[test]
     fn default_keys_reach_their_actions_and_shifted_letters_normalise() {
         let km = Keymap::default();
-        assert_eq!(
-            km.action(Context::Panes, &key(KeyCode::Char('q'), KeyModifiers::NONE)),
-            Some(Action::Quit)
-        );
-        assert_eq!(
-            km.action(
-                Context::Panes,
-                &key(KeyCode::Char('G'), KeyModifiers::SHIFT)
-            ),
-            Some(Action::Bottom)
-        );
-        assert_eq!(
-            km.action(Context::Panes, &key(KeyCode::BackTab, KeyModifiers::SHIFT)),
-            Some(Action::PrevPane)
-        );
-        assert_eq!(
-            km.action(
-                Context::Panes,
-                &key(KeyCode::Char('c'), KeyModifiers::CONTROL)
-            ),
-            Some(Action::Quit)
-        );
+        assert_eq!(km.action(Context::Panes, &key(KeyCode::Char('q'), KeyModifiers::NONE)), Some(Action::Quit));
+        assert_eq!(km.action(Context::Panes, &key(KeyCode::Char('G'), KeyModifiers::SHIFT)), Some(Action::Bottom));
+        assert_eq!(km.action(Context::Panes, &key(KeyCode::BackTab, KeyModifiers::SHIFT)), Some(Action::PrevPane));
+        assert_eq!(km.action(Context::Panes, &key(KeyCode::Char('c'), KeyModifiers::CONTROL)), Some(Action::Quit));
         // The finder's query line takes printable keys, not global ones.
-        assert_eq!(
-            km.action(
-                Context::Finder,
-                &key(KeyCode::Char('q'), KeyModifiers::NONE)
-            ),
-            None
-        );
-        assert_eq!(
-            km.action(Context::Finder, &key(KeyCode::Esc, KeyModifiers::NONE)),
-            Some(Action::FinderCancel)
-        );
+        assert_eq!(km.action(Context::Finder, &key(KeyCode::Char('q'), KeyModifiers::NONE)), None);
+        assert_eq!(km.action(Context::Finder, &key(KeyCode::Esc, KeyModifiers::NONE)), Some(Action::FinderCancel));
         assert_eq!(
             km.action(Context::Diff, &key(KeyCode::Char('s'), KeyModifiers::NONE)),
             Some(Action::ToggleSideBySide)
@@ -395,38 +285,14 @@ mod tests {
         o.insert("diff".to_string(), vec!["D".to_string()]);
         o.insert("help".to_string(), vec![]);
         o.insert("sparkle".to_string(), vec!["x".to_string()]);
-        o.insert(
-            "reload".to_string(),
-            vec!["ctrl-nope".to_string(), "t".to_string()],
-        );
+        o.insert("reload".to_string(), vec!["ctrl-nope".to_string(), "t".to_string()]);
         let (km, problems) = Keymap::new(&o);
-        assert_eq!(
-            km.action(
-                Context::Panes,
-                &key(KeyCode::Char('D'), KeyModifiers::SHIFT)
-            ),
-            Some(Action::Diff)
-        );
-        assert_eq!(
-            km.action(Context::Panes, &key(KeyCode::Char('d'), KeyModifiers::NONE)),
-            None
-        );
-        assert_eq!(
-            km.action(Context::Panes, &key(KeyCode::Char('?'), KeyModifiers::NONE)),
-            None
-        );
-        assert!(
-            problems.iter().any(|p| p.contains("sparkle")),
-            "{problems:?}"
-        );
-        assert!(
-            problems.iter().any(|p| p.contains("ctrl-nope")),
-            "{problems:?}"
-        );
-        assert!(
-            problems.iter().any(|p| p.contains("bound to both")),
-            "{problems:?}"
-        );
+        assert_eq!(km.action(Context::Panes, &key(KeyCode::Char('D'), KeyModifiers::SHIFT)), Some(Action::Diff));
+        assert_eq!(km.action(Context::Panes, &key(KeyCode::Char('d'), KeyModifiers::NONE)), None);
+        assert_eq!(km.action(Context::Panes, &key(KeyCode::Char('?'), KeyModifiers::NONE)), None);
+        assert!(problems.iter().any(|p| p.contains("sparkle")), "{problems:?}");
+        assert!(problems.iter().any(|p| p.contains("ctrl-nope")), "{problems:?}");
+        assert!(problems.iter().any(|p| p.contains("bound to both")), "{problems:?}");
         assert!(km.markdown().contains("| diff view | `]` `n` |"));
     }
 }

@@ -22,13 +22,7 @@ pub enum Pane {
 }
 
 /// Focus order for Tab.
-pub const PANES: [Pane; 5] = [
-    Pane::Agents,
-    Pane::Sources,
-    Pane::Inherit,
-    Pane::Prompt,
-    Pane::Diagnostics,
-];
+pub const PANES: [Pane; 5] = [Pane::Agents, Pane::Sources, Pane::Inherit, Pane::Prompt, Pane::Diagnostics];
 
 impl Pane {
     pub fn title(self) -> &'static str {
@@ -62,15 +56,11 @@ impl Areas {
 
     /// Lines inside a pane's border.
     pub fn inner_height(&self, pane: Pane) -> usize {
-        self.pane(pane)
-            .map(|r| r.height.saturating_sub(2) as usize)
-            .unwrap_or(0)
+        self.pane(pane).map(|r| r.height.saturating_sub(2) as usize).unwrap_or(0)
     }
 
     pub fn pane_at(&self, column: u16, row: u16) -> Option<Pane> {
-        let hit = |r: &Rect| {
-            column >= r.x && column < r.x + r.width && row >= r.y && row < r.y + r.height
-        };
+        let hit = |r: &Rect| column >= r.x && column < r.x + r.width && row >= r.y && row < r.y + r.height;
         self.panes.iter().find(|(_, r)| hit(r)).map(|(p, _)| *p)
     }
 }
@@ -80,32 +70,18 @@ pub fn compute(size: Rect, focus: Pane) -> Option<Areas> {
     if size.width < MIN_WIDTH || size.height < MIN_HEIGHT {
         return None;
     }
-    let [main, status] = split(
-        Direction::Vertical,
-        size,
-        [Constraint::Min(1), Constraint::Length(1)],
-    );
+    let [main, status] = split(Direction::Vertical, size, [Constraint::Min(1), Constraint::Length(1)]);
     if size.width >= WIDE {
-        let [left, right] = split(
-            Direction::Horizontal,
-            main,
-            [Constraint::Percentage(45), Constraint::Percentage(55)],
-        );
+        let [left, right] =
+            split(Direction::Horizontal, main, [Constraint::Percentage(45), Constraint::Percentage(55)]);
         let diag_height = (left.height / 4).clamp(3, 10);
-        let [agents, diagnostics] = split(
-            Direction::Vertical,
-            left,
-            [Constraint::Min(3), Constraint::Length(diag_height)],
-        );
+        let [agents, diagnostics] =
+            split(Direction::Vertical, left, [Constraint::Min(3), Constraint::Length(diag_height)]);
         let sources_height = (right.height / 5).clamp(3, 9);
         let [sources, inherit, prompt] = split(
             Direction::Vertical,
             right,
-            [
-                Constraint::Length(sources_height),
-                Constraint::Percentage(45),
-                Constraint::Min(3),
-            ],
+            [Constraint::Length(sources_height), Constraint::Percentage(45), Constraint::Min(3)],
         );
         let panes = vec![
             (Pane::Agents, agents),
@@ -114,35 +90,14 @@ pub fn compute(size: Rect, focus: Pane) -> Option<Areas> {
             (Pane::Prompt, prompt),
             (Pane::Diagnostics, diagnostics),
         ];
-        return Some(Areas {
-            tabs: None,
-            panes,
-            main,
-            status,
-        });
+        return Some(Areas { tabs: None, panes, main, status });
     }
-    let [tabs, body] = split(
-        Direction::Vertical,
-        main,
-        [Constraint::Length(1), Constraint::Min(1)],
-    );
-    Some(Areas {
-        tabs: Some(tabs),
-        panes: vec![(focus, body)],
-        main,
-        status,
-    })
+    let [tabs, body] = split(Direction::Vertical, main, [Constraint::Length(1), Constraint::Min(1)]);
+    Some(Areas { tabs: Some(tabs), panes: vec![(focus, body)], main, status })
 }
 
-fn split<const N: usize>(
-    direction: Direction,
-    area: Rect,
-    constraints: [Constraint; N],
-) -> [Rect; N] {
-    Layout::default()
-        .direction(direction)
-        .constraints(constraints)
-        .areas(area)
+fn split<const N: usize>(direction: Direction, area: Rect, constraints: [Constraint; N]) -> [Rect; N] {
+    Layout::default().direction(direction).constraints(constraints).areas(area)
 }
 
 #[cfg(test)]

@@ -80,23 +80,13 @@ pub fn run(ws: &WorkspaceArgs, options: &Options) -> Result<i32, Failure> {
     }
     let (keymap, key_problems) = keymap::Keymap::new(&loaded.config.key_overrides());
     problems.extend(key_problems);
-    let watch = match (
-        options.no_watch,
-        options
-            .poll
-            .or(Some(loaded.config.poll_secs).filter(|s| *s > 0)),
-    ) {
+    let watch = match (options.no_watch, options.poll.or(Some(loaded.config.poll_secs).filter(|s| *s > 0))) {
         (true, _) => WatchMode::Off,
         (false, Some(secs)) => WatchMode::Poll(Duration::from_secs(secs.max(1))),
         (false, None) if !loaded.config.watch => WatchMode::Off,
         (false, None) => WatchMode::Notify,
     };
-    let opts = load_options(
-        ws,
-        RenderMode::Live {
-            user_prompt: String::new(),
-        },
-    )?;
+    let opts = load_options(ws, RenderMode::Live { user_prompt: String::new() })?;
 
     let (tx, rx) = channel::<Event>();
     let wake = tx.clone();
@@ -116,23 +106,14 @@ pub fn run(ws: &WorkspaceArgs, options: &Options) -> Result<i32, Failure> {
         let _ = highlighted.send(Event::Highlighted(h));
     });
 
-    let io_failure = |e: io::Error| Failure {
-        code: 1,
-        message: format!("terminal: {e}"),
-    };
+    let io_failure = |e: io::Error| Failure { code: 1, message: format!("terminal: {e}") };
     let mut guard = terminal::Guard::enter().map_err(io_failure)?;
     let size = guard.terminal.size().map_err(io_failure)?;
     let mut app = App::new(keymap, Rect::new(0, 0, size.width, size.height));
     if !problems.is_empty() {
         app.config_error = Some(problems.join("; "));
     }
-    let mut driver = Driver {
-        loader,
-        gate,
-        theme,
-        highlighter: &mut highlighter,
-        indexer,
-    };
+    let mut driver = Driver { loader, gate, theme, highlighter: &mut highlighter, indexer };
     let result = driver.run(&mut guard, &mut app, &rx);
     drop(guard);
     if let Some(handle) = signals {
@@ -152,12 +133,7 @@ struct Driver<'a> {
 }
 
 impl Driver<'_> {
-    fn run(
-        &mut self,
-        guard: &mut terminal::Guard,
-        app: &mut App,
-        rx: &Receiver<Event>,
-    ) -> io::Result<()> {
+    fn run(&mut self, guard: &mut terminal::Guard, app: &mut App, rx: &Receiver<Event>) -> io::Result<()> {
         self.draw(guard, app)?;
         while let Ok(first) = rx.recv() {
             let mut dirty = self.handle(first, guard, app)?;
@@ -184,19 +160,12 @@ impl Driver<'_> {
             }
         }
         crossterm::execute!(io::stdout(), crossterm::terminal::BeginSynchronizedUpdate)?;
-        guard
-            .terminal
-            .draw(|frame| ui::draw(frame, app, &self.theme))?;
+        guard.terminal.draw(|frame| ui::draw(frame, app, &self.theme))?;
         crossterm::execute!(io::stdout(), crossterm::terminal::EndSynchronizedUpdate)
     }
 
     /// Applies one event; `true` when the screen must be redrawn.
-    fn handle(
-        &mut self,
-        event: Event,
-        guard: &mut terminal::Guard,
-        app: &mut App,
-    ) -> io::Result<bool> {
+    fn handle(&mut self, event: Event, guard: &mut terminal::Guard, app: &mut App) -> io::Result<bool> {
         let effect = match event {
             Event::Signal => {
                 app.quit = true;
@@ -228,9 +197,7 @@ impl Driver<'_> {
                 panic_if_asked_by_a_test();
                 app.on_key(key)
             }
-            Event::Term(TermEvent::Mouse(m))
-                if !matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) =>
-            {
+            Event::Term(TermEvent::Mouse(m)) if !matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) => {
                 app.on_mouse(m)
             }
             Event::Term(TermEvent::Paste(text)) => {
@@ -249,12 +216,7 @@ impl Driver<'_> {
         Ok(true)
     }
 
-    fn perform(
-        &mut self,
-        effect: Effect,
-        guard: &mut terminal::Guard,
-        app: &mut App,
-    ) -> io::Result<()> {
+    fn perform(&mut self, effect: Effect, guard: &mut terminal::Guard, app: &mut App) -> io::Result<()> {
         match effect {
             Effect::Quit => app.quit = true,
             Effect::Reload => self.loader.reload(),
@@ -263,12 +225,7 @@ impl Driver<'_> {
                 let view = app.index.as_ref().and_then(|index| {
                     let w = index.agent(*index.by_id.get(&winner)?);
                     let o = index.agent(*index.by_id.get(&other)?);
-                    Some(DiffView::build(
-                        w,
-                        o,
-                        &read_bounded(&w.source.path),
-                        &read_bounded(&o.source.path),
-                    ))
+                    Some(DiffView::build(w, o, &read_bounded(&w.source.path), &read_bounded(&o.source.path)))
                 });
                 if let Some(view) = view {
                     app.set_diff_view(&winner, &other, view);
@@ -306,9 +263,7 @@ fn panic_if_asked_by_a_test() {
 fn watch_words(state: &WatchState) -> String {
     match state {
         WatchState::Watching { dirs } => format!("watching {dirs} folders"),
-        WatchState::Polling { every, reason } => {
-            format!("polling every {}s ({reason})", every.as_secs())
-        }
+        WatchState::Polling { every, reason } => format!("polling every {}s ({reason})", every.as_secs()),
         WatchState::Off => "live refresh off (r reloads)".into(),
         WatchState::Failed(e) => format!("watch failed: {e}"),
     }
@@ -330,11 +285,7 @@ fn open_editor(path: &Path, line: Option<u32>) -> Result<(), String> {
     let editor = std::env::var("VISUAL")
         .ok()
         .filter(|v| !v.trim().is_empty())
-        .or_else(|| {
-            std::env::var("EDITOR")
-                .ok()
-                .filter(|v| !v.trim().is_empty())
-        })
+        .or_else(|| std::env::var("EDITOR").ok().filter(|v| !v.trim().is_empty()))
         .unwrap_or_else(|| "vi".into());
     let mut words = editor.split_whitespace();
     let program = words.next().unwrap_or("vi");
@@ -404,44 +355,37 @@ impl Gate {
 }
 
 fn spawn_input_thread(tx: Sender<Event>, gate: Arc<Gate>) {
-    let _ = std::thread::Builder::new()
-        .name("agentry-input".into())
-        .spawn(move || loop {
-            gate.wait_if_paused();
-            match event::poll(INPUT_POLL) {
-                Ok(true) => match event::read() {
-                    Ok(ev) => {
-                        if tx.send(Event::Term(ev)).is_err() {
-                            return;
-                        }
+    let _ = std::thread::Builder::new().name("agentry-input".into()).spawn(move || loop {
+        gate.wait_if_paused();
+        match event::poll(INPUT_POLL) {
+            Ok(true) => match event::read() {
+                Ok(ev) => {
+                    if tx.send(Event::Term(ev)).is_err() {
+                        return;
                     }
-                    Err(_) => return,
-                },
-                Ok(false) => {}
+                }
                 Err(_) => return,
-            }
-        });
+            },
+            Ok(false) => {}
+            Err(_) => return,
+        }
+    });
 }
 
 /// Builds each snapshot's lookups on its own thread; when snapshots come faster than
 /// they are indexed, only the newest is.
 fn spawn_indexer(tx: Sender<Event>) -> Sender<Arc<Catalog>> {
     let (snapshots, rx) = channel::<Arc<Catalog>>();
-    let _ = std::thread::Builder::new()
-        .name("agentry-index".into())
-        .spawn(move || {
-            while let Ok(mut catalog) = rx.recv() {
-                while let Ok(newer) = rx.try_recv() {
-                    catalog = newer;
-                }
-                if tx
-                    .send(Event::Indexed(Box::new(index::Index::new(catalog))))
-                    .is_err()
-                {
-                    return;
-                }
+    let _ = std::thread::Builder::new().name("agentry-index".into()).spawn(move || {
+        while let Ok(mut catalog) = rx.recv() {
+            while let Ok(newer) = rx.try_recv() {
+                catalog = newer;
             }
-        });
+            if tx.send(Event::Indexed(Box::new(index::Index::new(catalog)))).is_err() {
+                return;
+            }
+        }
+    });
     snapshots
 }
 
@@ -450,14 +394,12 @@ fn spawn_signal_thread(tx: Sender<Event>) -> Option<signal_hook::iterator::Handl
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP]).ok()?;
     let handle = signals.handle();
-    let _ = std::thread::Builder::new()
-        .name("agentry-signals".into())
-        .spawn(move || {
-            for _ in signals.forever() {
-                if tx.send(Event::Signal).is_err() {
-                    return;
-                }
+    let _ = std::thread::Builder::new().name("agentry-signals".into()).spawn(move || {
+        for _ in signals.forever() {
+            if tx.send(Event::Signal).is_err() {
+                return;
             }
-        });
+        }
+    });
     Some(handle)
 }

@@ -115,11 +115,7 @@ impl Theme {
 
     fn parse(text: &str) -> Result<Theme, String> {
         let file: ThemeFile = toml::from_str(text).map_err(|e| e.to_string())?;
-        let mut theme = Theme {
-            name: file.name,
-            syntax: file.syntax,
-            ..Theme::default()
-        };
+        let mut theme = Theme { name: file.name, syntax: file.syntax, ..Theme::default() };
         theme.patch(&file.roles)?;
         Ok(theme)
     }
@@ -173,8 +169,7 @@ pub fn choose(cli: Option<&str>, config: &str, no_color: bool) -> Result<Theme, 
         None if config == "auto" => "dark",
         None => config,
     };
-    Theme::builtin(name)
-        .ok_or_else(|| format!("unknown theme `{name}` (known: {})", NAMES.join(", ")))
+    Theme::builtin(name).ok_or_else(|| format!("unknown theme `{name}` (known: {})", NAMES.join(", ")))
 }
 
 impl StyleSpec {
@@ -204,8 +199,7 @@ impl StyleSpec {
 }
 
 fn parse_color(text: &str) -> Result<Color, String> {
-    text.parse::<Color>()
-        .map_err(|_| format!("unknown colour `{text}`"))
+    text.parse::<Color>().map_err(|_| format!("unknown colour `{text}`"))
 }
 
 #[cfg(test)]
@@ -224,10 +218,7 @@ mod tests {
             assert_eq!(theme.name, name);
             let file: ThemeFile = toml::from_str(text).expect("theme file");
             for role in ROLES {
-                assert!(
-                    file.roles.contains_key(role.trim_start_matches("r#")),
-                    "{name} lacks role {role}"
-                );
+                assert!(file.roles.contains_key(role.trim_start_matches("r#")), "{name} lacks role {role}");
             }
         }
     }
@@ -237,21 +228,11 @@ mod tests {
         let mono = choose(None, "light", true).expect("mono");
         assert_eq!(mono.name, "mono");
         assert!(mono.syntax.is_none());
-        for style in [
-            mono.winner,
-            mono.shadowed,
-            mono.invalid,
-            mono.r#match,
-            mono.diff_add,
-            mono.selection,
-        ] {
+        for style in [mono.winner, mono.shadowed, mono.invalid, mono.r#match, mono.diff_add, mono.selection] {
             assert_eq!(style.fg, None);
             assert_eq!(style.bg, None);
         }
-        assert_eq!(
-            choose(Some("light"), "dark", true).expect("explicit").name,
-            "light"
-        );
+        assert_eq!(choose(Some("light"), "dark", true).expect("explicit").name, "light");
         assert!(choose(Some("neon"), "dark", false).is_err());
     }
 
@@ -259,13 +240,7 @@ mod tests {
     fn patch_reports_unknown_roles_and_keeps_the_rest() {
         let mut theme = Theme::builtin("dark").expect("dark");
         let mut roles = BTreeMap::new();
-        roles.insert(
-            "winner".to_string(),
-            StyleSpec {
-                fg: Some("#ff0000".into()),
-                ..StyleSpec::default()
-            },
-        );
+        roles.insert("winner".to_string(), StyleSpec { fg: Some("#ff0000".into()), ..StyleSpec::default() });
         roles.insert("sparkle".to_string(), StyleSpec::default());
         let err = theme.patch(&roles).expect_err("unknown role");
         assert!(err.contains("sparkle"));

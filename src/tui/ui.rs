@@ -15,10 +15,7 @@ use super::theme::Theme;
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     let size = frame.area();
     let Some(areas) = layout::compute(size, app.focus) else {
-        let text = format!(
-            "terminal too small: {}×{} (needs {MIN_WIDTH}×{MIN_HEIGHT})",
-            size.width, size.height
-        );
+        let text = format!("terminal too small: {}×{} (needs {MIN_WIDTH}×{MIN_HEIGHT})", size.width, size.height);
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), size);
         return;
     };
@@ -48,33 +45,19 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
 fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut left: Vec<Span> = Vec::new();
     match (app.progress, app.catalog()) {
-        (Some((done, total)), _) if total > 0 => left.push(Span::styled(
-            format!("loading {} / {} files", thousands(done), thousands(total)),
-            theme.info,
-        )),
-        (Some((done, _)), _) => left.push(Span::styled(
-            format!("loading {} files", thousands(done)),
-            theme.info,
-        )),
+        (Some((done, total)), _) if total > 0 => {
+            left.push(Span::styled(format!("loading {} / {} files", thousands(done), thousands(total)), theme.info))
+        }
+        (Some((done, _)), _) => left.push(Span::styled(format!("loading {} files", thousands(done)), theme.info)),
         (None, Some(_)) => {
             let t = app.index.as_ref().map(|i| i.totals).unwrap_or_default();
             let (agents, shadowed, invalid, errors) = (t.winners, t.shadowed, t.invalid, t.errors);
-            left.push(Span::raw(format!(
-                "{} agents · {} shadowed",
-                thousands(agents),
-                thousands(shadowed)
-            )));
+            left.push(Span::raw(format!("{} agents · {} shadowed", thousands(agents), thousands(shadowed))));
             if invalid > 0 {
-                left.push(Span::styled(
-                    format!(" · {} invalid", thousands(invalid)),
-                    theme.invalid,
-                ));
+                left.push(Span::styled(format!(" · {} invalid", thousands(invalid)), theme.invalid));
             }
             if errors > 0 {
-                left.push(Span::styled(
-                    format!(" · {} errors", thousands(errors)),
-                    theme.error,
-                ));
+                left.push(Span::styled(format!(" · {} errors", thousands(errors)), theme.error));
             }
         }
         (None, None) => {}
@@ -91,35 +74,19 @@ fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         left.push(Span::raw(" · "));
         left.push(safe(&format!("config: {e}"), theme.error));
     }
-    let help = app
-        .keymap
-        .key_of(super::action::Action::Help)
-        .map(|k| format!("{k} help "))
-        .unwrap_or_default();
+    let help = app.keymap.key_of(super::action::Action::Help).map(|k| format!("{k} help ")).unwrap_or_default();
     let left = Line::from(left);
     // The left side (counts, filter, problems) matters more: the watch state goes
     // first when the line is too narrow for both, then the help hint.
-    let mut right = Line::from(vec![
-        safe(&app.watch, theme.muted),
-        Span::raw("  "),
-        Span::styled(help.clone(), theme.key),
-    ]);
+    let mut right =
+        Line::from(vec![safe(&app.watch, theme.muted), Span::raw("  "), Span::styled(help.clone(), theme.key)]);
     if left.width() + right.width() + 2 > area.width as usize {
         right = Line::from(Span::styled(help, theme.key));
     }
     frame.render_widget(Paragraph::new(left.clone()).style(theme.status), area);
     let right_width = right.width() as u16;
     if left.width() + right_width as usize + 2 <= area.width as usize {
-        let r = Rect {
-            x: area.x + area.width - right_width,
-            width: right_width,
-            ..area
-        };
-        frame.render_widget(
-            Paragraph::new(right)
-                .alignment(Alignment::Right)
-                .style(theme.status),
-            r,
-        );
+        let r = Rect { x: area.x + area.width - right_width, width: right_width, ..area };
+        frame.render_widget(Paragraph::new(right).alignment(Alignment::Right).style(theme.status), r);
     }
 }

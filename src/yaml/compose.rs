@@ -54,10 +54,7 @@ pub(crate) struct Composer {
 
 impl Composer {
     pub fn new(text: &str, loader: Loader) -> R<Composer> {
-        Ok(Composer {
-            parser: Parser::new(text, loader)?,
-            capacity: (text.len() / 10 + 4).min(4096),
-        })
+        Ok(Composer { parser: Parser::new(text, loader)?, capacity: (text.len() / 10 + 4).min(4096) })
     }
 
     fn check(&mut self, f: impl Fn(&Ev) -> bool) -> R<bool> {
@@ -105,13 +102,7 @@ impl Composer {
             let mut done = None;
             if let Some(&(id, _)) = stack.last() {
                 let is_seq = matches!(st.nodes[id].kind, Kind::Seq(_));
-                if self.check(|e| {
-                    if is_seq {
-                        matches!(e, Ev::SequenceEnd)
-                    } else {
-                        matches!(e, Ev::MappingEnd)
-                    }
-                })? {
+                if self.check(|e| if is_seq { matches!(e, Ev::SequenceEnd) } else { matches!(e, Ev::MappingEnd) })? {
                     self.parser.get_event()?;
                     st.finished[id] = true;
                     stack.pop();
@@ -129,9 +120,7 @@ impl Composer {
                     id
                 }
             };
-            let Some((parent, pending)) = stack.last_mut() else {
-                break child;
-            };
+            let Some((parent, pending)) = stack.last_mut() else { break child };
             match (&mut st.nodes[*parent].kind, pending.take()) {
                 (Kind::Seq(items), _) => items.push(child),
                 (Kind::Map(pairs), Some(key)) => pairs.push((key, child)),
@@ -140,10 +129,7 @@ impl Composer {
             }
         };
         self.parser.get_event()?; // document end
-        Ok(Doc {
-            nodes: st.nodes,
-            root,
-        })
+        Ok(Doc { nodes: st.nodes, root })
     }
 
     /// Consumes one node event (alias, scalar or collection start); returns the node and
@@ -165,16 +151,12 @@ impl Composer {
             };
         }
         if depth >= MAX_DEPTH {
-            return Err(error(
-                None,
-                format!("exceeded the maximum nesting depth of {MAX_DEPTH}"),
-                ev.start,
-            ));
+            return Err(error(None, format!("exceeded the maximum nesting depth of {MAX_DEPTH}"), ev.start));
         }
         let anchor = match &ev.ev {
-            Ev::Scalar { anchor, .. }
-            | Ev::SequenceStart { anchor, .. }
-            | Ev::MappingStart { anchor, .. } => anchor.clone(),
+            Ev::Scalar { anchor, .. } | Ev::SequenceStart { anchor, .. } | Ev::MappingStart { anchor, .. } => {
+                anchor.clone()
+            }
             _ => None,
         };
         if let Some(a) = &anchor {
@@ -192,36 +174,23 @@ impl Composer {
         }
         let id = st.nodes.len();
         let (tag, kind) = match ev.ev {
-            Ev::Scalar {
-                tag,
-                implicit,
-                value,
-                ..
-            } => {
+            Ev::Scalar { tag, implicit, value, .. } => {
                 let tag = match tag {
                     Some(t) if t != "!" => Cow::Owned(t),
                     _ => Cow::Borrowed(resolve_scalar(&value, implicit.0)),
                 };
                 (tag, Kind::Scalar(value))
             }
-            Ev::SequenceStart { tag, .. } => (
-                tag.filter(|t| t != "!")
-                    .map_or(Cow::Borrowed(SEQ), Cow::Owned),
-                Kind::Seq(Vec::new()),
-            ),
-            Ev::MappingStart { tag, .. } => (
-                tag.filter(|t| t != "!")
-                    .map_or(Cow::Borrowed(MAP), Cow::Owned),
-                Kind::Map(Vec::new()),
-            ),
+            Ev::SequenceStart { tag, .. } => {
+                (tag.filter(|t| t != "!").map_or(Cow::Borrowed(SEQ), Cow::Owned), Kind::Seq(Vec::new()))
+            }
+            Ev::MappingStart { tag, .. } => {
+                (tag.filter(|t| t != "!").map_or(Cow::Borrowed(MAP), Cow::Owned), Kind::Map(Vec::new()))
+            }
             _ => return Err(error(None, "unexpected event", ev.start)),
         };
         let is_scalar = matches!(kind, Kind::Scalar(_));
-        st.nodes.push(RawNode {
-            tag,
-            start: ev.start,
-            kind,
-        });
+        st.nodes.push(RawNode { tag, start: ev.start, kind });
         st.finished.push(is_scalar);
         if let Some(a) = anchor {
             st.anchors.insert(a, id);

@@ -70,9 +70,7 @@ impl<'d> Constructor<'d> {
         if size > MAX_NODES as u64 {
             return Err(error(
                 None,
-                format!(
-                    "alias expansion exceeds {MAX_NODES} nodes (the document would expand to more)"
-                ),
+                format!("alias expansion exceeds {MAX_NODES} nodes (the document would expand to more)"),
                 c.slots[root].start,
             ));
         }
@@ -92,11 +90,8 @@ impl<'d> Constructor<'d> {
         }
         let node = &self.doc.nodes[raw];
         let start = node.start;
-        let built = if is_collection_tag(&node.tag) {
-            Built::Pending
-        } else {
-            Built::Val(self.construct_scalar_value(raw)?)
-        };
+        let built =
+            if is_collection_tag(&node.tag) { Built::Pending } else { Built::Val(self.construct_scalar_value(raw)?) };
         let pending = matches!(built, Built::Pending);
         let slot = self.new_slot(built, start);
         self.memo[raw] = Some(slot);
@@ -120,11 +115,7 @@ impl<'d> Constructor<'d> {
             }
             _ => {}
         }
-        Err(error(
-            None,
-            format!("expected a scalar node, but found {}", node.id()),
-            node.start,
-        ))
+        Err(error(None, format!("expected a scalar node, but found {}", node.id()), node.start))
     }
 
     fn construct_scalar_value(&self, raw: usize) -> R<Value> {
@@ -137,10 +128,7 @@ impl<'d> Constructor<'d> {
                 match text.to_lowercase().as_str() {
                     "yes" | "true" | "on" => Ok(Value::Bool(true)),
                     "no" | "false" | "off" => Ok(Value::Bool(false)),
-                    _ => Err(fail(format!(
-                        "KeyError: {}",
-                        crate::py::repr_str(&text.to_lowercase())
-                    ))),
+                    _ => Err(fail(format!("KeyError: {}", crate::py::repr_str(&text.to_lowercase())))),
                 }
             }
             STR => self.scalar_text(raw, 0).map(|s| Value::Str(s.to_string())),
@@ -151,24 +139,16 @@ impl<'d> Constructor<'d> {
                 self.scalar_text(raw, 0)?;
                 match &node.kind {
                     Kind::Scalar(s) => scalars::construct_timestamp(s).map_err(fail),
-                    _ => Err(fail(
-                        "TypeError: expected string or bytes-like object".to_string(),
-                    )),
+                    _ => Err(fail("TypeError: expected string or bytes-like object".to_string())),
                 }
             }
-            tag => Err(fail(format!(
-                "could not determine a constructor for the tag {}",
-                crate::py::repr_str(tag)
-            ))),
+            tag => Err(fail(format!("could not determine a constructor for the tag {}", crate::py::repr_str(tag)))),
         }
     }
 
     fn item(&mut self, raw: usize) -> R<Item> {
         let slot = self.construct_object(raw)?;
-        Ok(Item {
-            slot,
-            span: self.doc.nodes[raw].start.span(),
-        })
+        Ok(Item { slot, span: self.doc.nodes[raw].start.span() })
     }
 
     fn run_generator(&mut self, raw: usize, slot: usize) -> R<()> {
@@ -176,36 +156,15 @@ impl<'d> Constructor<'d> {
         let node = &doc.nodes[raw];
         let built = match node.tag.as_ref() {
             SEQ => match &node.kind {
-                Kind::Seq(items) => {
-                    Built::Seq(items.iter().map(|&i| self.item(i)).collect::<R<_>>()?)
-                }
-                _ => {
-                    return Err(error(
-                        None,
-                        format!("expected a sequence node, but found {}", node.id()),
-                        node.start,
-                    ))
-                }
+                Kind::Seq(items) => Built::Seq(items.iter().map(|&i| self.item(i)).collect::<R<_>>()?),
+                _ => return Err(error(None, format!("expected a sequence node, but found {}", node.id()), node.start)),
             },
             MAP => Built::Map(self.construct_mapping(raw)?),
-            SET => Built::Set(
-                self.construct_mapping(raw)?
-                    .into_iter()
-                    .map(|(k, _)| k)
-                    .collect(),
-            ),
+            SET => Built::Set(self.construct_mapping(raw)?.into_iter().map(|(k, _)| k).collect()),
             tag => {
-                let what = if tag == OMAP {
-                    "while constructing an ordered map"
-                } else {
-                    "while constructing pairs"
-                };
+                let what = if tag == OMAP { "while constructing an ordered map" } else { "while constructing pairs" };
                 let Kind::Seq(items) = &node.kind else {
-                    return Err(error(
-                        Some(what),
-                        format!("expected a sequence, but found {}", node.id()),
-                        node.start,
-                    ));
+                    return Err(error(Some(what), format!("expected a sequence, but found {}", node.id()), node.start));
                 };
                 let mut out = Vec::new();
                 for &sub in items {
@@ -220,10 +179,7 @@ impl<'d> Constructor<'d> {
                     if pairs.len() != 1 {
                         return Err(error(
                             Some(what),
-                            format!(
-                                "expected a single mapping item, but found {} items",
-                                pairs.len()
-                            ),
+                            format!("expected a single mapping item, but found {} items", pairs.len()),
                             subnode.start,
                         ));
                     }
@@ -231,10 +187,7 @@ impl<'d> Constructor<'d> {
                     let k = self.item(k)?;
                     let v = self.item(v)?;
                     let pair = self.new_slot(Built::Seq(vec![k, v]), subnode.start);
-                    out.push(Item {
-                        slot: pair,
-                        span: subnode.start.span(),
-                    });
+                    out.push(Item { slot: pair, span: subnode.start.span() });
                 }
                 Built::Seq(out)
             }
@@ -252,15 +205,9 @@ impl<'d> Constructor<'d> {
         let doc = self.doc;
         let node = &doc.nodes[raw];
         if depth >= MAX_DEPTH {
-            return Err(error(
-                None,
-                format!("merge keys nest deeper than {MAX_DEPTH}"),
-                node.start,
-            ));
+            return Err(error(None, format!("merge keys nest deeper than {MAX_DEPTH}"), node.start));
         }
-        let Kind::Map(pairs) = &node.kind else {
-            return Ok(Rc::new(Vec::new()));
-        };
+        let Kind::Map(pairs) = &node.kind else { return Ok(Rc::new(Vec::new())) };
         let mut merge: Vec<(usize, usize)> = Vec::new();
         let mut own = Vec::new();
         for &(k, v) in pairs {
@@ -291,10 +238,7 @@ impl<'d> Constructor<'d> {
                 Kind::Scalar(_) => {
                     return Err(error(
                         Some("while constructing a mapping"),
-                        format!(
-                            "expected a mapping or list of mappings for merging, but found {}",
-                            vnode.id()
-                        ),
+                        format!("expected a mapping or list of mappings for merging, but found {}", vnode.id()),
                         vnode.start,
                     ))
                 }
@@ -303,11 +247,7 @@ impl<'d> Constructor<'d> {
         merge.extend(own);
         self.flat_total = self.flat_total.saturating_add(merge.len());
         if self.flat_total > MAX_NODES {
-            return Err(error(
-                None,
-                format!("merge key expansion exceeds {MAX_NODES} entries"),
-                node.start,
-            ));
+            return Err(error(None, format!("merge key expansion exceeds {MAX_NODES} entries"), node.start));
         }
         let rc = Rc::new(merge);
         self.flat.insert(raw, rc.clone());
@@ -320,15 +260,9 @@ impl<'d> Constructor<'d> {
         let doc = self.doc;
         let node = &doc.nodes[raw];
         if !matches!(node.kind, Kind::Map(_)) {
-            return Err(error(
-                None,
-                format!("expected a mapping node, but found {}", node.id()),
-                node.start,
-            ));
+            return Err(error(None, format!("expected a mapping node, but found {}", node.id()), node.start));
         }
-        let Kind::Map(own) = &node.kind else {
-            return Ok(Vec::new());
-        };
+        let Kind::Map(own) = &node.kind else { return Ok(Vec::new()) };
         let flat;
         let pairs: &[(usize, usize)] = if own.iter().any(|&(k, _)| doc.nodes[k].tag == MERGE) {
             flat = self.flatten(raw, 0)?;
@@ -343,11 +277,7 @@ impl<'d> Constructor<'d> {
         for &(k, v) in pairs.iter() {
             let knode = &doc.nodes[k];
             if is_collection_tag(&knode.tag) {
-                return Err(error(
-                    Some("while constructing a mapping"),
-                    "found unhashable key",
-                    knode.start,
-                ));
+                return Err(error(Some("while constructing a mapping"), "found unhashable key", knode.start));
             }
             let kslot = if knode.tag == VALUE {
                 // flatten_mapping retags `=` keys as str
@@ -356,35 +286,22 @@ impl<'d> Constructor<'d> {
             } else {
                 self.construct_object(k)?
             };
-            let unhashable = || {
-                error(
-                    Some("while constructing a mapping"),
-                    "found unhashable key",
-                    knode.start,
-                )
-            };
-            let Built::Val(kv) = &self.slots[kslot].built else {
-                return Err(unhashable());
-            };
+            let unhashable = || error(Some("while constructing a mapping"), "found unhashable key", knode.start);
+            let Built::Val(kv) = &self.slots[kslot].built else { return Err(unhashable()) };
             let key = PyKey::of(kv, out.len()).ok_or_else(unhashable)?;
             let found = match &index {
                 Some(ix) => ix.get(&key).copied(),
-                None => keys
-                    .iter()
-                    .position(|&other| match &self.slots[out[other].0.slot].built {
-                        Built::Val(ov) => PyKey::of(ov, usize::MAX - 1).is_some_and(|o| o == key),
-                        _ => false,
-                    }),
+                None => keys.iter().position(|&other| match &self.slots[out[other].0.slot].built {
+                    Built::Val(ov) => PyKey::of(ov, usize::MAX - 1).is_some_and(|o| o == key),
+                    _ => false,
+                }),
             };
             let owned = match (&found, &index) {
                 (None, Some(_)) => Some(key.into_owned()),
                 _ => None,
             };
             let vitem = self.item(v)?;
-            let kitem = Item {
-                slot: kslot,
-                span: knode.start.span(),
-            };
+            let kitem = Item { slot: kslot, span: knode.start.span() };
             match found {
                 Some(i) => out[i].1 = vitem,
                 None => {
@@ -413,18 +330,11 @@ impl<'d> Constructor<'d> {
     }
 
     /// Expanded size and height of a slot (memoized); errors past the bounds.
-    fn measure(
-        &self,
-        slot: usize,
-        depth: usize,
-        memo: &mut Vec<Option<(u64, usize)>>,
-    ) -> R<(u64, usize)> {
+    fn measure(&self, slot: usize, depth: usize, memo: &mut Vec<Option<(u64, usize)>>) -> R<(u64, usize)> {
         if depth >= MAX_DEPTH {
             return Err(error(
                 None,
-                format!(
-                    "exceeded the maximum nesting depth of {MAX_DEPTH} (after alias expansion)"
-                ),
+                format!("exceeded the maximum nesting depth of {MAX_DEPTH} (after alias expansion)"),
                 self.slots[slot].start,
             ));
         }
@@ -432,9 +342,7 @@ impl<'d> Constructor<'d> {
             if depth + height > MAX_DEPTH {
                 return Err(error(
                     None,
-                    format!(
-                        "exceeded the maximum nesting depth of {MAX_DEPTH} (after alias expansion)"
-                    ),
+                    format!("exceeded the maximum nesting depth of {MAX_DEPTH} (after alias expansion)"),
                     self.slots[slot].start,
                 ));
             }
@@ -490,23 +398,13 @@ impl<'d> Constructor<'d> {
         let value = match built {
             Built::Val(v) => v,
             Built::Pending => Value::Null,
-            Built::Seq(items) => {
-                Value::Seq(items.into_iter().map(|i| self.assemble(i, uses)).collect())
-            }
-            Built::Set(items) => {
-                Value::Set(items.into_iter().map(|i| self.assemble(i, uses)).collect())
-            }
+            Built::Seq(items) => Value::Seq(items.into_iter().map(|i| self.assemble(i, uses)).collect()),
+            Built::Set(items) => Value::Set(items.into_iter().map(|i| self.assemble(i, uses)).collect()),
             Built::Map(pairs) => Value::Map(Map {
-                entries: pairs
-                    .into_iter()
-                    .map(|(k, v)| (self.assemble(k, uses), self.assemble(v, uses)))
-                    .collect(),
+                entries: pairs.into_iter().map(|(k, v)| (self.assemble(k, uses), self.assemble(v, uses))).collect(),
             }),
         };
-        Node {
-            value,
-            span: item.span,
-        }
+        Node { value, span: item.span }
     }
 
     /// How many times [`Self::assemble`] will visit each slot (aliases make a slot appear
@@ -516,9 +414,7 @@ impl<'d> Constructor<'d> {
             uses[slot] = uses[slot].saturating_add(1);
             match &c.slots[slot].built {
                 Built::Val(_) | Built::Pending => {}
-                Built::Seq(items) | Built::Set(items) => {
-                    items.iter().for_each(|i| visit(c, i.slot, uses))
-                }
+                Built::Seq(items) | Built::Set(items) => items.iter().for_each(|i| visit(c, i.slot, uses)),
                 Built::Map(pairs) => pairs.iter().for_each(|(k, v)| {
                     visit(c, k.slot, uses);
                     visit(c, v.slot, uses);

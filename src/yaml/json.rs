@@ -6,10 +6,7 @@ use crate::py;
 impl Map {
     /// The value under the string key `key` (Python `d.get(key)` for a str key).
     pub fn get(&self, key: &str) -> Option<&Node> {
-        self.entries
-            .iter()
-            .find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))
-            .map(|(_, v)| v)
+        self.entries.iter().find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key)).map(|(_, v)| v)
     }
 
     /// Entries in insertion order.
@@ -19,10 +16,7 @@ impl Map {
 
     /// The key node for the string key `key` (for its position).
     pub fn get_key(&self, key: &str) -> Option<&Node> {
-        self.entries
-            .iter()
-            .find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))
-            .map(|(k, _)| k)
+        self.entries.iter().find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key)).map(|(k, _)| k)
     }
 
     pub fn len(&self) -> usize {
@@ -107,18 +101,13 @@ impl Value {
             Value::Null => J::Null,
             Value::Bool(b) => J::Bool(*b),
             Value::Int(i) => J::from(*i),
-            Value::BigInt(s) => s
-                .parse::<u64>()
-                .map(J::from)
-                .unwrap_or_else(|_| J::String(s.clone())),
+            Value::BigInt(s) => s.parse::<u64>().map(J::from).unwrap_or_else(|_| J::String(s.clone())),
             Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
             Value::Str(s) => J::String(s.clone()),
             Value::Bytes(b) => J::String(py::repr_bytes(b)),
             Value::Date(d) => J::String(py::date_iso(d)),
             Value::DateTime(dt) => J::String(py::datetime_iso(dt, 'T')),
-            Value::Seq(items) | Value::Set(items) => {
-                J::Array(items.iter().map(|n| n.value.to_json()).collect())
-            }
+            Value::Seq(items) | Value::Set(items) => J::Array(items.iter().map(|n| n.value.to_json()).collect()),
             Value::Map(m) => {
                 let mut out = serde_json::Map::new();
                 for (k, v) in &m.entries {
@@ -136,9 +125,7 @@ fn json_key(k: &Value) -> String {
         Value::Null => "null".to_string(),
         Value::Bool(b) => b.to_string(),
         Value::Float(f) if f.is_nan() => "NaN".to_string(),
-        Value::Float(f) if f.is_infinite() => {
-            if *f > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
-        }
+        Value::Float(f) if f.is_infinite() => if *f > 0.0 { "Infinity" } else { "-Infinity" }.to_string(),
         other => py::str_of(other),
     }
 }

@@ -40,9 +40,7 @@ impl<'a> PyKey<'a> {
             Value::Bool(b) => PyKey::Int(i64::from(*b)),
             Value::Int(i) => PyKey::Int(*i),
             Value::BigInt(s) => PyKey::Big(Cow::Borrowed(s)),
-            Value::Float(f) if f.is_nan() && f.to_bits() == f64::NAN.to_bits() => {
-                PyKey::Nan(usize::MAX)
-            }
+            Value::Float(f) if f.is_nan() && f.to_bits() == f64::NAN.to_bits() => PyKey::Nan(usize::MAX),
             Value::Float(f) if f.is_nan() => PyKey::Nan(nan_id),
             Value::Float(f) if f.is_finite() && f.fract() == 0.0 => {
                 if *f >= -9.223_372_036_854_776e18 && *f < 9.223_372_036_854_776e18 {
@@ -59,11 +57,9 @@ impl<'a> PyKey<'a> {
                 None => PyKey::Naive(*dt),
                 Some(off) => {
                     let days = days_from_civil(dt.date.year, dt.date.month, dt.date.day) as i128;
-                    let secs = days * 86_400
-                        + i128::from(dt.hour) * 3600
-                        + i128::from(dt.minute) * 60
-                        + i128::from(dt.second)
-                        - i128::from(off) * 60;
+                    let secs =
+                        days * 86_400 + i128::from(dt.hour) * 3600 + i128::from(dt.minute) * 60 + i128::from(dt.second)
+                            - i128::from(off) * 60;
                     PyKey::Aware(secs * 1_000_000 + i128::from(dt.micros))
                 }
             },

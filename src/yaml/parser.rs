@@ -18,21 +18,10 @@ pub(crate) enum Ev {
     DocumentStart,
     DocumentEnd,
     Alias(String),
-    Scalar {
-        anchor: Option<String>,
-        tag: Option<String>,
-        implicit: (bool, bool),
-        value: String,
-    },
-    SequenceStart {
-        anchor: Option<String>,
-        tag: Option<String>,
-    },
+    Scalar { anchor: Option<String>, tag: Option<String>, implicit: (bool, bool), value: String },
+    SequenceStart { anchor: Option<String>, tag: Option<String> },
     SequenceEnd,
-    MappingStart {
-        anchor: Option<String>,
-        tag: Option<String>,
-    },
+    MappingStart { anchor: Option<String>, tag: Option<String> },
     MappingEnd,
 }
 
@@ -109,9 +98,7 @@ impl Parser {
     pub fn get_event(&mut self) -> R<Event> {
         self.peek_event()?;
         let m = self.scanner.mark();
-        self.current
-            .take()
-            .ok_or_else(|| error(None, "unexpected end of the event stream", m))
+        self.current.take().ok_or_else(|| error(None, "unexpected end of the event stream", m))
     }
 
     fn pop_state(&mut self) -> St {
@@ -123,24 +110,15 @@ impl Parser {
             St::StreamStart => {
                 let tok = self.scanner.get_token()?;
                 self.state = St::ImplicitDocumentStart;
-                Ok(Event {
-                    ev: Ev::StreamStart,
-                    start: tok.start,
-                })
+                Ok(Event { ev: Ev::StreamStart, start: tok.start })
             }
             St::ImplicitDocumentStart => {
-                if !self
-                    .scanner
-                    .check(&[T::Directive, T::DocumentStart, T::StreamEnd])?
-                {
+                if !self.scanner.check(&[T::Directive, T::DocumentStart, T::StreamEnd])? {
                     self.tag_handles.clear();
                     let start = self.scanner.peek_token()?.start;
                     self.states.push(St::DocumentEnd);
                     self.state = St::BlockNode;
-                    Ok(Event {
-                        ev: Ev::DocumentStart,
-                        start,
-                    })
+                    Ok(Event { ev: Ev::DocumentStart, start })
                 } else {
                     self.parse_document_start()
                 }
@@ -152,18 +130,10 @@ impl Parser {
                     self.scanner.get_token()?;
                 }
                 self.state = St::DocumentStart;
-                Ok(Event {
-                    ev: Ev::DocumentEnd,
-                    start,
-                })
+                Ok(Event { ev: Ev::DocumentEnd, start })
             }
             St::DocumentContent => {
-                if self.scanner.check(&[
-                    T::Directive,
-                    T::DocumentStart,
-                    T::DocumentEnd,
-                    T::StreamEnd,
-                ])? {
+                if self.scanner.check(&[T::Directive, T::DocumentStart, T::DocumentEnd, T::StreamEnd])? {
                     let m = self.scanner.peek_token()?.start;
                     self.state = self.pop_state();
                     Ok(empty_scalar(m))
@@ -181,10 +151,7 @@ impl Parser {
             St::IndentlessSequenceEntry => {
                 if self.scanner.check(&[T::BlockEntry])? {
                     let tok = self.scanner.get_token()?;
-                    if !self
-                        .scanner
-                        .check(&[T::BlockEntry, T::Key, T::Value, T::BlockEnd])?
-                    {
+                    if !self.scanner.check(&[T::BlockEntry, T::Key, T::Value, T::BlockEnd])? {
                         self.states.push(St::IndentlessSequenceEntry);
                         return self.parse_node(true, false);
                     }
@@ -193,10 +160,7 @@ impl Parser {
                 }
                 let start = self.scanner.peek_token()?.start;
                 self.state = self.pop_state();
-                Ok(Event {
-                    ev: Ev::SequenceEnd,
-                    start,
-                })
+                Ok(Event { ev: Ev::SequenceEnd, start })
             }
             St::BlockMappingFirstKey => {
                 let tok = self.scanner.get_token()?;
@@ -226,10 +190,7 @@ impl Parser {
             St::FlowSequenceEntry => self.parse_flow_sequence_entry(false),
             St::FlowSequenceEntryMappingKey => {
                 let mut tok = self.scanner.get_token()?;
-                if !self
-                    .scanner
-                    .check(&[T::Value, T::FlowEntry, T::FlowSequenceEnd])?
-                {
+                if !self.scanner.check(&[T::Value, T::FlowEntry, T::FlowSequenceEnd])? {
                     self.states.push(St::FlowSequenceEntryMappingValue);
                     return self.parse_node(false, false);
                 }
@@ -258,10 +219,7 @@ impl Parser {
             St::FlowSequenceEntryMappingEnd => {
                 self.state = St::FlowSequenceEntry;
                 let start = self.scanner.peek_token()?.start;
-                Ok(Event {
-                    ev: Ev::MappingEnd,
-                    start,
-                })
+                Ok(Event { ev: Ev::MappingEnd, start })
             }
             St::FlowMappingFirstKey => {
                 let tok = self.scanner.get_token()?;
@@ -288,11 +246,7 @@ impl Parser {
                 let m = self.scanner.peek_token()?.start;
                 Ok(empty_scalar(m))
             }
-            St::Done => Err(error(
-                None,
-                "unexpected end of the event stream",
-                self.scanner.mark(),
-            )),
+            St::Done => Err(error(None, "unexpected end of the event stream", self.scanner.mark())),
         }
     }
 
@@ -305,26 +259,16 @@ impl Parser {
             self.process_directives()?;
             if !self.scanner.check(&[T::DocumentStart])? {
                 let tok = self.scanner.peek_token()?;
-                return Err(error(
-                    None,
-                    format!("expected '<document start>', but found {}", tok.t.id()),
-                    tok.start,
-                ));
+                return Err(error(None, format!("expected '<document start>', but found {}", tok.t.id()), tok.start));
             }
             self.scanner.get_token()?;
             self.states.push(St::DocumentEnd);
             self.state = St::DocumentContent;
-            Ok(Event {
-                ev: Ev::DocumentStart,
-                start,
-            })
+            Ok(Event { ev: Ev::DocumentStart, start })
         } else {
             let tok = self.scanner.get_token()?;
             self.state = St::Done;
-            Ok(Event {
-                ev: Ev::StreamEnd,
-                start: tok.start,
-            })
+            Ok(Event { ev: Ev::StreamEnd, start: tok.start })
         }
     }
 
@@ -367,10 +311,7 @@ impl Parser {
         if self.scanner.check(&[T::Alias])? {
             let tok = self.scanner.get_token()?;
             self.state = self.pop_state();
-            return Ok(Event {
-                ev: Ev::Alias(tok.value),
-                start: tok.start,
-            });
+            return Ok(Event { ev: Ev::Alias(tok.value), start: tok.start });
         }
         let mut anchor = None;
         let mut tag: Option<(Option<String>, String)> = None;
@@ -398,20 +339,12 @@ impl Parser {
         let tag: Option<String> = match tag {
             None => None,
             Some((Some(handle), suffix)) => {
-                match self
-                    .tag_handles
-                    .get(&handle)
-                    .map(String::as_str)
-                    .or(default_tag(&handle))
-                {
+                match self.tag_handles.get(&handle).map(String::as_str).or(default_tag(&handle)) {
                     Some(prefix) => Some(format!("{prefix}{suffix}")),
                     None => {
                         return Err(error(
                             Some("while parsing a node"),
-                            format!(
-                                "found undefined tag handle {}",
-                                crate::py::repr_str(&handle)
-                            ),
+                            format!("found undefined tag handle {}", crate::py::repr_str(&handle)),
                             tag_mark.unwrap_or_default(),
                         ))
                     }
@@ -426,10 +359,7 @@ impl Parser {
         let t = self.scanner.peek_t()?;
         if indentless_sequence && t == T::BlockEntry {
             self.state = St::IndentlessSequenceEntry;
-            return Ok(Event {
-                ev: Ev::SequenceStart { anchor, tag },
-                start,
-            });
+            return Ok(Event { ev: Ev::SequenceStart { anchor, tag }, start });
         }
         match t {
             T::Scalar => {
@@ -442,43 +372,23 @@ impl Parser {
                     (false, false)
                 };
                 self.state = self.pop_state();
-                Ok(Event {
-                    ev: Ev::Scalar {
-                        anchor,
-                        tag,
-                        implicit,
-                        value: tok.value,
-                    },
-                    start,
-                })
+                Ok(Event { ev: Ev::Scalar { anchor, tag, implicit, value: tok.value }, start })
             }
             T::FlowSequenceStart => {
                 self.state = St::FlowSequenceFirstEntry;
-                Ok(Event {
-                    ev: Ev::SequenceStart { anchor, tag },
-                    start,
-                })
+                Ok(Event { ev: Ev::SequenceStart { anchor, tag }, start })
             }
             T::FlowMappingStart => {
                 self.state = St::FlowMappingFirstKey;
-                Ok(Event {
-                    ev: Ev::MappingStart { anchor, tag },
-                    start,
-                })
+                Ok(Event { ev: Ev::MappingStart { anchor, tag }, start })
             }
             T::BlockSequenceStart if block => {
                 self.state = St::BlockSequenceFirstEntry;
-                Ok(Event {
-                    ev: Ev::SequenceStart { anchor, tag },
-                    start,
-                })
+                Ok(Event { ev: Ev::SequenceStart { anchor, tag }, start })
             }
             T::BlockMappingStart if block => {
                 self.state = St::BlockMappingFirstKey;
-                Ok(Event {
-                    ev: Ev::MappingStart { anchor, tag },
-                    start,
-                })
+                Ok(Event { ev: Ev::MappingStart { anchor, tag }, start })
             }
             _ if anchor.is_some() || tag.is_some() => {
                 // libyaml marks an empty `!`-tagged scalar as not plain-implicit (so it
@@ -486,28 +396,12 @@ impl Parser {
                 let bang = tag.as_deref() == Some("!") && !self.scanner.is_libyaml();
                 let implicit = (tag.is_none() || bang, false);
                 self.state = self.pop_state();
-                Ok(Event {
-                    ev: Ev::Scalar {
-                        anchor,
-                        tag,
-                        implicit,
-                        value: String::new(),
-                    },
-                    start,
-                })
+                Ok(Event { ev: Ev::Scalar { anchor, tag, implicit, value: String::new() }, start })
             }
             _ => {
                 let tok = self.scanner.peek_token()?;
-                let ctx = if block {
-                    "while parsing a block node"
-                } else {
-                    "while parsing a flow node"
-                };
-                Err(error(
-                    Some(ctx),
-                    format!("expected the node content, but found {}", tok.t.id()),
-                    tok.start,
-                ))
+                let ctx = if block { "while parsing a block node" } else { "while parsing a flow node" };
+                Err(error(Some(ctx), format!("expected the node content, but found {}", tok.t.id()), tok.start))
             }
         }
     }
@@ -533,10 +427,7 @@ impl Parser {
         let tok = self.scanner.get_token()?;
         self.state = self.pop_state();
         self.marks.pop();
-        Ok(Event {
-            ev: Ev::SequenceEnd,
-            start: tok.start,
-        })
+        Ok(Event { ev: Ev::SequenceEnd, start: tok.start })
     }
 
     fn parse_block_mapping_key(&mut self) -> R<Event> {
@@ -560,10 +451,7 @@ impl Parser {
         let tok = self.scanner.get_token()?;
         self.state = self.pop_state();
         self.marks.pop();
-        Ok(Event {
-            ev: Ev::MappingEnd,
-            start: tok.start,
-        })
+        Ok(Event { ev: Ev::MappingEnd, start: tok.start })
     }
 
     fn parse_flow_sequence_entry(&mut self, first: bool) -> R<Event> {
@@ -583,13 +471,7 @@ impl Parser {
             if self.scanner.check(&[T::Key])? {
                 let start = self.scanner.peek_token()?.start;
                 self.state = St::FlowSequenceEntryMappingKey;
-                return Ok(Event {
-                    ev: Ev::MappingStart {
-                        anchor: None,
-                        tag: None,
-                    },
-                    start,
-                });
+                return Ok(Event { ev: Ev::MappingStart { anchor: None, tag: None }, start });
             } else if !self.scanner.check(&[T::FlowSequenceEnd])? {
                 self.states.push(St::FlowSequenceEntry);
                 return self.parse_node(false, false);
@@ -598,10 +480,7 @@ impl Parser {
         let tok = self.scanner.get_token()?;
         self.state = self.pop_state();
         self.marks.pop();
-        Ok(Event {
-            ev: Ev::SequenceEnd,
-            start: tok.start,
-        })
+        Ok(Event { ev: Ev::SequenceEnd, start: tok.start })
     }
 
     fn parse_flow_mapping_key(&mut self, first: bool) -> R<Event> {
@@ -620,10 +499,7 @@ impl Parser {
             }
             if self.scanner.check(&[T::Key])? {
                 let tok = self.scanner.get_token()?;
-                if !self
-                    .scanner
-                    .check(&[T::Value, T::FlowEntry, T::FlowMappingEnd])?
-                {
+                if !self.scanner.check(&[T::Value, T::FlowEntry, T::FlowMappingEnd])? {
                     self.states.push(St::FlowMappingValue);
                     return self.parse_node(false, false);
                 }
@@ -637,21 +513,10 @@ impl Parser {
         let tok = self.scanner.get_token()?;
         self.state = self.pop_state();
         self.marks.pop();
-        Ok(Event {
-            ev: Ev::MappingEnd,
-            start: tok.start,
-        })
+        Ok(Event { ev: Ev::MappingEnd, start: tok.start })
     }
 }
 
 fn empty_scalar(mark: Mark) -> Event {
-    Event {
-        ev: Ev::Scalar {
-            anchor: None,
-            tag: None,
-            implicit: (true, false),
-            value: String::new(),
-        },
-        start: mark,
-    }
+    Event { ev: Ev::Scalar { anchor: None, tag: None, implicit: (true, false), value: String::new() }, start: mark }
 }

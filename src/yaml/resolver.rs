@@ -32,9 +32,7 @@ pub(crate) fn resolve_scalar(value: &str, implicit_plain: bool) -> &'static str 
         return NULL; // the '' resolver list holds only null, and '' matches it
     };
     let candidates: &[Matcher] = match first {
-        'y' | 'Y' | 'n' | 'N' | 't' | 'T' | 'f' | 'F' | 'o' | 'O' => {
-            &[(BOOL, is_bool), (NULL, is_null)]
-        }
+        'y' | 'Y' | 'n' | 'N' | 't' | 'T' | 'f' | 'F' | 'o' | 'O' => &[(BOOL, is_bool), (NULL, is_null)],
         '-' | '+' => &[(FLOAT, is_float), (INT, is_int)],
         '0'..='9' => &[(FLOAT, is_float), (INT, is_int), (TIMESTAMP, is_timestamp)],
         '.' => &[(FLOAT, is_float)],
@@ -191,8 +189,7 @@ pub(crate) fn is_float(s: &str) -> bool {
                 let mut parts = head.split(':');
                 let first = parts.next().unwrap_or("");
                 let mut n = 0;
-                let mut ok =
-                    !first.is_empty() && all(first, digit_) && first.as_bytes()[0].is_ascii_digit();
+                let mut ok = !first.is_empty() && all(first, digit_) && first.as_bytes()[0].is_ascii_digit();
                 for p in parts {
                     ok &= is_sexa_part(p);
                     n += 1;

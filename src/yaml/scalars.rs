@@ -11,10 +11,7 @@ type R = Result<Value, String>;
 pub(crate) const FRESH_NAN: u64 = 0x7ff8_0000_0000_0001;
 
 fn int_error(s: &str, base: u32) -> String {
-    format!(
-        "ValueError: invalid literal for int() with base {base}: {}",
-        crate::py::repr_str(s)
-    )
+    format!("ValueError: invalid literal for int() with base {base}: {}", crate::py::repr_str(s))
 }
 
 /// `construct_yaml_int`: `_` removed, sign, `0`, `0b…`, `0x…`, leading-`0` octal,
@@ -22,10 +19,7 @@ fn int_error(s: &str, base: u32) -> String {
 pub(crate) fn construct_int(text: &str) -> R {
     // fast path: a plain decimal that fits (no `_`, no leading zero)
     let b = text.as_bytes();
-    let digits = b
-        .strip_prefix(b"-")
-        .or_else(|| b.strip_prefix(b"+"))
-        .unwrap_or(b);
+    let digits = b.strip_prefix(b"-").or_else(|| b.strip_prefix(b"+")).unwrap_or(b);
     if !digits.is_empty()
         && digits.len() <= 18
         && digits.iter().all(u8::is_ascii_digit)
@@ -36,34 +30,21 @@ pub(crate) fn construct_int(text: &str) -> R {
         }
     }
     let value = text.replace('_', "");
-    let first = value
-        .chars()
-        .next()
-        .ok_or("IndexError: string index out of range")?;
+    let first = value.chars().next().ok_or("IndexError: string index out of range")?;
     let negative = first == '-';
-    let value = if first == '-' || first == '+' {
-        &value[1..]
-    } else {
-        &value[..]
-    };
+    let value = if first == '-' || first == '+' { &value[1..] } else { &value[..] };
     let apply = |(neg, big): (bool, Big)| big.to_value(neg != negative && !big.is_zero());
     if value == "0" {
         return Ok(Value::Int(0));
     }
     if let Some(r) = value.strip_prefix("0b") {
-        return parse_int_radix(r, 2)
-            .map(apply)
-            .ok_or_else(|| int_error(r, 2));
+        return parse_int_radix(r, 2).map(apply).ok_or_else(|| int_error(r, 2));
     }
     if let Some(r) = value.strip_prefix("0x") {
-        return parse_int_radix(r, 16)
-            .map(apply)
-            .ok_or_else(|| int_error(r, 16));
+        return parse_int_radix(r, 16).map(apply).ok_or_else(|| int_error(r, 16));
     }
     if value.starts_with('0') {
-        return parse_int_radix(value, 8)
-            .map(apply)
-            .ok_or_else(|| int_error(value, 8));
+        return parse_int_radix(value, 8).map(apply).ok_or_else(|| int_error(value, 8));
     }
     if value.contains(':') {
         // digits reversed, value += digit*base, base *= 60 — i.e. Horner from the left.
@@ -82,46 +63,27 @@ pub(crate) fn construct_int(text: &str) -> R {
         }
         let mut acc: i128 = 0;
         for (neg, b) in &parts {
-            let v: i128 = b
-                .to_decimal()
-                .parse()
-                .map_err(|_| "OverflowError: integer too large".to_string())?;
+            let v: i128 = b.to_decimal().parse().map_err(|_| "OverflowError: integer too large".to_string())?;
             acc = acc
                 .checked_mul(60)
                 .and_then(|a| a.checked_add(if *neg { -v } else { v }))
                 .ok_or("OverflowError: integer too large")?;
         }
         let acc = if negative { -acc } else { acc };
-        let big = Big::from_u64(
-            u64::try_from(acc.unsigned_abs()).map_err(|_| "OverflowError: integer too large")?,
-        );
+        let big = Big::from_u64(u64::try_from(acc.unsigned_abs()).map_err(|_| "OverflowError: integer too large")?);
         return Ok(big.to_value(acc < 0));
     }
-    parse_int_radix(value, 10)
-        .map(apply)
-        .ok_or_else(|| int_error(value, 10))
+    parse_int_radix(value, 10).map(apply).ok_or_else(|| int_error(value, 10))
 }
 
 /// `construct_yaml_float`: `_` removed, lower-cased, sign, `.inf`, `.nan`, sexagesimal
 /// `a:b.c`, else Python `float()`.
 pub(crate) fn construct_float(text: &str) -> R {
     let value = text.replace('_', "").to_lowercase();
-    let first = value
-        .chars()
-        .next()
-        .ok_or("IndexError: string index out of range")?;
+    let first = value.chars().next().ok_or("IndexError: string index out of range")?;
     let sign = if first == '-' { -1.0 } else { 1.0 };
-    let value = if first == '-' || first == '+' {
-        &value[1..]
-    } else {
-        &value[..]
-    };
-    let bad = |s: &str| {
-        format!(
-            "ValueError: could not convert string to float: {}",
-            crate::py::repr_str(s)
-        )
-    };
+    let value = if first == '-' || first == '+' { &value[1..] } else { &value[..] };
+    let bad = |s: &str| format!("ValueError: could not convert string to float: {}", crate::py::repr_str(s));
     if value == ".inf" {
         return Ok(Value::Float(sign * f64::INFINITY));
     }
@@ -143,13 +105,7 @@ pub(crate) fn construct_float(text: &str) -> R {
     // `.nan` is PyYAML's one shared `nan_value` object (equal to itself as a dict key);
     // `float("nan")` makes a new object each time: mark it with another NaN payload.
     crate::py::float_parse(value)
-        .map(|f| {
-            Value::Float(if f.is_nan() {
-                f64::from_bits(FRESH_NAN)
-            } else {
-                sign * f
-            })
-        })
+        .map(|f| Value::Float(if f.is_nan() { f64::from_bits(FRESH_NAN) } else { sign * f }))
         .ok_or_else(|| bad(value))
 }
 
@@ -157,11 +113,7 @@ pub(crate) fn construct_float(text: &str) -> R {
 /// characters skipped, padding checked like binascii).
 pub(crate) fn construct_binary(text: &str) -> R {
     if let Some(start) = text.chars().position(|c| !c.is_ascii()) {
-        let run = text
-            .chars()
-            .skip(start)
-            .take_while(|c| !c.is_ascii())
-            .count();
+        let run = text.chars().skip(start).take_while(|c| !c.is_ascii()).count();
         let first = text.chars().nth(start).unwrap_or('?');
         let what = if run == 1 {
             let cp = first as u32;
@@ -243,10 +195,7 @@ fn days_in_month(year: i32, month: u8) -> u8 {
 /// to 6 digits, `Z` → UTC, `±HH[:MM]` → fixed offset), validated like Python's datetime.
 pub(crate) fn construct_timestamp(text: &str) -> R {
     let parts = parse_timestamp_parts(text, false)
-        .or_else(|| {
-            text.strip_suffix('\n')
-                .and_then(|t| parse_timestamp_parts(t, false))
-        })
+        .or_else(|| text.strip_suffix('\n').and_then(|t| parse_timestamp_parts(t, false)))
         .ok_or("AttributeError: 'NoneType' object has no attribute 'groupdict'")?;
     let num = |s: &str| s.parse::<i32>().unwrap_or(0);
     let year = num(parts.year);
@@ -261,14 +210,8 @@ pub(crate) fn construct_timestamp(text: &str) -> R {
     if day < 1 || day > i32::from(days_in_month(year, month as u8)) {
         return Err("ValueError: day is out of range for month".to_string());
     }
-    let date = Date {
-        year,
-        month: month as u8,
-        day: day as u8,
-    };
-    let Some(hour) = parts.hour else {
-        return Ok(Value::Date(date));
-    };
+    let date = Date { year, month: month as u8, day: day as u8 };
+    let Some(hour) = parts.hour else { return Ok(Value::Date(date)) };
     let (hour, minute, second) = (num(hour), num(parts.minute), num(parts.second));
     if hour > 23 {
         return Err("ValueError: hour must be in 0..23".to_string());

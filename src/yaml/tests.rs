@@ -10,39 +10,24 @@ fn ok(text: &str) -> Node {
 fn fails_fast(text: &str, what: &str) -> YamlError {
     let t = Instant::now();
     let err = load(text).expect_err("must fail");
-    assert!(
-        t.elapsed() < Duration::from_secs(5),
-        "{what} took {:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < Duration::from_secs(5), "{what} took {:?}", t.elapsed());
     assert!(err.message.contains(what), "{err}");
     err
 }
 
 #[test]
 fn billion_laughs_fails_fast() {
-    let mut text = String::from(
-        "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
-    );
-    for (prev, name) in ["a", "b", "c", "d", "e", "f", "g", "h"]
-        .iter()
-        .zip(["b", "c", "d", "e", "f", "g", "h", "i"])
-    {
+    let mut text = String::from("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+    for (prev, name) in ["a", "b", "c", "d", "e", "f", "g", "h"].iter().zip(["b", "c", "d", "e", "f", "g", "h", "i"]) {
         let refs = vec![format!("*{prev}"); 9].join(",");
         text.push_str(&format!("{name}: &{name} [{refs}]\n"));
     }
     fails_fast(&text, "alias expansion exceeds");
     // many references to one big node
-    let big = format!(
-        "b: &b [{}]\nc: [{}]\n",
-        vec!["1"; 1000].join(","),
-        vec!["*b"; 2000].join(",")
-    );
+    let big = format!("b: &b [{}]\nc: [{}]\n", vec!["1"; 1000].join(","), vec!["*b"; 2000].join(","));
     fails_fast(&big, "alias expansion exceeds");
     // merge-key expansion
-    let mut merge = String::from(
-        "a0: &a0 {k0: 0, k1: 1, k2: 2, k3: 3, k4: 4, k5: 5, k6: 6, k7: 7, k8: 8, k9: 9}\n",
-    );
+    let mut merge = String::from("a0: &a0 {k0: 0, k1: 1, k2: 2, k3: 3, k4: 4, k5: 5, k6: 6, k7: 7, k8: 8, k9: 9}\n");
     for i in 1..10 {
         let refs = vec![format!("*a{}", i - 1); 10].join(", ");
         merge.push_str(&format!("a{i}: &a{i} {{<<: [{refs}]}}\n"));
@@ -52,11 +37,7 @@ fn billion_laughs_fails_fast() {
 
 #[test]
 fn alias_expansion_under_the_budget_is_fine() {
-    let text = format!(
-        "b: &b [{}]\nc: [{}]\n",
-        vec!["1"; 100].join(","),
-        vec!["*b"; 100].join(",")
-    );
+    let text = format!("b: &b [{}]\nc: [{}]\n", vec!["1"; 100].join(","), vec!["*b"; 100].join(","));
     let n = ok(&text);
     let c = n.get("c").and_then(Node::as_seq).expect("c");
     assert_eq!(c.len(), 100);
@@ -78,20 +59,12 @@ fn deep_nesting_errors_cleanly() {
     let mut chain = String::new();
     let mut prev = String::from("x");
     for i in 0..4 {
-        chain.push_str(&format!(
-            "n{i}: &n{i} {}{prev}{}\n",
-            "[".repeat(200),
-            "]".repeat(200)
-        ));
+        chain.push_str(&format!("n{i}: &n{i} {}{prev}{}\n", "[".repeat(200), "]".repeat(200)));
         prev = format!("*n{i}");
     }
     fails_fast(&chain, "maximum nesting depth");
     // just under the limit loads
-    let n = ok(&format!(
-        "{}x{}",
-        "[".repeat(MAX_DEPTH - 1),
-        "]".repeat(MAX_DEPTH - 1)
-    ));
+    let n = ok(&format!("{}x{}", "[".repeat(MAX_DEPTH - 1), "]".repeat(MAX_DEPTH - 1)));
     assert_eq!(n.value.type_name(), "list");
 }
 
@@ -122,17 +95,10 @@ fn big_mappings_are_linear() {
 fn documents() {
     assert_eq!(load("").expect("ok"), None);
     assert_eq!(load("# c\n").expect("ok"), None);
-    assert_eq!(
-        load("---\n").expect("ok").map(|n| n.value),
-        Some(Value::Null)
-    );
+    assert_eq!(load("---\n").expect("ok").map(|n| n.value), Some(Value::Null));
     let e = load("a: 1\n---\nb: 2\n").expect_err("two docs");
     assert_eq!((e.line, e.col), (2, 1));
-    assert!(
-        e.message
-            .starts_with("expected a single document in the stream"),
-        "{e}"
-    );
+    assert!(e.message.starts_with("expected a single document in the stream"), "{e}");
     let all = load_all("a: 1\n---\nb: 2\n--- x\n").expect("all");
     assert_eq!(all.len(), 3);
     assert_eq!(all[2].as_ref().and_then(Node::as_str), Some("x"));
@@ -151,10 +117,7 @@ fn spans_are_node_starts() {
     let (ik, iv) = &inner.as_map().expect("map").entries[0];
     assert_eq!((ik.span.line, ik.span.col, ik.span.offset), (4, 5, 25));
     assert_eq!((iv.span.line, iv.span.col), (4, 8));
-    assert_eq!(
-        &"\u{feff}a: 1\r\nbb:\r\n  - x\r\n  - é: y\r\n"[ik.span.offset..ik.span.offset + 2],
-        "é"
-    );
+    assert_eq!(&"\u{feff}a: 1\r\nbb:\r\n  - x\r\n  - é: y\r\n"[ik.span.offset..ik.span.offset + 2], "é");
 }
 
 #[test]
@@ -197,8 +160,5 @@ fn csafe_loader_accepts_tab_separators() {
     let n = load_with(text, Loader::CSafe).expect("ok").expect("doc");
     assert_eq!(n.get("name").and_then(Node::as_str), Some("foo"));
     assert_eq!(n.get("description").and_then(Node::as_str), Some("a\tb"));
-    assert!(
-        load_with("a:\n\tb: 1\n", Loader::CSafe).is_err(),
-        "tab indentation stays an error"
-    );
+    assert!(load_with("a:\n\tb: 1\n", Loader::CSafe).is_err(), "tab indentation stays an error");
 }

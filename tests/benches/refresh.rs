@@ -54,19 +54,14 @@ fn next_snapshot(loader: &Loader) -> std::sync::Arc<agentry::model::Catalog> {
 /// project, valid (an edit appends a comment, which keeps it valid), and a leaf: no
 /// other agent inherits from it (editing a base re-resolves its descendants too).
 fn agent_files(c: &agentry::model::Catalog) -> Vec<(&'static str, PathBuf)> {
-    let parents: std::collections::HashSet<&str> = c
-        .agents()
-        .flat_map(|a| a.chain.iter().skip(1).map(String::as_str))
-        .collect();
+    let parents: std::collections::HashSet<&str> =
+        c.agents().flat_map(|a| a.chain.iter().skip(1).map(String::as_str)).collect();
     c.reports
         .iter()
         .filter_map(|r| {
             r.agents
                 .iter()
-                .filter(|a| {
-                    a.status != agentry::model::Status::Invalid
-                        && !parents.contains(a.source.key().as_str())
-                })
+                .filter(|a| a.status != agentry::model::Status::Invalid && !parents.contains(a.source.key().as_str()))
                 .map(|a| a.source.path.clone())
                 .find(|p| p.starts_with(&c.roots.project) && p.is_file())
                 .map(|p| (r.ecosystem, p))
@@ -83,22 +78,12 @@ fn comment(path: &Path, round: usize) -> String {
 }
 
 fn main() {
-    let agents: usize = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(20_000);
+    let agents: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(20_000);
     let dir = corpus(agents);
     let opts = LoadOptions {
-        roots: Roots {
-            project: dir.join("project"),
-            home: dir.join("home"),
-            xdg: dir.join("xdg"),
-            builtins: None,
-        },
+        roots: Roots { project: dir.join("project"), home: dir.join("home"), xdg: dir.join("xdg"), builtins: None },
         ecosystems: Vec::new(),
-        render: RenderMode::Live {
-            user_prompt: String::new(),
-        },
+        render: RenderMode::Live { user_prompt: String::new() },
         env: BTreeMap::new(),
         options: BTreeMap::new(),
     };
@@ -120,15 +105,10 @@ fn main() {
 
     let files = agent_files(&cold);
     if files.is_empty() {
-        println!(
-            "no agent file in the project to edit: the frameworks of this build found nothing"
-        );
+        println!("no agent file in the project to edit: the frameworks of this build found nothing");
         return;
     }
-    let originals: Vec<Vec<u8>> = files
-        .iter()
-        .map(|(_, f)| std::fs::read(f).expect("read the agent file"))
-        .collect();
+    let originals: Vec<Vec<u8>> = files.iter().map(|(_, f)| std::fs::read(f).expect("read the agent file")).collect();
     let mut refreshes = Vec::new();
     for round in 0..3 {
         for (ecosystem, file) in &files {
@@ -172,11 +152,7 @@ fn main() {
     std::thread::sleep(Duration::from_secs(5));
     let after = cpu_time();
     if let (Some(b), Some(a)) = (before, after) {
-        println!(
-            "idle: {:?} CPU over 5 s ({:.2} %)",
-            a - b,
-            (a - b).as_secs_f64() / 5.0 * 100.0
-        );
+        println!("idle: {:?} CPU over 5 s ({:.2} %)", a - b, (a - b).as_secs_f64() / 5.0 * 100.0);
     }
     drop(loader);
     // The cached workspace stays as generated for the next run (restored after the

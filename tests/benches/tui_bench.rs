@@ -24,34 +24,20 @@ use ratatui::layout::Rect;
 use ratatui::Terminal;
 
 const WORDS: &[&str] = &[
-    "review", "plan", "code", "test", "deploy", "search", "write", "doc", "triage", "sql", "web",
-    "api", "infra", "lint", "data",
+    "review", "plan", "code", "test", "deploy", "search", "write", "doc", "triage", "sql", "web", "api", "infra",
+    "lint", "data",
 ];
 
 fn catalog(n: usize) -> Arc<Catalog> {
     let ecosystems = ["openhands", "tsugite", "fast-agent", "kimi"];
-    let mut reports: Vec<EcosystemReport> =
-        ecosystems.iter().map(|e| EcosystemReport::new(e)).collect();
+    let mut reports: Vec<EcosystemReport> = ecosystems.iter().map(|e| EcosystemReport::new(e)).collect();
     for i in 0..n {
         let eco = ecosystems[i % 4];
-        let name = format!(
-            "{}-{}-{}",
-            WORDS[i % WORDS.len()],
-            WORDS[(i / 7) % WORDS.len()],
-            i / 3
-        );
+        let name = format!("{}-{}-{}", WORDS[i % WORDS.len()], WORDS[(i / 7) % WORDS.len()], i / 3);
         let rel = format!("agents/team{}/{}.md", i % 97, name);
-        let source = Source {
-            scope: Scope::Project,
-            path: PathBuf::from(format!("/w/project/{rel}")),
-            rel,
-            card: None,
-        };
-        let status = if i % 3 == 0 {
-            Status::Wins
-        } else {
-            Status::Shadowed
-        };
+        let source =
+            Source { scope: Scope::Project, path: PathBuf::from(format!("/w/project/{rel}")), rel, card: None };
+        let status = if i % 3 == 0 { Status::Wins } else { Status::Shadowed };
         reports[i % 4].agents.push(Agent {
             ecosystem: eco,
             name: name.clone(),
@@ -74,21 +60,13 @@ fn catalog(n: usize) -> Arc<Catalog> {
     }
     Arc::new(Catalog {
         generation: 1,
-        roots: Roots {
-            project: "/w/project".into(),
-            home: "/w/home".into(),
-            xdg: "/w/xdg".into(),
-            builtins: None,
-        },
+        roots: Roots { project: "/w/project".into(), home: "/w/home".into(), xdg: "/w/xdg".into(), builtins: None },
         reports: reports.into_iter().map(Arc::new).collect(),
     })
 }
 
 fn main() {
-    let n: usize = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(100_000);
+    let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let theme = Theme::builtin("dark").expect("theme");
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).expect("terminal");
 
@@ -104,10 +82,7 @@ fn main() {
     let indexed = t.elapsed();
     let t = Instant::now();
     terminal.draw(|f| ui::draw(f, &app, &theme)).expect("draw");
-    println!(
-        "snapshot of {n} agents indexed:   {indexed:>8.2?}, then drawn in {:.2?}",
-        t.elapsed()
-    );
+    println!("snapshot of {n} agents indexed:   {indexed:>8.2?}, then drawn in {:.2?}", t.elapsed());
 
     for query in ["review", "tsg", "team42", "zzz"] {
         let mut times = Vec::new();

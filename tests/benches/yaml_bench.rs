@@ -11,9 +11,7 @@ fn main() {
         .filter_map(|e| std::fs::read_to_string(e.path()).ok())
         .collect();
     let bytes: usize = texts.iter().map(String::len).sum();
-    let rounds = 20_000usize
-        .div_ceil(texts.len())
-        .max((10 << 20) / bytes.max(1));
+    let rounds = 20_000usize.div_ceil(texts.len()).max((10 << 20) / bytes.max(1));
     let t = std::time::Instant::now();
     let mut ok = 0;
     for _ in 0..rounds {

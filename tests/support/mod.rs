@@ -32,16 +32,8 @@ pub fn case_roots(case: &Path) -> Roots {
     Roots {
         project: case.join("project"),
         home: case.join("home"),
-        xdg: if xdg.is_dir() {
-            xdg
-        } else {
-            case.join("home/.config")
-        },
-        builtins: Some(if builtin.is_dir() {
-            builtin
-        } else {
-            empty_dir()
-        }),
+        xdg: if xdg.is_dir() { xdg } else { case.join("home/.config") },
+        builtins: Some(if builtin.is_dir() { builtin } else { empty_dir() }),
     }
 }
 
@@ -70,10 +62,7 @@ fn short(v: &Json) -> String {
 fn keyed(doc: &Json) -> BTreeMap<(String, String), &Json> {
     let mut out = BTreeMap::new();
     for a in doc["agents"].as_array().into_iter().flatten() {
-        let key = (
-            a["name"].as_str().unwrap_or_default().to_string(),
-            a["source"].as_str().unwrap_or_default().to_string(),
-        );
+        let key = (a["name"].as_str().unwrap_or_default().to_string(), a["source"].as_str().unwrap_or_default().to_string());
         out.insert(key, a);
     }
     out
@@ -83,9 +72,7 @@ fn order(doc: &Json) -> BTreeMap<String, Vec<String>> {
     let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for a in doc["agents"].as_array().into_iter().flatten() {
         let name = a["name"].as_str().unwrap_or_default().to_string();
-        out.entry(name)
-            .or_default()
-            .push(a["source"].as_str().unwrap_or_default().to_string());
+        out.entry(name).or_default().push(a["source"].as_str().unwrap_or_default().to_string());
     }
     out
 }
@@ -95,12 +82,7 @@ fn errors(doc: &Json) -> BTreeSet<(String, String)> {
         .as_array()
         .into_iter()
         .flatten()
-        .map(|e| {
-            (
-                e["source"].as_str().unwrap_or_default().to_string(),
-                e["kind"].as_str().unwrap_or_default().to_string(),
-            )
-        })
+        .map(|e| (e["source"].as_str().unwrap_or_default().to_string(), e["kind"].as_str().unwrap_or_default().to_string()))
         .collect()
 }
 
@@ -108,10 +90,7 @@ fn errors(doc: &Json) -> BTreeSet<(String, String)> {
 pub fn compare(expected: &Json, actual: &Json) -> Vec<String> {
     let mut problems = Vec::new();
     if expected["ecosystem"] != actual["ecosystem"] {
-        problems.push(format!(
-            "ecosystem: expected {}, got {}",
-            expected["ecosystem"], actual["ecosystem"]
-        ));
+        problems.push(format!("ecosystem: expected {}, got {}", expected["ecosystem"], actual["ecosystem"]));
     }
     let (exp, act) = (keyed(expected), keyed(actual));
     for key in exp.keys().filter(|k| !act.contains_key(*k)) {
@@ -125,30 +104,20 @@ pub fn compare(expected: &Json, actual: &Json) -> Vec<String> {
         let at = format!("agent {} @ {}", key.0, key.1);
         for k in ["status", "shadowed_by", "chain", "system_prompt"] {
             if e.get(k).is_some() && e.get(k) != a.get(k) {
-                problems.push(format!(
-                    "{at}: {k}: expected {}, got {}",
-                    short(&e[k]),
-                    short(&a[k])
-                ));
+                problems.push(format!("{at}: {k}: expected {}, got {}", short(&e[k]), short(&a[k])));
             }
         }
         let empty = serde_json::Map::new();
         let ef = e["fields"].as_object().unwrap_or(&empty);
         match a["fields"].as_object() {
-            None => problems.push(format!(
-                "{at}: fields: expected an object, got {}",
-                short(&a["fields"])
-            )),
+            None => problems.push(format!("{at}: fields: expected an object, got {}", short(&a["fields"]))),
             Some(af) => {
                 for (k, v) in ef {
                     match af.get(k) {
-                        None => problems
-                            .push(format!("{at}: fields.{k}: missing (expected {})", short(v))),
-                        Some(got) if !json_eq(got, v) => problems.push(format!(
-                            "{at}: fields.{k}: expected {}, got {}",
-                            short(v),
-                            short(got)
-                        )),
+                        None => problems.push(format!("{at}: fields.{k}: missing (expected {})", short(v))),
+                        Some(got) if !json_eq(got, v) => {
+                            problems.push(format!("{at}: fields.{k}: expected {}, got {}", short(v), short(got)))
+                        }
                         _ => {}
                     }
                 }
@@ -177,16 +146,10 @@ pub fn compare(expected: &Json, actual: &Json) -> Vec<String> {
 /// Python's `==` on decoded JSON: `1 == 1.0`, objects compare without order.
 fn json_eq(a: &Json, b: &Json) -> bool {
     match (a, b) {
-        (Json::Number(x), Json::Number(y)) => {
-            x.as_f64() == y.as_f64() && (x.is_f64() || y.is_f64() || x == y)
-        }
-        (Json::Array(x), Json::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q))
-        }
+        (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64() && (x.is_f64() || y.is_f64() || x == y),
+        (Json::Array(x), Json::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q)),
         (Json::Object(x), Json::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
         }
         _ => a == b,
     }
@@ -203,18 +166,13 @@ pub fn run_framework(ecosystem: &str) -> (usize, Vec<String>) {
     cases.sort();
     let mut failures = Vec::new();
     for case in &cases {
-        let expected: Json = serde_json::from_slice(
-            &std::fs::read(case.join("expected.json")).expect("expected.json"),
-        )
-        .expect("json");
+        let expected: Json =
+            serde_json::from_slice(&std::fs::read(case.join("expected.json")).expect("expected.json")).expect("json");
         let actual = export_case(ecosystem, case);
         let problems = compare(&expected, &actual);
         if !problems.is_empty() {
             let name = case.file_name().unwrap_or_default().to_string_lossy();
-            failures.push(format!(
-                "FAIL {ecosystem}/{name}\n    {}",
-                problems.join("\n    ")
-            ));
+            failures.push(format!("FAIL {ecosystem}/{name}\n    {}", problems.join("\n    ")));
         }
     }
     (cases.len(), failures)

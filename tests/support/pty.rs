@@ -28,14 +28,7 @@ impl Session {
     /// no `$VISUAL`, plus `env`.
     pub fn start(args: &[std::ffi::OsString], cwd: &Path, env: &[(&str, String)]) -> Session {
         let pty = native_pty_system();
-        let pair = pty
-            .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("pty");
+        let pair = pty.openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 }).expect("pty");
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_agentry"));
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
@@ -60,12 +53,7 @@ impl Session {
                 sink.lock().expect("output").extend_from_slice(&buf[..n]);
             }
         });
-        Session {
-            output,
-            writer,
-            child,
-            master: pair.master,
-        }
+        Session { output, writer, child, master: pair.master }
     }
 
     pub fn screen(&self) -> String {
@@ -110,10 +98,6 @@ impl Session {
     pub fn raw_mode(&self) -> Option<bool> {
         use nix::sys::termios::LocalFlags;
         let termios = self.master.get_termios()?;
-        Some(
-            !termios
-                .local_flags
-                .intersects(LocalFlags::ICANON | LocalFlags::ECHO),
-        )
+        Some(!termios.local_flags.intersects(LocalFlags::ICANON | LocalFlags::ECHO))
     }
 }

@@ -18,33 +18,16 @@ fn source(scope: Scope, rel: &str) -> Source {
         Scope::Xdg => "/home/ada/.config".to_string(),
         Scope::Builtin => "/opt/venv/site-packages/fw/agents".to_string(),
     };
-    Source {
-        scope,
-        path: PathBuf::from(format!("{root}/{rel}")),
-        rel: rel.to_string(),
-        card: None,
-    }
+    Source { scope, path: PathBuf::from(format!("{root}/{rel}")), rel: rel.to_string(), card: None }
 }
 
-fn field(
-    key: &str,
-    value: serde_json::Value,
-    provenance: Provenance,
-    sites: &[(&str, u32)],
-    rule: &str,
-) -> Field {
+fn field(key: &str, value: serde_json::Value, provenance: Provenance, sites: &[(&str, u32)], rule: &str) -> Field {
     Field {
         key: key.into(),
         value,
         origin: FieldOrigin {
             provenance,
-            sites: sites
-                .iter()
-                .map(|(s, l)| Site {
-                    source: s.to_string(),
-                    line: Some(*l),
-                })
-                .collect(),
+            sites: sites.iter().map(|(s, l)| Site { source: s.to_string(), line: Some(*l) }).collect(),
             rule: rule.into(),
         },
     }
@@ -68,29 +51,11 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
         chain: vec![key.clone()],
         description: format!("{name} agent"),
         fields: vec![
-            field(
-                "name",
-                json!(name),
-                Provenance::Own,
-                &[(&key, 2)],
-                "set in the file",
-            ),
-            field(
-                "model",
-                json!("gpt-5"),
-                Provenance::Own,
-                &[(&key, 3)],
-                "set in the file",
-            ),
+            field("name", json!(name), Provenance::Own, &[(&key, 2)], "set in the file"),
+            field("model", json!("gpt-5"), Provenance::Own, &[(&key, 3)], "set in the file"),
         ],
-        attributes: vec![Attribute {
-            key: "name".into(),
-            line: 2,
-            value: json!(name),
-        }],
-        system_prompt: Some(format!(
-            "# {name}\n\nYou review code.\n- be kind\n- be precise\n"
-        )),
+        attributes: vec![Attribute { key: "name".into(), line: 2, value: json!(name) }],
+        system_prompt: Some(format!("# {name}\n\nYou review code.\n- be kind\n- be precise\n")),
         messages: Vec::new(),
         edges: Vec::new(),
     }
@@ -99,13 +64,7 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
 /// The catalog; `extra` agents are added to the front of the OpenHands report (to
 /// test that a selection survives a snapshot where positions move).
 pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
-    let mut reviewer = agent(
-        "openhands",
-        "reviewer",
-        Scope::Project,
-        ".openhands/agents/reviewer.md",
-        Status::Wins,
-    );
+    let mut reviewer = agent("openhands", "reviewer", Scope::Project, ".openhands/agents/reviewer.md", Status::Wins);
     reviewer.fields.push(field(
         "tools",
         json!(["read", "grep"]),
@@ -113,13 +72,7 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
         &[(&reviewer.source.key(), 4)],
         "set in the file",
     ));
-    let mut shadowed = agent(
-        "openhands",
-        "reviewer",
-        Scope::User,
-        ".openhands/agents/reviewer.md",
-        Status::Shadowed,
-    );
+    let mut shadowed = agent("openhands", "reviewer", Scope::User, ".openhands/agents/reviewer.md", Status::Shadowed);
     shadowed.shadowed_by = Some(reviewer.source.key());
     shadowed.fields[1].value = json!("gpt-4o");
     shadowed.fields.push(field(
@@ -130,45 +83,21 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
         "set in the file",
     ));
     shadowed.system_prompt = Some("# reviewer\n\nYou review code quickly.\n- be kind\n".into());
-    let mut equivalent = agent(
-        "openhands",
-        "reviewer",
-        Scope::Builtin,
-        "reviewer.md",
-        Status::Equivalent,
-    );
+    let mut equivalent = agent("openhands", "reviewer", Scope::Builtin, "reviewer.md", Status::Equivalent);
     equivalent.shadowed_by = Some(reviewer.source.key());
     equivalent.fields = reviewer.fields.clone();
-    let planner = agent(
-        "openhands",
-        "planner",
-        Scope::Project,
-        ".openhands/agents/planner.md",
-        Status::Wins,
-    );
-    let mut broken = agent(
-        "openhands",
-        "broken",
-        Scope::Project,
-        ".openhands/agents/broken.md",
-        Status::Invalid,
-    );
+    let planner = agent("openhands", "planner", Scope::Project, ".openhands/agents/planner.md", Status::Wins);
+    let mut broken = agent("openhands", "broken", Scope::Project, ".openhands/agents/broken.md", Status::Invalid);
     broken.fields.clear();
     broken.system_prompt = None;
-    let mut evil = agent(
-        "openhands",
-        "evil\x1b]0;pwned\x07name",
-        Scope::Project,
-        ".openhands/agents/evil.md",
-        Status::Wins,
-    );
+    let mut evil =
+        agent("openhands", "evil\x1b]0;pwned\x07name", Scope::Project, ".openhands/agents/evil.md", Status::Wins);
     evil.description = "tries \x1b[2J to clear the screen".into();
     evil.system_prompt = Some("hello \x1b]52;c;SGVsbG8=\x07 world\n\u{202e}reversed\n".into());
 
     let mut oh = EcosystemReport::new("openhands");
     oh.agents = extra;
-    oh.agents
-        .extend([reviewer, shadowed, equivalent, planner, broken, evil]);
+    oh.agents.extend([reviewer, shadowed, equivalent, planner, broken, evil]);
     oh.diagnostics.push(
         Diagnostic::error(
             "openhands",
@@ -180,28 +109,12 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
         .failing("project:.openhands/agents/broken.md"),
     );
 
-    let base = agent(
-        "tsugite",
-        "base",
-        Scope::Project,
-        ".tsugite/base.md",
-        Status::Wins,
-    );
+    let base = agent("tsugite", "base", Scope::Project, ".tsugite/base.md", Status::Wins);
     let base_key = base.source.key();
-    let mut coder = agent(
-        "tsugite",
-        "coder",
-        Scope::Project,
-        ".tsugite/coder.md",
-        Status::Wins,
-    );
+    let mut coder = agent("tsugite", "coder", Scope::Project, ".tsugite/coder.md", Status::Wins);
     let coder_key = coder.source.key();
     coder.chain = vec![coder_key.clone(), base_key.clone()];
-    coder.edges.push(Edge {
-        kind: EdgeKind::Extends,
-        name: "base".into(),
-        target: Some(base_key.clone()),
-    });
+    coder.edges.push(Edge { kind: EdgeKind::Extends, name: "base".into(), target: Some(base_key.clone()) });
     coder.fields.push(field(
         "tools",
         json!(["read", "write", "run"]),
@@ -238,31 +151,15 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
         .at(Some(9), None),
     );
 
-    let mut main = agent(
-        "kimi",
-        "main",
-        Scope::Project,
-        ".kimi/agent.yaml",
-        Status::Wins,
-    );
+    let mut main = agent("kimi", "main", Scope::Project, ".kimi/agent.yaml", Status::Wins);
     main.edges.push(Edge {
         kind: EdgeKind::Subagent,
         name: "helper".into(),
         target: Some("project:.kimi/helper.yaml".into()),
     });
-    main.edges.push(Edge {
-        kind: EdgeKind::Subagent,
-        name: "ghost".into(),
-        target: None,
-    });
+    main.edges.push(Edge { kind: EdgeKind::Subagent, name: "ghost".into(), target: None });
     main.system_prompt = None;
-    let helper = agent(
-        "kimi",
-        "helper",
-        Scope::Project,
-        ".kimi/helper.yaml",
-        Status::Wins,
-    );
+    let helper = agent("kimi", "helper", Scope::Project, ".kimi/helper.yaml", Status::Wins);
     let mut kimi = EcosystemReport::new("kimi");
     kimi.agents = vec![main, helper];
     kimi.diagnostics.push(
@@ -283,10 +180,6 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
             xdg: "/home/ada/.config".into(),
             builtins: None,
         },
-        reports: vec![
-            std::sync::Arc::new(oh),
-            std::sync::Arc::new(ts),
-            std::sync::Arc::new(kimi),
-        ],
+        reports: vec![std::sync::Arc::new(oh), std::sync::Arc::new(ts), std::sync::Arc::new(kimi)],
     })
 }

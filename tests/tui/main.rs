@@ -33,8 +33,7 @@ fn dark() -> Theme {
 }
 
 fn draw(app: &App, theme: &Theme) -> Terminal<TestBackend> {
-    let mut terminal =
-        Terminal::new(TestBackend::new(app.size.width, app.size.height)).expect("terminal");
+    let mut terminal = Terminal::new(TestBackend::new(app.size.width, app.size.height)).expect("terminal");
     terminal.draw(|f| ui::draw(f, app, theme)).expect("draw");
     terminal
 }
@@ -64,22 +63,14 @@ fn special(app: &mut App, code: KeyCode) -> Option<Effect> {
 
 fn snapshot(name: &str, app: &App) {
     let terminal = draw(app, &dark());
-    insta::assert_snapshot!(
-        format!("{name}_{}x{}", app.size.width, app.size.height),
-        terminal.backend()
-    );
+    insta::assert_snapshot!(format!("{name}_{}x{}", app.size.width, app.size.height), terminal.backend());
 }
 
 fn select_name(app: &mut App, name: &str) {
     let id = app
         .index
         .as_ref()
-        .and_then(|i| {
-            (0..i.agents.len())
-                .map(|n| i.agent(n))
-                .find(|a| a.name == name)
-                .map(|a| a.id())
-        })
+        .and_then(|i| (0..i.agents.len()).map(|n| i.agent(n)).find(|a| a.name == name).map(|a| a.id()))
         .expect("agent in catalog");
     app.select(&id);
 }
@@ -87,9 +78,7 @@ fn select_name(app: &mut App, name: &str) {
 /// Opens the diff of the selected agent's name and answers the driver's effect the
 /// way the driver does, with the files' texts given here.
 fn open_diff(app: &mut App) {
-    let Some(Effect::OpenDiff { winner, other }) = app.apply(Action::Diff) else {
-        panic!("no diff effect")
-    };
+    let Some(Effect::OpenDiff { winner, other }) = app.apply(Action::Diff) else { panic!("no diff effect") };
     let index = app.index.as_ref().expect("index");
     let w = index.agent(index.by_id[&winner]).clone();
     let o = index.agent(index.by_id[&other]).clone();
@@ -107,13 +96,7 @@ fn every_pane_at_both_sizes() {
     for (w, h) in SIZES {
         let mut app = app(w, h);
         select_name(&mut app, "reviewer");
-        for pane in [
-            Pane::Agents,
-            Pane::Sources,
-            Pane::Inherit,
-            Pane::Prompt,
-            Pane::Diagnostics,
-        ] {
+        for pane in [Pane::Agents, Pane::Sources, Pane::Inherit, Pane::Prompt, Pane::Diagnostics] {
             app.focus = pane;
             snapshot(&format!("pane_{}", pane.title().to_lowercase()), &app);
         }
@@ -172,10 +155,7 @@ fn loading_and_tiny_terminal() {
         let mut tiny = App::new(Keymap::default(), Rect::new(0, 0, w, h));
         tiny.on_snapshot(catalog::catalog(1, Vec::new()));
         let text = screen(draw(&tiny, &dark()).backend().buffer());
-        assert!(
-            text.replace('\n', "").contains("terminal") || w < 9,
-            "{w}x{h}: {text}"
-        );
+        assert!(text.replace('\n', "").contains("terminal") || w < 9, "{w}x{h}: {text}");
     }
 }
 
@@ -209,11 +189,7 @@ fn status_words_carry_their_theme_role() {
             if let Some(fg) = style.fg {
                 assert_eq!(cell.fg, fg, "{name}: {word} colour");
             }
-            assert!(
-                cell.modifier.contains(style.add_modifier),
-                "{name}: {word} modifiers {:?}",
-                cell.modifier
-            );
+            assert!(cell.modifier.contains(style.add_modifier), "{name}: {word} modifiers {:?}", cell.modifier);
         }
         // Mono tells the states apart without colour.
         if name == "mono" {
@@ -234,10 +210,7 @@ fn escape_sequences_from_files_reach_the_screen_inert() {
             let buffer = terminal.backend().buffer();
             for cell in buffer.content() {
                 assert!(
-                    !cell
-                        .symbol()
-                        .chars()
-                        .any(|c| c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c)),
+                    !cell.symbol().chars().any(|c| c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c)),
                     "raw control character in a cell"
                 );
             }
@@ -262,28 +235,13 @@ fn filter_narrows_live_enter_keeps_and_esc_restores() {
         .rows
         .iter()
         .filter_map(|r| match r {
-            Row::Agent { agent, .. } => Some(
-                app.index
-                    .as_ref()
-                    .expect("index")
-                    .agent(*agent)
-                    .name
-                    .clone(),
-            ),
+            Row::Agent { agent, .. } => Some(app.index.as_ref().expect("index").agent(*agent).name.clone()),
             _ => None,
         })
         .collect();
-    assert_eq!(
-        names.first().map(String::as_str),
-        Some("coder"),
-        "{names:?}"
-    );
+    assert_eq!(names.first().map(String::as_str), Some("coder"), "{names:?}");
     assert!(app.rows.len() < all);
-    assert_eq!(
-        app.agent().map(|a| a.name.as_str()),
-        Some("coder"),
-        "the best match is selected"
-    );
+    assert_eq!(app.agent().map(|a| a.name.as_str()), Some("coder"), "the best match is selected");
     // Esc restores the list and the selection as they were.
     special(&mut app, KeyCode::Esc);
     assert_eq!(app.rows.len(), all);
@@ -331,9 +289,7 @@ fn selection_moves_and_is_kept_by_id_across_snapshots() {
     assert_eq!(app.agent().map(|a| a.id()), Some(second.clone()));
     // And when it disappears, the nearest agent is selected, not nothing.
     let mut gone = (*catalog::catalog(3, Vec::new())).clone();
-    std::sync::Arc::make_mut(&mut gone.reports[0])
-        .agents
-        .retain(|a| a.id() != second);
+    std::sync::Arc::make_mut(&mut gone.reports[0]).agents.retain(|a| a.id() != second);
     app.on_snapshot(std::sync::Arc::new(gone));
     assert!(app.agent().is_some());
     // G and g jump to the ends, skipping headings.
@@ -348,9 +304,7 @@ fn diff_opens_cycles_toggles_and_closes() {
     let mut app = app(80, 24);
     select_name(&mut app, "reviewer");
     let effects = press(&mut app, "d");
-    let Some(Effect::OpenDiff { winner, other }) = effects.first().cloned() else {
-        panic!("{effects:?}")
-    };
+    let Some(Effect::OpenDiff { winner, other }) = effects.first().cloned() else { panic!("{effects:?}") };
     assert!(winner.ends_with("project:.openhands/agents/reviewer.md"));
     assert!(other.ends_with("user:.openhands/agents/reviewer.md"));
     let diff = app.diff.as_ref().expect("diff open");
@@ -359,20 +313,14 @@ fn diff_opens_cycles_toggles_and_closes() {
     press(&mut app, "s");
     assert!(app.diff.as_ref().expect("diff").side_by_side);
     let next = press(&mut app, "]");
-    assert!(
-        matches!(&next[..], [Effect::OpenDiff { other, .. }] if other.ends_with("builtin:reviewer.md"))
-    );
+    assert!(matches!(&next[..], [Effect::OpenDiff { other, .. }] if other.ends_with("builtin:reviewer.md")));
     // `q` still quits from the diff; Esc closes it first.
     special(&mut app, KeyCode::Esc);
     assert!(app.diff.is_none());
     // A name with one definition has nothing to compare.
     select_name(&mut app, "planner");
     assert!(press(&mut app, "d").is_empty());
-    assert!(app
-        .notice
-        .as_deref()
-        .unwrap_or("")
-        .contains("nothing to compare"));
+    assert!(app.notice.as_deref().unwrap_or("").contains("nothing to compare"));
 }
 
 #[test]
@@ -384,20 +332,10 @@ fn tree_toggle_shows_extends_and_subagents() {
     let text = screen(draw(&app, &dark()).backend().buffer());
     assert!(text.contains("└ extends base"), "{text}");
     assert!(text.contains("└ subagent helper"), "{text}");
-    assert!(
-        text.contains("└ subagent ghost") && text.contains("(not found)"),
-        "{text}"
-    );
+    assert!(text.contains("└ subagent ghost") && text.contains("(not found)"), "{text}");
     // `base` is shown under `coder`, not as a root of its own.
-    assert!(
-        text.contains("└ extends base") && !text.contains("WINS       base"),
-        "{text}"
-    );
-    assert_eq!(
-        app.agent().map(|a| a.name.as_str()),
-        Some("coder"),
-        "selection kept by the toggle"
-    );
+    assert!(text.contains("└ extends base") && !text.contains("WINS       base"), "{text}");
+    assert_eq!(app.agent().map(|a| a.name.as_str()), Some("coder"), "selection kept by the toggle");
     press(&mut app, "t");
     assert!(!app.tree);
 }
@@ -410,10 +348,7 @@ fn diagnostics_enter_jumps_to_the_agent_and_edit_opens_at_the_line() {
     let edit = press(&mut app, "e");
     assert_eq!(
         edit,
-        vec![Effect::Edit {
-            path: format!("{}/.tsugite/coder.md", catalog::PROJECT).into(),
-            line: Some(9)
-        }]
+        vec![Effect::Edit { path: format!("{}/.tsugite/coder.md", catalog::PROJECT).into(), line: Some(9) }]
     );
     special(&mut app, KeyCode::Enter);
     assert_eq!(app.focus, Pane::Agents);
@@ -423,19 +358,10 @@ fn diagnostics_enter_jumps_to_the_agent_and_edit_opens_at_the_line() {
     press(&mut app, "jj");
     assert_eq!(
         press(&mut app, "e"),
-        vec![Effect::Edit {
-            path: format!("{}/.tsugite/base.md", catalog::PROJECT).into(),
-            line: Some(4)
-        }]
+        vec![Effect::Edit { path: format!("{}/.tsugite/base.md", catalog::PROJECT).into(), line: Some(4) }]
     );
     let copied = press(&mut app, "y");
-    assert_eq!(
-        copied,
-        vec![Effect::Copy(format!(
-            "{}/.tsugite/coder.md",
-            catalog::PROJECT
-        ))]
-    );
+    assert_eq!(copied, vec![Effect::Copy(format!("{}/.tsugite/coder.md", catalog::PROJECT))]);
 }
 
 #[test]
@@ -478,30 +404,18 @@ fn rebinding_changes_input_and_help_together() {
     app.apply(Action::Back);
     app.apply(Action::Help);
     let text = screen(draw(&app, &dark()).backend().buffer());
-    assert!(
-        text.contains("D  ") && text.contains("diff the winner"),
-        "{text}"
-    );
+    assert!(text.contains("D  ") && text.contains("diff the winner"), "{text}");
 }
 
 /// README's key table is the keymap's own rendering, so it cannot drift either.
 #[test]
 fn readme_key_table_is_the_keymap() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
     let table = Keymap::default().markdown();
-    let start = readme
-        .find("<!-- keys:start -->\n")
-        .map(|i| i + "<!-- keys:start -->\n".len());
+    let start = readme.find("<!-- keys:start -->\n").map(|i| i + "<!-- keys:start -->\n".len());
     let end = readme.find("<!-- keys:end -->");
-    let (Some(start), Some(end)) = (start, end) else {
-        panic!("README.md lacks the keys:start/keys:end markers")
-    };
-    assert_eq!(
-        &readme[start..end],
-        table,
-        "README's key table differs from the keymap; it should be:\n{table}"
-    );
+    let (Some(start), Some(end)) = (start, end) else { panic!("README.md lacks the keys:start/keys:end markers") };
+    assert_eq!(&readme[start..end], table, "README's key table differs from the keymap; it should be:\n{table}");
 }
 
 #[test]
@@ -510,27 +424,17 @@ fn config_errors_stay_on_the_status_bar_and_highlights_replace_plain_text() {
     app.config_error = Some("config.toml: expected `=`; using defaults".into());
     select_name(&mut app, "planner");
     let theme = dark();
-    let prompt = app
-        .agent()
-        .and_then(|a| a.system_prompt.clone())
-        .expect("prompt");
-    let key =
-        agentry::tui::highlight::key_of(&prompt, theme.syntax.as_deref().expect("syntax theme"));
+    let prompt = app.agent().and_then(|a| a.system_prompt.clone()).expect("prompt");
+    let key = agentry::tui::highlight::key_of(&prompt, theme.syntax.as_deref().expect("syntax theme"));
     let painted = ratatui::style::Style::default().fg(ratatui::style::Color::Rgb(1, 2, 3));
     app.highlighted = Some(agentry::tui::highlight::Highlighted {
         key,
-        lines: prompt
-            .lines()
-            .map(|l| ratatui::text::Line::styled(l.to_string(), painted))
-            .collect(),
+        lines: prompt.lines().map(|l| ratatui::text::Line::styled(l.to_string(), painted)).collect(),
     });
     let terminal = draw(&app, &theme);
     let buffer = terminal.backend().buffer();
     let text = screen(buffer);
-    assert!(
-        text.contains("config: config.toml: expected `=`; using defaults"),
-        "{text}"
-    );
+    assert!(text.contains("config: config.toml: expected `=`; using defaults"), "{text}");
     let (x, y) = find(buffer, "You review code.").expect("prompt line");
     assert_eq!(buffer[(x, y)].fg, ratatui::style::Color::Rgb(1, 2, 3));
     // A highlight of another text (a stale one) is not used.

@@ -10,31 +10,16 @@ use serde_json::{json, Value as Json};
 use super::raw::Failure;
 use super::registry::Entry;
 use super::ID;
-use crate::model::{
-    Agent, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Source, Status,
-};
+use crate::model::{Agent, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Source, Status};
 
 /// The attribute a stored key comes from, when it is not the key itself.
 fn attribute_of(key: &str) -> &[&str] {
     match key {
         "child_agents" | "router_agents" => &["agents"],
         "message_files" => &["messages"],
-        "agents_as_tools_options" => &[
-            "history_source",
-            "history_merge_target",
-            "max_parallel",
-            "child_timeout_sec",
-            "max_display_instances",
-        ],
+        "agents_as_tools_options" => &["history_source", "history_merge_target", "max_parallel", "child_timeout_sec", "max_display_instances"],
         "a2a" => &[
-            "url",
-            "transport",
-            "streaming",
-            "polling",
-            "accepted_output_modes",
-            "headers",
-            "auth",
-            "relative_card_path",
+            "url", "transport", "streaming", "polling", "accepted_output_modes", "headers", "auth", "relative_card_path",
             "request_timeout_seconds",
         ],
         _ => &[],
@@ -43,33 +28,10 @@ fn attribute_of(key: &str) -> &[&str] {
 
 /// Keys of the card that end up in `AgentConfig`.
 const CONFIG_ATTRIBUTES: &[&str] = &[
-    "description",
-    "servers",
-    "mcp_connect",
-    "tools",
-    "resources",
-    "prompts",
-    "model",
-    "use_history",
-    "save_trajectory",
-    "request_params",
-    "human_input",
-    "default",
-    "tool_only",
-    "subagents",
-    "subagent_model",
-    "harness_tools",
-    "api_key",
-    "tool_input_schema",
-    "function_tools",
-    "shell",
-    "cwd",
-    "tool_hooks",
-    "lifecycle_hooks",
-    "commands",
-    "trim_tool_history",
-    "skills",
-    "type",
+    "description", "servers", "mcp_connect", "tools", "resources", "prompts", "model", "use_history", "save_trajectory",
+    "request_params", "human_input", "default", "tool_only", "subagents", "subagent_model", "harness_tools", "api_key",
+    "tool_input_schema", "function_tools", "shell", "cwd", "tool_hooks", "lifecycle_hooks", "commands",
+    "trim_tool_history", "skills", "type",
 ];
 
 fn origin(entry: &Entry, key: &str) -> FieldOrigin {
@@ -80,14 +42,8 @@ fn origin(entry: &Entry, key: &str) -> FieldOrigin {
         [] => vec![key],
         keys => keys.to_vec(),
     };
-    let sites: Vec<Site> = own_keys
-        .iter()
-        .filter_map(|k| line_of(k))
-        .map(|line| Site {
-            source: source.clone(),
-            line: Some(line),
-        })
-        .collect();
+    let sites: Vec<Site> =
+        own_keys.iter().filter_map(|k| line_of(k)).map(|line| Site { source: source.clone(), line: Some(line) }).collect();
     if sites.is_empty() {
         let rule = match key {
             "type" => "no `type`: an `agent` card (stored as `basic`)".to_string(),
@@ -99,50 +55,24 @@ fn origin(entry: &Entry, key: &str) -> FieldOrigin {
     let rule = if own_keys.len() == 1 && own_keys[0] == key {
         "set by the card".to_string()
     } else {
-        format!(
-            "from the card's {}",
-            own_keys
-                .iter()
-                .filter(|k| line_of(k).is_some())
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
+        format!("from the card's {}", own_keys.iter().filter(|k| line_of(k).is_some()).map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))
     };
-    FieldOrigin {
-        provenance: Provenance::Own,
-        sites,
-        rule,
-    }
+    FieldOrigin { provenance: Provenance::Own, sites, rule }
 }
 
 fn config_origin(entry: &Entry) -> FieldOrigin {
     let card = &entry.loaded.card;
     let source = entry.loaded.source.key();
-    let given: Vec<_> = card
-        .attributes
-        .iter()
-        .filter(|a| CONFIG_ATTRIBUTES.contains(&a.key.as_str()))
-        .collect();
+    let given: Vec<_> = card.attributes.iter().filter(|a| CONFIG_ATTRIBUTES.contains(&a.key.as_str())).collect();
     if given.is_empty() {
         return FieldOrigin::default("every AgentConfig setting is fast-agent's default");
     }
     FieldOrigin {
         provenance: Provenance::Own,
-        sites: given
-            .iter()
-            .map(|a| Site {
-                source: source.clone(),
-                line: Some(a.line),
-            })
-            .collect(),
+        sites: given.iter().map(|a| Site { source: source.clone(), line: Some(a.line) }).collect(),
         rule: format!(
             "AgentConfig from the card's {}; everything else is fast-agent's default",
-            given
-                .iter()
-                .map(|a| format!("`{}`", a.key))
-                .collect::<Vec<_>>()
-                .join(", ")
+            given.iter().map(|a| format!("`{}`", a.key)).collect::<Vec<_>>().join(", ")
         ),
     }
 }
@@ -152,10 +82,7 @@ fn history_origin(entry: &Entry) -> FieldOrigin {
     let source = entry.loaded.source.key();
     let mut sites = Vec::new();
     if let Some(a) = card.attributes.iter().find(|a| a.key == "messages") {
-        sites.push(Site {
-            source: source.clone(),
-            line: Some(a.line),
-        });
+        sites.push(Site { source: source.clone(), line: Some(a.line) });
     }
     if !card.inline_history.is_empty() {
         sites.push(Site { source, line: None });
@@ -168,49 +95,20 @@ fn history_origin(entry: &Entry) -> FieldOrigin {
     } else {
         "the `messages:` files in listed order, then the inline ---USER/---ASSISTANT blocks (AgentCard RFC)".to_string()
     };
-    FieldOrigin {
-        provenance: if sites.len() > 1 {
-            Provenance::Merged
-        } else {
-            Provenance::Own
-        },
-        sites,
-        rule,
-    }
+    FieldOrigin { provenance: if sites.len() > 1 { Provenance::Merged } else { Provenance::Own }, sites, rule }
 }
 
 /// The agent for one registered card.
-pub fn build(
-    entry: &Entry,
-    active: bool,
-    winner: Option<&Entry>,
-    winners: &HashMap<&str, (String, bool)>,
-) -> Agent {
+pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &HashMap<&str, (String, bool)>) -> Agent {
     let l = &entry.loaded;
     let card = &l.card;
     let mut fields: Vec<Field> = Vec::new();
     for (key, value) in &card.data {
-        fields.push(Field {
-            key: key.clone(),
-            value: value.clone(),
-            origin: origin(entry, key),
-        });
+        fields.push(Field { key: key.clone(), value: value.clone(), origin: origin(entry, key) });
     }
-    fields.push(Field {
-        key: "config".into(),
-        value: Json::Object(card.config.clone()),
-        origin: config_origin(entry),
-    });
-    let history: Vec<Json> = entry
-        .history
-        .iter()
-        .map(|m| json!({"role": m.role, "text": m.text}))
-        .collect();
-    fields.push(Field {
-        key: "history".into(),
-        value: Json::Array(history),
-        origin: history_origin(entry),
-    });
+    fields.push(Field { key: "config".into(), value: Json::Object(card.config.clone()), origin: config_origin(entry) });
+    let history: Vec<Json> = entry.history.iter().map(|m| json!({"role": m.role, "text": m.text})).collect();
+    fields.push(Field { key: "history".into(), value: Json::Array(history), origin: history_origin(entry) });
 
     let winner_key = winner.map(|w| w.loaded.source.key());
     let (status, rule) = if active {
@@ -223,46 +121,26 @@ pub fn build(
         };
         (Status::Wins, rule)
     } else {
-        let equivalent = winner.is_some_and(|w| {
-            w.loaded.card.data == card.data
-                && w.loaded.card.config == card.config
-                && w.loaded.card.instruction == card.instruction
-                && w.history == entry.history
-        });
+        let equivalent = winner.is_some_and(|w| w.loaded.card.data == card.data && w.loaded.card.config == card.config && w.loaded.card.instruction == card.instruction && w.history == entry.history);
         let rule = format!(
             "replaced by the tool card {}: tool-cards/ is loaded after agent-cards/ and fast-agent keeps the tool card",
             winner_key.clone().unwrap_or_default()
         );
-        (
-            if equivalent {
-                Status::Equivalent
-            } else {
-                Status::Shadowed
-            },
-            rule,
-        )
+        (if equivalent { Status::Equivalent } else { Status::Shadowed }, rule)
     };
     let edges = card
         .references
         .iter()
         .map(|r| Edge {
-            kind: if card.card_type.is_workflow() {
-                EdgeKind::Workflow
-            } else {
-                EdgeKind::Subagent
-            },
+            kind: if card.card_type.is_workflow() { EdgeKind::Workflow } else { EdgeKind::Subagent },
             name: r.name.clone(),
             target: winners.get(r.name.as_str()).map(|(k, _)| k.clone()),
         })
         .collect();
-    let description = card.description.clone().unwrap_or_else(|| {
-        card.instruction
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("")
-            .trim()
-            .to_string()
-    });
+    let description = card
+        .description
+        .clone()
+        .unwrap_or_else(|| card.instruction.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string());
     Agent {
         ecosystem: ID,
         name: card.name.clone(),
@@ -275,15 +153,7 @@ pub fn build(
         fields,
         attributes: card.attributes.clone(),
         system_prompt: Some(card.instruction.clone()),
-        messages: entry
-            .history
-            .iter()
-            .map(|m| Message {
-                role: m.role.clone(),
-                label: None,
-                text: m.text.clone(),
-            })
-            .collect(),
+        messages: entry.history.iter().map(|m| Message { role: m.role.clone(), label: None, text: m.text.clone() }).collect(),
         edges,
     }
 }
@@ -291,13 +161,7 @@ pub fn build(
 /// A file that failed to load: listed as `Invalid` so the explorer can show it; the
 /// matching error diagnostic carries the reason.
 pub fn invalid(path: &Path, source: Source, failure: &Failure) -> Agent {
-    let name = path
-        .file_name()
-        .map(|n| crate::discover::stem(&n.to_string_lossy()).replace(' ', "_"))
-        .unwrap_or_default();
+    let name = path.file_name().map(|n| crate::discover::stem(&n.to_string_lossy()).replace(' ', "_")).unwrap_or_default();
     let rule = format!("fast-agent rejects this file: {}", failure.message);
-    Agent {
-        description: failure.message.clone(),
-        ..Agent::new(ID, name, source, Status::Invalid, rule)
-    }
+    Agent { description: failure.message.clone(), ..Agent::new(ID, name, source, Status::Invalid, rule) }
 }

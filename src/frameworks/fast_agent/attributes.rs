@@ -23,26 +23,15 @@ pub(super) fn rfc_servers(c: &Checker) -> Result<(Vec<String>, JsonMap<String, J
             Value::Str(s) if str_to_none(&item.value).is_some() => names.push(s.clone()),
             Value::Map(m) if m.entries.len() == 1 => {
                 let (k, v) = &m.entries[0];
-                let Some(name) = str_to_none(&k.value) else {
-                    return Err(c.err("servers", "entries must be named"));
-                };
+                let Some(name) = str_to_none(&k.value) else { return Err(c.err("servers", "entries must be named")) };
                 names.push(name.to_string());
                 if let Value::Map(settings) = &v.value {
-                    if let Some((_, t)) = settings
-                        .entries
-                        .iter()
-                        .find(|(k, _)| k.value == Value::Str("tools".into()))
-                    {
+                    if let Some((_, t)) = settings.entries.iter().find(|(k, _)| k.value == Value::Str("tools".into())) {
                         tools.insert(name.to_string(), t.value.to_json());
                     }
                 }
             }
-            _ => {
-                return Err(c.err(
-                    "servers",
-                    "entries must be server names or `name: {settings}` mappings",
-                ))
-            }
+            _ => return Err(c.err("servers", "entries must be server names or `name: {settings}` mappings")),
         }
     }
     Ok((names, tools))
@@ -74,12 +63,8 @@ pub(super) fn a2a(c: &Checker) -> Result<Json, Failure> {
         Some(Value::Map(m)) => {
             let mut out = JsonMap::new();
             for (k, v) in &m.entries {
-                let Some(_) = str_to_none(&k.value) else {
-                    return Err(c.err("headers", "keys must be non-empty strings"));
-                };
-                let Value::Str(s) = &v.value else {
-                    return Err(c.err("headers", "values must be strings"));
-                };
+                let Some(_) = str_to_none(&k.value) else { return Err(c.err("headers", "keys must be non-empty strings")) };
+                let Value::Str(s) = &v.value else { return Err(c.err("headers", "values must be strings")) };
                 out.insert(py::str_of(&k.value), json!(s));
             }
             out
@@ -117,65 +102,34 @@ pub(super) fn function_tools(c: &Checker) -> Result<Json, Failure> {
     let mut out = Vec::new();
     for (i, entry) in entries.into_iter().enumerate() {
         match entry {
-            Value::Str(s) => match py::strip(s) {
-                "" if !single => {
-                    return Err(c.err(
-                        "function_tools",
-                        &format!("entry {i} must be a non-empty string"),
-                    ))
+            Value::Str(s) => {
+                match py::strip(s) {
+                    "" if !single => return Err(c.err("function_tools", &format!("entry {i} must be a non-empty string"))),
+                    "" => {}
+                    t => out.push(json!(t)),
                 }
-                "" => {}
-                t => out.push(json!(t)),
-            },
+            }
             Value::Map(m) => {
                 let mut spec = JsonMap::new();
                 for (k, v) in &m.entries {
                     let key = py::str_of(&k.value);
-                    if !matches!(
-                        key.as_str(),
-                        "entrypoint" | "variant" | "code_arg" | "language"
-                    ) {
-                        return Err(c.err(
-                            "function_tools",
-                            &format!("entry {i} has the unsupported key {key}"),
-                        ));
+                    if !matches!(key.as_str(), "entrypoint" | "variant" | "code_arg" | "language") {
+                        return Err(c.err("function_tools", &format!("entry {i} has the unsupported key {key}")));
                     }
                     match &v.value {
                         Value::Null => {}
                         Value::Str(s) => {
-                            spec.insert(
-                                key,
-                                json!(if k.value == Value::Str("entrypoint".into()) {
-                                    py::strip(s)
-                                } else {
-                                    s
-                                }),
-                            );
+                            spec.insert(key, json!(if k.value == Value::Str("entrypoint".into()) { py::strip(s) } else { s }));
                         }
-                        _ => {
-                            return Err(c.err(
-                                "function_tools",
-                                &format!("entry {i}: '{key}' must be a string"),
-                            ))
-                        }
+                        _ => return Err(c.err("function_tools", &format!("entry {i}: '{key}' must be a string"))),
                     }
                 }
-                if spec
-                    .get("entrypoint")
-                    .and_then(Json::as_str)
-                    .is_none_or(str::is_empty)
-                {
-                    return Err(c.err(
-                        "function_tools",
-                        &format!("entry {i}: 'entrypoint' must be a non-empty string"),
-                    ));
+                if spec.get("entrypoint").and_then(Json::as_str).is_none_or(str::is_empty) {
+                    return Err(c.err("function_tools", &format!("entry {i}: 'entrypoint' must be a non-empty string")));
                 }
                 if let Some(variant) = spec.get("variant").and_then(Json::as_str) {
                     if variant != "code" {
-                        return Err(c.err(
-                            "function_tools",
-                            &format!("entry {i}: 'variant' must be one of: code"),
-                        ));
+                        return Err(c.err("function_tools", &format!("entry {i}: 'variant' must be one of: code")));
                     }
                     spec.entry("code_arg").or_insert(json!("code"));
                     spec.entry("language").or_insert(json!("python"));
@@ -183,54 +137,27 @@ pub(super) fn function_tools(c: &Checker) -> Result<Json, Failure> {
                 spec.retain(|_, v| v.as_str().is_some_and(|s| !s.is_empty()));
                 out.push(Json::Object(spec));
             }
-            _ => {
-                return Err(c.err(
-                    "function_tools",
-                    &format!("entry {i} must be a string or an object"),
-                ))
-            }
+            _ => return Err(c.err("function_tools", &format!("entry {i} must be a string or an object"))),
         }
     }
-    Ok(if out.is_empty() {
-        Json::Null
-    } else {
-        Json::Array(out)
-    })
+    Ok(if out.is_empty() { Json::Null } else { Json::Array(out) })
 }
 
 /// `parse_mcp_connect_entries`: a list of target mappings, or a mapping name → target;
 /// rendered by `_serialize_mcp_connect_targets` (only the keys that are set; the
 /// mapping form keyed by name).
 pub(super) fn mcp_connect(c: &Checker) -> Result<Json, Failure> {
-    let bad = |what: String| {
-        Failure::validation(
-            format!("Invalid 'mcp_connect': {what}"),
-            c.line("mcp_connect"),
-        )
-    };
+    let bad = |what: String| Failure::validation(format!("Invalid 'mcp_connect': {what}"), c.line("mcp_connect"));
     // (field path, name from the mapping key, the entry), and whether the mapping form was used
     type Entries<'v> = Vec<(String, Option<String>, &'v Value)>;
     let (entries, mapping): (Entries, bool) = match c.raw.value("mcp_connect") {
         None | Some(Value::Null) => return Ok(json!([])),
-        Some(Value::Seq(items)) => (
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, n)| (format!("mcp_connect[{i}]"), None, &n.value))
-                .collect(),
-            false,
-        ),
+        Some(Value::Seq(items)) => (items.iter().enumerate().map(|(i, n)| (format!("mcp_connect[{i}]"), None, &n.value)).collect(), false),
         Some(Value::Map(m)) => {
             let mut out = Vec::new();
             for (k, v) in &m.entries {
-                let Some(name) = str_to_none(&k.value) else {
-                    return Err(bad("'mcp_connect' keys must be non-empty strings".into()));
-                };
-                out.push((
-                    format!("mcp_connect.{name}"),
-                    Some(name.to_string()),
-                    &v.value,
-                ));
+                let Some(name) = str_to_none(&k.value) else { return Err(bad("'mcp_connect' keys must be non-empty strings".into())) };
+                out.push((format!("mcp_connect.{name}"), Some(name.to_string()), &v.value));
             }
             (out, true)
         }
@@ -238,24 +165,18 @@ pub(super) fn mcp_connect(c: &Checker) -> Result<Json, Failure> {
     };
     let mut rendered: Vec<(Option<String>, JsonMap<String, Json>)> = Vec::new();
     for (path, implicit, raw) in entries {
-        let Value::Map(m) = raw else {
-            return Err(bad(format!("'{path}' must be a mapping")));
-        };
+        let Value::Map(m) = raw else { return Err(bad(format!("'{path}' must be a mapping"))) };
         rendered.push(mcp_connect_entry(&path, implicit, m).map_err(bad)?);
     }
     if !mapping {
-        return Ok(Json::Array(
-            rendered.into_iter().map(|(_, e)| Json::Object(e)).collect(),
-        ));
+        return Ok(Json::Array(rendered.into_iter().map(|(_, e)| Json::Object(e)).collect()));
     }
     let mut out = JsonMap::new();
     for (name, mut e) in rendered {
         e.remove("name");
         if let Some(name) = name {
             if out.insert(name, Json::Object(e)).is_some() {
-                return Err(bad(
-                    "'mcp_connect' mapping keys must be unique after trimming".into(),
-                ));
+                return Err(bad("'mcp_connect' mapping keys must be unique after trimming".into()));
             }
         }
     }
@@ -263,50 +184,21 @@ pub(super) fn mcp_connect(c: &Checker) -> Result<Json, Failure> {
 }
 
 /// One `mcp_connect` target (`_parse_entry`): its name and its rendered fields.
-fn mcp_connect_entry(
-    path: &str,
-    implicit: Option<String>,
-    m: &crate::yaml::Map,
-) -> Result<(Option<String>, JsonMap<String, Json>), String> {
+fn mcp_connect_entry(path: &str, implicit: Option<String>, m: &crate::yaml::Map) -> Result<(Option<String>, JsonMap<String, Json>), String> {
     const KEYS: &[&str] = &[
-        "target",
-        "name",
-        "description",
-        "management",
-        "connector_id",
-        "headers",
-        "access_token",
-        "defer_loading",
-        "auth",
-        "protocol_mode",
+        "target", "name", "description", "management", "connector_id", "headers", "access_token", "defer_loading",
+        "auth", "protocol_mode",
     ];
-    let get = |k: &str| {
-        m.entries
-            .iter()
-            .rev()
-            .find(|(key, _)| key.value == Value::Str(k.into()))
-            .map(|(_, v)| &v.value)
-            .filter(|v| !matches!(v, Value::Null))
-    };
-    let mut unknown: Vec<String> = m
-        .entries
-        .iter()
-        .map(|(k, _)| py::str_of(&k.value))
-        .filter(|k| !KEYS.contains(&k.as_str()))
-        .collect();
+    let get = |k: &str| m.entries.iter().rev().find(|(key, _)| key.value == Value::Str(k.into())).map(|(_, v)| &v.value).filter(|v| !matches!(v, Value::Null));
+    let mut unknown: Vec<String> = m.entries.iter().map(|(k, _)| py::str_of(&k.value)).filter(|k| !KEYS.contains(&k.as_str())).collect();
     if !unknown.is_empty() {
         unknown.sort();
-        return Err(format!(
-            "'{path}' has unsupported keys: {}",
-            unknown.join(", ")
-        ));
+        return Err(format!("'{path}' has unsupported keys: {}", unknown.join(", ")));
     }
     let non_empty = |k: &str| -> Result<Option<String>, String> {
         match get(k) {
             None => Ok(None),
-            Some(v) => str_to_none(v)
-                .map(|s| Some(s.to_string()))
-                .ok_or(format!("'{path}.{k}' must be a non-empty string")),
+            Some(v) => str_to_none(v).map(|s| Some(s.to_string())).ok_or(format!("'{path}.{k}' must be a non-empty string")),
         }
     };
     let string = |k: &str| -> Result<Option<String>, String> {
@@ -321,29 +213,17 @@ fn mcp_connect_entry(
     let connector_id = non_empty("connector_id")?;
     if let (Some(i), Some(e)) = (&implicit, &explicit) {
         if i != e {
-            return Err(format!(
-                "'{path}.name' must match mapping key '{i}' when provided"
-            ));
+            return Err(format!("'{path}.name' must match mapping key '{i}' when provided"));
         }
     }
     let name = implicit.or(explicit);
     match (&target, &connector_id) {
-        (None, None) => {
-            return Err(format!(
-                "'{path}.target' must be a non-empty string unless connector_id is set"
-            ))
-        }
-        (Some(_), Some(_)) => {
-            return Err(format!(
-                "'{path}' must set exactly one of 'target' or 'connector_id'"
-            ))
-        }
+        (None, None) => return Err(format!("'{path}.target' must be a non-empty string unless connector_id is set")),
+        (Some(_), Some(_)) => return Err(format!("'{path}' must set exactly one of 'target' or 'connector_id'")),
         _ => {}
     }
     if connector_id.is_some() && name.is_none() {
-        return Err(format!(
-            "'{path}.name' must be a non-empty string when connector_id is set"
-        ));
+        return Err(format!("'{path}.name' must be a non-empty string when connector_id is set"));
     }
     let mut out = JsonMap::new();
     if let Some(t) = target {
@@ -360,28 +240,18 @@ fn mcp_connect_entry(
             Some(mode @ ("client" | "provider")) => {
                 out.insert("management".into(), json!(mode));
             }
-            _ => {
-                return Err(format!(
-                    "'{path}.management' must be one of client, provider"
-                ))
-            }
+            _ => return Err(format!("'{path}.management' must be one of client, provider")),
         }
     }
     if let Some(id) = connector_id {
         out.insert("connector_id".into(), json!(id));
     }
     if let Some(v) = get("headers") {
-        let Value::Map(h) = v else {
-            return Err(format!("'{path}.headers' must be a mapping"));
-        };
+        let Value::Map(h) = v else { return Err(format!("'{path}.headers' must be a mapping")) };
         let mut headers = JsonMap::new();
         for (k, v) in &h.entries {
-            let Some(_) = str_to_none(&k.value) else {
-                return Err(format!("'{path}.headers' keys must be non-empty strings"));
-            };
-            let Value::Str(s) = &v.value else {
-                return Err(format!("'{path}.headers' values must be strings"));
-            };
+            let Some(_) = str_to_none(&k.value) else { return Err(format!("'{path}.headers' keys must be non-empty strings")) };
+            let Value::Str(s) = &v.value else { return Err(format!("'{path}.headers' values must be strings")) };
             headers.insert(py::str_of(&k.value), json!(s));
         }
         out.insert("headers".into(), Json::Object(headers));
@@ -390,9 +260,7 @@ fn mcp_connect_entry(
         out.insert("access_token".into(), json!(t));
     }
     if let Some(v) = get("defer_loading") {
-        let Value::Bool(b) = v else {
-            return Err(format!("'{path}.defer_loading' must be a boolean"));
-        };
+        let Value::Bool(b) = v else { return Err(format!("'{path}.defer_loading' must be a boolean")) };
         out.insert("defer_loading".into(), json!(b));
     }
     if let Some(v) = get("auth") {
@@ -406,11 +274,7 @@ fn mcp_connect_entry(
             Value::Str(mode) if ["auto", "modern", "legacy"].contains(&mode.as_str()) => {
                 out.insert("protocol_mode".into(), json!(mode));
             }
-            _ => {
-                return Err(format!(
-                    "'{path}.protocol_mode' must be one of auto, modern, legacy"
-                ))
-            }
+            _ => return Err(format!("'{path}.protocol_mode' must be one of auto, modern, legacy")),
         }
     }
     Ok((name, out))

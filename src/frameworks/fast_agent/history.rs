@@ -23,20 +23,14 @@ pub fn parse(file_name: &str, bytes: &[u8]) -> Result<Vec<Message>, String> {
 fn parse_json(text: &str) -> Result<Vec<Message>, String> {
     let doc: Json = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
     let messages = match &doc {
-        Json::Object(o) => o
-            .get("messages")
-            .and_then(Json::as_array)
-            .ok_or("no \"messages\" list")?,
+        Json::Object(o) => o.get("messages").and_then(Json::as_array).ok_or("no \"messages\" list")?,
         Json::Array(a) => a,
         _ => return Err("expected an object with a \"messages\" list".into()),
     };
     messages
         .iter()
         .map(|m| {
-            let role = m
-                .get("role")
-                .and_then(Json::as_str)
-                .ok_or("a message has no role")?;
+            let role = m.get("role").and_then(Json::as_str).ok_or("a message has no role")?;
             if role != "user" && role != "assistant" {
                 return Err(format!("unknown role {role:?}"));
             }
@@ -50,17 +44,11 @@ fn parse_json(text: &str) -> Result<Vec<Message>, String> {
                 .iter()
                 .filter_map(|p| match p.get("type").and_then(Json::as_str) {
                     Some("text") => p.get("text").and_then(Json::as_str),
-                    Some("resource") => p
-                        .get("resource")
-                        .and_then(|r| r.get("text"))
-                        .and_then(Json::as_str),
+                    Some("resource") => p.get("resource").and_then(|r| r.get("text")).and_then(Json::as_str),
                     _ => None,
                 })
                 .collect();
-            Ok(Message {
-                role: role.to_string(),
-                text: texts.join("\n"),
-            })
+            Ok(Message { role: role.to_string(), text: texts.join("\n") })
         })
         .collect()
 }
@@ -78,10 +66,7 @@ pub fn parse_delimited(text: &str) -> Vec<Message> {
     };
     let lines: Vec<&str> = text.split('\n').collect();
     if !lines.iter().any(|l| role_of(l).is_some()) {
-        return vec![Message {
-            role: "user".into(),
-            text: text.to_string(),
-        }];
+        return vec![Message { role: "user".into(), text: text.to_string() }];
     }
     let mut out = Vec::new();
     let mut role: Option<&str> = None;
@@ -90,10 +75,7 @@ pub fn parse_delimited(text: &str) -> Vec<Message> {
     let flush = |role: Option<&str>, current: &[&str], out: &mut Vec<Message>| {
         if let Some(r) = role {
             if !current.is_empty() {
-                out.push(Message {
-                    role: r.into(),
-                    text: crate::py::strip(&current.join("\n")).to_string(),
-                });
+                out.push(Message { role: r.into(), text: crate::py::strip(&current.join("\n")).to_string() });
             }
         }
     };
@@ -107,10 +89,7 @@ pub fn parse_delimited(text: &str) -> Vec<Message> {
                 if role.is_none() && !preamble.is_empty() {
                     let pre = crate::py::strip(&preamble.join("\n")).to_string();
                     if !pre.is_empty() {
-                        out.push(Message {
-                            role: "user".into(),
-                            text: pre,
-                        });
+                        out.push(Message { role: "user".into(), text: pre });
                     }
                     preamble.clear();
                 }
@@ -132,22 +111,13 @@ mod tests {
     use super::*;
 
     fn pairs(m: &[Message]) -> Vec<(&str, &str)> {
-        m.iter()
-            .map(|m| (m.role.as_str(), m.text.as_str()))
-            .collect()
+        m.iter().map(|m| (m.role.as_str(), m.text.as_str())).collect()
     }
 
     #[test]
     fn delimited_text() {
         let m = parse_delimited("intro\n---USER\nHello\n\n---ASSISTANT\nHi there\n---USER");
-        assert_eq!(
-            pairs(&m),
-            vec![
-                ("user", "intro"),
-                ("user", "Hello"),
-                ("assistant", "Hi there")
-            ]
-        );
+        assert_eq!(pairs(&m), vec![("user", "intro"), ("user", "Hello"), ("assistant", "Hi there")]);
         // A delimiter followed by a line end still has one (empty) line: an empty message.
         let trailing = parse_delimited("---USER\nHello\n---ASSISTANT\n");
         assert_eq!(pairs(&trailing), vec![("user", "Hello"), ("assistant", "")]);

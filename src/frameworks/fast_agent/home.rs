@@ -12,11 +12,7 @@ use crate::model::{normalize, DiagKind, Diagnostic};
 use crate::yaml::{self, Value};
 
 /// Settings file names, in the order `home.discover_config_files` tries them.
-const CONFIG_NAMES: [&str; 3] = [
-    "fast-agent.yaml",
-    "fast-agent.config.yaml",
-    "fastagent.config.yaml",
-];
+const CONFIG_NAMES: [&str; 3] = ["fast-agent.yaml", "fast-agent.config.yaml", "fastagent.config.yaml"];
 
 /// The outcome of settings discovery.
 pub enum Settings {
@@ -36,18 +32,13 @@ fn present_configs(files: Files, folders: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 fn env_home(project: &Path, env: &Env) -> Option<PathBuf> {
-    env.get("FAST_AGENT_HOME")
-        .filter(|h| !h.is_empty())
-        .map(|h| normalize(&project.join(h)))
+    env.get("FAST_AGENT_HOME").filter(|h| !h.is_empty()).map(|h| normalize(&project.join(h)))
 }
 
 /// The folders settings discovery looks in, in order (no parent folders): the home as
 /// discovery sees it (`$FAST_AGENT_HOME` or `.fast-agent/`), then the project.
 pub fn settings_folders(project: &Path, env: &Env) -> [PathBuf; 2] {
-    [
-        env_home(project, env).unwrap_or_else(|| project.join(".fast-agent")),
-        project.to_path_buf(),
-    ]
+    [env_home(project, env).unwrap_or_else(|| project.join(".fast-agent")), project.to_path_buf()]
 }
 
 /// Finds the settings file and the fast-agent home, as `resolve_home_dir` does without
@@ -58,27 +49,15 @@ pub fn settings(project: &Path, env: &Env, files: Files) -> Settings {
     let discovery_home = folders[0].clone();
     let mut chosen = None;
     for folder in &folders {
-        let found: Vec<PathBuf> = CONFIG_NAMES
-            .iter()
-            .map(|n| folder.join(n))
-            .filter(|p| files.is_file(p))
-            .collect();
+        let found: Vec<PathBuf> = CONFIG_NAMES.iter().map(|n| folder.join(n)).filter(|p| files.is_file(p)).collect();
         if found.len() > 1 {
             let names: Vec<String> = found.iter().map(|p| p.display().to_string()).collect();
             let failure = Failure::new(
                 DiagKind::Parse,
-                format!(
-                    "ambiguous settings: {} (fast-agent stops with AmbiguousConfigFilesError)",
-                    names.join(" and ")
-                ),
+                format!("ambiguous settings: {} (fast-agent stops with AmbiguousConfigFilesError)", names.join(" and ")),
                 None,
             );
-            return Settings::Broken(
-                present_configs(files, &folders)
-                    .into_iter()
-                    .map(|p| (p, failure.clone()))
-                    .collect(),
-            );
+            return Settings::Broken(present_configs(files, &folders).into_iter().map(|p| (p, failure.clone())).collect());
         }
         if let Some(p) = found.into_iter().next() {
             chosen = Some(p);
@@ -90,63 +69,32 @@ pub fn settings(project: &Path, env: &Env, files: Files) -> Settings {
         None => "the fast-agent home is `.fast-agent/` in the project".to_string(),
     };
     let Some(config) = chosen else {
-        return Settings::Home {
-            home: discovery_home,
-            rule: default_rule(),
-        };
+        return Settings::Home { home: discovery_home, rule: default_rule() };
     };
     let broken = |message: String, line: Option<u32>| {
         let failure = Failure::new(DiagKind::Parse, message, line);
-        Settings::Broken(
-            present_configs(files, &folders)
-                .into_iter()
-                .map(|p| (p, failure.clone()))
-                .collect(),
-        )
+        Settings::Broken(present_configs(files, &folders).into_iter().map(|p| (p, failure.clone())).collect())
     };
     let bytes = match files.read(&config) {
         Ok(b) => b,
         Err(e) => return broken(format!("cannot read the settings file: {e}"), None),
     };
-    let Ok(text) = decode_text(&bytes) else {
-        return broken("the settings file is not UTF-8".into(), None);
-    };
+    let Ok(text) = decode_text(&bytes) else { return broken("the settings file is not UTF-8".into(), None) };
     let doc = match yaml::load(&text) {
         Ok(doc) => doc,
-        Err(e) => {
-            return broken(
-                format!("invalid settings YAML: {}", e.message),
-                Some(e.line),
-            )
-        }
+        Err(e) => return broken(format!("invalid settings YAML: {}", e.message), Some(e.line)),
     };
     let home_entry = match doc.map(|n| n.value) {
         None | Some(Value::Null) => None,
-        Some(Value::Map(map)) => entries_of(&map, 0, env)
-            .into_iter()
-            .find(|e| e.key_is_str && e.key == "home"),
-        Some(other) => {
-            return broken(
-                format!("the settings must be a mapping, not {}", other.type_name()),
-                Some(1),
-            )
-        }
+        Some(Value::Map(map)) => entries_of(&map, 0, env).into_iter().find(|e| e.key_is_str && e.key == "home"),
+        Some(other) => return broken(format!("the settings must be a mapping, not {}", other.type_name()), Some(1)),
     };
     match home_entry.map(|e| (e.value.value, e.line)) {
-        None | Some((Value::Null, _)) => Settings::Home {
-            home: discovery_home,
-            rule: format!("{} (settings: {})", default_rule(), config.display()),
-        },
+        None | Some((Value::Null, _)) => Settings::Home { home: discovery_home, rule: format!("{} (settings: {})", default_rule(), config.display()) },
         Some((Value::Str(h), line)) => {
-            let home = normalize(&project.join(expand_user(
-                &h,
-                Path::new(env.get("HOME").map(String::as_str).unwrap_or("/")),
-            )));
+            let home = normalize(&project.join(expand_user(&h, Path::new(env.get("HOME").map(String::as_str).unwrap_or("/")))));
             Settings::Home {
-                rule: format!(
-                    "`home: {h}` in {} (line {line}) moves the fast-agent home",
-                    config.display()
-                ),
+                rule: format!("`home: {h}` in {} (line {line}) moves the fast-agent home", config.display()),
                 home,
             }
         }
@@ -158,9 +106,7 @@ pub fn settings(project: &Path, env: &Env, files: Files) -> Settings {
 /// directly holds a regular file with a card extension.
 pub fn holds_card_file(files: Files, folder: &Path) -> bool {
     match files.list_dir(folder) {
-        Ok(Some(entries)) => entries
-            .iter()
-            .any(|e| !e.is_dir && files.is_file(&e.path) && FileKind::of(&e.name).is_some()),
+        Ok(Some(entries)) => entries.iter().any(|e| !e.is_dir && files.is_file(&e.path) && FileKind::of(&e.name).is_some()),
         _ => false,
     }
 }
@@ -169,14 +115,8 @@ pub fn holds_card_file(files: Files, folder: &Path) -> bool {
 /// files must sniff as having front matter; broken links and folders are skipped.
 /// A Markdown file agentry cannot read (too large, no permission) is skipped too, as
 /// it cannot be sniffed, but with a warning in `skipped` so it is not lost silently.
-pub fn card_files(
-    root: &Path,
-    files: Files,
-    skipped: &mut Vec<Diagnostic>,
-) -> std::io::Result<Vec<PathBuf>> {
-    let Some(entries) = files.list_dir(root)? else {
-        return Ok(Vec::new());
-    };
+pub fn card_files(root: &Path, files: Files, skipped: &mut Vec<Diagnostic>) -> std::io::Result<Vec<PathBuf>> {
+    let Some(entries) = files.list_dir(root)? else { return Ok(Vec::new()) };
     Ok(entries
         .iter()
         .filter(|e| !e.is_dir && files.is_file(&e.path))
@@ -186,12 +126,7 @@ pub fn card_files(
                 Ok(bytes) => sniff_markdown(&bytes),
                 Err(err) => {
                     let message = format!("cannot read: {err}; not looked at as a card");
-                    skipped.push(Diagnostic::warning(
-                        super::ID,
-                        DiagKind::Io,
-                        &e.path,
-                        message,
-                    ));
+                    skipped.push(Diagnostic::warning(super::ID, DiagKind::Io, &e.path, message));
                     false
                 }
             },

@@ -68,10 +68,7 @@ impl Framework for FastAgent {
             RenderMode::Live { .. } => raw::format_date(today()),
         };
         let project = crate::model::normalize(&cx.roots.project);
-        for (i, folder) in home::settings_folders(&project, &env)
-            .into_iter()
-            .enumerate()
-        {
+        for (i, folder) in home::settings_folders(&project, &env).into_iter().enumerate() {
             report.searched.push(SearchDir {
                 scope: Scope::Project,
                 path: folder,
@@ -87,18 +84,13 @@ impl Framework for FastAgent {
                 for (path, failure) in problems {
                     let key = source_of(cx, &path).key();
                     report.diagnostics.push(
-                        Diagnostic::error(ID, failure.kind, &path, failure.message)
-                            .at(failure.line, None)
-                            .failing(key),
+                        Diagnostic::error(ID, failure.kind, &path, failure.message).at(failure.line, None).failing(key),
                     );
                 }
                 return report;
             }
         };
-        let folders = [
-            (home_dir.join("agent-cards"), "agent cards"),
-            (home_dir.join("tool-cards"), "tool cards"),
-        ];
+        let folders = [(home_dir.join("agent-cards"), "agent cards"), (home_dir.join("tool-cards"), "tool cards")];
         let mut roots = Vec::new();
         for (i, (folder, what)) in folders.iter().enumerate() {
             let used = home::holds_card_file(cx.files, folder);
@@ -107,46 +99,23 @@ impl Framework for FastAgent {
                 path: folder.clone(),
                 role: format!(
                     "{what}, loaded {} ({home_rule}){}",
-                    if i == 0 {
-                        "first"
-                    } else {
-                        "second; a tool card replaces an agent card of the same name"
-                    },
-                    if used {
-                        ""
-                    } else {
-                        "; used only once it directly holds a .md/.markdown/.yaml/.yml file"
-                    }
+                    if i == 0 { "first" } else { "second; a tool card replaces an agent card of the same name" },
+                    if used { "" } else { "; used only once it directly holds a .md/.markdown/.yaml/.yml file" }
                 ),
             });
             if used {
-                roots.push(
-                    cx.files
-                        .canonicalize(folder)
-                        .unwrap_or_else(|| folder.clone()),
-                );
+                roots.push(cx.files.canonicalize(folder).unwrap_or_else(|| folder.clone()));
             }
         }
         let mut files = Vec::new();
         for root in &roots {
             match home::card_files(root, cx.files, &mut report.diagnostics) {
                 Ok(found) => files.extend(found),
-                Err(e) => report.diagnostics.push(Diagnostic::error(
-                    ID,
-                    DiagKind::Io,
-                    root,
-                    format!("cannot list the folder: {e}"),
-                )),
+                Err(e) => report.diagnostics.push(Diagnostic::error(ID, DiagKind::Io, root, format!("cannot list the folder: {e}"))),
             }
         }
         let key = crate::discover::context_key(&format!("{env:?}\0{date}"));
-        let state = registry::LoadState {
-            cx,
-            env: &env,
-            date: &date,
-            dialect,
-            key,
-        };
+        let state = registry::LoadState { cx, env: &env, date: &date, dialect, key };
         registry::resolve(&state, &files, &mut report);
         rfc::compare_dialects(&state, &files, &mut report);
         report
@@ -179,19 +148,9 @@ fn environment(cx: &LoadContext) -> BTreeMap<String, String> {
                 env.insert(k.to_string(), v.to_string());
             }
             // The oracle passes the roots resolved (`Path.resolve()`).
-            let resolved = |p: &Path| {
-                cx.files
-                    .canonicalize(p)
-                    .unwrap_or_else(|| crate::model::normalize(p))
-            };
-            env.insert(
-                "HOME".into(),
-                resolved(&cx.roots.home).to_string_lossy().into_owned(),
-            );
-            env.insert(
-                "XDG_CONFIG_HOME".into(),
-                resolved(&cx.roots.xdg).to_string_lossy().into_owned(),
-            );
+            let resolved = |p: &Path| cx.files.canonicalize(p).unwrap_or_else(|| crate::model::normalize(p));
+            env.insert("HOME".into(), resolved(&cx.roots.home).to_string_lossy().into_owned());
+            env.insert("XDG_CONFIG_HOME".into(), resolved(&cx.roots.xdg).to_string_lossy().into_owned());
             if let Some(path) = cx.env.get("PATH") {
                 env.insert("PATH".into(), path.clone());
             }
@@ -215,9 +174,7 @@ fn today() -> i64 {
 fn source_of(cx: &LoadContext, path: &Path) -> Source {
     let mut source = cx.roots.source(path, None);
     for root in [&cx.roots.project, &cx.roots.home, &cx.roots.xdg] {
-        let Some(real) = cx.files.canonicalize(root) else {
-            continue;
-        };
+        let Some(real) = cx.files.canonicalize(root) else { continue };
         let given = crate::model::normalize(root);
         if real != given && path.starts_with(&real) && !path.starts_with(&given) {
             if let Ok(rest) = path.strip_prefix(&real) {

@@ -15,10 +15,7 @@ pub enum FileKind {
 
 impl FileKind {
     pub fn of(file_name: &str) -> Option<FileKind> {
-        match crate::py::strip(crate::discover::suffix(file_name))
-            .to_lowercase()
-            .as_str()
-        {
+        match crate::py::strip(crate::discover::suffix(file_name)).to_lowercase().as_str() {
             ".yaml" | ".yml" => Some(FileKind::Yaml),
             ".md" | ".markdown" => Some(FileKind::Markdown),
             _ => None,
@@ -29,9 +26,7 @@ impl FileKind {
 /// `_markdown_has_frontmatter`: UTF-8, a leading BOM dropped, and the first non-blank
 /// line, trimmed, is exactly `---` or `+++`.
 pub fn sniff_markdown(bytes: &[u8]) -> bool {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return false;
-    };
+    let Ok(text) = std::str::from_utf8(bytes) else { return false };
     let text = text.trim_start_matches('\u{feff}');
     super::raw::Lines::new(text)
         .find_map(super::raw::strip_to_none)
@@ -46,66 +41,33 @@ fn parse_failure(message: String, line: Option<u32>) -> Failure {
 pub fn released(kind: FileKind, bytes: &[u8], env: &Env) -> Result<RawCard, Failure> {
     match kind {
         FileKind::Yaml => {
-            let text = decode_text(bytes).map_err(|e| {
-                parse_failure(
-                    format!(
-                        "the file is not UTF-8 ({e}); fast-agent fails with UnicodeDecodeError"
-                    ),
-                    None,
-                )
-            })?;
-            let doc = yaml::load(&text).map_err(|e| {
-                parse_failure(format!("Failed to parse YAML: {}", e.message), Some(e.line))
-            })?;
+            let text = decode_text(bytes)
+                .map_err(|e| parse_failure(format!("the file is not UTF-8 ({e}); fast-agent fails with UnicodeDecodeError"), None))?;
+            let doc = yaml::load(&text)
+                .map_err(|e| parse_failure(format!("Failed to parse YAML: {}", e.message), Some(e.line)))?;
             match doc {
                 Some(node) => match node.value {
-                    Value::Map(map) => Ok(RawCard {
-                        entries: entries_of(&map, 0, env),
-                        body: None,
-                        body_line: 1,
-                        ..Default::default()
-                    }),
+                    Value::Map(map) => Ok(RawCard { entries: entries_of(&map, 0, env), body: None, body_line: 1, ..Default::default() }),
                     other => Err(parse_failure(
-                        format!(
-                            "AgentCard YAML must be a mapping (found {})",
-                            other.type_name()
-                        ),
+                        format!("AgentCard YAML must be a mapping (found {})", other.type_name()),
                         Some(node.span.line),
                     )),
                 },
-                None => Err(parse_failure(
-                    "AgentCard YAML must be a mapping (the file is empty)".into(),
-                    None,
-                )),
+                None => Err(parse_failure("AgentCard YAML must be a mapping (the file is empty)".into(), None)),
             }
         }
         FileKind::Markdown => {
-            let text = decode_text(bytes).map_err(|e| {
-                parse_failure(
-                    format!("Failed to parse frontmatter: not UTF-8 ({e})"),
-                    None,
-                )
-            })?;
+            let text = decode_text(bytes)
+                .map_err(|e| parse_failure(format!("Failed to parse frontmatter: not UTF-8 ({e})"), None))?;
             let text = text.trim_start_matches('\u{feff}');
             let split = crate::frontmatter::split(text);
-            let mut card = RawCard {
-                body: Some(split.body),
-                body_line: split.body_line,
-                ..Default::default()
-            };
+            let mut card = RawCard { body: Some(split.body), body_line: split.body_line, ..Default::default() };
             if let Some(front) = split.front {
                 let doc = yaml::load(&front.text).map_err(|e| {
-                    parse_failure(
-                        format!("Failed to parse frontmatter: {}", e.message),
-                        Some(e.line + front.line_offset),
-                    )
+                    parse_failure(format!("Failed to parse frontmatter: {}", e.message), Some(e.line + front.line_offset))
                 })?;
                 // python-frontmatter ignores a block that is not a mapping.
-                if let Some(crate::yaml::Node {
-                    value: Value::Map(map),
-                    ..
-                }) = doc
-                {
+                if let Some(crate::yaml::Node { value: Value::Map(map), .. }) = doc {
                     card.entries = entries_of(&map, front.line_offset, env);
                 }
             }

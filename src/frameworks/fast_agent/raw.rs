@@ -61,10 +61,7 @@ impl RawCard {
                 key_is_str: true,
                 line,
                 written: value.to_json(),
-                value: Node {
-                    value,
-                    span: Default::default(),
-                },
+                value: Node { value, span: Default::default() },
             });
         }
     }
@@ -87,11 +84,7 @@ pub struct Failure {
 
 impl Failure {
     pub fn new(kind: DiagKind, message: impl Into<String>, line: Option<u32>) -> Failure {
-        Failure {
-            kind,
-            message: message.into(),
-            line,
-        }
+        Failure { kind, message: message.into(), line }
     }
 
     pub fn validation(message: impl Into<String>, line: Option<u32>) -> Failure {
@@ -144,10 +137,7 @@ pub fn substitute_env(node: &mut Node, env: &Env) {
     match &mut node.value {
         Value::Str(s) if s.contains("${") => *s = resolve_env_text(s, env),
         Value::Seq(items) => items.iter_mut().for_each(|n| substitute_env(n, env)),
-        Value::Map(m) => m
-            .entries
-            .iter_mut()
-            .for_each(|(_, v)| substitute_env(v, env)),
+        Value::Map(m) => m.entries.iter_mut().for_each(|(_, v)| substitute_env(v, env)),
         _ => {}
     }
 }
@@ -165,9 +155,7 @@ pub fn resolve_env_text(text: &str, env: &Env) -> String {
                 let inner = &after[..end];
                 let whole = &rest[start..start + 2 + end + 1];
                 match inner.split_once(':') {
-                    Some((name, default)) => {
-                        out.push_str(env.get(name).map(String::as_str).unwrap_or(default))
-                    }
+                    Some((name, default)) => out.push_str(env.get(name).map(String::as_str).unwrap_or(default)),
                     None => out.push_str(env.get(inner).map(String::as_str).unwrap_or(whole)),
                 }
                 rest = &after[end + 1..];
@@ -219,11 +207,7 @@ impl<'a> Iterator for Lines<'a> {
                 b'\r' if bytes.get(i + 1) == Some(&b'\n') => 2,
                 b'\r' => 1,
                 0xC2 if bytes.get(i + 1) == Some(&0x85) => 2,
-                0xE2 if bytes.get(i + 1) == Some(&0x80)
-                    && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) =>
-                {
-                    3
-                }
+                0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) => 3,
                 _ => 0,
             };
             if width > 0 {
@@ -255,11 +239,7 @@ pub fn str_to_none(v: &Value) -> Option<&str> {
 /// universal newlines (`\r\n` and `\r` become `\n`).
 pub fn decode_text(bytes: &[u8]) -> Result<String, std::str::Utf8Error> {
     let text = std::str::from_utf8(bytes)?;
-    Ok(if text.contains('\r') {
-        text.replace("\r\n", "\n").replace('\r', "\n")
-    } else {
-        text.to_string()
-    })
+    Ok(if text.contains('\r') { text.replace("\r\n", "\n").replace('\r', "\n") } else { text.to_string() })
 }
 
 /// The load-time templates fast-agent applies to an explicit instruction
@@ -287,9 +267,7 @@ fn url_template(text: &str) -> Option<String> {
     let mut rest = text;
     while let Some(i) = rest.find("{{url:") {
         let after = &rest[i + 6..];
-        let scheme_ok = ["http://", "https://", "hf://"]
-            .iter()
-            .any(|s| after.starts_with(s));
+        let scheme_ok = ["http://", "https://", "hf://"].iter().any(|s| after.starts_with(s));
         if scheme_ok {
             if let Some(end) = after.find('}') {
                 let scheme_len = after.find("://").map(|p| p + 3).unwrap_or(0);
@@ -307,18 +285,8 @@ fn url_template(text: &str) -> Option<String> {
 pub fn format_date(days_since_epoch: i64) -> String {
     let (year, month, day) = crate::py::calendar::civil_from_days(days_since_epoch);
     const MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "November", "December",
     ];
     format!("{day:02} {} {year}", MONTHS[(month - 1) as usize])
 }
@@ -329,11 +297,7 @@ mod tests {
 
     #[test]
     fn env_substitution_follows_the_regex() {
-        let env: Env = [
-            ("SET".to_string(), "v".to_string()),
-            ("EMPTY".to_string(), String::new()),
-        ]
-        .into();
+        let env: Env = [("SET".to_string(), "v".to_string()), ("EMPTY".to_string(), String::new())].into();
         assert_eq!(resolve_env_text("a ${SET} b", &env), "a v b");
         assert_eq!(resolve_env_text("${UNSET}", &env), "${UNSET}");
         assert_eq!(resolve_env_text("${UNSET:dflt}", &env), "dflt");
@@ -350,10 +314,7 @@ mod tests {
             apply_templates("On {{currentDate}} \\{{currentDate}} {{file:x}}", &date).unwrap(),
             "On 15 January 2025 \\{{currentDate}} {{file:x}}"
         );
-        assert_eq!(
-            apply_templates("{{url:https://e.x/r.md}}", &date),
-            Err("https://e.x/r.md".into())
-        );
+        assert_eq!(apply_templates("{{url:https://e.x/r.md}}", &date), Err("https://e.x/r.md".into()));
         assert!(apply_templates("{{url:ftp://e.x}}", &date).is_ok());
     }
 
@@ -363,10 +324,7 @@ mod tests {
         assert_eq!(splitlines(""), Vec::<&str>::new());
         assert_eq!(splitlines("\n"), vec![""]);
         assert_eq!(splitlines("x\r"), vec!["x"]);
-        assert_eq!(
-            splitlines("a\u{85}b\u{2028}c\u{2029}d\x1ce\x0bf\x0cg"),
-            vec!["a", "b", "c", "d", "e", "f", "g"]
-        );
+        assert_eq!(splitlines("a\u{85}b\u{2028}c\u{2029}d\x1ce\x0bf\x0cg"), vec!["a", "b", "c", "d", "e", "f", "g"]);
         assert_eq!(splitlines("é\u{2027}ü\u{a0}"), vec!["é\u{2027}ü\u{a0}"]);
         assert_eq!(decode_text(b"a\r\nb\rc").unwrap(), "a\nb\nc");
         assert!(decode_text(b"caf\xe9").is_err());

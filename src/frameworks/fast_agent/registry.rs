@@ -44,10 +44,7 @@ pub struct Loaded {
 /// the line it points at; a file either loads completely or not at all. Memoized per
 /// file and dialect: a refresh reads again only the cards whose files changed.
 pub fn load_file(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failure> {
-    let key = s.cx.memo_key(
-        ID,
-        &format!("{}\0{:?}\0{}", s.key, s.dialect, discovered.display()),
-    );
+    let key = s.cx.memo_key(ID, &format!("{}\0{:?}\0{}", s.key, s.dialect, discovered.display()));
     let loaded = s.cx.files.definition(key, |files| {
         let cx = s.cx.with_files(files);
         load_file_once(&LoadState { cx: &cx, ..*s }, discovered)
@@ -56,30 +53,15 @@ pub fn load_file(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failur
 }
 
 fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failure> {
-    let path =
-        s.cx.files
-            .canonicalize(discovered)
-            .unwrap_or_else(|| discovered.to_path_buf());
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let path = s.cx.files.canonicalize(discovered).unwrap_or_else(|| discovered.to_path_buf());
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if file_name == "SKILL.md" {
-        return Err(Failure::validation(
-            "SKILL.md is an Agent Skill manifest, not an AgentCard",
-            None,
-        ));
+        return Err(Failure::validation("SKILL.md is an Agent Skill manifest, not an AgentCard", None));
     }
     let Some(kind) = FileKind::of(&file_name) else {
-        return Err(Failure::validation(
-            format!("Unsupported AgentCard file extension: {}", path.display()),
-            None,
-        ));
+        return Err(Failure::validation(format!("Unsupported AgentCard file extension: {}", path.display()), None));
     };
-    let bytes =
-        s.cx.files
-            .read(&path)
-            .map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))?;
+    let bytes = s.cx.files.read(&path).map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))?;
     let raws = match s.dialect {
         Dialect::Released => vec![(None, super::parse::released(kind, &bytes, s.env)?)],
         Dialect::Rfc => super::rfc::parse(kind, &bytes, s.env)?,
@@ -93,11 +75,7 @@ fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failu
         path: &path,
         home: &home,
         date: s.date,
-        rule: if s.dialect == Dialect::Rfc {
-            InstructionRule::Rfc
-        } else {
-            InstructionRule::Released
-        },
+        rule: if s.dialect == Dialect::Rfc { InstructionRule::Rfc } else { InstructionRule::Released },
         exists: &exists,
         resolve: &resolve,
         source_key: &source_key,
@@ -108,20 +86,12 @@ fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failu
             super::rfc::check_card(&raw, in_bundle)?;
         }
         let card = validate::build(raw, &cx).map_err(|f| match &label {
-            Some(l) if in_bundle => Failure {
-                message: format!("card {l}: {}", f.message),
-                ..f
-            },
+            Some(l) if in_bundle => Failure { message: format!("card {l}: {}", f.message), ..f },
             _ => f,
         })?;
         if let Some(first) = out.iter().find(|l| l.card.name == card.name) {
             return Err(Failure::validation(
-                format!(
-                    "Duplicate agent name '{}' in {} (first at line {})",
-                    card.name,
-                    path.display(),
-                    first.card.name_line.unwrap_or(0)
-                ),
+                format!("Duplicate agent name '{}' in {} (first at line {})", card.name, path.display(), first.card.name_line.unwrap_or(0)),
                 card.name_line,
             ));
         }
@@ -129,16 +99,8 @@ fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failu
         if in_bundle {
             source.card = Some(card.name.clone());
         }
-        let is_tool = path
-            .parent()
-            .and_then(Path::file_name)
-            .is_some_and(|n| n == "tool-cards");
-        out.push(Loaded {
-            card,
-            source,
-            path: path.clone(),
-            is_tool,
-        });
+        let is_tool = path.parent().and_then(Path::file_name).is_some_and(|n| n == "tool-cards");
+        out.push(Loaded { card, source, path: path.clone(), is_tool });
     }
     Ok(out)
 }
@@ -157,11 +119,7 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
     let mut errors: BTreeSet<(String, &'static str)> = BTreeSet::new();
     let mut push_error = |report: &mut EcosystemReport, path: &Path, key: String, f: Failure| {
         if errors.insert((key.clone(), f.kind.as_str())) {
-            report.diagnostics.push(
-                Diagnostic::error(ID, f.kind, path, f.message)
-                    .at(f.line, None)
-                    .failing(key),
-            );
+            report.diagnostics.push(Diagnostic::error(ID, f.kind, path, f.message).at(f.line, None).failing(key));
         }
     };
     let mut registered: Vec<Entry> = Vec::new();
@@ -172,26 +130,19 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
     // Reading and validating a file depends on nothing registered before it, so the
     // files are loaded in parallel (the other core has work while a larger framework
     // runs); registration below stays in discovery order.
-    let loads: Vec<Result<Vec<Loaded>, Failure>> =
-        files.par_iter().map(|d| load_file(s, d)).collect();
+    let loads: Vec<Result<Vec<Loaded>, Failure>> = files.par_iter().map(|d| load_file(s, d)).collect();
     for (discovered, loaded) in files.iter().zip(loads) {
         let key = source_of(s.cx, discovered).key();
         let loaded = match loaded {
             Ok(l) => l,
             Err(f) => {
-                report
-                    .agents
-                    .push(agents::invalid(discovered, source_of(s.cx, discovered), &f));
+                report.agents.push(agents::invalid(discovered, source_of(s.cx, discovered), &f));
                 push_error(report, discovered, key, f);
                 continue;
             }
         };
         if let Some(conflict) = registration_conflict(&loaded, &registered, &winners) {
-            report.agents.push(agents::invalid(
-                discovered,
-                source_of(s.cx, discovered),
-                &conflict,
-            ));
+            report.agents.push(agents::invalid(discovered, source_of(s.cx, discovered), &conflict));
             push_error(report, discovered, key, conflict);
             continue;
         }
@@ -207,12 +158,7 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
             }
             winners.insert(name.clone(), registered.len());
             agent_order.push(name);
-            registered.push(Entry {
-                order: registered.len(),
-                loaded: l,
-                history: Vec::new(),
-                replaced,
-            });
+            registered.push(Entry { order: registered.len(), loaded: l, history: Vec::new(), replaced });
         }
     }
 
@@ -221,46 +167,24 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
     for entry in &mut registered {
         let mut history = Vec::new();
         for file in &entry.loaded.card.message_files {
-            let name = file
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let key = source_of(s.cx, file).key();
             // Only regular files: a FIFO or device named in `messages:` must not block
             // or flood the load.
-            let read = if s.cx.files.is_file(file) {
-                s.cx.files.read(file)
-            } else {
-                Err(crate::discover::ReadError::Other(
-                    "not a regular file".into(),
-                ))
-            };
+            let read = if s.cx.files.is_file(file) { s.cx.files.read(file) } else { Err(crate::discover::ReadError::Other("not a regular file".into())) };
             match read {
                 Ok(bytes) => match super::history::parse(&name, &bytes) {
                     Ok(messages) => history.extend(messages),
-                    Err(e) => push_error(
-                        report,
-                        file,
-                        key,
-                        Failure::new(DiagKind::Parse, format!("history file: {e}"), None),
-                    ),
+                    Err(e) => push_error(report, file, key, Failure::new(DiagKind::Parse, format!("history file: {e}"), None)),
                 },
-                Err(e) => push_error(
-                    report,
-                    file,
-                    key,
-                    Failure::new(DiagKind::Io, format!("history file: {e}"), None),
-                ),
+                Err(e) => push_error(report, file, key, Failure::new(DiagKind::Io, format!("history file: {e}"), None)),
             }
         }
         history.extend(entry.loaded.card.inline_history.iter().cloned());
         entry.history = history;
     }
 
-    let by_name: BTreeMap<&str, &Entry> = winners
-        .iter()
-        .map(|(n, &i)| (n.as_str(), &registered[i]))
-        .collect();
+    let by_name: BTreeMap<&str, &Entry> = winners.iter().map(|(n, &i)| (n.as_str(), &registered[i])).collect();
     for (name, entry) in &by_name {
         if let Some(f) = reference_problem(name, &entry.loaded.card, &by_name) {
             push_error(report, &entry.loaded.path, entry.loaded.source.key(), f);
@@ -268,24 +192,16 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
     }
     for (member, cycle) in cycle_members(&agent_order, &by_name) {
         let entry = by_name[member.as_str()];
-        let f = Failure::new(
-            DiagKind::Cycle,
-            format!("'{member}' is part of a reference cycle: {cycle}"),
-            entry.loaded.card.name_line,
-        );
+        let f = Failure::new(DiagKind::Cycle, format!("'{member}' is part of a reference cycle: {cycle}"), entry.loaded.card.name_line);
         push_error(report, &entry.loaded.path, entry.loaded.source.key(), f);
     }
 
-    let winner_keys: HashMap<&str, (String, bool)> = by_name
-        .iter()
-        .map(|(n, e)| (*n, (e.loaded.source.key(), e.loaded.is_tool)))
-        .collect();
+    let winner_keys: HashMap<&str, (String, bool)> =
+        by_name.iter().map(|(n, e)| (*n, (e.loaded.source.key(), e.loaded.is_tool))).collect();
     let mut built: Vec<(String, u8, usize, crate::model::Agent)> = Vec::new();
     for entry in &registered {
         let name = entry.loaded.card.name.as_str();
-        let active = winners
-            .get(name)
-            .is_some_and(|&i| registered[i].order == entry.order);
+        let active = winners.get(name).is_some_and(|&i| registered[i].order == entry.order);
         let winner = by_name.get(name).copied();
         let agent = agents::build(entry, active, winner, &winner_keys);
         built.push((name.to_string(), u8::from(!active), entry.order, agent));
@@ -296,23 +212,13 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
 
 /// `_validate_changed_agent_cards` for one file: a name twice in the file, or already
 /// loaded by the same kind of folder, fails the whole file.
-fn registration_conflict(
-    loaded: &[Loaded],
-    registered: &[Entry],
-    winners: &HashMap<String, usize>,
-) -> Option<Failure> {
+fn registration_conflict(loaded: &[Loaded], registered: &[Entry], winners: &HashMap<String, usize>) -> Option<Failure> {
     for l in loaded {
-        let Some(&i) = winners.get(&l.card.name) else {
-            continue;
-        };
+        let Some(&i) = winners.get(&l.card.name) else { continue };
         let existing = &registered[i].loaded;
         if existing.path != l.path && existing.is_tool == l.is_tool {
             return Some(Failure::validation(
-                format!(
-                    "Agent '{}' already loaded from {}",
-                    l.card.name,
-                    existing.path.display()
-                ),
+                format!("Agent '{}' already loaded from {}", l.card.name, existing.path.display()),
                 l.card.name_line,
             ));
         }
@@ -332,36 +238,19 @@ fn dependencies(card: &Card) -> Vec<&str> {
 /// planner child that cannot run an LLM.
 fn reference_problem(name: &str, card: &Card, agents: &BTreeMap<&str, &Entry>) -> Option<Failure> {
     let checked: Vec<&validate::Reference> = card.references.iter().filter(|r| r.checked).collect();
-    let missing: Vec<&&validate::Reference> = checked
-        .iter()
-        .filter(|r| !agents.contains_key(r.name.as_str()))
-        .collect();
+    let missing: Vec<&&validate::Reference> = checked.iter().filter(|r| !agents.contains_key(r.name.as_str())).collect();
     if let Some(first) = missing.first() {
         let names: Vec<&str> = missing.iter().map(|r| r.name.as_str()).collect();
         return Some(Failure::new(
             DiagKind::Missing,
-            format!(
-                "{} '{name}' references non-existent {}: {}",
-                card.card_type.key(),
-                first.attribute,
-                names.join(", ")
-            ),
+            format!("{} '{name}' references non-existent {}: {}", card.card_type.key(), first.attribute, names.join(", ")),
             first.line,
         ));
     }
-    if matches!(
-        card.card_type,
-        CardType::Orchestrator | CardType::IterativePlanner
-    ) {
+    if matches!(card.card_type, CardType::Orchestrator | CardType::IterativePlanner) {
         for r in &checked {
-            if agents
-                .get(r.name.as_str())
-                .is_some_and(|e| e.loaded.card.card_type == CardType::A2a)
-            {
-                return Some(Failure::validation(
-                    format!("Agent '{}' used by '{name}' lacks LLM capability", r.name),
-                    r.line,
-                ));
+            if agents.get(r.name.as_str()).is_some_and(|e| e.loaded.card.card_type == CardType::A2a) {
+                return Some(Failure::validation(format!("Agent '{}' used by '{name}' lacks LLM capability", r.name), r.line));
             }
         }
     }
@@ -375,12 +264,7 @@ fn cycle_members(order: &[String], agents: &BTreeMap<&str, &Entry>) -> Vec<(Stri
     let mut remaining: Vec<&str> = order.iter().map(String::as_str).collect();
     let mut members: Vec<(String, String)> = Vec::new();
     while let Some(cycle) = find_cycle(&remaining, agents) {
-        let text = cycle
-            .iter()
-            .chain(cycle.first())
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(" -> ");
+        let text = cycle.iter().chain(cycle.first()).cloned().collect::<Vec<_>>().join(" -> ");
         for m in &cycle {
             if !members.iter().any(|(n, _)| n == m) {
                 members.push((m.clone(), text.clone()));
@@ -393,12 +277,7 @@ fn cycle_members(order: &[String], agents: &BTreeMap<&str, &Entry>) -> Vec<(Stri
 
 fn find_cycle(names: &[&str], agents: &BTreeMap<&str, &Entry>) -> Option<Vec<String>> {
     let available: BTreeSet<&str> = names.iter().copied().collect();
-    let deps = |n: &str| -> Vec<&str> {
-        agents
-            .get(n)
-            .map(|e| dependencies(&e.loaded.card))
-            .unwrap_or_default()
-    };
+    let deps = |n: &str| -> Vec<&str> { agents.get(n).map(|e| dependencies(&e.loaded.card)).unwrap_or_default() };
     let mut visited: BTreeSet<&str> = BTreeSet::new();
     for &start in names {
         if visited.contains(start) {

@@ -29,30 +29,12 @@ fn fields() -> Vec<(&'static str, &'static str, Kind, Json, bool)> {
     vec![
         ("meta", "_meta", Any, Json::Null, false),
         ("messages", "messages", Any, json!([]), true),
-        (
-            "model_preferences",
-            "modelPreferences",
-            Any,
-            Json::Null,
-            false,
-        ),
+        ("model_preferences", "modelPreferences", Any, Json::Null, false),
         ("system_prompt", "systemPrompt", Str, Json::Null, true),
-        (
-            "include_context",
-            "includeContext",
-            Literal(&["none", "thisServer", "allServers"]),
-            Json::Null,
-            false,
-        ),
+        ("include_context", "includeContext", Literal(&["none", "thisServer", "allServers"]), Json::Null, false),
         ("temperature", "temperature", Float, Json::Null, false),
         ("max_tokens", "maxTokens", Int, Json::Null, false),
-        (
-            "stop_sequences",
-            "stopSequences",
-            StrList,
-            Json::Null,
-            false,
-        ),
+        ("stop_sequences", "stopSequences", StrList, Json::Null, false),
         ("metadata", "metadata", Dict, Json::Null, false),
         ("tools", "tools", Any, Json::Null, false),
         ("tool_choice", "toolChoice", Any, Json::Null, false),
@@ -60,97 +42,25 @@ fn fields() -> Vec<(&'static str, &'static str, Kind, Json, bool)> {
         ("model", "model", Str, Json::Null, true),
         ("use_history", "useHistory", Bool, json!(true), true),
         ("max_iterations", "maxIterations", Int, json!(9999), false),
-        (
-            "parallel_tool_calls",
-            "parallelToolCalls",
-            Bool,
-            json!(true),
-            false,
-        ),
+        ("parallel_tool_calls", "parallelToolCalls", Bool, json!(true), false),
         ("response_format", "responseFormat", Any, Json::Null, false),
-        (
-            "structured_schema",
-            "structuredSchema",
-            Dict,
-            Json::Null,
-            false,
-        ),
-        (
-            "structured_tool_policy",
-            "structuredToolPolicy",
-            Literal(&["auto", "always", "defer", "no_tools"]),
-            json!("auto"),
-            false,
-        ),
-        (
-            "sampling_tool_choice",
-            "samplingToolChoice",
-            Literal(&["auto", "required", "none"]),
-            Json::Null,
-            false,
-        ),
+        ("structured_schema", "structuredSchema", Dict, Json::Null, false),
+        ("structured_tool_policy", "structuredToolPolicy", Literal(&["auto", "always", "defer", "no_tools"]), json!("auto"), false),
+        ("sampling_tool_choice", "samplingToolChoice", Literal(&["auto", "required", "none"]), Json::Null, false),
         ("template_vars", "templateVars", Dict, json!({}), false),
         ("mcp_metadata", "mcpMetadata", Dict, Json::Null, false),
-        (
-            "tool_execution_handler",
-            "toolExecutionHandler",
-            Any,
-            Json::Null,
-            false,
-        ),
-        (
-            "emit_loop_progress",
-            "emitLoopProgress",
-            Bool,
-            json!(false),
-            false,
-        ),
-        (
-            "tool_result_mode",
-            "toolResultMode",
-            Literal(&["postprocess", "passthrough", "selectable"]),
-            json!("postprocess"),
-            false,
-        ),
+        ("tool_execution_handler", "toolExecutionHandler", Any, Json::Null, false),
+        ("emit_loop_progress", "emitLoopProgress", Bool, json!(false), false),
+        ("tool_result_mode", "toolResultMode", Literal(&["postprocess", "passthrough", "selectable"]), json!("postprocess"), false),
         ("batch_context", "batchContext", Any, Json::Null, true),
-        (
-            "streaming_timeout",
-            "streamingTimeout",
-            Float,
-            json!(150.0),
-            false,
-        ),
+        ("streaming_timeout", "streamingTimeout", Float, json!(150.0), false),
         ("top_p", "topP", Float, Json::Null, false),
         ("top_k", "topK", Int, Json::Null, false),
         ("min_p", "minP", Float, Json::Null, false),
-        (
-            "presence_penalty",
-            "presencePenalty",
-            Float,
-            Json::Null,
-            false,
-        ),
-        (
-            "frequency_penalty",
-            "frequencyPenalty",
-            Float,
-            Json::Null,
-            false,
-        ),
-        (
-            "repetition_penalty",
-            "repetitionPenalty",
-            Float,
-            Json::Null,
-            false,
-        ),
-        (
-            "service_tier",
-            "serviceTier",
-            Literal(&["fast", "flex"]),
-            Json::Null,
-            false,
-        ),
+        ("presence_penalty", "presencePenalty", Float, Json::Null, false),
+        ("frequency_penalty", "frequencyPenalty", Float, Json::Null, false),
+        ("repetition_penalty", "repetitionPenalty", Float, Json::Null, false),
+        ("service_tier", "serviceTier", Literal(&["fast", "flex"]), Json::Null, false),
     ]
 }
 
@@ -165,12 +75,7 @@ pub fn dump(map: &Map) -> Result<Json, String> {
             .iter()
             .rev()
             .find(|(k, _)| k.value == Value::Str((*alias).into()))
-            .or_else(|| {
-                map.entries
-                    .iter()
-                    .rev()
-                    .find(|(k, _)| k.value == Value::Str((*name).into()))
-            });
+            .or_else(|| map.entries.iter().rev().find(|(k, _)| k.value == Value::Str((*name).into())));
         let Some((_, node)) = given else { continue };
         let nullable = default.is_null() || matches!(kind, Kind::Any);
         if matches!(node.value, Value::Null) && !nullable {
@@ -184,11 +89,7 @@ pub fn dump(map: &Map) -> Result<Json, String> {
             out.insert((*name).into(), value);
         }
     }
-    Ok(if out.is_empty() {
-        Json::Null
-    } else {
-        Json::Object(out)
-    })
+    Ok(if out.is_empty() { Json::Null } else { Json::Object(out) })
 }
 
 fn same(a: &Json, b: &Json) -> bool {
@@ -207,20 +108,14 @@ fn coerce(v: &Value, kind: Kind) -> Result<Json, String> {
             Value::Int(i) => Ok(json!(*i as f64)),
             Value::Float(f) => Ok(json!(f)),
             Value::Bool(b) => Ok(json!(if *b { 1.0 } else { 0.0 })),
-            Value::Str(s) => py::strip(s)
-                .parse::<f64>()
-                .map(|f| json!(f))
-                .map_err(|_| "input should be a valid number".into()),
+            Value::Str(s) => py::strip(s).parse::<f64>().map(|f| json!(f)).map_err(|_| "input should be a valid number".into()),
             _ => Err("input should be a valid number".into()),
         },
         Kind::Int => match v {
             Value::Int(i) => Ok(json!(i)),
             Value::Bool(b) => Ok(json!(i64::from(*b))),
             Value::Float(f) if f.fract() == 0.0 && f.is_finite() => Ok(json!(*f as i64)),
-            Value::Str(s) => py::strip(s)
-                .parse::<i64>()
-                .map(|i| json!(i))
-                .map_err(|_| "input should be a valid integer".into()),
+            Value::Str(s) => py::strip(s).parse::<i64>().map(|i| json!(i)).map_err(|_| "input should be a valid integer".into()),
             _ => Err("input should be a valid integer".into()),
         },
         Kind::Bool => match v {
@@ -239,9 +134,7 @@ fn coerce(v: &Value, kind: Kind) -> Result<Json, String> {
             _ => Err("input should be a valid string".into()),
         },
         Kind::StrList => match v {
-            Value::Seq(items) if items.iter().all(|n| matches!(n.value, Value::Str(_))) => {
-                Ok(v.to_json())
-            }
+            Value::Seq(items) if items.iter().all(|n| matches!(n.value, Value::Str(_))) => Ok(v.to_json()),
             _ => Err("input should be a list of strings".into()),
         },
         Kind::Dict => match v {
@@ -262,10 +155,7 @@ mod tests {
 
     fn map(text: &str) -> Map {
         match crate::yaml::load(text) {
-            Ok(Some(crate::yaml::Node {
-                value: Value::Map(m),
-                ..
-            })) => m,
+            Ok(Some(crate::yaml::Node { value: Value::Map(m), .. })) => m,
             other => panic!("not a mapping: {other:?}"),
         }
     }
@@ -275,9 +165,7 @@ mod tests {
         let dump = dump(&map("maxTokens: '256'\ntemperature: 1\nmax_iterations: 9999\nparallel_tool_calls: 'no'\nstreaming_timeout: 150\nunknown: 5\nuse_history: false"));
         assert_eq!(
             dump,
-            Ok(
-                json!({"max_tokens": 256, "temperature": 1.0, "parallel_tool_calls": false, "streaming_timeout": 150.0})
-            )
+            Ok(json!({"max_tokens": 256, "temperature": 1.0, "parallel_tool_calls": false, "streaming_timeout": 150.0}))
         );
         assert_eq!(dump_of("max_iterations: 9999"), Json::Null);
         assert!(super::dump(&map("temperature: warm")).is_err());

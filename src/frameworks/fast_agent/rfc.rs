@@ -37,13 +37,8 @@ fn parse_failure(message: String, line: Option<u32>) -> Failure {
 
 /// The cards of one file under the RFC, each with a label for messages (its name or
 /// position).
-pub fn parse(
-    kind: FileKind,
-    bytes: &[u8],
-    env: &Env,
-) -> Result<Vec<(Option<String>, RawCard)>, Failure> {
-    let text = decode_text(bytes)
-        .map_err(|e| parse_failure(format!("the file is not UTF-8 ({e})"), None))?;
+pub fn parse(kind: FileKind, bytes: &[u8], env: &Env) -> Result<Vec<(Option<String>, RawCard)>, Failure> {
+    let text = decode_text(bytes).map_err(|e| parse_failure(format!("the file is not UTF-8 ({e})"), None))?;
     let text = text.trim_start_matches('\u{feff}');
     match kind {
         FileKind::Yaml => yaml_bundle(text, env),
@@ -60,29 +55,16 @@ fn label(raw: &RawCard, index: usize) -> Option<String> {
 
 /// A YAML bundle: every document of the stream is one card.
 fn yaml_bundle(text: &str, env: &Env) -> Result<Vec<(Option<String>, RawCard)>, Failure> {
-    let docs = yaml::load_all(text)
-        .map_err(|e| parse_failure(format!("invalid YAML: {}", e.message), Some(e.line)))?;
+    let docs = yaml::load_all(text).map_err(|e| parse_failure(format!("invalid YAML: {}", e.message), Some(e.line)))?;
     let mut out = Vec::new();
-    for node in docs
-        .into_iter()
-        .flatten()
-        .filter(|n| !matches!(n.value, Value::Null))
-    {
+    for node in docs.into_iter().flatten().filter(|n| !matches!(n.value, Value::Null)) {
         match node.value {
             Value::Map(map) => {
-                let raw = RawCard {
-                    entries: entries_of(&map, 0, env),
-                    body: None,
-                    body_line: node.span.line,
-                    ..Default::default()
-                };
+                let raw = RawCard { entries: entries_of(&map, 0, env), body: None, body_line: node.span.line, ..Default::default() };
                 out.push((label(&raw, out.len()), raw));
             }
             other => {
-                return Err(parse_failure(
-                    format!("a YAML card must be a mapping, not {}", other.type_name()),
-                    Some(node.span.line),
-                ))
+                return Err(parse_failure(format!("a YAML card must be a mapping, not {}", other.type_name()), Some(node.span.line)))
             }
         }
     }
@@ -119,27 +101,12 @@ fn card_spans(lines: &[&str]) -> Spans {
                 if let Err(e) = &parsed {
                     first_error.get_or_insert((e.line + i as u32 + 1, e.message.clone()));
                 }
-                if let Ok(Some(crate::yaml::Node {
-                    value: Value::Map(map),
-                    ..
-                })) = parsed
-                {
-                    if map
-                        .entries
-                        .iter()
-                        .any(|(k, _)| k.value == Value::Str("type".into()))
-                    {
+                if let Ok(Some(crate::yaml::Node { value: Value::Map(map), .. })) = parsed {
+                    if map.entries.iter().any(|(k, _)| k.value == Value::Str("type".into())) {
                         if let Some(last) = found.last_mut() {
                             last.0.end = i;
                         }
-                        found.push((
-                            Span {
-                                open: i,
-                                close,
-                                end: lines.len(),
-                            },
-                            map,
-                        ));
+                        found.push((Span { open: i, close, end: lines.len() }, map));
                         i = close + 1;
                         continue;
                     }
@@ -172,14 +139,8 @@ fn markdown_bundle(text: &str, env: &Env) -> Result<Vec<(Option<String>, RawCard
     let mut out = Vec::new();
     for (span, map) in spans {
         let entries = entries_of(&map, span.open as u32 + 1, env);
-        let (system, system_line, history) =
-            split_body(&lines[span.close + 1..span.end], span.close + 2);
-        let raw = RawCard {
-            entries,
-            body: Some(system),
-            body_line: system_line,
-            inline_history: history,
-        };
+        let (system, system_line, history) = split_body(&lines[span.close + 1..span.end], span.close + 2);
+        let raw = RawCard { entries, body: Some(system), body_line: system_line, inline_history: history };
         out.push((label(&raw, out.len()), raw));
     }
     Ok(out)
@@ -201,11 +162,7 @@ pub fn split_body(lines: &[&str], first_line: usize) -> (String, u32, Vec<Messag
     let mut role: Option<&str> = None;
     let mut block: Vec<&str> = Vec::new();
     let mut block_start = 0;
-    let mut finish = |role: Option<&str>,
-                      block: &[&str],
-                      start: usize,
-                      system: &mut Vec<String>,
-                      line: &mut Option<u32>| {
+    let mut finish = |role: Option<&str>, block: &[&str], start: usize, system: &mut Vec<String>, line: &mut Option<u32>| {
         let text = crate::py::strip(&block.join("\n")).to_string();
         if text.is_empty() {
             return;
@@ -215,21 +172,12 @@ pub fn split_body(lines: &[&str], first_line: usize) -> (String, u32, Vec<Messag
                 line.get_or_insert((first_line + start) as u32);
                 system.push(text);
             }
-            Some(r) => history.push(Message {
-                role: r.to_string(),
-                text,
-            }),
+            Some(r) => history.push(Message { role: r.to_string(), text }),
         }
     };
     for (i, line) in lines.iter().enumerate() {
         if let Some(r) = header(line) {
-            finish(
-                role,
-                &block,
-                block_start,
-                &mut system_parts,
-                &mut system_line,
-            );
+            finish(role, &block, block_start, &mut system_parts, &mut system_line);
             role = Some(r);
             block.clear();
             block_start = i + 1;
@@ -237,58 +185,28 @@ pub fn split_body(lines: &[&str], first_line: usize) -> (String, u32, Vec<Messag
             block.push(line);
         }
     }
-    finish(
-        role,
-        &block,
-        block_start,
-        &mut system_parts,
-        &mut system_line,
-    );
-    (
-        system_parts.join("\n"),
-        system_line.unwrap_or(first_line as u32),
-        history,
-    )
+    finish(role, &block, block_start, &mut system_parts, &mut system_line);
+    (system_parts.join("\n"), system_line.unwrap_or(first_line as u32), history)
 }
 
 /// The RFC's own requirements on a card, beyond the package's checks.
 pub fn check_card(raw: &RawCard, in_bundle: bool) -> Result<(), Failure> {
-    const TYPES: [&str; 8] = [
-        "agent",
-        "chain",
-        "parallel",
-        "evaluator_optimizer",
-        "router",
-        "orchestrator",
-        "iterative_planner",
-        "MAKER",
-    ];
+    const TYPES: [&str; 8] =
+        ["agent", "chain", "parallel", "evaluator_optimizer", "router", "orchestrator", "iterative_planner", "MAKER"];
     match raw.get("type") {
-        None => {
-            return Err(Failure::validation(
-                "the AgentCard RFC requires `type`",
-                None,
-            ))
-        }
+        None => return Err(Failure::validation("the AgentCard RFC requires `type`", None)),
         Some(e) => match &e.value.value {
             Value::Str(t) if TYPES.contains(&t.as_str()) => {}
             other => {
                 return Err(Failure::validation(
-                    format!(
-                        "`type` must be one of {} under the AgentCard RFC (found {})",
-                        TYPES.join(", "),
-                        crate::py::str_of(other)
-                    ),
+                    format!("`type` must be one of {} under the AgentCard RFC (found {})", TYPES.join(", "), crate::py::str_of(other)),
                     Some(e.line),
                 ))
             }
         },
     }
     if in_bundle && raw.present("name").is_none() {
-        return Err(Failure::validation(
-            "every card of a bundle must have a `name` (AgentCard RFC)",
-            raw.line("type"),
-        ));
+        return Err(Failure::validation("every card of a bundle must have a `name` (AgentCard RFC)", raw.line("type")));
     }
     Ok(())
 }
@@ -309,24 +227,12 @@ fn may_differ(kind: FileKind, text: &str) -> bool {
             let opens_block = |i: usize| {
                 all.get(i + 1).is_some_and(|next| {
                     let key = next.split(':').next().unwrap_or("");
-                    next.contains(':')
-                        && !key.is_empty()
-                        && key
-                            .chars()
-                            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+                    next.contains(':') && !key.is_empty() && key.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
                 })
             };
-            let later_block = all
-                .iter()
-                .enumerate()
-                .filter(|(_, l)| l.trim_end() == "---")
-                .skip(2)
-                .any(|(i, _)| opens_block(i));
+            let later_block = all.iter().enumerate().filter(|(_, l)| l.trim_end() == "---").skip(2).any(|(i, _)| opens_block(i));
             later_block
-                || lines.any(|l| {
-                    l.starts_with("instruction:")
-                        || matches!(l.trim_end(), "---SYSTEM" | "---USER" | "---ASSISTANT")
-                })
+                || lines.any(|l| l.starts_with("instruction:") || matches!(l.trim_end(), "---SYSTEM" | "---USER" | "---ASSISTANT"))
         }
     }
 }
@@ -349,19 +255,8 @@ fn read(s: &LoadState, path: &Path, dialect: Dialect) -> Reading {
             cards
                 .into_iter()
                 .map(|l| {
-                    let opener = l
-                        .card
-                        .attributes
-                        .iter()
-                        .map(|a| a.line)
-                        .min()
-                        .map(|line| line.saturating_sub(1));
-                    (
-                        l.card.name,
-                        l.card.instruction,
-                        l.card.inline_history,
-                        opener,
-                    )
+                    let opener = l.card.attributes.iter().map(|a| a.line).min().map(|line| line.saturating_sub(1));
+                    (l.card.name, l.card.instruction, l.card.inline_history, opener)
                 })
                 .collect(),
         ),
@@ -408,8 +303,7 @@ pub fn compare_dialects(s: &LoadState, files: &[PathBuf], report: &mut Ecosystem
     let found: Vec<Arc<Option<Difference>>> = files
         .par_iter()
         .map(|path| {
-            let key =
-                s.cx.memo_key(ID, &format!("compare\0{}\0{}", s.key, path.display()));
+            let key = s.cx.memo_key(ID, &format!("compare\0{}\0{}", s.key, path.display()));
             s.cx.files.memo(key, |files| {
                 let cx = s.cx.with_files(files);
                 compare_file(&LoadState { cx: &cx, ..*s }, path)
@@ -418,9 +312,7 @@ pub fn compare_dialects(s: &LoadState, files: &[PathBuf], report: &mut Ecosystem
         .collect();
     for (path, found) in files.iter().zip(found) {
         if let Some((message, line)) = &*found {
-            report.diagnostics.push(
-                Diagnostic::warning(ID, DiagKind::Dialect, path, message.clone()).at(*line, None),
-            );
+            report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Dialect, path, message.clone()).at(*line, None));
         }
     }
 }
@@ -430,9 +322,7 @@ type Difference = (String, Option<u32>);
 
 /// How the two dialects read one file differently, if they do.
 fn compare_file(s: &LoadState, path: &Path) -> Option<Difference> {
-    let kind = path
-        .file_name()
-        .and_then(|n| FileKind::of(&n.to_string_lossy()))?;
+    let kind = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy()))?;
     let bytes = s.cx.files.read(path).ok()?;
     let text = std::str::from_utf8(&bytes).ok()?;
     if !may_differ(kind, text) {
@@ -453,58 +343,27 @@ mod tests {
         let lines: Vec<&str> = text.split('\n').collect();
         let (spans, error) = card_spans(&lines);
         assert!(error.is_none());
-        let bounds: Vec<(usize, usize, usize)> = spans
-            .iter()
-            .map(|(s, _)| (s.open, s.close, s.end))
-            .collect();
+        let bounds: Vec<(usize, usize, usize)> = spans.iter().map(|(s, _)| (s.open, s.close, s.end)).collect();
         assert_eq!(bounds, vec![(0, 3, 10), (10, 14, 16)]);
     }
 
     #[test]
     fn body_blocks_split_into_system_and_history() {
-        let body = [
-            "Prelude.",
-            "---SYSTEM",
-            "One.",
-            "---USER",
-            "Hi?",
-            "---ASSISTANT",
-            "Hello.",
-            "---SYSTEM ",
-            "Two.",
-        ];
+        let body = ["Prelude.", "---SYSTEM", "One.", "---USER", "Hi?", "---ASSISTANT", "Hello.", "---SYSTEM ", "Two."];
         let (system, line, history) = split_body(&body, 5);
         assert_eq!(system, "Prelude.\nOne.\nTwo.");
         assert_eq!(line, 5);
-        let pairs: Vec<(&str, &str)> = history
-            .iter()
-            .map(|m| (m.role.as_str(), m.text.as_str()))
-            .collect();
+        let pairs: Vec<(&str, &str)> = history.iter().map(|m| (m.role.as_str(), m.text.as_str())).collect();
         assert_eq!(pairs, vec![("user", "Hi?"), ("assistant", "Hello.")]);
     }
 
     #[test]
     fn only_rfc_syntax_gets_the_second_parse() {
-        assert!(!may_differ(
-            FileKind::Markdown,
-            "---\nname: a\n---\nBody with a rule\n\n---\n\nmore"
-        ));
-        assert!(may_differ(
-            FileKind::Markdown,
-            "---\nname: a\n---\nx\n---\ntype: agent\n---\ny"
-        ));
-        assert!(may_differ(
-            FileKind::Markdown,
-            "---\nname: a\n---\n---USER\nhi"
-        ));
-        assert!(may_differ(
-            FileKind::Markdown,
-            "---\ninstruction: a\n---\nbody"
-        ));
+        assert!(!may_differ(FileKind::Markdown, "---\nname: a\n---\nBody with a rule\n\n---\n\nmore"));
+        assert!(may_differ(FileKind::Markdown, "---\nname: a\n---\nx\n---\ntype: agent\n---\ny"));
+        assert!(may_differ(FileKind::Markdown, "---\nname: a\n---\n---USER\nhi"));
+        assert!(may_differ(FileKind::Markdown, "---\ninstruction: a\n---\nbody"));
         assert!(!may_differ(FileKind::Yaml, "---\ntype: agent\nname: a\n"));
-        assert!(may_differ(
-            FileKind::Yaml,
-            "type: agent\n---\ntype: agent\n"
-        ));
+        assert!(may_differ(FileKind::Yaml, "type: agent\n---\ntype: agent\n"));
     }
 }

@@ -62,110 +62,30 @@ impl CardType {
     }
 }
 
-const COMMON: &[&str] = &[
-    "type",
-    "name",
-    "instruction",
-    "description",
-    "default",
-    "tool_only",
-    "schema_version",
-];
+const COMMON: &[&str] = &["type", "name", "instruction", "description", "default", "tool_only", "schema_version"];
 
 const AGENT: &[&str] = &[
-    "subagents",
-    "subagent_model",
-    "harness_tools",
-    "agents",
-    "servers",
-    "tools",
-    "resources",
-    "prompts",
-    "mcp_connect",
-    "skills",
-    "model",
-    "use_history",
-    "save_trajectory",
-    "request_params",
-    "human_input",
-    "api_key",
-    "history_source",
-    "history_merge_target",
-    "max_parallel",
-    "child_timeout_sec",
-    "max_display_instances",
-    "function_tools",
-    "tool_hooks",
-    "lifecycle_hooks",
-    "commands",
-    "trim_tool_history",
-    "tool_input_schema",
-    "messages",
-    "shell",
-    "cwd",
-    "variables",
+    "subagents", "subagent_model", "harness_tools", "agents", "servers", "tools", "resources", "prompts",
+    "mcp_connect", "skills", "model", "use_history", "save_trajectory", "request_params", "human_input", "api_key",
+    "history_source", "history_merge_target", "max_parallel", "child_timeout_sec", "max_display_instances",
+    "function_tools", "tool_hooks", "lifecycle_hooks", "commands", "trim_tool_history", "tool_input_schema",
+    "messages", "shell", "cwd", "variables",
 ];
 const CHAIN: &[&str] = &["sequence", "cumulative"];
 const PARALLEL: &[&str] = &["fan_out", "fan_in", "include_request"];
-const EVALUATOR: &[&str] = &[
-    "generator",
-    "evaluator",
-    "min_rating",
-    "max_refinements",
-    "refinement_instruction",
-    "messages",
-];
+const EVALUATOR: &[&str] = &["generator", "evaluator", "min_rating", "max_refinements", "refinement_instruction", "messages"];
 const ROUTER: &[&str] = &[
-    "agents",
-    "servers",
-    "tools",
-    "resources",
-    "prompts",
-    "model",
-    "use_history",
-    "save_trajectory",
-    "request_params",
-    "human_input",
-    "api_key",
-    "messages",
+    "agents", "servers", "tools", "resources", "prompts", "model", "use_history", "save_trajectory", "request_params",
+    "human_input", "api_key", "messages",
 ];
 const ORCHESTRATOR: &[&str] = &[
-    "agents",
-    "model",
-    "use_history",
-    "save_trajectory",
-    "request_params",
-    "human_input",
-    "api_key",
-    "plan_type",
-    "plan_iterations",
-    "messages",
+    "agents", "model", "use_history", "save_trajectory", "request_params", "human_input", "api_key", "plan_type",
+    "plan_iterations", "messages",
 ];
-const PLANNER: &[&str] = &[
-    "agents",
-    "model",
-    "request_params",
-    "api_key",
-    "plan_iterations",
-    "messages",
-];
-const MAKER: &[&str] = &[
-    "worker",
-    "k",
-    "max_samples",
-    "match_strategy",
-    "red_flag_max_length",
-    "messages",
-];
+const PLANNER: &[&str] = &["agents", "model", "request_params", "api_key", "plan_iterations", "messages"];
+const MAKER: &[&str] = &["worker", "k", "max_samples", "match_strategy", "red_flag_max_length", "messages"];
 const A2A: &[&str] = &[
-    "url",
-    "transport",
-    "streaming",
-    "polling",
-    "accepted_output_modes",
-    "headers",
-    "auth",
-    "relative_card_path",
+    "url", "transport", "streaming", "polling", "accepted_output_modes", "headers", "auth", "relative_card_path",
     "request_timeout_seconds",
 ];
 
@@ -200,10 +120,7 @@ pub fn required_fields(t: CardType) -> &'static [&'static str] {
 
 /// `DEFAULT_USE_HISTORY_BY_TYPE`.
 pub fn default_use_history(t: CardType) -> bool {
-    !matches!(
-        t,
-        CardType::Router | CardType::Orchestrator | CardType::IterativePlanner
-    )
+    !matches!(t, CardType::Router | CardType::Orchestrator | CardType::IterativePlanner)
 }
 
 #[cfg(test)]

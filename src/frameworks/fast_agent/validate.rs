@@ -77,26 +77,15 @@ fn fail(message: String, line: Option<u32>) -> Failure {
 
 /// Validates one card. `raw` is consumed because the legacy `smart` type rewrites it.
 pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<Card, Failure> {
-    let attributes: Vec<Attribute> = raw
-        .entries
-        .iter()
-        .map(|e| Attribute {
-            key: e.key.clone(),
-            line: e.line,
-            value: e.written.clone(),
-        })
-        .collect();
+    let attributes: Vec<Attribute> =
+        raw.entries.iter().map(|e| Attribute { key: e.key.clone(), line: e.line, value: e.written.clone() }).collect();
 
     // 1. `type: smart` is a deprecated alias of `agent` with subagents and harness tools.
     if let Some(entry) = raw.get("type") {
         if let Value::Str(t) = &entry.value.value {
             if py::strip(t).to_lowercase() == "smart" {
                 let line = entry.line;
-                if let Some(e) = raw
-                    .entries
-                    .iter_mut()
-                    .find(|e| e.key_is_str && e.key == "type")
-                {
+                if let Some(e) = raw.entries.iter_mut().find(|e| e.key_is_str && e.key == "type") {
                     e.value.value = Value::Str("agent".into());
                 }
                 raw.set_default("subagents", Value::Bool(true), line);
@@ -118,21 +107,14 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<Card, Failure> {
         // The RFC's agents-as-tools example sets `history_mode`.
         allowed.push("history_mode");
     }
-    let mut unknown: Vec<&super::raw::Entry> = raw
-        .entries
-        .iter()
-        .filter(|e| !e.key_is_str || !allowed.contains(&e.key.as_str()))
-        .collect();
+    let mut unknown: Vec<&super::raw::Entry> =
+        raw.entries.iter().filter(|e| !e.key_is_str || !allowed.contains(&e.key.as_str())).collect();
     if !unknown.is_empty() {
         unknown.sort_by(|a, b| a.key.cmp(&b.key));
         let names: Vec<&str> = unknown.iter().map(|e| e.key.as_str()).collect();
         let first_line = unknown.iter().map(|e| e.line).min();
         return Err(fail(
-            format!(
-                "Unsupported fields for type '{}': {}",
-                card_type.key(),
-                names.join(", ")
-            ),
+            format!("Unsupported fields for type '{}': {}", card_type.key(), names.join(", ")),
             first_line,
         ));
     }
@@ -140,19 +122,10 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<Card, Failure> {
     let schema_version = match raw.value("schema_version") {
         None => json!(1),
         Some(v @ (Value::Int(_) | Value::BigInt(_))) => v.to_json(),
-        Some(_) => {
-            return Err(fail(
-                "'schema_version' must be an integer".into(),
-                raw.line("schema_version"),
-            ))
-        }
+        Some(_) => return Err(fail("'schema_version' must be an integer".into(), raw.line("schema_version"))),
     };
     // 6. name
-    let file_name = cx
-        .path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let file_name = cx.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let name = match raw.value("name") {
         None | Some(Value::Null) => crate::discover::stem(&file_name).replace(' ', "_"),
         Some(v) => str_to_none(v)
@@ -167,10 +140,7 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<Card, Failure> {
     for field in rules::required_fields(card_type) {
         if raw.present(field).is_none() {
             return Err(fail(
-                format!(
-                    "Missing required fields for type '{}': {field}",
-                    card_type.key()
-                ),
+                format!("Missing required fields for type '{}': {field}", card_type.key()),
                 raw.line(field).or(type_line),
             ));
         }
@@ -178,21 +148,14 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<Card, Failure> {
     // 10. messages
     let message_files = message_files(&raw, card_type, cx)?;
     // 11-13. common attributes, AgentConfig, type-specific data
-    let (config, mut data, references) =
-        values::agent_data(&raw, card_type, &name, &instruction, cx)?;
+    let (config, mut data, references) = values::agent_data(&raw, card_type, &name, &instruction, cx)?;
     data.insert("schema_version".into(), schema_version);
     if !message_files.is_empty() {
-        let keys: Vec<Json> = message_files
-            .iter()
-            .map(|p| Json::String((cx.source_key)(p)))
-            .collect();
+        let keys: Vec<Json> = message_files.iter().map(|p| Json::String((cx.source_key)(p))).collect();
         data.insert("message_files".into(), Json::Array(keys));
     }
     let mut config = config;
-    config.insert(
-        "description".into(),
-        description.clone().map(Json::String).unwrap_or(Json::Null),
-    );
+    config.insert("description".into(), description.clone().map(Json::String).unwrap_or(Json::Null));
     Ok(Card {
         name,
         name_line: raw.line("name"),
@@ -223,10 +186,7 @@ fn resolve_instruction(raw: &RawCard, cx: &CardContext) -> Result<String, Failur
     let body = body_instruction(raw, cx.rule)?;
     let attr_value = raw.present("instruction");
     if cx.rule == InstructionRule::Released && attr_value.is_some() && !body.is_empty() {
-        return Err(fail(
-            "Instruction cannot be provided in both body and 'instruction' field".into(),
-            attr_line,
-        ));
+        return Err(fail("Instruction cannot be provided in both body and 'instruction' field".into(), attr_line));
     }
     let attribute = match attr_value {
         None => None,
@@ -258,11 +218,7 @@ fn resolve_instruction(raw: &RawCard, cx: &CardContext) -> Result<String, Failur
         }
         InstructionRule::Rfc => {
             // The attribute first, then the body's system instruction, joined by a newline.
-            let parts: Vec<&str> = attribute
-                .and_then(strip_to_none)
-                .into_iter()
-                .chain((!body.is_empty()).then_some(body.as_str()))
-                .collect();
+            let parts: Vec<&str> = attribute.and_then(strip_to_none).into_iter().chain((!body.is_empty()).then_some(body.as_str())).collect();
             if parts.is_empty() {
                 return Ok(DEFAULT_INSTRUCTION.to_string());
             }
@@ -275,27 +231,14 @@ fn resolve_instruction(raw: &RawCard, cx: &CardContext) -> Result<String, Failur
 /// delimiters anywhere reject the card. Under the RFC the body was already split into
 /// its system part by the bundle parser.
 fn body_instruction(raw: &RawCard, rule: InstructionRule) -> Result<String, Failure> {
-    let Some(body) = raw.body.as_deref() else {
-        return Ok(String::new());
-    };
+    let Some(body) = raw.body.as_deref() else { return Ok(String::new()) };
     if rule == InstructionRule::Rfc {
         return Ok(py::strip(body).to_string());
     }
     let lines = super::raw::splitlines(body);
-    let Some(first) = lines.iter().position(|l| strip_to_none(l).is_some()) else {
-        return Ok(String::new());
-    };
-    let rest = if strip_to_none(lines[first]) == Some("---SYSTEM") {
-        &lines[first + 1..]
-    } else {
-        &lines[first..]
-    };
-    if let Some(i) = rest.iter().position(|l| {
-        matches!(
-            strip_to_none(l),
-            Some("---USER" | "---ASSISTANT" | "---RESOURCE")
-        )
-    }) {
+    let Some(first) = lines.iter().position(|l| strip_to_none(l).is_some()) else { return Ok(String::new()) };
+    let rest = if strip_to_none(lines[first]) == Some("---SYSTEM") { &lines[first + 1..] } else { &lines[first..] };
+    if let Some(i) = rest.iter().position(|l| matches!(strip_to_none(l), Some("---USER" | "---ASSISTANT" | "---RESOURCE"))) {
         let offset = (lines.len() - rest.len() + i) as u32;
         return Err(fail(
             "Inline history blocks are not supported inside AgentCard body (fast-agent 0.10.48; the AgentCard RFC allows them)".into(),
@@ -306,11 +249,7 @@ fn body_instruction(raw: &RawCard, rule: InstructionRule) -> Result<String, Fail
 }
 
 /// `_resolve_message_files`: paths relative to the card's folder, which must exist.
-fn message_files(
-    raw: &RawCard,
-    card_type: CardType,
-    cx: &CardContext,
-) -> Result<Vec<PathBuf>, Failure> {
+fn message_files(raw: &RawCard, card_type: CardType, cx: &CardContext) -> Result<Vec<PathBuf>, Failure> {
     let line = raw.line("messages");
     let entries: Vec<&Value> = match raw.value("messages") {
         None | Some(Value::Null) => return Ok(Vec::new()),
@@ -321,9 +260,7 @@ fn message_files(
     let folder = cx.path.parent().unwrap_or(Path::new("/"));
     let mut out = Vec::new();
     for entry in entries {
-        let Value::Str(text) = entry else {
-            return Err(fail("'messages' entries must be strings".into(), line));
-        };
+        let Value::Str(text) = entry else { return Err(fail("'messages' entries must be strings".into(), line)) };
         if strip_to_none(text).is_none() {
             return Err(fail("'messages' entries must be strings".into(), line));
         }
@@ -337,11 +274,7 @@ fn message_files(
         if !(cx.exists)(&candidate) {
             return Err(Failure::new(
                 DiagKind::Missing,
-                format!(
-                    "History file not found for AgentCard '{}': {}",
-                    card_type.key(),
-                    candidate.display()
-                ),
+                format!("History file not found for AgentCard '{}': {}", card_type.key(), candidate.display()),
                 line,
             ));
         }

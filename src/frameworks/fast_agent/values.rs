@@ -68,9 +68,7 @@ impl<'a> Checker<'a> {
     pub(super) fn optional_str(&self, key: &str) -> Result<Option<String>, Failure> {
         match self.raw.value(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => str_to_none(v)
-                .map(|s| Some(s.to_string()))
-                .ok_or_else(|| self.err(key, "must be a non-empty string")),
+            Some(v) => str_to_none(v).map(|s| Some(s.to_string())).ok_or_else(|| self.err(key, "must be a non-empty string")),
         }
     }
 
@@ -94,9 +92,7 @@ impl<'a> Checker<'a> {
 
     /// `_ensure_filter_map`: server name → list of non-blank strings.
     pub(super) fn filter_map(&self, key: &str) -> Result<Json, Failure> {
-        let Some(value) = self.raw.value(key) else {
-            return Ok(json!({}));
-        };
+        let Some(value) = self.raw.value(key) else { return Ok(json!({})) };
         let map = match value {
             Value::Null => return Ok(json!({})),
             Value::Map(m) => m,
@@ -104,12 +100,8 @@ impl<'a> Checker<'a> {
         };
         let mut out = JsonMap::new();
         for (k, v) in &map.entries {
-            let Some(_) = str_to_none(&k.value) else {
-                return Err(self.err(key, "keys must be strings"));
-            };
-            let Value::Seq(items) = &v.value else {
-                return Err(self.err(key, "values must be lists"));
-            };
+            let Some(_) = str_to_none(&k.value) else { return Err(self.err(key, "keys must be strings")) };
+            let Value::Seq(items) = &v.value else { return Err(self.err(key, "values must be lists")) };
             if items.iter().any(|n| str_to_none(&n.value).is_none()) {
                 return Err(self.err(key, "values must be strings"));
             }
@@ -123,10 +115,7 @@ impl<'a> Checker<'a> {
         match self.raw.value(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Map(m)) => Ok(Some(
-                m.entries
-                    .iter()
-                    .map(|(k, v)| (py::str_of(&k.value), Json::String(py::str_of(&v.value))))
-                    .collect(),
+                m.entries.iter().map(|(k, v)| (py::str_of(&k.value), Json::String(py::str_of(&v.value)))).collect(),
             )),
             Some(_) => Err(self.err(key, "must be a dict")),
         }
@@ -134,21 +123,11 @@ impl<'a> Checker<'a> {
 }
 
 /// Everything `_build_agent_data` stores, plus the references to other agents.
-pub fn agent_data(
-    raw: &RawCard,
-    t: CardType,
-    name: &str,
-    instruction: &str,
-    cx: &CardContext,
-) -> Result<Data, Failure> {
+pub fn agent_data(raw: &RawCard, t: CardType, name: &str, instruction: &str, cx: &CardContext) -> Result<Data, Failure> {
     let c = Checker { raw };
     let mut config = JsonMap::new();
     let rfc = cx.rule == InstructionRule::Rfc;
-    let (servers, inline_tools) = if rfc {
-        super::attributes::rfc_servers(&c)?
-    } else {
-        (c.str_list("servers")?, JsonMap::new())
-    };
+    let (servers, inline_tools) = if rfc { super::attributes::rfc_servers(&c)? } else { (c.str_list("servers")?, JsonMap::new()) };
     config.insert("servers".into(), json!(servers));
     config.insert("mcp_connect".into(), super::attributes::mcp_connect(&c)?);
     for key in ["tools", "resources", "prompts"] {
@@ -162,10 +141,7 @@ pub fn agent_data(
         }
         config.insert(key.into(), filters);
     }
-    config.insert(
-        "model".into(),
-        raw.value("model").map(Value::to_json).unwrap_or(Json::Null),
-    );
+    config.insert("model".into(), raw.value("model").map(Value::to_json).unwrap_or(Json::Null));
     // A non-bool `use_history` is silently replaced by the type's default.
     let use_history = match raw.value("use_history") {
         Some(Value::Bool(b)) => *b,
@@ -177,17 +153,11 @@ pub fn agent_data(
     let request_params = match raw.value("request_params") {
         None | Some(Value::Null) => Json::Null,
         Some(Value::Map(m)) => super::request_params::dump(m).map_err(|e| {
-            Failure::validation(
-                format!("Invalid request_params: {e}"),
-                c.line("request_params"),
-            )
+            Failure::validation(format!("Invalid request_params: {e}"), c.line("request_params"))
         })?,
         Some(_) => return Err(c.err("request_params", "must be a mapping")),
     };
-    config.insert(
-        "human_input".into(),
-        json!(c.boolean("human_input", false)?),
-    );
+    config.insert("human_input".into(), json!(c.boolean("human_input", false)?));
     let default = c.boolean("default", false)?;
     let tool_only = c.boolean("tool_only", false)?;
     if default && tool_only {
@@ -204,44 +174,30 @@ pub fn agent_data(
         Some(_) => return Err(c.err("subagents", "must be a boolean")),
     };
     config.insert("subagents".into(), subagents);
-    let subagent_model =
-        match raw.value("subagent_model") {
-            None => Json::Null,
-            Some(v) => json!(str_to_none(v)
-                .ok_or_else(|| c.err("subagent_model", "must be a non-empty string"))?),
-        };
+    let subagent_model = match raw.value("subagent_model") {
+        None => Json::Null,
+        Some(v) => json!(str_to_none(v).ok_or_else(|| c.err("subagent_model", "must be a non-empty string"))?),
+    };
     config.insert("subagent_model".into(), subagent_model);
     let harness_tools = c.boolean("harness_tools", false)?;
     if harness_tools && tool_only {
         return Err(c.err("harness_tools", "cannot be enabled on a tool-only agent"));
     }
     config.insert("harness_tools".into(), json!(harness_tools));
-    config.insert(
-        "api_key".into(),
-        raw.value("api_key")
-            .map(Value::to_json)
-            .unwrap_or(Json::Null),
-    );
+    config.insert("api_key".into(), raw.value("api_key").map(Value::to_json).unwrap_or(Json::Null));
     let tool_input_schema = match raw.value("tool_input_schema") {
         None | Some(Value::Null) => Json::Null,
         Some(v @ Value::Map(_)) => v.to_json(),
         Some(_) => return Err(c.err("tool_input_schema", "must be a JSON-schema object")),
     };
     config.insert("tool_input_schema".into(), tool_input_schema);
-    config.insert(
-        "function_tools".into(),
-        super::attributes::function_tools(&c)?,
-    );
+    config.insert("function_tools".into(), super::attributes::function_tools(&c)?);
     config.insert("shell".into(), json!(c.boolean("shell", false)?));
     let cwd = match raw.value("cwd") {
         None | Some(Value::Null) => Json::Null,
         Some(Value::Str(s)) => {
             let p = expand_user(s, cx.home);
-            Json::String(if p.is_absolute() {
-                (cx.source_key)(&p)
-            } else {
-                pure_posix(s)
-            })
+            Json::String(if p.is_absolute() { (cx.source_key)(&p) } else { pure_posix(s) })
         }
         Some(_) => return Err(c.err("cwd", "must be a string")),
     };
@@ -249,47 +205,27 @@ pub fn agent_data(
     let tool_hooks = match raw.value("tool_hooks") {
         // The RFC writes hooks as a list of references (strings or `{hook, match, predicate}`).
         Some(v @ Value::Seq(_)) if rfc => v.to_json(),
-        _ => c
-            .hook_map("tool_hooks")?
-            .map(Json::Object)
-            .unwrap_or(Json::Null),
+        _ => c.hook_map("tool_hooks")?.map(Json::Object).unwrap_or(Json::Null),
     };
     config.insert("tool_hooks".into(), tool_hooks);
     let lifecycle = c.hook_map("lifecycle_hooks")?;
     if let Some(hooks) = &lifecycle {
-        let mut invalid: Vec<&String> = hooks
-            .keys()
-            .filter(|k| !matches!(k.as_str(), "on_start" | "on_shutdown"))
-            .collect();
+        let mut invalid: Vec<&String> = hooks.keys().filter(|k| !matches!(k.as_str(), "on_start" | "on_shutdown")).collect();
         if !invalid.is_empty() {
             invalid.sort();
-            return Err(c.err(
-                "lifecycle_hooks",
-                &format!("has invalid hook types {invalid:?}; valid: on_shutdown, on_start"),
-            ));
+            return Err(c.err("lifecycle_hooks", &format!("has invalid hook types {invalid:?}; valid: on_shutdown, on_start")));
         }
     }
-    config.insert(
-        "lifecycle_hooks".into(),
-        lifecycle.map(Json::Object).unwrap_or(Json::Null),
-    );
+    config.insert("lifecycle_hooks".into(), lifecycle.map(Json::Object).unwrap_or(Json::Null));
     let commands = match raw.value("commands") {
         None | Some(Value::Null) => Json::Null,
         Some(v @ Value::Map(_)) => v.to_json(),
         Some(_) => return Err(c.err("commands", "must be a mapping of command specs")),
     };
     config.insert("commands".into(), commands);
-    config.insert(
-        "trim_tool_history".into(),
-        json!(c.boolean("trim_tool_history", false)?),
-    );
+    config.insert("trim_tool_history".into(), json!(c.boolean("trim_tool_history", false)?));
     // `skills: null` in the report stands for the SKILLS_DEFAULT sentinel.
-    config.insert(
-        "skills".into(),
-        raw.present("skills")
-            .map(Value::to_json)
-            .unwrap_or(Json::Null),
-    );
+    config.insert("skills".into(), raw.present("skills").map(Value::to_json).unwrap_or(Json::Null));
     if save_trajectory && use_history {
         return Err(c.err("save_trajectory", "requires use_history=False"));
     }
@@ -306,10 +242,7 @@ pub fn agent_data(
 /// `PurePosixPath(s).as_posix()` for a relative path: `.` parts, doubled and trailing
 /// slashes dropped.
 fn pure_posix(s: &str) -> String {
-    let parts: Vec<&str> = s
-        .split('/')
-        .filter(|p| !p.is_empty() && *p != ".")
-        .collect();
+    let parts: Vec<&str> = s.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
     if parts.is_empty() {
         ".".into()
     } else {
@@ -317,29 +250,14 @@ fn pure_posix(s: &str) -> String {
     }
 }
 
-fn references(
-    c: &Checker,
-    attribute: &'static str,
-    names: &[String],
-    checked: bool,
-) -> Vec<Reference> {
+fn references(c: &Checker, attribute: &'static str, names: &[String], checked: bool) -> Vec<Reference> {
     names
         .iter()
-        .map(|n| Reference {
-            attribute,
-            name: n.clone(),
-            line: c.line(attribute),
-            checked,
-        })
+        .map(|n| Reference { attribute, name: n.clone(), line: c.line(attribute), checked })
         .collect()
 }
 
-fn type_specific(
-    c: &Checker,
-    t: CardType,
-    instruction: &str,
-    data: &mut JsonMap<String, Json>,
-) -> Result<Vec<Reference>, Failure> {
+fn type_specific(c: &Checker, t: CardType, instruction: &str, data: &mut JsonMap<String, Json>) -> Result<Vec<Reference>, Failure> {
     let raw = c.raw;
     let mut refs = Vec::new();
     let non_empty = |key: &str| -> Result<Vec<String>, Failure> {
@@ -380,49 +298,26 @@ fn type_specific(
             let fan_in = match raw.value("fan_in") {
                 None | Some(Value::Null) => Json::Null,
                 Some(Value::Str(s)) => {
-                    refs.push(Reference {
-                        attribute: "fan_in",
-                        name: s.clone(),
-                        line: c.line("fan_in"),
-                        checked: true,
-                    });
+                    refs.push(Reference { attribute: "fan_in", name: s.clone(), line: c.line("fan_in"), checked: true });
                     json!(s)
                 }
                 Some(_) => return Err(c.err("fan_in", "must be a string")),
             };
             data.insert("fan_in".into(), fan_in);
-            data.insert(
-                "include_request".into(),
-                json!(c.boolean("include_request", true)?),
-            );
+            data.insert("include_request".into(), json!(c.boolean("include_request", true)?));
         }
         CardType::EvaluatorOptimizer => {
             let generator = c.string("generator", None)?;
             let evaluator = c.string("evaluator", None)?;
-            refs.push(Reference {
-                attribute: "generator",
-                name: generator.clone(),
-                line: c.line("generator"),
-                checked: true,
-            });
-            refs.push(Reference {
-                attribute: "evaluator",
-                name: evaluator.clone(),
-                line: c.line("evaluator"),
-                checked: true,
-            });
+            refs.push(Reference { attribute: "generator", name: generator.clone(), line: c.line("generator"), checked: true });
+            refs.push(Reference { attribute: "evaluator", name: evaluator.clone(), line: c.line("evaluator"), checked: true });
             data.insert("generator".into(), json!(generator));
             data.insert("evaluator".into(), json!(evaluator));
-            data.insert(
-                "min_rating".into(),
-                json!(c.string("min_rating", Some("GOOD"))?),
-            );
+            data.insert("min_rating".into(), json!(c.string("min_rating", Some("GOOD"))?));
             data.insert("max_refinements".into(), c.int("max_refinements", 3)?);
             data.insert(
                 "refinement_instruction".into(),
-                raw.value("refinement_instruction")
-                    .map(Value::to_json)
-                    .unwrap_or(Json::Null),
+                raw.value("refinement_instruction").map(Value::to_json).unwrap_or(Json::Null),
             );
         }
         CardType::Router => {
@@ -436,10 +331,7 @@ fn type_specific(
             refs = references(c, "agents", &agents, true);
             data.insert("child_agents".into(), json!(agents));
             if t == CardType::Orchestrator {
-                data.insert(
-                    "plan_type".into(),
-                    json!(c.string("plan_type", Some("full"))?),
-                );
+                data.insert("plan_type".into(), json!(c.string("plan_type", Some("full"))?));
                 data.insert("plan_iterations".into(), c.int("plan_iterations", 5)?);
             } else {
                 data.insert("plan_iterations".into(), c.int("plan_iterations", -1)?);
@@ -447,19 +339,11 @@ fn type_specific(
         }
         CardType::Maker => {
             let worker = c.string("worker", None)?;
-            refs.push(Reference {
-                attribute: "worker",
-                name: worker.clone(),
-                line: c.line("worker"),
-                checked: true,
-            });
+            refs.push(Reference { attribute: "worker", name: worker.clone(), line: c.line("worker"), checked: true });
             data.insert("worker".into(), json!(worker));
             data.insert("k".into(), c.int("k", 3)?);
             data.insert("max_samples".into(), c.int("max_samples", 50)?);
-            data.insert(
-                "match_strategy".into(),
-                json!(c.string("match_strategy", Some("exact"))?),
-            );
+            data.insert("match_strategy".into(), json!(c.string("match_strategy", Some("exact"))?));
             let red_flag = match raw.value("red_flag_max_length") {
                 None | Some(Value::Null) => Json::Null,
                 Some(_) => c.int("red_flag_max_length", 0)?,

@@ -37,12 +37,7 @@ pub fn walk(files: Files, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
                 continue;
             }
             Err(e) => {
-                diagnostics.push(Diagnostic::warning(
-                    "kimi",
-                    DiagKind::Io,
-                    &dir,
-                    format!("cannot list the folder: {e}"),
-                ));
+                diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, &dir, format!("cannot list the folder: {e}")));
                 continue;
             }
         };
@@ -81,22 +76,13 @@ pub fn walk(files: Files, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
             }
             // Sniffed once per version of the file: a refresh looks again only at the
             // files that changed.
-            match files.sniffed(
-                &path,
-                crate::discover::context_key("kimi entry point"),
-                is_entry_point,
-            ) {
+            match files.sniffed(&path, crate::discover::context_key("kimi entry point"), is_entry_point) {
                 Ok(entry) => {
                     if *entry {
                         found.push(path);
                     }
                 }
-                Err(e) => diagnostics.push(Diagnostic::warning(
-                    "kimi",
-                    DiagKind::Io,
-                    &path,
-                    format!("cannot read: {e}"),
-                )),
+                Err(e) => diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, &path, format!("cannot read: {e}"))),
             }
         }
         subdirs.sort();
@@ -111,10 +97,7 @@ pub fn is_entry_point(bytes: &[u8]) -> bool {
     let parsed = std::str::from_utf8(bytes).ok().map(yaml::load);
     match parsed {
         Some(Ok(Some(node))) => match &node.value {
-            Value::Map(map) => map
-                .entries
-                .iter()
-                .any(|(k, _)| matches!(&k.value, Value::Str(s) if s == "agent")),
+            Value::Map(map) => map.entries.iter().any(|(k, _)| matches!(&k.value, Value::Str(s) if s == "agent")),
             _ => false,
         },
         Some(Ok(None)) => false,

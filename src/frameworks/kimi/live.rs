@@ -35,9 +35,7 @@ pub fn builtin_args(files: Files, work_dir: &Path) -> BTreeMap<String, String> {
 
 /// `datetime.now().astimezone().isoformat()`, in UTC.
 fn now_iso() -> String {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
+    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
     let secs = since.as_secs() as i64;
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let (year, month, day) = crate::py::calendar::civil_from_days(days);
@@ -69,14 +67,8 @@ fn shell() -> String {
 }
 
 /// Up to `width` entries, folders first then by name, and the total count.
-fn collect_entries(
-    files: Files,
-    dir: &Path,
-    width: usize,
-) -> std::io::Result<(Vec<(String, bool)>, usize)> {
-    let listing = files
-        .list_dir(dir)?
-        .ok_or_else(|| std::io::Error::other("not a folder"))?;
+fn collect_entries(files: Files, dir: &Path, width: usize) -> std::io::Result<(Vec<(String, bool)>, usize)> {
+    let listing = files.list_dir(dir)?.ok_or_else(|| std::io::Error::other("not a folder"))?;
     let mut all: Vec<(String, bool)> = listing.iter().map(|e| (e.name.clone(), e.is_dir)).collect();
     all.sort_by(|a, b| (!a.1, &a.0).cmp(&(!b.1, &b.0)));
     let total = all.len();
@@ -86,9 +78,7 @@ fn collect_entries(
 
 /// `list_directory`: a two-level tree, 30 entries at the top, 10 below.
 pub fn list_directory(files: Files, work_dir: &Path) -> String {
-    let Ok((entries, total)) = collect_entries(files, work_dir, ROOT_WIDTH) else {
-        return "(empty directory)".into();
-    };
+    let Ok((entries, total)) = collect_entries(files, work_dir, ROOT_WIDTH) else { return "(empty directory)".into() };
     let remaining = total - entries.len();
     let mut lines = Vec::new();
     for (i, (name, is_dir)) in entries.iter().enumerate() {
@@ -100,8 +90,7 @@ pub fn list_directory(files: Files, work_dir: &Path) -> String {
         }
         lines.push(format!("{connector}{name}/"));
         let prefix = if is_last { "    " } else { "│   " };
-        let Ok((children, child_total)) = collect_entries(files, &work_dir.join(name), CHILD_WIDTH)
-        else {
+        let Ok((children, child_total)) = collect_entries(files, &work_dir.join(name), CHILD_WIDTH) else {
             lines.push(format!("{prefix}└── [not readable]"));
             continue;
         };
@@ -109,10 +98,7 @@ pub fn list_directory(files: Files, work_dir: &Path) -> String {
         for (j, (child, child_is_dir)) in children.iter().enumerate() {
             let last = j + 1 == children.len() && child_remaining == 0;
             let c = if last { "└── " } else { "├── " };
-            lines.push(format!(
-                "{prefix}{c}{child}{}",
-                if *child_is_dir { "/" } else { "" }
-            ));
+            lines.push(format!("{prefix}{c}{child}{}", if *child_is_dir { "/" } else { "" }));
         }
         if child_remaining > 0 {
             lines.push(format!("{prefix}└── ... and {child_remaining} more"));
@@ -132,10 +118,7 @@ pub fn list_directory(files: Files, work_dir: &Path) -> String {
 /// folder from the git root down to the working folder, annotated, budgeted
 /// leaf-first to 32 KiB.
 fn agents_md(files: Files, work_dir: &Path) -> String {
-    let root = work_dir
-        .ancestors()
-        .find(|d| files.exists(&d.join(".git")))
-        .unwrap_or(work_dir);
+    let root = work_dir.ancestors().find(|d| files.exists(&d.join(".git"))).unwrap_or(work_dir);
     let mut dirs: Vec<&Path> = work_dir.ancestors().take_while(|d| *d != root).collect();
     dirs.push(root);
     dirs.reverse();
@@ -146,10 +129,7 @@ fn agents_md(files: Files, work_dir: &Path) -> String {
         if files.is_file(&kimi) {
             candidates.push(kimi);
         }
-        if let Some(p) = [d.join("AGENTS.md"), d.join("agents.md")]
-            .into_iter()
-            .find(|p| files.is_file(p))
-        {
+        if let Some(p) = [d.join("AGENTS.md"), d.join("agents.md")].into_iter().find(|p| files.is_file(p)) {
             candidates.push(p);
         }
         for p in candidates {
@@ -202,10 +182,7 @@ mod tests {
         std::fs::create_dir_all(dir.join("sub")).unwrap();
         std::fs::write(dir.join("sub/x.txt"), "").unwrap();
         std::fs::write(dir.join("a.txt"), "").unwrap();
-        assert_eq!(
-            list_directory(crate::discover::FileCache::new().untracked(), &dir),
-            "├── sub/\n│   └── x.txt\n└── a.txt"
-        );
+        assert_eq!(list_directory(crate::discover::FileCache::new().untracked(), &dir), "├── sub/\n│   └── x.txt\n└── a.txt");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

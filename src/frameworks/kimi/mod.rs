@@ -22,8 +22,7 @@ use std::path::{Path, PathBuf};
 use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages;
 use crate::model::{
-    normalize, Agent, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Scope, SearchDir,
-    Severity, Status,
+    normalize, Agent, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Scope, SearchDir, Severity, Status,
 };
 use resolve::{chain_keys, Resolver};
 use spec::{Problem, Setting};
@@ -58,9 +57,7 @@ impl Framework for Kimi {
             keys.borrow_mut().insert(p.to_path_buf(), k.clone());
             k
         };
-        let default_agent = builtins
-            .as_ref()
-            .map(|b| b.join("default").join("agent.yaml"));
+        let default_agent = builtins.as_ref().map(|b| b.join("default").join("agent.yaml"));
         let builtin_args = match &cx.render {
             RenderMode::Export => prompt::export_builtins(),
             RenderMode::Live { .. } => live::builtin_args(cx.files, &cx.roots.project),
@@ -86,9 +83,7 @@ impl Framework for Kimi {
         }
         let touched = std::mem::take(&mut loader.touched);
         report.searched = searched(cx, builtins.as_deref(), &touched);
-        report
-            .agents
-            .sort_by(|a, b| (&a.name, a.source.key()).cmp(&(&b.name, b.source.key())));
+        report.agents.sort_by(|a, b| (&a.name, a.source.key()).cmp(&(&b.name, b.source.key())));
         report
     }
 }
@@ -135,15 +130,13 @@ impl Loader<'_, '_> {
             subagents.sort_by(|a, b| a.name.cmp(&b.name));
             let parent = (self.key)(&path);
             for sub in subagents.iter().rev() {
-                self.listed_by
-                    .entry(normalize(&sub.path))
-                    .or_insert_with(|| ListedBy {
-                        parent: parent.clone(),
-                        parent_path: path.clone(),
-                        line: sub.line,
-                        name: sub.name.clone(),
-                        description: sub.description.clone(),
-                    });
+                self.listed_by.entry(normalize(&sub.path)).or_insert_with(|| ListedBy {
+                    parent: parent.clone(),
+                    parent_path: path.clone(),
+                    line: sub.line,
+                    name: sub.name.clone(),
+                    description: sub.description.clone(),
+                });
                 stack.push(sub.path.clone());
             }
         }
@@ -167,12 +160,7 @@ impl Loader<'_, '_> {
             }
         };
         self.touch(&resolved.system_prompt_path);
-        let prompt = match prompt::render(
-            self.files,
-            &resolved.system_prompt_path,
-            &resolved.system_prompt_args,
-            &self.builtin_args,
-        ) {
+        let prompt = match prompt::render(self.files, &resolved.system_prompt_path, &resolved.system_prompt_args, &self.builtin_args) {
             Ok(text) => text,
             Err(problem) => {
                 self.fail(path, &source, chain, problem, listed.as_ref());
@@ -180,22 +168,12 @@ impl Loader<'_, '_> {
             }
         };
         let mut edges = Vec::new();
-        if let (Setting::Set(target), Some(parent)) =
-            (&resolved.own.extend.state, resolution.chain.get(1))
-        {
-            edges.push(Edge {
-                kind: EdgeKind::Extends,
-                name: target.clone(),
-                target: Some((self.key)(parent)),
-            });
+        if let (Setting::Set(target), Some(parent)) = (&resolved.own.extend.state, resolution.chain.get(1)) {
+            edges.push(Edge { kind: EdgeKind::Extends, name: target.clone(), target: Some((self.key)(parent)) });
         }
         for sub in &resolved.subagents {
             let exists = self.files.is_file(&sub.path);
-            edges.push(Edge {
-                kind: EdgeKind::Subagent,
-                name: sub.name.clone(),
-                target: exists.then(|| (self.key)(&sub.path)),
-            });
+            edges.push(Edge { kind: EdgeKind::Subagent, name: sub.name.clone(), target: exists.then(|| (self.key)(&sub.path)) });
         }
         let description = first_line(&resolved.when_to_use)
             .or_else(|| listed.as_ref().and_then(|l| first_line(&l.description)))
@@ -231,31 +209,18 @@ impl Loader<'_, '_> {
 
     /// An `Invalid` agent and its error: the diagnostic points at the file and line
     /// where the cause is; its `source` is the definition that failed.
-    fn fail(
-        &mut self,
-        path: &Path,
-        source: &crate::model::Source,
-        chain: Vec<String>,
-        problem: Problem,
-        listed: Option<&ListedBy>,
-    ) {
+    fn fail(&mut self, path: &Path, source: &crate::model::Source, chain: Vec<String>, problem: Problem, listed: Option<&ListedBy>) {
         let key = source.key();
         let mut message = problem.message.clone();
         if normalize(&problem.path) != normalize(path) {
-            message = format!(
-                "{message} (in {}, while loading {key})",
-                (self.key)(&problem.path)
-            );
+            message = format!("{message} (in {}, while loading {key})", (self.key)(&problem.path));
         }
         if let Some(l) = listed {
             message = format!("{message}; listed as subagent `{}` of {}", l.name, l.parent);
         }
         let mut problem = problem;
         // A subagent file that is not there is fixed at the entry that lists it.
-        if let (Some(l), true) = (
-            listed,
-            problem.kind == DiagKind::Missing && normalize(&problem.path) == normalize(path),
-        ) {
+        if let (Some(l), true) = (listed, problem.kind == DiagKind::Missing && normalize(&problem.path) == normalize(path)) {
             problem.path = l.parent_path.clone();
             problem.line = Some(l.line);
             problem.col = None;
@@ -279,9 +244,7 @@ impl Loader<'_, '_> {
                 Setting::Set(n) => Some(n.clone()),
                 _ => None,
             })
-            .unwrap_or_else(|| {
-                crate::discover::stem(source.rel.rsplit('/').next().unwrap_or_default()).to_string()
-            });
+            .unwrap_or_else(|| crate::discover::stem(source.rel.rsplit('/').next().unwrap_or_default()).to_string());
         let rule = format!("Kimi cannot load it: {message}");
         self.report.agents.push(Agent {
             chain,
@@ -296,25 +259,17 @@ fn why_it_wins(listed: Option<&ListedBy>) -> String {
     let base = "Kimi loads an agent by its file path (`--agent-file`); `name` is only a label, so no other file shadows it";
     match listed {
         Some(l) => format!("{base}; reached as subagent `{}` of {}", l.name, l.parent),
-        None => {
-            format!("{base}; an entry point of the project (a .yaml/.yml with an `agent:` mapping)")
-        }
+        None => format!("{base}; an entry point of the project (a .yaml/.yml with an `agent:` mapping)"),
     }
 }
 
 fn first_line(text: &str) -> Option<String> {
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .map(str::to_string)
+    text.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_string)
 }
 
 /// `kimi_cli/agents` in the installed kimi-cli distribution.
-const PACKAGE: site_packages::Package<'static> = site_packages::Package {
-    rel_path: "kimi_cli/agents",
-    dist_prefix: "kimi_cli-",
-    launchers: &["kimi", "kimi-cli"],
-};
+const PACKAGE: site_packages::Package<'static> =
+    site_packages::Package { rel_path: "kimi_cli/agents", dist_prefix: "kimi_cli-", launchers: &["kimi", "kimi-cli"] };
 
 fn locate_builtins(cx: &LoadContext) -> Option<PathBuf> {
     site_packages::find(cx.roots, cx.env, &PACKAGE).0
@@ -327,11 +282,7 @@ fn builtins_not_found(cx: &LoadContext) -> Diagnostic {
          and pipx tool folders or the user site-packages"
             .to_string()
     } else {
-        looked
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
+        looked.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
     };
     Diagnostic {
         severity: Severity::Info,
@@ -369,22 +320,15 @@ fn searched(cx: &LoadContext, builtins: Option<&Path>, touched: &[PathBuf]) -> V
     let builtin_root = builtins.map(normalize);
     let mut extra: Vec<PathBuf> = Vec::new();
     for file in touched {
-        let Some(folder) = normalize(file).parent().map(Path::to_path_buf) else {
-            continue;
-        };
-        let inside = folder.starts_with(&project)
-            || builtin_root.as_ref().is_some_and(|b| folder.starts_with(b));
+        let Some(folder) = normalize(file).parent().map(Path::to_path_buf) else { continue };
+        let inside = folder.starts_with(&project) || builtin_root.as_ref().is_some_and(|b| folder.starts_with(b));
         if !inside && !extra.contains(&folder) {
             extra.push(folder);
         }
     }
     for folder in extra {
         let (scope, _) = cx.roots.locate(&folder, builtins);
-        out.push(SearchDir {
-            scope,
-            path: folder,
-            role: "holds a file reached through `extend`, `subagents` or a prompt path".into(),
-        });
+        out.push(SearchDir { scope, path: folder, role: "holds a file reached through `extend`, `subagents` or a prompt path".into() });
     }
     out
 }

@@ -13,34 +13,21 @@ pub fn with_note(mut origin: FieldOrigin, note: &str) -> FieldOrigin {
     origin
 }
 
-pub fn args_origin(
-    args: &[(String, String, usize, u32)],
-    files: &[Rc<SpecFile>],
-    key: &dyn Fn(&Path) -> String,
-) -> FieldOrigin {
+pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Rc<SpecFile>], key: &dyn Fn(&Path) -> String) -> FieldOrigin {
     let mut contributors: Vec<usize> = args.iter().map(|a| a.2).collect();
     contributors.sort_unstable();
     contributors.dedup();
     let sites: Vec<Site> = contributors
         .iter()
-        .map(|&i| Site {
-            source: key(&files[i].path),
-            line: files[i].system_prompt_args_line,
-        })
+        .map(|&i| Site { source: key(&files[i].path), line: files[i].system_prompt_args_line })
         .collect();
     let at = |s: &Site| match s.line {
         Some(l) => format!("{}:{l}", s.source),
         None => s.source.clone(),
     };
     match contributors.as_slice() {
-        [] => FieldOrigin::default(
-            "framework default: no file of the chain sets `system_prompt_args`; an empty mapping",
-        ),
-        [0] if files.len() == 1 => FieldOrigin {
-            provenance: Provenance::Own,
-            sites,
-            rule: "set here".into(),
-        },
+        [] => FieldOrigin::default("framework default: no file of the chain sets `system_prompt_args`; an empty mapping"),
+        [0] if files.len() == 1 => FieldOrigin { provenance: Provenance::Own, sites, rule: "set here".into() },
         [0] => FieldOrigin {
             provenance: Provenance::Own,
             sites,
@@ -49,20 +36,14 @@ pub fn args_origin(
         [i] => FieldOrigin {
             provenance: Provenance::Inherited,
             sites,
-            rule: format!(
-                "inherited from {}; merged key by key, nearer files win",
-                key(&files[*i].path)
-            ),
+            rule: format!("inherited from {}; merged key by key, nearer files win", key(&files[*i].path)),
         },
         _ => {
             let per_file: Vec<String> = contributors
                 .iter()
                 .map(|&i| {
-                    let keys: Vec<String> = args
-                        .iter()
-                        .filter(|a| a.2 == i)
-                        .map(|(k, _, _, line)| format!("{k} (line {line})"))
-                        .collect();
+                    let keys: Vec<String> =
+                        args.iter().filter(|a| a.2 == i).map(|(k, _, _, line)| format!("{k} (line {line})")).collect();
                     format!("{} from {}", keys.join(", "), key(&files[i].path))
                 })
                 .collect();
@@ -110,9 +91,7 @@ pub fn list_origin<T>(
     null_becomes: &str,
 ) -> FieldOrigin {
     let Some(i) = at else {
-        return FieldOrigin::default(format!(
-            "framework default: unset `{field}` becomes {null_becomes}"
-        ));
+        return FieldOrigin::default(format!("framework default: unset `{field}` becomes {null_becomes}"));
     };
     let s = slot(&files[i]);
     let null_note = if matches!(s.state, Setting::Null) && null_becomes != "null" {
@@ -121,22 +100,12 @@ pub fn list_origin<T>(
         String::new()
     };
     if i == 0 {
-        FieldOrigin::own(
-            &key(&files[0].path),
-            s.line,
-            format!("set here; replaces the parent's whole value{null_note}"),
-        )
+        FieldOrigin::own(&key(&files[0].path), s.line, format!("set here; replaces the parent's whole value{null_note}"))
     } else {
         FieldOrigin {
             provenance: Provenance::Inherited,
-            sites: vec![Site {
-                source: key(&files[i].path),
-                line: s.line,
-            }],
-            rule: format!(
-                "inherited whole from {}: no nearer file sets `{field}`{null_note}",
-                key(&files[i].path)
-            ),
+            sites: vec![Site { source: key(&files[i].path), line: s.line }],
+            rule: format!("inherited whole from {}: no nearer file sets `{field}`{null_note}", key(&files[i].path)),
         }
     }
 }

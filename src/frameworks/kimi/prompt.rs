@@ -43,11 +43,7 @@ pub fn export_builtins() -> BTreeMap<String, String> {
     BUILTIN_ARGS
         .iter()
         .map(|name| {
-            let value = if *name == "KIMI_ADDITIONAL_DIRS_INFO" {
-                String::new()
-            } else {
-                format!("<{name}>")
-            };
+            let value = if *name == "KIMI_ADDITIONAL_DIRS_INFO" { String::new() } else { format!("<{name}>") };
             (name.to_string(), value)
         })
         .collect()
@@ -66,25 +62,12 @@ pub fn render(
 ) -> Result<String, Problem> {
     let bytes = files.read(path).map_err(|e| {
         let (kind, what) = match e {
-            ReadError::NotFound => (
-                DiagKind::Missing,
-                "FileNotFoundError: no such file".to_string(),
-            ),
-            ReadError::IsDir => (
-                DiagKind::Missing,
-                "IsADirectoryError: is a directory".to_string(),
-            ),
-            ReadError::Other(m) if m.contains("Not a directory") => {
-                (DiagKind::Missing, format!("NotADirectoryError: {m}"))
-            }
+            ReadError::NotFound => (DiagKind::Missing, "FileNotFoundError: no such file".to_string()),
+            ReadError::IsDir => (DiagKind::Missing, "IsADirectoryError: is a directory".to_string()),
+            ReadError::Other(m) if m.contains("Not a directory") => (DiagKind::Missing, format!("NotADirectoryError: {m}")),
             other => (DiagKind::Io, other.to_string()),
         };
-        Problem::new(
-            kind,
-            path,
-            None,
-            format!("cannot read the system prompt {}: {what}", path.display()),
-        )
+        Problem::new(kind, path, None, format!("cannot read the system prompt {}: {what}", path.display()))
     })?;
     let text = universal_newlines(&decode_utf8(path, &bytes)?);
     let source = crate::py::strip(&text).to_string();
@@ -94,9 +77,7 @@ pub fn render(
         crate::discover::untracked_access();
     }
     // Where the stripped text starts, so error lines point into the file.
-    let line_shift = text[..text.len() - text.trim_start_matches(crate::py::is_space).len()]
-        .matches('\n')
-        .count();
+    let line_shift = text[..text.len() - text.trim_start_matches(crate::py::is_space).len()].matches('\n').count();
 
     let mut context = builtins.clone();
     for (k, v) in args {
@@ -122,23 +103,14 @@ pub fn render(
             continue;
         }
         return match result {
-            Ok(()) => String::from_utf8(out.bytes).map_err(|_| {
-                Problem::new(
-                    DiagKind::Template,
-                    path,
-                    None,
-                    "the rendered prompt is not UTF-8",
-                )
-            }),
+            Ok(()) => String::from_utf8(out.bytes)
+                .map_err(|_| Problem::new(DiagKind::Template, path, None, "the rendered prompt is not UTF-8")),
             Err(e) => {
                 let mut problem = template_problem(path, &e, line_shift);
                 if problem.kind == DiagKind::Validation {
                     let missing = undefined_names(&env, &source, &context);
                     if !missing.is_empty() {
-                        problem.message = format!(
-                            "Missing system prompt arg: {} undefined",
-                            missing.join(", ")
-                        );
+                        problem.message = format!("Missing system prompt arg: {} undefined", missing.join(", "));
                     }
                 }
                 Err(problem)
@@ -157,23 +129,9 @@ const PROMPT_NAME: &str = "<system prompt>";
 
 /// The variables the prompt reads that neither the built-in nor the spec arguments
 /// define (minijinja's strict error does not name them; Jinja's does).
-fn undefined_names(
-    env: &Environment,
-    source: &str,
-    context: &BTreeMap<String, String>,
-) -> Vec<String> {
-    const GLOBALS: [&str; 7] = [
-        "range",
-        "dict",
-        "namespace",
-        "debug",
-        "lipsum",
-        "cycler",
-        "joiner",
-    ];
-    let Ok(template) = env.template_from_named_str(PROMPT_NAME, source) else {
-        return Vec::new();
-    };
+fn undefined_names(env: &Environment, source: &str, context: &BTreeMap<String, String>) -> Vec<String> {
+    const GLOBALS: [&str; 7] = ["range", "dict", "namespace", "debug", "lipsum", "cycler", "joiner"];
+    let Ok(template) = env.template_from_named_str(PROMPT_NAME, source) else { return Vec::new() };
     let mut names: Vec<String> = template
         .undeclared_variables(false)
         .into_iter()
@@ -241,12 +199,7 @@ fn read_include(files: Files, folder: &Path, name: &str) -> Result<Option<String
             Ok(Some(text))
         }
         Err(ReadError::NotFound) => Ok(None),
-        Err(e) => Err(Problem::new(
-            DiagKind::Io,
-            &path,
-            None,
-            format!("cannot read the included file: {e}"),
-        )),
+        Err(e) => Err(Problem::new(DiagKind::Io, &path, None, format!("cannot read the included file: {e}"))),
     }
 }
 
@@ -257,40 +210,24 @@ fn template_problem(path: &Path, e: &minijinja::Error, line_shift: usize) -> Pro
         ErrorKind::UndefinedError | ErrorKind::UnknownFunction | ErrorKind::UnknownMethod => {
             (DiagKind::Validation, "Missing system prompt arg")
         }
-        ErrorKind::TemplateNotFound => (
-            DiagKind::Missing,
-            "Invalid system prompt template (include not found)",
-        ),
-        ErrorKind::SyntaxError
-        | ErrorKind::UnknownFilter
-        | ErrorKind::UnknownTest
-        | ErrorKind::BadEscape => (DiagKind::Parse, "Invalid system prompt template"),
-        #[allow(unreachable_patterns)]
-        ErrorKind::OutOfFuel | ErrorKind::WriteFailure => {
-            (DiagKind::Template, "agentry stopped rendering the prompt")
+        ErrorKind::TemplateNotFound => (DiagKind::Missing, "Invalid system prompt template (include not found)"),
+        ErrorKind::SyntaxError | ErrorKind::UnknownFilter | ErrorKind::UnknownTest | ErrorKind::BadEscape => {
+            (DiagKind::Parse, "Invalid system prompt template")
         }
+        #[allow(unreachable_patterns)]
+        ErrorKind::OutOfFuel | ErrorKind::WriteFailure => (DiagKind::Template, "agentry stopped rendering the prompt"),
         // Jinja raises these as plain Python errors (TypeError, ValueError), which the
         // oracle counts as validation errors.
         _ => (DiagKind::Validation, "the prompt template failed"),
     };
     let in_prompt = e.name() == Some(PROMPT_NAME);
-    let line = e
-        .line()
-        .map(|l| (l + if in_prompt { line_shift } else { 0 }) as u32);
-    let detail = e
-        .detail()
-        .map(str::to_string)
-        .unwrap_or_else(|| e.kind().to_string());
+    let line = e.line().map(|l| (l + if in_prompt { line_shift } else { 0 }) as u32);
+    let detail = e.detail().map(str::to_string).unwrap_or_else(|| e.kind().to_string());
     let place = match e.name() {
         Some(n) if !in_prompt => format!(" (in included `{n}`)"),
         _ => String::new(),
     };
-    let mut problem = Problem::new(
-        kind,
-        path,
-        if in_prompt { line } else { None },
-        format!("{lead}: {detail}{place}"),
-    );
+    let mut problem = Problem::new(kind, path, if in_prompt { line } else { None }, format!("{lead}: {detail}{place}"));
     // The root cause may sit in an included template: minijinja wraps it.
     let mut causes = Vec::new();
     let mut cause: Option<&dyn std::error::Error> = Some(e);
@@ -301,17 +238,13 @@ fn template_problem(path: &Path, e: &minijinja::Error, line_shift: usize) -> Pro
     if causes.iter().any(|c| c.contains("recursion limit")) {
         // Jinja recurses until Python's RecursionError, which is not a template error.
         problem.kind = DiagKind::Cycle;
-        problem.message = format!(
-            "the prompt includes itself without end{place}; Kimi fails with RecursionError"
-        );
+        problem.message = format!("the prompt includes itself without end{place}; Kimi fails with RecursionError");
     } else if causes.iter().any(|c| c.contains("too many elements")) {
         problem.kind = DiagKind::Template;
-        problem.message =
-            format!("agentry stopped rendering the prompt: a range is too large{place}");
+        problem.message = format!("agentry stopped rendering the prompt: a range is too large{place}");
     }
     if e.kind() == ErrorKind::WriteFailure {
-        problem.message =
-            format!("the rendered prompt exceeds {MAX_OUTPUT_BYTES} bytes; agentry stops there");
+        problem.message = format!("the rendered prompt exceeds {MAX_OUTPUT_BYTES} bytes; agentry stops there");
     }
     problem
 }
@@ -355,26 +288,14 @@ mod tests {
         std::fs::create_dir_all(dir).unwrap();
         let p = dir.join("p.md");
         std::fs::write(&p, text).unwrap();
-        let args: Vec<(String, String)> = args
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        render(
-            crate::discover::FileCache::new().untracked(),
-            &p,
-            &args,
-            &export_builtins(),
-        )
+        let args: Vec<(String, String)> = args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        render(crate::discover::FileCache::new().untracked(), &p, &args, &export_builtins())
     }
 
     #[test]
     fn dollar_brace_variables_strict_and_spec_args_win() {
         let dir = std::env::temp_dir().join(format!("agentry-kimi-prompt-{}", std::process::id()));
-        let out = render_text(
-            &dir,
-            "  ${A} $B {{ C }} ${KIMI_OS} ${KIMI_SHELL}[${KIMI_ADDITIONAL_DIRS_INFO}]\n",
-            &[("A", "a"), ("KIMI_OS", "X")],
-        );
+        let out = render_text(&dir, "  ${A} $B {{ C }} ${KIMI_OS} ${KIMI_SHELL}[${KIMI_ADDITIONAL_DIRS_INFO}]\n", &[("A", "a"), ("KIMI_OS", "X")]);
         assert_eq!(out.unwrap(), "a $B {{ C }} X <KIMI_SHELL>[]");
         let err = render_text(&dir, "${NOPE}", &[]).unwrap_err();
         assert_eq!(err.kind, DiagKind::Validation);
@@ -382,12 +303,7 @@ mod tests {
         assert_eq!(err.kind, DiagKind::Missing);
         let err = render_text(&dir, "{% if A %}open", &[("A", "a")]).unwrap_err();
         assert_eq!(err.kind, DiagKind::Parse);
-        let err = render_text(
-            &dir,
-            "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}",
-            &[],
-        )
-        .unwrap_err();
+        let err = render_text(&dir, "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}", &[]).unwrap_err();
         assert_eq!(err.kind, DiagKind::Template);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -61,18 +61,8 @@ pub struct Resolver<'a> {
 }
 
 impl<'a> Resolver<'a> {
-    pub fn new(
-        files: Files<'a>,
-        default_agent: Option<PathBuf>,
-        key: &'a dyn Fn(&Path) -> String,
-    ) -> Self {
-        Resolver {
-            files,
-            default_agent,
-            key,
-            parsed: HashMap::new(),
-            identities: HashMap::new(),
-        }
+    pub fn new(files: Files<'a>, default_agent: Option<PathBuf>, key: &'a dyn Fn(&Path) -> String) -> Self {
+        Resolver { files, default_agent, key, parsed: HashMap::new(), identities: HashMap::new() }
     }
 
     /// `_load_agent_spec` steps 1–7 for one file: exists, is a file, UTF-8, YAML,
@@ -89,21 +79,9 @@ impl<'a> Resolver<'a> {
     fn read_and_parse(&self, path: &Path) -> Result<SpecFile, Problem> {
         match self.files.metadata(path) {
             Err(e) if is_not_found(&e) => {
-                return Err(Problem::new(
-                    DiagKind::Missing,
-                    path,
-                    None,
-                    format!("Agent spec file not found: {}", path.display()),
-                ))
+                return Err(Problem::new(DiagKind::Missing, path, None, format!("Agent spec file not found: {}", path.display())))
             }
-            Err(e) => {
-                return Err(Problem::new(
-                    DiagKind::Io,
-                    path,
-                    None,
-                    format!("cannot inspect the agent spec file: {e}"),
-                ))
-            }
+            Err(e) => return Err(Problem::new(DiagKind::Io, path, None, format!("cannot inspect the agent spec file: {e}"))),
             Ok(meta) if !meta.is_file() => {
                 return Err(Problem::new(
                     DiagKind::Missing,
@@ -116,22 +94,10 @@ impl<'a> Resolver<'a> {
         }
         // Parsed once per version of the file: a reload re-parses only what changed.
         let context = crate::discover::context_key(&path.to_string_lossy());
-        let parsed = self
-            .files
-            .derived(path, context, |bytes| spec::parse(path, bytes))
-            .map_err(|e| {
-                let kind = if e == ReadError::NotFound {
-                    DiagKind::Missing
-                } else {
-                    DiagKind::Io
-                };
-                Problem::new(
-                    kind,
-                    path,
-                    None,
-                    format!("cannot read the agent spec file: {e}"),
-                )
-            })?;
+        let parsed = self.files.derived(path, context, |bytes| spec::parse(path, bytes)).map_err(|e| {
+            let kind = if e == ReadError::NotFound { DiagKind::Missing } else { DiagKind::Io };
+            Problem::new(kind, path, None, format!("cannot read the agent spec file: {e}"))
+        })?;
         (*parsed).clone()
     }
 
@@ -166,16 +132,11 @@ impl<'a> Resolver<'a> {
                         ),
                         _ => p,
                     };
-                    return Resolution {
-                        chain,
-                        outcome: Err(p),
-                    };
+                    return Resolution { chain, outcome: Err(p) };
                 }
             };
             files.push(file.clone());
-            let Setting::Set(target) = &file.extend.state else {
-                break;
-            };
+            let Setting::Set(target) = &file.extend.state else { break };
             if target.is_empty() {
                 break;
             }
@@ -190,10 +151,7 @@ impl<'a> Resolver<'a> {
                             "Agent spec file not found: `extend: default` names the default agent of the installed \
                              kimi-cli package, and no installation was found",
                         );
-                        return Resolution {
-                            chain,
-                            outcome: Err(p),
-                        };
+                        return Resolution { chain, outcome: Err(p) };
                     }
                 }
             } else {
@@ -217,10 +175,7 @@ impl<'a> Resolver<'a> {
                         names.join(" → ")
                     ),
                 );
-                return Resolution {
-                    chain,
-                    outcome: Err(p),
-                };
+                return Resolution { chain, outcome: Err(p) };
             }
             if chain.len() >= MAX_EXTEND_DEPTH {
                 let p = Problem::new(
@@ -232,10 +187,7 @@ impl<'a> Resolver<'a> {
                          RecursionError long before its end"
                     ),
                 );
-                return Resolution {
-                    chain,
-                    outcome: Err(p),
-                };
+                return Resolution { chain, outcome: Err(p) };
             }
             states.insert(state, chain.len());
             path = next;
@@ -248,12 +200,7 @@ impl<'a> Resolver<'a> {
     /// `load_agent_spec`'s assertion, required fields and defaults.
     fn merge(&self, entry: &Path, files: &[Rc<SpecFile>]) -> Result<Resolved, Problem> {
         let Some(root) = files.last() else {
-            return Err(Problem::new(
-                DiagKind::Io,
-                entry,
-                None,
-                "nothing was loaded",
-            ));
+            return Err(Problem::new(DiagKind::Io, entry, None, "nothing was loaded"));
         };
         if matches!(&root.extend.state, Setting::Set(s) if s.is_empty()) {
             return Err(Problem::new(
@@ -264,34 +211,20 @@ impl<'a> Resolver<'a> {
                  should be recursively resolved",
             ));
         }
-        let site = |i: usize, line: Option<u32>| Site {
-            source: (self.key)(&files[i].path),
-            line,
-        };
-        let pick = |get: &dyn Fn(&SpecFile) -> bool| -> Option<usize> {
-            (0..files.len()).find(|&i| get(&files[i]))
-        };
+        let site = |i: usize, line: Option<u32>| Site { source: (self.key)(&files[i].path), line };
+        let pick = |get: &dyn Fn(&SpecFile) -> bool| -> Option<usize> { (0..files.len()).find(|&i| get(&files[i])) };
         let set = |s: &dyn Fn(&SpecFile) -> bool| pick(s);
 
         let name_at = set(&|f| !matches!(f.name.state, Setting::Inherit));
         let prompt_at = set(&|f| !matches!(f.system_prompt_path.state, Setting::Inherit));
         let tools_at = set(&|f| !matches!(f.tools.state, Setting::Inherit));
-        let chain_words = || {
-            files
-                .iter()
-                .map(|f| (self.key)(&f.path))
-                .collect::<Vec<_>>()
-                .join(" → ")
-        };
+        let chain_words = || files.iter().map(|f| (self.key)(&f.path)).collect::<Vec<_>>().join(" → ");
         let required = |what: &str, field: &str| {
             Problem::new(
                 DiagKind::Validation,
                 entry,
                 None,
-                format!(
-                    "{what}: no file of the chain ({}) sets `{field}`",
-                    chain_words()
-                ),
+                format!("{what}: no file of the chain ({}) sets `{field}`", chain_words()),
             )
         };
         let name = match name_at.map(|i| &files[i].name.state) {
@@ -300,25 +233,14 @@ impl<'a> Resolver<'a> {
         };
         let system_prompt_path = match prompt_at.map(|i| &files[i].system_prompt_path.state) {
             Some(Setting::Set(p)) => p.clone(),
-            _ => {
-                return Err(required(
-                    "System prompt path is required",
-                    "system_prompt_path",
-                ))
-            }
+            _ => return Err(required("System prompt path is required", "system_prompt_path")),
         };
-        let Some(tools_at) = tools_at else {
-            return Err(required("Tools are required", "tools"));
-        };
+        let Some(tools_at) = tools_at else { return Err(required("Tools are required", "tools")) };
 
         let mut origins = HashMap::new();
         let replaced = |i: usize, slot_line: Option<u32>, field: &str| -> FieldOrigin {
             if i == 0 {
-                FieldOrigin::own(
-                    &(self.key)(&files[0].path),
-                    slot_line,
-                    format!("set here; replaces any parent's `{field}`"),
-                )
+                FieldOrigin::own(&(self.key)(&files[0].path), slot_line, format!("set here; replaces any parent's `{field}`"))
             } else {
                 FieldOrigin {
                     provenance: Provenance::Inherited,
@@ -336,11 +258,7 @@ impl<'a> Resolver<'a> {
         origins.insert(
             "system_prompt_path",
             with_note(
-                replaced(
-                    prompt_i,
-                    files[prompt_i].system_prompt_path.line,
-                    "system_prompt_path",
-                ),
+                replaced(prompt_i, files[prompt_i].system_prompt_path.line, "system_prompt_path"),
                 "relative to the file that writes it",
             ),
         );
@@ -363,10 +281,7 @@ impl<'a> Resolver<'a> {
             Setting::Set(m) => Some(m.clone()),
             _ => None,
         });
-        origins.insert(
-            "model",
-            nullable_origin(model_at, files, self.key, |f| &f.model, "model", "null"),
-        );
+        origins.insert("model", nullable_origin(model_at, files, self.key, |f| &f.model, "model", "null"));
         let when_at = pick(&|f| matches!(f.when_to_use.state, Setting::Set(_)));
         let when_to_use = when_at
             .and_then(|i| match &files[i].when_to_use.state {
@@ -374,51 +289,16 @@ impl<'a> Resolver<'a> {
                 _ => None,
             })
             .unwrap_or_default();
-        origins.insert(
-            "when_to_use",
-            nullable_origin(
-                when_at,
-                files,
-                self.key,
-                |f| &f.when_to_use,
-                "when_to_use",
-                "\"\"",
-            ),
-        );
+        origins.insert("when_to_use", nullable_origin(when_at, files, self.key, |f| &f.when_to_use, "when_to_use", "\"\""));
 
         let tools = list_value(&files[tools_at].tools.state).unwrap_or_default();
-        origins.insert(
-            "tools",
-            list_origin(Some(tools_at), files, self.key, |f| &f.tools, "tools", "[]"),
-        );
+        origins.insert("tools", list_origin(Some(tools_at), files, self.key, |f| &f.tools, "tools", "[]"));
         let allowed_at = pick(&|f| !matches!(f.allowed_tools.state, Setting::Inherit));
         let allowed_tools = allowed_at.and_then(|i| list_value(&files[i].allowed_tools.state));
-        origins.insert(
-            "allowed_tools",
-            list_origin(
-                allowed_at,
-                files,
-                self.key,
-                |f| &f.allowed_tools,
-                "allowed_tools",
-                "null",
-            ),
-        );
+        origins.insert("allowed_tools", list_origin(allowed_at, files, self.key, |f| &f.allowed_tools, "allowed_tools", "null"));
         let exclude_at = pick(&|f| !matches!(f.exclude_tools.state, Setting::Inherit));
-        let exclude_tools = exclude_at
-            .and_then(|i| list_value(&files[i].exclude_tools.state))
-            .unwrap_or_default();
-        origins.insert(
-            "exclude_tools",
-            list_origin(
-                exclude_at,
-                files,
-                self.key,
-                |f| &f.exclude_tools,
-                "exclude_tools",
-                "[]",
-            ),
-        );
+        let exclude_tools = exclude_at.and_then(|i| list_value(&files[i].exclude_tools.state)).unwrap_or_default();
+        origins.insert("exclude_tools", list_origin(exclude_at, files, self.key, |f| &f.exclude_tools, "exclude_tools", "[]"));
         let subagents_at = pick(&|f| !matches!(f.subagents.state, Setting::Inherit));
         let subagents = subagents_at
             .and_then(|i| match &files[i].subagents.state {
@@ -426,17 +306,7 @@ impl<'a> Resolver<'a> {
                 _ => None,
             })
             .unwrap_or_default();
-        origins.insert(
-            "subagents",
-            list_origin(
-                subagents_at,
-                files,
-                self.key,
-                |f| &f.subagents,
-                "subagents",
-                "{}",
-            ),
-        );
+        origins.insert("subagents", list_origin(subagents_at, files, self.key, |f| &f.subagents, "subagents", "{}"));
 
         Ok(Resolved {
             name,
@@ -457,37 +327,23 @@ impl<'a> Resolver<'a> {
 impl Resolved {
     /// The effective fields with the package's key names and the oracle's JSON types.
     pub fn fields(&self, key: &dyn Fn(&Path) -> String) -> Vec<Field> {
-        let args: JsonMap<String, Json> = self
-            .system_prompt_args
-            .iter()
-            .map(|(k, v)| (k.clone(), Json::String(v.clone())))
-            .collect();
+        let args: JsonMap<String, Json> =
+            self.system_prompt_args.iter().map(|(k, v)| (k.clone(), Json::String(v.clone()))).collect();
         let subagents: JsonMap<String, Json> = self
             .subagents
             .iter()
-            .map(|s| {
-                (
-                    s.name.clone(),
-                    json!({"path": key(&s.path), "description": s.description}),
-                )
-            })
+            .map(|s| (s.name.clone(), json!({"path": key(&s.path), "description": s.description})))
             .collect();
         // `name` is the agent's label, but it is inherited like any field, so its
         // origin is worth showing next to the oracle's eight.
         let values: [(&'static str, Json); 9] = [
             ("name", Json::String(self.name.clone())),
-            (
-                "system_prompt_path",
-                Json::String(key(&self.system_prompt_path)),
-            ),
+            ("system_prompt_path", Json::String(key(&self.system_prompt_path))),
             ("system_prompt_args", Json::Object(args)),
             ("model", self.model.clone().map_or(Json::Null, Json::String)),
             ("when_to_use", Json::String(self.when_to_use.clone())),
             ("tools", json!(self.tools)),
-            (
-                "allowed_tools",
-                self.allowed_tools.as_ref().map_or(Json::Null, |t| json!(t)),
-            ),
+            ("allowed_tools", self.allowed_tools.as_ref().map_or(Json::Null, |t| json!(t))),
             ("exclude_tools", json!(self.exclude_tools)),
             ("subagents", Json::Object(subagents)),
         ];
@@ -496,11 +352,7 @@ impl Resolved {
             .map(|(k, value)| Field {
                 key: k.to_string(),
                 value,
-                origin: self
-                    .origins
-                    .get(k)
-                    .cloned()
-                    .unwrap_or_else(|| FieldOrigin::default("framework default")),
+                origin: self.origins.get(k).cloned().unwrap_or_else(|| FieldOrigin::default("framework default")),
             })
             .collect()
     }
@@ -522,10 +374,7 @@ fn identity(files: Files, path: &Path) -> PathBuf {
 /// folder, a symlink loop); anything else (permissions) is raised.
 fn is_not_found(e: &std::io::Error) -> bool {
     const ELOOP: i32 = if cfg!(target_os = "macos") { 62 } else { 40 };
-    matches!(
-        e.kind(),
-        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-    ) || e.raw_os_error() == Some(ELOOP)
+    matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory) || e.raw_os_error() == Some(ELOOP)
 }
 
 fn list_value<T: Clone>(state: &Setting<Vec<T>>) -> Option<Vec<T>> {

@@ -21,19 +21,8 @@ pub struct Problem {
 }
 
 impl Problem {
-    pub fn new(
-        kind: DiagKind,
-        path: &Path,
-        line: Option<u32>,
-        message: impl Into<String>,
-    ) -> Problem {
-        Problem {
-            kind,
-            path: path.to_path_buf(),
-            line,
-            col: None,
-            message: message.into(),
-        }
+    pub fn new(kind: DiagKind, path: &Path, line: Option<u32>, message: impl Into<String>) -> Problem {
+        Problem { kind, path: path.to_path_buf(), line, col: None, message: message.into() }
     }
 }
 
@@ -55,10 +44,7 @@ pub struct Slot<T> {
 
 impl<T> Slot<T> {
     fn unset() -> Self {
-        Slot {
-            state: Setting::Inherit,
-            line: None,
-        }
+        Slot { state: Setting::Inherit, line: None }
     }
 }
 
@@ -123,11 +109,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
     };
     let mut attributes = Vec::new();
     if let Some((key, value)) = entry(top, "version") {
-        attributes.push(Attribute {
-            key: "version".into(),
-            line: key.span.line,
-            value: value.value.to_json(),
-        });
+        attributes.push(Attribute { key: "version".into(), line: key.span.line, value: value.value.to_json() });
         let version = py::str_of(&value.value);
         if version != "1" {
             return Err(Problem::new(
@@ -158,41 +140,25 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
             ))
         }
     };
-    if let Some((key, _)) = agent
-        .entries
-        .iter()
-        .find(|(k, _)| !matches!(k.value, Value::Str(_)))
-    {
+    if let Some((key, _)) = agent.entries.iter().find(|(k, _)| !matches!(k.value, Value::Str(_))) {
         return Err(Problem::new(
             DiagKind::Validation,
             path,
             Some(key.span.line),
-            format!(
-                "a key of `agent` is a {}; Kimi fails with TypeError: keywords must be strings",
-                key.value.type_name()
-            ),
+            format!("a key of `agent` is a {}; Kimi fails with TypeError: keywords must be strings", key.value.type_name()),
         ));
     }
     let folder = path.parent().unwrap_or(Path::new("/"));
     let mut v = Validator { errors: Vec::new() };
     let mut spec = SpecFile {
         path: path.to_path_buf(),
-        extend: Slot {
-            state: Setting::Null,
-            line: None,
-        },
+        extend: Slot { state: Setting::Null, line: None },
         name: Slot::unset(),
         system_prompt_path: Slot::unset(),
         system_prompt_args: Vec::new(),
         system_prompt_args_line: None,
-        model: Slot {
-            state: Setting::Null,
-            line: None,
-        },
-        when_to_use: Slot {
-            state: Setting::Null,
-            line: None,
-        },
+        model: Slot { state: Setting::Null, line: None },
+        when_to_use: Slot { state: Setting::Null, line: None },
         tools: Slot::unset(),
         allowed_tools: Slot::unset(),
         exclude_tools: Slot::unset(),
@@ -200,28 +166,12 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
         attributes,
     };
     for (key, value) in &agent.entries {
-        let Value::Str(name) = &key.value else {
-            continue;
-        };
+        let Value::Str(name) = &key.value else { continue };
         let line = Some(key.span.line);
-        spec.attributes.push(Attribute {
-            key: name.clone(),
-            line: key.span.line,
-            value: value.value.to_json(),
-        });
+        spec.attributes.push(Attribute { key: name.clone(), line: key.span.line, value: value.value.to_json() });
         match name.as_str() {
-            "extend" => {
-                spec.extend = Slot {
-                    state: v.optional_str(name, value),
-                    line,
-                }
-            }
-            "name" => {
-                spec.name = Slot {
-                    state: v.str_or_inherit(name, value),
-                    line,
-                }
-            }
+            "extend" => spec.extend = Slot { state: v.optional_str(name, value), line },
+            "name" => spec.name = Slot { state: v.str_or_inherit(name, value), line },
             "system_prompt_path" => {
                 let state = match v.str_or_inherit(name, value) {
                     Setting::Set(p) => Setting::Set(join(folder, &p)),
@@ -234,62 +184,24 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
                 spec.system_prompt_args = v.str_map(name, value);
                 spec.system_prompt_args_line = line;
             }
-            "model" => {
-                spec.model = Slot {
-                    state: v.optional_str(name, value),
-                    line,
-                }
-            }
-            "when_to_use" => {
-                spec.when_to_use = Slot {
-                    state: v.optional_str(name, value),
-                    line,
-                }
-            }
-            "tools" => {
-                spec.tools = Slot {
-                    state: v.str_list(name, value),
-                    line,
-                }
-            }
-            "allowed_tools" => {
-                spec.allowed_tools = Slot {
-                    state: v.str_list(name, value),
-                    line,
-                }
-            }
-            "exclude_tools" => {
-                spec.exclude_tools = Slot {
-                    state: v.str_list(name, value),
-                    line,
-                }
-            }
-            "subagents" => {
-                spec.subagents = Slot {
-                    state: v.subagents(folder, value),
-                    line,
-                }
-            }
+            "model" => spec.model = Slot { state: v.optional_str(name, value), line },
+            "when_to_use" => spec.when_to_use = Slot { state: v.optional_str(name, value), line },
+            "tools" => spec.tools = Slot { state: v.str_list(name, value), line },
+            "allowed_tools" => spec.allowed_tools = Slot { state: v.str_list(name, value), line },
+            "exclude_tools" => spec.exclude_tools = Slot { state: v.str_list(name, value), line },
+            "subagents" => spec.subagents = Slot { state: v.subagents(folder, value), line },
             _ => {}
         }
     }
     if !v.errors.is_empty() {
         let n = v.errors.len();
         let first_line = v.errors.iter().map(|(l, _)| *l).min();
-        let details: Vec<String> = v
-            .errors
-            .iter()
-            .map(|(l, m)| format!("line {l}: {m}"))
-            .collect();
+        let details: Vec<String> = v.errors.iter().map(|(l, m)| format!("line {l}: {m}")).collect();
         return Err(Problem::new(
             DiagKind::Validation,
             path,
             first_line,
-            format!(
-                "{n} validation error{} for AgentSpec: {}",
-                if n == 1 { "" } else { "s" },
-                details.join("; ")
-            ),
+            format!("{n} validation error{} for AgentSpec: {}", if n == 1 { "" } else { "s" }, details.join("; ")),
         ));
     }
     Ok(spec)
@@ -317,22 +229,14 @@ pub fn decode_utf8(path: &Path, bytes: &[u8]) -> Result<String, Problem> {
 /// The last entry of a mapping whose key is the string `key` (PyYAML keeps the last
 /// of duplicate keys; the YAML layer already folds them).
 fn entry<'a>(map: &'a Map, key: &str) -> Option<(&'a Node, &'a Node)> {
-    map.entries
-        .iter()
-        .rev()
-        .find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))
-        .map(|(k, v)| (k, v))
+    map.entries.iter().rev().find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key)).map(|(k, v)| (k, v))
 }
 
 /// `pathlib`'s `folder / value`: an absolute value replaces the folder, `.` parts and
 /// empty parts vanish, `..` stays (and is resolved by the OS when the file is opened).
 pub fn join(folder: &Path, value: &str) -> PathBuf {
     let rel = Path::new(value);
-    let mut out = if rel.is_absolute() {
-        PathBuf::new()
-    } else {
-        folder.to_path_buf()
-    };
+    let mut out = if rel.is_absolute() { PathBuf::new() } else { folder.to_path_buf() };
     for part in rel.components() {
         match part {
             Component::CurDir => {}
@@ -351,10 +255,7 @@ struct Validator {
 impl Validator {
     fn fail(&mut self, field: &str, node: &Node, expected: &str) {
         let got = node.value.type_name();
-        self.errors.push((
-            node.span.line,
-            format!("{field}: expected {expected}, got {got} (pydantic does not coerce)"),
-        ));
+        self.errors.push((node.span.line, format!("{field}: expected {expected}, got {got} (pydantic does not coerce)")));
     }
 
     /// A `str` in lax mode: a string (bytes that are UTF-8 too), never a number, bool
@@ -472,22 +373,14 @@ impl Validator {
                     s
                 }
                 None => {
-                    self.errors.push((
-                        v.span.line.max(k.span.line),
-                        format!("{field}.{key}: field required"),
-                    ));
+                    self.errors.push((v.span.line.max(k.span.line), format!("{field}.{key}: field required")));
                     None
                 }
             };
             let path = text("path");
             let description = text("description");
             if let (Some(path), Some(description)) = (path, description) {
-                out.push(SubagentEntry {
-                    name,
-                    path: join(folder, &path),
-                    description,
-                    line: k.span.line,
-                });
+                out.push(SubagentEntry { name, path: join(folder, &path), description, line: k.span.line });
             }
         }
         Setting::Set(out)
@@ -500,23 +393,11 @@ mod tests {
 
     #[test]
     fn join_is_pathlib_division() {
-        assert_eq!(
-            join(Path::new("/p/a"), "./b.yaml"),
-            PathBuf::from("/p/a/b.yaml")
-        );
-        assert_eq!(
-            join(Path::new("/p/a"), "../b.yaml"),
-            PathBuf::from("/p/a/../b.yaml")
-        );
+        assert_eq!(join(Path::new("/p/a"), "./b.yaml"), PathBuf::from("/p/a/b.yaml"));
+        assert_eq!(join(Path::new("/p/a"), "../b.yaml"), PathBuf::from("/p/a/../b.yaml"));
         assert_eq!(join(Path::new("/p/a"), ""), PathBuf::from("/p/a"));
-        assert_eq!(
-            join(Path::new("/p/a"), "/abs/x.yaml"),
-            PathBuf::from("/abs/x.yaml")
-        );
-        assert_eq!(
-            join(Path::new("/p/a"), "~/x.yaml"),
-            PathBuf::from("/p/a/~/x.yaml")
-        );
+        assert_eq!(join(Path::new("/p/a"), "/abs/x.yaml"), PathBuf::from("/abs/x.yaml"));
+        assert_eq!(join(Path::new("/p/a"), "~/x.yaml"), PathBuf::from("/p/a/~/x.yaml"));
     }
 
     #[test]

@@ -33,30 +33,13 @@ pub struct Failure {
 }
 
 fn fail(kind: DiagKind, message: impl Into<String>, line: Option<u32>) -> Failure {
-    Failure {
-        kind,
-        message: message.into(),
-        line,
-        col: None,
-    }
+    Failure { kind, message: message.into(), line, col: None }
 }
 
 /// `KNOWN_FIELDS`: every other top-level key lands in `metadata`.
 const KNOWN: [&str; 14] = [
-    "name",
-    "description",
-    "model",
-    "color",
-    "tools",
-    "skills",
-    "max_iteration_per_run",
-    "max_budget_per_run",
-    "hooks",
-    "profile_store_dir",
-    "mcp_config",
-    "mcp_servers",
-    "permission_mode",
-    "condenser",
+    "name", "description", "model", "color", "tools", "skills", "max_iteration_per_run", "max_budget_per_run",
+    "hooks", "profile_store_dir", "mcp_config", "mcp_servers", "permission_mode", "condenser",
 ];
 
 /// The parsed front matter, with each key's file line.
@@ -68,10 +51,7 @@ struct Front {
 impl Front {
     fn entry(&self, key: &str) -> Option<&(Node, Node)> {
         // Duplicate keys were already folded by the YAML layer (last value wins).
-        self.map
-            .entries
-            .iter()
-            .find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))
+        self.map.entries.iter().find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))
     }
     fn get(&self, key: &str) -> Option<&Value> {
         self.entry(key).map(|(_, v)| &v.value)
@@ -85,50 +65,31 @@ impl Front {
 /// `\r\n` and lone `\r` turned into `\n`.
 pub fn decode(bytes: &[u8]) -> Result<String, Failure> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
-        let line = 1 + bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count() as u32;
+        let line = 1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() as u32;
         let byte = bytes.get(e.valid_up_to()).copied().unwrap_or(0);
         fail(
             DiagKind::Parse,
-            format!(
-                "UnicodeDecodeError: 'utf-8' codec can't decode byte 0x{byte:02x} in position {}",
-                e.valid_up_to()
-            ),
+            format!("UnicodeDecodeError: 'utf-8' codec can't decode byte 0x{byte:02x} in position {}", e.valid_up_to()),
             Some(line),
         )
     })?;
-    Ok(if text.contains('\r') {
-        text.replace("\r\n", "\n").replace('\r', "\n")
-    } else {
-        text.to_string()
-    })
+    Ok(if text.contains('\r') { text.replace("\r\n", "\n").replace('\r', "\n") } else { text.to_string() })
 }
 
 fn front_matter(split: &frontmatter::Split) -> Result<Option<Front>, Failure> {
-    let Some(front) = &split.front else {
-        return Ok(None);
-    };
+    let Some(front) = &split.front else { return Ok(None) };
     let value = match front.format {
-        Format::Yaml => yaml::load_with(&front.text, yaml::Loader::CSafe).map_err(|e| Failure {
-            kind: DiagKind::Parse,
-            message: format!("YAMLError: {}", e.message),
-            line: Some(e.line + front.line_offset),
-            col: Some(e.col),
+        Format::Yaml => yaml::load_with(&front.text, yaml::Loader::CSafe).map_err(|e| {
+            Failure {
+                kind: DiagKind::Parse,
+                message: format!("YAMLError: {}", e.message),
+                line: Some(e.line + front.line_offset),
+                col: Some(e.col),
+            }
         })?,
-        Format::Json => Some(
-            json_front(&front.text)
-                .map_err(|m| fail(DiagKind::Parse, m, Some(front.line_offset + 1)))?,
-        ),
+        Format::Json => Some(json_front(&front.text).map_err(|m| fail(DiagKind::Parse, m, Some(front.line_offset + 1)))?),
     };
-    let Some(Node {
-        value: Value::Map(map),
-        ..
-    }) = value
-    else {
-        return Ok(None);
-    };
+    let Some(Node { value: Value::Map(map), .. }) = value else { return Ok(None) };
     // `Post(content, handler, **metadata)`: keys must be strings and must not clash
     // with the two positional parameters.
     for (k, _) in &map.entries {
@@ -150,10 +111,7 @@ fn front_matter(split: &frontmatter::Split) -> Result<Option<Front>, Failure> {
             }
         }
     }
-    Ok(Some(Front {
-        map,
-        line_offset: front.line_offset,
-    }))
+    Ok(Some(Front { map, line_offset: front.line_offset }))
 }
 
 /// A JSON front-matter block (`json.loads`), as YAML-layer values.
@@ -165,52 +123,27 @@ fn json_front(text: &str) -> Result<Node, String> {
             Json::Bool(b) => Value::Bool(*b),
             Json::Number(n) => match n.as_i64() {
                 Some(i) => Value::Int(i),
-                None => n
-                    .as_f64()
-                    .map(Value::Float)
-                    .unwrap_or_else(|| Value::BigInt(n.to_string())),
+                None => n.as_f64().map(Value::Float).unwrap_or_else(|| Value::BigInt(n.to_string())),
             },
             Json::String(s) => Value::Str(s.clone()),
-            Json::Array(a) => Value::Seq(
-                a.iter()
-                    .map(|x| Node {
-                        value: conv(x),
-                        span: Default::default(),
-                    })
-                    .collect(),
-            ),
+            Json::Array(a) => Value::Seq(a.iter().map(|x| Node { value: conv(x), span: Default::default() }).collect()),
             Json::Object(o) => Value::Map(Map {
                 entries: o
                     .iter()
                     .map(|(k, x)| {
-                        (
-                            Node {
-                                value: Value::Str(k.clone()),
-                                span: Default::default(),
-                            },
-                            Node {
-                                value: conv(x),
-                                span: Default::default(),
-                            },
-                        )
+                        (Node { value: Value::Str(k.clone()), span: Default::default() }, Node { value: conv(x), span: Default::default() })
                     })
                     .collect(),
             }),
         }
     }
-    Ok(Node {
-        value: conv(&v),
-        span: Default::default(),
-    })
+    Ok(Node { value: conv(&v), span: Default::default() })
 }
 
 fn examples(description: &str) -> Vec<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| Regex::new(r"(?is)<example>(.*?)</example>").expect("static regex"));
-    re.captures_iter(description)
-        .map(|c| py::strip(&c[1]).to_string())
-        .filter(|s| !s.is_empty())
-        .collect()
+    re.captures_iter(description).map(|c| py::strip(&c[1]).to_string()).filter(|s| !s.is_empty()).collect()
 }
 
 /// Builds the definition of one file; `stem` is the file name's stem, `source` the
@@ -219,49 +152,24 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
     let text = decode(bytes)?;
     let split = frontmatter::split(&text);
     let front = front_matter(&split)?;
-    let empty = Front {
-        map: Map::default(),
-        line_offset: 0,
-    };
+    let empty = Front { map: Map::default(), line_offset: 0 };
     let fm = front.as_ref().unwrap_or(&empty);
     let invalid = |m: String, key: &str| fail(DiagKind::Validation, m, fm.line(key));
 
     let mut fields = Vec::new();
     let mut push = |key: &str, value: Json, from: &[&str], default_rule: &str| {
         let origin = match from.iter().find_map(|k| fm.line(k).map(|l| (k, l))) {
-            Some((k, line)) => {
-                FieldOrigin::own(source, Some(line), format!("`{k}:` in the front matter"))
-            }
+            Some((k, line)) => FieldOrigin::own(source, Some(line), format!("`{k}:` in the front matter")),
             None => FieldOrigin::default(default_rule),
         };
-        fields.push(Field {
-            key: key.to_string(),
-            value,
-            origin,
-        });
+        fields.push(Field { key: key.to_string(), value, origin });
     };
 
-    let name = fm
-        .get("name")
-        .map(py::str_of)
-        .unwrap_or_else(|| stem.to_string());
+    let name = fm.get("name").map(py::str_of).unwrap_or_else(|| stem.to_string());
     let description = fm.get("description").map(py::str_of).unwrap_or_default();
-    push(
-        "description",
-        json!(description),
-        &["description"],
-        "default: empty",
-    );
-    let model = fm
-        .get("model")
-        .map(py::str_of)
-        .unwrap_or_else(|| "inherit".into());
-    push(
-        "model",
-        json!(model),
-        &["model"],
-        "default: `inherit` (the parent agent's model)",
-    );
+    push("description", json!(description), &["description"], "default: empty");
+    let model = fm.get("model").map(py::str_of).unwrap_or_else(|| "inherit".into());
+    push("model", json!(model), &["model"], "default: `inherit` (the parent agent's model)");
     let color = match fm.get("color") {
         None | Some(Value::Null) => Json::Null,
         Some(v) => json!(py::str_of(v)),
@@ -274,12 +182,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
     };
     push("tools", json!(tools), &["tools"], "default: no tools");
     let skills: Vec<String> = match fm.get("skills") {
-        Some(Value::Str(s)) => s
-            .split(',')
-            .map(py::strip)
-            .filter(|s| !s.is_empty())
-            .map(String::from)
-            .collect(),
+        Some(Value::Str(s)) => s.split(',').map(py::strip).filter(|s| !s.is_empty()).map(String::from).collect(),
         Some(Value::Seq(items)) => items.iter().map(|n| py::str_of(&n.value)).collect(),
         _ => Vec::new(),
     };
@@ -301,20 +204,12 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
             json!(v)
         }
     };
-    push(
-        "permission_mode",
-        permission_mode,
-        &["permission_mode"],
-        "default: none (inherits the parent's policy)",
-    );
+    push("permission_mode", permission_mode, &["permission_mode"], "default: none (inherits the parent's policy)");
 
     let iterations = match fm.get("max_iteration_per_run") {
         Some(Value::Str(s)) => Some(py::int_parse(s).ok_or_else(|| {
             invalid(
-                format!(
-                    "ValueError: invalid literal for int() with base 10: {}",
-                    py::repr(&Value::Str(s.clone()))
-                ),
+                format!("ValueError: invalid literal for int() with base 10: {}", py::repr(&Value::Str(s.clone()))),
                 "max_iteration_per_run",
             )
         })?),
@@ -325,20 +220,12 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
     };
     let iterations = match iterations {
         Some(v) if !int_positive(&v) => {
-            return Err(invalid(
-                "ValidationError: max_iteration_per_run: Input should be greater than 0".into(),
-                "max_iteration_per_run",
-            ))
+            return Err(invalid("ValidationError: max_iteration_per_run: Input should be greater than 0".into(), "max_iteration_per_run"))
         }
         Some(v) => v.to_json(),
         None => Json::Null,
     };
-    push(
-        "max_iteration_per_run",
-        iterations,
-        &["max_iteration_per_run"],
-        "default: none",
-    );
+    push("max_iteration_per_run", iterations, &["max_iteration_per_run"], "default: none");
 
     let budget = match fm.get("max_budget_per_run") {
         Some(Value::Bool(_)) | None => None,
@@ -346,35 +233,21 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
         Some(Value::BigInt(b)) => b.parse::<f64>().ok(),
         Some(Value::Float(f)) => Some(*f),
         Some(Value::Str(s)) => Some(py::float_parse(s).ok_or_else(|| {
-            invalid(
-                format!(
-                    "ValueError: could not convert string to float: {}",
-                    py::repr(&Value::Str(s.clone()))
-                ),
-                "max_budget_per_run",
-            )
+            invalid(format!("ValueError: could not convert string to float: {}", py::repr(&Value::Str(s.clone()))), "max_budget_per_run")
         })?),
         Some(_) => None,
     };
     let budget = match budget {
         // pydantic's `gt=0` rejects NaN too, which a plain `f <= 0.0` would let through.
         Some(f) if f.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) => {
-            return Err(invalid(
-                "ValidationError: max_budget_per_run: Input should be greater than 0".into(),
-                "max_budget_per_run",
-            ))
+            return Err(invalid("ValidationError: max_budget_per_run: Input should be greater than 0".into(), "max_budget_per_run"))
         }
         // pydantic writes infinity as null.
         Some(f) if f.is_finite() => json!(f),
         Some(_) => Json::Null,
         None => Json::Null,
     };
-    push(
-        "max_budget_per_run",
-        budget,
-        &["max_budget_per_run"],
-        "default: no budget",
-    );
+    push("max_budget_per_run", budget, &["max_budget_per_run"], "default: no budget");
 
     // `fm.get("mcp_config", fm.get("mcp_servers"))`: the first key wins even when null.
     let (mcp_key, mcp_raw) = match fm.entry("mcp_config") {
@@ -398,33 +271,18 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
         Some(Value::Str(s)) => json!(s),
         Some(other) => {
             return Err(invalid(
-                format!(
-                    "ValueError: profile_store_dir must be a scalar value, got <class '{}'>",
-                    other.type_name()
-                ),
+                format!("ValueError: profile_store_dir must be a scalar value, got <class '{}'>", other.type_name()),
                 "profile_store_dir",
             ))
         }
     };
-    push(
-        "profile_store_dir",
-        profile,
-        &["profile_store_dir"],
-        "default: the default profile store",
-    );
+    push("profile_store_dir", profile, &["profile_store_dir"], "default: the default profile store");
 
     let hooks = match fm.get("hooks") {
-        Some(Value::Map(m)) => {
-            validators::hooks(m).map_err(|e| invalid(format!("ValidationError: {e}"), "hooks"))?
-        }
+        Some(Value::Map(m)) => validators::hooks(m).map_err(|e| invalid(format!("ValidationError: {e}"), "hooks"))?,
         _ => Json::Null,
     };
-    push(
-        "hooks",
-        hooks,
-        &["hooks"],
-        "default: none (a non-mapping value is ignored)",
-    );
+    push("hooks", hooks, &["hooks"], "default: none (a non-mapping value is ignored)");
 
     let condenser = match fm.get("condenser") {
         None | Some(Value::Null) | Some(Value::Bool(true)) => Json::Null,
@@ -445,30 +303,18 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
         Some(Value::Map(m)) => validators::condenser_map(m).map_err(|e| invalid(format!("ValidationError: {e}"), "condenser"))?,
         Some(other) => return Err(invalid(format!("ValueError: Invalid condenser value: {}", py::repr(other)), "condenser")),
     };
-    push(
-        "condenser",
-        condenser,
-        &["condenser"],
-        "default: none (a summarizing condenser at run time)",
-    );
+    push("condenser", condenser, &["condenser"], "default: none (a summarizing condenser at run time)");
 
     let when = examples(&description);
     let origin = match fm.line("description") {
         Some(line) => FieldOrigin {
             provenance: crate::model::Provenance::Own,
-            sites: vec![crate::model::Site {
-                source: source.to_string(),
-                line: Some(line),
-            }],
+            sites: vec![crate::model::Site { source: source.to_string(), line: Some(line) }],
             rule: "extracted from the <example> tags of `description:`".into(),
         },
         None => FieldOrigin::default("default: none (no description)"),
     };
-    fields.push(Field {
-        key: "when_to_use_examples".into(),
-        value: json!(when),
-        origin,
-    });
+    fields.push(Field { key: "when_to_use_examples".into(), value: json!(when), origin });
 
     let metadata: serde_json::Map<String, Json> = fm
         .map
@@ -484,10 +330,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
         .entries
         .iter()
         .filter(|(k, _)| matches!(&k.value, Value::Str(s) if !KNOWN.contains(&s.as_str())))
-        .map(|(k, _)| crate::model::Site {
-            source: source.to_string(),
-            line: Some(k.span.line + fm.line_offset),
-        })
+        .map(|(k, _)| crate::model::Site { source: source.to_string(), line: Some(k.span.line + fm.line_offset) })
         .collect();
     let origin = if meta_sites.is_empty() {
         FieldOrigin::default("default: empty (no unknown keys)")
@@ -498,21 +341,13 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
             rule: "every front-matter key OpenHands does not know".into(),
         }
     };
-    fields.push(Field {
-        key: "metadata".into(),
-        value: Json::Object(metadata),
-        origin,
-    });
+    fields.push(Field { key: "metadata".into(), value: Json::Object(metadata), origin });
 
     let attributes = fm
         .map
         .entries
         .iter()
-        .map(|(k, v)| Attribute {
-            key: py::str_of(&k.value),
-            line: k.span.line + fm.line_offset,
-            value: v.value.to_json(),
-        })
+        .map(|(k, v)| Attribute { key: py::str_of(&k.value), line: k.span.line + fm.line_offset, value: v.value.to_json() })
         .collect();
     Ok(Definition {
         name,

@@ -26,48 +26,29 @@ fn pascal_to_snake(name: &str) -> String {
     out
 }
 
-const HOOK_EVENTS: [&str; 6] = [
-    "pre_tool_use",
-    "post_tool_use",
-    "user_prompt_submit",
-    "session_start",
-    "session_end",
-    "stop",
-];
+const HOOK_EVENTS: [&str; 6] = ["pre_tool_use", "post_tool_use", "user_prompt_submit", "session_start", "session_end", "stop"];
 
 /// `HookConfig.model_validate(mapping)`.
 pub fn hooks(map: &Map) -> Result<Json, String> {
     // The legacy `{hooks: {...}}` wrapper.
     let inner;
-    let map = match map
-        .entries
-        .iter()
-        .find(|(k, _)| matches!(&k.value, Value::Str(s) if s == "hooks"))
-    {
+    let map = match map.entries.iter().find(|(k, _)| matches!(&k.value, Value::Str(s) if s == "hooks")) {
         Some((_, v)) => match &v.value {
             Value::Map(m) => m,
             other => {
                 inner = other.type_name();
-                return Err(format!(
-                    "AttributeError: '{inner}' object has no attribute 'items'"
-                ));
+                return Err(format!("AttributeError: '{inner}' object has no attribute 'items'"));
             }
         },
         None => map,
     };
-    let mut events: JsonMap<String, Json> = HOOK_EVENTS
-        .iter()
-        .map(|e| (e.to_string(), json!([])))
-        .collect();
+    let mut events: JsonMap<String, Json> = HOOK_EVENTS.iter().map(|e| (e.to_string(), json!([]))).collect();
     let mut seen = Vec::new();
     for (k, v) in &map.entries {
         let key = str_key(k)?;
         let snake = pascal_to_snake(key);
         if snake != key && !HOOK_EVENTS.contains(&snake.as_str()) {
-            return Err(format!(
-                "Unknown event type '{key}'. Valid types: {}",
-                sorted_events()
-            ));
+            return Err(format!("Unknown event type '{key}'. Valid types: {}", sorted_events()));
         }
         if seen.contains(&snake) {
             return Err(format!("Duplicate hook event: both '{key}' and its snake_case equivalent '{snake}' were provided"));
@@ -78,12 +59,8 @@ pub fn hooks(map: &Map) -> Result<Json, String> {
         let Value::Seq(matchers) = &v.value else {
             return Err(format!("{snake}: Input should be a valid list"));
         };
-        let list: Result<Vec<Json>, String> =
-            matchers.iter().map(|m| hook_matcher(&m.value)).collect();
-        events.insert(
-            snake.clone(),
-            Json::Array(list.map_err(|e| format!("{snake}: {e}"))?),
-        );
+        let list: Result<Vec<Json>, String> = matchers.iter().map(|m| hook_matcher(&m.value)).collect();
+        events.insert(snake.clone(), Json::Array(list.map_err(|e| format!("{snake}: {e}"))?));
         seen.push(snake);
     }
     Ok(Json::Object(events))
@@ -96,27 +73,15 @@ fn sorted_events() -> String {
 }
 
 fn field<'a>(map: &'a Map, name: &str) -> Option<&'a Value> {
-    map.entries
-        .iter()
-        .rev()
-        .find(|(k, _)| matches!(&k.value, Value::Str(s) if s == name))
-        .map(|(_, v)| &v.value)
+    map.entries.iter().rev().find(|(k, _)| matches!(&k.value, Value::Str(s) if s == name)).map(|(_, v)| &v.value)
 }
 
 fn hook_matcher(v: &Value) -> Result<Json, String> {
-    let Value::Map(m) = v else {
-        return Err("Input should be a valid dictionary or instance of HookMatcher".into());
-    };
-    let matcher = field(m, "matcher")
-        .map(lax::str_)
-        .transpose()?
-        .unwrap_or_else(|| "*".into());
+    let Value::Map(m) = v else { return Err("Input should be a valid dictionary or instance of HookMatcher".into()) };
+    let matcher = field(m, "matcher").map(lax::str_).transpose()?.unwrap_or_else(|| "*".into());
     let hooks = match field(m, "hooks") {
         None => Vec::new(),
-        Some(Value::Seq(items)) => items
-            .iter()
-            .map(|h| hook_definition(&h.value))
-            .collect::<Result<_, _>>()?,
+        Some(Value::Seq(items)) => items.iter().map(|h| hook_definition(&h.value)).collect::<Result<_, _>>()?,
         Some(_) => return Err("hooks: Input should be a valid list".into()),
     };
     Ok(json!({ "hooks": hooks, "matcher": matcher }))
@@ -130,9 +95,7 @@ fn opt_str(m: &Map, name: &str) -> Result<Option<String>, String> {
 }
 
 fn hook_definition(v: &Value) -> Result<Json, String> {
-    let Value::Map(m) = v else {
-        return Err("Input should be a valid dictionary or instance of HookDefinition".into());
-    };
+    let Value::Map(m) = v else { return Err("Input should be a valid dictionary or instance of HookDefinition".into()) };
     let kind = match field(m, "type") {
         None => "command".to_string(),
         Some(v) => match lax::str_(v)?.as_str() {
@@ -140,43 +103,21 @@ fn hook_definition(v: &Value) -> Result<Json, String> {
             _ => return Err("type: Input should be 'command', 'prompt' or 'agent'".into()),
         },
     };
-    let command = field(m, "command")
-        .map(lax::str_)
-        .transpose()?
-        .unwrap_or_default();
+    let command = field(m, "command").map(lax::str_).transpose()?.unwrap_or_default();
     let prompt = opt_str(m, "prompt")?;
-    let tools = field(m, "tools")
-        .map(lax::str_list)
-        .transpose()?
-        .unwrap_or_default();
+    let tools = field(m, "tools").map(lax::str_list).transpose()?.unwrap_or_default();
     let timeout = field(m, "timeout").map(lax::int).transpose()?.unwrap_or(60);
-    let max_iterations = field(m, "max_iterations")
-        .map(lax::int)
-        .transpose()?
-        .unwrap_or(3);
+    let max_iterations = field(m, "max_iterations").map(lax::int).transpose()?.unwrap_or(3);
     // `async` is the alias; `async_` the field name (populate_by_name).
-    let async_ = field(m, "async")
-        .or_else(|| field(m, "async_"))
-        .map(lax::bool_)
-        .transpose()?
-        .unwrap_or(false);
+    let async_ = field(m, "async").or_else(|| field(m, "async_")).map(lax::bool_).transpose()?.unwrap_or(false);
     let empty = |s: &Option<String>| s.as_deref().is_none_or(str::is_empty);
     match kind.as_str() {
-        "command" if command.is_empty() => {
-            return Err("'command' is required when type is 'command'".into())
-        }
-        "prompt" if empty(&prompt) => {
-            return Err("'prompt' is required when type is 'prompt'".into())
-        }
-        "prompt" if !command.is_empty() => {
-            return Err("'command' must not be set when type is 'prompt'".into())
-        }
+        "command" if command.is_empty() => return Err("'command' is required when type is 'command'".into()),
+        "prompt" if empty(&prompt) => return Err("'prompt' is required when type is 'prompt'".into()),
+        "prompt" if !command.is_empty() => return Err("'command' must not be set when type is 'prompt'".into()),
         "prompt" if async_ => return Err("'async' is not supported for prompt hooks".into()),
         "agent" if !command.is_empty() => {
-            return Err(
-                "'command' must not be set when type is 'agent'; use 'system_prompt' instead"
-                    .into(),
-            )
+            return Err("'command' must not be set when type is 'agent'; use 'system_prompt' instead".into())
         }
         "agent" if async_ => return Err("'async' is not supported for agent hooks".into()),
         _ => {}
@@ -189,20 +130,8 @@ fn hook_definition(v: &Value) -> Result<Json, String> {
 }
 
 const MCP_FIELDS: [&str; 14] = [
-    "url",
-    "transport",
-    "command",
-    "args",
-    "env",
-    "cwd",
-    "description",
-    "icon",
-    "timeout",
-    "sse_read_timeout",
-    "keep_alive",
-    "headers",
-    "auth",
-    "enabled",
+    "url", "transport", "command", "args", "env", "cwd", "description", "icon", "timeout", "sse_read_timeout",
+    "keep_alive", "headers", "auth", "enabled",
 ];
 
 /// `coerce_mcp_config(mapping)`: unwraps `mcpServers`, drops unknown server keys,
@@ -211,12 +140,7 @@ pub fn mcp_config(map: &Map) -> Result<Json, String> {
     let servers: &Map = match field(map, "mcpServers") {
         Some(Value::Map(m)) => m,
         Some(Value::Null) => return Ok(json!({})),
-        Some(other) => {
-            return Err(format!(
-                "Input should be a valid dictionary, got {}",
-                other.type_name()
-            ))
-        }
+        Some(other) => return Err(format!("Input should be a valid dictionary, got {}", other.type_name())),
         None => map,
     };
     let mut out = JsonMap::new();
@@ -224,11 +148,7 @@ pub fn mcp_config(map: &Map) -> Result<Json, String> {
         let name = py::str_of(&k.value);
         let server = match &v.value {
             Value::Map(m) => mcp_server(m).map_err(|e| format!("{name}: {e}"))?,
-            _ => {
-                return Err(format!(
-                    "{name}: Input should be a valid dictionary or instance of MCPServer"
-                ))
-            }
+            _ => return Err(format!("{name}: Input should be a valid dictionary or instance of MCPServer")),
         };
         out.insert(name, server);
     }
@@ -265,9 +185,7 @@ fn mcp_server(m: &Map) -> Result<Json, String> {
                 let t = lax::str_(v).map_err(at)?;
                 let t = if t == "shttp" { "http".to_string() } else { t };
                 if !["stdio", "http", "streamable-http", "sse"].contains(&t.as_str()) {
-                    return Err(at(
-                        "Input should be 'stdio', 'http', 'streamable-http' or 'sse'".into(),
-                    ));
+                    return Err(at("Input should be 'stdio', 'http', 'streamable-http' or 'sse'".into()));
                 }
                 json!(t)
             }
@@ -301,20 +219,13 @@ fn mcp_server(m: &Map) -> Result<Json, String> {
     out.insert("enabled".into(), json!(enabled));
     let has = |k: &str| out.get(k).is_some();
     match out.get("transport").and_then(Json::as_str) {
-        Some("stdio") if !has("command") => {
-            return Err("Value error, stdio MCP servers require 'command'".into())
-        }
+        Some("stdio") if !has("command") => return Err("Value error, stdio MCP servers require 'command'".into()),
         Some("http" | "streamable-http" | "sse") if !has("url") => {
             return Err("Value error, remote MCP servers require 'url'".into())
         }
         _ => {}
     }
-    if has("auth")
-        && out
-            .get("headers")
-            .and_then(Json::as_object)
-            .is_some_and(|h| h.keys().any(|k| k.eq_ignore_ascii_case("authorization")))
-    {
+    if has("auth") && out.get("headers").and_then(Json::as_object).is_some_and(|h| h.keys().any(|k| k.eq_ignore_ascii_case("authorization"))) {
         return Err("Value error, 'auth' cannot be combined with an explicit top-level 'Authorization' header".into());
     }
     Ok(Json::Object(out))
@@ -322,9 +233,7 @@ fn mcp_server(m: &Map) -> Result<Json, String> {
 
 /// `dict[str, SecretStr]` with empty, blank and redacted values dropped.
 fn secret_map(v: &Value) -> Result<Json, String> {
-    let Value::Map(m) = v else {
-        return Err("Input should be a valid dictionary".into());
-    };
+    let Value::Map(m) = v else { return Err("Input should be a valid dictionary".into()) };
     let mut out = JsonMap::new();
     for (k, v) in &m.entries {
         let key = lax::str_(&k.value)?;

@@ -14,8 +14,8 @@ use std::sync::Arc;
 use minijinja::value::{Enumerator, Object, ObjectExt, ObjectRepr, Value};
 
 use super::clock::parse_iso;
-pub use super::clock::DateTime;
 pub use crate::render::py_str;
+pub use super::clock::DateTime;
 use minijinja::{Environment, Error, ErrorKind, State, UndefinedBehavior};
 
 /// Instructions a single render may execute (a template loop ends here).
@@ -140,10 +140,7 @@ fn resolve_path(world: &World, p: &str) -> PathBuf {
 const PY_DATETIME_SECS: std::ops::RangeInclusive<i64> = -62_135_596_800..=253_402_300_799;
 
 fn date_out_of_range() -> Error {
-    Error::new(
-        ErrorKind::InvalidOperation,
-        "OverflowError: date value out of range",
-    )
+    Error::new(ErrorKind::InvalidOperation, "OverflowError: date value out of range")
 }
 
 /// `secs` minus `days` days, or Python's `OverflowError` outside its datetime range
@@ -166,11 +163,7 @@ fn read_small_text(path: &std::path::Path) -> Option<String> {
         return None;
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(MAX_OUTPUT as u64 + 1)
-        .read_to_end(&mut bytes)
-        .ok()?;
+    std::fs::File::open(path).ok()?.take(MAX_OUTPUT as u64 + 1).read_to_end(&mut bytes).ok()?;
     if bytes.len() > MAX_OUTPUT {
         return None;
     }
@@ -339,9 +332,7 @@ pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'sta
             };
             if count <= 100_000 {
                 // Every item lies between start and stop, so the cast back is exact.
-                let items: Vec<i64> = (0..count.max(0))
-                    .map(|i| (start_w + i * step_w) as i64)
-                    .collect();
+                let items: Vec<i64> = (0..count.max(0)).map(|i| (start_w + i * step_w) as i64).collect();
                 return Ok(Value::from(items));
             }
             Ok(Value::make_iterable(move || {
@@ -380,17 +371,11 @@ pub fn render_template(
 /// `env.render_str`, but the whole output (literal text included, not only what
 /// `{{ }}` prints) stops at [`MAX_OUTPUT`] bytes: fuel alone lets a loop over a large
 /// literal block build gigabytes before it runs out.
-pub fn render_bounded<S: serde::Serialize>(
-    env: &Environment,
-    source: &str,
-    ctx: S,
-) -> Result<String, Error> {
+pub fn render_bounded<S: serde::Serialize>(env: &Environment, source: &str, ctx: S) -> Result<String, Error> {
     let mut out = BoundedOutput(Vec::new());
     // A write failure here is always the bound (the error keeps its line).
-    env.template_from_str(source)?
-        .render_captured_to(ctx, &mut out)?;
-    String::from_utf8(out.0)
-        .map_err(|_| Error::new(ErrorKind::InvalidOperation, "output is not UTF-8"))
+    env.template_from_str(source)?.render_captured_to(ctx, &mut out)?;
+    String::from_utf8(out.0).map_err(|_| Error::new(ErrorKind::InvalidOperation, "output is not UTF-8"))
 }
 
 /// Collects rendered bytes and refuses to grow past [`MAX_OUTPUT`].
@@ -486,15 +471,8 @@ mod tests {
             &ctx,
             &world(),
         );
-        assert_eq!(
-            out.as_deref(),
-            Ok("-9223372036854775808 -4611686018427387904 0 4611686018427387904 ")
-        );
-        for call in [
-            "days_ago(9223372036854775807)",
-            "weeks_ago(-9223372036854775807)",
-            "days_ago(10000000)",
-        ] {
+        assert_eq!(out.as_deref(), Ok("-9223372036854775808 -4611686018427387904 0 4611686018427387904 "));
+        for call in ["days_ago(9223372036854775807)", "weeks_ago(-9223372036854775807)", "days_ago(10000000)"] {
             let err = render_template(&format!("{{{{ {call} }}}}"), &ctx, &world()).unwrap_err();
             assert!(err.contains("date value out of range"), "{call}: {err}");
         }
@@ -505,11 +483,7 @@ mod tests {
     #[test]
     fn read_text_opens_regular_files_only() {
         let ctx = serde_json::json!({});
-        let out = render_template(
-            "{{ read_text('/dev/zero', 'dflt') }}|{{ read_text('/', 'dir') }}",
-            &ctx,
-            &world(),
-        );
+        let out = render_template("{{ read_text('/dev/zero', 'dflt') }}|{{ read_text('/', 'dir') }}", &ctx, &world());
         assert_eq!(out.as_deref(), Ok("dflt|dir"));
     }
 

@@ -136,11 +136,7 @@ pub fn decode_text(path: &Path, bytes: &[u8]) -> Result<String, LoadError> {
         )
     })?;
     // Most files have no `\r`: one scan instead of two copying passes.
-    Ok(if text.contains('\r') {
-        text.replace("\r\n", "\n").replace('\r', "\n")
-    } else {
-        text.to_string()
-    })
+    Ok(if text.contains('\r') { text.replace("\r\n", "\n").replace('\r', "\n") } else { text.to_string() })
 }
 
 /// `parse_agent(text, path)`.

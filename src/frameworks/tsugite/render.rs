@@ -224,14 +224,9 @@ pub fn prepare(
             .map_err(|e| RenderError {
                 part,
                 // A write failure carries no line: point at the template's first.
-                line: e
-                    .line()
-                    .or((e.kind() == minijinja::ErrorKind::WriteFailure).then_some(1))
-                    .map(|l| l as u32),
-                bounded: matches!(
-                    e.kind(),
-                    minijinja::ErrorKind::OutOfFuel | minijinja::ErrorKind::WriteFailure
-                ) || e.to_string().contains("output larger than"),
+                line: e.line().or((e.kind() == minijinja::ErrorKind::WriteFailure).then_some(1)).map(|l| l as u32),
+                bounded: matches!(e.kind(), minijinja::ErrorKind::OutOfFuel | minijinja::ErrorKind::WriteFailure)
+                    || e.to_string().contains("output larger than"),
                 message: describe(&e, &source),
             })
     };
@@ -301,10 +296,7 @@ fn describe(e: &minijinja::Error, source: &str) -> String {
         }
         // Only the output bound makes the writer fail (`jinja::render_bounded`).
         minijinja::ErrorKind::WriteFailure => {
-            format!(
-                "Template rendering failed: output larger than {} bytes",
-                jinja::MAX_OUTPUT
-            )
+            format!("Template rendering failed: output larger than {} bytes", jinja::MAX_OUTPUT)
         }
         minijinja::ErrorKind::OutOfFuel => format!(
             "the template ran longer than agentry allows ({} steps): {detail}",

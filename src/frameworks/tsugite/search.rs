@@ -216,20 +216,11 @@ impl SearchSpace {
     /// agent's folder, and resolving the list costs a `realpath` per entry.
     pub fn dirs(&self, files: Files, dir: &Path) -> Arc<Vec<SearchEntry>> {
         let key = crate::discover::context_key(&format!("{}\0{}", self.key, dir.display()));
-        files.memo(key, |files| {
-            self.dirs_labelled(files, dir, "the folder searched from")
-        })
+        files.memo(key, |files| self.dirs_labelled(files, dir, "the folder searched from"))
     }
 
     /// `find_agent_file(reference, dir)`, with `cwd` the process working directory.
-    pub fn find(
-        &self,
-        files: Files,
-        reference: &str,
-        dir: &Path,
-        cwd: &Path,
-        home: &Path,
-    ) -> Option<PathBuf> {
+    pub fn find(&self, files: Files, reference: &str, dir: &Path, cwd: &Path, home: &Path) -> Option<PathBuf> {
         if reference.contains('/') || reference.ends_with(".md") {
             let local = dir.join(reference);
             if exists(files, &local) {

@@ -18,10 +18,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Span::styled("/", theme.key),
         safe(&finder.query, theme.text),
         Span::styled("█", theme.muted),
-        Span::styled(
-            format!("  {} of {}  ", thousands(count), thousands(total)),
-            theme.muted,
-        ),
+        Span::styled(format!("  {} of {}  ", thousands(count), thousands(total)), theme.muted),
         Span::styled("enter keep · esc restore", theme.muted),
     ]);
     frame.render_widget(Paragraph::new(line).style(theme.status), area);

@@ -18,18 +18,11 @@ use crate::tui::theme::Theme;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Pane::Agents;
-    let mut title = vec![Span::raw(if app.tree {
-        " Agents · tree "
-    } else {
-        " Agents "
-    })];
+    let mut title = vec![Span::raw(if app.tree { " Agents · tree " } else { " Agents " })];
     if let Some(q) = app.query() {
         let count = app.match_count();
         title.push(super::safe(&format!("/{q} "), theme.r#match));
-        title.push(Span::raw(format!(
-            "{count} match{} ",
-            if count == 1 { "" } else { "es" }
-        )));
+        title.push(Span::raw(format!("{count} match{} ", if count == 1 { "" } else { "es" })));
     }
     let outer = block(Line::from(title), focused, theme);
     let inner = outer.inner(area);
@@ -70,10 +63,7 @@ fn empty(app: &App, index: &Index, theme: &Theme) -> Vec<Line<'static>> {
     if app.query().is_some() {
         return vec![Line::from(Span::styled("no agent matches", theme.muted))];
     }
-    let mut lines = vec![Line::from(Span::styled(
-        "no agents found; searched:",
-        theme.muted,
-    ))];
+    let mut lines = vec![Line::from(Span::styled("no agents found; searched:", theme.muted))];
     for report in &index.catalog.reports {
         for dir in &report.searched {
             lines.push(Line::from(vec![
@@ -100,21 +90,13 @@ const MAX_NAME_WIDTH: usize = 32;
 
 fn name_cell(index: &Index, row: &Row) -> Option<(String, String)> {
     let prefix = |depth: u16, via: Option<EdgeKind>| match via {
-        Some(kind) => format!(
-            "{}└ {}",
-            "  ".repeat((depth as usize).saturating_sub(1)),
-            edge_word(kind)
-        ),
+        Some(kind) => format!("{}└ {}", "  ".repeat((depth as usize).saturating_sub(1)), edge_word(kind)),
         None => String::new(),
     };
     match row {
         Row::Group { .. } => None,
-        Row::Agent { agent, depth, via } => {
-            Some((prefix(*depth, *via), index.agent(*agent).name.clone()))
-        }
-        Row::Unresolved {
-            name, depth, via, ..
-        } => Some((prefix(*depth, Some(*via)), name.clone())),
+        Row::Agent { agent, depth, via } => Some((prefix(*depth, *via), index.agent(*agent).name.clone())),
+        Row::Unresolved { name, depth, via, .. } => Some((prefix(*depth, Some(*via)), name.clone())),
     }
 }
 
@@ -127,57 +109,28 @@ fn name_width(index: &Index, rows: &[Row]) -> usize {
         .min(MAX_NAME_WIDTH)
 }
 
-fn row_line(
-    index: &Index,
-    row: &Row,
-    query: Option<&str>,
-    app: &App,
-    theme: &Theme,
-    width: usize,
-) -> Line<'static> {
+fn row_line(index: &Index, row: &Row, query: Option<&str>, app: &App, theme: &Theme, width: usize) -> Line<'static> {
     let cell = name_cell(index, row);
     let pad = |spans: &[Span]| {
-        let used: usize = spans
-            .iter()
-            .map(|s| s.content.chars().count())
-            .sum::<usize>()
-            - STATUS_WIDTH;
+        let used: usize = spans.iter().map(|s| s.content.chars().count()).sum::<usize>() - STATUS_WIDTH;
         Span::raw(" ".repeat(width.saturating_sub(used) + 2))
     };
     match row {
         Row::Group { report } => {
             let report = &index.catalog.reports[*report];
             // The id, not the title: it is what `--ecosystem` takes.
-            let winners = report
-                .agents
-                .iter()
-                .filter(|a| a.status.is_active())
-                .count();
+            let winners = report.agents.iter().filter(|a| a.status.is_active()).count();
             Line::from(vec![
                 Span::styled(report.ecosystem.to_string(), theme.header),
-                Span::styled(
-                    format!("  {} agents, {} definitions", winners, report.agents.len()),
-                    theme.muted,
-                ),
+                Span::styled(format!("  {} agents, {} definitions", winners, report.agents.len()), theme.muted),
             ])
         }
         Row::Agent { agent, .. } => {
             let a = index.agent(*agent);
             let (prefix, _) = cell.unwrap_or_default();
-            let mut spans = vec![
-                status_word(a.status, theme),
-                Span::styled(prefix, theme.muted),
-            ];
-            let marks = query
-                .map(|q| matched_chars(&app.matcher, &index.haystacks[*agent], q))
-                .unwrap_or_default();
-            spans.extend(marked(
-                &a.name,
-                &marks,
-                0,
-                theme.text.patch(theme.title),
-                theme.r#match,
-            ));
+            let mut spans = vec![status_word(a.status, theme), Span::styled(prefix, theme.muted)];
+            let marks = query.map(|q| matched_chars(&app.matcher, &index.haystacks[*agent], q)).unwrap_or_default();
+            spans.extend(marked(&a.name, &marks, 0, theme.text.patch(theme.title), theme.r#match));
             spans.push(pad(&spans));
             let shadows = index.shadows(*agent);
             if shadows > 0 {
@@ -194,31 +147,16 @@ fn row_line(
                 path.push('#');
                 path.push_str(card);
             }
-            spans.push(Span::styled(
-                format!("{}:", a.source.scope.as_str()),
-                theme.muted,
-            ));
-            spans.extend(marked(
-                &path,
-                &marks,
-                path_offset,
-                theme.muted,
-                theme.r#match,
-            ));
+            spans.push(Span::styled(format!("{}:", a.source.scope.as_str()), theme.muted));
+            spans.extend(marked(&path, &marks, path_offset, theme.muted, theme.r#match));
             Line::from(spans)
         }
         Row::Unresolved { name, cycle, .. } => {
             let (prefix, _) = cell.unwrap_or_default();
-            let mut spans = vec![
-                Span::raw(" ".repeat(STATUS_WIDTH)),
-                Span::styled(prefix, theme.muted),
-                safe(name, theme.invalid),
-            ];
+            let mut spans =
+                vec![Span::raw(" ".repeat(STATUS_WIDTH)), Span::styled(prefix, theme.muted), safe(name, theme.invalid)];
             spans.push(pad(&spans));
-            spans.push(Span::styled(
-                if *cycle { "(cycle)" } else { "(not found)" },
-                theme.muted,
-            ));
+            spans.push(Span::styled(if *cycle { "(cycle)" } else { "(not found)" }, theme.muted));
             Line::from(spans)
         }
     }

@@ -15,26 +15,15 @@ use crate::tui::theme::Theme;
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let diagnostics = app.all_diagnostics();
     let focused = app.focus == Pane::Diagnostics;
-    let outer = block(
-        format!(" Diagnostics ({}) ", diagnostics.len()),
-        focused,
-        theme,
-    );
+    let outer = block(format!(" Diagnostics ({}) ", diagnostics.len()), focused, theme);
     let inner = outer.inner(area);
     frame.render_widget(outer, area);
     if diagnostics.is_empty() {
-        let text = if app.index.is_some() {
-            "no problems found"
-        } else {
-            ""
-        };
+        let text = if app.index.is_some() { "no problems found" } else { "" };
         frame.render_widget(Paragraph::new(Span::styled(text, theme.muted)), inner);
         return;
     }
-    let project = app
-        .catalog()
-        .map(|c| c.roots.project.clone())
-        .unwrap_or_default();
+    let project = app.catalog().map(|c| c.roots.project.clone()).unwrap_or_default();
     let height = inner.height as usize;
     let offset = app.diagnostics.visible_offset(height);
     let lines: Vec<Line> = diagnostics
@@ -55,11 +44,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 
 /// `path:line:col: [warning: |note: ]kind: message`, as `agentry check` prints it.
 pub fn diagnostic_line(d: &Diagnostic, project: &std::path::Path, theme: &Theme) -> Line<'static> {
-    let path = if d.path.starts_with(project) {
-        relative_to(&d.path, project)
-    } else {
-        d.path.display().to_string()
-    };
+    let path = if d.path.starts_with(project) { relative_to(&d.path, project) } else { d.path.display().to_string() };
     let mut at = path;
     if let Some(line) = d.line {
         at.push_str(&format!(":{line}"));

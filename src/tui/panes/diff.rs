@@ -69,61 +69,32 @@ impl DiffView {
 
     fn rows(&self, side_by_side: bool) -> Vec<Row> {
         let mut rows = vec![Row::Heading("fields".into())];
-        let changed: Vec<&FieldChange> = self
-            .fields
-            .iter()
-            .filter(|f| f.change != Change::Same)
-            .collect();
+        let changed: Vec<&FieldChange> = self.fields.iter().filter(|f| f.change != Change::Same).collect();
         if changed.is_empty() {
             rows.push(Row::Note("every effective field is equal".into()));
         }
         for f in changed {
-            let show = |v: &Option<serde_json::Value>| {
-                v.as_ref().map(|v| v.to_string()).unwrap_or_default()
-            };
+            let show = |v: &Option<serde_json::Value>| v.as_ref().map(|v| v.to_string()).unwrap_or_default();
             let text = match f.change {
                 Change::Added => format!("{}: {}", f.key, show(&f.new)),
                 Change::Removed => format!("{}: {}", f.key, show(&f.old)),
                 _ => format!("{}: {} → {}", f.key, show(&f.old), show(&f.new)),
             };
-            rows.push(Row::Field {
-                change: f.change,
-                text,
-            });
+            rows.push(Row::Field { change: f.change, text });
             for item in f.items.iter().filter(|i| i.change != Change::Same) {
-                rows.push(Row::Item {
-                    change: item.change,
-                    text: item.value.to_string(),
-                });
+                rows.push(Row::Item { change: item.change, text: item.value.to_string() });
             }
         }
-        let same = self
-            .fields
-            .iter()
-            .filter(|f| f.change == Change::Same)
-            .count();
+        let same = self.fields.iter().filter(|f| f.change == Change::Same).count();
         if same > 0 {
-            rows.push(Row::Note(format!(
-                "{same} field{} equal",
-                if same == 1 { "" } else { "s" }
-            )));
+            rows.push(Row::Note(format!("{same} field{} equal", if same == 1 { "" } else { "s" })));
         }
-        rows.push(Row::Heading(format!(
-            "file  --- {}  +++ {}",
-            self.other_key, self.winner_key
-        )));
-        text_rows(
-            &self.file,
-            side_by_side,
-            "the files are identical",
-            &mut rows,
-        );
+        rows.push(Row::Heading(format!("file  --- {}  +++ {}", self.other_key, self.winner_key)));
+        text_rows(&self.file, side_by_side, "the files are identical", &mut rows);
         rows.push(Row::Heading("what the model reads".into()));
         match &self.prompt {
             Some(d) => text_rows(d, side_by_side, "the prompts are identical", &mut rows),
-            None => rows.push(Row::Note(
-                "a prompt cannot be known without running the agent".into(),
-            )),
+            None => rows.push(Row::Note("a prompt cannot be known without running the agent".into())),
         }
         rows
     }
@@ -149,27 +120,15 @@ fn text_rows(d: &TextDiff, side_by_side: bool, same: &str, rows: &mut Vec<Row>) 
         let mut i = 0;
         while i < hunk.lines.len() {
             if hunk.lines[i].tag == Change::Same {
-                rows.push(Row::Pair(
-                    Some(hunk.lines[i].clone()),
-                    Some(hunk.lines[i].clone()),
-                ));
+                rows.push(Row::Pair(Some(hunk.lines[i].clone()), Some(hunk.lines[i].clone())));
                 i += 1;
                 continue;
             }
-            let removed: Vec<&DiffLine> = hunk.lines[i..]
-                .iter()
-                .take_while(|l| l.tag == Change::Removed)
-                .collect();
+            let removed: Vec<&DiffLine> = hunk.lines[i..].iter().take_while(|l| l.tag == Change::Removed).collect();
             let after = i + removed.len();
-            let added: Vec<&DiffLine> = hunk.lines[after..]
-                .iter()
-                .take_while(|l| l.tag == Change::Added)
-                .collect();
+            let added: Vec<&DiffLine> = hunk.lines[after..].iter().take_while(|l| l.tag == Change::Added).collect();
             for k in 0..removed.len().max(added.len()) {
-                rows.push(Row::Pair(
-                    removed.get(k).map(|l| (*l).clone()),
-                    added.get(k).map(|l| (*l).clone()),
-                ));
+                rows.push(Row::Pair(removed.get(k).map(|l| (*l).clone()), added.get(k).map(|l| (*l).clone())));
             }
             i = after + added.len();
         }
@@ -207,8 +166,7 @@ fn segments(line: &DiffLine, width: usize, theme: &Theme) -> Vec<Span<'static>> 
 }
 
 fn number(n: Option<usize>) -> String {
-    n.map(|n| format!("{n:>4} "))
-        .unwrap_or_else(|| "     ".into())
+    n.map(|n| format!("{n:>4} ")).unwrap_or_else(|| "     ".into())
 }
 
 fn row_line(row: &Row, width: usize, theme: &Theme) -> Line<'static> {
@@ -233,10 +191,7 @@ fn row_line(row: &Row, width: usize, theme: &Theme) -> Line<'static> {
         Row::Unified(l) => {
             let (sign, style) = sign_style(l.tag, theme);
             let mut spans = vec![
-                Span::styled(
-                    format!("{}{}", number(l.old_no), number(l.new_no)),
-                    theme.muted,
-                ),
+                Span::styled(format!("{}{}", number(l.old_no), number(l.new_no)), theme.muted),
                 Span::styled(format!("{sign} "), style),
             ];
             spans.extend(segments(l, width.saturating_sub(12), theme));
@@ -246,21 +201,14 @@ fn row_line(row: &Row, width: usize, theme: &Theme) -> Line<'static> {
             let half = width.saturating_sub(3) / 2;
             let mut spans = Vec::new();
             for (side, number_of) in [(old, true), (new, false)] {
-                let start = spans
-                    .iter()
-                    .map(|s: &Span| s.content.chars().count())
-                    .sum::<usize>();
+                let start = spans.iter().map(|s: &Span| s.content.chars().count()).sum::<usize>();
                 if let Some(l) = side {
                     let n = if number_of { l.old_no } else { l.new_no };
                     spans.push(Span::styled(number(n), theme.muted));
                     spans.extend(segments(l, half.saturating_sub(5), theme));
                 }
                 if number_of {
-                    let used = spans
-                        .iter()
-                        .map(|s: &Span| s.content.chars().count())
-                        .sum::<usize>()
-                        - start;
+                    let used = spans.iter().map(|s: &Span| s.content.chars().count()).sum::<usize>() - start;
                     spans.push(Span::raw(" ".repeat(half.saturating_sub(used))));
                     spans.push(Span::styled(" │ ", theme.border));
                 }
@@ -278,68 +226,36 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let inner = outer.inner(area);
     frame.render_widget(outer, area);
     let Some(view) = &state.view else {
-        frame.render_widget(
-            Paragraph::new(Span::styled("reading both files…", theme.muted)),
-            inner,
-        );
+        frame.render_widget(Paragraph::new(Span::styled("reading both files…", theme.muted)), inner);
         return;
     };
     let rows = view.rows(state.side_by_side);
     let start = state.scroll.min(rows.len().saturating_sub(1));
-    let lines: Vec<Line> = rows[start..]
-        .iter()
-        .take(inner.height as usize)
-        .map(|r| row_line(r, inner.width as usize, theme))
-        .collect();
+    let lines: Vec<Line> =
+        rows[start..].iter().take(inner.height as usize).map(|r| row_line(r, inner.width as usize, theme)).collect();
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
 fn title(state: &DiffState, app: &App, theme: &Theme) -> Line<'static> {
-    let mode = if state.side_by_side {
-        "side by side"
-    } else {
-        "unified"
-    };
+    let mode = if state.side_by_side { "side by side" } else { "unified" };
     let mut spans = vec![Span::raw(" Diff: "), Span::styled("WINS ", theme.winner)];
-    spans.push(safe(
-        state
-            .winner
-            .split_once(':')
-            .map_or(&state.winner[..], |(_, k)| k),
-        theme.title,
-    ));
+    spans.push(safe(state.winner.split_once(':').map_or(&state.winner[..], |(_, k)| k), theme.title));
     spans.push(Span::raw(" vs "));
     if let Some(v) = &state.view {
-        spans.push(Span::styled(
-            format!("{} ", v.other_status.word()),
-            theme.status(v.other_status),
-        ));
+        spans.push(Span::styled(format!("{} ", v.other_status.word()), theme.status(v.other_status)));
         spans.push(safe(&v.other_key, theme.title));
     } else if let Some(o) = state.other() {
         spans.push(safe(o, theme.title));
     }
-    spans.push(Span::styled(
-        format!("  [{}/{}] {mode} ", state.current + 1, state.others.len()),
-        theme.muted,
-    ));
-    let hint: Vec<String> = [
-        crate::tui::action::Action::NextAgainst,
-        crate::tui::action::Action::ToggleSideBySide,
-    ]
-    .iter()
-    .filter_map(|a| {
-        app.keymap.key_of(*a).map(|k| {
-            format!(
-                "{k}: {}",
-                if *a == crate::tui::action::Action::NextAgainst {
-                    "next"
-                } else {
-                    "layout"
-                }
-            )
+    spans.push(Span::styled(format!("  [{}/{}] {mode} ", state.current + 1, state.others.len()), theme.muted));
+    let hint: Vec<String> = [crate::tui::action::Action::NextAgainst, crate::tui::action::Action::ToggleSideBySide]
+        .iter()
+        .filter_map(|a| {
+            app.keymap.key_of(*a).map(|k| {
+                format!("{k}: {}", if *a == crate::tui::action::Action::NextAgainst { "next" } else { "layout" })
+            })
         })
-    })
-    .collect();
+        .collect();
     spans.push(Span::styled(format!("{} ", hint.join("  ")), theme.key));
     Line::from(spans)
 }

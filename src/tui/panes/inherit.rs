@@ -59,11 +59,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         frame.render_widget(block(" Inheritance ", focused, theme), area);
         return;
     };
-    let title = Line::from(vec![
-        Span::raw(" Fields of "),
-        safe(&agent.name, theme.title),
-        Span::raw(" "),
-    ]);
+    let title = Line::from(vec![Span::raw(" Fields of "), safe(&agent.name, theme.title), Span::raw(" ")]);
     let outer = block(title, focused, theme);
     let inner = outer.inner(area);
     frame.render_widget(outer, area);
@@ -72,32 +68,17 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         h if h > DETAIL_LINES + 4 => DETAIL_LINES,
         _ => 0,
     };
-    let [chain_area, list_area, detail_area] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Min(1),
-        Constraint::Length(detail),
-    ])
-    .areas(inner);
+    let [chain_area, list_area, detail_area] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(detail)]).areas(inner);
     frame.render_widget(Paragraph::new(chain_line(agent, theme)), chain_area);
     if agent.fields.is_empty() {
-        frame.render_widget(
-            Paragraph::new(Span::styled("no fields", theme.muted)),
-            list_area,
-        );
+        frame.render_widget(Paragraph::new(Span::styled("no fields", theme.muted)), list_area);
         return;
     }
-    let key_width = agent
-        .fields
-        .iter()
-        .map(|f| f.key.chars().count())
-        .max()
-        .unwrap_or(0)
-        .min(24);
+    let key_width = agent.fields.iter().map(|f| f.key.chars().count()).max().unwrap_or(0).min(24);
     let height = list_area.height as usize;
     let offset = app.fields.visible_offset(height);
-    let value_width = (list_area.width as usize)
-        .saturating_sub(key_width + 4)
-        .max(8);
+    let value_width = (list_area.width as usize).saturating_sub(key_width + 4).max(8);
     let lines: Vec<Line> = agent
         .fields
         .iter()
@@ -109,10 +90,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             let value = ellipsize(&f.value.to_string(), value_width * 3 / 5);
             let mut line = Line::from(vec![
                 Span::styled(format!("{} ", mark(f.origin.provenance)), style),
-                safe(
-                    &format!("{:<key_width$} ", ellipsize(&f.key, key_width)),
-                    style.patch(theme.title),
-                ),
+                safe(&format!("{:<key_width$} ", ellipsize(&f.key, key_width)), style.patch(theme.title)),
                 safe(&value, style),
                 Span::raw("  "),
                 safe(&sites(f), theme.muted),
@@ -128,15 +106,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         if let Some(f) = agent.fields.get(app.fields.cursor) {
             let style = theme.provenance(f.origin.provenance);
             let lines = vec![
-                Line::from(vec![Span::styled(
-                    "─".repeat(detail_area.width as usize),
-                    theme.border,
-                )]),
-                Line::from(vec![
-                    safe(&f.key, theme.title),
-                    Span::raw(" = "),
-                    safe(&f.value.to_string(), style),
-                ]),
+                Line::from(vec![Span::styled("─".repeat(detail_area.width as usize), theme.border)]),
+                Line::from(vec![safe(&f.key, theme.title), Span::raw(" = "), safe(&f.value.to_string(), style)]),
                 Line::from(vec![
                     Span::styled(format!("{} from ", word(f.origin.provenance)), style),
                     safe(&sites(f), theme.text),
@@ -144,10 +115,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                     safe(&f.origin.rule, theme.muted),
                 ]),
             ];
-            frame.render_widget(
-                Paragraph::new(lines).wrap(Wrap { trim: false }),
-                detail_area,
-            );
+            frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), detail_area);
         }
     }
 }

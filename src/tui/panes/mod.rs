@@ -22,25 +22,13 @@ use crate::text::sanitize;
 
 /// A pane's frame; the focused one stands out.
 pub fn block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<'a> {
-    let border = if focused {
-        theme.border_focus
-    } else {
-        theme.border
-    };
+    let border = if focused { theme.border_focus } else { theme.border };
     Block::default()
         .borders(Borders::ALL)
-        .border_type(if focused {
-            BorderType::Thick
-        } else {
-            BorderType::Plain
-        })
+        .border_type(if focused { BorderType::Thick } else { BorderType::Plain })
         .border_style(border)
         .title(title)
-        .title_style(if focused {
-            theme.border_focus
-        } else {
-            theme.title
-        })
+        .title_style(if focused { theme.border_focus } else { theme.title })
 }
 
 /// A span of text that came from a file: sanitised, one line.
@@ -50,13 +38,7 @@ pub fn safe(text: &str, style: Style) -> Span<'static> {
 
 /// File text with some characters (by char index) in the match style; runs are
 /// sanitised one by one so a highlight never splits an escape.
-pub fn marked(
-    text: &str,
-    marks: &[usize],
-    offset: usize,
-    base: Style,
-    mark: Style,
-) -> Vec<Span<'static>> {
+pub fn marked(text: &str, marks: &[usize], offset: usize, base: Style, mark: Style) -> Vec<Span<'static>> {
     if marks.is_empty() {
         return vec![safe(text, base)];
     }
@@ -83,10 +65,7 @@ pub const STATUS_WIDTH: usize = 11;
 
 /// The status word, padded so the names after it line up.
 pub fn status_word(status: Status, theme: &Theme) -> Span<'static> {
-    Span::styled(
-        format!("{:<STATUS_WIDTH$}", status.word()),
-        theme.status(status),
-    )
+    Span::styled(format!("{:<STATUS_WIDTH$}", status.word()), theme.status(status))
 }
 
 /// `20600` → `20,600`.
@@ -121,11 +100,7 @@ pub fn render_tabs(frame: &mut Frame, area: Rect, focus: Pane, theme: &Theme) {
         if i > 0 {
             spans.push(Span::styled(TAB_SEPARATOR, theme.muted));
         }
-        let style = if *pane == focus {
-            theme.selection.patch(theme.border_focus)
-        } else {
-            theme.muted
-        };
+        let style = if *pane == focus { theme.selection.patch(theme.border_focus) } else { theme.muted };
         spans.push(Span::styled(pane.title(), style));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);

@@ -28,24 +28,15 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     };
     let text = model_text(agent);
     let count = text.as_ref().map_or(0, |p| p.lines().count());
-    let what = if agent.messages.is_empty() {
-        " System prompt of "
-    } else {
-        " Prompt and messages of "
-    };
-    let title = Line::from(vec![
-        Span::raw(what),
-        safe(&agent.name, theme.title),
-        Span::raw(format!(" ({count} lines) ")),
-    ]);
+    let what = if agent.messages.is_empty() { " System prompt of " } else { " Prompt and messages of " };
+    let title =
+        Line::from(vec![Span::raw(what), safe(&agent.name, theme.title), Span::raw(format!(" ({count} lines) "))]);
     let outer = block(title, focused, theme);
     let inner = outer.inner(area);
     frame.render_widget(outer, area);
     let mut lines: Vec<Line> = Vec::new();
-    let errors = app
-        .all_diagnostics()
-        .into_iter()
-        .filter(|d| d.kind == DiagKind::Template && d.path == agent.source.path);
+    let errors =
+        app.all_diagnostics().into_iter().filter(|d| d.kind == DiagKind::Template && d.path == agent.source.path);
     for d in errors {
         let at = d.line.map(|l| format!("line {l}: ")).unwrap_or_default();
         lines.push(Line::from(vec![
@@ -72,11 +63,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     for (i, line) in body.into_iter().enumerate().skip(start).take(room) {
         let mut spans = vec![Span::styled(format!("{:>gutter$} ", i + 1), theme.muted)];
         let base = line.style;
-        spans.extend(
-            line.spans
-                .into_iter()
-                .map(|s| Span::styled(s.content, base.patch(s.style))),
-        );
+        spans.extend(line.spans.into_iter().map(|s| Span::styled(s.content, base.patch(s.style))));
         lines.push(Line::from(spans));
     }
     frame.render_widget(Paragraph::new(lines), inner);

@@ -34,10 +34,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut lines = Vec::new();
     for (i, &o) in sources.iter().enumerate().skip(offset).take(visible) {
         let a = index.agent(o);
-        let mut head = vec![
-            status_word(a.status, theme),
-            safe(&a.source.key(), theme.text),
-        ];
+        let mut head = vec![status_word(a.status, theme), safe(&a.source.key(), theme.text)];
         if o == n {
             head.push(Span::styled("  (selected)", theme.muted));
         }
@@ -46,10 +43,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             line = line.style(theme.selection);
         }
         lines.push(line);
-        lines.push(Line::from(vec![
-            Span::raw(" ".repeat(STATUS_WIDTH)),
-            safe(&a.rule, theme.muted),
-        ]));
+        lines.push(Line::from(vec![Span::raw(" ".repeat(STATUS_WIDTH)), safe(&a.rule, theme.muted)]));
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }

@@ -122,16 +122,7 @@ pub(crate) struct Token {
 
 impl Token {
     fn new(t: T, start: Mark, end: Mark) -> Token {
-        Token {
-            t,
-            start,
-            end,
-            value: String::new(),
-            handle: None,
-            plain: false,
-            style: None,
-            directive: None,
-        }
+        Token { t, start, end, value: String::new(), handle: None, plain: false, style: None, directive: None }
     }
 }
 
@@ -216,8 +207,7 @@ impl Scanner {
             libyaml: loader == Loader::CSafe,
         };
         let printable = if text.is_ascii() {
-            text.bytes()
-                .position(|b| !matches!(b, b'\t' | b'\n' | b'\r' | b' '..=b'~'))
+            text.bytes().position(|b| !matches!(b, b'\t' | b'\n' | b'\r' | b' '..=b'~'))
         } else {
             s.buf.iter().position(|&c| !is_printable(c))
         };
@@ -257,14 +247,10 @@ impl Scanner {
     }
     fn forward(&mut self, n: usize) {
         for _ in 0..n {
-            let Some(&ch) = self.buf.get(self.index) else {
-                return;
-            };
+            let Some(&ch) = self.buf.get(self.index) else { return };
             self.index += 1;
             self.offset += ch.len_utf8();
-            if matches!(ch, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
-                || (ch == '\r' && self.peek() != '\n')
-            {
+            if matches!(ch, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}') || (ch == '\r' && self.peek() != '\n') {
                 self.line += 1;
                 self.column = 0;
             } else if ch != '\u{feff}' || (self.libyaml && self.index != 1) {
@@ -282,12 +268,7 @@ impl Scanner {
     }
 
     pub fn mark(&self) -> Mark {
-        Mark {
-            index: self.index,
-            line: self.line,
-            column: self.column,
-            offset: self.offset,
-        }
+        Mark { index: self.index, line: self.line, column: self.column, offset: self.offset }
     }
 
     // ---- public token API -------------------------------------------------------------
@@ -318,9 +299,7 @@ impl Scanner {
     pub fn peek_token(&mut self) -> R<&Token> {
         self.ensure()?;
         let m = self.mark();
-        self.tokens
-            .front()
-            .ok_or_else(|| error(None, "unexpected end of the token stream", m))
+        self.tokens.front().ok_or_else(|| error(None, "unexpected end of the token stream", m))
     }
 
     pub fn check(&mut self, choices: &[T]) -> R<bool> {
@@ -359,12 +338,8 @@ impl Scanner {
         match ch {
             '\0' => return self.fetch_stream_end(),
             '%' if self.column == 0 => return self.fetch_directive(),
-            '-' if self.check_document_indicator("---") => {
-                return self.fetch_document_indicator(T::DocumentStart)
-            }
-            '.' if self.check_document_indicator("...") => {
-                return self.fetch_document_indicator(T::DocumentEnd)
-            }
+            '-' if self.check_document_indicator("---") => return self.fetch_document_indicator(T::DocumentStart),
+            '.' if self.check_document_indicator("...") => return self.fetch_document_indicator(T::DocumentEnd),
             '[' => return self.fetch_flow_collection_start(T::FlowSequenceStart),
             '{' => return self.fetch_flow_collection_start(T::FlowMappingStart),
             ']' => return self.fetch_flow_collection_end(T::FlowSequenceEnd),
@@ -387,10 +362,7 @@ impl Scanner {
         }
         Err(error(
             Some("while scanning for the next token"),
-            format!(
-                "found character {} that cannot start any token",
-                crate::py::repr_str(&ch.to_string())
-            ),
+            format!("found character {} that cannot start any token", crate::py::repr_str(&ch.to_string())),
             self.mark(),
         ))
     }
@@ -398,10 +370,7 @@ impl Scanner {
     // ---- simple keys ----------------------------------------------------------------
 
     fn next_possible_simple_key(&self) -> Option<usize> {
-        self.possible_simple_keys
-            .iter()
-            .map(|(_, k)| k.token_number)
-            .min()
+        self.possible_simple_keys.iter().map(|(_, k)| k.token_number).min()
     }
 
     fn stale_possible_simple_keys(&mut self) -> R<()> {
@@ -411,11 +380,7 @@ impl Scanner {
             let key = &self.possible_simple_keys[i].1;
             if key.line != line || index - key.index > 1024 {
                 if key.required {
-                    return Err(error(
-                        Some("while scanning a simple key"),
-                        "could not find expected ':'",
-                        self.mark(),
-                    ));
+                    return Err(error(Some("while scanning a simple key"), "could not find expected ':'", self.mark()));
                 }
                 self.possible_simple_keys.remove(i);
             } else {
@@ -427,10 +392,7 @@ impl Scanner {
 
     fn take_possible_simple_key(&mut self) -> Option<SimpleKey> {
         let level = self.flow_level;
-        let i = self
-            .possible_simple_keys
-            .iter()
-            .position(|(l, _)| *l == level)?;
+        let i = self.possible_simple_keys.iter().position(|(l, _)| *l == level)?;
         Some(self.possible_simple_keys.remove(i).1)
     }
 
@@ -454,11 +416,7 @@ impl Scanner {
     fn remove_possible_simple_key(&mut self) -> R<()> {
         if let Some(key) = self.take_possible_simple_key() {
             if key.required {
-                return Err(error(
-                    Some("while scanning a simple key"),
-                    "could not find expected ':'",
-                    self.mark(),
-                ));
+                return Err(error(Some("while scanning a simple key"), "could not find expected ':'", self.mark()));
             }
         }
         Ok(())
@@ -480,11 +438,7 @@ impl Scanner {
     fn add_indent(&mut self, column: isize) -> R<bool> {
         if self.indent < column {
             if self.indents.len() >= MAX_DEPTH {
-                return Err(error(
-                    None,
-                    format!("exceeded the maximum nesting depth of {MAX_DEPTH}"),
-                    self.mark(),
-                ));
+                return Err(error(None, format!("exceeded the maximum nesting depth of {MAX_DEPTH}"), self.mark()));
             }
             self.indents.push(self.indent);
             self.indent = column;
@@ -533,11 +487,7 @@ impl Scanner {
     fn fetch_flow_collection_start(&mut self, t: T) -> R<()> {
         self.save_possible_simple_key()?;
         if self.flow_level >= MAX_DEPTH {
-            return Err(error(
-                None,
-                format!("exceeded the maximum nesting depth of {MAX_DEPTH}"),
-                self.mark(),
-            ));
+            return Err(error(None, format!("exceeded the maximum nesting depth of {MAX_DEPTH}"), self.mark()));
         }
         self.flow_level += 1;
         self.allow_simple_key = true;
@@ -570,16 +520,11 @@ impl Scanner {
     fn fetch_block_entry(&mut self) -> R<()> {
         if self.flow_level == 0 {
             if !self.allow_simple_key {
-                return Err(error(
-                    None,
-                    "sequence entries are not allowed here",
-                    self.mark(),
-                ));
+                return Err(error(None, "sequence entries are not allowed here", self.mark()));
             }
             if self.add_indent(self.column as isize)? {
                 let m = self.mark();
-                self.tokens
-                    .push_back(Token::new(T::BlockSequenceStart, m, m));
+                self.tokens.push_back(Token::new(T::BlockSequenceStart, m, m));
             }
         }
         self.allow_simple_key = true;
@@ -591,16 +536,11 @@ impl Scanner {
     fn fetch_key(&mut self) -> R<()> {
         if self.flow_level == 0 {
             if !self.allow_simple_key {
-                return Err(error(
-                    None,
-                    "mapping keys are not allowed here",
-                    self.mark(),
-                ));
+                return Err(error(None, "mapping keys are not allowed here", self.mark()));
             }
             if self.add_indent(self.column as isize)? {
                 let m = self.mark();
-                self.tokens
-                    .push_back(Token::new(T::BlockMappingStart, m, m));
+                self.tokens.push_back(Token::new(T::BlockMappingStart, m, m));
             }
         }
         self.allow_simple_key = self.flow_level == 0;
@@ -611,30 +551,20 @@ impl Scanner {
 
     fn fetch_value(&mut self) -> R<()> {
         if let Some(key) = self.take_possible_simple_key() {
-            let at = key
-                .token_number
-                .saturating_sub(self.tokens_taken)
-                .min(self.tokens.len());
-            self.tokens
-                .insert(at, Token::new(T::Key, key.mark, key.mark));
+            let at = key.token_number.saturating_sub(self.tokens_taken).min(self.tokens.len());
+            self.tokens.insert(at, Token::new(T::Key, key.mark, key.mark));
             if self.flow_level == 0 && self.add_indent(key.column as isize)? {
-                self.tokens
-                    .insert(at, Token::new(T::BlockMappingStart, key.mark, key.mark));
+                self.tokens.insert(at, Token::new(T::BlockMappingStart, key.mark, key.mark));
             }
             self.allow_simple_key = false;
         } else {
             if self.flow_level == 0 {
                 if !self.allow_simple_key {
-                    return Err(error(
-                        None,
-                        "mapping values are not allowed here",
-                        self.mark(),
-                    ));
+                    return Err(error(None, "mapping values are not allowed here", self.mark()));
                 }
                 if self.add_indent(self.column as isize)? {
                     let m = self.mark();
-                    self.tokens
-                        .push_back(Token::new(T::BlockMappingStart, m, m));
+                    self.tokens.push_back(Token::new(T::BlockMappingStart, m, m));
                 }
             }
             self.allow_simple_key = self.flow_level == 0;
@@ -708,9 +638,7 @@ impl Scanner {
                     | '@'
                     | '`'
             );
-        !indicator
-            || (!is_blankz(self.peek_at(1))
-                && (ch == '-' || (self.flow_level == 0 && (ch == '?' || ch == ':'))))
+        !indicator || (!is_blankz(self.peek_at(1)) && (ch == '-' || (self.flow_level == 0 && (ch == '?' || ch == ':'))))
     }
 
     // ---- scanners -------------------------------------------------------------------
@@ -727,9 +655,7 @@ impl Scanner {
             // libyaml also skips tabs in flow context and where no simple key may start
             // (after `key:` or a scalar on the same line).
             while self.peek() == ' '
-                || (self.libyaml
-                    && self.peek() == '\t'
-                    && (self.flow_level > 0 || !self.allow_simple_key))
+                || (self.libyaml && self.peek() == '\t' && (self.flow_level > 0 || !self.allow_simple_key))
             {
                 self.forward1();
             }

@@ -31,11 +31,7 @@ impl Scanner {
             }
         } else if ch.is_ascii_digit() {
             if ch == '0' {
-                return Err(error(
-                    CTX,
-                    "expected indentation indicator in the range 1-9, but found 0",
-                    self.mark(),
-                ));
+                return Err(error(CTX, "expected indentation indicator in the range 1-9, but found 0", self.mark()));
             }
             increment = Some(ch as usize - '0' as usize);
             self.forward1();
@@ -50,10 +46,7 @@ impl Scanner {
         if !(is_spacez(c) || self.libyaml) {
             return Err(error(
                 CTX,
-                format!(
-                    "expected chomping or indentation indicators, but found {}",
-                    self.found(c)
-                ),
+                format!("expected chomping or indentation indicators, but found {}", self.found(c)),
                 self.mark(),
             ));
         }
@@ -69,10 +62,7 @@ impl Scanner {
         if !is_breakz(self.peek()) {
             return Err(error(
                 CTX,
-                format!(
-                    "expected a comment or a line break, but found {}",
-                    self.found(self.peek())
-                ),
+                format!("expected a comment or a line break, but found {}", self.found(self.peek())),
                 self.mark(),
             ));
         }
@@ -109,11 +99,7 @@ impl Scanner {
             breaks = b;
             end = e;
             if self.column == indent && self.peek() != '\0' {
-                if folded
-                    && line_break == "\n"
-                    && leading_non_space
-                    && !matches!(self.peek(), ' ' | '\t')
-                {
+                if folded && line_break == "\n" && leading_non_space && !matches!(self.peek(), ' ' | '\t') {
                     if breaks.is_empty() {
                         chunks.push(' ');
                     }
@@ -201,17 +187,11 @@ impl Scanner {
         Ok(tok)
     }
 
-    pub(super) fn scan_flow_scalar_non_spaces(
-        &mut self,
-        double: bool,
-        chunks: &mut String,
-    ) -> R<()> {
+    pub(super) fn scan_flow_scalar_non_spaces(&mut self, double: bool, chunks: &mut String) -> R<()> {
         const CTX: Option<&str> = Some("while scanning a double-quoted scalar");
         loop {
             let mut length = 0;
-            while !matches!(self.peek_at(length), '\'' | '"' | '\\' | ' ' | '\t')
-                && !is_breakz(self.peek_at(length))
-            {
+            while !matches!(self.peek_at(length), '\'' | '"' | '\\' | ' ' | '\t') && !is_breakz(self.peek_at(length)) {
                 length += 1;
             }
             if length > 0 {
@@ -277,9 +257,7 @@ impl Scanner {
                         None => {
                             return Err(error(
                                 CTX,
-                                format!(
-                                "ValueError: chr() arg not in range or a surrogate (0x{code:x})"
-                            ),
+                                format!("ValueError: chr() arg not in range or a surrogate (0x{code:x})"),
                                 self.mark(),
                             ))
                         }
@@ -289,11 +267,7 @@ impl Scanner {
                     self.scan_line_break();
                     self.scan_flow_scalar_breaks(chunks)?;
                 } else {
-                    return Err(error(
-                        CTX,
-                        format!("found unknown escape character {}", self.found(ch)),
-                        self.mark(),
-                    ));
+                    return Err(error(CTX, format!("found unknown escape character {}", self.found(ch)), self.mark()));
                 }
             } else {
                 return Ok(());
@@ -310,11 +284,7 @@ impl Scanner {
         self.forward(length);
         let ch = self.peek();
         if ch == '\0' {
-            return Err(error(
-                Some("while scanning a quoted scalar"),
-                "found unexpected end of stream",
-                self.mark(),
-            ));
+            return Err(error(Some("while scanning a quoted scalar"), "found unexpected end of stream", self.mark()));
         } else if is_break(ch) {
             let line_break = self.scan_line_break();
             let mut breaks = String::new();
@@ -374,11 +344,7 @@ impl Scanner {
                     let flow = self.flow_level > 0;
                     let next = self.peek_at(length + 1);
                     if flow && ch == ':' && matches!(next, ',' | '?' | '[' | ']' | '{' | '}') {
-                        return Err(error(
-                            Some("while scanning a plain scalar"),
-                            "found unexpected ':'",
-                            start,
-                        ));
+                        return Err(error(Some("while scanning a plain scalar"), "found unexpected ':'", start));
                     }
                     if is_blankz(ch)
                         || (ch == ':' && is_blankz(next))
@@ -389,8 +355,7 @@ impl Scanner {
                 } else if is_blankz(ch)
                     || (ch == ':' && {
                         let n = self.peek_at(length + 1);
-                        is_blankz(n)
-                            || (self.flow_level > 0 && matches!(n, ',' | '[' | ']' | '{' | '}'))
+                        is_blankz(n) || (self.flow_level > 0 && matches!(n, ',' | '[' | ']' | '{' | '}'))
                     })
                     || (self.flow_level > 0 && matches!(ch, ',' | '?' | '[' | ']' | '{' | '}'))
                 {
@@ -415,11 +380,8 @@ impl Scanner {
             self.forward(length);
             end = self.mark();
             let line = self.line;
-            spaces = if self.libyaml {
-                self.scan_plain_blanks_libyaml(indent, start)?
-            } else {
-                self.scan_plain_spaces()
-            };
+            spaces =
+                if self.libyaml { self.scan_plain_blanks_libyaml(indent, start)? } else { self.scan_plain_spaces() };
             folded = self.line != line;
             match &spaces {
                 None => break,
@@ -449,8 +411,7 @@ impl Scanner {
         let ws_start = self.index;
         self.forward(length);
         let ch = self.peek();
-        let doc_marker =
-            |s: &Self| (s.prefix_is("---") || s.prefix_is("...")) && is_blankz(s.peek_at(3));
+        let doc_marker = |s: &Self| (s.prefix_is("---") || s.prefix_is("...")) && is_blankz(s.peek_at(3));
         if is_break(ch) {
             let line_break = self.scan_line_break();
             self.allow_simple_key = true;
@@ -482,11 +443,7 @@ impl Scanner {
 
     /// libyaml's version of [`Self::scan_plain_spaces`]: tabs count as blanks, but a tab
     /// in the indentation of a continuation line is an error.
-    pub(super) fn scan_plain_blanks_libyaml(
-        &mut self,
-        indent: isize,
-        start: Mark,
-    ) -> R<Option<String>> {
+    pub(super) fn scan_plain_blanks_libyaml(&mut self, indent: isize, start: Mark) -> R<Option<String>> {
         let mut chunks = String::new();
         let mut length = 0;
         while matches!(self.peek_at(length), ' ' | '\t') {
@@ -495,8 +452,7 @@ impl Scanner {
         let ws_start = self.index;
         self.forward(length);
         let ch = self.peek();
-        let doc_marker =
-            |s: &Self| (s.prefix_is("---") || s.prefix_is("...")) && is_blankz(s.peek_at(3));
+        let doc_marker = |s: &Self| (s.prefix_is("---") || s.prefix_is("...")) && is_blankz(s.peek_at(3));
         if is_break(ch) {
             let line_break = self.scan_line_break();
             self.allow_simple_key = true;

@@ -17,10 +17,7 @@ impl Scanner {
             if self.peek() != '.' {
                 return Err(error(
                     CTX,
-                    format!(
-                        "expected a digit or '.', but found {}",
-                        self.found(self.peek())
-                    ),
+                    format!("expected a digit or '.', but found {}", self.found(self.peek())),
                     self.mark(),
                 ));
             }
@@ -29,10 +26,7 @@ impl Scanner {
             if !is_spacez(self.peek()) {
                 return Err(error(
                     CTX,
-                    format!(
-                        "expected a digit or ' ', but found {}",
-                        self.found(self.peek())
-                    ),
+                    format!("expected a digit or ' ', but found {}", self.found(self.peek())),
                     self.mark(),
                 ));
             }
@@ -43,22 +37,14 @@ impl Scanner {
             }
             let handle = self.scan_tag_handle("directive")?;
             if self.peek() != ' ' {
-                return Err(error(
-                    CTX,
-                    format!("expected ' ', but found {}", self.found(self.peek())),
-                    self.mark(),
-                ));
+                return Err(error(CTX, format!("expected ' ', but found {}", self.found(self.peek())), self.mark()));
             }
             while self.peek() == ' ' {
                 self.forward1();
             }
             let prefix = self.scan_tag_uri("directive", true)?;
             if !is_spacez(self.peek()) {
-                return Err(error(
-                    CTX,
-                    format!("expected ' ', but found {}", self.found(self.peek())),
-                    self.mark(),
-                ));
+                return Err(error(CTX, format!("expected ' ', but found {}", self.found(self.peek())), self.mark()));
             }
             Directive::Tag(handle, prefix)
         } else if self.libyaml {
@@ -82,10 +68,7 @@ impl Scanner {
         if !is_breakz(self.peek()) {
             return Err(error(
                 CTX,
-                format!(
-                    "expected a comment or a line break, but found {}",
-                    self.found(self.peek())
-                ),
+                format!("expected a comment or a line break, but found {}", self.found(self.peek())),
                 self.mark(),
             ));
         }
@@ -104,10 +87,7 @@ impl Scanner {
         if length == 0 {
             return Err(error(
                 Some("while scanning a directive"),
-                format!(
-                    "expected alphabetic or numeric character, but found {}",
-                    self.found(self.peek())
-                ),
+                format!("expected alphabetic or numeric character, but found {}", self.found(self.peek())),
                 self.mark(),
             ));
         }
@@ -116,10 +96,7 @@ impl Scanner {
         if !is_spacez(self.peek()) {
             return Err(error(
                 Some("while scanning a directive"),
-                format!(
-                    "expected alphabetic or numeric character, but found {}",
-                    self.found(self.peek())
-                ),
+                format!("expected alphabetic or numeric character, but found {}", self.found(self.peek())),
                 self.mark(),
             ));
         }
@@ -141,22 +118,16 @@ impl Scanner {
         let text = self.prefix(length);
         self.forward(length);
         // Python ints are unbounded; any huge major version is "not 1" anyway.
-        Ok(text.trim_start_matches('0').parse::<u64>().unwrap_or(
-            if text.trim_start_matches('0').is_empty() {
-                0
-            } else {
-                u64::MAX
-            },
-        ))
+        Ok(text.trim_start_matches('0').parse::<u64>().unwrap_or(if text.trim_start_matches('0').is_empty() {
+            0
+        } else {
+            u64::MAX
+        }))
     }
 
     pub(super) fn scan_anchor(&mut self, t: T) -> R<Token> {
         let start = self.mark();
-        let ctx = if t == T::Alias {
-            "while scanning an alias"
-        } else {
-            "while scanning an anchor"
-        };
+        let ctx = if t == T::Alias { "while scanning an alias" } else { "while scanning an anchor" };
         self.forward1();
         let mut length = 0;
         while is_word(self.peek_at(length)) {
@@ -165,10 +136,7 @@ impl Scanner {
         if length == 0 {
             return Err(error(
                 Some(ctx),
-                format!(
-                    "expected alphabetic or numeric character, but found {}",
-                    self.found(self.peek())
-                ),
+                format!("expected alphabetic or numeric character, but found {}", self.found(self.peek())),
                 self.mark(),
             ));
         }
@@ -178,10 +146,7 @@ impl Scanner {
         if !(is_blankz(ch) || matches!(ch, '?' | ':' | ',' | ']' | '}' | '%' | '@' | '`')) {
             return Err(error(
                 Some(ctx),
-                format!(
-                    "expected alphabetic or numeric character, but found {}",
-                    self.found(ch)
-                ),
+                format!("expected alphabetic or numeric character, but found {}", self.found(ch)),
                 self.mark(),
             ));
         }
@@ -249,11 +214,7 @@ impl Scanner {
         let ctx = format!("while scanning a {name}");
         let ch = self.peek();
         if ch != '!' {
-            return Err(error(
-                Some(&ctx),
-                format!("expected '!', but found {}", self.found(ch)),
-                self.mark(),
-            ));
+            return Err(error(Some(&ctx), format!("expected '!', but found {}", self.found(ch)), self.mark()));
         }
         let mut length = 1;
         let mut ch = self.peek_at(length);
@@ -264,11 +225,7 @@ impl Scanner {
             }
             if ch != '!' {
                 self.forward(length);
-                return Err(error(
-                    Some(&ctx),
-                    format!("expected '!', but found {}", self.found(ch)),
-                    self.mark(),
-                ));
+                return Err(error(Some(&ctx), format!("expected '!', but found {}", self.found(ch)), self.mark()));
             }
             length += 1;
         }
@@ -356,11 +313,7 @@ impl Scanner {
             self.forward(2);
         }
         String::from_utf8(codes).map_err(|e| {
-            error(
-                Some(&format!("while scanning a {name}")),
-                format!("'utf-8' codec can't decode: {e}"),
-                mark,
-            )
+            error(Some(&format!("while scanning a {name}")), format!("'utf-8' codec can't decode: {e}"), mark)
         })
     }
 }

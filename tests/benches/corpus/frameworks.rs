@@ -30,9 +30,8 @@ pub fn openhands(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
             w.write(&rel, &bytes);
             continue;
         }
-        let examples: Vec<String> = (0..rng.randint(0, 3))
-            .map(|_| format!("  <example>{}</example>", sentence(rng, 5)))
-            .collect();
+        let examples: Vec<String> =
+            (0..rng.randint(0, 3)).map(|_| format!("  <example>{}</example>", sentence(rng, 5))).collect();
         let k = rng.randint(0, 4);
         let tools = rng.sample(TOOLS, k);
         let mut fm = format!(
@@ -47,10 +46,7 @@ pub fn openhands(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
             fm += &format!("audience: {}\n", word(rng));
         }
         let size = body_size(rng);
-        w.write(
-            &rel,
-            format!("---\n{fm}---\n\n{}", body(rng, size)).as_bytes(),
-        );
+        w.write(&rel, format!("---\n{fm}---\n\n{}", body(rng, size)).as_bytes());
     }
 }
 
@@ -84,10 +80,7 @@ pub fn tsugite(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
             w.write(&rel, &bytes);
             continue;
         }
-        let mut fm = vec![
-            format!("name: {name}"),
-            format!("description: {}", sentence(rng, 8)),
-        ];
+        let mut fm = vec![format!("name: {name}"), format!("description: {}", sentence(rng, 8))];
         let r = rng.random();
         if r < 0.1 {
             fm.push("extends: none".into());
@@ -95,10 +88,7 @@ pub fn tsugite(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
             fm.push(format!("extends: {}", rng.choice(&bases)));
         }
         let k = rng.randint(1, 4);
-        fm.push(format!(
-            "tools:\n{}",
-            yaml_list(&rng.sample(TOOLS, k), "  ")
-        ));
+        fm.push(format!("tools:\n{}", yaml_list(&rng.sample(TOOLS, k), "  ")));
         if rng.random() < 0.5 {
             fm.push(format!("max_turns: {}", rng.randint(3, 30)));
         }
@@ -109,10 +99,7 @@ pub fn tsugite(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
             ));
         }
         if rng.random() < 0.2 {
-            fm.push(
-                "prefetch:\n  - tool: read_file\n    args: {path: README.md}\n    assign: readme"
-                    .into(),
-            );
+            fm.push("prefetch:\n  - tool: read_file\n    args: {path: README.md}\n    assign: readme".into());
         }
         let size = body_size(rng);
         let mut text = body(rng, size);
@@ -126,10 +113,7 @@ pub fn tsugite(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
             text += "\n<!-- tsu:step name=\"research\" assign=\"findings\" -->\nResearch {{ user_prompt }}.\n\
                      \n<!-- tsu:step name=\"write\" -->\nUse {{ findings }}.\n";
         }
-        w.write(
-            &rel,
-            format!("---\n{}\n---\n\n{text}", fm.join("\n")).as_bytes(),
-        );
+        w.write(&rel, format!("---\n{}\n---\n\n{text}", fm.join("\n")).as_bytes());
         if rel.starts_with("project/agents/") && rng.random() < 0.3 {
             bases.push(name);
         }
@@ -151,16 +135,9 @@ pub fn fast_agent(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
             } else {
                 let model = rng.choice(&MODELS[1..]);
                 let size = body_size(rng);
-                let mut text = format!(
-                    "---\ntype: agent\nname: {name}\nmodel: {model}\n---\n{}",
-                    body(rng, size)
-                );
+                let mut text = format!("---\ntype: agent\nname: {name}\nmodel: {model}\n---\n{}", body(rng, size));
                 if rng.random() < 0.3 {
-                    text += &format!(
-                        "\n---USER\n{}\n\n---ASSISTANT\n{}\n",
-                        sentence(rng, 12),
-                        sentence(rng, 12)
-                    );
+                    text += &format!("\n---USER\n{}\n\n---ASSISTANT\n{}\n", sentence(rng, 12), sentence(rng, 12));
                 }
                 w.write(&rel, text.as_bytes());
                 made.push(name);
@@ -180,10 +157,7 @@ pub fn fast_agent(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
                 made.push(name);
                 i += 1;
             }
-            w.write(
-                &format!("project/.fast-agent/agent-cards/bundle-{i}.md"),
-                parts.join("\n").as_bytes(),
-            );
+            w.write(&format!("project/.fast-agent/agent-cards/bundle-{i}.md"), parts.join("\n").as_bytes());
         } else if kind < 0.9 {
             // a YAML card, or a multi-document bundle
             let k = rng.randint(1, 3);
@@ -207,14 +181,8 @@ pub fn fast_agent(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
             let name = format!("fa-chain-{i}");
             let k = rng.randint(2, 4).min(made.len());
             let seq = yaml_list(&rng.sample(&made, k), "  ");
-            let text = format!(
-                "type: chain\nname: {name}\nsequence:\n{seq}\ninstruction: {}\n",
-                sentence(rng, 6)
-            );
-            w.write(
-                &format!("project/.fast-agent/agent-cards/{name}.yaml"),
-                text.as_bytes(),
-            );
+            let text = format!("type: chain\nname: {name}\nsequence:\n{seq}\ninstruction: {}\n", sentence(rng, 6));
+            w.write(&format!("project/.fast-agent/agent-cards/{name}.yaml"), text.as_bytes());
             made.push(name);
             i += 1;
         }
@@ -233,41 +201,25 @@ pub fn kimi(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
             files += 1;
             let dir = format!("project/kimi/team{t}/{role}");
             if rng.random() < broken {
-                w.write(
-                    &format!("{dir}/agent.yaml"),
-                    b"version: 1\nagent: [broken\n",
-                );
+                w.write(&format!("{dir}/agent.yaml"), b"version: 1\nagent: [broken\n");
                 continue;
             }
             let size = body_size(rng);
-            let system = format!(
-                "You are the {role} of team {t}. ${{ROLE_NOTE}}\n\n{}",
-                body(rng, size)
-            );
+            let system = format!("You are the {role} of team {t}. ${{ROLE_NOTE}}\n\n{}", body(rng, size));
             w.write(&format!("{dir}/system.md"), system.as_bytes());
             let mut lines = vec!["version: 1".to_string(), "agent:".to_string()];
             if *role != "lead" && rng.random() < 0.7 {
                 lines.push("  extend: ../lead/agent.yaml".into());
                 lines.push(format!("  name: team{t}-{role}"));
-                lines.push(format!(
-                    "  system_prompt_args:\n    ROLE_NOTE: \"{}\"",
-                    sentence(rng, 6)
-                ));
+                lines.push(format!("  system_prompt_args:\n    ROLE_NOTE: \"{}\"", sentence(rng, 6)));
                 if rng.random() < 0.5 {
                     lines.push("  system_prompt_path: ./system.md".into());
                 }
             } else {
                 lines.push(format!("  name: team{t}-{role}"));
                 lines.push("  system_prompt_path: ./system.md".into());
-                lines.push(format!(
-                    "  system_prompt_args:\n    ROLE_NOTE: \"{}\"",
-                    sentence(rng, 6)
-                ));
-                let tools: Vec<String> = rng
-                    .sample(TOOLS, 3)
-                    .iter()
-                    .map(|t| format!("kimi_cli.tools.{t}"))
-                    .collect();
+                lines.push(format!("  system_prompt_args:\n    ROLE_NOTE: \"{}\"", sentence(rng, 6)));
+                let tools: Vec<String> = rng.sample(TOOLS, 3).iter().map(|t| format!("kimi_cli.tools.{t}")).collect();
                 lines.push(format!("  tools:\n{}", yaml_list(&tools, "    ")));
             }
             if *role == "lead" {
@@ -279,10 +231,7 @@ pub fn kimi(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
                     ));
                 }
             }
-            w.write(
-                &format!("{dir}/agent.yaml"),
-                format!("{}\n", lines.join("\n")).as_bytes(),
-            );
+            w.write(&format!("{dir}/agent.yaml"), format!("{}\n", lines.join("\n")).as_bytes());
         }
     }
 }

@@ -35,17 +35,8 @@ pub struct Summary {
 
 impl Summary {
     pub fn json(&self) -> String {
-        let agents: Vec<String> = self
-            .agents
-            .iter()
-            .map(|(k, v)| format!("\"{k}\": {v}"))
-            .collect();
-        format!(
-            "{{\"files\": {}, \"bytes\": {}, \"agents\": {{{}}}}}",
-            self.files,
-            self.bytes,
-            agents.join(", ")
-        )
+        let agents: Vec<String> = self.agents.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+        format!("{{\"files\": {}, \"bytes\": {}, \"agents\": {{{}}}}}", self.files, self.bytes, agents.join(", "))
     }
 }
 
@@ -61,13 +52,7 @@ pub struct Writer {
 
 impl Writer {
     fn new(root: &Path) -> Writer {
-        Writer {
-            root: root.to_path_buf(),
-            made: HashSet::new(),
-            files: 0,
-            bytes: 0,
-            error: None,
-        }
+        Writer { root: root.to_path_buf(), made: HashSet::new(), files: 0, bytes: 0, error: None }
     }
 
     pub fn write(&mut self, rel: &str, data: &[u8]) {
@@ -116,12 +101,7 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
     Ok(Summary {
         files: w.files,
         bytes: w.bytes,
-        agents: vec![
-            ("openhands", openhands),
-            ("tsugite", tsugite),
-            ("fast-agent", fast_agent),
-            ("kimi", kimi),
-        ],
+        agents: vec![("openhands", openhands), ("tsugite", tsugite), ("fast-agent", fast_agent), ("kimi", kimi)],
     })
 }
 
@@ -168,10 +148,7 @@ fn cached_as(cache: &Path, dir: &str, agents: usize, broken_pct: f64) -> std::io
     if partial.exists() {
         std::fs::remove_dir_all(&partial)?;
     }
-    eprintln!(
-        "generating the `{dir}` workspace ({agents} agents) into {}",
-        out.display()
-    );
+    eprintln!("generating the `{dir}` workspace ({agents} agents) into {}", out.display());
     let summary = generate(&partial, agents, 1, broken_pct)?;
     std::fs::rename(&partial, &out)?;
     eprintln!("  {}", summary.json());

@@ -3,60 +3,14 @@
 use super::rng::Rng;
 
 pub const WORDS: &[&str] = &[
-    "review",
-    "test",
-    "refactor",
-    "deploy",
-    "triage",
-    "summarise",
-    "search",
-    "index",
-    "plan",
-    "design",
-    "api",
-    "data",
-    "security",
-    "audit",
-    "docs",
-    "release",
-    "migrate",
-    "profile",
-    "cache",
-    "queue",
-    "schema",
-    "parser",
-    "lint",
-    "format",
-    "build",
-    "package",
-    "monitor",
-    "alert",
-    "incident",
-    "report",
-    "translate",
-    "classify",
-    "extract",
-    "route",
-    "validate",
-    "benchmark",
-    "optimise",
-    "sketch",
-    "archive",
-    "sync",
+    "review", "test", "refactor", "deploy", "triage", "summarise", "search", "index", "plan", "design", "api", "data",
+    "security", "audit", "docs", "release", "migrate", "profile", "cache", "queue", "schema", "parser", "lint",
+    "format", "build", "package", "monitor", "alert", "incident", "report", "translate", "classify", "extract",
+    "route", "validate", "benchmark", "optimise", "sketch", "archive", "sync",
 ];
 pub const TOOLS: &[&str] = &[
-    "read_file",
-    "write_file",
-    "list_directory",
-    "run_shell",
-    "http_request",
-    "search_web",
-    "grep",
-    "glob",
-    "edit",
-    "git_diff",
-    "open_pr",
-    "run_tests",
+    "read_file", "write_file", "list_directory", "run_shell", "http_request", "search_web", "grep", "glob", "edit",
+    "git_diff", "open_pr", "run_tests",
 ];
 pub const MODELS: &[&str] = &["inherit", "sonnet", "gpt-5", "kimi-k2", "haiku", "o4-mini"];
 
@@ -109,9 +63,7 @@ pub fn body(rng: &mut Rng, target_bytes: usize) -> String {
                 .collect::<Vec<_>>()
                 .join("\n")
         } else if kind < 0.40 {
-            let lines: Vec<String> = (0..3)
-                .map(|_| format!("{} --{}", rng.choice(TOOLS), word(rng)))
-                .collect();
+            let lines: Vec<String> = (0..3).map(|_| format!("{} --{}", rng.choice(TOOLS), word(rng))).collect();
             format!("```bash\n{}\n```", lines.join("\n"))
         } else {
             let n = rng.randint(2, 5);
@@ -125,11 +77,7 @@ pub fn body(rng: &mut Rng, target_bytes: usize) -> String {
 
 /// A YAML block list, one item a line.
 pub fn yaml_list(items: &[impl AsRef<str>], indent: &str) -> String {
-    items
-        .iter()
-        .map(|i| format!("{indent}- {}", i.as_ref()))
-        .collect::<Vec<_>>()
-        .join("\n")
+    items.iter().map(|i| format!("{indent}- {}", i.as_ref())).collect::<Vec<_>>().join("\n")
 }
 
 /// Most prompts are short, a few are long: log-normal, median e^7.3 ≈ 1.5 KB, cut

@@ -38,14 +38,8 @@ struct Explorer {
 
 impl Explorer {
     fn start(ws: &Workspace) -> Option<Explorer> {
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .ok()?;
+        let pair =
+            native_pty_system().openpty(PtySize { rows: ROWS, cols: COLS, pixel_width: 0, pixel_height: 0 }).ok()?;
         let mut cmd = CommandBuilder::new(AGENTRY);
         cmd.args(ws.args());
         cmd.args(["--theme", "dark"]);
@@ -86,12 +80,7 @@ impl Explorer {
             lock.lock().unwrap_or_else(|p| p.into_inner()).closed = true;
             changed.notify_all();
         });
-        Some(Explorer {
-            seen,
-            writer,
-            child,
-            started,
-        })
+        Some(Explorer { seen, writer, child, started })
     }
 
     /// Waits until `stage` of the screen has been seen; its time since the start.
@@ -107,10 +96,7 @@ impl Explorer {
             if seen.closed || now >= deadline {
                 return None;
             }
-            seen = changed
-                .wait_timeout(seen, deadline - now)
-                .unwrap_or_else(|p| p.into_inner())
-                .0;
+            seen = changed.wait_timeout(seen, deadline - now).unwrap_or_else(|p| p.into_inner()).0;
         }
     }
 
@@ -145,10 +131,7 @@ pub fn first_frame(bench: &Bench) -> Vec<Row> {
             match frame {
                 Some(t) => times.push(t),
                 None => {
-                    println!(
-                        "the explorer on {} drew no complete frame; skipped",
-                        ws.name
-                    );
+                    println!("the explorer on {} drew no complete frame; skipped", ws.name);
                     return Vec::new();
                 }
             }
@@ -176,12 +159,8 @@ pub fn idle(bench: &Bench) -> Vec<Row> {
     };
     let frame = explorer.wait(|s| s.frame);
     let catalog = explorer.wait(|s| s.catalog);
-    let (Some(frame), Some(catalog), Some(pid)) = (frame, catalog, explorer.child.process_id())
-    else {
-        println!(
-            "the explorer on {} never showed its catalog; skipped",
-            ws.name
-        );
+    let (Some(frame), Some(catalog), Some(pid)) = (frame, catalog, explorer.child.process_id()) else {
+        println!("the explorer on {} never showed its catalog; skipped", ws.name);
         explorer.quit();
         return Vec::new();
     };
@@ -205,11 +184,7 @@ pub fn idle(bench: &Bench) -> Vec<Row> {
         rows.push(Row {
             figure: format!("explorer idle {} s: CPU used", IDLE.as_secs()),
             workspace: ws.name.clone(),
-            measured: format!(
-                "{} ({:.2} % of a core)",
-                ms(used),
-                used.as_secs_f64() / IDLE.as_secs_f64() * 100.0
-            ),
+            measured: format!("{} ({:.2} % of a core)", ms(used), used.as_secs_f64() / IDLE.as_secs_f64() * 100.0),
             baseline: "0 (nothing to do)".into(),
             ratio: None,
             target: "0 %".into(),

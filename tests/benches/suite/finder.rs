@@ -27,26 +27,14 @@ use crate::Bench;
 
 /// Typed one character at a time: words of the generated names and paths, a team,
 /// abbreviations that match scattered letters, and one that matches nothing.
-const QUERIES: &[&str] = &[
-    "review",
-    "team42",
-    "tsplan",
-    "fachain",
-    "oh-sync-1",
-    "agentsmonitor",
-    "zqx",
-];
+const QUERIES: &[&str] = &["review", "team42", "tsplan", "fachain", "oh-sync-1", "agentsmonitor", "zqx"];
 
 fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
 }
 
 fn p50_p99(times: &[Duration]) -> String {
-    format!(
-        "p50 {} / p99 {}",
-        ms(quantile(times, 0.5)),
-        ms(quantile(times, 0.99))
-    )
+    format!("p50 {} / p99 {}", ms(quantile(times, 0.5)), ms(quantile(times, 0.99)))
 }
 
 pub fn keystroke(bench: &Bench) -> Vec<Row> {
@@ -109,10 +97,7 @@ pub fn keystroke(bench: &Bench) -> Vec<Row> {
     let p99 = quantile(&keystrokes, 0.99);
     let cpu99 = quantile(&cpu, 0.99);
     let mut rows = vec![Row {
-        figure: format!(
-            "finder keystroke (match + redraw), {} keys",
-            keystrokes.len()
-        ),
+        figure: format!("finder keystroke (match + redraw), {} keys", keystrokes.len()),
         workspace: ws.name.clone(),
         measured: p50_p99(&keystrokes),
         baseline: format!("substring scan: {}", p50_p99(&scans)),
@@ -138,8 +123,7 @@ pub fn keystroke(bench: &Bench) -> Vec<Row> {
     let haystacks = app.index.as_ref().map_or(&[][..], |i| &i.haystacks[..]);
     for _ in 0..bench.runs {
         for query in QUERIES {
-            let (mut prev_skim, mut prev_nucleo): (Option<Vec<usize>>, Option<Vec<usize>>) =
-                (None, None);
+            let (mut prev_skim, mut prev_nucleo): (Option<Vec<usize>>, Option<Vec<usize>>) = (None, None);
             for (n, c) in query.char_indices() {
                 let typed = &query[..n + c.len_utf8()];
                 let t = Instant::now();
@@ -180,13 +164,7 @@ pub fn keystroke(bench: &Bench) -> Vec<Row> {
 /// nucleo-matcher's ranking of `candidates` (or all): every match scored, best
 /// first, ties in catalog order; one matcher per thread, as nucleo's own picker.
 fn nucleo_rank(haystacks: &[String], candidates: Option<&[usize]>, query: &str) -> Vec<usize> {
-    let atom = Atom::new(
-        query,
-        CaseMatching::Smart,
-        Normalization::Smart,
-        AtomKind::Fuzzy,
-        false,
-    );
+    let atom = Atom::new(query, CaseMatching::Smart, Normalization::Smart, AtomKind::Fuzzy, false);
     let all: Vec<usize>;
     let candidates = match candidates {
         Some(c) => c,
@@ -196,17 +174,13 @@ fn nucleo_rank(haystacks: &[String], candidates: Option<&[usize]>, query: &str) 
         }
     };
     let score = |(matcher, buf): &mut (Matcher, Vec<char>), n: usize| {
-        atom.score(Utf32Str::new(&haystacks[n], buf), matcher)
-            .map(|s| (s, n))
+        atom.score(Utf32Str::new(&haystacks[n], buf), matcher).map(|s| (s, n))
     };
     let fresh = || (Matcher::new(Config::DEFAULT), Vec::new());
     // Split over the cores from the finder's own threshold on, like the finder.
     let mut scored: Vec<(u16, usize)> = if candidates.len() < 4096 {
         let mut state = fresh();
-        candidates
-            .iter()
-            .filter_map(|&n| score(&mut state, n))
-            .collect()
+        candidates.iter().filter_map(|&n| score(&mut state, n)).collect()
     } else {
         // As the finder does: results into one buffer allocated on this thread, and
         // few splits, so the pool's threads allocate little (a matcher each split).

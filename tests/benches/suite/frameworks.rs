@@ -22,19 +22,14 @@ pub fn versus_frameworks(bench: &Bench) -> Vec<Row> {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/oracle"));
     let venvs = std::env::var_os("AGENTRY_ORACLE_HOME")
         .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/agentry-oracle"))
-        });
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/agentry-oracle")));
     let mut rows = Vec::new();
     let mut ws = None;
     for fw in FRAMEWORKS {
         let script = oracles.join(fw).join("oracle.py");
         let python = venvs.as_ref().map(|v| v.join(fw).join("bin/python"));
         let Some(python) = python.filter(|p| p.is_file() && script.is_file()) else {
-            println!(
-                "{fw}: no oracle venv or oracle.py (looked in {}); skipped",
-                oracles.display()
-            );
+            println!("{fw}: no oracle venv or oracle.py (looked in {}); skipped", oracles.display());
             continue;
         };
         let ws = ws.get_or_insert_with(|| bench.named(&size));
@@ -49,9 +44,7 @@ pub fn versus_frameworks(bench: &Bench) -> Vec<Row> {
             .arg(ws.dir.join("xdg"));
         // The Python loaders take seconds to minutes: one run, after agentry's.
         let export = || ws.agentry(&["export", "--json", "--ecosystem", fw]);
-        let ours: Option<Vec<_>> = (0..=bench.runs)
-            .map(|_| time_process(&mut export()))
-            .collect();
+        let ours: Option<Vec<_>> = (0..=bench.runs).map(|_| time_process(&mut export())).collect();
         let Some(mut ours) = ours else {
             println!("{fw}: agentry export failed to run; skipped");
             continue;

@@ -17,8 +17,7 @@ use crate::Bench;
 pub fn tiny_start(bench: &Bench) -> Vec<Row> {
     let ws = bench.named("agents-10");
     let runs = (bench.runs * 6).max(20);
-    let Some(t) = interleaved_medians(&mut [ws.agentry(&["list"]), Command::new("true")], runs)
-    else {
+    let Some(t) = interleaved_medians(&mut [ws.agentry(&["list"]), Command::new("true")], runs) else {
         println!("cannot run agentry or `true`; skipped");
         return Vec::new();
     };
@@ -49,8 +48,7 @@ pub fn cold_load(bench: &Bench) -> Vec<Row> {
     let mut rows = Vec::new();
     // One untimed run each first: the page cache is warm for both.
     let warm = interleaved_medians(&mut [ws.agentry(&["list"]), floor()], 1);
-    match warm.and_then(|_| interleaved_medians(&mut [ws.agentry(&["list"]), floor()], bench.runs))
-    {
+    match warm.and_then(|_| interleaved_medians(&mut [ws.agentry(&["list"]), floor()], bench.runs)) {
         Some(t) => rows.push(Row {
             figure: "cold load, process (`agentry list`)".into(),
             workspace: ws.name.clone(),
@@ -112,10 +110,7 @@ pub fn refresh(bench: &Bench) -> Vec<Row> {
     std::thread::sleep(Duration::from_millis(600));
     while loader.try_recv().is_some() {}
     let project = cold.roots.project.clone();
-    let Some(file) = cold
-        .agents()
-        .map(|a| a.source.path.clone())
-        .find(|p| p.starts_with(&project) && p.is_file())
+    let Some(file) = cold.agents().map(|a| a.source.path.clone()).find(|p| p.starts_with(&project) && p.is_file())
     else {
         println!("no agent file in the project to edit; skipped");
         return Vec::new();
@@ -149,10 +144,7 @@ pub fn refresh(bench: &Bench) -> Vec<Row> {
     }
     let after = median(&totals);
     vec![Row {
-        figure: format!(
-            "refresh: edit → snapshot, after the {} ms debounce; files re-read",
-            DEBOUNCE.as_millis()
-        ),
+        figure: format!("refresh: edit → snapshot, after the {} ms debounce; files re-read", DEBOUNCE.as_millis()),
         workspace: ws.name.clone(),
         measured: format!("{}; {reread} of {served} files", ms(after)),
         baseline: format!("cold load in the loader: {}", ms(cold_stats.elapsed)),

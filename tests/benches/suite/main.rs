@@ -77,9 +77,7 @@ impl Workspace {
                 builtins: Some(self.builtins.clone()),
             },
             ecosystems: Vec::new(),
-            render: agentry::frameworks::RenderMode::Live {
-                user_prompt: String::new(),
-            },
+            render: agentry::frameworks::RenderMode::Live { user_prompt: String::new() },
             env: Default::default(),
             options: Default::default(),
         }
@@ -100,25 +98,18 @@ impl Bench {
             .ok()
             .filter(|s| !s.trim().is_empty())
             .map(|s| s.split(',').map(|p| p.trim().to_string()).collect());
-        let runs = std::env::var("AGENTRY_BENCH_RUNS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(5)
-            .max(1);
+        let runs = std::env::var("AGENTRY_BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(5).max(1);
         Bench { cache, only, runs }
     }
 
     fn wants(&self, section: &str) -> bool {
-        self.only
-            .as_ref()
-            .is_none_or(|o| o.iter().any(|s| s == section))
+        self.only.as_ref().is_none_or(|o| o.iter().any(|s| s == section))
     }
 
     /// The workspace playing `role` (`large` or `huge`), possibly replaced by another
     /// size through `AGENTRY_BENCH_<ROLE>`.
     pub fn workspace(&self, role: &str) -> Workspace {
-        let name = std::env::var(format!("AGENTRY_BENCH_{}", role.to_uppercase()))
-            .unwrap_or_else(|_| role.to_string());
+        let name = std::env::var(format!("AGENTRY_BENCH_{}", role.to_uppercase())).unwrap_or_else(|_| role.to_string());
         self.named(&name)
     }
 
@@ -127,21 +118,13 @@ impl Bench {
             Some(n) => corpus::cached_count(&self.cache, n),
             None => corpus::cached(&self.cache, name),
         };
-        let dir = made.unwrap_or_else(|e| {
-            panic!(
-                "cannot generate the `{name}` workspace in {}: {e}",
-                self.cache.display()
-            )
-        });
+        let dir =
+            made.unwrap_or_else(|e| panic!("cannot generate the `{name}` workspace in {}: {e}", self.cache.display()));
         let builtins = self.cache.join("empty-builtins");
         if let Err(e) = std::fs::create_dir_all(&builtins) {
             panic!("cannot create {}: {e}", builtins.display());
         }
-        Workspace {
-            name: name.to_string(),
-            dir,
-            builtins,
-        }
+        Workspace { name: name.to_string(), dir, builtins }
     }
 }
 
@@ -154,10 +137,7 @@ fn main() {
         return;
     }
     let bench = Bench::from_env();
-    println!(
-        "agentry benchmark suite; workspaces in {}",
-        bench.cache.display()
-    );
+    println!("agentry benchmark suite; workspaces in {}", bench.cache.display());
     let sections: &[(&str, Section)] = &[
         ("start", load::tiny_start),
         ("coldload", load::cold_load),

@@ -27,10 +27,7 @@ pub fn ms(d: Duration) -> String {
 /// Runs `command` (output discarded) once and returns its wall time, process start
 /// to exit; `None` when it cannot start.
 pub fn time_process(command: &mut Command) -> Option<Duration> {
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
+    command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
     let start = Instant::now();
     let status = command.status().ok()?;
     let elapsed = start.elapsed();
@@ -70,11 +67,7 @@ pub fn own_cpu() -> Duration {
     if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
         for task in tasks.flatten() {
             let stat = std::fs::read_to_string(task.path().join("schedstat")).unwrap_or_default();
-            ns += stat
-                .split_whitespace()
-                .next()
-                .and_then(|v| v.parse::<u64>().ok())
-                .unwrap_or(0);
+            ns += stat.split_whitespace().next().and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
         }
     }
     Duration::from_nanos(ns)
@@ -92,9 +85,7 @@ pub fn peak_rss() -> Option<u64> {
 fn each_file(dir: &Path, mut visit: impl FnMut(&std::fs::DirEntry)) {
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
         for e in entries.flatten() {
             let Ok(kind) = e.file_type() else { continue };
             if kind.is_dir() {
@@ -120,8 +111,6 @@ pub fn tree_size(dir: &Path) -> (u64, u64) {
 /// load. Returns the bytes read.
 pub fn read_all(dir: &Path) -> u64 {
     let mut bytes = 0;
-    each_file(dir, |e| {
-        bytes += std::fs::read(e.path()).map(|b| b.len() as u64).unwrap_or(0)
-    });
+    each_file(dir, |e| bytes += std::fs::read(e.path()).map(|b| b.len() as u64).unwrap_or(0));
     bytes
 }

@@ -27,17 +27,9 @@ pub fn after_loading(bench: &Bench) -> Vec<Row> {
         println!("cannot find this bench's executable; skipped");
         return Vec::new();
     };
-    let out = Command::new(me)
-        .env(CHILD, &ws.dir)
-        .env(CHILD_BUILTINS, &ws.builtins)
-        .output();
-    let text = out
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        .unwrap_or_default();
-    let Some(rss) = text
-        .lines()
-        .find_map(|l| l.strip_prefix("peak-rss ")?.trim().parse::<u64>().ok())
-    else {
+    let out = Command::new(me).env(CHILD, &ws.dir).env(CHILD_BUILTINS, &ws.builtins).output();
+    let text = out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
+    let Some(rss) = text.lines().find_map(|l| l.strip_prefix("peak-rss ")?.trim().parse::<u64>().ok()) else {
         println!("the loading child printed no figure ({text}); skipped");
         return Vec::new();
     };
@@ -55,14 +47,8 @@ pub fn after_loading(bench: &Bench) -> Vec<Row> {
 
 /// The child's side: load, index, print the peak.
 pub fn child(dir: PathBuf) {
-    let builtins = std::env::var_os(CHILD_BUILTINS)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| dir.join("builtins"));
-    let ws = Workspace {
-        name: String::new(),
-        dir,
-        builtins,
-    };
+    let builtins = std::env::var_os(CHILD_BUILTINS).map(PathBuf::from).unwrap_or_else(|| dir.join("builtins"));
+    let ws = Workspace { name: String::new(), dir, builtins };
     let loader = Loader::spawn(ws.load_options(), WatchMode::Off, Box::new(|| {}));
     let catalog = loop {
         match loader.receiver().recv_timeout(Duration::from_secs(600)) {

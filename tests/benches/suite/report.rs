@@ -16,14 +16,8 @@ pub struct Row {
 
 impl Row {
     pub fn print_now(&self) {
-        let ratio = self
-            .ratio
-            .map(|r| format!(" = {r:.2}×"))
-            .unwrap_or_default();
-        println!(
-            "  -> {}: {} vs {}{ratio} (target {})",
-            self.figure, self.measured, self.baseline, self.target
-        );
+        let ratio = self.ratio.map(|r| format!(" = {r:.2}×")).unwrap_or_default();
+        println!("  -> {}: {} vs {}{ratio} (target {})", self.figure, self.measured, self.baseline, self.target);
     }
 }
 
@@ -65,13 +59,8 @@ pub fn machine() -> String {
         .and_then(|l| l.split_once(':'))
         .map(|(_, m)| m.trim().to_string())
         .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let load: Vec<&str> = load.split_whitespace().take(3).collect();
-    format!(
-        "{model}, {cores} cores, load average {} (1, 5, 15 min)",
-        load.join(" ")
-    )
+    format!("{model}, {cores} cores, load average {} (1, 5, 15 min)", load.join(" "))
 }
