@@ -57,12 +57,14 @@ pub struct Resolution {
 /// each step it asks (shared by `Arc`, not copied).
 #[derive(Default)]
 pub struct Lookups {
-    parsed: RefCell<HashMap<PathBuf, Looked<Result<Arc<SpecFile>, Problem>>>>,
+    parsed: RefCell<HashMap<PathBuf, Looked<Loaded>>>,
     /// Each folder with symlinks resolved (`None` when it cannot be).
     folders: RefCell<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
 }
 
 type Looked<V> = (V, Arc<Observed>);
+/// One file as `_load_agent_spec` steps 1–7 leave it.
+type Loaded = Result<Arc<SpecFile>, Problem>;
 
 /// `map[key]`, made by `make` the first time; its observations go to `files` every
 /// time.
