@@ -60,6 +60,8 @@ struct Content {
     name: usize,
     version: u8,
     parent: Option<usize>,
+    /// A slot a Kimi file lists as its subagent.
+    sub: Option<usize>,
     broken: bool,
 }
 
@@ -81,7 +83,10 @@ impl Content {
             }
             Fw::Kimi => {
                 let extend = self.parent.map_or(String::new(), |p| format!("  extend: s{p}.yaml\n"));
-                format!("agent:\n{extend}  name: {name}\n  system_prompt_path: p.md\n  tools: [\"t{v}\"]\n")
+                let subagents = self
+                    .sub
+                    .map_or(String::new(), |s| format!("  subagents:\n    helper:\n      path: s{s}.yaml\n      description: helps {v}\n"));
+                format!("agent:\n{extend}  name: {name}\n  system_prompt_path: p.md\n  tools: [\"t{v}\"]\n{subagents}")
             }
         }
     }
@@ -94,6 +99,8 @@ enum Step {
     Delete(Fw, usize),
     /// Renames a file of a framework onto another slot of it (replacing it).
     Rename(Fw, usize, usize),
+    /// Rewrites the prompt every Kimi file names (`kimi/p.md`).
+    Prompt(u8),
     /// Renames the framework's folder away (to `FOLDER.off`), or back when it is away:
     /// every file below it leaves or comes back at once.
     MoveFolder(Fw),
@@ -104,8 +111,8 @@ fn fw() -> impl Strategy<Value = Fw> {
 }
 
 fn content() -> impl Strategy<Value = Content> {
-    (0..NAMES.len(), any::<u8>(), prop::option::of(0..SLOTS), prop::bool::weighted(0.15))
-        .prop_map(|(name, version, parent, broken)| Content { name, version, parent, broken })
+    (0..NAMES.len(), any::<u8>(), prop::option::of(0..SLOTS), prop::option::weighted(0.3, 0..SLOTS), prop::bool::weighted(0.15))
+        .prop_map(|(name, version, parent, sub, broken)| Content { name, version, parent, sub, broken })
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -114,6 +121,7 @@ fn step() -> impl Strategy<Value = Step> {
         1 => (fw(), 0..SLOTS).prop_map(|(f, s)| Step::Delete(f, s)),
         2 => (fw(), 0..SLOTS, 0..SLOTS).prop_map(|(f, a, b)| Step::Rename(f, a, b)),
         1 => fw().prop_map(Step::MoveFolder),
+        1 => any::<u8>().prop_map(Step::Prompt),
     ]
 }
 
@@ -123,6 +131,9 @@ fn apply(project: &Path, step: &Step) {
             let path = project.join(fw.path(*slot));
             std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
             std::fs::write(path, c.text(*fw)).expect("write");
+        }
+        Step::Prompt(v) => {
+            let _ = std::fs::write(project.join("kimi/p.md"), format!("Kimi prompt {v}.\n"));
         }
         Step::Delete(fw, slot) => {
             let _ = std::fs::remove_file(project.join(fw.path(*slot)));
@@ -168,6 +179,9 @@ fn essence(catalog: &Catalog) -> Json {
                 "id": a.id(),
                 "source": a.source.key(),
                 "status": a.status.word(),
+                "rule": a.rule,
+                "description": a.description,
+                "chain": a.chain,
                 "fields": fields,
                 "prompt": a.system_prompt,
             })

@@ -175,32 +175,101 @@ fn editing_a_fast_agent_card_re_loads_it_alone() {
     assert_eq!((stats.files_read, stats.definitions_resolved), (1, 1), "{stats:?}");
 }
 
-/// Kimi is reused as a whole framework (a change elsewhere leaves it as it was) but
-/// resolves all its files again when one of them changes: its files share one
-/// resolver whose caches are not split per definition yet. The changed file is still
-/// the only one re-read and re-parsed.
+/// The Kimi workspace of the tests below: a base with a child, an unrelated agent,
+/// all three rendering `p.md`.
+const KIMI: [(&str, &str); 4] = [
+    ("kimi/p.md", "You help.\n"),
+    ("kimi/base.yaml", "agent:\n  name: base\n  system_prompt_path: p.md\n  tools: [\"a\"]\n"),
+    ("kimi/child.yaml", "agent:\n  extend: base.yaml\n  name: child\n"),
+    ("kimi/other.yaml", "agent:\n  name: other\n  system_prompt_path: p.md\n  tools: [\"c\"]\n"),
+];
+
+fn tools_of(c: &Catalog, name: &str) -> Option<String> {
+    c.agents().find(|a| a.name == name).and_then(|a| a.fields.iter().find(|f| f.key == "tools").map(|f| f.value.to_string()))
+}
+
+/// Kimi memoizes each definition: an edited parent is re-read and re-parsed alone,
+/// and re-resolved with its child only.
 #[test]
-fn editing_a_kimi_parent_re_reads_and_re_parses_it_alone() {
-    let files = [
-        ("kimi/p.md", "You help.\n"),
-        ("kimi/base.yaml", "agent:\n  name: base\n  system_prompt_path: p.md\n  tools: [\"a\"]\n"),
-        ("kimi/child.yaml", "agent:\n  extend: base.yaml\n  name: child\n"),
-        ("kimi/other.yaml", "agent:\n  name: other\n  system_prompt_path: p.md\n  tools: [\"c\"]\n"),
-    ];
-    let tools_of = |c: &Catalog, name: &str| {
-        c.agents()
-            .find(|a| a.name == name)
-            .and_then(|a| a.fields.iter().find(|f| f.key == "tools").map(|f| f.value.to_string()))
-    };
+fn editing_a_kimi_parent_re_resolves_it_and_its_child_only() {
     let (stats, c) = edit_and_measure(
+        "kimi-parent",
         "kimi",
-        "kimi",
-        &files,
+        &KIMI,
         ("kimi/base.yaml", "agent:\n  name: base\n  system_prompt_path: p.md\n  tools: [\"b\"]\n"),
         |c| tools_of(c, "base").is_some_and(|t| t.contains('b')),
     );
     assert!(tools_of(&c, "child").is_some_and(|t| t.contains('b')), "the child inherits the new tools");
     assert_eq!((stats.files_read, stats.definitions_parsed), (1, 1), "{stats:?}");
+    assert_eq!(stats.definitions_resolved, 2, "base and child, not other: {stats:?}");
+    let child = c.agents().find(|a| a.name == "child").expect("child");
+    assert_eq!(child.chain, ["project:kimi/child.yaml", "project:kimi/base.yaml"]);
+}
+
+#[test]
+fn editing_an_unrelated_kimi_file_leaves_the_parent_and_child_as_they_were() {
+    let (stats, _) = edit_and_measure(
+        "kimi-other",
+        "kimi",
+        &KIMI,
+        ("kimi/other.yaml", "agent:\n  name: other\n  system_prompt_path: p.md\n  tools: [\"d\"]\n"),
+        |c| tools_of(c, "other").is_some_and(|t| t.contains('d')),
+    );
+    assert_eq!((stats.files_read, stats.definitions_parsed, stats.definitions_resolved), (1, 1, 1), "{stats:?}");
+}
+
+#[test]
+fn editing_a_kimi_system_prompt_re_resolves_the_agents_rendering_it() {
+    let prompt_of = |c: &Catalog, name: &str| c.agents().find(|a| a.name == name).and_then(|a| a.system_prompt.clone());
+    let (stats, c) = edit_and_measure("kimi-prompt", "kimi", &KIMI, ("kimi/p.md", "You help more.\n"), |c| {
+        prompt_of(c, "other").as_deref() == Some("You help more.")
+    });
+    assert_eq!(prompt_of(&c, "child").as_deref(), Some("You help more."), "the child renders its parent's prompt path");
+    // No definition file changed; all three render the prompt.
+    assert_eq!((stats.files_read, stats.definitions_parsed, stats.definitions_resolved), (1, 0, 3), "{stats:?}");
+}
+
+/// A generated chain of 2,000 files, each extending the one before. Kimi follows 486
+/// files (Python's recursion limit), so the root is in the chain of the first 486
+/// only. Editing the leaf re-resolves the leaf alone; editing the root re-resolves
+/// the 486 definitions whose chain reaches it, plus at most the 32 below them that
+/// take over their parent's record of what it observed (which reaches one file
+/// deeper than their own chain), never the whole chain.
+#[test]
+fn a_deep_kimi_chain_re_resolves_what_an_edit_reaches() {
+    const LEVELS: usize = 2_000;
+    const BOUND: usize = 486;
+    let level = |i: usize, tool: &str| match i {
+        0 => format!("agent:\n  name: k0\n  system_prompt_path: p.md\n  tools: [\"{tool}\"]\n"),
+        _ => format!("agent:\n  extend: k{:04}.yaml\n  name: k{i}\n", i - 1),
+    };
+    let texts: Vec<(String, String)> = (0..LEVELS)
+        .map(|i| (format!("kimi/k{i:04}.yaml"), level(i, "a")))
+        .chain([("kimi/p.md".into(), "P.\n".into())])
+        .collect();
+    let files: Vec<(&str, &str)> = texts.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let ws = Workspace::new("kimi-chain", &files);
+    let loader = Loader::spawn(ws.options("kimi"), WatchMode::Notify, Box::new(|| {}));
+    let cold = snapshot_until(&loader, "the cold load", |_| true);
+    assert_eq!(cold.agents().filter(|a| a.status == agentry::model::Status::Wins).count(), BOUND);
+    std::thread::sleep(Duration::from_millis(500));
+    while loader.try_recv().is_some() {}
+
+    let leaf = format!("kimi/k{:04}.yaml", LEVELS - 1);
+    ws.write(&leaf, &format!("agent:\n  extend: k{:04}.yaml\n  name: leaf\n", LEVELS - 2));
+    snapshot_until(&loader, "the leaf's edit", |c| c.agents().any(|a| a.name == "leaf"));
+    let stats = loader.last_stats().expect("stats");
+    assert_eq!((stats.files_read, stats.definitions_parsed, stats.definitions_resolved), (1, 1, 1), "{stats:?}");
+
+    std::thread::sleep(Duration::from_millis(500));
+    while loader.try_recv().is_some() {}
+    ws.write("kimi/k0000.yaml", &level(0, "b"));
+    let c = snapshot_until(&loader, "the root's edit", |c| tools_of(c, "k1").is_some_and(|t| t.contains('b')));
+    let stats = loader.last_stats().expect("stats");
+    assert_eq!((stats.files_read, stats.definitions_parsed), (1, 1), "{stats:?}");
+    let resolved = stats.definitions_resolved as usize;
+    assert!((BOUND..=BOUND + 32).contains(&resolved), "{resolved} re-resolved: {stats:?}");
+    assert_eq!(tools_of(&c, &format!("k{}", BOUND - 1)).as_deref(), Some("[\"b\"]"));
 }
 
 /// A change no observation of a framework touches leaves its report as it was: the

@@ -24,7 +24,7 @@ use crate::discover::site_packages;
 use crate::model::{
     normalize, Agent, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Scope, SearchDir, Severity, Status,
 };
-use resolve::{chain_keys, Resolver};
+use resolve::{chain_keys, Cover, Lookups, Resolver};
 use spec::{Problem, Setting};
 
 const ID: &str = "kimi";
@@ -63,17 +63,33 @@ impl Framework for Kimi {
             RenderMode::Live { .. } => live::builtin_args(cx.files, &cx.roots.project),
         };
 
+        // What every definition's resolution depends on besides file-system answers
+        // (and the context and its own path and lister, in its key); the clock is
+        // left out (a prompt that may read it is never reused, see `prompt`).
+        let args_key = {
+            let mut args = builtin_args.clone();
+            args.remove("KIMI_NOW");
+            cx.memo_key(ID, &format!("{args:?}\0{default_agent:?}\0{builtins:?}"))
+        };
+
         let (entry_points, walk_problems) = entries::walk(cx.files, &cx.roots.project);
         report.diagnostics.extend(walk_problems);
+        let lookups = Lookups::default();
         let mut loader = Loader {
-            roots: cx.roots,
-            builtins: builtins.as_deref(),
-            resolver: Resolver::new(cx.files, default_agent, &key),
-            key: &key,
-            builtin_args,
+            context: Context {
+                roots: cx.roots,
+                builtins: builtins.as_deref(),
+                default_agent: default_agent.clone(),
+                lookups: &lookups,
+                key: &key,
+                builtin_args,
+            },
+            args_key,
+            chains: Resolver::new(cx.files.cache().untracked(), &lookups, default_agent, &key),
             files: cx.files,
             seen: HashSet::new(),
             listed_by: HashMap::new(),
+            covers: HashMap::new(),
             touched: Vec::new(),
             touched_set: HashSet::new(),
             report: &mut report,
@@ -90,7 +106,7 @@ impl Framework for Kimi {
 
 /// Who lists a file as a subagent: the parent's source key, the subagent's name and
 /// description, and the line of the entry.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 struct ListedBy {
     parent: String,
     parent_path: PathBuf,
@@ -99,17 +115,45 @@ struct ListedBy {
     description: String,
 }
 
-/// The state of one load: the shared resolver, which files were visited, and the
-/// report being filled.
-struct Loader<'a, 'r> {
+/// What every definition of one load shares.
+struct Context<'a> {
     roots: &'a crate::model::Roots,
     builtins: Option<&'a Path>,
-    resolver: Resolver<'a>,
+    default_agent: Option<PathBuf>,
+    lookups: &'a Lookups,
     key: &'a dyn Fn(&Path) -> String,
     builtin_args: std::collections::BTreeMap<String, String>,
+}
+
+/// What one definition (one file, reached as an entry point or as the subagent of
+/// `listed`) adds to the report. Its `extend` chain is kept as a length only: the
+/// chain is rebuilt from the files (see [`Resolver::chain`]), so a long chain is not
+/// kept once per definition besides the report.
+struct Definition {
+    /// Its agent, with an empty `chain`.
+    agent: Agent,
+    diagnostic: Option<Diagnostic>,
+    subagents: Vec<spec::SubagentEntry>,
+    chain_len: usize,
+    /// The system prompt it renders, when its chain resolved.
+    prompt: Option<PathBuf>,
+    /// What its resolution observed, for the files extending it.
+    cover: Cover,
+}
+
+/// The state of one load: which files were visited, and the report being filled.
+struct Loader<'a, 'r> {
+    context: Context<'a>,
+    /// Names the inputs of a definition other than its path and who lists it.
+    args_key: u64,
+    /// Rebuilds each definition's chain, recording nothing: each definition's
+    /// observations cover its chain, and the load takes them over.
+    chains: Resolver<'a>,
     files: crate::discover::Files<'a>,
     seen: HashSet<PathBuf>,
     listed_by: HashMap<PathBuf, ListedBy>,
+    /// What each definition's resolution observed, by path.
+    covers: HashMap<PathBuf, Cover>,
     /// Every file opened, once each in first-seen order, for the folders the live
     /// view watches.
     touched: Vec<PathBuf>,
@@ -128,73 +172,52 @@ impl Loader<'_, '_> {
             }
             let mut subagents = self.load_one(&path);
             subagents.sort_by(|a, b| a.name.cmp(&b.name));
-            let parent = (self.key)(&path);
+            let parent = (self.context.key)(&path);
             for sub in subagents.iter().rev() {
-                self.listed_by.entry(normalize(&sub.path)).or_insert_with(|| ListedBy {
-                    parent: parent.clone(),
-                    parent_path: path.clone(),
-                    line: sub.line,
-                    name: sub.name.clone(),
-                    description: sub.description.clone(),
-                });
+                self.listed_by
+                    .entry(normalize(&sub.path))
+                    .or_insert_with(|| ListedBy {
+                        parent: parent.clone(),
+                        parent_path: path.clone(),
+                        line: sub.line,
+                        name: sub.name.clone(),
+                        description: sub.description.clone(),
+                    });
                 stack.push(sub.path.clone());
             }
         }
     }
 
-    /// Resolves and renders one file; adds its agent (or its error) to the report and
-    /// returns the subagents to visit (none when it failed, as in Kimi).
+    /// One definition, memoized: what it adds depends on its file, its chain, its
+    /// prompt and includes and whether its subagents exist (file-system answers), and
+    /// on who lists it, which is part of the key. A refresh resolves again only the
+    /// definitions whose answers changed: an edited file and the files extending it.
     fn load_one(&mut self, path: &Path) -> Vec<spec::SubagentEntry> {
-        let source = self.report_source(path);
-        let resolution = self.resolver.resolve(path);
-        for file in &resolution.chain {
+        let listed = self.listed_by.get(&normalize(path)).cloned();
+        let key = crate::discover::context_key(&format!(
+            "{}\0{}\0{listed:?}",
+            self.args_key,
+            path.display()
+        ));
+        let (context, covers) = (&self.context, &self.covers);
+        let one = self.files.definition(key, |files| {
+            context.definition(files, path, listed.as_ref(), covers)
+        });
+        self.covers.insert(path.to_path_buf(), one.cover.clone());
+        let chain = self.chains.chain(path, one.chain_len);
+        for file in &chain {
             self.touch(file);
         }
-        let chain = chain_keys(&resolution.chain, self.key);
-        let listed = self.listed_by.get(&normalize(path)).cloned();
-        let resolved = match resolution.outcome {
-            Ok(r) => r,
-            Err(problem) => {
-                self.fail(path, &source, chain, problem, listed.as_ref());
-                return Vec::new();
-            }
-        };
-        self.touch(&resolved.system_prompt_path);
-        let prompt = match prompt::render(self.files, &resolved.system_prompt_path, &resolved.system_prompt_args, &self.builtin_args) {
-            Ok(text) => text,
-            Err(problem) => {
-                self.fail(path, &source, chain, problem, listed.as_ref());
-                return Vec::new();
-            }
-        };
-        let mut edges = Vec::new();
-        if let (Setting::Set(target), Some(parent)) = (&resolved.own.extend.state, resolution.chain.get(1)) {
-            edges.push(Edge { kind: EdgeKind::Extends, name: target.clone(), target: Some((self.key)(parent)) });
+        if let Some(prompt) = &one.prompt {
+            self.touch(prompt);
         }
-        for sub in &resolved.subagents {
-            let exists = self.files.is_file(&sub.path);
-            edges.push(Edge { kind: EdgeKind::Subagent, name: sub.name.clone(), target: exists.then(|| (self.key)(&sub.path)) });
-        }
-        let description = first_line(&resolved.when_to_use)
-            .or_else(|| listed.as_ref().and_then(|l| first_line(&l.description)))
-            .unwrap_or_default();
-        let agent = Agent {
-            ecosystem: ID,
-            name: resolved.name.clone(),
-            source: source.clone(),
-            status: Status::Wins,
-            shadowed_by: None,
-            rule: why_it_wins(listed.as_ref()),
-            chain,
-            description,
-            fields: resolved.fields(self.key),
-            attributes: resolved.own.attributes.clone(),
-            system_prompt: Some(prompt),
-            messages: Vec::new(),
-            edges,
-        };
+        let mut agent = one.agent.clone();
+        agent.chain = chain_keys(&chain, self.context.key);
         self.report.agents.push(agent);
-        resolved.subagents
+        self.report
+            .diagnostics
+            .extend(one.diagnostic.iter().cloned());
+        one.subagents.clone()
     }
 
     fn touch(&mut self, file: &Path) {
@@ -202,30 +225,132 @@ impl Loader<'_, '_> {
             self.touched.push(file.to_path_buf());
         }
     }
+}
 
-    fn report_source(&self, path: &Path) -> crate::model::Source {
-        self.roots.source(path, self.builtins)
+impl Context<'_> {
+    /// Resolves and renders one file: its agent (or its error), and the subagents to
+    /// visit (none when it failed, as in Kimi).
+    fn definition(
+        &self,
+        files: crate::discover::Files,
+        path: &Path,
+        listed: Option<&ListedBy>,
+        covers: &HashMap<PathBuf, Cover>,
+    ) -> Definition {
+        let (resolution, observed) = files.capture(|files| {
+            Resolver::new(files, self.lookups, self.default_agent.clone(), self.key)
+                .resolve(path, covers)
+        });
+        let cover = Cover {
+            observed,
+            depth: resolution.covered + 1,
+        };
+        let mut resolver = Resolver::new(files, self.lookups, self.default_agent.clone(), self.key);
+        let source = self.roots.source(path, self.builtins);
+        let chain_len = resolution.chain.len();
+        let failed = |resolver: &mut Resolver, problem: Problem, prompt: Option<PathBuf>| {
+            let (agent, diagnostic) = self.fail(resolver, path, &source, problem, listed);
+            Definition {
+                agent,
+                diagnostic: Some(diagnostic),
+                subagents: Vec::new(),
+                chain_len,
+                prompt,
+                cover: cover.clone(),
+            }
+        };
+        let resolved = match resolution.outcome {
+            Ok(r) => r,
+            Err(problem) => return failed(&mut resolver, problem, None),
+        };
+        let prompt_path = Some(resolved.system_prompt_path.clone());
+        let prompt = match prompt::render(
+            files,
+            &resolved.system_prompt_path,
+            &resolved.system_prompt_args,
+            &self.builtin_args,
+        ) {
+            Ok(text) => text,
+            Err(problem) => return failed(&mut resolver, problem, prompt_path),
+        };
+        let mut edges = Vec::new();
+        if let (Setting::Set(target), Some(parent)) =
+            (&resolved.own.extend.state, resolution.chain.get(1))
+        {
+            edges.push(Edge {
+                kind: EdgeKind::Extends,
+                name: target.clone(),
+                target: Some((self.key)(parent)),
+            });
+        }
+        for sub in &resolved.subagents {
+            let exists = files.is_file(&sub.path);
+            edges.push(Edge {
+                kind: EdgeKind::Subagent,
+                name: sub.name.clone(),
+                target: exists.then(|| (self.key)(&sub.path)),
+            });
+        }
+        let description = first_line(&resolved.when_to_use)
+            .or_else(|| listed.and_then(|l| first_line(&l.description)))
+            .unwrap_or_default();
+        let agent = Agent {
+            ecosystem: ID,
+            name: resolved.name.clone(),
+            source,
+            status: Status::Wins,
+            shadowed_by: None,
+            rule: why_it_wins(listed),
+            chain: Vec::new(),
+            description,
+            fields: resolved.fields(self.key),
+            attributes: resolved.own.attributes.clone(),
+            system_prompt: Some(prompt),
+            messages: Vec::new(),
+            edges,
+        };
+        Definition {
+            agent,
+            diagnostic: None,
+            subagents: resolved.subagents,
+            chain_len,
+            prompt: prompt_path,
+            cover,
+        }
     }
 
     /// An `Invalid` agent and its error: the diagnostic points at the file and line
     /// where the cause is; its `source` is the definition that failed.
-    fn fail(&mut self, path: &Path, source: &crate::model::Source, chain: Vec<String>, problem: Problem, listed: Option<&ListedBy>) {
+    fn fail(
+        &self,
+        resolver: &mut Resolver,
+        path: &Path,
+        source: &crate::model::Source,
+        problem: Problem,
+        listed: Option<&ListedBy>,
+    ) -> (Agent, Diagnostic) {
         let key = source.key();
         let mut message = problem.message.clone();
         if normalize(&problem.path) != normalize(path) {
-            message = format!("{message} (in {}, while loading {key})", (self.key)(&problem.path));
+            message = format!(
+                "{message} (in {}, while loading {key})",
+                (self.key)(&problem.path)
+            );
         }
         if let Some(l) = listed {
             message = format!("{message}; listed as subagent `{}` of {}", l.name, l.parent);
         }
         let mut problem = problem;
         // A subagent file that is not there is fixed at the entry that lists it.
-        if let (Some(l), true) = (listed, problem.kind == DiagKind::Missing && normalize(&problem.path) == normalize(path)) {
+        if let (Some(l), true) = (
+            listed,
+            problem.kind == DiagKind::Missing && normalize(&problem.path) == normalize(path),
+        ) {
             problem.path = l.parent_path.clone();
             problem.line = Some(l.line);
             problem.col = None;
         }
-        self.report.diagnostics.push(Diagnostic {
+        let diagnostic = Diagnostic {
             ecosystem: ID,
             severity: Severity::Error,
             kind: problem.kind,
@@ -234,24 +359,26 @@ impl Loader<'_, '_> {
             col: problem.col,
             message: message.clone(),
             source: Some(key),
-        });
+        };
         // What the file itself says, when it could be read, so the explorer can show
         // the broken definition next to its error.
-        let own = self.resolver.load_file(path).ok();
+        let own = resolver.load_file(path).ok();
         let name = own
             .as_ref()
             .and_then(|f| match &f.name.state {
                 Setting::Set(n) => Some(n.clone()),
                 _ => None,
             })
-            .unwrap_or_else(|| crate::discover::stem(source.rel.rsplit('/').next().unwrap_or_default()).to_string());
+            .unwrap_or_else(|| {
+                crate::discover::stem(source.rel.rsplit('/').next().unwrap_or_default()).to_string()
+            });
         let rule = format!("Kimi cannot load it: {message}");
-        self.report.agents.push(Agent {
-            chain,
+        let agent = Agent {
             description: format!("invalid: {}", problem.kind.as_str()),
             attributes: own.map(|f| f.attributes.clone()).unwrap_or_default(),
             ..Agent::new(ID, name, source.clone(), Status::Invalid, rule)
-        });
+        };
+        (agent, diagnostic)
     }
 }
 

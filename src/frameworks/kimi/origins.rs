@@ -3,7 +3,7 @@
 //! when not null, merge key by key, framework default).
 
 use std::path::Path;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::spec::{Setting, Slot, SpecFile};
 use crate::model::{FieldOrigin, Provenance, Site};
@@ -13,7 +13,7 @@ pub fn with_note(mut origin: FieldOrigin, note: &str) -> FieldOrigin {
     origin
 }
 
-pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Rc<SpecFile>], key: &dyn Fn(&Path) -> String) -> FieldOrigin {
+pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<SpecFile>], key: &dyn Fn(&Path) -> String) -> FieldOrigin {
     let mut contributors: Vec<usize> = args.iter().map(|a| a.2).collect();
     contributors.sort_unstable();
     contributors.dedup();
@@ -63,7 +63,7 @@ pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Rc<SpecFile>]
 /// `model`/`when_to_use`: a child replaces the value only with a non-null one.
 pub fn nullable_origin(
     at: Option<usize>,
-    files: &[Rc<SpecFile>],
+    files: &[Arc<SpecFile>],
     key: &dyn Fn(&Path) -> String,
     slot: fn(&SpecFile) -> &Slot<String>,
     field: &str,
@@ -84,7 +84,7 @@ pub fn nullable_origin(
 /// the field (an explicit null included) replaces the whole value.
 pub fn list_origin<T>(
     at: Option<usize>,
-    files: &[Rc<SpecFile>],
+    files: &[Arc<SpecFile>],
     key: &dyn Fn(&Path) -> String,
     slot: fn(&SpecFile) -> &Slot<T>,
     field: &str,

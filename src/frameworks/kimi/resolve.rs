@@ -5,14 +5,16 @@
 //!
 //! Every effective field keeps the file and line that set it and the rule that chose it.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use serde_json::{json, Map as JsonMap, Value as Json};
 
 use super::origins::{args_origin, list_origin, nullable_origin, with_note};
 use super::spec::{self, Problem, Setting, SpecFile, SubagentEntry};
+use crate::discover::observe::Observed;
 use crate::discover::{Files, ReadError};
 use crate::model::{DiagKind, Field, FieldOrigin, Provenance, Site};
 
@@ -37,7 +39,7 @@ pub struct Resolved {
     pub subagents: Vec<SubagentEntry>,
     pub origins: HashMap<&'static str, FieldOrigin>,
     /// The definition's own file, as validated.
-    pub own: Rc<SpecFile>,
+    pub own: Arc<SpecFile>,
 }
 
 /// What loading one file through its chain gave: the files opened (child first) and
@@ -45,75 +47,147 @@ pub struct Resolved {
 pub struct Resolution {
     pub chain: Vec<PathBuf>,
     pub outcome: Result<Resolved, Problem>,
+    /// How deep the observations of the [`Cover`] it took over are nested (0: none).
+    pub covered: u32,
 }
 
-/// Loads agent files through one shared cache of validated files, so a parent used by
-/// many children is parsed once.
+/// The validated files and folder identities of one load, each asked of the file
+/// system once and kept with what it observed. Every definition's memoized
+/// resolution walks its own chain through them and takes over the observations of
+/// each step it asks (shared by `Arc`, not copied).
+#[derive(Default)]
+pub struct Lookups {
+    parsed: RefCell<HashMap<PathBuf, Looked<Loaded>>>,
+    /// Each folder with symlinks resolved (`None` when it cannot be).
+    folders: RefCell<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
+}
+
+type Looked<V> = (V, Arc<Observed>);
+/// One file as `_load_agent_spec` steps 1–7 leave it.
+type Loaded = Result<Arc<SpecFile>, Problem>;
+
+/// `map[key]`, made by `make` the first time; its observations go to `files` every
+/// time.
+fn looked_up<V: Clone>(files: Files, map: &RefCell<HashMap<PathBuf, Looked<V>>>, key: &Path, make: impl FnOnce(Files) -> V) -> V {
+    if let Some((v, observed)) = map.borrow().get(key) {
+        files.include(observed.clone());
+        return v.clone();
+    }
+    let (v, observed) = files.capture(make);
+    map.borrow_mut().insert(key.to_path_buf(), (v.clone(), observed));
+    v
+}
+
+/// What resolving one file observed, for the files extending it: the chain of a
+/// file's parent is (a prefix of) the rest of its own chain (its walk stops no later,
+/// since it starts one file deeper with one more identity seen), so a child's
+/// resolution depends on its own file plus what its parent's resolution observed,
+/// taken over as one shared part instead of one part per file of the chain. (At
+/// Kimi's depth bound the parent's chain reaches one file further than the child's:
+/// an edit there resolves the child again needlessly, never wrongly.)
+#[derive(Clone)]
+pub struct Cover {
+    pub observed: Arc<Observed>,
+    /// How many covers are nested in it: a chain nests one per file, so the nesting
+    /// is bounded ([`MAX_COVER_DEPTH`]) to keep walking and dropping the tree shallow.
+    pub depth: u32,
+}
+
+/// The deepest nesting of covers; past it a resolution takes over its files' parts
+/// one by one again, starting a new nest.
+const MAX_COVER_DEPTH: u32 = 32;
+
+/// Where a file's `extend` leads.
+enum Next {
+    /// Nowhere: no `extend`, null, or `""` (which the merge rejects).
+    Root,
+    Parent(PathBuf),
+    /// `extend: default` with no built-in folder known.
+    NoDefault,
+}
+
+/// Loads agent files through the load's [`Lookups`], asking through the handle of
+/// the computation running (each file of a chain is asked for once).
 pub struct Resolver<'a> {
     files: Files<'a>,
+    lookups: &'a Lookups,
     /// `DEFAULT_AGENT_FILE`, when a built-in folder is known.
     default_agent: Option<PathBuf>,
     /// Turns a path into its report source key.
     key: &'a dyn Fn(&Path) -> String,
-    parsed: HashMap<PathBuf, Result<Rc<SpecFile>, Problem>>,
-    /// [`identity`] of each path met, so long chains cost one `canonicalize` per file.
-    identities: HashMap<PathBuf, PathBuf>,
+    /// The canonical folders met: a chain's files mostly share a few folders, whose
+    /// answers are taken over once.
+    folders: HashMap<PathBuf, Option<PathBuf>>,
 }
 
 impl<'a> Resolver<'a> {
-    pub fn new(files: Files<'a>, default_agent: Option<PathBuf>, key: &'a dyn Fn(&Path) -> String) -> Self {
-        Resolver { files, default_agent, key, parsed: HashMap::new(), identities: HashMap::new() }
+    pub fn new(files: Files<'a>, lookups: &'a Lookups, default_agent: Option<PathBuf>, key: &'a dyn Fn(&Path) -> String) -> Self {
+        Resolver { files, lookups, default_agent, key, folders: HashMap::new() }
     }
 
     /// `_load_agent_spec` steps 1–7 for one file: exists, is a file, UTF-8, YAML,
     /// version, `agent` shape, field types, joined paths.
-    pub fn load_file(&mut self, path: &Path) -> Result<Rc<SpecFile>, Problem> {
-        if let Some(done) = self.parsed.get(path) {
-            return done.clone();
-        }
-        let result = self.read_and_parse(path).map(Rc::new);
-        self.parsed.insert(path.to_path_buf(), result.clone());
-        result
+    pub fn load_file(&mut self, path: &Path) -> Result<Arc<SpecFile>, Problem> {
+        looked_up(self.files, &self.lookups.parsed, path, |files| read_and_parse(files, path).map(Arc::new))
     }
 
-    fn read_and_parse(&self, path: &Path) -> Result<SpecFile, Problem> {
-        match self.files.metadata(path) {
-            Err(e) if is_not_found(&e) => {
-                return Err(Problem::new(DiagKind::Missing, path, None, format!("Agent spec file not found: {}", path.display())))
-            }
-            Err(e) => return Err(Problem::new(DiagKind::Io, path, None, format!("cannot inspect the agent spec file: {e}"))),
-            Ok(meta) if !meta.is_file() => {
-                return Err(Problem::new(
-                    DiagKind::Missing,
-                    path,
-                    None,
-                    format!("Agent spec path is not a file: {}", path.display()),
-                ))
-            }
-            Ok(_) => {}
-        }
-        // Parsed once per version of the file: a reload re-parses only what changed.
-        let context = crate::discover::context_key(&path.to_string_lossy());
-        let parsed = self.files.derived(path, context, |bytes| spec::parse(path, bytes)).map_err(|e| {
-            let kind = if e == ReadError::NotFound { DiagKind::Missing } else { DiagKind::Io };
-            Problem::new(kind, path, None, format!("cannot read the agent spec file: {e}"))
-        })?;
-        (*parsed).clone()
-    }
-
+    /// What identifies a step of the chain for loop detection: the canonical folder
+    /// the next relative path resolves against, plus the file name. Two visits with
+    /// the same identity read the same file and resolve its parent the same way, so
+    /// Kimi would recurse forever.
     fn identity(&mut self, path: &Path) -> PathBuf {
-        if let Some(id) = self.identities.get(path) {
-            return id.clone();
+        let folder = path.parent().and_then(|p| match self.folders.get(p) {
+            Some(real) => real.clone(),
+            None => {
+                let real = looked_up(self.files, &self.lookups.folders, p, |files| files.canonicalize(p));
+                self.folders.insert(p.to_path_buf(), real.clone());
+                real
+            }
+        });
+        match (folder, path.file_name()) {
+            (Some(folder), Some(name)) => folder.join(name),
+            _ => crate::model::normalize(path),
         }
-        let id = identity(self.files, path);
-        self.identities.insert(path.to_path_buf(), id.clone());
-        id
     }
 
-    /// `load_agent_spec(entry)`.
-    pub fn resolve(&mut self, entry: &Path) -> Resolution {
+    /// The file `file` (opened as `path`) extends.
+    fn next(&self, path: &Path, file: &SpecFile) -> Next {
+        match &file.extend.state {
+            Setting::Set(target) if target.is_empty() => Next::Root,
+            Setting::Set(target) if target == "default" => match &self.default_agent {
+                Some(default) => Next::Parent(default.clone()),
+                None => Next::NoDefault,
+            },
+            Setting::Set(target) => Next::Parent(spec::join(path.parent().unwrap_or(Path::new("/")), target)),
+            _ => Next::Root,
+        }
+    }
+
+    /// The first `len` files of `entry`'s chain, as [`Resolver::resolve`] opened them
+    /// (`len` is the length of its [`Resolution::chain`]): each file's parent is
+    /// fixed by the file alone, so the chain is rebuilt without resolving again. For
+    /// a resolver on an untracked handle: what the chain depends on is recorded by
+    /// the resolution that measured `len`.
+    pub fn chain(&mut self, entry: &Path, len: usize) -> Vec<PathBuf> {
+        let mut chain = vec![entry.to_path_buf()];
+        while chain.len() < len {
+            let Some(path) = chain.last() else { break };
+            let Ok(file) = self.load_file(path) else { break };
+            match self.next(path, &file) {
+                Next::Parent(parent) => chain.push(parent),
+                Next::Root | Next::NoDefault => break,
+            }
+        }
+        chain
+    }
+
+    /// `load_agent_spec(entry)`. `covers` holds what the resolutions of other files
+    /// of this load observed (by path): when the entry's parent is among them, that
+    /// record stands for the rest of the chain, which is then asked without noting.
+    pub fn resolve(&mut self, entry: &Path, covers: &HashMap<PathBuf, Cover>) -> Resolution {
+        let mut covered = 0;
         let mut chain: Vec<PathBuf> = Vec::new();
-        let mut files: Vec<Rc<SpecFile>> = Vec::new();
+        let mut files: Vec<Arc<SpecFile>> = Vec::new();
         // Each step's identity, with its position in the chain.
         let mut states: HashMap<PathBuf, usize> = HashMap::from([(self.identity(entry), 0)]);
         let mut path = entry.to_path_buf();
@@ -132,31 +206,31 @@ impl<'a> Resolver<'a> {
                         ),
                         _ => p,
                     };
-                    return Resolution { chain, outcome: Err(p) };
+                    return Resolution { chain, outcome: Err(p), covered };
                 }
             };
             files.push(file.clone());
-            let Setting::Set(target) = &file.extend.state else { break };
-            if target.is_empty() {
-                break;
-            }
-            let next = if target == "default" {
-                match &self.default_agent {
-                    Some(default) => default.clone(),
-                    None => {
-                        let p = Problem::new(
-                            DiagKind::Missing,
-                            &path,
-                            file.extend.line,
-                            "Agent spec file not found: `extend: default` names the default agent of the installed \
-                             kimi-cli package, and no installation was found",
-                        );
-                        return Resolution { chain, outcome: Err(p) };
-                    }
+            let next = match self.next(&path, &file) {
+                Next::Root => break,
+                Next::Parent(next) => next,
+                Next::NoDefault => {
+                    let p = Problem::new(
+                        DiagKind::Missing,
+                        &path,
+                        file.extend.line,
+                        "Agent spec file not found: `extend: default` names the default agent of the installed \
+                         kimi-cli package, and no installation was found",
+                    );
+                    return Resolution { chain, outcome: Err(p), covered };
                 }
-            } else {
-                spec::join(path.parent().unwrap_or(Path::new("/")), target)
             };
+            if chain.len() == 1 {
+                if let Some(cover) = covers.get(&next).filter(|c| c.depth < MAX_COVER_DEPTH) {
+                    self.files.include(cover.observed.clone());
+                    self.files = self.files.cache().untracked();
+                    covered = cover.depth;
+                }
+            }
             let state = self.identity(&next);
             if let Some(&start) = states.get(&state) {
                 let mut names: Vec<String> = chain[start..].iter().map(|p| (self.key)(p)).collect();
@@ -175,7 +249,7 @@ impl<'a> Resolver<'a> {
                         names.join(" → ")
                     ),
                 );
-                return Resolution { chain, outcome: Err(p) };
+                return Resolution { chain, outcome: Err(p), covered };
             }
             if chain.len() >= MAX_EXTEND_DEPTH {
                 let p = Problem::new(
@@ -187,18 +261,18 @@ impl<'a> Resolver<'a> {
                          RecursionError long before its end"
                     ),
                 );
-                return Resolution { chain, outcome: Err(p) };
+                return Resolution { chain, outcome: Err(p), covered };
             }
             states.insert(state, chain.len());
             path = next;
         }
         let outcome = self.merge(entry, &files);
-        Resolution { chain, outcome }
+        Resolution { chain, outcome, covered }
     }
 
     /// The field-by-field merge of `_load_agent_spec` (root ancestor first), then
     /// `load_agent_spec`'s assertion, required fields and defaults.
-    fn merge(&self, entry: &Path, files: &[Rc<SpecFile>]) -> Result<Resolved, Problem> {
+    fn merge(&self, entry: &Path, files: &[Arc<SpecFile>]) -> Result<Resolved, Problem> {
         let Some(root) = files.last() else {
             return Err(Problem::new(DiagKind::Io, entry, None, "nothing was loaded"));
         };
@@ -358,16 +432,25 @@ impl Resolved {
     }
 }
 
-/// What identifies a step of the chain for loop detection: the canonical folder the
-/// next relative path resolves against, plus the file name. Two visits with the same
-/// identity read the same file and resolve its parent the same way, so Kimi would
-/// recurse forever.
-fn identity(files: Files, path: &Path) -> PathBuf {
-    let folder = path.parent().and_then(|p| files.canonicalize(p));
-    match (folder, path.file_name()) {
-        (Some(folder), Some(name)) => folder.join(name),
-        _ => crate::model::normalize(path),
+/// `_load_agent_spec` steps 1–7 for one file, asked through `files`.
+fn read_and_parse(files: Files, path: &Path) -> Result<SpecFile, Problem> {
+    match files.metadata(path) {
+        Err(e) if is_not_found(&e) => {
+            return Err(Problem::new(DiagKind::Missing, path, None, format!("Agent spec file not found: {}", path.display())))
+        }
+        Err(e) => return Err(Problem::new(DiagKind::Io, path, None, format!("cannot inspect the agent spec file: {e}"))),
+        Ok(meta) if !meta.is_file() => {
+            return Err(Problem::new(DiagKind::Missing, path, None, format!("Agent spec path is not a file: {}", path.display())))
+        }
+        Ok(_) => {}
     }
+    // Parsed once per version of the file: a reload re-parses only what changed.
+    let context = crate::discover::context_key(&path.to_string_lossy());
+    let parsed = files.derived(path, context, |bytes| spec::parse(path, bytes)).map_err(|e| {
+        let kind = if e == ReadError::NotFound { DiagKind::Missing } else { DiagKind::Io };
+        Problem::new(kind, path, None, format!("cannot read the agent spec file: {e}"))
+    })?;
+    (*parsed).clone()
 }
 
 /// Python's `Path.exists()` is false for these errors (missing file, a file used as a
