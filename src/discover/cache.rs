@@ -122,6 +122,14 @@ pub struct FileCache {
     /// `realpath` step by step within one pass (a path costs its folder's answer and
     /// one `lstat`); `answers.resolved` keeps the results across passes.
     canonical: CanonicalMemo,
+    /// How many held files each folder holds ([`FileCache::folders`]), and a counter
+    /// bumped whenever a folder comes or goes from it.
+    folders: Mutex<HashMap<PathBuf, usize>>,
+    folders_version: AtomicU64,
+    /// Memoized results a trusting pass invalidated, dropped by
+    /// [`FileCache::settle`] once the new results are out (a framework's
+    /// old report takes a while to free).
+    invalidated: Mutex<Vec<Memo>>,
 }
 
 impl FileCache {
@@ -162,7 +170,11 @@ impl FileCache {
         let bytes: Arc<[u8]> = read_bounded(path, meta.len())?.into();
         self.reads.fetch_add(1, Ordering::Relaxed);
         self.bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
-        lock(&self.entries).insert(path.to_path_buf(), Entry { stamp: now, bytes: bytes.clone(), pass, suspect: false, derived: Vec::new() });
+        let entry = Entry { stamp: now, bytes: bytes.clone(), pass, suspect: false, derived: Vec::new() };
+        let mut entries = lock(&self.entries);
+        if entries.insert(path.to_path_buf(), entry).is_none() {
+            self.count_folder(path, true);
+        }
         Ok(bytes)
     }
 
@@ -294,7 +306,30 @@ impl FileCache {
 
     /// Forgets a file, so the next read goes to disk.
     pub fn invalidate(&self, path: &Path) {
-        lock(&self.entries).remove(path);
+        let mut entries = lock(&self.entries);
+        if entries.remove(path).is_some() {
+            self.count_folder(path, false);
+        }
+    }
+
+    /// Keeps [`FileCache::folders`] in step with a file added to (or removed from)
+    /// the held files. Called with the entries locked, so the two agree.
+    fn count_folder(&self, path: &Path, added: bool) {
+        let Some(folder) = path.parent() else { return };
+        let mut folders = lock(&self.folders);
+        if added {
+            let count = folders.entry(folder.to_path_buf()).or_insert(0);
+            *count += 1;
+            if *count == 1 {
+                self.folders_version.fetch_add(1, Ordering::Relaxed);
+            }
+        } else if let Some(count) = folders.get_mut(folder) {
+            *count -= 1;
+            if *count == 0 {
+                folders.remove(folder);
+                self.folders_version.fetch_add(1, Ordering::Relaxed);
+            }
+        }
     }
 
     /// What was read, parsed and resolved since creation.
@@ -328,17 +363,29 @@ impl FileCache {
     /// The folders of every file held, each once (what the live loader watches for
     /// them: tens of thousands of files live in a few folders).
     pub fn folders(&self) -> Vec<PathBuf> {
-        let entries = lock(&self.entries);
-        let mut out: Vec<PathBuf> = Vec::new();
-        let mut seen: std::collections::HashSet<&Path> = std::collections::HashSet::new();
-        for path in entries.keys() {
-            if let Some(parent) = path.parent() {
-                if seen.insert(parent) {
-                    out.push(parent.to_path_buf());
-                }
-            }
+        lock(&self.folders).keys().cloned().collect()
+    }
+
+    /// Changes whenever [`FileCache::folders`] does: equal versions, equal folders.
+    pub fn folders_version(&self) -> u64 {
+        self.folders_version.load(Ordering::Relaxed)
+    }
+
+    /// Work a refresh would otherwise do on its critical path, for the live loader to
+    /// call once a snapshot is out: frees the results the last trusting pass
+    /// invalidated (a framework's old report takes a while to free), and makes the
+    /// path filter of every memo (see [`super::observe::PathFilter`]) so the next
+    /// trusting pass finds them made. Otherwise the next pass does both.
+    pub fn settle(&self) {
+        let garbage = std::mem::take(&mut *lock(&self.invalidated));
+        drop(garbage);
+        let observed: Vec<Arc<Observed>> = lock(&self.memos)
+            .values()
+            .map(|m| m.observed.clone())
+            .collect();
+        for o in observed {
+            o.filter();
         }
-        out
     }
 
     /// Starts a new pass (one load of a cache kept between loads): files read from now
@@ -348,12 +395,13 @@ impl FileCache {
         self.pass.fetch_add(1, Ordering::Relaxed);
         self.trusting.store(changed.is_some(), Ordering::Relaxed);
         self.canonical.clear();
+        drop(std::mem::take(&mut *lock(&self.invalidated)));
         let Some(changed) = changed else {
             *lock(&self.answers) = Answers::default();
             lock(&self.memos).clear();
             return;
         };
-        let (relisted, restated) = self.relisted(changed);
+        let (relisted, restated, files_only) = self.relisted(changed);
         let changes = Changes::new(changed, relisted, restated);
         let below = |p: &Path| changes.covers(p);
         // A changed file is read again (a same-size write within the clock's
@@ -361,38 +409,52 @@ impl FileCache {
         // its stamp, which is what tells an unchanged file in a renamed folder apart.
         {
             let mut entries = lock(&self.entries);
-            entries.retain(|p, _| !changed.iter().any(|c| c == p));
-            for (p, e) in entries.iter_mut() {
-                if below(p) {
-                    e.suspect = true;
+            for c in changed {
+                if entries.remove(c.as_path()).is_some() {
+                    self.count_folder(c, false);
+                }
+            }
+            // Edited files (files before and after, no symlink made or removed) hold
+            // nothing below them and leave every kind, resolution and listing as it
+            // was: the common refresh skips going over all the cache holds.
+            if !files_only {
+                for (p, e) in entries.iter_mut() {
+                    if below(p) {
+                        e.suspect = true;
+                    }
                 }
             }
         }
-        {
+        if !files_only {
             let mut answers = lock(&self.answers);
             answers.kinds.retain(|p, _| !below(p));
             answers.resolved.retain(|p, r| !below(p) && !r.as_deref().is_ok_and(below));
             answers.listings.retain(|p, _| !below(p) && !changes.relists(p));
         }
+        // Each memo's filter rules most of them out at once; shared parts are
+        // decided once (`seen`).
         let mut seen = HashMap::new();
-        lock(&self.memos).retain(|_, m| {
-            let key = Arc::as_ptr(&m.observed);
-            let touched = match seen.get(&key) {
-                Some(t) => *t,
-                None => m.observed.touched_once(&changes, &mut seen),
-            };
-            seen.insert(key, touched);
-            !touched
-        });
+        let mut memos = lock(&self.memos);
+        let touched: Vec<(TypeId, u64)> = memos
+            .iter()
+            .filter(|(_, m)| m.observed.touched_once(&changes, &mut seen))
+            .map(|(id, _)| *id)
+            .collect();
+        let invalidated: Vec<Memo> = touched.iter().filter_map(|id| memos.remove(id)).collect();
+        drop(memos);
+        *lock(&self.invalidated) = invalidated;
     }
 
     /// The folders whose listing a change at one of `changed` altered (an entry that
     /// came, went, or changed kind), and the changed paths whose kind changed. An
     /// edited file leaves both as they were, so what only listed its folder or asked
     /// whether it exists stays valid. What was not asked before counts as altered.
-    fn relisted(&self, changed: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    /// Also says whether every changed path is a file that stays one: its listing
+    /// and kind the same, not a symlink before or after.
+    fn relisted(&self, changed: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>, bool) {
         let answers = lock(&self.answers);
         let (mut relisted, mut restated): (Vec<PathBuf>, Vec<PathBuf>) = (Vec::new(), Vec::new());
+        let mut files_only = true;
         for path in changed {
             // What a listing would say now: `read_dir` names dangling links too.
             let now = std::fs::symlink_metadata(path).ok().map(|m| {
@@ -405,7 +467,10 @@ impl FileCache {
                 Ok(_) => Kind::Other,
                 Err(_) => Kind::Missing,
             };
-            let Some(dir) = path.parent() else { continue };
+            let Some(dir) = path.parent() else {
+                files_only = false;
+                continue;
+            };
             let known = match answers.listings.get(dir) {
                 Some(Ok(Some(entries))) => Some(entries.iter().find(|e| e.path == *path).map(|e| (e.is_dir, e.is_symlink))),
                 _ => None,
@@ -415,11 +480,18 @@ impl FileCache {
             }
             // A symlink made or removed changes where the path resolves to.
             let link_changed = known.flatten().map(|(_, link)| link) != now.map(|(_, link)| link);
-            if answers.kinds.get(path) != Some(&kind_now) || link_changed {
+            let kind_before = answers.kinds.get(path);
+            if kind_before != Some(&kind_now) || link_changed {
                 restated.push(path.clone());
             }
+            // Its folder's listing knew it as a plain non-folder, and it is a file now
+            // (a kind never asked is restated above, but nothing below it can exist).
+            files_only &= kind_now == Kind::File
+                && known == Some(now)
+                && !link_changed
+                && matches!(kind_before, None | Some(Kind::File));
         }
-        (relisted, restated)
+        (relisted, restated, files_only)
     }
 
     /// Ends a pass. A validating pass forgets every file and memo it did not ask for
@@ -431,7 +503,13 @@ impl FileCache {
             return;
         }
         let pass = self.pass.load(Ordering::Relaxed);
-        lock(&self.entries).retain(|_, e| e.pass == pass);
+        lock(&self.entries).retain(|p, e| {
+            let keep = e.pass == pass;
+            if !keep {
+                self.count_folder(p, false);
+            }
+            keep
+        });
         lock(&self.memos).retain(|_, m| m.pass == pass);
     }
 }

@@ -184,4 +184,91 @@ mod tests {
         assert_eq!(parses.get(), 3, "new bytes are parsed again");
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn the_folders_held_change_version_only_when_a_folder_comes_or_goes() {
+        let dir = std::env::temp_dir().join(format!("agentry-fv-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("a")).unwrap();
+        std::fs::create_dir_all(dir.join("b")).unwrap();
+        for f in ["a/1.md", "a/2.md", "b/3.md"] {
+            std::fs::write(dir.join(f), "x").unwrap();
+        }
+        let cache = FileCache::new();
+        cache.begin_pass(None);
+        cache.read(&dir.join("a/1.md")).unwrap();
+        let one_folder = cache.folders_version();
+        cache.read(&dir.join("a/2.md")).unwrap();
+        assert_eq!(
+            cache.folders_version(),
+            one_folder,
+            "a second file of a held folder"
+        );
+        cache.read(&dir.join("b/3.md")).unwrap();
+        assert_ne!(cache.folders_version(), one_folder);
+        cache.retain_pass();
+        let mut folders = cache.folders();
+        folders.sort();
+        assert_eq!(folders, [dir.join("a"), dir.join("b")]);
+
+        // An edited file, trusted and read again: the same folders.
+        let before = cache.folders_version();
+        std::fs::write(dir.join("a/1.md"), "edited").unwrap();
+        cache.begin_pass(Some(&[dir.join("a/1.md")]));
+        assert_eq!(&*cache.read(&dir.join("a/1.md")).unwrap(), b"edited");
+        cache.retain_pass();
+        assert_eq!(cache.folders_version(), before);
+
+        // A pass that no longer reads `b/3.md` drops its folder.
+        cache.begin_pass(None);
+        cache.read(&dir.join("a/1.md")).unwrap();
+        cache.retain_pass();
+        assert_eq!(cache.folders(), [dir.join("a")]);
+        assert_ne!(cache.folders_version(), before);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_trusted_edit_keeps_other_answers_and_a_file_turned_folder_drops_them() {
+        let dir = std::env::temp_dir().join(format!("agentry-fe-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (edited, other) = (dir.join("a.md"), dir.join("b.md"));
+        std::fs::write(&edited, "one").unwrap();
+        std::fs::write(&other, "two").unwrap();
+        let cache = FileCache::new();
+        let runs = std::cell::Cell::new(0);
+        let listing_and_kind = |files: Files<'_>| {
+            runs.set(runs.get() + 1);
+            (
+                files.list_dir(&dir).unwrap().map_or(0, |l| l.len()),
+                files.is_file(&edited),
+            )
+        };
+        let edited_bytes = |files: Files<'_>| files.read(&edited).unwrap().len();
+        cache.begin_pass(None);
+        let files = cache.untracked();
+        assert_eq!(*files.memo(1, listing_and_kind), (2, true));
+        assert_eq!(*files.memo(2, edited_bytes), 3);
+        cache.retain_pass();
+
+        std::fs::write(&edited, "three").unwrap();
+        cache.begin_pass(Some(std::slice::from_ref(&edited)));
+        assert_eq!(*files.memo(1, listing_and_kind), (2, true));
+        assert_eq!(
+            runs.get(),
+            1,
+            "an edit leaves the listing and the kind as they were"
+        );
+        assert_eq!(*files.memo(2, edited_bytes), 5, "the bytes are new");
+        cache.retain_pass();
+
+        std::fs::remove_file(&edited).unwrap();
+        std::fs::create_dir(&edited).unwrap();
+        cache.begin_pass(Some(std::slice::from_ref(&edited)));
+        assert_eq!(*files.memo(1, listing_and_kind), (2, false), "now a folder");
+        assert_eq!(runs.get(), 2);
+        cache.retain_pass();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

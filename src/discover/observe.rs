@@ -15,7 +15,7 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The kind of question asked about a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,14 +47,27 @@ pub struct Changes {
     pub paths: Vec<PathBuf>,
     pub relisted: Vec<PathBuf>,
     pub restated: Vec<PathBuf>,
+    /// The [`PathFilter`] hashes of `paths` and `relisted`, for skipping computations
+    /// that observed nothing at or below them; `None` (made by hand, or a change at
+    /// the root) checks everything.
+    probes: Option<Vec<u64>>,
 }
 
 impl Changes {
     /// The changes at `paths` (made [`clean`]), with the folders `relisted` and the
     /// paths `restated`.
     pub fn new(paths: &[PathBuf], relisted: Vec<PathBuf>, restated: Vec<PathBuf>) -> Changes {
-        let clean_all = |v: &[PathBuf]| v.iter().map(|p| clean(p)).collect();
-        Changes { paths: clean_all(paths), relisted: clean_all(&relisted), restated: clean_all(&restated) }
+        let clean_all = |v: &[PathBuf]| v.iter().map(|p| clean(p)).collect::<Vec<_>>();
+        let (paths, relisted, restated) = (clean_all(paths), clean_all(&relisted), clean_all(&restated));
+        let at_root = paths.iter().chain(&relisted).any(|p| p.as_os_str().as_encoded_bytes() == b"/");
+        let probes = (!at_root).then(|| paths.iter().chain(&relisted).map(|p| path_hash(p)).collect());
+        Changes { paths, relisted, restated, probes }
+    }
+
+    /// `false` when nothing `filter` was made from is at or below a changed path or
+    /// is a relisted folder, so no observation behind it is touched.
+    fn may_touch(&self, filter: &PathFilter) -> bool {
+        self.probes.as_ref().is_none_or(|probes| probes.iter().any(|h| filter.may_hold(*h)))
     }
 
     /// `true` when the listing of `dir` may have changed.
@@ -113,9 +126,79 @@ pub fn clean(path: &Path) -> PathBuf {
     }
 }
 
+/// One pass over the separators: a refresh asks this of every path the cache holds.
 fn is_clean(path: &Path) -> bool {
     let b = path.as_os_str().as_encoded_bytes();
-    b == b"/" || (b.first() == Some(&b'/') && b[1..].split(|c| *c == b'/').all(|s| !s.is_empty() && s != b"." && s != b".."))
+    if b == b"/" {
+        return true;
+    }
+    b.first() == Some(&b'/')
+        && memchr::memchr_iter(b'/', b).all(|i| {
+            // The segment after each separator: not empty, `.` or `..`.
+            !matches!(
+                &b[i + 1..],
+                [] | [b'/', ..] | [b'.'] | [b'.', b'/', ..] | [b'.', b'.'] | [b'.', b'.', b'/', ..]
+            )
+        })
+}
+
+/// FNV-1a over a path's bytes (the hash [`PathFilter`] keeps).
+fn path_hash(path: &Path) -> u64 {
+    path.as_os_str()
+        .as_encoded_bytes()
+        .iter()
+        .fold(FNV_OFFSET, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(FNV_PRIME)
+        })
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x100_0000_01b3;
+
+/// A Bloom filter of the paths a computation observed and every folder above them:
+/// a change at a path it does not hold touches none of the computation's questions.
+/// It lets a refresh pass over the thousands of unaffected definitions with two bit
+/// tests each instead of comparing every observation with every change.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PathFilter([u64; 4]);
+
+impl PathFilter {
+    fn bits(hash: u64) -> [(usize, u64); 2] {
+        let bit = |h: u64| ((h as usize >> 6) & 3, 1u64 << (h & 63));
+        [bit(hash), bit(hash >> 8)]
+    }
+
+    fn insert_hash(&mut self, hash: u64) {
+        for (word, mask) in Self::bits(hash) {
+            self.0[word] |= mask;
+        }
+    }
+
+    /// Adds the path and each folder above it (below the root), hashed as
+    /// [`path_hash`] hashes them, in one pass.
+    fn insert_with_folders(&mut self, path: &Path) {
+        let b = path.as_os_str().as_encoded_bytes();
+        let mut h = FNV_OFFSET;
+        for (i, byte) in b.iter().enumerate() {
+            if *byte == b'/' && i > 0 {
+                self.insert_hash(h);
+            }
+            h = (h ^ u64::from(*byte)).wrapping_mul(FNV_PRIME);
+        }
+        self.insert_hash(h);
+    }
+
+    fn may_hold(&self, hash: u64) -> bool {
+        Self::bits(hash)
+            .iter()
+            .all(|(word, mask)| self.0[*word] & mask != 0)
+    }
+
+    fn union(&mut self, other: &PathFilter) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+    }
 }
 
 /// The observations of one finished computation.
@@ -124,9 +207,33 @@ pub struct Observed {
     pub own: Vec<Observation>,
     /// The observations of the memoized results it reused or computed inside.
     pub parts: Vec<Arc<Observed>>,
+    /// Every path below, made when a refresh first asks (the fields are final by then).
+    filter: OnceLock<PathFilter>,
 }
 
 impl Observed {
+    pub fn new(own: Vec<Observation>, parts: Vec<Arc<Observed>>) -> Observed {
+        Observed {
+            own,
+            parts,
+            filter: OnceLock::new(),
+        }
+    }
+
+    /// The paths observed here and in every part, with the folders above them.
+    pub fn filter(&self) -> &PathFilter {
+        self.filter.get_or_init(|| {
+            let mut f = PathFilter::default();
+            for o in &self.own {
+                f.insert_with_folders(&o.path);
+            }
+            for part in &self.parts {
+                f.union(part.filter());
+            }
+            f
+        })
+    }
+
     /// `true` when `changes` may change any answer this computation saw.
     pub fn touched_by(&self, changes: &Changes) -> bool {
         self.touched_once(changes, &mut HashMap::new())
@@ -135,10 +242,17 @@ impl Observed {
     /// [`Observed::touched_by`], deciding each shared part once (`seen`, by address):
     /// a search list reused by thousands of definitions is checked once per pass.
     pub fn touched_once(&self, changes: &Changes, seen: &mut HashMap<*const Observed, bool>) -> bool {
+        if !changes.may_touch(self.filter()) {
+            return false;
+        }
         if self.own.iter().any(|o| o.touched_by(changes)) {
             return true;
         }
         for part in &self.parts {
+            // Most parts are ruled out by their filter, without a look-up in `seen`.
+            if !changes.may_touch(part.filter()) {
+                continue;
+            }
             let key = Arc::as_ptr(part);
             let touched = match seen.get(&key) {
                 Some(t) => *t,
@@ -239,14 +353,70 @@ mod tests {
         assert!(!list.touched_by(&at("/p/a/sub/deep.md")));
         assert!(!list.touched_by(&at("/p/b")));
         assert!(list.touched_by(&at("/p")), "the folder itself renamed");
-        let nested = Arc::new(Observed { own: vec![read], parts: Vec::new() });
-        let whole = Observed { own: vec![list], parts: vec![nested] };
+        let nested = Arc::new(Observed::new(vec![read], Vec::new()));
+        let whole = Observed::new(vec![list], vec![nested]);
         assert!(whole.touched_by(&at("/p/a/x.md")));
         assert!(!whole.touched_by(&at("/q")));
         let spelled = Observation::new(Asked::Read, Path::new("/p/b/../a/./x.md"));
         assert!(spelled.touched_by(&at("/p/a/x.md")), "paths compare whatever their spelling");
         assert!(spelled.touched_by(&at("/p/a/")));
         assert_eq!(whole.len(), 2);
+    }
+
+    #[test]
+    fn the_path_filter_rules_out_only_what_is_not_touched() {
+        let obs = |asked, p: &str| Observation::new(asked, Path::new(p));
+        let leaf = Arc::new(Observed::new(
+            vec![obs(Asked::Read, "/p/a/x.md"), obs(Asked::Stat, "/p/b/y.md")],
+            Vec::new(),
+        ));
+        let whole = Observed::new(vec![obs(Asked::List, "/p/c")], vec![leaf.clone(), leaf]);
+        let changes = [
+            Changes::new(&["/p/a/x.md".into()], Vec::new(), Vec::new()),
+            Changes::new(&["/p/a".into()], Vec::new(), Vec::new()),
+            Changes::new(&["/p".into()], Vec::new(), Vec::new()),
+            Changes::new(&["/".into()], Vec::new(), Vec::new()),
+            Changes::new(&["/p/b/y.md".into()], Vec::new(), vec!["/p/b/y.md".into()]),
+            Changes::new(&["/p/b/y.md".into()], Vec::new(), Vec::new()),
+            Changes::new(&["/p/c/new.md".into()], vec!["/p/c".into()], Vec::new()),
+            Changes::new(&["/p/c/z.md".into()], Vec::new(), Vec::new()),
+            Changes::new(
+                &["/p/a/x.md.bak".into(), "/q".into()],
+                Vec::new(),
+                Vec::new(),
+            ),
+        ];
+        let touched: Vec<bool> = changes.iter().map(|c| whole.touched_by(c)).collect();
+        assert_eq!(
+            touched,
+            [true, true, true, true, true, false, true, false, false]
+        );
+        // The same answers with the filter left out.
+        for c in &changes {
+            let unfiltered = Changes {
+                paths: c.paths.clone(),
+                relisted: c.relisted.clone(),
+                restated: c.restated.clone(),
+                probes: None,
+            };
+            assert_eq!(whole.touched_by(&unfiltered), whole.touched_by(c), "{c:?}");
+        }
+        assert!(
+            !Changes::new(&["/elsewhere/f.md".into()], Vec::new(), Vec::new())
+                .may_touch(whole.filter())
+        );
+    }
+
+    #[test]
+    fn clean_paths_are_told_apart() {
+        for p in ["/", "/a", "/a/.b", "/a/..b/c", "/a/b.", "/.x/y"] {
+            assert!(is_clean(Path::new(p)), "{p}");
+        }
+        for p in [
+            "", "a/b", "/a/", "//a", "/a//b", "/a/./b", "/a/..", "/a/../b", "/a/.",
+        ] {
+            assert!(!is_clean(Path::new(p)), "{p}");
+        }
     }
 
     #[test]

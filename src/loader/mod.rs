@@ -142,6 +142,7 @@ impl Loader {
             state: None,
             walked: Vec::new(),
             rewalked: true,
+            aimed_at: None,
         };
         let thread = std::thread::Builder::new().name("agentry-loader".into()).spawn(move || worker.run());
         let thread = match thread {

@@ -64,6 +64,38 @@ pub(crate) struct Worker {
     pub walked: Vec<PathBuf>,
     /// The last load walked again: folders may have come or gone.
     pub rewalked: bool,
+    /// What the watcher was last aimed from (see [`AimedAt`]).
+    pub aimed_at: Option<AimedAt>,
+}
+
+/// Everything [`watch::targets`] depends on besides the walk, which is only redone
+/// when folders may have come or gone: a refresh with the same inputs leaves the
+/// watched folders as they are, so the watcher is not aimed again.
+#[derive(PartialEq, Eq)]
+pub(crate) struct AimedAt {
+    folders_version: u64,
+    roots: [PathBuf; 3],
+    searched: Vec<(PathBuf, Option<PathBuf>)>,
+}
+
+impl AimedAt {
+    fn of(catalog: &Catalog, files: &FileCache) -> AimedAt {
+        let searched = catalog
+            .reports
+            .iter()
+            .flat_map(|r| {
+                r.searched
+                    .iter()
+                    .map(|s| (s.path.clone(), r.builtins.clone()))
+            })
+            .collect();
+        let r = &catalog.roots;
+        AimedAt {
+            folders_version: files.folders_version(),
+            roots: [r.project.clone(), r.home.clone(), r.xdg.clone()],
+            searched,
+        }
+    }
 }
 
 impl Worker {
@@ -213,10 +245,19 @@ impl Worker {
         // The watch is aimed before the snapshot goes out: whoever sees a snapshot
         // can rely on changes after it being noticed.
         let catalog = Arc::new(catalog);
-        let state = self.aim_watcher(&catalog, &files, started_wall);
+        let aimed_at = AimedAt::of(&catalog, &files);
+        let unchanged = trusted && !rewalk && self.aimed_at.as_ref() == Some(&aimed_at);
+        let state = if unchanged {
+            None
+        } else {
+            self.aim_watcher(&catalog, &files, started_wall)
+        };
+        self.aimed_at = Some(aimed_at);
         if !self.emit(LoaderEvent::Snapshot(catalog)) {
             return false;
         }
+        // What the changes made stale is freed now that the snapshot is out.
+        files.settle();
         if let Some(state) = state {
             self.set_state(state);
         }
