@@ -45,7 +45,7 @@ fn cards(r: &EcosystemReport) -> Vec<Card> {
                 .iter()
                 .map(|m| (m["role"].as_str().unwrap_or("").to_string(), m["text"].as_str().unwrap_or("").to_string()))
                 .collect();
-            (a.name.clone(), a.source.key(), a.system_prompt.clone().unwrap_or_default(), history)
+            (a.name.clone(), a.source.key(), a.system_prompt.as_deref().unwrap_or_default().to_string(), history)
         })
         .collect()
 }

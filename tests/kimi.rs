@@ -171,7 +171,7 @@ fn fields_keep_their_origin_and_the_tree_its_edges() {
     let report = ws.load(RenderMode::Export);
     let kid = report.agents.iter().find(|a| a.name == "kid").expect("kid");
     assert_eq!(kid.system_prompt.as_deref(), Some("a kid-b"));
-    assert_eq!(kid.chain, vec!["project:kid.yaml", "project:lib/base.yaml"]);
+    assert_eq!(*kid.chain, ["project:kid.yaml", "project:lib/base.yaml"]);
     let args = kid.field("system_prompt_args").expect("args");
     assert_eq!(args.origin.provenance, Provenance::Merged);
     assert_eq!(args.origin.sites.len(), 2);

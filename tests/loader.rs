@@ -45,17 +45,17 @@ impl Framework for MdFiles {
                 status: Status::Wins,
                 shadowed_by: None,
                 rule: "only definition".into(),
-                chain: Vec::new(),
+                chain: Default::default(),
                 description: String::new(),
-                fields: vec![Field {
+                fields: std::sync::Arc::new([Field {
                     key: "body".into(),
                     value: body.into(),
                     origin: FieldOrigin::default("file text"),
-                }],
-                attributes: Vec::new(),
+                }]),
+                attributes: Default::default(),
                 system_prompt: None,
-                messages: Vec::new(),
-                edges: Vec::new(),
+                messages: Default::default(),
+                edges: Default::default(),
             });
         }
         report
@@ -104,17 +104,17 @@ impl Framework for Walker {
                 status: Status::Wins,
                 shadowed_by: None,
                 rule: "only definition".into(),
-                chain: Vec::new(),
+                chain: Default::default(),
                 description: String::new(),
-                fields: vec![Field {
+                fields: std::sync::Arc::new([Field {
                     key: "body".into(),
                     value: String::from_utf8_lossy(&bytes).into_owned().into(),
                     origin: FieldOrigin::default("file text"),
-                }],
-                attributes: Vec::new(),
+                }]),
+                attributes: Default::default(),
                 system_prompt: None,
-                messages: Vec::new(),
-                edges: Vec::new(),
+                messages: Default::default(),
+                edges: Default::default(),
             });
         }
         report

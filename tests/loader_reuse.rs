@@ -203,7 +203,7 @@ fn editing_a_kimi_parent_re_resolves_it_and_its_child_only() {
     assert_eq!((stats.files_read, stats.definitions_parsed), (1, 1), "{stats:?}");
     assert_eq!(stats.definitions_resolved, 2, "base and child, not other: {stats:?}");
     let child = c.agents().find(|a| a.name == "child").expect("child");
-    assert_eq!(child.chain, ["project:kimi/child.yaml", "project:kimi/base.yaml"]);
+    assert_eq!(*child.chain, ["project:kimi/child.yaml", "project:kimi/base.yaml"]);
 }
 
 #[test]

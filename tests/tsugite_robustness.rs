@@ -136,7 +136,7 @@ fn a_three_level_chain_names_file_line_and_rule_of_every_merged_field() {
     let r = report(&dir);
     let child = r.agents.iter().find(|a| a.name == "child").expect("child");
     assert_eq!(
-        child.chain,
+        *child.chain,
         [
             "project:agents/child.md",
             "project:agents/parent.md",

@@ -77,7 +77,7 @@ fn every_change_shows_in_the_next_snapshot_with_the_selection_kept() {
     let id = |app: &App, name: &str| app.catalog().and_then(|c| c.agents().find(|a| a.name == name).map(|a| a.id()));
     let beta = id(&app, "beta").expect("beta");
     app.select(&beta);
-    let prompt = |app: &App| app.agent().and_then(|a| a.system_prompt.clone()).unwrap_or_default();
+    let prompt = |app: &App| app.agent().and_then(|a| a.system_prompt.as_deref().map(str::to_string)).unwrap_or_default();
     assert_eq!(prompt(&app), "beta v1");
 
     agent_file(&agents, "beta", "beta v2");

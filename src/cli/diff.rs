@@ -462,16 +462,16 @@ mod tests {
             status,
             shadowed_by: None,
             rule: "the project is searched before the home folder".into(),
-            chain: Vec::new(),
+            chain: Default::default(),
             description: String::new(),
             fields: fields
                 .iter()
                 .map(|(k, v)| Field { key: k.to_string(), value: v.clone(), origin: FieldOrigin::default("test") })
                 .collect(),
-            attributes: Vec::new(),
+            attributes: Default::default(),
             system_prompt: Some(prompt.into()),
-            messages: Vec::new(),
-            edges: Vec::new(),
+            messages: Default::default(),
+            edges: Default::default(),
         }
     }
 
@@ -600,8 +600,8 @@ mod tests {
     fn the_prompt_section_includes_the_other_messages() {
         let (_files, mut catalog) = workspace("messages");
         let message = |text: &str| crate::model::Message { role: "user".into(), label: None, text: text.into() };
-        std::sync::Arc::make_mut(&mut catalog.reports[0]).agents[0].messages = vec![message("Review branch <user prompt>.")];
-        std::sync::Arc::make_mut(&mut catalog.reports[0]).agents[1].messages = vec![message("Review <user prompt>.")];
+        std::sync::Arc::make_mut(&mut catalog.reports[0]).agents[0].messages = std::sync::Arc::new([message("Review branch <user prompt>.")]);
+        std::sync::Arc::make_mut(&mut catalog.reports[0]).agents[1].messages = std::sync::Arc::new([message("Review <user prompt>.")]);
         let (_, text) = run(&catalog, None, false, PLAIN);
         let prompt = &text[text.find("(prompt)").expect("a prompt section")..];
         assert!(prompt.contains(" --- user message ---\n-Review <user prompt>.\n"), "{prompt}");

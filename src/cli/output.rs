@@ -178,7 +178,7 @@ pub fn show(
             writeln!(out, "chain: {}", chain.join(" → "))?;
         }
         let mut rows = Vec::new();
-        for f in &a.fields {
+        for f in a.fields.iter() {
             let value = sanitize::line(&f.value.to_string()).into_owned();
             let mut row = Vec::new();
             if origins {
@@ -206,7 +206,7 @@ pub fn show(
             }
             None => writeln!(out, "--- no system prompt without running the agent ---")?,
         }
-        for m in &a.messages {
+        for m in a.messages.iter() {
             match &m.label {
                 Some(label) => writeln!(out, "--- {} message: {} ---", sanitize::line(&m.role), sanitize::line(label))?,
                 None => writeln!(out, "--- {} message ---", sanitize::line(&m.role))?,

@@ -61,7 +61,7 @@ pub struct ItemChange {
 /// order followed by the fields only `other` has.
 pub fn fields(winner: &Agent, other: &Agent) -> Vec<FieldChange> {
     let mut out = Vec::with_capacity(winner.fields.len());
-    for new in &winner.fields {
+    for new in winner.fields.iter() {
         let change = match other.field(&new.key) {
             None => FieldChange {
                 key: new.key.clone(),
@@ -87,7 +87,7 @@ pub fn fields(winner: &Agent, other: &Agent) -> Vec<FieldChange> {
         };
         out.push(change);
     }
-    for old in &other.fields {
+    for old in other.fields.iter() {
         if winner.field(&old.key).is_none() {
             out.push(FieldChange {
                 key: old.key.clone(),
@@ -172,7 +172,7 @@ mod tests {
             status: Status::Wins,
             shadowed_by: None,
             rule: String::new(),
-            chain: Vec::new(),
+            chain: Default::default(),
             description: String::new(),
             fields: fields
                 .iter()
@@ -182,10 +182,10 @@ mod tests {
                     origin: FieldOrigin::default("test"),
                 })
                 .collect(),
-            attributes: Vec::new(),
+            attributes: Default::default(),
             system_prompt: None,
-            messages: Vec::new(),
-            edges: Vec::new(),
+            messages: Default::default(),
+            edges: Default::default(),
         }
     }
 

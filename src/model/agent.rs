@@ -1,3 +1,5 @@
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::Value as Json;
 
@@ -135,17 +137,20 @@ pub struct Agent {
     pub shadowed_by: Option<String>,
     /// Why this definition wins or loses, in words.
     pub rule: String,
+    // What the definition resolves to is shared (`Arc`), not owned: a framework's
+    // memo, the report built from it and every snapshot after hold one copy, so a
+    // refresh that rebuilds a report copies pointers, not prompts and fields.
     /// Source keys from this definition up to its root ancestor.
-    pub chain: Vec<String>,
+    pub chain: Arc<[String]>,
     pub description: String,
-    pub fields: Vec<Field>,
-    pub attributes: Vec<Attribute>,
+    pub fields: Arc<[Field]>,
+    pub attributes: Arc<[Attribute]>,
     /// The effective system prompt, or `None` where it cannot be known without
     /// running tools or a model.
-    pub system_prompt: Option<String>,
+    pub system_prompt: Option<Arc<str>>,
     /// What else the model reads, in order (history, then the first user message).
-    pub messages: Vec<Message>,
-    pub edges: Vec<Edge>,
+    pub messages: Arc<[Message]>,
+    pub edges: Arc<[Edge]>,
 }
 
 impl Agent {
@@ -155,17 +160,17 @@ impl Agent {
         Agent {
             ecosystem,
             name,
-            chain: vec![source.key()],
+            chain: Arc::new([source.key()]),
             source,
             status,
             shadowed_by: None,
             rule,
             description: String::new(),
-            fields: Vec::new(),
-            attributes: Vec::new(),
+            fields: Arc::default(),
+            attributes: Arc::default(),
             system_prompt: None,
-            messages: Vec::new(),
-            edges: Vec::new(),
+            messages: Arc::default(),
+            edges: Arc::default(),
         }
     }
 
@@ -181,8 +186,8 @@ impl Agent {
         if self.system_prompt.is_none() && self.messages.is_empty() {
             return None;
         }
-        let mut text = self.system_prompt.clone().unwrap_or_default();
-        for m in &self.messages {
+        let mut text = self.system_prompt.as_deref().unwrap_or_default().to_string();
+        for m in self.messages.iter() {
             if !text.is_empty() && !text.ends_with('\n') {
                 text.push('\n');
             }

@@ -164,7 +164,7 @@ impl Index {
                 (0..self.agents.len()).filter(|&n| self.agents[n].0 == r && self.agent(n).status.is_active()).collect();
             let mut linked = vec![false; self.agents.len()];
             for &n in &active {
-                for edge in &self.agent(n).edges {
+                for edge in self.agent(n).edges.iter() {
                     if let Some(t) = edge.target.as_deref().and_then(|k| self.by_source_key(report.ecosystem, k)) {
                         if t != n {
                             linked[t] = true;
@@ -192,7 +192,7 @@ impl Index {
         }
         path.push(n);
         let agent = self.agent(n);
-        for edge in &agent.edges {
+        for edge in agent.edges.iter() {
             let target = edge.target.as_deref().and_then(|k| self.by_source_key(agent.ecosystem, k));
             match target {
                 Some(t) if !path.contains(&t) => self.subtree(t, depth + 1, Some(edge.kind), path, rows),

@@ -14,6 +14,11 @@
 #[path = "corpus/mod.rs"]
 mod corpus;
 
+// The allocator of the `agentry` binary: the in-process figures (load, refresh,
+// finder, memory) measure what the product runs, not the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

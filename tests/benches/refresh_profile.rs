@@ -11,6 +11,10 @@
 #[path = "corpus/mod.rs"]
 mod corpus;
 
+// The allocator of the `agentry` binary, so the profile is the product's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

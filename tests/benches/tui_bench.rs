@@ -41,7 +41,7 @@ fn catalog(n: usize) -> Arc<Catalog> {
         reports[i % 4].agents.push(Agent {
             ecosystem: eco,
             name: name.clone(),
-            chain: vec![source.key()],
+            chain: std::sync::Arc::new([source.key()]),
             source,
             status,
             shadowed_by: None,
@@ -51,11 +51,11 @@ fn catalog(n: usize) -> Arc<Catalog> {
                 WORDS[i % WORDS.len()],
                 WORDS[(i / 11) % WORDS.len()]
             ),
-            fields: Vec::new(),
-            attributes: Vec::new(),
-            system_prompt: Some(format!("# {name}\n\nYou are a helpful agent.\n")),
-            messages: Vec::new(),
-            edges: Vec::new(),
+            fields: Default::default(),
+            attributes: Default::default(),
+            system_prompt: Some(format!("# {name}\n\nYou are a helpful agent.\n").into()),
+            messages: Default::default(),
+            edges: Default::default(),
         });
     }
     Arc::new(Catalog {

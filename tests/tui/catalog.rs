@@ -48,24 +48,31 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
             Status::Equivalent => "shadowed, but resolves to the same fields and prompt".into(),
             Status::Invalid => "failed to load".into(),
         },
-        chain: vec![key.clone()],
+        chain: Arc::new([key.clone()]),
         description: format!("{name} agent"),
-        fields: vec![
+        fields: Arc::new([
             field("name", json!(name), Provenance::Own, &[(&key, 2)], "set in the file"),
             field("model", json!("gpt-5"), Provenance::Own, &[(&key, 3)], "set in the file"),
-        ],
-        attributes: vec![Attribute { key: "name".into(), line: 2, value: json!(name) }],
-        system_prompt: Some(format!("# {name}\n\nYou review code.\n- be kind\n- be precise\n")),
-        messages: Vec::new(),
-        edges: Vec::new(),
+        ]),
+        attributes: Arc::new([Attribute { key: "name".into(), line: 2, value: json!(name) }]),
+        system_prompt: Some(format!("# {name}\n\nYou review code.\n- be kind\n- be precise\n").into()),
+        messages: Arc::default(),
+        edges: Arc::default(),
     }
 }
 
 /// The catalog; `extra` agents are added to the front of the OpenHands report (to
 /// test that a selection survives a snapshot where positions move).
+/// Appends to one of an agent's shared lists (built once here, so no copy is shared).
+fn push<T: Clone>(list: &mut Arc<[T]>, item: T) {
+    let mut items = list.to_vec();
+    items.push(item);
+    *list = items.into();
+}
+
 pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     let mut reviewer = agent("openhands", "reviewer", Scope::Project, ".openhands/agents/reviewer.md", Status::Wins);
-    reviewer.fields.push(field(
+    push(&mut reviewer.fields, field(
         "tools",
         json!(["read", "grep"]),
         Provenance::Own,
@@ -74,8 +81,8 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     ));
     let mut shadowed = agent("openhands", "reviewer", Scope::User, ".openhands/agents/reviewer.md", Status::Shadowed);
     shadowed.shadowed_by = Some(reviewer.source.key());
-    shadowed.fields[1].value = json!("gpt-4o");
-    shadowed.fields.push(field(
+    Arc::get_mut(&mut shadowed.fields).expect("not shared yet")[1].value = json!("gpt-4o");
+    push(&mut shadowed.fields, field(
         "tools",
         json!(["read", "bash"]),
         Provenance::Own,
@@ -88,7 +95,7 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     equivalent.fields = reviewer.fields.clone();
     let planner = agent("openhands", "planner", Scope::Project, ".openhands/agents/planner.md", Status::Wins);
     let mut broken = agent("openhands", "broken", Scope::Project, ".openhands/agents/broken.md", Status::Invalid);
-    broken.fields.clear();
+    broken.fields = Arc::default();
     broken.system_prompt = None;
     let mut evil =
         agent("openhands", "evil\x1b]0;pwned\x07name", Scope::Project, ".openhands/agents/evil.md", Status::Wins);
@@ -113,28 +120,28 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     let base_key = base.source.key();
     let mut coder = agent("tsugite", "coder", Scope::Project, ".tsugite/coder.md", Status::Wins);
     let coder_key = coder.source.key();
-    coder.chain = vec![coder_key.clone(), base_key.clone()];
-    coder.edges.push(Edge { kind: EdgeKind::Extends, name: "base".into(), target: Some(base_key.clone()) });
-    coder.fields.push(field(
+    coder.chain = Arc::new([coder_key.clone(), base_key.clone()]);
+    push(&mut coder.edges, Edge { kind: EdgeKind::Extends, name: "base".into(), target: Some(base_key.clone()) });
+    push(&mut coder.fields, field(
         "tools",
         json!(["read", "write", "run"]),
         Provenance::Merged,
         &[(&base_key, 4), (&coder_key, 6)],
         "union of base.md:4 and coder.md:6",
     ));
-    coder.fields.push(field(
+    push(&mut coder.fields, field(
         "max_turns",
         json!(20),
         Provenance::Inherited,
         &[(&base_key, 5)],
         "inherited: the child does not set it",
     ));
-    coder.fields.push(Field {
+    push(&mut coder.fields, Field {
         key: "temperature".into(),
         value: json!(0.2),
         origin: FieldOrigin::default("framework default"),
     });
-    coder.messages.push(Message {
+    push(&mut coder.messages, Message {
         role: "user".into(),
         label: None,
         text: "Implement the task: <user prompt>\n".into(),
@@ -152,12 +159,12 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     );
 
     let mut main = agent("kimi", "main", Scope::Project, ".kimi/agent.yaml", Status::Wins);
-    main.edges.push(Edge {
+    push(&mut main.edges, Edge {
         kind: EdgeKind::Subagent,
         name: "helper".into(),
         target: Some("project:.kimi/helper.yaml".into()),
     });
-    main.edges.push(Edge { kind: EdgeKind::Subagent, name: "ghost".into(), target: None });
+    push(&mut main.edges, Edge { kind: EdgeKind::Subagent, name: "ghost".into(), target: None });
     main.system_prompt = None;
     let helper = agent("kimi", "helper", Scope::Project, ".kimi/helper.yaml", Status::Wins);
     let mut kimi = EcosystemReport::new("kimi");

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde_json::{json, Value as Json};
 
@@ -128,7 +129,7 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
         );
         (if equivalent { Status::Equivalent } else { Status::Shadowed }, rule)
     };
-    let edges = card
+    let edges: Vec<Edge> = card
         .references
         .iter()
         .map(|r| Edge {
@@ -148,13 +149,13 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
         status,
         shadowed_by: if active { None } else { winner_key },
         rule,
-        chain: vec![l.source.key()],
+        chain: Arc::new([l.source.key()]),
         description,
-        fields,
+        fields: fields.into(),
         attributes: card.attributes.clone(),
         system_prompt: Some(card.instruction.clone()),
         messages: entry.history.iter().map(|m| Message { role: m.role.clone(), label: None, text: m.text.clone() }).collect(),
-        edges,
+        edges: edges.into(),
     }
 }
 

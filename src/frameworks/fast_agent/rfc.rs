@@ -239,7 +239,7 @@ fn may_differ(kind: FileKind, text: &str) -> bool {
 
 /// One card as the comparison sees it: name, instruction, inline history, and the
 /// line of its front matter's opener.
-type CardView = (String, String, Vec<Message>, Option<u32>);
+type CardView = (String, Arc<str>, Vec<Message>, Option<u32>);
 
 /// One dialect's reading of a file, reduced to what the comparison shows.
 #[derive(PartialEq)]

@@ -3,6 +3,7 @@
 //! the stored `AgentCardData` rendered as the oracle prints it (`fields`).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::{json, Map as JsonMap, Value as Json};
 
@@ -59,13 +60,14 @@ pub struct Card {
     pub name: String,
     pub name_line: Option<u32>,
     pub card_type: CardType,
-    pub instruction: String,
+    /// Shared with the agent built from the card (see `Agent`).
+    pub instruction: Arc<str>,
     pub description: Option<String>,
     /// The stored `AgentCardData` minus `config`, as the oracle renders it.
     pub data: JsonMap<String, Json>,
     /// The `AgentConfig` fields the card decides.
     pub config: JsonMap<String, Json>,
-    pub attributes: Vec<Attribute>,
+    pub attributes: Arc<[Attribute]>,
     pub message_files: Vec<PathBuf>,
     pub references: Vec<Reference>,
     pub inline_history: Vec<super::raw::Message>,
@@ -160,11 +162,11 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<Card, Failure> {
         name,
         name_line: raw.line("name"),
         card_type,
-        instruction,
+        instruction: instruction.into(),
         description,
         data,
         config,
-        attributes,
+        attributes: attributes.into(),
         message_files,
         references,
         inline_history: std::mem::take(&mut raw.inline_history),

@@ -18,6 +18,7 @@ pub(crate) mod spec;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages;
@@ -212,7 +213,7 @@ impl Loader<'_, '_> {
             self.touch(prompt);
         }
         let mut agent = one.agent.clone();
-        agent.chain = chain_keys(&chain, self.context.key);
+        agent.chain = chain_keys(&chain, self.context.key).into();
         self.report.agents.push(agent);
         self.report
             .diagnostics
@@ -301,13 +302,13 @@ impl Context<'_> {
             status: Status::Wins,
             shadowed_by: None,
             rule: why_it_wins(listed),
-            chain: Vec::new(),
+            chain: Arc::default(),
             description,
-            fields: resolved.fields(self.key),
-            attributes: resolved.own.attributes.clone(),
-            system_prompt: Some(prompt),
-            messages: Vec::new(),
-            edges,
+            fields: resolved.fields(self.key).into(),
+            attributes: resolved.own.attributes.clone().into(),
+            system_prompt: Some(prompt.into()),
+            messages: Arc::default(),
+            edges: edges.into(),
         };
         Definition {
             agent,
@@ -375,7 +376,7 @@ impl Context<'_> {
         let rule = format!("Kimi cannot load it: {message}");
         let agent = Agent {
             description: format!("invalid: {}", problem.kind.as_str()),
-            attributes: own.map(|f| f.attributes.clone()).unwrap_or_default(),
+            attributes: own.map(|f| f.attributes.clone().into()).unwrap_or_default(),
             ..Agent::new(ID, name, source.clone(), Status::Invalid, rule)
         };
         (agent, diagnostic)

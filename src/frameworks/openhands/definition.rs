@@ -2,7 +2,7 @@
 //! builds it: strict UTF-8, newlines normalised, python-frontmatter splitting, PyYAML
 //! values, Python `str()` coercions and the schema's validators.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use regex::Regex;
 use serde_json::{json, Value as Json};
@@ -18,9 +18,10 @@ use crate::yaml::{self, Map, Node, Value};
 pub struct Definition {
     pub name: String,
     pub description: String,
-    pub fields: Vec<Field>,
-    pub attributes: Vec<Attribute>,
-    pub system_prompt: String,
+    // Shared with every agent built from this parse (see `Agent`).
+    pub fields: Arc<[Field]>,
+    pub attributes: Arc<[Attribute]>,
+    pub system_prompt: Arc<str>,
 }
 
 /// Why a file did not load, as the oracle classifies it.
@@ -343,7 +344,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
     };
     fields.push(Field { key: "metadata".into(), value: Json::Object(metadata), origin });
 
-    let attributes = fm
+    let attributes: Vec<Attribute> = fm
         .map
         .entries
         .iter()
@@ -352,9 +353,9 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
     Ok(Definition {
         name,
         description,
-        fields,
-        attributes,
-        system_prompt: split.body,
+        fields: fields.into(),
+        attributes: attributes.into(),
+        system_prompt: split.body.into(),
     })
 }
 

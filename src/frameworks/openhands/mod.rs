@@ -285,7 +285,7 @@ impl Framework for OpenHands {
                     let agent = Agent {
                         ecosystem: ID,
                         name: def.name.clone(),
-                        chain: vec![key],
+                        chain: Arc::new([key]),
                         source: s.source,
                         status,
                         shadowed_by,
@@ -294,8 +294,8 @@ impl Framework for OpenHands {
                         fields: def.fields.clone(),
                         attributes: def.attributes.clone(),
                         system_prompt: Some(def.system_prompt.clone()),
-                        messages: Vec::new(),
-                        edges: Vec::new(),
+                        messages: Arc::default(),
+                        edges: Arc::default(),
                     };
                     agents.push((agent, s.folder));
                 }
@@ -344,7 +344,7 @@ fn mark_equivalents(agents: &mut [(Agent, usize)]) {
                 && a.fields.len() == b.fields.len()
                 && a.fields
                     .iter()
-                    .zip(&b.fields)
+                    .zip(b.fields.iter())
                     .all(|(x, y)| x.key == y.key && x.value == y.value)
         };
         if same {

@@ -23,6 +23,7 @@ mod tools;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::Value as Json;
 
@@ -89,7 +90,7 @@ struct NameOutcome {
 /// What one candidate resolved to, for the equivalence check.
 struct Outcome {
     index: usize,
-    fingerprint: Option<(Vec<Json>, Option<String>, String)>,
+    fingerprint: Option<(Vec<Json>, Option<Arc<str>>, String)>,
 }
 
 impl<'a> Loader<'a> {
@@ -528,18 +529,23 @@ impl<'a> Loader<'a> {
             }
         };
         merge::finish_origins(&mut resolved.config, &self.key_of(c.load_path));
-        agent
+        agent.chain = agent
             .chain
-            .extend(resolved.chain.iter().skip(1).map(|p| self.key_of(p)));
-        agent.attributes = parsed.attributes.clone();
-        for (i, (field, _)) in schema::FIELDS.iter().enumerate() {
-            agent.fields.push(Field {
+            .iter()
+            .cloned()
+            .chain(resolved.chain.iter().skip(1).map(|p| self.key_of(p)))
+            .collect();
+        agent.attributes = parsed.attributes.clone().into();
+        agent.fields = schema::FIELDS
+            .iter()
+            .enumerate()
+            .map(|(i, (field, _))| Field {
                 key: field.to_string(),
                 value: resolved.config.values[i].clone(),
                 origin: resolved.config.origins[i].clone(),
-            });
-        }
-        agent.edges = self.edges(&resolved, &agent.chain);
+            })
+            .collect();
+        agent.edges = self.edges(&resolved, &agent.chain).into();
         let description = resolved.config.str_of("description").unwrap_or_default();
         agent.description = if description.is_empty() {
             resolved
@@ -555,14 +561,14 @@ impl<'a> Loader<'a> {
         let mut diags = Vec::new();
         match render::prepare(&resolved.config, &resolved.body, inputs) {
             Ok(Some(p)) => {
-                agent.system_prompt = Some(p.instructions);
+                agent.system_prompt = Some(p.instructions.into());
                 // Multi-step agents send each step as its own user turn.
                 agent.messages = if p.steps.is_empty() {
-                    vec![Message {
+                    Arc::new([Message {
                         role: "user".into(),
                         label: None,
                         text: p.user_message,
-                    }]
+                    }])
                 } else {
                     p.steps
                         .into_iter()

@@ -27,6 +27,11 @@ mod measure;
 mod memory;
 mod report;
 
+// The allocator of the `agentry` binary: the in-process figures (load, refresh,
+// finder, memory) measure what the product runs, not the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::PathBuf;
 use std::process::Command;
 
