@@ -1,3 +1,4 @@
+use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
@@ -40,26 +41,30 @@ impl Roots {
     /// it. A path outside all roots is written relative to the project (it may start
     /// with `..`), as the frameworks' reports do.
     pub fn locate(&self, path: &Path, builtins: Option<&Path>) -> (Scope, String) {
-        let path = normalize(path);
-        let mut roots: Vec<(Scope, PathBuf)> = vec![
-            (Scope::Project, normalize(&self.project)),
-            (Scope::User, normalize(&self.home)),
-            (Scope::Xdg, normalize(&self.xdg)),
+        // Called for every definition of every load: the roots are normalised without
+        // a copy when they already are (the usual case).
+        let path = normalized(path);
+        let roots = [
+            (Scope::Builtin, builtins.map(normalized)),
+            (Scope::Project, Some(normalized(&self.project))),
+            (Scope::User, Some(normalized(&self.home))),
+            (Scope::Xdg, Some(normalized(&self.xdg))),
         ];
-        if let Some(b) = builtins {
-            roots.insert(0, (Scope::Builtin, normalize(b)));
+        // The longest root holding the path; of equal ones the last (as `max_by_key`).
+        let mut best: Option<(Scope, &Path)> = None;
+        for (scope, root) in &roots {
+            let Some(root) = root.as_deref() else { continue };
+            if path.starts_with(root) && best.is_none_or(|(_, b)| root.as_os_str().len() >= b.as_os_str().len()) {
+                best = Some((*scope, root));
+            }
         }
-        let best = roots
-            .iter()
-            .filter(|(_, root)| path.starts_with(root))
-            .max_by_key(|(_, root)| root.as_os_str().len());
         match best {
             Some((scope, root)) => {
                 // `os.path.relpath` of a root to itself is `.`, never empty.
                 let rel = posix(path.strip_prefix(root).unwrap_or(&path));
-                (*scope, if rel.is_empty() { ".".to_string() } else { rel })
+                (scope, if rel.is_empty() { ".".to_string() } else { rel })
             }
-            None => (Scope::Project, relative_to(&path, &normalize(&self.project))),
+            None => (Scope::Project, relative_to(&path, &normalized(&self.project))),
         }
     }
 
@@ -102,6 +107,65 @@ impl Source {
 /// Lexical normalisation (`os.path.normpath` of an absolute path): `.` dropped, `..`
 /// folded, symlinks kept.
 pub fn normalize(path: &Path) -> PathBuf {
+    normalized(path).into_owned()
+}
+
+/// [`normalize`] without a copy when `path` is already normal: absolute, no `.` or
+/// `..` part, no doubled or trailing `/`.
+pub fn normalized(path: &Path) -> Cow<'_, Path> {
+    if is_normal(path) {
+        Cow::Borrowed(path)
+    } else {
+        Cow::Owned(normalize_slow(path))
+    }
+}
+
+fn is_normal(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if bytes.first() != Some(&b'/') {
+        return false;
+    }
+    if bytes.len() == 1 {
+        return true;
+    }
+    bytes[1..].split(|&b| b == b'/').all(|part| !part.is_empty() && part != b"." && part != b"..")
+}
+
+#[cfg(unix)]
+fn normalize_slow(path: &Path) -> PathBuf {
+    use std::os::unix::ffi::OsStringExt;
+    if !path.is_absolute() {
+        return normalize_components(path);
+    }
+    // Byte by byte: paths joined with `..` (Kimi's `extend`, subagent paths) come
+    // here once per definition per load.
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
+    for part in bytes.split(|&b| b == b'/') {
+        match part {
+            b"" | b"." => {}
+            b".." => {
+                let cut = out.iter().rposition(|&b| b == b'/').unwrap_or(0);
+                out.truncate(cut);
+            }
+            _ => {
+                out.push(b'/');
+                out.extend_from_slice(part);
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(b'/');
+    }
+    PathBuf::from(std::ffi::OsString::from_vec(out))
+}
+
+#[cfg(not(unix))]
+fn normalize_slow(path: &Path) -> PathBuf {
+    normalize_components(path)
+}
+
+fn normalize_components(path: &Path) -> PathBuf {
     let absolute = if path.is_absolute() {
         path.to_path_buf()
     } else {
@@ -122,6 +186,15 @@ pub fn normalize(path: &Path) -> PathBuf {
 
 /// A path written with `/` separators, as the reports print it.
 pub fn posix(path: &Path) -> String {
+    // A path with only normal parts is already written that way.
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let plain = !bytes.is_empty()
+        && bytes.split(|&b| b == b'/').enumerate().all(|(i, part)| (i == 0 && part.is_empty()) || (!part.is_empty() && part != b"." && part != b".."));
+    if plain {
+        if let Some(text) = path.to_str() {
+            return text.to_string();
+        }
+    }
     path.components()
         .filter_map(|c| match c {
             Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
@@ -167,6 +240,29 @@ mod tests {
             roots.locate(Path::new("/b/a.md"), Some(Path::new("/b"))),
             (Scope::Builtin, "a.md".into())
         );
+    }
+
+    #[test]
+    fn normalising_and_posix_paths_take_the_short_way_only_when_it_gives_the_same() {
+        for p in ["/", "/a", "/a/b.md", "/a//b", "/a/b/", "/a/./b", "/a/../b", "/a/b/..", "/.", "/..", "/a/.b/..c", "/a/../../b", "//a/./../c/"] {
+            let slow = normalize_components(Path::new(p));
+            assert_eq!(normalize_slow(Path::new(p)), slow, "{p}");
+            assert_eq!(normalized(Path::new(p)).as_ref(), slow.as_path(), "{p}");
+            assert_eq!(normalized(Path::new(p)).as_os_str().len(), slow.as_os_str().len(), "{p}");
+        }
+        for p in ["/a/b", "a/b", "a", "/", "a//b", "a/./b", "./a", "../a", "a/..", "a/"] {
+            let slow: String = Path::new(p)
+                .components()
+                .filter_map(|c| match c {
+                    Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+                    Component::ParentDir => Some("..".into()),
+                    Component::RootDir => Some(String::new()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join("/");
+            assert_eq!(posix(Path::new(p)), slow, "{p}");
+        }
     }
 
     #[test]

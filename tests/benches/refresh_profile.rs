@@ -6,6 +6,8 @@
 //!
 //!     cargo run --release --example refresh_profile -- [AGENTS] [ROUNDS]
 //!
+//! `AGENTRY_PROFILE_ONLY=ID` edits only that framework's file.
+//!
 //! The edited files are restored at the end.
 
 #[path = "corpus/mod.rs"]
@@ -97,7 +99,12 @@ fn main() {
         cold.agents().count(),
         ms(cold_time)
     );
-    let edited = leaf_files(&cold);
+    // `AGENTRY_PROFILE_ONLY=kimi` edits one framework's file only (a profile of it).
+    let only = std::env::var("AGENTRY_PROFILE_ONLY").ok();
+    let edited: Vec<_> = leaf_files(&cold)
+        .into_iter()
+        .filter(|(e, _)| only.as_deref().is_none_or(|o| o == *e))
+        .collect();
     let originals: Vec<Vec<u8>> = edited
         .iter()
         .map(|(_, f)| std::fs::read(f).expect("read"))

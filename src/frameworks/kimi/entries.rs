@@ -19,11 +19,48 @@ use crate::yaml::{self, Value};
 /// workspace agentry can show usefully, and the bound keeps a mistaken root (`/`) cheap.
 const MAX_WALK_ENTRIES: usize = 200_000;
 
+/// What the walk over the folders meets, in walk order: a YAML file to look into, or
+/// a problem.
+enum Met {
+    Candidate(PathBuf),
+    Problem(Diagnostic),
+}
+
 /// The entry points under `project`, in `os.walk` order (each folder's files sorted,
 /// then its subfolders, depth first), with problems met on the way.
+///
+/// The walk over the folders is memoized apart from the look into each file: an
+/// edited file (the usual refresh) changes no listing, so it costs one look, not a
+/// walk of the project.
 pub fn walk(files: Files, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
+    let key = crate::discover::context_key(&format!("kimi entry walk\0{}", project.display()));
+    let met = files.memo(key, |files| yaml_files(files, project));
     let mut found = Vec::new();
     let mut diagnostics = Vec::new();
+    for m in met.iter() {
+        match m {
+            Met::Problem(d) => diagnostics.push(d.clone()),
+            // Sniffed once per version of the file: a refresh looks again only at the
+            // files that changed.
+            Met::Candidate(path) => {
+                match files.sniffed(path, crate::discover::context_key("kimi entry point"), is_entry_point) {
+                    Ok(entry) => {
+                        if *entry {
+                            found.push(path.clone());
+                        }
+                    }
+                    Err(e) => diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, path, format!("cannot read: {e}"))),
+                }
+            }
+        }
+    }
+    (found, diagnostics)
+}
+
+/// The regular `.yaml`/`.yml` files under `project`, in walk order, and the folders
+/// that could not be listed.
+fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
+    let mut met = Vec::new();
     let mut stack = vec![project.to_path_buf()];
     let mut visited = 0usize;
     while let Some(dir) = stack.pop() {
@@ -32,12 +69,12 @@ pub fn walk(files: Files, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
             Ok(None) => {
                 if dir != project || files.exists(project) {
                     let message = "cannot list the folder: Not a directory".to_string();
-                    diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, &dir, message));
+                    met.push(Met::Problem(Diagnostic::warning("kimi", DiagKind::Io, &dir, message)));
                 }
                 continue;
             }
             Err(e) => {
-                diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, &dir, format!("cannot list the folder: {e}")));
+                met.push(Met::Problem(Diagnostic::warning("kimi", DiagKind::Io, &dir, format!("cannot list the folder: {e}"))));
                 continue;
             }
         };
@@ -46,49 +83,34 @@ pub fn walk(files: Files, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
         for entry in listing.iter() {
             visited += 1;
             if visited > MAX_WALK_ENTRIES {
-                diagnostics.push(Diagnostic::warning(
+                met.push(Met::Problem(Diagnostic::warning(
                     "kimi",
                     DiagKind::Io,
                     project,
                     format!("the project holds more than {MAX_WALK_ENTRIES} entries; agentry stopped looking for agent files"),
-                ));
-                return (found, diagnostics);
+                )));
+                return met;
             }
-            let name = entry.name.clone();
-            let path = entry.path.clone();
-            let is_link = entry.is_symlink;
             // `os.walk` sorts a symlinked folder among the folders but does not enter it.
             if entry.is_dir {
-                if !is_link && name != ".git" {
-                    subdirs.push((name, path));
+                if !entry.is_symlink && entry.name != ".git" {
+                    subdirs.push((&entry.name, &entry.path));
                 }
-            } else {
-                names.push((name, path));
+            } else if entry.name.ends_with(".yaml") || entry.name.ends_with(".yml") {
+                names.push((&entry.name, &entry.path));
             }
         }
         names.sort();
-        for (name, path) in names {
-            if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
-                continue;
-            }
-            if !files.is_file(&path) {
+        for (_, path) in names {
+            if !files.is_file(path) {
                 continue; // a dangling link, a FIFO: not something Kimi could load
             }
-            // Sniffed once per version of the file: a refresh looks again only at the
-            // files that changed.
-            match files.sniffed(&path, crate::discover::context_key("kimi entry point"), is_entry_point) {
-                Ok(entry) => {
-                    if *entry {
-                        found.push(path);
-                    }
-                }
-                Err(e) => diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, &path, format!("cannot read: {e}"))),
-            }
+            met.push(Met::Candidate(path.clone()));
         }
         subdirs.sort();
-        stack.extend(subdirs.into_iter().rev().map(|(_, p)| p));
+        stack.extend(subdirs.into_iter().rev().map(|(_, p)| p.clone()));
     }
-    (found, diagnostics)
+    met
 }
 
 /// `true` for a YAML mapping with the key `agent`; for text that is not UTF-8 or not

@@ -100,14 +100,14 @@ impl Framework for Kimi {
         }
         let touched = std::mem::take(&mut loader.touched);
         report.searched = searched(cx, builtins.as_deref(), &touched);
-        report.agents.sort_by(|a, b| (&a.name, a.source.key()).cmp(&(&b.name, b.source.key())));
+        report.agents.sort_by_cached_key(|a| (a.name.clone(), a.source.key()));
         report
     }
 }
 
 /// Who lists a file as a subagent: the parent's source key, the subagent's name and
 /// description, and the line of the entry.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 struct ListedBy {
     parent: String,
     parent_path: PathBuf,
@@ -136,6 +136,9 @@ struct Definition {
     diagnostic: Option<Diagnostic>,
     subagents: Vec<spec::SubagentEntry>,
     chain_len: usize,
+    /// The chain's files, kept when it is at most [`KEPT_CHAIN`] long (the agent's
+    /// `chain` is then filled too): a refresh reuses it instead of rebuilding it.
+    kept_chain: Option<Vec<PathBuf>>,
     /// The system prompt it renders, when its chain resolved.
     prompt: Option<PathBuf>,
     /// What its resolution observed, for the files extending it.
@@ -195,25 +198,36 @@ impl Loader<'_, '_> {
     /// definitions whose answers changed: an edited file and the files extending it.
     fn load_one(&mut self, path: &Path) -> Vec<spec::SubagentEntry> {
         let listed = self.listed_by.get(&normalize(path)).cloned();
-        let key = crate::discover::context_key(&format!(
-            "{}\0{}\0{listed:?}",
-            self.args_key,
-            path.display()
-        ));
+        let key = {
+            // Hashed, not formatted: this runs for every definition of every load.
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            ("kimi definition", self.args_key, path.as_os_str(), &listed).hash(&mut h);
+            h.finish()
+        };
         let (context, covers) = (&self.context, &self.covers);
         let one = self.files.definition(key, |files| {
-            context.definition(files, path, listed.as_ref(), covers)
+            context.definition_kept(files, path, listed.as_ref(), covers)
         });
         self.covers.insert(path.to_path_buf(), one.cover.clone());
-        let chain = self.chains.chain(path, one.chain_len);
-        for file in &chain {
-            self.touch(file);
+        let mut agent = one.agent.clone();
+        match &one.kept_chain {
+            Some(chain) => {
+                for file in chain {
+                    self.touch(file);
+                }
+            }
+            None => {
+                let chain = self.chains.chain(path, one.chain_len);
+                for file in &chain {
+                    self.touch(file);
+                }
+                agent.chain = chain_keys(&chain, self.context.key).into();
+            }
         }
         if let Some(prompt) = &one.prompt {
             self.touch(prompt);
         }
-        let mut agent = one.agent.clone();
-        agent.chain = chain_keys(&chain, self.context.key).into();
         self.report.agents.push(agent);
         self.report
             .diagnostics
@@ -228,7 +242,30 @@ impl Loader<'_, '_> {
     }
 }
 
+/// The longest chain a definition keeps (see [`Definition::kept_chain`]): usual chains
+/// are a few files, and a bound keeps a 10,000-level `extend` chain linear in memory.
+const KEPT_CHAIN: usize = 32;
+
 impl Context<'_> {
+    /// [`Context::definition`], with its chain kept when it is short.
+    fn definition_kept(
+        &self,
+        files: crate::discover::Files,
+        path: &Path,
+        listed: Option<&ListedBy>,
+        covers: &HashMap<PathBuf, Cover>,
+    ) -> Definition {
+        let mut one = self.definition(files, path, listed, covers);
+        if one.chain_len <= KEPT_CHAIN {
+            // Rebuilt from what the resolution just read: no new observation.
+            let chain = Resolver::new(files.cache().untracked(), self.lookups, self.default_agent.clone(), self.key)
+                .chain(path, one.chain_len);
+            one.agent.chain = chain_keys(&chain, self.key).into();
+            one.kept_chain = Some(chain);
+        }
+        one
+    }
+
     /// Resolves and renders one file: its agent (or its error), and the subagents to
     /// visit (none when it failed, as in Kimi).
     fn definition(
@@ -256,6 +293,7 @@ impl Context<'_> {
                 diagnostic: Some(diagnostic),
                 subagents: Vec::new(),
                 chain_len,
+                kept_chain: None,
                 prompt,
                 cover: cover.clone(),
             }
@@ -315,6 +353,7 @@ impl Context<'_> {
             diagnostic: None,
             subagents: resolved.subagents,
             chain_len,
+            kept_chain: None,
             prompt: prompt_path,
             cover,
         }
