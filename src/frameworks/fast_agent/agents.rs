@@ -99,17 +99,33 @@ fn history_origin(entry: &Entry) -> FieldOrigin {
     FieldOrigin { provenance: if sites.len() > 1 { Provenance::Merged } else { Provenance::Own }, sites, rule }
 }
 
-/// The agent for one registered card.
-pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &HashMap<&str, (String, bool)>) -> Agent {
-    let l = &entry.loaded;
-    let card = &l.card;
-    let mut fields: Vec<Field> = Vec::new();
+/// The oracle's fields: the stored card data, the card's `AgentConfig`, the history.
+fn fields_of(entry: &Entry) -> Arc<[Field]> {
+    let card = &entry.loaded.card;
+    let mut fields: Vec<Field> = Vec::with_capacity(card.data.len() + 2);
     for (key, value) in &card.data {
         fields.push(Field { key: key.clone(), value: value.clone(), origin: origin(entry, key) });
     }
     fields.push(Field { key: "config".into(), value: Json::Object(card.config.clone()), origin: config_origin(entry) });
     let history: Vec<Json> = entry.history.iter().map(|m| json!({"role": m.role, "text": m.text})).collect();
     fields.push(Field { key: "history".into(), value: Json::Array(history), origin: history_origin(entry) });
+    fields.into()
+}
+
+/// The agent for one registered card.
+pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &HashMap<&str, (String, bool)>) -> Agent {
+    let l = &entry.loaded;
+    let card = &l.card;
+    let fields = match l.fields.get() {
+        Some((history, fields)) if *history == entry.history => Arc::clone(fields),
+        _ => {
+            let fields = fields_of(entry);
+            // The first history wins the cache; another (a refresh that changed only
+            // a history file) builds its own.
+            let _ = l.fields.set((entry.history.clone(), Arc::clone(&fields)));
+            fields
+        }
+    };
 
     let winner_key = winner.map(|w| w.loaded.source.key());
     let (status, rule) = if active {
@@ -151,7 +167,7 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
         rule,
         chain: Arc::new([l.source.key()]),
         description,
-        fields: fields.into(),
+        fields,
         attributes: card.attributes.clone(),
         system_prompt: Some(card.instruction.clone()),
         messages: entry.history.iter().map(|m| Message { role: m.role.clone(), label: None, text: m.text.clone() }).collect(),

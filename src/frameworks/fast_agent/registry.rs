@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
@@ -17,7 +18,7 @@ use super::rules::CardType;
 use super::validate::{self, Card, CardContext, InstructionRule};
 use super::{agents, home_of, source_of, ID};
 use crate::frameworks::LoadContext;
-use crate::model::{DiagKind, Diagnostic, EcosystemReport, Source};
+use crate::model::{DiagKind, Diagnostic, EcosystemReport, Field, Source};
 
 /// What every step of the load shares.
 pub struct LoadState<'a> {
@@ -32,12 +33,17 @@ pub struct LoadState<'a> {
 /// One card that loaded, with where it came from.
 #[derive(Clone)]
 pub struct Loaded {
-    pub card: Card,
+    /// Shared by the memo of its file and every load that reuses it.
+    pub card: Arc<Card>,
     pub source: Source,
     /// The file as registered (symlinks resolved).
     pub path: PathBuf,
     /// Its folder is literally named `tool-cards`.
     pub is_tool: bool,
+    /// The agent's fields, once built, with the history they were built for: they
+    /// depend only on the card, its source and that history, so a refresh that
+    /// reuses the file's memo reuses them too.
+    pub fields: Arc<OnceLock<(Vec<Message>, Arc<[Field]>)>>,
 }
 
 /// Reads and validates every card of one file. The file's failure is returned with
@@ -100,7 +106,7 @@ fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failu
             source.card = Some(card.name.clone());
         }
         let is_tool = path.parent().and_then(Path::file_name).is_some_and(|n| n == "tool-cards");
-        out.push(Loaded { card, source, path: path.clone(), is_tool });
+        out.push(Loaded { card: Arc::new(card), source, path: path.clone(), is_tool, fields: Arc::default() });
     }
     Ok(out)
 }
@@ -132,17 +138,20 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
     // runs); registration below stays in discovery order.
     let loads: Vec<Result<Vec<Loaded>, Failure>> = files.par_iter().map(|d| load_file(s, d)).collect();
     for (discovered, loaded) in files.iter().zip(loads) {
-        let key = source_of(s.cx, discovered).key();
         let loaded = match loaded {
             Ok(l) => l,
             Err(f) => {
-                report.agents.push(agents::invalid(discovered, source_of(s.cx, discovered), &f));
+                let source = source_of(s.cx, discovered);
+                let key = source.key();
+                report.agents.push(agents::invalid(discovered, source, &f));
                 push_error(report, discovered, key, f);
                 continue;
             }
         };
         if let Some(conflict) = registration_conflict(&loaded, &registered, &winners) {
-            report.agents.push(agents::invalid(discovered, source_of(s.cx, discovered), &conflict));
+            let source = source_of(s.cx, discovered);
+            let key = source.key();
+            report.agents.push(agents::invalid(discovered, source, &conflict));
             push_error(report, discovered, key, conflict);
             continue;
         }

@@ -256,7 +256,7 @@ fn read(s: &LoadState, path: &Path, dialect: Dialect) -> Reading {
                 .into_iter()
                 .map(|l| {
                     let opener = l.card.attributes.iter().map(|a| a.line).min().map(|line| line.saturating_sub(1));
-                    (l.card.name, l.card.instruction, l.card.inline_history, opener)
+                    (l.card.name.clone(), l.card.instruction.clone(), l.card.inline_history.clone(), opener)
                 })
                 .collect(),
         ),
