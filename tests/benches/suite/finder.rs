@@ -81,6 +81,9 @@ pub fn keystroke(bench: &Bench) -> Vec<Row> {
                 let drawn = terminal.draw(|f| ui::draw(f, &app, &theme));
                 keystrokes.push(t.elapsed());
                 cpu.push(own_cpu().saturating_sub(before));
+                if std::env::var_os("AGENTRY_BENCH_VERBOSE").is_some() {
+                    println!("  key {:?} of {query:?}: {}", &query[..n + c.len_utf8()], ms(t.elapsed()));
+                }
                 if drawn.is_err() {
                     println!("drawing failed; skipped");
                     return Vec::new();
