@@ -12,4 +12,4 @@ mod source;
 pub use agent::{Agent, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Status};
 pub use catalog::{Catalog, EcosystemReport, SearchDir};
 pub use diagnostic::{DiagKind, Diagnostic, Severity};
-pub use source::{normalize, posix, relative_to, Roots, Scope, Source};
+pub use source::{normalize, normalized, posix, relative_to, Roots, Scope, Source};

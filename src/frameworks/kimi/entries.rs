@@ -11,6 +11,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use rayon::prelude::*;
+
 use crate::discover::Files;
 use crate::model::{DiagKind, Diagnostic};
 use crate::yaml::{self, Value};
@@ -35,23 +37,30 @@ enum Met {
 pub fn walk(files: Files, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
     let key = crate::discover::context_key(&format!("kimi entry walk\0{}", project.display()));
     let met = files.memo(key, |files| yaml_files(files, project));
+    // Sniffed once per version of the file (a refresh looks again only at the files
+    // that changed), in parallel: a cold load parses every YAML file of the project.
+    let sniff_key = crate::discover::context_key("kimi entry point");
+    let sniffed: Vec<_> = met
+        .par_iter()
+        .map(|m| match m {
+            Met::Candidate(path) => Some(files.sniffed(path, sniff_key, is_entry_point)),
+            Met::Problem(_) => None,
+        })
+        .collect();
     let mut found = Vec::new();
     let mut diagnostics = Vec::new();
-    for m in met.iter() {
-        match m {
-            Met::Problem(d) => diagnostics.push(d.clone()),
-            // Sniffed once per version of the file: a refresh looks again only at the
-            // files that changed.
-            Met::Candidate(path) => {
-                match files.sniffed(path, crate::discover::context_key("kimi entry point"), is_entry_point) {
-                    Ok(entry) => {
-                        if *entry {
-                            found.push(path.clone());
-                        }
-                    }
-                    Err(e) => diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, path, format!("cannot read: {e}"))),
+    for (m, sniff) in met.iter().zip(sniffed) {
+        match (m, sniff) {
+            (Met::Problem(d), _) => diagnostics.push(d.clone()),
+            (Met::Candidate(path), Some(Ok(entry))) => {
+                if *entry {
+                    found.push(path.clone());
                 }
             }
+            (Met::Candidate(path), Some(Err(e))) => {
+                diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, path, format!("cannot read: {e}")))
+            }
+            (Met::Candidate(_), None) => {}
         }
     }
     (found, diagnostics)

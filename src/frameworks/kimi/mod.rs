@@ -75,6 +75,7 @@ impl Framework for Kimi {
 
         let (entry_points, walk_problems) = entries::walk(cx.files, &cx.roots.project);
         report.diagnostics.extend(walk_problems);
+        resolve::preparse(cx.files.cache().untracked(), &entry_points);
         let lookups = Lookups::default();
         let mut loader = Loader {
             context: Context {
@@ -100,7 +101,16 @@ impl Framework for Kimi {
         }
         let touched = std::mem::take(&mut loader.touched);
         report.searched = searched(cx, builtins.as_deref(), &touched);
-        report.agents.sort_by_cached_key(|a| (a.name.clone(), a.source.key()));
+        // By name, then source key: Kimi sources carry no card and no scope name is a
+        // prefix of another, so (scope, path) orders as the key `scope:path` does.
+        report.agents.sort_by(|a, b| {
+            (&a.name, a.source.scope.as_str(), &a.source.rel, &a.source.card).cmp(&(
+                &b.name,
+                b.source.scope.as_str(),
+                &b.source.rel,
+                &b.source.card,
+            ))
+        });
         report
     }
 }
@@ -174,10 +184,14 @@ impl Loader<'_, '_> {
             if !self.seen.insert(normalize(&path)) {
                 continue;
             }
-            let mut subagents = self.load_one(&path);
+            let one = self.load_one(&path);
+            if one.subagents.is_empty() {
+                continue;
+            }
+            let mut subagents: Vec<&spec::SubagentEntry> = one.subagents.iter().collect();
             subagents.sort_by(|a, b| a.name.cmp(&b.name));
             let parent = (self.context.key)(&path);
-            for sub in subagents.iter().rev() {
+            for sub in subagents.into_iter().rev() {
                 self.listed_by
                     .entry(normalize(&sub.path))
                     .or_insert_with(|| ListedBy {
@@ -196,7 +210,7 @@ impl Loader<'_, '_> {
     /// prompt and includes and whether its subagents exist (file-system answers), and
     /// on who lists it, which is part of the key. A refresh resolves again only the
     /// definitions whose answers changed: an edited file and the files extending it.
-    fn load_one(&mut self, path: &Path) -> Vec<spec::SubagentEntry> {
+    fn load_one(&mut self, path: &Path) -> Arc<Definition> {
         let listed = self.listed_by.get(&normalize(path)).cloned();
         let key = {
             // Hashed, not formatted: this runs for every definition of every load.
@@ -232,11 +246,13 @@ impl Loader<'_, '_> {
         self.report
             .diagnostics
             .extend(one.diagnostic.iter().cloned());
-        one.subagents.clone()
+        one
     }
 
     fn touch(&mut self, file: &Path) {
-        if self.touched_set.insert(file.to_path_buf()) {
+        // Most files are touched again (a parent by each child): look before copying.
+        if !self.touched_set.contains(file) {
+            self.touched_set.insert(file.to_path_buf());
             self.touched.push(file.to_path_buf());
         }
     }
@@ -487,7 +503,7 @@ fn searched(cx: &LoadContext, builtins: Option<&Path>, touched: &[PathBuf]) -> V
     let builtin_root = builtins.map(normalize);
     let mut extra: Vec<PathBuf> = Vec::new();
     for file in touched {
-        let Some(folder) = normalize(file).parent().map(Path::to_path_buf) else { continue };
+        let Some(folder) = crate::model::normalized(file).parent().map(Path::to_path_buf) else { continue };
         let inside = folder.starts_with(&project) || builtin_root.as_ref().is_some_and(|b| folder.starts_with(b));
         if !inside && !extra.contains(&folder) {
             extra.push(folder);

@@ -444,13 +444,27 @@ fn read_and_parse(files: Files, path: &Path) -> Result<SpecFile, Problem> {
         }
         Ok(_) => {}
     }
-    // Parsed once per version of the file: a reload re-parses only what changed.
-    let context = crate::discover::context_key(&path.to_string_lossy());
-    let parsed = files.derived(path, context, |bytes| spec::parse(path, bytes)).map_err(|e| {
+    let parsed = parsed(files, path).map_err(|e| {
         let kind = if e == ReadError::NotFound { DiagKind::Missing } else { DiagKind::Io };
         Problem::new(kind, path, None, format!("cannot read the agent spec file: {e}"))
     })?;
     (*parsed).clone()
+}
+
+/// The file parsed, once per version of it: a reload re-parses only what changed.
+fn parsed(files: Files, path: &Path) -> Result<Arc<Result<SpecFile, Problem>>, ReadError> {
+    let context = crate::discover::context_key(&path.to_string_lossy());
+    files.derived(path, context, |bytes| spec::parse(path, bytes))
+}
+
+/// Parses the regular files `paths` into the file cache, in parallel and without
+/// noting anything (the resolutions that read them note it): resolution itself runs
+/// one definition at a time.
+pub fn preparse(files: Files, paths: &[PathBuf]) {
+    use rayon::prelude::*;
+    paths.par_iter().for_each(|path| {
+        let _ = parsed(files, path);
+    });
 }
 
 /// Python's `Path.exists()` is false for these errors (missing file, a file used as a
