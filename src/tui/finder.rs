@@ -151,11 +151,22 @@ fn rank_continuing(
         let at = if start == 0 { 0 } else { memo.end[n] as usize };
         continue_end(haystacks[n].as_bytes(), at, rest).map(|end| (end, n))
     };
-    let matched = filter_map(haystacks.len(), candidates, ends);
-    for &(end, n) in &matched {
-        // Haystacks are short (a name, a path, a cut description): far below 4 GiB.
-        memo.end[n] = end as u32;
-    }
+    let matched = match candidates {
+        Some(c) if c.len() >= PARALLEL_FROM => {
+            let new_end = ends_in_memory_order(haystacks.len(), c, |n| ends(n).map(|(end, _)| end));
+            let matched = c.iter().filter(|&&n| new_end[n] != NO_MATCH).map(|&n| (new_end[n] as usize, n)).collect();
+            memo.end = new_end;
+            matched
+        }
+        _ => {
+            let matched = filter_map(haystacks.len(), candidates, ends);
+            for &(end, n) in &matched {
+                // Haystacks are short (a name, a path, a cut description): far below 4 GiB.
+                memo.end[n] = end as u32;
+            }
+            matched
+        }
+    };
     memo.query = query.to_string();
     // Order by where the match ends with a counting sort (ends are small numbers);
     // within one end, candidates keep their order (catalog or previous ranking).
@@ -201,6 +212,27 @@ fn filter_map<T: Send>(
         None => (0..all).into_par_iter().map(&f).collect_into_vec(&mut slots),
     }
     slots.into_iter().flatten().collect()
+}
+
+/// An end that marks no match in [`ends_in_memory_order`].
+const NO_MATCH: u32 = u32::MAX;
+
+/// `end` of every candidate, indexed by agent ([`NO_MATCH`] for the rest), computed
+/// in parallel in agent order rather than in the candidates' (ranked) order: the
+/// haystacks were allocated in agent order, so the scan reads memory forwards
+/// instead of jumping across 100,000 separate strings, one cache miss per agent.
+fn ends_in_memory_order(all: usize, candidates: &[usize], end: impl Fn(usize) -> Option<usize> + Sync + Send) -> Vec<u32> {
+    let mut wanted = vec![false; all];
+    for &n in candidates {
+        wanted[n] = true;
+    }
+    let mut out: Vec<u32> = Vec::new();
+    (0..all)
+        .into_par_iter()
+        // Haystacks are short (a name, a path, a cut description): far below 4 GiB.
+        .map(|n| if wanted[n] { end(n).map_or(NO_MATCH, |e| e as u32) } else { NO_MATCH })
+        .collect_into_vec(&mut out);
+    out
 }
 
 fn by_score(mut scored: Vec<(i64, usize)>) -> Vec<usize> {

@@ -31,6 +31,9 @@ pub struct LoadState<'a> {
 }
 
 /// One card that loaded, with where it came from.
+/// An agent's fields and the history they were built with.
+pub type BuiltFields = (Vec<Message>, Arc<[Field]>);
+
 #[derive(Clone)]
 pub struct Loaded {
     /// Shared by the memo of its file and every load that reuses it.
@@ -43,7 +46,7 @@ pub struct Loaded {
     /// The agent's fields, once built, with the history they were built for: they
     /// depend only on the card, its source and that history, so a refresh that
     /// reuses the file's memo reuses them too.
-    pub fields: Arc<OnceLock<(Vec<Message>, Arc<[Field]>)>>,
+    pub fields: Arc<OnceLock<BuiltFields>>,
 }
 
 /// Reads and validates every card of one file. The file's failure is returned with

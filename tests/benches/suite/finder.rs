@@ -78,11 +78,13 @@ pub fn keystroke(bench: &Bench) -> Vec<Row> {
                 let before = own_cpu();
                 let t = Instant::now();
                 app.on_key(key(KeyCode::Char(c)));
+                let matched = t.elapsed();
                 let drawn = terminal.draw(|f| ui::draw(f, &app, &theme));
                 keystrokes.push(t.elapsed());
                 cpu.push(own_cpu().saturating_sub(before));
                 if std::env::var_os("AGENTRY_BENCH_VERBOSE").is_some() {
-                    println!("  key {:?} of {query:?}: {}", &query[..n + c.len_utf8()], ms(t.elapsed()));
+                    let typed = &query[..n + c.len_utf8()];
+                    println!("  key {typed:?}: {} (match {}, draw {})", ms(t.elapsed()), ms(matched), ms(t.elapsed() - matched));
                 }
                 if drawn.is_err() {
                     println!("drawing failed; skipped");
