@@ -54,13 +54,15 @@ impl Finder {
 
     /// Appends text to the query and narrows the matches.
     pub fn push(&mut self, matcher: &SkimMatcherV2, haystacks: &[String], text: &str) {
-        self.history.push((self.query.clone(), self.matches.clone()));
+        let before = self.query.clone();
         self.query.push_str(text);
         let candidates = self.matches.take();
         // The ends belong to the previous matches: without them there is nothing to
         // continue from.
         let ends = self.ends.take().filter(|_| candidates.is_some());
         let (matches, ends) = rank_continuing(matcher, haystacks, candidates.as_deref(), &self.query, ends);
+        // Moved, not copied: the previous matches of 100,000 agents are 800 KB.
+        self.history.push((before, candidates));
         self.matches = Some(matches);
         self.ends = ends;
     }
