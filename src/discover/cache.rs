@@ -152,6 +152,10 @@ impl FileCache {
                 return Ok(e.bytes.clone());
             }
         }
+        // Checked once per pass: within a pass files are taken not to change.
+        if let Some(e) = lock(&self.entries).get(path).filter(|e| e.pass == pass && !e.suspect) {
+            return Ok(e.bytes.clone());
+        }
         let meta = std::fs::metadata(path)?;
         if meta.is_dir() {
             return Err(ReadError::IsDir);

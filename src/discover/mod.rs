@@ -114,8 +114,14 @@ pub fn list_dir(dir: &Path) -> io::Result<Option<Vec<DirEntry>>> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
-        let is_dir = std::fs::metadata(&path).map(|m| m.is_dir()).unwrap_or(false);
-        let is_symlink = entry.file_type().map(|t| t.is_symlink()).unwrap_or(false);
+        // The entry's type comes with the listing; only a symlink (or a file system
+        // that does not say) needs a `stat` to tell where it leads.
+        let file_type = entry.file_type().ok();
+        let is_symlink = file_type.is_some_and(|t| t.is_symlink());
+        let is_dir = match file_type {
+            Some(t) if !t.is_symlink() => t.is_dir(),
+            _ => std::fs::metadata(&path).map(|m| m.is_dir()).unwrap_or(false),
+        };
         out.push(DirEntry { name: entry.file_name().to_string_lossy().into_owned(), path, is_dir, is_symlink });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
@@ -163,7 +169,11 @@ mod tests {
         assert_eq!(&*cache.read(&f).unwrap(), b"one");
         assert_eq!(cache.stats().0, 1);
         std::fs::write(&f, "three").unwrap();
+        // Within a pass a file is taken not to change: its stamp is checked once.
+        assert_eq!(&*cache.read(&f).unwrap(), b"one");
+        cache.begin_pass(None);
         assert_eq!(&*cache.read(&f).unwrap(), b"three");
+        assert_eq!(cache.stats().0, 2);
         // A pass that does not ask for the file drops it.
         cache.begin_pass(None);
         cache.retain_pass();
@@ -180,6 +190,7 @@ mod tests {
         assert_eq!(*cache.derived(&f, 8, parse).unwrap(), 5);
         assert_eq!(parses.get(), 2, "another context parses again");
         std::fs::write(&f, "changed!").unwrap();
+        cache.begin_pass(None);
         assert_eq!(*cache.derived(&f, 7, parse).unwrap(), 8);
         assert_eq!(parses.get(), 3, "new bytes are parsed again");
         std::fs::remove_dir_all(&dir).unwrap();

@@ -434,12 +434,15 @@ impl Resolved {
 
 /// `_load_agent_spec` steps 1–7 for one file, asked through `files`.
 fn read_and_parse(files: Files, path: &Path) -> Result<SpecFile, Problem> {
-    match files.metadata(path) {
+    // A regular file (the usual case) is told by the remembered kind; anything else
+    // asks again for the error Kimi reports.
+    let regular = files.kind(path) == crate::discover::Kind::File;
+    match if regular { Ok(None) } else { files.metadata(path).map(Some) } {
         Err(e) if is_not_found(&e) => {
             return Err(Problem::new(DiagKind::Missing, path, None, format!("Agent spec file not found: {}", path.display())))
         }
         Err(e) => return Err(Problem::new(DiagKind::Io, path, None, format!("cannot inspect the agent spec file: {e}"))),
-        Ok(meta) if !meta.is_file() => {
+        Ok(Some(meta)) if !meta.is_file() => {
             return Err(Problem::new(DiagKind::Missing, path, None, format!("Agent spec path is not a file: {}", path.display())))
         }
         Ok(_) => {}
