@@ -229,6 +229,10 @@ impl FileCache {
         if let Some(k) = lock(&self.answers).kinds.get(path) {
             return *k;
         }
+        if let Some(kind) = self.kind_from_listing(path) {
+            lock(&self.answers).kinds.insert(path.to_path_buf(), kind);
+            return kind;
+        }
         let kind = match std::fs::metadata(path) {
             Ok(m) if m.is_file() => Kind::File,
             Ok(m) if m.is_dir() => Kind::Dir,
@@ -237,6 +241,41 @@ impl FileCache {
         };
         lock(&self.answers).kinds.insert(path.to_path_buf(), kind);
         kind
+    }
+
+    /// The kind of `path` as its folder's listing of this pass already tells it,
+    /// without a `stat`: frameworks look for each name in several folders, and most
+    /// of those looks find nothing. `None` when the listing cannot tell: no listing
+    /// yet, a symlink (its target decides), a name that is not plain, or a file
+    /// system whose names may not match byte for byte.
+    fn kind_from_listing(&self, path: &Path) -> Option<Kind> {
+        if !cfg!(target_os = "linux") || path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+            return None;
+        }
+        let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else { return None };
+        let name = name.to_str().filter(|n| *n != "." && *n != "..")?;
+        let answers = lock(&self.answers);
+        match answers.listings.get(folder)? {
+            // Not a folder (missing, a file, a dangling link): nothing is below it.
+            Ok(None) => Some(Kind::Missing),
+            Ok(Some(entries)) => match entries.binary_search_by(|e| e.name.as_str().cmp(name)) {
+                Err(_) => Some(Kind::Missing),
+                Ok(i) => {
+                    let e = &entries[i];
+                    // Listed names are lossy: a name that only reads the same is not it.
+                    if e.path.file_name() != path.file_name() {
+                        return None;
+                    }
+                    match (e.is_symlink, e.is_dir, e.is_file) {
+                        (true, _, _) => None,
+                        (false, true, _) => Some(Kind::Dir),
+                        (false, false, true) => Some(Kind::File),
+                        (false, false, false) => Some(Kind::Other),
+                    }
+                }
+            },
+            Err(_) => None,
+        }
     }
 
     /// [`super::list_dir`], remembered.

@@ -100,6 +100,8 @@ pub struct DirEntry {
     pub path: PathBuf,
     /// A folder, following symlinks (Python's `Path.is_dir()`).
     pub is_dir: bool,
+    /// A regular file, following symlinks (Python's `Path.is_file()`).
+    pub is_file: bool,
     /// The entry itself is a symlink (`os.walk` does not enter linked folders).
     pub is_symlink: bool,
 }
@@ -118,11 +120,11 @@ pub fn list_dir(dir: &Path) -> io::Result<Option<Vec<DirEntry>>> {
         // that does not say) needs a `stat` to tell where it leads.
         let file_type = entry.file_type().ok();
         let is_symlink = file_type.is_some_and(|t| t.is_symlink());
-        let is_dir = match file_type {
-            Some(t) if !t.is_symlink() => t.is_dir(),
-            _ => std::fs::metadata(&path).map(|m| m.is_dir()).unwrap_or(false),
+        let (is_dir, is_file) = match file_type {
+            Some(t) if !t.is_symlink() => (t.is_dir(), t.is_file()),
+            _ => std::fs::metadata(&path).map(|m| (m.is_dir(), m.is_file())).unwrap_or((false, false)),
         };
-        out.push(DirEntry { name: entry.file_name().to_string_lossy().into_owned(), path, is_dir, is_symlink });
+        out.push(DirEntry { name: entry.file_name().to_string_lossy().into_owned(), path, is_dir, is_file, is_symlink });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(Some(out))
