@@ -32,6 +32,9 @@ impl Failure {
     }
 }
 
+/// `ENOTDIR`, as `realpath` reports `file/..`.
+const ENOTDIR: i32 = 20;
+
 /// Canonical paths by the path asked for, valid until [`CanonicalMemo::clear`].
 #[derive(Default)]
 pub(super) struct CanonicalMemo {
@@ -41,20 +44,25 @@ pub(super) struct CanonicalMemo {
 impl CanonicalMemo {
     /// What `std::fs::canonicalize(path)` returns.
     pub(super) fn canonicalize(&self, path: &Path) -> io::Result<PathBuf> {
-        // Only absolute paths of plain names are remembered and go step by step: `..`
-        // must be applied after following a symlink, and a trailing slash (which
-        // requires a folder) is invisible to `Path` equality, so the memo would mix
-        // `a.md/` up with `a.md`. Those, relative paths and the root go to the OS.
-        let plain = path.is_absolute()
+        // Only absolute paths of names and `..` are remembered and go step by step
+        // (`..` applied to what the path resolved to so far, after any symlink): a
+        // trailing slash (which requires a folder) is invisible to `Path` equality, so
+        // the memo would mix `a.md/` up with `a.md`. Those and relative paths go to
+        // the OS.
+        let stepwise = path.is_absolute()
             && !path.as_os_str().as_encoded_bytes().ends_with(b"/")
-            && path.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
-        if !plain {
+            && path.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_) | Component::ParentDir));
+        if !stepwise {
             return std::fs::canonicalize(path);
         }
         if let Some(known) = self.lock().get(path) {
             return known.clone().map_err(|f| f.to_io());
         }
-        let found = self.resolve(path);
+        let found = if path.components().any(|c| c == Component::ParentDir) {
+            self.resolve_dotted(path)
+        } else {
+            self.resolve(path)
+        };
         self.lock().insert(path.to_path_buf(), found.as_ref().map(Clone::clone).map_err(Failure::of));
         found
     }
@@ -72,6 +80,27 @@ impl CanonicalMemo {
         let real = self.canonicalize(parent)?.join(name);
         if std::fs::symlink_metadata(&real)?.file_type().is_symlink() {
             return std::fs::canonicalize(&real);
+        }
+        Ok(real)
+    }
+
+    /// An absolute path with `..` parts (Kimi's `extend: ../base.yaml`): each part in
+    /// turn, as `realpath` does it: a name is resolved (through the memo), `..` goes
+    /// up from what the path resolved to so far, which must be a folder.
+    fn resolve_dotted(&self, path: &Path) -> io::Result<PathBuf> {
+        let mut real = PathBuf::from("/");
+        for part in path.components() {
+            match part {
+                Component::RootDir => {}
+                Component::Normal(name) => real = self.canonicalize(&real.join(name))?,
+                Component::ParentDir => {
+                    if !std::fs::metadata(&real)?.is_dir() {
+                        return Err(io::Error::from_raw_os_error(ENOTDIR));
+                    }
+                    real.pop();
+                }
+                _ => return std::fs::canonicalize(path),
+            }
         }
         Ok(real)
     }
@@ -105,6 +134,13 @@ mod tests {
             "link/sub/a.md",
             "link/sub/rel.md",
             "link/sub/../sub/a.md",
+            "real/sub/../sub/a.md",
+            "real/../link/sub/rel.md",
+            "real/sub/a.md/../a.md",
+            "real/missing/../sub/a.md",
+            "loop1/../real",
+            "link/sub/../../real/sub/a.md",
+            "real/../../..",
             "real/sub/a.md/",
             "real/sub/a.md/x",
             "real/missing/a.md",
