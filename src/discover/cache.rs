@@ -19,7 +19,7 @@
 //! reported and handled by the next one), so every answer is asked once per pass.
 
 use std::any::{Any, TypeId};
-use std::collections::HashMap;
+use crate::discover::fast_hash::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -476,7 +476,7 @@ impl FileCache {
         }
         // Each memo's filter rules most of them out at once; shared parts are
         // decided once (`seen`).
-        let mut seen = HashMap::new();
+        let mut seen = HashMap::default();
         let mut memos = lock(&self.memos);
         let touched: Vec<(TypeId, u64)> = memos
             .iter()

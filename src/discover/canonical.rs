@@ -3,7 +3,7 @@
 //! `realpath` issues one `readlink` per path component each time. Here a path costs one
 //! `lstat` of its last component once its folder is known, and nothing when asked again.
 
-use std::collections::HashMap;
+use crate::discover::fast_hash::HashMap;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;

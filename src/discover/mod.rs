@@ -15,6 +15,13 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use cache::{Counts, FileCache, Kind};
+
+/// Maps and sets keyed by paths and ids that a load asks thousands of times: a
+/// faster (still randomly seeded) hasher than the standard library's SipHash.
+pub mod fast_hash {
+    pub type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+    pub type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
+}
 pub use files::Files;
 pub use observe::untracked_access;
 

@@ -13,7 +13,7 @@
 //! is never reused.
 
 use std::cell::Cell;
-use std::collections::HashMap;
+use crate::discover::fast_hash::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -236,7 +236,7 @@ impl Observed {
 
     /// `true` when `changes` may change any answer this computation saw.
     pub fn touched_by(&self, changes: &Changes) -> bool {
-        self.touched_once(changes, &mut HashMap::new())
+        self.touched_once(changes, &mut HashMap::default())
     }
 
     /// [`Observed::touched_by`], deciding each shared part once (`seen`, by address):

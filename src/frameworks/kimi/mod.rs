@@ -16,7 +16,7 @@ mod prompt;
 mod resolve;
 pub(crate) mod spec;
 
-use std::collections::{HashMap, HashSet};
+use crate::discover::fast_hash::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -89,11 +89,11 @@ impl Framework for Kimi {
             args_key,
             chains: Resolver::new(cx.files.cache().untracked(), &lookups, default_agent, &key),
             files: cx.files,
-            seen: HashSet::new(),
-            listed_by: HashMap::new(),
-            covers: HashMap::new(),
+            seen: HashSet::default(),
+            listed_by: HashMap::default(),
+            covers: HashMap::default(),
             touched: Vec::new(),
-            touched_set: HashSet::new(),
+            touched_set: HashSet::default(),
             report: &mut report,
         };
         for entry in &entry_points {

@@ -6,7 +6,7 @@
 //! Every effective field keeps the file and line that set it and the rule that chose it.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use crate::discover::fast_hash::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -122,7 +122,7 @@ pub struct Resolver<'a> {
 
 impl<'a> Resolver<'a> {
     pub fn new(files: Files<'a>, lookups: &'a Lookups, default_agent: Option<PathBuf>, key: &'a dyn Fn(&Path) -> String) -> Self {
-        Resolver { files, lookups, default_agent, key, folders: HashMap::new() }
+        Resolver { files, lookups, default_agent, key, folders: HashMap::default() }
     }
 
     /// `_load_agent_spec` steps 1–7 for one file: exists, is a file, UTF-8, YAML,
@@ -189,7 +189,7 @@ impl<'a> Resolver<'a> {
         let mut chain: Vec<PathBuf> = Vec::new();
         let mut files: Vec<Arc<SpecFile>> = Vec::new();
         // Each step's identity, with its position in the chain.
-        let mut states: HashMap<PathBuf, usize> = HashMap::from([(self.identity(entry), 0)]);
+        let mut states: HashMap<PathBuf, usize> = std::iter::once((self.identity(entry), 0)).collect();
         let mut path = entry.to_path_buf();
         loop {
             chain.push(path.clone());
@@ -311,7 +311,7 @@ impl<'a> Resolver<'a> {
         };
         let Some(tools_at) = tools_at else { return Err(required("Tools are required", "tools")) };
 
-        let mut origins = HashMap::new();
+        let mut origins = HashMap::default();
         let replaced = |i: usize, slot_line: Option<u32>, field: &str| -> FieldOrigin {
             if i == 0 {
                 FieldOrigin::own(&(self.key)(&files[0].path), slot_line, format!("set here; replaces any parent's `{field}`"))
