@@ -52,7 +52,14 @@ type Shared = Arc<dyn Any + Send + Sync>;
 
 struct Entry {
     stamp: Stamp,
-    bytes: Arc<[u8]>,
+    /// Held only for files read as they are ([`FileCache::read`]). A file that is
+    /// only parsed keeps its parses, not its bytes: they were most of a large
+    /// workspace's memory besides its agents, and a parse of the same version is
+    /// reused without them (another parse of it reads the file again).
+    bytes: Option<Arc<[u8]>>,
+    /// Tells the versions of a path apart: a parse is kept only with the version it
+    /// was made from.
+    version: u64,
     /// The last pass ([`FileCache::begin_pass`]) that asked for the file.
     pass: u64,
     /// A folder above it was reported changed: a trusting pass checks its stamp
@@ -60,6 +67,25 @@ struct Entry {
     suspect: bool,
     /// Parses of these bytes, by the deriving type and the caller's context key.
     derived: Vec<((TypeId, u64), Shared)>,
+}
+
+/// What [`FileCache::lookup`] found for a file.
+enum Found {
+    /// The version held, with its bytes.
+    Held(Arc<[u8]>, u64),
+    /// The version held, without its bytes; and its size.
+    Known(u64, u64),
+    /// A version not held yet (new or changed), as measured.
+    Fresh(Stamp),
+}
+
+impl Entry {
+    fn found(&self) -> Found {
+        match &self.bytes {
+            Some(b) => Found::Held(b.clone(), self.version),
+            None => Found::Known(self.version, self.stamp.len),
+        }
+    }
 }
 
 /// What a path is, following symlinks (Python's `exists()`, `is_file()`, `is_dir()`).
@@ -117,6 +143,8 @@ pub struct FileCache {
     /// Every call of [`FileCache::read`], cached or not: the live loader's progress.
     served: AtomicU64,
     pass: AtomicU64,
+    /// The last [`Entry::version`] given out.
+    versions: AtomicU64,
     /// The current pass trusts what it holds (see the module documentation).
     trusting: AtomicBool,
     /// `realpath` step by step within one pass (a path costs its folder's answer and
@@ -144,17 +172,24 @@ impl FileCache {
 
     /// The file's bytes, following symlinks.
     pub fn read(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
+        let found = self.lookup(path)?;
+        self.bytes(path, found, true).map(|(bytes, _)| bytes)
+    }
+
+    /// Which version of the file is current, and whether it is held: trusted in a
+    /// trusting pass, else told by its stamp.
+    fn lookup(&self, path: &Path) -> Result<Found, ReadError> {
         self.served.fetch_add(1, Ordering::Relaxed);
         let pass = self.pass.load(Ordering::Relaxed);
         if self.trusting.load(Ordering::Relaxed) {
             if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| !e.suspect) {
                 e.pass = pass;
-                return Ok(e.bytes.clone());
+                return Ok(e.found());
             }
         }
         // Checked once per pass: within a pass files are taken not to change.
         if let Some(e) = lock(&self.entries).get(path).filter(|e| e.pass == pass && !e.suspect) {
-            return Ok(e.bytes.clone());
+            return Ok(e.found());
         }
         let meta = std::fs::metadata(path)?;
         if meta.is_dir() {
@@ -165,21 +200,44 @@ impl FileCache {
             if e.stamp == now {
                 e.pass = pass;
                 e.suspect = false;
-                return Ok(e.bytes.clone());
+                return Ok(e.found());
             }
         }
         if meta.len() > MAX_FILE_BYTES {
             return Err(ReadError::TooLarge(meta.len()));
         }
-        let bytes: Arc<[u8]> = read_bounded(path, meta.len())?.into();
+        Ok(Found::Fresh(now))
+    }
+
+    /// The bytes of what [`FileCache::lookup`] found, read from disk unless held,
+    /// and their version; `keep` holds them from now on. Only a new version counts
+    /// as a file read ([`Counts::reads`]): reading again an unchanged file whose
+    /// bytes were not kept is not reading what changed.
+    fn bytes(&self, path: &Path, found: Found, keep: bool) -> Result<(Arc<[u8]>, u64), ReadError> {
+        let (now, version) = match found {
+            Found::Held(bytes, version) => return Ok((bytes, version)),
+            Found::Known(version, len) => {
+                let bytes: Arc<[u8]> = read_bounded(path, len)?.into();
+                if keep {
+                    if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| e.version == version) {
+                        e.bytes = Some(bytes.clone());
+                    }
+                }
+                return Ok((bytes, version));
+            }
+            Found::Fresh(now) => (now, self.versions.fetch_add(1, Ordering::Relaxed) + 1),
+        };
+        let bytes: Arc<[u8]> = read_bounded(path, now.len)?.into();
         self.reads.fetch_add(1, Ordering::Relaxed);
         self.bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
-        let entry = Entry { stamp: now, bytes: bytes.clone(), pass, suspect: false, derived: Vec::new() };
+        let pass = self.pass.load(Ordering::Relaxed);
+        let held = keep.then(|| bytes.clone());
+        let entry = Entry { stamp: now, bytes: held, version, pass, suspect: false, derived: Vec::new() };
         let mut entries = lock(&self.entries);
         if entries.insert(path.to_path_buf(), entry).is_none() {
             self.count_folder(path, true);
         }
-        Ok(bytes)
+        Ok((bytes, version))
     }
 
     /// What `derive` makes of the file's bytes, computed once per version of the file:
@@ -205,19 +263,23 @@ impl FileCache {
         derive: impl FnOnce(&[u8]) -> T,
     ) -> Result<Arc<T>, ReadError> {
         let key = (TypeId::of::<T>(), context);
-        let bytes = self.read(path)?;
-        let cached = lock(&self.entries)
-            .get(path)
-            .filter(|e| Arc::ptr_eq(&e.bytes, &bytes))
-            .and_then(|e| e.derived.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone()));
-        if let Some(v) = cached.and_then(|v| v.downcast::<T>().ok()) {
-            return Ok(v);
+        let found = self.lookup(path)?;
+        if let Found::Held(_, held) | Found::Known(held, _) = found {
+            let cached = lock(&self.entries)
+                .get(path)
+                .filter(|e| e.version == held)
+                .and_then(|e| e.derived.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone()));
+            if let Some(v) = cached.and_then(|v| v.downcast::<T>().ok()) {
+                return Ok(v);
+            }
         }
+        let (bytes, version) = self.bytes(path, found, false)?;
         let value = Arc::new(derive(&bytes));
+        drop(bytes);
         if counted {
             self.parses.fetch_add(1, Ordering::Relaxed);
         }
-        if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| Arc::ptr_eq(&e.bytes, &bytes)) {
+        if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| e.version == version) {
             e.derived.retain(|(k, _)| *k != key);
             e.derived.push((key, value.clone() as Shared));
         }

@@ -296,8 +296,18 @@ impl Recorder {
         self.lock().parts.push(part);
     }
 
+    /// The observations, each question and each shared part kept once: a
+    /// computation asks about the same paths again and again (a chain's folders, a
+    /// search list), and memos keep what they observed for as long as they live.
     pub fn finish(self) -> Observed {
-        self.inner.into_inner().unwrap_or_else(|p| p.into_inner())
+        let mut o = self.inner.into_inner().unwrap_or_else(|p| p.into_inner());
+        o.own.sort_unstable_by(|a, b| (a.path.as_os_str(), a.asked as u8).cmp(&(b.path.as_os_str(), b.asked as u8)));
+        o.own.dedup();
+        o.own.shrink_to_fit();
+        o.parts.sort_unstable_by_key(|p| Arc::as_ptr(p) as usize);
+        o.parts.dedup_by(|a, b| Arc::ptr_eq(a, b));
+        o.parts.shrink_to_fit();
+        o
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Observed> {

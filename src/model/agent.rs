@@ -1,3 +1,4 @@
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -61,11 +62,13 @@ pub enum Provenance {
 pub struct FieldOrigin {
     pub provenance: Provenance,
     pub sites: Vec<Site>,
-    pub rule: String,
+    /// Most rules are fixed words ("framework default"), borrowed rather than
+    /// copied into each of the many fields that share them.
+    pub rule: Cow<'static, str>,
 }
 
 impl FieldOrigin {
-    pub fn own(source: &str, line: Option<u32>, rule: impl Into<String>) -> FieldOrigin {
+    pub fn own(source: &str, line: Option<u32>, rule: impl Into<Cow<'static, str>>) -> FieldOrigin {
         FieldOrigin {
             provenance: Provenance::Own,
             sites: vec![Site { source: source.to_string(), line }],
@@ -73,7 +76,7 @@ impl FieldOrigin {
         }
     }
 
-    pub fn default(rule: impl Into<String>) -> FieldOrigin {
+    pub fn default(rule: impl Into<Cow<'static, str>>) -> FieldOrigin {
         FieldOrigin { provenance: Provenance::Default, sites: Vec::new(), rule: rule.into() }
     }
 }

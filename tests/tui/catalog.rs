@@ -28,7 +28,7 @@ fn field(key: &str, value: serde_json::Value, provenance: Provenance, sites: &[(
         origin: FieldOrigin {
             provenance,
             sites: sites.iter().map(|(s, l)| Site { source: s.to_string(), line: Some(*l) }).collect(),
-            rule: rule.into(),
+            rule: rule.to_string().into(),
         },
     }
 }

@@ -54,9 +54,9 @@ fn origin(entry: &Entry, key: &str) -> FieldOrigin {
         return FieldOrigin::default(rule);
     }
     let rule = if own_keys.len() == 1 && own_keys[0] == key {
-        "set by the card".to_string()
+        "set by the card".into()
     } else {
-        format!("from the card's {}", own_keys.iter().filter(|k| line_of(k).is_some()).map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))
+        format!("from the card's {}", own_keys.iter().filter(|k| line_of(k).is_some()).map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")).into()
     };
     FieldOrigin { provenance: Provenance::Own, sites, rule }
 }
@@ -74,7 +74,8 @@ fn config_origin(entry: &Entry) -> FieldOrigin {
         rule: format!(
             "AgentConfig from the card's {}; everything else is fast-agent's default",
             given.iter().map(|a| format!("`{}`", a.key)).collect::<Vec<_>>().join(", ")
-        ),
+        )
+        .into(),
     }
 }
 
@@ -92,9 +93,9 @@ fn history_origin(entry: &Entry) -> FieldOrigin {
         return FieldOrigin::default("no `messages:` files: empty history");
     }
     let rule = if card.inline_history.is_empty() {
-        "the `messages:` files, in listed order".to_string()
+        "the `messages:` files, in listed order".into()
     } else {
-        "the `messages:` files in listed order, then the inline ---USER/---ASSISTANT blocks (AgentCard RFC)".to_string()
+        "the `messages:` files in listed order, then the inline ---USER/---ASSISTANT blocks (AgentCard RFC)".into()
     };
     FieldOrigin { provenance: if sites.len() > 1 { Provenance::Merged } else { Provenance::Own }, sites, rule }
 }

@@ -9,7 +9,7 @@ use super::spec::{Setting, Slot, SpecFile};
 use crate::model::{FieldOrigin, Provenance, Site};
 
 pub fn with_note(mut origin: FieldOrigin, note: &str) -> FieldOrigin {
-    origin.rule = format!("{}; {note}", origin.rule);
+    origin.rule = format!("{}; {note}", origin.rule).into();
     origin
 }
 
@@ -36,7 +36,7 @@ pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<SpecFile>
         [i] => FieldOrigin {
             provenance: Provenance::Inherited,
             sites,
-            rule: format!("inherited from {}; merged key by key, nearer files win", key(&files[*i].path)),
+            rule: format!("inherited from {}; merged key by key, nearer files win", key(&files[*i].path)).into(),
         },
         _ => {
             let per_file: Vec<String> = contributors
@@ -53,7 +53,8 @@ pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<SpecFile>
                     "union of {}, merged key by key (the nearer file wins each key): {}",
                     sites.iter().map(at).collect::<Vec<_>>().join(" and "),
                     per_file.join("; ")
-                ),
+                )
+                .into(),
                 sites,
             }
         }
@@ -74,7 +75,7 @@ pub fn nullable_origin(
         Some(i) => FieldOrigin {
             provenance: Provenance::Inherited,
             sites: vec![Site { source: key(&files[i].path), line: slot(&files[i]).line }],
-            rule: format!("inherited from {}: nearer files leave `{field}` unset or null, which never replaces", key(&files[i].path)),
+            rule: format!("inherited from {}: nearer files leave `{field}` unset or null, which never replaces", key(&files[i].path)).into(),
         },
         None => FieldOrigin::default(format!("framework default: `{field}` null or unset becomes {default}")),
     }
@@ -105,7 +106,7 @@ pub fn list_origin<T>(
         FieldOrigin {
             provenance: Provenance::Inherited,
             sites: vec![Site { source: key(&files[i].path), line: s.line }],
-            rule: format!("inherited whole from {}: no nearer file sets `{field}`{null_note}", key(&files[i].path)),
+            rule: format!("inherited whole from {}: no nearer file sets `{field}`{null_note}", key(&files[i].path)).into(),
         }
     }
 }

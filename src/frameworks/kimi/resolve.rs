@@ -322,7 +322,8 @@ impl<'a> Resolver<'a> {
                     rule: format!(
                         "inherited from {}: no nearer file sets `{field}` (unset, `[]` and `{{}}` mean inherit)",
                         (self.key)(&files[i].path)
-                    ),
+                    )
+                    .into(),
                 }
             }
         };

@@ -158,7 +158,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
     let invalid = |m: String, key: &str| fail(DiagKind::Validation, m, fm.line(key));
 
     let mut fields = Vec::new();
-    let mut push = |key: &str, value: Json, from: &[&str], default_rule: &str| {
+    let mut push = |key: &str, value: Json, from: &[&str], default_rule: &'static str| {
         let origin = match from.iter().find_map(|k| fm.line(k).map(|l| (k, l))) {
             Some((k, line)) => FieldOrigin::own(source, Some(line), format!("`{k}:` in the front matter")),
             None => FieldOrigin::default(default_rule),

@@ -55,7 +55,7 @@ pub struct Lookups {
     found: Table<Reference, Option<PathBuf>>,
     real: Table<PathBuf, Option<PathBuf>>,
     is_file: Table<PathBuf, bool>,
-    parsed: Table<PathBuf, Result<Parsed, LoadError>>,
+    parsed: Table<PathBuf, Result<Arc<Parsed>, LoadError>>,
 }
 
 /// Names resolve in parallel, so each answer is a cell the first asker fills while
@@ -100,7 +100,7 @@ const MAX_DEPTH: usize = 256;
 
 impl Resolver<'_> {
     /// `parse_agent_file(path)`: read, parse, and resolve unless `extends: none`.
-    pub fn parse_agent_file(&self, path: &Path) -> Result<(Parsed, Resolved), LoadError> {
+    pub fn parse_agent_file(&self, path: &Path) -> Result<(Arc<Parsed>, Resolved), LoadError> {
         if !search::exists(self.files, path) {
             return Err(LoadError::new(
                 ErrClass::Os,
@@ -119,7 +119,7 @@ impl Resolver<'_> {
         Ok((parsed, resolved))
     }
 
-    fn read_and_parse(&self, path: &Path) -> Result<Parsed, LoadError> {
+    fn read_and_parse(&self, path: &Path) -> Result<Arc<Parsed>, LoadError> {
         memo(
             self.files,
             &self.lookups.parsed,
@@ -146,14 +146,17 @@ impl Resolver<'_> {
         )
     }
 
-    fn read_and_parse_once(&self, files: Files, path: &Path) -> Result<Parsed, LoadError> {
+    fn read_and_parse_once(&self, files: Files, path: &Path) -> Result<Arc<Parsed>, LoadError> {
         // Parsed once per version of the file: a reload re-parses only what changed.
+        // The parse is shared (`Arc`) by the cache, this load's table and every
+        // resolution that walks through the file, not copied into each.
         let key = (self.key_of)(path);
         let context = crate::discover::context_key(&format!("{}\0{key}", path.display()));
         let parsed = files
             .derived(path, context, |bytes| {
                 parse::decode_text(path, bytes)
                     .and_then(|text| parse::parse_agent(&text, path, &key))
+                    .map(Arc::new)
             })
             .map_err(|e| parse::read_error(path, e))?;
         (*parsed).clone()
@@ -162,7 +165,7 @@ impl Resolver<'_> {
     /// `resolve_agent_inheritance(agent, agent_path, visited)`.
     fn resolve(
         &self,
-        agent: Parsed,
+        agent: Arc<Parsed>,
         agent_path: &Path,
         visited: &mut Visited,
         depth: usize,
@@ -215,7 +218,7 @@ impl Resolver<'_> {
         current: &Path,
         visited: &Visited,
         line: Option<u32>,
-    ) -> Result<Parsed, LoadError> {
+    ) -> Result<Arc<Parsed>, LoadError> {
         let dir = if self.is_file(current) {
             current.parent().unwrap_or(current)
         } else {

@@ -40,7 +40,7 @@ fn combined(parent: &FieldOrigin, child: &FieldOrigin, rule: &str) -> FieldOrigi
     FieldOrigin {
         provenance: Provenance::Merged,
         sites,
-        rule,
+        rule: rule.into(),
     }
 }
 
@@ -58,7 +58,7 @@ pub fn merge(parent: &Config, child: &Config, child_file: &Path) -> Result<Confi
             out.values[i] = cv.clone();
             out.origins[i] = if child_wrote {
                 FieldOrigin {
-                    rule: format!("{}: the child's own link, never inherited", co.rule),
+                    rule: format!("{}: the child's own link, never inherited", co.rule).into(),
                     ..co.clone()
                 }
             } else {
@@ -116,7 +116,7 @@ pub fn merge(parent: &Config, child: &Config, child_file: &Path) -> Result<Confi
                     _ => "replaced",
                 };
                 FieldOrigin {
-                    rule: format!("{how}: {} overrides {}", sites_text(co), sites_text(po)),
+                    rule: format!("{how}: {} overrides {}", sites_text(co), sites_text(po)).into(),
                     ..co.clone()
                 }
             };
@@ -126,7 +126,8 @@ pub fn merge(parent: &Config, child: &Config, child_file: &Path) -> Result<Confi
                     "{}; {} is empty (null/\"\"), which leaves the parent's value",
                     po.rule,
                     sites_text(co)
-                ),
+                )
+                .into(),
                 ..po.clone()
             };
         }
@@ -241,7 +242,7 @@ pub fn finish_origins(config: &mut Config, own_source: &str) {
             Provenance::Own
         } else if own == 0 && origin.provenance != Provenance::Merged {
             if let Some(site) = origin.rule.strip_prefix("set in ") {
-                origin.rule = format!("inherited from {site} (not written here)");
+                origin.rule = format!("inherited from {site} (not written here)").into();
             }
             Provenance::Inherited
         } else {
