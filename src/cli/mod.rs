@@ -184,8 +184,7 @@ pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Resul
     };
     match command {
         Command::Export { .. } => {
-            let doc = crate::export::report(&catalog.reports[0]);
-            serde_json::to_writer_pretty(&mut *out, &doc).map_err(|e| io(e.into()))?;
+            crate::export::write(&catalog.reports[0], &mut *out).map_err(|e| io(e.into()))?;
             writeln!(out).map_err(io)?;
             Ok(exit::OK)
         }
