@@ -101,6 +101,8 @@ fn locate_builtins(cx: &LoadContext) -> (Option<PathBuf>, Vec<PathBuf>) {
 struct Scanned {
     folder: usize,
     source: Source,
+    /// `source.key()`, made once.
+    key: String,
     result: Arc<Result<definition::Definition, definition::Failure>>,
 }
 
@@ -140,7 +142,13 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
             // Parsing is the whole resolution (OpenHands has no inheritance), so the
             // memo around it only counts it as the definition resolved.
             let key = source.key();
-            let memo_key = cx.memo_key(ID, &format!("{}\0{stem}\0{key}", source.path.display()));
+            // Hashed, not formatted: a refresh looks up every file's memo.
+            let memo_key = {
+                use std::hash::{Hash, Hasher};
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                (cx.key, ID, source.path.as_os_str(), &stem, &key).hash(&mut h);
+                h.finish()
+            };
             // Both memos share one parse (an `Arc`), not copies of it.
             let parsed = cx.files.definition(memo_key, |files| {
                 files
@@ -160,6 +168,7 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
             Scanned {
                 folder,
                 source,
+                key,
                 result,
             }
         })
@@ -248,10 +257,11 @@ impl Framework for OpenHands {
             .collect();
 
         let scanned = scan(cx, &folders, &mut report);
-        let mut winners: HashMap<String, (usize, Source)> = HashMap::new();
+        // Each name's winner: its folder and its place in `agents`.
+        let mut winners: HashMap<String, (usize, usize)> = HashMap::new();
         let mut agents: Vec<(Agent, usize)> = Vec::new();
         for s in scanned {
-            let key = s.source.key();
+            let key = s.key;
             match &*s.result {
                 Err(f) => {
                     let d = Diagnostic::error(ID, f.kind, &s.source.path, f.message.clone())
@@ -266,7 +276,7 @@ impl Framework for OpenHands {
                 Ok(def) => {
                     let (status, shadowed_by, rule) = match winners.get(&def.name) {
                         None => {
-                            winners.insert(def.name.clone(), (s.folder, s.source.clone()));
+                            winners.insert(def.name.clone(), (s.folder, agents.len()));
                             (
                                 Status::Wins,
                                 None,
@@ -276,11 +286,14 @@ impl Framework for OpenHands {
                                 ),
                             )
                         }
-                        Some((wf, winner)) => (
-                            Status::Shadowed,
-                            Some(winner.key()),
-                            rule_against(&folders, *wf, s.folder, winner, &s.source),
-                        ),
+                        Some(&(wf, w)) => {
+                            let winner = &agents[w].0;
+                            (
+                                Status::Shadowed,
+                                Some(winner.chain[0].clone()),
+                                rule_against(&folders, wf, s.folder, &winner.source, &s.source),
+                            )
+                        }
                     };
                     let agent = Agent {
                         ecosystem: ID,
@@ -322,30 +335,23 @@ fn invalid_agent(name: String, source: Source) -> Agent {
 
 /// A shadowed definition whose fields and prompt equal the winner's is EQUIVALENT.
 fn mark_equivalents(agents: &mut [(Agent, usize)]) {
-    let winners: HashMap<String, usize> = agents
-        .iter()
-        .enumerate()
-        .filter(|(_, (a, _))| a.status == Status::Wins)
-        .map(|(i, (a, _))| (a.source.key(), i))
-        .collect();
-    for i in 0..agents.len() {
-        let Some(w) = agents[i]
-            .0
-            .shadowed_by
-            .as_ref()
-            .and_then(|k| winners.get(k))
-            .copied()
-        else {
-            continue;
-        };
+    // Winners by source key (an OpenHands agent's chain is its own key alone).
+    let winner_of: Vec<Option<usize>> = {
+        let winners: HashMap<&str, usize> = agents
+            .iter()
+            .enumerate()
+            .filter(|(_, (a, _))| a.status == Status::Wins)
+            .map(|(i, (a, _))| (a.chain[0].as_str(), i))
+            .collect();
+        agents.iter().map(|(a, _)| a.shadowed_by.as_deref().and_then(|k| winners.get(k)).copied()).collect()
+    };
+    for (i, w) in winner_of.into_iter().enumerate() {
+        let Some(w) = w else { continue };
         let same = {
             let (a, b) = (&agents[i].0, &agents[w].0);
             a.system_prompt == b.system_prompt
                 && a.fields.len() == b.fields.len()
-                && a.fields
-                    .iter()
-                    .zip(b.fields.iter())
-                    .all(|(x, y)| x.key == y.key && x.value == y.value)
+                && a.fields.iter().zip(b.fields.iter()).all(|(x, y)| x.key == y.key && x.value == y.value)
         };
         if same {
             let a = &mut agents[i].0;
