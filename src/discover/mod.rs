@@ -102,9 +102,15 @@ fn read_bounded(path: &Path, expected: u64) -> Result<Vec<u8>, ReadError> {
 /// A context key for [`FileCache::derived`] from the text a parse depends on besides
 /// the bytes (typically the source key).
 pub fn context_key(text: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
+    hash_key(text)
+}
+
+/// A memo or context key from parts that hash, without formatting them into one
+/// text first (for keys made once per definition per load).
+pub fn hash_key(parts: impl std::hash::Hash) -> u64 {
+    use std::hash::Hasher;
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut h);
+    parts.hash(&mut h);
     h.finish()
 }
 

@@ -20,7 +20,7 @@ mod corpus;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use agentry::frameworks::RenderMode;
@@ -55,33 +55,6 @@ fn next_snapshot(loader: &Loader) -> std::sync::Arc<agentry::model::Catalog> {
     }
 }
 
-/// For each framework, the first of its agent files that is a plain file in the
-/// project, valid (an edit appends a comment, which keeps it valid), and a leaf: no
-/// other agent inherits from it (editing a base re-resolves its descendants too).
-fn agent_files(c: &agentry::model::Catalog) -> Vec<(&'static str, PathBuf)> {
-    let parents: std::collections::HashSet<&str> =
-        c.agents().flat_map(|a| a.chain.iter().skip(1).map(String::as_str)).collect();
-    c.reports
-        .iter()
-        .filter_map(|r| {
-            r.agents
-                .iter()
-                .filter(|a| a.status != agentry::model::Status::Invalid && !parents.contains(a.source.key().as_str()))
-                .map(|a| a.source.path.clone())
-                .find(|p| p.starts_with(&c.roots.project) && p.is_file())
-                .map(|p| (r.ecosystem, p))
-        })
-        .collect()
-}
-
-/// A comment line in the file's own syntax.
-fn comment(path: &Path, round: usize) -> String {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("yaml" | "yml") => format!("\n# edit {round}\n"),
-        _ => format!("\n<!-- edit {round} -->\n"),
-    }
-}
-
 fn main() {
     let agents: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(20_000);
     let dir = corpus(agents);
@@ -108,7 +81,7 @@ fn main() {
     std::thread::sleep(Duration::from_millis(600));
     while loader.try_recv().is_some() {}
 
-    let files = agent_files(&cold);
+    let files = corpus::edits::leaf_files(&cold);
     if files.is_empty() {
         println!("no agent file in the project to edit: the frameworks of this build found nothing");
         return;
@@ -118,7 +91,7 @@ fn main() {
     for round in 0..3 {
         for (ecosystem, file) in &files {
             let mut text = std::fs::read(file).expect("read the agent file");
-            text.extend_from_slice(comment(file, round).as_bytes());
+            text.extend_from_slice(corpus::edits::comment(file, round).as_bytes());
             let t = Instant::now();
             std::fs::write(file, &text).expect("write the agent file");
             let c = next_snapshot(&loader);

@@ -18,41 +18,12 @@ mod corpus;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use agentry::discover::FileCache;
 use agentry::frameworks::RenderMode;
 use agentry::load::{load, LoadOptions};
-use agentry::model::{Catalog, Roots, Status};
-
-/// The first valid project agent file of each framework that no agent inherits from.
-fn leaf_files(c: &Catalog) -> Vec<(&'static str, PathBuf)> {
-    let parents: std::collections::HashSet<&str> = c
-        .agents()
-        .flat_map(|a| a.chain.iter().skip(1).map(String::as_str))
-        .collect();
-    c.reports
-        .iter()
-        .filter_map(|r| {
-            r.agents
-                .iter()
-                .filter(|a| {
-                    a.status != Status::Invalid && !parents.contains(a.source.key().as_str())
-                })
-                .map(|a| a.source.path.clone())
-                .find(|p| p.starts_with(&c.roots.project) && p.is_file())
-                .map(|p| (r.ecosystem, p))
-        })
-        .collect()
-}
-
-fn comment(path: &Path, round: usize) -> String {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("yaml" | "yml") => format!("\n# edit {round}\n"),
-        _ => format!("\n<!-- edit {round} -->\n"),
-    }
-}
+use agentry::model::Roots;
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
@@ -101,7 +72,7 @@ fn main() {
     );
     // `AGENTRY_PROFILE_ONLY=kimi` edits one framework's file only (a profile of it).
     let only = std::env::var("AGENTRY_PROFILE_ONLY").ok();
-    let edited: Vec<_> = leaf_files(&cold)
+    let edited: Vec<_> = corpus::edits::leaf_files(&cold)
         .into_iter()
         .filter(|(e, _)| only.as_deref().is_none_or(|o| o == *e))
         .collect();
@@ -115,7 +86,7 @@ fn main() {
         let before = files.counts();
         for round in 0..rounds {
             let mut text = std::fs::read(file).expect("read");
-            text.extend_from_slice(comment(file, round).as_bytes());
+            text.extend_from_slice(corpus::edits::comment(file, round).as_bytes());
             std::fs::write(file, &text).expect("write");
             generation += 1;
             let t = Instant::now();

@@ -212,16 +212,13 @@ impl Loader<'_, '_> {
     /// definitions whose answers changed: an edited file and the files extending it.
     fn load_one(&mut self, path: &Path) -> Arc<Definition> {
         let listed = self.listed_by.get(&normalize(path)).cloned();
-        let key = {
-            // Hashed, not formatted: this runs for every definition of every load.
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            ("kimi definition", self.args_key, path.as_os_str(), &listed).hash(&mut h);
-            h.finish()
-        };
+        // Hashed, not formatted: this runs for every definition of every load.
+        let key = crate::discover::hash_key(("kimi definition", self.args_key, path.as_os_str(), &listed));
         let (context, covers) = (&self.context, &self.covers);
         let one = self.files.definition(key, |files| {
-            context.definition_kept(files, path, listed.as_ref(), covers)
+            let mut one = context.definition(files, path, listed.as_ref(), covers);
+            context.keep_chain(files, path, &mut one);
+            one
         });
         self.covers.insert(path.to_path_buf(), one.cover.clone());
         let mut agent = one.agent.clone();
@@ -263,15 +260,8 @@ impl Loader<'_, '_> {
 const KEPT_CHAIN: usize = 32;
 
 impl Context<'_> {
-    /// [`Context::definition`], with its chain kept when it is short.
-    fn definition_kept(
-        &self,
-        files: crate::discover::Files,
-        path: &Path,
-        listed: Option<&ListedBy>,
-        covers: &HashMap<PathBuf, Cover>,
-    ) -> Definition {
-        let mut one = self.definition(files, path, listed, covers);
+    /// Keeps `one`'s chain with it when the chain is short.
+    fn keep_chain(&self, files: crate::discover::Files, path: &Path, one: &mut Definition) {
         if one.chain_len <= KEPT_CHAIN {
             // Rebuilt from what the resolution just read: no new observation.
             let chain = Resolver::new(files.cache().untracked(), self.lookups, self.default_agent.clone(), self.key)
@@ -279,7 +269,6 @@ impl Context<'_> {
             one.agent.chain = chain_keys(&chain, self.key).into();
             one.kept_chain = Some(chain);
         }
-        one
     }
 
     /// Resolves and renders one file: its agent (or its error), and the subagents to

@@ -143,12 +143,7 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
             // memo around it only counts it as the definition resolved.
             let key = source.key();
             // Hashed, not formatted: a refresh looks up every file's memo.
-            let memo_key = {
-                use std::hash::{Hash, Hasher};
-                let mut h = std::collections::hash_map::DefaultHasher::new();
-                (cx.key, ID, source.path.as_os_str(), &stem, &key).hash(&mut h);
-                h.finish()
-            };
+            let memo_key = discover::hash_key((cx.key, ID, source.path.as_os_str(), &stem, &key));
             // Both memos share one parse (an `Arc`), not copies of it.
             let parsed = cx.files.definition(memo_key, |files| {
                 files

@@ -14,6 +14,7 @@
 
 #![allow(dead_code)] // each bench target uses a different part
 
+pub mod edits;
 mod frameworks;
 pub mod rng;
 mod text;
