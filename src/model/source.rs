@@ -89,13 +89,20 @@ pub struct Source {
 
 impl Source {
     pub fn new(scope: Scope, root: &Path, path: PathBuf) -> Source {
-        let rel = path.strip_prefix(root).map(posix).unwrap_or_else(|_| posix(&path));
+        let rel = plain_below(&path, root)
+            .map(str::to_string)
+            .unwrap_or_else(|| path.strip_prefix(root).map(posix).unwrap_or_else(|_| posix(&path)));
         Source { scope, path, rel, card: None }
     }
 
     /// `SCOPE:PATH[#CARD]`, the identity used by the resolution report.
     pub fn key(&self) -> String {
-        let mut key = format!("{}:{}", self.scope.as_str(), self.rel);
+        let scope = self.scope.as_str();
+        let card = self.card.as_deref().map_or(0, |c| c.len() + 1);
+        let mut key = String::with_capacity(scope.len() + 1 + self.rel.len() + card);
+        key.push_str(scope);
+        key.push(':');
+        key.push_str(&self.rel);
         if let Some(card) = &self.card {
             key.push('#');
             key.push_str(card);
@@ -198,6 +205,20 @@ pub fn posix(path: &Path) -> String {
     posix_components(path)
 }
 
+/// `path` below `root` when it is `root`'s text, a `/` and only normal parts: then
+/// the text itself is what [`posix`] of the component-wise `strip_prefix` gives,
+/// without walking components (every file of every load is made a [`Source`]).
+fn plain_below<'a>(path: &'a Path, root: &Path) -> Option<&'a str> {
+    let root = root.as_os_str().as_encoded_bytes();
+    if root.is_empty() {
+        return None;
+    }
+    let rest = path.as_os_str().as_encoded_bytes().strip_prefix(root)?;
+    let rest = rest.strip_prefix(b"/")?;
+    let plain = rest.split(|&b| b == b'/').all(|part| !part.is_empty() && part != b"." && part != b"..");
+    plain.then(|| std::str::from_utf8(rest).ok()).flatten()
+}
+
 /// [`posix`] part by part (any path).
 fn posix_components(path: &Path) -> String {
     path.components()
@@ -258,6 +279,23 @@ mod tests {
         for p in ["/a/b", "a/b", "a", "/", "a//b", "a/./b", "./a", "../a", "a/..", "a/"] {
             let slow = posix_components(Path::new(p));
             assert_eq!(posix(Path::new(p)), slow, "{p}");
+        }
+    }
+
+    #[test]
+    fn a_source_below_its_root_takes_the_short_way_only_when_it_gives_the_same() {
+        let roots = ["/p", "/p/", "/", "", ".", "p", "/p/./q", "/p//q", "/p/.."];
+        let paths = [
+            "/p/a.md", "/p/a/b.md", "/p//a.md", "/p/./a.md", "/p/a/../b.md", "/p/", "/p", "/pq/a.md", "p/a.md",
+            "./a.md", "/p/./q/a.md", "/p//q/a.md", "/p/../a.md", "/a.md", "/p/.a.md", "/p/..a/b",
+        ];
+        for root in roots {
+            for path in paths {
+                let (root, path) = (Path::new(root), Path::new(path));
+                let slow = path.strip_prefix(root).map(posix).unwrap_or_else(|_| posix(path));
+                let source = Source::new(Scope::Project, root, path.to_path_buf());
+                assert_eq!(source.rel, slow, "{} below {}", path.display(), root.display());
+            }
         }
     }
 

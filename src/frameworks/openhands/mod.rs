@@ -9,13 +9,13 @@
 pub(crate) mod definition;
 mod validators;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use super::{Framework, LoadContext, RenderMode};
+use crate::discover::fast_hash::HashMap;
 use crate::discover::{self, site_packages, ReadError};
 use crate::model::{
     Agent, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Severity, Source, Status,
@@ -253,8 +253,8 @@ impl Framework for OpenHands {
 
         let scanned = scan(cx, &folders, &mut report);
         // Each name's winner: its folder and its place in `agents`.
-        let mut winners: HashMap<String, (usize, usize)> = HashMap::new();
-        let mut agents: Vec<(Agent, usize)> = Vec::new();
+        let mut winners: HashMap<String, (usize, usize)> = HashMap::default();
+        let mut agents: Vec<(Agent, usize)> = Vec::with_capacity(scanned.len());
         for s in scanned {
             let key = s.key;
             match &*s.result {
@@ -275,10 +275,7 @@ impl Framework for OpenHands {
                             (
                                 Status::Wins,
                                 None,
-                                format!(
-                                    "first definition of `{}`: {}",
-                                    def.name, folders[s.folder].label
-                                ),
+                                ["first definition of `", &def.name, "`: ", &folders[s.folder].label].concat(),
                             )
                         }
                         Some(&(wf, w)) => {
@@ -310,15 +307,20 @@ impl Framework for OpenHands {
             }
         }
         mark_equivalents(&mut agents);
-        // The oracle's order: by name, the winner first, then scan order.
-        agents.sort_by(|(a, ai), (b, bi)| {
+        // The oracle's order: by name, the winner first, then scan order. Positions
+        // are sorted rather than the agents themselves, which are large to move.
+        let mut order: Vec<usize> = (0..agents.len()).collect();
+        order.sort_by(|&x, &y| {
+            let ((a, ai), (b, bi)) = (&agents[x], &agents[y]);
             (a.name.as_str(), a.status != Status::Wins, *ai).cmp(&(
                 b.name.as_str(),
                 b.status != Status::Wins,
                 *bi,
             ))
         });
-        report.agents = agents.into_iter().map(|(a, _)| a).collect();
+        let mut slots: Vec<Option<Agent>> = agents.into_iter().map(|(a, _)| Some(a)).collect();
+        report.agents = Vec::with_capacity(slots.len());
+        report.agents.extend(order.into_iter().filter_map(|i| slots[i].take()));
         report
     }
 }
