@@ -222,15 +222,21 @@ impl<'a> Loader<'a> {
         let outcomes: Vec<_> = names
             .par_iter()
             .map(|name| {
-                let key = self.cx.memo_key(ID, &format!("{shared_key}\0{name}"));
+                let key = crate::discover::hash_key((self.cx.key, ID, shared_key, name));
                 self.cx.files.definition(key, |files| {
                     let cx = self.cx.with_files(files);
-                    self.view(&cx)
-                        .resolve_name(name, &dirs, &space, &config, &inputs, &lookups)
+                    let view = self.view(&cx);
+                    let outcome = view.resolve_name(name, &dirs, &space, &config, &inputs, &lookups);
+                    // Kept with the name: a refresh resolves these paths again only
+                    // for the names it recomputes.
+                    let folders = view.inheritance_folders(&outcome.agents);
+                    (outcome, folders)
                 })
             })
             .collect();
-        for outcome in outcomes {
+        self.watch_inheritance_folders(&space, outcomes.iter().map(|o| &o.1[..]));
+        for outcome in &outcomes {
+            let outcome = &outcome.0;
             for agent in &outcome.agents {
                 agents.push(agent.clone());
             }
@@ -243,7 +249,6 @@ impl<'a> Loader<'a> {
                 }
             }
         }
-        self.watch_inheritance_folders(&space, &agents);
         self.report.agents = agents;
         self.report.diagnostics.extend(diagnostics);
         self.report
@@ -373,7 +378,9 @@ impl<'a> Loader<'a> {
     /// `extends` and the implicit base are looked up from each agent's own folder, so
     /// those folders' `.tsugite/`, `agents/`… matter too (a new `default.md` there
     /// changes the result): they are listed after the project's search list.
-    fn watch_inheritance_folders(&mut self, space: &SearchSpace, agents: &[Agent]) {
+    /// The folders, symlinks resolved, of the files `agents` come from and inherit
+    /// from, each once, in the agents' order.
+    fn inheritance_folders(&self, agents: &[Agent]) -> Vec<PathBuf> {
         let mut folders: Vec<PathBuf> = Vec::new();
         for a in agents {
             for p in std::iter::once(a.source.path.clone())
@@ -389,16 +396,25 @@ impl<'a> Loader<'a> {
                 }
             }
         }
+        folders
+    }
+
+    /// Adds the search folders of every folder of [`Loader::inheritance_folders`]
+    /// (given per name, in the names' order) to the report's searched ones.
+    fn watch_inheritance_folders<'f>(&mut self, space: &SearchSpace, per_name: impl Iterator<Item = &'f [PathBuf]>) {
+        let mut seen: crate::discover::fast_hash::HashSet<&Path> = Default::default();
+        let folders: Vec<&Path> = per_name.flatten().map(PathBuf::as_path).filter(|f| seen.insert(f)).collect();
+        // Where the folders searched so far resolve to: a folder found again through
+        // another spelling or a symlink is not added twice.
+        let mut searched: crate::discover::fast_hash::HashSet<Option<PathBuf>> =
+            self.report.searched.iter().map(|s| py_resolve(self.cx.files, &s.path)).collect();
         for folder in folders {
             let label = format!(
                 "{} (inheritance lookups of the agents there)",
-                self.key_of(&folder)
+                self.key_of(folder)
             );
-            for d in space.dirs_labelled(self.cx.files, &folder, &label) {
-                let known = self.report.searched.iter().any(|s| {
-                    py_resolve(self.cx.files, &s.path) == py_resolve(self.cx.files, &d.path)
-                });
-                if !known {
+            for d in space.dirs_labelled(self.cx.files, folder, &label) {
+                if searched.insert(py_resolve(self.cx.files, &d.path)) {
                     let scope = self.source_of(&d.path).scope;
                     let role = d.role;
                     self.report.searched.push(SearchDir {
