@@ -54,14 +54,16 @@ impl Roots {
         let mut best: Option<(Scope, &Path)> = None;
         for (scope, root) in &roots {
             let Some(root) = root.as_deref() else { continue };
-            if path.starts_with(root) && best.is_none_or(|(_, b)| root.as_os_str().len() >= b.as_os_str().len()) {
+            if below_or_at(&path, root) && best.is_none_or(|(_, b)| root.as_os_str().len() >= b.as_os_str().len()) {
                 best = Some((*scope, root));
             }
         }
         match best {
             Some((scope, root)) => {
                 // `os.path.relpath` of a root to itself is `.`, never empty.
-                let rel = posix(path.strip_prefix(root).unwrap_or(&path));
+                let rel = plain_below(&path, root)
+                    .map(str::to_string)
+                    .unwrap_or_else(|| posix(path.strip_prefix(root).unwrap_or(&path)));
                 (scope, if rel.is_empty() { ".".to_string() } else { rel })
             }
             None => (Scope::Project, relative_to(&path, &normalized(&self.project))),
@@ -219,6 +221,15 @@ fn plain_below<'a>(path: &'a Path, root: &Path) -> Option<&'a str> {
     plain.then(|| std::str::from_utf8(rest).ok()).flatten()
 }
 
+/// `path.starts_with(root)`, answered from the text when it is `root`'s text and
+/// then nothing or a `/` (which makes `root`'s parts a prefix of `path`'s), part by
+/// part otherwise.
+fn below_or_at(path: &Path, root: &Path) -> bool {
+    let (p, r) = (path.as_os_str().as_encoded_bytes(), root.as_os_str().as_encoded_bytes());
+    let by_text = !r.is_empty() && p.strip_prefix(r).is_some_and(|rest| rest.is_empty() || rest[0] == b'/');
+    by_text || path.starts_with(root)
+}
+
 /// [`posix`] part by part (any path).
 fn posix_components(path: &Path) -> String {
     path.components()
@@ -295,6 +306,18 @@ mod tests {
                 let slow = path.strip_prefix(root).map(posix).unwrap_or_else(|_| posix(path));
                 let source = Source::new(Scope::Project, root, path.to_path_buf());
                 assert_eq!(source.rel, slow, "{} below {}", path.display(), root.display());
+            }
+        }
+    }
+
+    #[test]
+    fn below_or_at_is_starts_with() {
+        let roots = ["/p", "/p/", "/", "", ".", "p", "/p/./q", "/p//q", "/p/.."];
+        let paths = ["/p/a.md", "/p", "/p/", "/pq", "/p//a", "/p/./q/a", "p/a", "./a", "/p/../a", "/"];
+        for root in roots {
+            for path in paths {
+                let (root, path) = (Path::new(root), Path::new(path));
+                assert_eq!(below_or_at(path, root), path.starts_with(root), "{} in {}", path.display(), root.display());
             }
         }
     }

@@ -180,16 +180,17 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
         let mut history = Vec::new();
         for file in &entry.loaded.card.message_files {
             let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let key = source_of(s.cx, file).key();
+            // Named only for a diagnostic: most history files read cleanly.
+            let key = || source_of(s.cx, file).key();
             // Only regular files: a FIFO or device named in `messages:` must not block
             // or flood the load.
             let read = if s.cx.files.is_file(file) { s.cx.files.read(file) } else { Err(crate::discover::ReadError::Other("not a regular file".into())) };
             match read {
                 Ok(bytes) => match super::history::parse(&name, &bytes) {
                     Ok(messages) => history.extend(messages),
-                    Err(e) => push_error(report, file, key, Failure::new(DiagKind::Parse, format!("history file: {e}"), None)),
+                    Err(e) => push_error(report, file, key(), Failure::new(DiagKind::Parse, format!("history file: {e}"), None)),
                 },
-                Err(e) => push_error(report, file, key, Failure::new(DiagKind::Io, format!("history file: {e}"), None)),
+                Err(e) => push_error(report, file, key(), Failure::new(DiagKind::Io, format!("history file: {e}"), None)),
             }
         }
         history.extend(entry.loaded.card.inline_history.iter().cloned());
