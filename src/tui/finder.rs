@@ -116,14 +116,32 @@ pub fn rank(matcher: &SkimMatcherV2, haystacks: &[String], candidates: Option<&[
     rank_continuing(matcher, haystacks, candidates, query, None).0
 }
 
-/// Where the greedy match of `query` ends in each agent it matched (indexed by
-/// agent; other entries are stale). Greedy matching is incremental: the match of
-/// `query` + more continues from where the match of `query` ended.
+/// Where the greedy match of `query` ends in each agent, indexed by agent:
+/// [`NO_MATCH`] for every agent it did not match. Greedy matching is incremental:
+/// the match of `query` + more continues from where the match of `query` ended.
 #[derive(Clone, Debug)]
 struct GreedyEnds {
     query: String,
     end: Vec<u32>,
 }
+
+impl GreedyEnds {
+    /// Before any character: every candidate (or agent) matches, at its start.
+    fn start(all: usize, candidates: Option<&[usize]>) -> GreedyEnds {
+        let end = match candidates {
+            None => vec![0; all],
+            Some(c) => {
+                let mut end = vec![NO_MATCH; all];
+                c.iter().for_each(|&n| end[n] = 0);
+                end
+            }
+        };
+        GreedyEnds { query: String::new(), end }
+    }
+}
+
+/// An end that marks no match in [`GreedyEnds`].
+const NO_MATCH: u32 = u32::MAX;
 
 /// [`rank`], and the greedy ends of its matches. With `from` (the ends of a prefix
 /// of `query`, whose matches `candidates` are), each candidate is searched only for
@@ -142,53 +160,63 @@ fn rank_continuing(
         let scored = filter_map(haystacks.len(), candidates, score);
         return (by_score(scored), None);
     }
-    let (start, mut memo) = match from {
-        Some(e) if candidates.is_some() && query.starts_with(&e.query) && e.end.len() == haystacks.len() => {
-            (e.query.len(), e)
-        }
-        _ => (0, GreedyEnds { query: String::new(), end: vec![0; haystacks.len()] }),
+    let mut memo = match from {
+        Some(e) if candidates.is_some() && query.starts_with(&e.query) && e.end.len() == haystacks.len() => e,
+        _ => GreedyEnds::start(haystacks.len(), candidates),
     };
-    let rest = &query.as_bytes()[start..];
-    let ends = |n: usize| {
-        let at = if start == 0 { 0 } else { memo.end[n] as usize };
-        continue_end(haystacks[n].as_bytes(), at, rest).map(|end| (end, n))
-    };
-    let matched = match candidates {
-        Some(c) if c.len() >= PARALLEL_FROM => {
-            let new_end = ends_in_memory_order(haystacks.len(), c, |n| ends(n).map(|(end, _)| end));
-            let matched = c.iter().filter(|&&n| new_end[n] != NO_MATCH).map(|&n| (new_end[n] as usize, n)).collect();
-            memo.end = new_end;
-            matched
-        }
-        _ => {
-            let matched = filter_map(haystacks.len(), candidates, ends);
-            for &(end, n) in &matched {
-                // Haystacks are short (a name, a path, a cut description): far below 4 GiB.
-                memo.end[n] = end as u32;
-            }
-            matched
+    let rest = &query.as_bytes()[memo.query.len()..];
+    // Haystacks are short (a name, a path, a cut description): far below 4 GiB.
+    let advance = |n: usize, at: &mut u32| {
+        if *at != NO_MATCH {
+            *at = continue_end(haystacks[n].as_bytes(), *at as usize, rest).map_or(NO_MATCH, |e| e as u32);
         }
     };
-    memo.query = query.to_string();
-    // Order by where the match ends with a counting sort (ends are small numbers);
-    // within one end, candidates keep their order (catalog or previous ranking).
-    let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); END_BUCKETS];
-    for (end, n) in matched {
-        buckets[end.min(END_BUCKETS - 1)].push(n);
+    match candidates {
+        // In place and in agent order rather than in the candidates' (ranked) order:
+        // the haystacks were allocated in agent order, so the scan reads memory
+        // forwards instead of jumping across 100,000 separate strings, and the pool's
+        // threads allocate nothing (see `filter_map`).
+        Some(c) if c.len() < PARALLEL_FROM => c.iter().for_each(|&n| advance(n, &mut memo.end[n])),
+        None if haystacks.len() < PARALLEL_FROM => memo.end.iter_mut().enumerate().for_each(|(n, at)| advance(n, at)),
+        _ => memo.end.par_iter_mut().with_min_len(PARALLEL_FROM / 4).enumerate().for_each(|(n, at)| advance(n, at)),
     }
-    let mut ordered = buckets.into_iter().flatten();
+    memo.query = query.to_string();
+    let end = &memo.end;
+    let matched: Vec<usize> = match candidates {
+        Some(c) => c.iter().copied().filter(|&n| end[n] != NO_MATCH).collect(),
+        None => (0..haystacks.len()).filter(|&n| end[n] != NO_MATCH).collect(),
+    };
+    let mut out = by_end(&matched, end);
     // Skim needs only the prefix up to the end of the greedy match: same score.
-    let scored: Vec<(i64, usize)> = ordered
-        .by_ref()
-        .take(SKIM_TOP)
-        .filter_map(|n| {
-            let end = memo.end[n] as usize;
-            matcher.fuzzy_match(haystacks[n].get(..end)?, query).map(|s| (s, n))
-        })
-        .collect();
-    let mut out = by_score(scored);
-    out.extend(ordered);
+    let top = out.len().min(SKIM_TOP);
+    let score = |&n: &usize| matcher.fuzzy_match(haystacks[n].get(..end[n] as usize)?, query).map(|s| (s, n));
+    let mut scored: Vec<Option<(i64, usize)>> = Vec::new();
+    out[..top].par_iter().with_min_len(SKIM_TOP / 4).map(score).collect_into_vec(&mut scored);
+    let ranked = by_score(scored.into_iter().flatten().collect());
+    let kept = ranked.len();
+    out.iter_mut().zip(ranked).for_each(|(slot, n)| *slot = n);
+    out.drain(kept..top);
     (out, Some(memo))
+}
+
+/// `matched` ordered by where their match ends, with a counting sort (ends are
+/// small numbers); within one end, they keep their order (catalog or previous
+/// ranking).
+fn by_end(matched: &[usize], end: &[u32]) -> Vec<usize> {
+    let bucket = |n: usize| (end[n] as usize).min(END_BUCKETS - 1);
+    let mut next = vec![0usize; END_BUCKETS];
+    matched.iter().for_each(|&n| next[bucket(n)] += 1);
+    let mut sum = 0;
+    for slot in next.iter_mut() {
+        (*slot, sum) = (sum, sum + *slot);
+    }
+    let mut out = vec![0; matched.len()];
+    for &n in matched {
+        let b = bucket(n);
+        out[next[b]] = n;
+        next[b] += 1;
+    }
+    out
 }
 
 /// Match ends past this share the last bucket.
@@ -214,27 +242,6 @@ fn filter_map<T: Send>(
         None => (0..all).into_par_iter().map(&f).collect_into_vec(&mut slots),
     }
     slots.into_iter().flatten().collect()
-}
-
-/// An end that marks no match in [`ends_in_memory_order`].
-const NO_MATCH: u32 = u32::MAX;
-
-/// `end` of every candidate, indexed by agent ([`NO_MATCH`] for the rest), computed
-/// in parallel in agent order rather than in the candidates' (ranked) order: the
-/// haystacks were allocated in agent order, so the scan reads memory forwards
-/// instead of jumping across 100,000 separate strings, one cache miss per agent.
-fn ends_in_memory_order(all: usize, candidates: &[usize], end: impl Fn(usize) -> Option<usize> + Sync + Send) -> Vec<u32> {
-    let mut wanted = vec![false; all];
-    for &n in candidates {
-        wanted[n] = true;
-    }
-    let mut out: Vec<u32> = Vec::new();
-    (0..all)
-        .into_par_iter()
-        // Haystacks are short (a name, a path, a cut description): far below 4 GiB.
-        .map(|n| if wanted[n] { end(n).map_or(NO_MATCH, |e| e as u32) } else { NO_MATCH })
-        .collect_into_vec(&mut out);
-    out
 }
 
 fn by_score(mut scored: Vec<(i64, usize)>) -> Vec<usize> {

@@ -133,18 +133,35 @@ impl Index {
     /// The flat list: each framework's heading, then its agents (all, or the given
     /// ones in the given order).
     pub fn flat_rows(&self, only: Option<&[usize]>) -> Vec<Row> {
-        let mut per_report: Vec<Vec<usize>> = vec![Vec::new(); self.catalog.reports.len()];
-        match only {
-            None => (0..self.agents.len()).for_each(|n| per_report[self.agents[n].0].push(n)),
-            Some(list) => list.iter().for_each(|&n| per_report[self.agents[n].0].push(n)),
-        }
-        let mut rows = Vec::with_capacity(only.map_or(self.agents.len(), <[usize]>::len) + per_report.len());
-        for (report, list) in per_report.into_iter().enumerate() {
-            if list.is_empty() {
-                continue;
+        // Grouped with a counting sort by report (stable, so each group keeps the
+        // given order): two passes and one allocation for 100,000 matches.
+        let all: Vec<usize>;
+        let list = match only {
+            Some(list) => list,
+            None => {
+                all = (0..self.agents.len()).collect();
+                &all
             }
+        };
+        let mut next = vec![0usize; self.catalog.reports.len()];
+        list.iter().for_each(|&n| next[self.agents[n].0] += 1);
+        let counts = next.clone();
+        let mut sum = 0;
+        for slot in next.iter_mut() {
+            (*slot, sum) = (sum, sum + *slot);
+        }
+        let mut grouped = vec![0; list.len()];
+        for &n in list {
+            let r = self.agents[n].0;
+            grouped[next[r]] = n;
+            next[r] += 1;
+        }
+        let mut rows = Vec::with_capacity(list.len() + counts.len());
+        let mut start = 0;
+        for (report, count) in counts.into_iter().enumerate().filter(|&(_, count)| count > 0) {
             rows.push(Row::Group { report });
-            rows.extend(list.into_iter().map(|agent| Row::Agent { agent, depth: 0, via: None }));
+            rows.extend(grouped[start..start + count].iter().map(|&agent| Row::Agent { agent, depth: 0, via: None }));
+            start += count;
         }
         rows
     }
