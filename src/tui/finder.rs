@@ -8,6 +8,8 @@ use fuzzy_matcher::skim::SkimMatcherV2;
 use fuzzy_matcher::FuzzyMatcher;
 use rayon::prelude::*;
 
+use super::haystacks::Haystacks;
+
 /// Below this many candidates, scoring on one thread is faster than splitting.
 const PARALLEL_FROM: usize = 4096;
 
@@ -53,7 +55,7 @@ impl Finder {
     }
 
     /// Appends text to the query and narrows the matches.
-    pub fn push(&mut self, matcher: &SkimMatcherV2, haystacks: &[String], text: &str) {
+    pub fn push(&mut self, matcher: &SkimMatcherV2, haystacks: &Haystacks, text: &str) {
         let before = self.query.clone();
         self.query.push_str(text);
         let candidates = self.matches.take();
@@ -67,7 +69,7 @@ impl Finder {
         self.ends = ends;
     }
 
-    pub fn backspace(&mut self, matcher: &SkimMatcherV2, haystacks: &[String]) {
+    pub fn backspace(&mut self, matcher: &SkimMatcherV2, haystacks: &Haystacks) {
         if self.query.pop().is_none() {
             return;
         }
@@ -86,7 +88,7 @@ impl Finder {
     }
 
     /// Scores the whole query again over every agent (a new snapshot arrived).
-    pub fn rescore(&mut self, matcher: &SkimMatcherV2, haystacks: &[String]) {
+    pub fn rescore(&mut self, matcher: &SkimMatcherV2, haystacks: &Haystacks) {
         self.history.clear();
         self.ends = None;
         if !self.query.is_empty() {
@@ -112,7 +114,7 @@ impl Finder {
 /// the name, which the haystack starts with — and the rest follow in that order.
 /// Calling skim costs about a third of a microsecond per agent, too much for 100,000
 /// agents in one keystroke; nobody reads past the first screens of a ranking.
-pub fn rank(matcher: &SkimMatcherV2, haystacks: &[String], candidates: Option<&[usize]>, query: &str) -> Vec<usize> {
+pub fn rank(matcher: &SkimMatcherV2, haystacks: &Haystacks, candidates: Option<&[usize]>, query: &str) -> Vec<usize> {
     rank_continuing(matcher, haystacks, candidates, query, None).0
 }
 
@@ -149,7 +151,7 @@ const NO_MATCH: u32 = u32::MAX;
 /// instead of one per query character.
 fn rank_continuing(
     matcher: &SkimMatcherV2,
-    haystacks: &[String],
+    haystacks: &Haystacks,
     candidates: Option<&[usize]>,
     query: &str,
     from: Option<GreedyEnds>,
@@ -173,9 +175,8 @@ fn rank_continuing(
     };
     match candidates {
         // In place and in agent order rather than in the candidates' (ranked) order:
-        // the haystacks were allocated in agent order, so the scan reads memory
-        // forwards instead of jumping across 100,000 separate strings, and the pool's
-        // threads allocate nothing (see `filter_map`).
+        // the haystacks lie in one buffer in agent order, so the scan reads memory
+        // forwards, and the pool's threads allocate nothing (see `filter_map`).
         Some(c) if c.len() < PARALLEL_FROM => c.iter().for_each(|&n| advance(n, &mut memo.end[n])),
         None if haystacks.len() < PARALLEL_FROM => memo.end.iter_mut().enumerate().for_each(|(n, at)| advance(n, at)),
         _ => memo.end.par_iter_mut().with_min_len(PARALLEL_FROM / 4).enumerate().for_each(|(n, at)| advance(n, at)),
@@ -279,10 +280,9 @@ pub fn matched_chars(matcher: &SkimMatcherV2, haystack: &str, query: &str) -> Ve
 mod tests {
     use super::*;
 
-    fn hay() -> Vec<String> {
+    fn hay() -> Haystacks {
         ["reviewer openhands .agents/reviewer.md reviews code", "planner openhands x.md plans", "rev-tool kimi a.yaml"]
-            .iter()
-            .map(|s| s.to_string())
+            .into_iter()
             .collect()
     }
 
@@ -311,10 +311,9 @@ mod tests {
     #[test]
     fn ranking_on_the_matched_prefix_scores_as_on_the_whole_haystack() {
         let m = ranker();
-        let h: Vec<String> =
+        let h: Haystacks =
             ["code-reviewer openhands .agents/x.md reviews code", "Ünïcode reviewer kimi a.yaml", "rv tsugite r/v.md"]
-                .iter()
-                .map(|s| s.to_string())
+                .into_iter()
                 .collect();
         for query in ["rev", "cr", "rv", "x", "Rev", "ünï"] {
             let full: Vec<(i64, usize)> =
@@ -334,8 +333,10 @@ mod tests {
         let m = ranker();
         // Many matches late in the description, a few in the name: the name matches
         // are ranked by skim at the top, every match is kept.
-        let mut h: Vec<String> = (0..SKIM_TOP + 50).map(|i| format!("agent{i} kimi a.yaml the planner of x")).collect();
-        h.extend((0..5).map(|i| format!("planner{i} kimi p.yaml")));
+        let h: Haystacks = (0..SKIM_TOP + 50)
+            .map(|i| format!("agent{i} kimi a.yaml the planner of x"))
+            .chain((0..5).map(|i| format!("planner{i} kimi p.yaml")))
+            .collect();
         let ranked = rank(&m, &h, None, "plan");
         assert_eq!(ranked.len(), h.len());
         let mut head: Vec<usize> = ranked[..5].to_vec();
@@ -352,7 +353,7 @@ mod tests {
         let m = ranker();
         // Enough agents for the parallel path, with repeated letters so a greedy
         // match can end at several places.
-        let h: Vec<String> = (0..PARALLEL_FROM + 300)
+        let h: Haystacks = (0..PARALLEL_FROM + 300)
             .map(|i| format!("agent-{i} kimi team{}/a{}.yaml reviews and re-reviews code", i % 97, i % 13))
             .collect();
         for query in ["review", "team42", "aaa", "rvw", "zz"] {

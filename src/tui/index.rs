@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::haystacks::Haystacks;
 use crate::model::{Agent, Catalog, Diagnostic, EdgeKind, Status};
 
 /// How much of a description the finder searches (descriptions can be whole files).
@@ -38,7 +39,7 @@ pub struct Index {
     /// Diagnostics per agent (matched by its file), counted.
     pub diagnostic_counts: Vec<usize>,
     /// Search text per agent: name, framework, path, description.
-    pub haystacks: Vec<String>,
+    pub haystacks: Haystacks,
     /// Counted once for the status bar.
     pub totals: Totals,
 }
@@ -63,7 +64,7 @@ impl Index {
         let mut by_key = HashMap::new();
         let mut by_name: HashMap<(usize, String), Vec<usize>> = HashMap::new();
         let mut diagnostic_counts = Vec::new();
-        let mut haystacks = Vec::new();
+        let mut haystacks = Haystacks::default();
         let mut totals = Totals {
             errors: catalog.diagnostics().filter(|d| d.severity == crate::model::Severity::Error).count(),
             ..Totals::default()
@@ -82,7 +83,7 @@ impl Index {
                 by_key.insert((agent.ecosystem, key), n);
                 by_name.entry((r, agent.name.clone())).or_default().push(n);
                 diagnostic_counts.push(per_path.get(agent.source.path.as_path()).copied().unwrap_or(0));
-                haystacks.push(haystack(agent));
+                haystacks.push(&haystack(agent));
             }
         }
         Index { catalog, agents, by_id, by_key, by_name, diagnostic_counts, haystacks, totals }
