@@ -170,7 +170,7 @@ fn rank_continuing(
     // Haystacks are short (a name, a path, a cut description): far below 4 GiB.
     let advance = |n: usize, at: &mut u32| {
         if *at != NO_MATCH {
-            *at = continue_end(haystacks[n].as_bytes(), *at as usize, rest).map_or(NO_MATCH, |e| e as u32);
+            *at = continue_end(haystacks.bytes(n), *at as usize, rest).map_or(NO_MATCH, |e| e as u32);
         }
     };
     match candidates {

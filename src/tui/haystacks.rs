@@ -24,6 +24,21 @@ impl Haystacks {
         self.ends.is_empty()
     }
 
+    /// Haystack `n` as bytes: unlike `&self[n]`, slicing reads no byte of the text
+    /// (a `str` slice checks that both ends are char boundaries), so a scan that
+    /// starts inside a haystack never touches its beginning.
+    pub fn bytes(&self, n: usize) -> &[u8] {
+        &self.text.as_bytes()[self.start(n)..self.ends[n]]
+    }
+
+    fn start(&self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            self.ends[n - 1]
+        }
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &str> {
         (0..self.len()).map(|n| &self[n])
     }
@@ -33,8 +48,7 @@ impl std::ops::Index<usize> for Haystacks {
     type Output = str;
 
     fn index(&self, n: usize) -> &str {
-        let start = if n == 0 { 0 } else { self.ends[n - 1] };
-        &self.text[start..self.ends[n]]
+        &self.text[self.start(n)..self.ends[n]]
     }
 }
 
@@ -56,5 +70,6 @@ mod tests {
         assert_eq!(h.len(), 3);
         assert_eq!((&h[0], &h[1], &h[2]), ("ab", "", "ünï c"));
         assert_eq!(h.iter().collect::<Vec<_>>(), vec!["ab", "", "ünï c"]);
+        assert_eq!(h.bytes(2), "ünï c".as_bytes());
     }
 }

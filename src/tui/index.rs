@@ -42,6 +42,9 @@ pub struct Index {
     pub haystacks: Haystacks,
     /// Counted once for the status bar.
     pub totals: Totals,
+    /// Winners of each report, for the list's headings (counting them on every
+    /// frame reads every agent of the report).
+    pub report_winners: Vec<usize>,
 }
 
 /// Workspace-wide counts for the status bar.
@@ -65,6 +68,7 @@ impl Index {
         let mut by_name: HashMap<(usize, String), Vec<usize>> = HashMap::new();
         let mut diagnostic_counts = Vec::new();
         let mut haystacks = Haystacks::default();
+        let mut report_winners = vec![0; catalog.reports.len()];
         let mut totals = Totals {
             errors: catalog.diagnostics().filter(|d| d.severity == crate::model::Severity::Error).count(),
             ..Totals::default()
@@ -74,7 +78,10 @@ impl Index {
                 let n = agents.len();
                 agents.push((r, i));
                 match agent.status {
-                    Status::Wins => totals.winners += 1,
+                    Status::Wins => {
+                        totals.winners += 1;
+                        report_winners[r] += 1;
+                    }
                     Status::Shadowed | Status::Equivalent => totals.shadowed += 1,
                     Status::Invalid => totals.invalid += 1,
                 }
@@ -86,7 +93,7 @@ impl Index {
                 haystacks.push(&haystack(agent));
             }
         }
-        Index { catalog, agents, by_id, by_key, by_name, diagnostic_counts, haystacks, totals }
+        Index { catalog, agents, by_id, by_key, by_name, diagnostic_counts, haystacks, totals, report_winners }
     }
 
     pub fn agent(&self, n: usize) -> &Agent {
