@@ -8,6 +8,8 @@ use fuzzy_matcher::skim::SkimMatcherV2;
 use fuzzy_matcher::FuzzyMatcher;
 use rayon::prelude::*;
 
+use super::haystacks::Haystacks;
+
 /// Below this many candidates, scoring on one thread is faster than splitting.
 const PARALLEL_FROM: usize = 4096;
 
@@ -53,7 +55,7 @@ impl Finder {
     }
 
     /// Appends text to the query and narrows the matches.
-    pub fn push(&mut self, matcher: &SkimMatcherV2, haystacks: &[String], text: &str) {
+    pub fn push(&mut self, matcher: &SkimMatcherV2, haystacks: &Haystacks, text: &str) {
         let before = self.query.clone();
         self.query.push_str(text);
         let candidates = self.matches.take();
@@ -67,7 +69,7 @@ impl Finder {
         self.ends = ends;
     }
 
-    pub fn backspace(&mut self, matcher: &SkimMatcherV2, haystacks: &[String]) {
+    pub fn backspace(&mut self, matcher: &SkimMatcherV2, haystacks: &Haystacks) {
         if self.query.pop().is_none() {
             return;
         }
@@ -86,7 +88,7 @@ impl Finder {
     }
 
     /// Scores the whole query again over every agent (a new snapshot arrived).
-    pub fn rescore(&mut self, matcher: &SkimMatcherV2, haystacks: &[String]) {
+    pub fn rescore(&mut self, matcher: &SkimMatcherV2, haystacks: &Haystacks) {
         self.history.clear();
         self.ends = None;
         if !self.query.is_empty() {
@@ -112,18 +114,36 @@ impl Finder {
 /// the name, which the haystack starts with — and the rest follow in that order.
 /// Calling skim costs about a third of a microsecond per agent, too much for 100,000
 /// agents in one keystroke; nobody reads past the first screens of a ranking.
-pub fn rank(matcher: &SkimMatcherV2, haystacks: &[String], candidates: Option<&[usize]>, query: &str) -> Vec<usize> {
+pub fn rank(matcher: &SkimMatcherV2, haystacks: &Haystacks, candidates: Option<&[usize]>, query: &str) -> Vec<usize> {
     rank_continuing(matcher, haystacks, candidates, query, None).0
 }
 
-/// Where the greedy match of `query` ends in each agent it matched (indexed by
-/// agent; other entries are stale). Greedy matching is incremental: the match of
-/// `query` + more continues from where the match of `query` ended.
+/// Where the greedy match of `query` ends in each agent, indexed by agent:
+/// [`NO_MATCH`] for every agent it did not match. Greedy matching is incremental:
+/// the match of `query` + more continues from where the match of `query` ended.
 #[derive(Clone, Debug)]
 struct GreedyEnds {
     query: String,
     end: Vec<u32>,
 }
+
+impl GreedyEnds {
+    /// Before any character: every candidate (or agent) matches, at its start.
+    fn start(all: usize, candidates: Option<&[usize]>) -> GreedyEnds {
+        let end = match candidates {
+            None => vec![0; all],
+            Some(c) => {
+                let mut end = vec![NO_MATCH; all];
+                c.iter().for_each(|&n| end[n] = 0);
+                end
+            }
+        };
+        GreedyEnds { query: String::new(), end }
+    }
+}
+
+/// An end that marks no match in [`GreedyEnds`].
+const NO_MATCH: u32 = u32::MAX;
 
 /// [`rank`], and the greedy ends of its matches. With `from` (the ends of a prefix
 /// of `query`, whose matches `candidates` are), each candidate is searched only for
@@ -131,7 +151,7 @@ struct GreedyEnds {
 /// instead of one per query character.
 fn rank_continuing(
     matcher: &SkimMatcherV2,
-    haystacks: &[String],
+    haystacks: &Haystacks,
     candidates: Option<&[usize]>,
     query: &str,
     from: Option<GreedyEnds>,
@@ -142,53 +162,62 @@ fn rank_continuing(
         let scored = filter_map(haystacks.len(), candidates, score);
         return (by_score(scored), None);
     }
-    let (start, mut memo) = match from {
-        Some(e) if candidates.is_some() && query.starts_with(&e.query) && e.end.len() == haystacks.len() => {
-            (e.query.len(), e)
-        }
-        _ => (0, GreedyEnds { query: String::new(), end: vec![0; haystacks.len()] }),
+    let mut memo = match from {
+        Some(e) if candidates.is_some() && query.starts_with(&e.query) && e.end.len() == haystacks.len() => e,
+        _ => GreedyEnds::start(haystacks.len(), candidates),
     };
-    let rest = &query.as_bytes()[start..];
-    let ends = |n: usize| {
-        let at = if start == 0 { 0 } else { memo.end[n] as usize };
-        continue_end(haystacks[n].as_bytes(), at, rest).map(|end| (end, n))
-    };
-    let matched = match candidates {
-        Some(c) if c.len() >= PARALLEL_FROM => {
-            let new_end = ends_in_memory_order(haystacks.len(), c, |n| ends(n).map(|(end, _)| end));
-            let matched = c.iter().filter(|&&n| new_end[n] != NO_MATCH).map(|&n| (new_end[n] as usize, n)).collect();
-            memo.end = new_end;
-            matched
-        }
-        _ => {
-            let matched = filter_map(haystacks.len(), candidates, ends);
-            for &(end, n) in &matched {
-                // Haystacks are short (a name, a path, a cut description): far below 4 GiB.
-                memo.end[n] = end as u32;
-            }
-            matched
+    let rest = &query.as_bytes()[memo.query.len()..];
+    // Haystacks are short (a name, a path, a cut description): far below 4 GiB.
+    let advance = |n: usize, at: &mut u32| {
+        if *at != NO_MATCH {
+            *at = continue_end(haystacks.bytes(n), *at as usize, rest).map_or(NO_MATCH, |e| e as u32);
         }
     };
-    memo.query = query.to_string();
-    // Order by where the match ends with a counting sort (ends are small numbers);
-    // within one end, candidates keep their order (catalog or previous ranking).
-    let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); END_BUCKETS];
-    for (end, n) in matched {
-        buckets[end.min(END_BUCKETS - 1)].push(n);
+    match candidates {
+        // In place and in agent order rather than in the candidates' (ranked) order:
+        // the haystacks lie in one buffer in agent order, so the scan reads memory
+        // forwards, and the pool's threads allocate nothing (see `filter_map`).
+        Some(c) if c.len() < PARALLEL_FROM => c.iter().for_each(|&n| advance(n, &mut memo.end[n])),
+        None if haystacks.len() < PARALLEL_FROM => memo.end.iter_mut().enumerate().for_each(|(n, at)| advance(n, at)),
+        _ => memo.end.par_iter_mut().with_min_len(PARALLEL_FROM / 4).enumerate().for_each(|(n, at)| advance(n, at)),
     }
-    let mut ordered = buckets.into_iter().flatten();
+    memo.query = query.to_string();
+    let end = &memo.end;
+    let matched: Vec<usize> = match candidates {
+        Some(c) => c.iter().copied().filter(|&n| end[n] != NO_MATCH).collect(),
+        None => (0..haystacks.len()).filter(|&n| end[n] != NO_MATCH).collect(),
+    };
+    let mut out = by_end(&matched, end);
     // Skim needs only the prefix up to the end of the greedy match: same score.
-    let scored: Vec<(i64, usize)> = ordered
-        .by_ref()
-        .take(SKIM_TOP)
-        .filter_map(|n| {
-            let end = memo.end[n] as usize;
-            matcher.fuzzy_match(haystacks[n].get(..end)?, query).map(|s| (s, n))
-        })
-        .collect();
-    let mut out = by_score(scored);
-    out.extend(ordered);
+    let top = out.len().min(SKIM_TOP);
+    let score = |&n: &usize| matcher.fuzzy_match(haystacks[n].get(..end[n] as usize)?, query).map(|s| (s, n));
+    let mut scored: Vec<Option<(i64, usize)>> = Vec::new();
+    out[..top].par_iter().with_min_len(SKIM_TOP / 4).map(score).collect_into_vec(&mut scored);
+    let ranked = by_score(scored.into_iter().flatten().collect());
+    let kept = ranked.len();
+    out.iter_mut().zip(ranked).for_each(|(slot, n)| *slot = n);
+    out.drain(kept..top);
     (out, Some(memo))
+}
+
+/// `matched` ordered by where their match ends, with a counting sort (ends are
+/// small numbers); within one end, they keep their order (catalog or previous
+/// ranking).
+fn by_end(matched: &[usize], end: &[u32]) -> Vec<usize> {
+    let bucket = |n: usize| (end[n] as usize).min(END_BUCKETS - 1);
+    let mut next = vec![0usize; END_BUCKETS];
+    matched.iter().for_each(|&n| next[bucket(n)] += 1);
+    let mut sum = 0;
+    for slot in next.iter_mut() {
+        (*slot, sum) = (sum, sum + *slot);
+    }
+    let mut out = vec![0; matched.len()];
+    for &n in matched {
+        let b = bucket(n);
+        out[next[b]] = n;
+        next[b] += 1;
+    }
+    out
 }
 
 /// Match ends past this share the last bucket.
@@ -214,27 +243,6 @@ fn filter_map<T: Send>(
         None => (0..all).into_par_iter().map(&f).collect_into_vec(&mut slots),
     }
     slots.into_iter().flatten().collect()
-}
-
-/// An end that marks no match in [`ends_in_memory_order`].
-const NO_MATCH: u32 = u32::MAX;
-
-/// `end` of every candidate, indexed by agent ([`NO_MATCH`] for the rest), computed
-/// in parallel in agent order rather than in the candidates' (ranked) order: the
-/// haystacks were allocated in agent order, so the scan reads memory forwards
-/// instead of jumping across 100,000 separate strings, one cache miss per agent.
-fn ends_in_memory_order(all: usize, candidates: &[usize], end: impl Fn(usize) -> Option<usize> + Sync + Send) -> Vec<u32> {
-    let mut wanted = vec![false; all];
-    for &n in candidates {
-        wanted[n] = true;
-    }
-    let mut out: Vec<u32> = Vec::new();
-    (0..all)
-        .into_par_iter()
-        // Haystacks are short (a name, a path, a cut description): far below 4 GiB.
-        .map(|n| if wanted[n] { end(n).map_or(NO_MATCH, |e| e as u32) } else { NO_MATCH })
-        .collect_into_vec(&mut out);
-    out
 }
 
 fn by_score(mut scored: Vec<(i64, usize)>) -> Vec<usize> {
@@ -272,10 +280,9 @@ pub fn matched_chars(matcher: &SkimMatcherV2, haystack: &str, query: &str) -> Ve
 mod tests {
     use super::*;
 
-    fn hay() -> Vec<String> {
+    fn hay() -> Haystacks {
         ["reviewer openhands .agents/reviewer.md reviews code", "planner openhands x.md plans", "rev-tool kimi a.yaml"]
-            .iter()
-            .map(|s| s.to_string())
+            .into_iter()
             .collect()
     }
 
@@ -304,10 +311,9 @@ mod tests {
     #[test]
     fn ranking_on_the_matched_prefix_scores_as_on_the_whole_haystack() {
         let m = ranker();
-        let h: Vec<String> =
+        let h: Haystacks =
             ["code-reviewer openhands .agents/x.md reviews code", "Ünïcode reviewer kimi a.yaml", "rv tsugite r/v.md"]
-                .iter()
-                .map(|s| s.to_string())
+                .into_iter()
                 .collect();
         for query in ["rev", "cr", "rv", "x", "Rev", "ünï"] {
             let full: Vec<(i64, usize)> =
@@ -327,8 +333,10 @@ mod tests {
         let m = ranker();
         // Many matches late in the description, a few in the name: the name matches
         // are ranked by skim at the top, every match is kept.
-        let mut h: Vec<String> = (0..SKIM_TOP + 50).map(|i| format!("agent{i} kimi a.yaml the planner of x")).collect();
-        h.extend((0..5).map(|i| format!("planner{i} kimi p.yaml")));
+        let h: Haystacks = (0..SKIM_TOP + 50)
+            .map(|i| format!("agent{i} kimi a.yaml the planner of x"))
+            .chain((0..5).map(|i| format!("planner{i} kimi p.yaml")))
+            .collect();
         let ranked = rank(&m, &h, None, "plan");
         assert_eq!(ranked.len(), h.len());
         let mut head: Vec<usize> = ranked[..5].to_vec();
@@ -345,7 +353,7 @@ mod tests {
         let m = ranker();
         // Enough agents for the parallel path, with repeated letters so a greedy
         // match can end at several places.
-        let h: Vec<String> = (0..PARALLEL_FROM + 300)
+        let h: Haystacks = (0..PARALLEL_FROM + 300)
             .map(|i| format!("agent-{i} kimi team{}/a{}.yaml reviews and re-reviews code", i % 97, i % 13))
             .collect();
         for query in ["review", "team42", "aaa", "rvw", "zz"] {

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::haystacks::Haystacks;
 use crate::model::{Agent, Catalog, Diagnostic, EdgeKind, Status};
 
 /// How much of a description the finder searches (descriptions can be whole files).
@@ -38,9 +39,12 @@ pub struct Index {
     /// Diagnostics per agent (matched by its file), counted.
     pub diagnostic_counts: Vec<usize>,
     /// Search text per agent: name, framework, path, description.
-    pub haystacks: Vec<String>,
+    pub haystacks: Haystacks,
     /// Counted once for the status bar.
     pub totals: Totals,
+    /// Winners of each report, for the list's headings (counting them on every
+    /// frame reads every agent of the report).
+    pub report_winners: Vec<usize>,
 }
 
 /// Workspace-wide counts for the status bar.
@@ -63,7 +67,8 @@ impl Index {
         let mut by_key = HashMap::new();
         let mut by_name: HashMap<(usize, String), Vec<usize>> = HashMap::new();
         let mut diagnostic_counts = Vec::new();
-        let mut haystacks = Vec::new();
+        let mut haystacks = Haystacks::default();
+        let mut report_winners = vec![0; catalog.reports.len()];
         let mut totals = Totals {
             errors: catalog.diagnostics().filter(|d| d.severity == crate::model::Severity::Error).count(),
             ..Totals::default()
@@ -73,7 +78,10 @@ impl Index {
                 let n = agents.len();
                 agents.push((r, i));
                 match agent.status {
-                    Status::Wins => totals.winners += 1,
+                    Status::Wins => {
+                        totals.winners += 1;
+                        report_winners[r] += 1;
+                    }
                     Status::Shadowed | Status::Equivalent => totals.shadowed += 1,
                     Status::Invalid => totals.invalid += 1,
                 }
@@ -82,10 +90,10 @@ impl Index {
                 by_key.insert((agent.ecosystem, key), n);
                 by_name.entry((r, agent.name.clone())).or_default().push(n);
                 diagnostic_counts.push(per_path.get(agent.source.path.as_path()).copied().unwrap_or(0));
-                haystacks.push(haystack(agent));
+                haystacks.push(&haystack(agent));
             }
         }
-        Index { catalog, agents, by_id, by_key, by_name, diagnostic_counts, haystacks, totals }
+        Index { catalog, agents, by_id, by_key, by_name, diagnostic_counts, haystacks, totals, report_winners }
     }
 
     pub fn agent(&self, n: usize) -> &Agent {
@@ -133,18 +141,35 @@ impl Index {
     /// The flat list: each framework's heading, then its agents (all, or the given
     /// ones in the given order).
     pub fn flat_rows(&self, only: Option<&[usize]>) -> Vec<Row> {
-        let mut per_report: Vec<Vec<usize>> = vec![Vec::new(); self.catalog.reports.len()];
-        match only {
-            None => (0..self.agents.len()).for_each(|n| per_report[self.agents[n].0].push(n)),
-            Some(list) => list.iter().for_each(|&n| per_report[self.agents[n].0].push(n)),
-        }
-        let mut rows = Vec::with_capacity(only.map_or(self.agents.len(), <[usize]>::len) + per_report.len());
-        for (report, list) in per_report.into_iter().enumerate() {
-            if list.is_empty() {
-                continue;
+        // Grouped with a counting sort by report (stable, so each group keeps the
+        // given order): two passes and one allocation for 100,000 matches.
+        let all: Vec<usize>;
+        let list = match only {
+            Some(list) => list,
+            None => {
+                all = (0..self.agents.len()).collect();
+                &all
             }
+        };
+        let mut next = vec![0usize; self.catalog.reports.len()];
+        list.iter().for_each(|&n| next[self.agents[n].0] += 1);
+        let counts = next.clone();
+        let mut sum = 0;
+        for slot in next.iter_mut() {
+            (*slot, sum) = (sum, sum + *slot);
+        }
+        let mut grouped = vec![0; list.len()];
+        for &n in list {
+            let r = self.agents[n].0;
+            grouped[next[r]] = n;
+            next[r] += 1;
+        }
+        let mut rows = Vec::with_capacity(list.len() + counts.len());
+        let mut start = 0;
+        for (report, count) in counts.into_iter().enumerate().filter(|&(_, count)| count > 0) {
             rows.push(Row::Group { report });
-            rows.extend(list.into_iter().map(|agent| Row::Agent { agent, depth: 0, via: None }));
+            rows.extend(grouped[start..start + count].iter().map(|&agent| Row::Agent { agent, depth: 0, via: None }));
+            start += count;
         }
         rows
     }

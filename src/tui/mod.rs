@@ -9,6 +9,7 @@
 pub mod action;
 pub mod app;
 pub mod finder;
+pub mod haystacks;
 pub mod highlight;
 pub mod index;
 pub mod keymap;

@@ -116,10 +116,10 @@ fn row_line(index: &Index, row: &Row, query: Option<&str>, app: &App, theme: &Th
         Span::raw(" ".repeat(width.saturating_sub(used) + 2))
     };
     match row {
-        Row::Group { report } => {
-            let report = &index.catalog.reports[*report];
+        Row::Group { report: r } => {
+            let report = &index.catalog.reports[*r];
+            let winners = index.report_winners[*r];
             // The id, not the title: it is what `--ecosystem` takes.
-            let winners = report.agents.iter().filter(|a| a.status.is_active()).count();
             Line::from(vec![
                 Span::styled(report.ecosystem.to_string(), theme.header),
                 Span::styled(format!("  {} agents, {} definitions", winners, report.agents.len()), theme.muted),

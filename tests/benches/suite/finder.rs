@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use agentry::loader::{Loader, LoaderEvent, WatchMode};
 use agentry::tui::app::App;
 use agentry::tui::finder;
+use agentry::tui::haystacks::Haystacks;
 use agentry::tui::index::Index;
 use agentry::tui::keymap::Keymap;
 use agentry::tui::theme::Theme;
@@ -91,9 +92,9 @@ pub fn keystroke(bench: &Bench) -> Vec<Row> {
                     return Vec::new();
                 }
                 let typed = &query[..n + c.len_utf8()];
-                let haystacks = app.index.as_ref().map_or(&[][..], |i| &i.haystacks[..]);
+                let Some(index) = app.index.as_ref() else { continue };
                 let t = Instant::now();
-                std::hint::black_box(haystacks.iter().filter(|h| h.contains(typed)).count());
+                std::hint::black_box(index.haystacks.iter().filter(|h| h.contains(typed)).count());
                 scans.push(t.elapsed());
             }
             app.on_key(key(KeyCode::Esc));
@@ -125,7 +126,7 @@ pub fn keystroke(bench: &Bench) -> Vec<Row> {
     // `AGENTRY_BENCH_VERBOSE=1` prints every keystroke of the side-by-side.
     let verbose = std::env::var_os("AGENTRY_BENCH_VERBOSE").is_some();
     let (mut skim, mut nucleo) = (Vec::new(), Vec::new());
-    let haystacks = app.index.as_ref().map_or(&[][..], |i| &i.haystacks[..]);
+    let Some(haystacks) = app.index.as_ref().map(|i| &i.haystacks) else { return rows };
     for _ in 0..bench.runs {
         for query in QUERIES {
             let (mut prev_skim, mut prev_nucleo): (Option<Vec<usize>>, Option<Vec<usize>>) = (None, None);
@@ -168,7 +169,7 @@ pub fn keystroke(bench: &Bench) -> Vec<Row> {
 
 /// nucleo-matcher's ranking of `candidates` (or all): every match scored, best
 /// first, ties in catalog order; one matcher per thread, as nucleo's own picker.
-fn nucleo_rank(haystacks: &[String], candidates: Option<&[usize]>, query: &str) -> Vec<usize> {
+fn nucleo_rank(haystacks: &Haystacks, candidates: Option<&[usize]>, query: &str) -> Vec<usize> {
     let atom = Atom::new(query, CaseMatching::Smart, Normalization::Smart, AtomKind::Fuzzy, false);
     let all: Vec<usize>;
     let candidates = match candidates {
