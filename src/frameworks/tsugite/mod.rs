@@ -535,7 +535,7 @@ impl<'a> Loader<'a> {
             .cloned()
             .chain(resolved.chain.iter().skip(1).map(|p| self.key_of(p)))
             .collect();
-        agent.attributes = parsed.attributes.clone().into();
+        agent.attributes = parsed.attributes.clone();
         agent.fields = schema::FIELDS
             .iter()
             .enumerate()
