@@ -281,6 +281,9 @@ impl FileCache {
         }
         if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| e.version == version) {
             e.derived.retain(|(k, _)| *k != key);
+            // Most files have one parse: room for four, the default, is most of an
+            // entry in a workspace of a hundred thousand files.
+            e.derived.reserve_exact(1);
             e.derived.push((key, value.clone() as Shared));
         }
         Ok(value)

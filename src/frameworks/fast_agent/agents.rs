@@ -104,7 +104,10 @@ pub fn card_fields(card: &Card, source: &str, stored: Stored) -> Arc<[Field]> {
         let origin = origin(card, source, &key);
         fields.push(Field { key, value, origin });
     }
-    fields.push(Field { key: "config".into(), value: Json::Object(stored.config), origin: config_origin(card, source) });
+    // Collected again to fit: built key by key, the map has room for twice its keys,
+    // and it is kept as long as the card.
+    let config = stored.config.into_iter().collect();
+    fields.push(Field { key: "config".into(), value: Json::Object(config), origin: config_origin(card, source) });
     fields.push(Field { key: "history".into(), value: Json::Array(Vec::new()), origin: history_origin(card, source) });
     fields.into()
 }
