@@ -93,7 +93,7 @@ fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failu
         resolve: &resolve,
         source_key: &source_key,
     };
-    let mut out: Vec<Loaded> = Vec::new();
+    let mut out: Vec<Loaded> = Vec::with_capacity(raws.len());
     for (label, raw) in raws {
         if s.dialect == Dialect::Rfc {
             super::rfc::check_card(&raw, in_bundle)?;
