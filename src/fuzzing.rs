@@ -146,5 +146,5 @@ pub fn tsugite_template(data: &[u8]) {
             base_dir: PathBuf::from(FAKE_DIR),
         },
     };
-    let _ = tsugite::render::prepare(&parsed.config, &parsed.body, &inputs);
+    let _ = tsugite::render::prepare(&parsed.config(), &parsed.body, &inputs);
 }

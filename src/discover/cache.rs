@@ -176,6 +176,15 @@ impl FileCache {
         self.bytes(path, found, true).map(|(bytes, _)| bytes)
     }
 
+    /// [`FileCache::read`] for a caller that keeps what it makes of the bytes, not
+    /// the bytes: they are not held afterwards (unless they already were), and a
+    /// second read of the same version goes to disk again (not counted in
+    /// [`Counts::reads`]: the file did not change).
+    pub fn read_unkept(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
+        let found = self.lookup(path)?;
+        self.bytes(path, found, false).map(|(bytes, _)| bytes)
+    }
+
     /// Which version of the file is current, and whether it is held: trusted in a
     /// trusting pass, else told by its stamp.
     fn lookup(&self, path: &Path) -> Result<Found, ReadError> {
@@ -281,6 +290,9 @@ impl FileCache {
         }
         if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| e.version == version) {
             e.derived.retain(|(k, _)| *k != key);
+            // Most files have one parse: room for four, the default, is most of an
+            // entry in a workspace of a hundred thousand files.
+            e.derived.reserve_exact(1);
             e.derived.push((key, value.clone() as Shared));
         }
         Ok(value)

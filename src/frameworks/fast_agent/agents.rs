@@ -10,6 +10,7 @@ use serde_json::{json, Value as Json};
 
 use super::raw::Failure;
 use super::registry::Entry;
+use super::validate::{Card, Stored};
 use super::ID;
 use crate::model::{Agent, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Source, Status};
 
@@ -35,16 +36,14 @@ const CONFIG_ATTRIBUTES: &[&str] = &[
     "trim_tool_history", "skills", "type",
 ];
 
-fn origin(entry: &Entry, key: &str) -> FieldOrigin {
-    let card = &entry.loaded.card;
-    let source = entry.loaded.source.key();
+fn origin(card: &Card, source: &str, key: &str) -> FieldOrigin {
     let line_of = |k: &str| card.attributes.iter().find(|a| a.key == k).map(|a| a.line);
     let own_keys: Vec<&str> = match attribute_of(key) {
         [] => vec![key],
         keys => keys.to_vec(),
     };
     let sites: Vec<Site> =
-        own_keys.iter().filter_map(|k| line_of(k)).map(|line| Site { source: source.clone(), line: Some(line) }).collect();
+        own_keys.iter().filter_map(|k| line_of(k)).map(|line| Site { source: source.to_string(), line: Some(line) }).collect();
     if sites.is_empty() {
         let rule = match key {
             "type" => "no `type`: an `agent` card (stored as `basic`)".to_string(),
@@ -61,16 +60,14 @@ fn origin(entry: &Entry, key: &str) -> FieldOrigin {
     FieldOrigin { provenance: Provenance::Own, sites, rule }
 }
 
-fn config_origin(entry: &Entry) -> FieldOrigin {
-    let card = &entry.loaded.card;
-    let source = entry.loaded.source.key();
+fn config_origin(card: &Card, source: &str) -> FieldOrigin {
     let given: Vec<_> = card.attributes.iter().filter(|a| CONFIG_ATTRIBUTES.contains(&a.key.as_str())).collect();
     if given.is_empty() {
         return FieldOrigin::default("every AgentConfig setting is fast-agent's default");
     }
     FieldOrigin {
         provenance: Provenance::Own,
-        sites: given.iter().map(|a| Site { source: source.clone(), line: Some(a.line) }).collect(),
+        sites: given.iter().map(|a| Site { source: source.to_string(), line: Some(a.line) }).collect(),
         rule: format!(
             "AgentConfig from the card's {}; everything else is fast-agent's default",
             given.iter().map(|a| format!("`{}`", a.key)).collect::<Vec<_>>().join(", ")
@@ -79,15 +76,13 @@ fn config_origin(entry: &Entry) -> FieldOrigin {
     }
 }
 
-fn history_origin(entry: &Entry) -> FieldOrigin {
-    let card = &entry.loaded.card;
-    let source = entry.loaded.source.key();
+fn history_origin(card: &Card, source: &str) -> FieldOrigin {
     let mut sites = Vec::new();
     if let Some(a) = card.attributes.iter().find(|a| a.key == "messages") {
-        sites.push(Site { source: source.clone(), line: Some(a.line) });
+        sites.push(Site { source: source.to_string(), line: Some(a.line) });
     }
     if !card.inline_history.is_empty() {
-        sites.push(Site { source, line: None });
+        sites.push(Site { source: source.to_string(), line: None });
     }
     if sites.is_empty() {
         return FieldOrigin::default("no `messages:` files: empty history");
@@ -100,33 +95,57 @@ fn history_origin(entry: &Entry) -> FieldOrigin {
     FieldOrigin { provenance: if sites.len() > 1 { Provenance::Merged } else { Provenance::Own }, sites, rule }
 }
 
-/// The oracle's fields: the stored card data, the card's `AgentConfig`, the history.
-fn fields_of(entry: &Entry) -> Arc<[Field]> {
-    let card = &entry.loaded.card;
-    let mut fields: Vec<Field> = Vec::with_capacity(card.data.len() + 2);
-    for (key, value) in &card.data {
-        fields.push(Field { key: key.clone(), value: value.clone(), origin: origin(entry, key) });
+/// The oracle's fields of a card from `source` with an empty history: the stored
+/// card data, the card's `AgentConfig`, the history. The values move in; the card's
+/// memo and the agents built from it share these fields.
+pub fn card_fields(card: &Card, source: &str, stored: Stored) -> Arc<[Field]> {
+    let mut fields: Vec<Field> = Vec::with_capacity(stored.data.len() + 2);
+    for (key, value) in stored.data {
+        let origin = origin(card, source, &key);
+        fields.push(Field { key, value, origin });
     }
-    fields.push(Field { key: "config".into(), value: Json::Object(card.config.clone()), origin: config_origin(entry) });
-    let history: Vec<Json> = entry.history.iter().map(|m| json!({"role": m.role, "text": m.text})).collect();
-    fields.push(Field { key: "history".into(), value: Json::Array(history), origin: history_origin(entry) });
+    // Collected again to fit: built key by key, the map has room for twice its keys,
+    // and it is kept as long as the card.
+    let config = stored.config.into_iter().collect();
+    fields.push(Field { key: "config".into(), value: Json::Object(config), origin: config_origin(card, source) });
+    fields.push(Field { key: "history".into(), value: Json::Array(Vec::new()), origin: history_origin(card, source) });
     fields.into()
+}
+
+/// The entry's fields: the card's, with the history the registry gave it.
+fn fields_of(entry: &Entry) -> Arc<[Field]> {
+    let l = &entry.loaded;
+    if entry.history.is_empty() {
+        return Arc::clone(&l.card_fields);
+    }
+    if let Some((history, fields)) = l.fields.get() {
+        if *history == entry.history {
+            return Arc::clone(fields);
+        }
+    }
+    let history: Vec<Json> = entry.history.iter().map(|m| json!({"role": m.role, "text": m.text})).collect();
+    let mut fields = l.card_fields.to_vec();
+    if let Some(last) = fields.last_mut() {
+        last.value = Json::Array(history);
+    }
+    let fields: Arc<[Field]> = fields.into();
+    // The first history wins the cache; another (a refresh that changed only a
+    // history file) builds its own.
+    let _ = l.fields.set((entry.history.clone(), Arc::clone(&fields)));
+    fields
+}
+
+/// Whether two cards store the same data and `AgentConfig` (their fields' origins
+/// aside): compared by key, in any order, as the oracle compares its dicts.
+fn same_stored(a: &[Field], b: &[Field]) -> bool {
+    a.len() == b.len() && a.iter().all(|x| b.iter().any(|y| y.key == x.key && y.value == x.value))
 }
 
 /// The agent for one registered card.
 pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &HashMap<&str, (String, bool)>) -> Agent {
     let l = &entry.loaded;
     let card = &l.card;
-    let fields = match l.fields.get() {
-        Some((history, fields)) if *history == entry.history => Arc::clone(fields),
-        _ => {
-            let fields = fields_of(entry);
-            // The first history wins the cache; another (a refresh that changed only
-            // a history file) builds its own.
-            let _ = l.fields.set((entry.history.clone(), Arc::clone(&fields)));
-            fields
-        }
-    };
+    let fields = fields_of(entry);
 
     let winner_key = winner.map(|w| w.loaded.source.key());
     let (status, rule) = if active {
@@ -139,7 +158,9 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
         };
         (Status::Wins, rule)
     } else {
-        let equivalent = winner.is_some_and(|w| w.loaded.card.data == card.data && w.loaded.card.config == card.config && w.loaded.card.instruction == card.instruction && w.history == entry.history);
+        let equivalent = winner.is_some_and(|w| {
+            same_stored(&w.loaded.card_fields, &l.card_fields) && w.loaded.card.instruction == card.instruction && w.history == entry.history
+        });
         let rule = format!(
             "replaced by the tool card {}: tool-cards/ is loaded after agent-cards/ and fast-agent keeps the tool card",
             winner_key.clone().unwrap_or_default()

@@ -43,9 +43,12 @@ pub struct Loaded {
     pub path: PathBuf,
     /// Its folder is literally named `tool-cards`.
     pub is_tool: bool,
-    /// The agent's fields, once built, with the history they were built for: they
-    /// depend only on the card, its source and that history, so a refresh that
-    /// reuses the file's memo reuses them too.
+    /// The agent's fields with an empty history ([`agents::card_fields`]): what most
+    /// agents get as they are.
+    pub card_fields: Arc<[Field]>,
+    /// The agent's fields for a history that is not empty, once built, with that
+    /// history: they depend only on the card, its source and the history, so a
+    /// refresh that reuses the file's memo reuses them too.
     pub fields: Arc<OnceLock<BuiltFields>>,
 }
 
@@ -70,7 +73,8 @@ fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failu
     let Some(kind) = FileKind::of(&file_name) else {
         return Err(Failure::validation(format!("Unsupported AgentCard file extension: {}", path.display()), None));
     };
-    let bytes = s.cx.files.read(&path).map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))?;
+    // The memo keeps the cards, not the bytes.
+    let bytes = s.cx.files.read_unkept(&path).map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))?;
     let raws = match s.dialect {
         Dialect::Released => vec![(None, super::parse::released(kind, &bytes, s.env)?)],
         Dialect::Rfc => super::rfc::parse(kind, &bytes, s.env)?,
@@ -89,12 +93,12 @@ fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failu
         resolve: &resolve,
         source_key: &source_key,
     };
-    let mut out: Vec<Loaded> = Vec::new();
+    let mut out: Vec<Loaded> = Vec::with_capacity(raws.len());
     for (label, raw) in raws {
         if s.dialect == Dialect::Rfc {
             super::rfc::check_card(&raw, in_bundle)?;
         }
-        let card = validate::build(raw, &cx).map_err(|f| match &label {
+        let (card, stored) = validate::build(raw, &cx).map_err(|f| match &label {
             Some(l) if in_bundle => Failure { message: format!("card {l}: {}", f.message), ..f },
             _ => f,
         })?;
@@ -109,7 +113,8 @@ fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failu
             source.card = Some(card.name.clone());
         }
         let is_tool = path.parent().and_then(Path::file_name).is_some_and(|n| n == "tool-cards");
-        out.push(Loaded { card: Arc::new(card), source, path: path.clone(), is_tool, fields: Arc::default() });
+        let card_fields = agents::card_fields(&card, &source.key(), stored);
+        out.push(Loaded { card: Arc::new(card), source, path: path.clone(), is_tool, card_fields, fields: Arc::default() });
     }
     Ok(out)
 }

@@ -54,6 +54,16 @@ pub struct Reference {
     pub checked: bool,
 }
 
+/// What the oracle stores of a card besides its instruction: made into the agent's
+/// fields ([`super::agents::card_fields`]) as soon as the card's source is known, and
+/// not kept beside them.
+pub struct Stored {
+    /// The stored `AgentCardData` minus `config`, as the oracle renders it.
+    pub data: JsonMap<String, Json>,
+    /// The `AgentConfig` fields the card decides.
+    pub config: JsonMap<String, Json>,
+}
+
 /// A card that passed validation.
 #[derive(Clone, Debug)]
 pub struct Card {
@@ -63,10 +73,6 @@ pub struct Card {
     /// Shared with the agent built from the card (see `Agent`).
     pub instruction: Arc<str>,
     pub description: Option<String>,
-    /// The stored `AgentCardData` minus `config`, as the oracle renders it.
-    pub data: JsonMap<String, Json>,
-    /// The `AgentConfig` fields the card decides.
-    pub config: JsonMap<String, Json>,
     pub attributes: Arc<[Attribute]>,
     pub message_files: Vec<PathBuf>,
     pub references: Vec<Reference>,
@@ -77,8 +83,9 @@ fn fail(message: String, line: Option<u32>) -> Failure {
     Failure::validation(message, line)
 }
 
-/// Validates one card. `raw` is consumed because the legacy `smart` type rewrites it.
-pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<Card, Failure> {
+/// Validates one card: the card, and what the oracle stores of it. `raw` is consumed
+/// because the legacy `smart` type rewrites it.
+pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failure> {
     let attributes: Vec<Attribute> =
         raw.entries.iter().map(|e| Attribute { key: e.key.clone(), line: e.line, value: e.written.clone() }).collect();
 
@@ -158,19 +165,18 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<Card, Failure> {
     }
     let mut config = config;
     config.insert("description".into(), description.clone().map(Json::String).unwrap_or(Json::Null));
-    Ok(Card {
+    let card = Card {
         name,
         name_line: raw.line("name"),
         card_type,
         instruction: instruction.into(),
         description,
-        data,
-        config,
         attributes: attributes.into(),
         message_files,
         references,
         inline_history: std::mem::take(&mut raw.inline_history),
-    })
+    };
+    Ok((card, Stored { data, config }))
 }
 
 fn optional_str(raw: &RawCard, key: &str) -> Result<Option<String>, Failure> {

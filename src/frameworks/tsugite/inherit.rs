@@ -111,7 +111,7 @@ impl Resolver<'_> {
             ));
         }
         let parsed = self.read_and_parse(path)?;
-        let resolved = if parsed.config.extends() == Some("none") {
+        let resolved = if parsed.extends() == Some("none") {
             own(&parsed)
         } else {
             self.resolve(parsed.clone(), path, &mut Visited::new(), 0)?
@@ -186,7 +186,7 @@ impl Resolver<'_> {
         // walk up and taking it out again afterwards is the same and keeps a long chain
         // linear instead of copying the set at every level.
         let added = visited.insert(resolved_path.clone());
-        let base = match agent.config.extends() {
+        let base = match agent.extends() {
             Some("none") => Ok(None),
             None => self.default_base(agent_path, &resolved_path, visited, depth),
             Some("") => Ok(None),
@@ -200,7 +200,7 @@ impl Resolver<'_> {
         let Some(base) = base? else {
             return Ok(own(&agent));
         };
-        let config = merge::merge(&base.config, &agent.config, &agent.path)?;
+        let config = merge::merge(&base.config, &agent.config(), &agent.path)?;
         let mut chain = vec![agent.path.clone()];
         chain.extend(base.chain);
         Ok(Resolved {
@@ -299,7 +299,7 @@ impl Resolver<'_> {
                 let attempt = self
                     .load_extended("default", agent_path, visited, None)
                     .and_then(|d| {
-                        if d.config.extends().is_none() {
+                        if d.extends().is_none() {
                             // tsugite uses a standalone project default as it is, without
                             // its own implicit base.
                             Ok(own(&d))
@@ -342,7 +342,7 @@ impl Resolver<'_> {
 /// An agent with no base: its own config, body and file.
 fn own(agent: &Parsed) -> Resolved {
     Resolved {
-        config: agent.config.clone(),
+        config: agent.config(),
         body: agent.body.clone(),
         chain: vec![agent.path.clone()],
     }

@@ -287,8 +287,6 @@ impl<'a> Loader<'a> {
             key_of: &key_fn,
             lookups,
         };
-        let mut agents: Vec<Agent> = Vec::new();
-        let mut diagnostics: Vec<Diagnostic> = Vec::new();
         let files = self.cx.files;
         let file = format!("{name}.md");
         let candidates: Vec<(PathBuf, usize)> = dirs
@@ -299,10 +297,13 @@ impl<'a> Loader<'a> {
             .collect();
         if candidates.is_empty() {
             return NameOutcome {
-                agents,
-                diagnostics,
+                agents: Vec::new(),
+                diagnostics: Vec::new(),
             };
         }
+        // Kept in the name's memo as long as the name resolves the same: sized to fit.
+        let mut agents: Vec<Agent> = Vec::with_capacity(candidates.len());
+        let mut diagnostics: Vec<Diagnostic> = Vec::new();
         let winner = space.find(files, name, &roots.project, &roots.project, &roots.home);
         let direct = winner.is_some() && winner == py_resolve(files, &candidates[0].0);
         let winner_key = if direct {
@@ -369,6 +370,7 @@ impl<'a> Loader<'a> {
                 }
             }
         }
+        diagnostics.shrink_to_fit();
         NameOutcome {
             agents,
             diagnostics,
@@ -551,7 +553,7 @@ impl<'a> Loader<'a> {
             .cloned()
             .chain(resolved.chain.iter().skip(1).map(|p| self.key_of(p)))
             .collect();
-        agent.attributes = parsed.attributes.clone().into();
+        agent.attributes = parsed.attributes.clone();
         agent.fields = schema::FIELDS
             .iter()
             .enumerate()

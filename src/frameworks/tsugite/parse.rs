@@ -5,6 +5,7 @@
 //! swallows `ValueError`s in some places and lets the others through.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::Value as Json;
 
@@ -83,16 +84,66 @@ impl Config {
     }
 }
 
-/// One parsed (not yet resolved) agent file.
+/// One parsed (not yet resolved) agent file. The file cache keeps one for every
+/// agent file between loads, so it holds only what the file wrote: the full
+/// [`Config`] (every field, with defaults and origins) is made when a resolution
+/// asks for it ([`Parsed::config`]).
 #[derive(Clone, Debug)]
 pub struct Parsed {
     /// The path it was loaded from (tsugite's `Agent.file_path`).
     pub path: PathBuf,
-    pub config: Config,
+    /// Its source key, for the origins of the fields it sets.
+    source: String,
+    /// The fields the file sets, in the file's order (a repeated key overrides).
+    written: Box<[Written]>,
     pub body: String,
     /// The 1-based line of the body's first character.
     pub body_line: u32,
-    pub attributes: Vec<Attribute>,
+    /// Shared with the agents loaded from this file.
+    pub attributes: Arc<[Attribute]>,
+}
+
+/// A field as the file set it: its index in `FIELDS`, its validated value, the
+/// line of its key.
+#[derive(Clone, Debug)]
+struct Written {
+    index: usize,
+    value: Json,
+    line: u32,
+}
+
+impl Parsed {
+    /// The file's own config: every field, the schema default where the file sets none.
+    pub fn config(&self) -> Config {
+        let mut config = Config {
+            values: FIELDS.iter().map(|(k, _)| schema::default_of(k)).collect(),
+            set: vec![false; FIELDS.len()],
+            origins: FIELDS
+                .iter()
+                .map(|_| FieldOrigin::default("framework default"))
+                .collect(),
+        };
+        for w in &self.written {
+            config.values[w.index] = w.value.clone();
+            config.set[w.index] = true;
+            config.origins[w.index] = FieldOrigin::own(
+                &self.source,
+                Some(w.line),
+                format!("set in {}", site(&self.source, Some(w.line))),
+            );
+        }
+        config
+    }
+
+    /// `extends` as [`Config::extends`] reads it, without making the config.
+    pub fn extends(&self) -> Option<&str> {
+        let index = schema::index_of("extends")?;
+        self.written
+            .iter()
+            .rev()
+            .find(|w| w.index == index)
+            .and_then(|w| w.value.as_str())
+    }
 }
 
 /// A read failure as the package reports it.
@@ -187,14 +238,7 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
             ));
         }
     };
-    let mut config = Config {
-        values: FIELDS.iter().map(|(k, _)| schema::default_of(k)).collect(),
-        set: vec![false; FIELDS.len()],
-        origins: FIELDS
-            .iter()
-            .map(|_| FieldOrigin::default("framework default"))
-            .collect(),
-    };
+    let mut written: Vec<Written> = Vec::new();
     let mut attributes = Vec::new();
     let mut missing_name = true;
     for (key_node, value_node) in &entries {
@@ -226,23 +270,18 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
         if *key == "name" {
             missing_name = false;
         }
-        config.values[i] = value;
-        config.set[i] = true;
-        config.origins[i] = FieldOrigin::own(
-            source,
-            Some(line),
-            format!("set in {}", site(source, Some(line))),
-        );
+        written.push(Written { index: i, value, line });
     }
     if missing_name {
         return Err(validation(path, Some(1), "name: Field required"));
     }
     Ok(Parsed {
         path: path.to_path_buf(),
-        config,
+        source: source.to_string(),
+        written: written.into(),
         body,
         body_line,
-        attributes,
+        attributes: attributes.into(),
     })
 }
 
