@@ -176,15 +176,6 @@ impl FileCache {
         self.bytes(path, found, true).map(|(bytes, _)| bytes)
     }
 
-    /// [`FileCache::read`] for a caller that keeps what it makes of the bytes, not
-    /// the bytes: they are not held afterwards (unless they already were), and a
-    /// second read of the same version goes to disk again (not counted in
-    /// [`Counts::reads`]: the file did not change).
-    pub fn read_unkept(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
-        let found = self.lookup(path)?;
-        self.bytes(path, found, false).map(|(bytes, _)| bytes)
-    }
-
     /// Which version of the file is current, and whether it is held: trusted in a
     /// trusting pass, else told by its stamp.
     fn lookup(&self, path: &Path) -> Result<Found, ReadError> {

@@ -38,12 +38,6 @@ impl<'a> Files<'a> {
         self.cache.read(path)
     }
 
-    /// [`FileCache::read_unkept`]: the file's bytes, not held afterwards.
-    pub fn read_unkept(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
-        self.note(Asked::Read, path);
-        self.cache.read_unkept(path)
-    }
-
     /// [`FileCache::derived`]: a parse of the file, made once per version of it.
     pub fn derived<T: Send + Sync + 'static>(
         &self,

@@ -12,8 +12,6 @@ use crate::model::{normalize, DiagKind, Diagnostic};
 use crate::yaml::{self, Value};
 
 /// Settings file names, in the order `home.discover_config_files` tries them.
-/// The context of the front-matter sniff in the file cache.
-const SNIFF: &str = "fast-agent: a Markdown card has front matter";
 const CONFIG_NAMES: [&str; 3] = ["fast-agent.yaml", "fast-agent.config.yaml", "fastagent.config.yaml"];
 
 /// The outcome of settings discovery.
@@ -124,9 +122,8 @@ pub fn card_files(root: &Path, files: Files, skipped: &mut Vec<Diagnostic>) -> s
         .filter(|e| !e.is_dir && files.is_file(&e.path))
         .filter(|e| match FileKind::of(&e.name) {
             Some(FileKind::Yaml) => true,
-            // The answer is kept, not the bytes (the card's own read keeps none).
-            Some(FileKind::Markdown) => match files.sniffed(&e.path, crate::discover::context_key(SNIFF), sniff_markdown) {
-                Ok(has_front_matter) => *has_front_matter,
+            Some(FileKind::Markdown) => match files.read(&e.path) {
+                Ok(bytes) => sniff_markdown(&bytes),
                 Err(err) => {
                     let message = format!("cannot read: {err}; not looked at as a card");
                     skipped.push(Diagnostic::warning(super::ID, DiagKind::Io, &e.path, message));

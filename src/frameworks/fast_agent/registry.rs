@@ -73,8 +73,7 @@ fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failu
     let Some(kind) = FileKind::of(&file_name) else {
         return Err(Failure::validation(format!("Unsupported AgentCard file extension: {}", path.display()), None));
     };
-    // The memo keeps the cards, not the bytes.
-    let bytes = s.cx.files.read_unkept(&path).map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))?;
+    let bytes = s.cx.files.read(&path).map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))?;
     let raws = match s.dialect {
         Dialect::Released => vec![(None, super::parse::released(kind, &bytes, s.env)?)],
         Dialect::Rfc => super::rfc::parse(kind, &bytes, s.env)?,

@@ -323,7 +323,7 @@ type Difference = (String, Option<u32>);
 /// How the two dialects read one file differently, if they do.
 fn compare_file(s: &LoadState, path: &Path) -> Option<Difference> {
     let kind = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy()))?;
-    let bytes = s.cx.files.read_unkept(path).ok()?;
+    let bytes = s.cx.files.read(path).ok()?;
     let text = std::str::from_utf8(&bytes).ok()?;
     if !may_differ(kind, text) {
         return None;
