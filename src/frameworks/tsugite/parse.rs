@@ -95,7 +95,7 @@ pub struct Parsed {
     /// Its source key, for the origins of the fields it sets.
     source: String,
     /// The fields the file sets, in the file's order (a repeated key overrides).
-    written: Vec<Written>,
+    written: Box<[Written]>,
     pub body: String,
     /// The 1-based line of the body's first character.
     pub body_line: u32,
@@ -278,7 +278,7 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
     Ok(Parsed {
         path: path.to_path_buf(),
         source: source.to_string(),
-        written,
+        written: written.into(),
         body,
         body_line,
         attributes: attributes.into(),
