@@ -5,10 +5,9 @@
 //!
 //! Every effective field keeps the file and line that set it and the rule that chose it.
 
-use std::cell::RefCell;
 use crate::discover::fast_hash::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::{json, Map as JsonMap, Value as Json};
 
@@ -54,12 +53,13 @@ pub struct Resolution {
 /// The validated files and folder identities of one load, each asked of the file
 /// system once and kept with what it observed. Every definition's memoized
 /// resolution walks its own chain through them and takes over the observations of
-/// each step it asks (shared by `Arc`, not copied).
+/// each step it asks (shared by `Arc`, not copied). Shared by the threads that
+/// resolve definitions ahead of the load's visit (see `super::warm`).
 #[derive(Default)]
 pub struct Lookups {
-    parsed: RefCell<HashMap<PathBuf, Looked<Loaded>>>,
+    parsed: Mutex<HashMap<PathBuf, Looked<Loaded>>>,
     /// Each folder with symlinks resolved (`None` when it cannot be).
-    folders: RefCell<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
+    folders: Mutex<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
 }
 
 type Looked<V> = (V, Arc<Observed>);
@@ -67,15 +67,22 @@ type Looked<V> = (V, Arc<Observed>);
 type Loaded = Result<Arc<SpecFile>, Problem>;
 
 /// `map[key]`, made by `make` the first time; its observations go to `files` every
-/// time.
-fn looked_up<V: Clone>(files: Files, map: &RefCell<HashMap<PathBuf, Looked<V>>>, key: &Path, make: impl FnOnce(Files) -> V) -> V {
-    if let Some((v, observed)) = map.borrow().get(key) {
-        files.include(observed.clone());
-        return v.clone();
+/// time. Two threads may make the same entry at once: both make the same value, and
+/// the first one kept is used.
+fn looked_up<V: Clone>(files: Files, map: &Mutex<HashMap<PathBuf, Looked<V>>>, key: &Path, make: impl FnOnce(Files) -> V) -> V {
+    let known = lock(map).get(key).map(|(v, observed)| (v.clone(), observed.clone()));
+    if let Some((v, observed)) = known {
+        files.include(observed);
+        return v;
     }
     let (v, observed) = files.capture(make);
-    map.borrow_mut().insert(key.to_path_buf(), (v.clone(), observed));
+    lock(map).entry(key.to_path_buf()).or_insert((v.clone(), observed));
     v
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding a lock leaves the map consistent (each insert is whole).
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// What resolving one file observed, for the files extending it: the chain of a
@@ -97,6 +104,9 @@ pub struct Cover {
 /// one by one again, starting a new nest.
 const MAX_COVER_DEPTH: u32 = 32;
 
+/// Turns a path into its report source key; shared by threads.
+pub type SourceKey<'k> = dyn Fn(&Path) -> String + Sync + 'k;
+
 /// Where a file's `extend` leads.
 enum Next {
     /// Nowhere: no `extend`, null, or `""` (which the merge rejects).
@@ -114,14 +124,14 @@ pub struct Resolver<'a> {
     /// `DEFAULT_AGENT_FILE`, when a built-in folder is known.
     default_agent: Option<PathBuf>,
     /// Turns a path into its report source key.
-    key: &'a dyn Fn(&Path) -> String,
+    key: &'a SourceKey<'a>,
     /// The canonical folders met: a chain's files mostly share a few folders, whose
     /// answers are taken over once.
     folders: HashMap<PathBuf, Option<PathBuf>>,
 }
 
 impl<'a> Resolver<'a> {
-    pub fn new(files: Files<'a>, lookups: &'a Lookups, default_agent: Option<PathBuf>, key: &'a dyn Fn(&Path) -> String) -> Self {
+    pub fn new(files: Files<'a>, lookups: &'a Lookups, default_agent: Option<PathBuf>, key: &'a SourceKey<'a>) -> Self {
         Resolver { files, lookups, default_agent, key, folders: HashMap::default() }
     }
 
