@@ -74,9 +74,9 @@ impl Framework for Kimi {
             cx.memo_key(ID, &format!("{args:?}\0{default_agent:?}\0{builtins:?}"))
         };
 
-        let (entry_points, walk_problems) = entries::walk(cx.files, &cx.roots.project);
-        report.diagnostics.extend(walk_problems);
         let lookups = Lookups::default();
+        let (entry_points, walk_problems) = entries::walk(cx.files, &cx.roots.project, &lookups.bodies);
+        report.diagnostics.extend(walk_problems);
         let context = Context {
             roots: cx.roots,
             builtins: builtins.as_deref(),
@@ -88,7 +88,7 @@ impl Framework for Kimi {
         // A pass that trusts its memos reuses most definitions: resolving them all
         // ahead would be wasted, so only its changed files are parsed ahead.
         let warmed = if cx.files.cache().trusting() {
-            resolve::preparse(cx.files.cache().untracked(), &entry_points);
+            resolve::preparse(cx.files.cache().untracked(), &entry_points, &lookups.bodies);
             HashMap::default()
         } else {
             warm::resolve_ahead(&context, cx.files.cache().untracked(), &entry_points, args_key)

@@ -60,6 +60,33 @@ pub struct Lookups {
     parsed: Mutex<HashMap<PathBuf, Looked<Loaded>>>,
     /// Each folder with symlinks resolved (`None` when it cannot be).
     folders: Mutex<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
+    pub bodies: Bodies,
+}
+
+/// The [`spec::unplaced`] parses of one load's agent files, by their bytes: a file
+/// reached under several spellings (`lead/agent.yaml`, `coder/../lead/agent.yaml`),
+/// or already loaded by the walk's sniff, is parsed once.
+#[derive(Default)]
+pub struct Bodies(Mutex<HashMap<Box<[u8]>, Arc<Result<SpecFile, Problem>>>>);
+
+impl Bodies {
+    /// Keeps the unplaced parse of `bytes`.
+    pub fn keep(&self, bytes: &[u8], unplaced: Result<SpecFile, Problem>) {
+        lock(&self.0).entry(bytes.into()).or_insert_with(|| Arc::new(unplaced));
+    }
+
+    /// [`spec::parse`] of `bytes` at `path`.
+    fn parse(&self, path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
+        let known = lock(&self.0).get(bytes).cloned();
+        let unplaced = match known {
+            Some(unplaced) => unplaced,
+            None => {
+                let unplaced = Arc::new(spec::unplaced(bytes));
+                lock(&self.0).entry(bytes.into()).or_insert(unplaced).clone()
+            }
+        };
+        spec::place(&unplaced, path)
+    }
 }
 
 type Looked<V> = (V, Arc<Observed>);
@@ -138,7 +165,8 @@ impl<'a> Resolver<'a> {
     /// `_load_agent_spec` steps 1–7 for one file: exists, is a file, UTF-8, YAML,
     /// version, `agent` shape, field types, joined paths.
     pub fn load_file(&mut self, path: &Path) -> Result<Arc<SpecFile>, Problem> {
-        looked_up(self.files, &self.lookups.parsed, path, |files| read_and_parse(files, path).map(Arc::new))
+        let bodies = &self.lookups.bodies;
+        looked_up(self.files, &self.lookups.parsed, path, |files| read_and_parse(files, path, bodies).map(Arc::new))
     }
 
     /// What identifies a step of the chain for loop detection: the canonical folder
@@ -444,7 +472,7 @@ impl Resolved {
 }
 
 /// `_load_agent_spec` steps 1–7 for one file, asked through `files`.
-fn read_and_parse(files: Files, path: &Path) -> Result<SpecFile, Problem> {
+fn read_and_parse(files: Files, path: &Path, bodies: &Bodies) -> Result<SpecFile, Problem> {
     // A regular file (the usual case) is told by the remembered kind; anything else
     // asks again for the error Kimi reports.
     let regular = files.kind(path) == crate::discover::Kind::File;
@@ -458,7 +486,7 @@ fn read_and_parse(files: Files, path: &Path) -> Result<SpecFile, Problem> {
         }
         Ok(_) => {}
     }
-    let parsed = parsed(files, path).map_err(|e| {
+    let parsed = parsed(files, path, bodies).map_err(|e| {
         let kind = if e == ReadError::NotFound { DiagKind::Missing } else { DiagKind::Io };
         Problem::new(kind, path, None, format!("cannot read the agent spec file: {e}"))
     })?;
@@ -466,18 +494,18 @@ fn read_and_parse(files: Files, path: &Path) -> Result<SpecFile, Problem> {
 }
 
 /// The file parsed, once per version of it: a reload re-parses only what changed.
-fn parsed(files: Files, path: &Path) -> Result<Arc<Result<SpecFile, Problem>>, ReadError> {
+fn parsed(files: Files, path: &Path, bodies: &Bodies) -> Result<Arc<Result<SpecFile, Problem>>, ReadError> {
     let context = crate::discover::context_key(&path.to_string_lossy());
-    files.derived(path, context, |bytes| spec::parse(path, bytes))
+    files.derived(path, context, |bytes| bodies.parse(path, bytes))
 }
 
 /// Parses the regular files `paths` into the file cache, in parallel and without
 /// noting anything (the resolutions that read them note it): resolution itself runs
 /// one definition at a time.
-pub fn preparse(files: Files, paths: &[PathBuf]) {
+pub fn preparse(files: Files, paths: &[PathBuf], bodies: &Bodies) {
     use rayon::prelude::*;
     paths.par_iter().for_each(|path| {
-        let _ = parsed(files, path);
+        let _ = parsed(files, path, bodies);
     });
 }
 
