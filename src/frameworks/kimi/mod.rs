@@ -369,7 +369,7 @@ impl Context<'_> {
             chain: Arc::default(),
             description,
             fields: resolved.fields(self.key).into(),
-            attributes: resolved.own.attributes.clone().into(),
+            attributes: resolved.own.attributes.clone(),
             system_prompt: Some(prompt.into()),
             messages: Arc::default(),
             edges: edges.into(),
@@ -441,7 +441,7 @@ impl Context<'_> {
         let rule = format!("Kimi cannot load it: {message}");
         let agent = Agent {
             description: format!("invalid: {}", problem.kind.as_str()),
-            attributes: own.map(|f| f.attributes.clone().into()).unwrap_or_default(),
+            attributes: own.map(|f| f.attributes.clone()).unwrap_or_default(),
             ..Agent::new(ID, name, source.clone(), Status::Invalid, rule)
         };
         (agent, diagnostic)

@@ -166,7 +166,7 @@ impl<'a> Resolver<'a> {
     /// version, `agent` shape, field types, joined paths.
     pub fn load_file(&mut self, path: &Path) -> Result<Arc<SpecFile>, Problem> {
         let bodies = &self.lookups.bodies;
-        looked_up(self.files, &self.lookups.parsed, path, |files| read_and_parse(files, path, bodies).map(Arc::new))
+        looked_up(self.files, &self.lookups.parsed, path, |files| read_and_parse(files, path, bodies))
     }
 
     /// What identifies a step of the chain for loop detection: the canonical folder
@@ -472,7 +472,7 @@ impl Resolved {
 }
 
 /// `_load_agent_spec` steps 1–7 for one file, asked through `files`.
-fn read_and_parse(files: Files, path: &Path, bodies: &Bodies) -> Result<SpecFile, Problem> {
+fn read_and_parse(files: Files, path: &Path, bodies: &Bodies) -> Loaded {
     // A regular file (the usual case) is told by the remembered kind; anything else
     // asks again for the error Kimi reports.
     let regular = files.kind(path) == crate::discover::Kind::File;
@@ -494,9 +494,9 @@ fn read_and_parse(files: Files, path: &Path, bodies: &Bodies) -> Result<SpecFile
 }
 
 /// The file parsed, once per version of it: a reload re-parses only what changed.
-fn parsed(files: Files, path: &Path, bodies: &Bodies) -> Result<Arc<Result<SpecFile, Problem>>, ReadError> {
+fn parsed(files: Files, path: &Path, bodies: &Bodies) -> Result<Arc<Loaded>, ReadError> {
     let context = crate::discover::context_key(&path.to_string_lossy());
-    files.derived(path, context, |bytes| bodies.parse(path, bytes))
+    files.derived(path, context, |bytes| bodies.parse(path, bytes).map(Arc::new))
 }
 
 /// Parses the regular files `paths` into the file cache, in parallel and without

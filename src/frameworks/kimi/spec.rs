@@ -5,6 +5,7 @@
 //! that also accepts an empty list or mapping), and paths joined to the file's folder.
 
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use crate::model::{Attribute, DiagKind};
 use crate::py;
@@ -76,8 +77,9 @@ pub struct SpecFile {
     pub allowed_tools: Slot<Vec<String>>,
     pub exclude_tools: Slot<Vec<String>>,
     pub subagents: Slot<Vec<SubagentEntry>>,
-    /// The keys as written (top-level `version`, then the `agent` mapping's keys).
-    pub attributes: Vec<Attribute>,
+    /// The keys as written (top-level `version`, then the `agent` mapping's keys);
+    /// shared, since every placing of the file and its agent hold them.
+    pub attributes: Arc<[Attribute]>,
 }
 
 /// Parses and validates the bytes of `path`. The first failure wins, in the
@@ -205,12 +207,12 @@ fn validate(path: &Path, folder: &Path, root: Option<&Node>) -> Result<SpecFile,
         allowed_tools: Slot::unset(),
         exclude_tools: Slot::unset(),
         subagents: Slot::unset(),
-        attributes,
+        attributes: Arc::default(),
     };
     for (key, value) in &agent.entries {
         let Value::Str(name) = &key.value else { continue };
         let line = Some(key.span.line);
-        spec.attributes.push(Attribute { key: name.clone(), line: key.span.line, value: value.value.to_json() });
+        attributes.push(Attribute { key: name.clone(), line: key.span.line, value: value.value.to_json() });
         match name.as_str() {
             "extend" => spec.extend = Slot { state: v.optional_str(name, value), line },
             "name" => spec.name = Slot { state: v.str_or_inherit(name, value), line },
@@ -246,6 +248,7 @@ fn validate(path: &Path, folder: &Path, root: Option<&Node>) -> Result<SpecFile,
             format!("{n} validation error{} for AgentSpec: {}", if n == 1 { "" } else { "s" }, details.join("; ")),
         ));
     }
+    spec.attributes = attributes.into();
     Ok(spec)
 }
 
