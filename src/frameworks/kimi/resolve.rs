@@ -67,7 +67,10 @@ pub struct Lookups {
 /// reached under several spellings (`lead/agent.yaml`, `coder/../lead/agent.yaml`),
 /// or already loaded by the walk's sniff, is parsed once.
 #[derive(Default)]
-pub struct Bodies(Mutex<HashMap<Box<[u8]>, Arc<Result<SpecFile, Problem>>>>);
+pub struct Bodies(Mutex<HashMap<Box<[u8]>, Unplaced>>);
+
+/// A file's parse before it is placed at a path ([`spec::unplaced`]).
+type Unplaced = Arc<Result<SpecFile, Problem>>;
 
 impl Bodies {
     /// Keeps the unplaced parse of `bytes`.
