@@ -412,6 +412,12 @@ impl FileCache {
         value
     }
 
+    /// Whether the current pass trusts what it holds (module documentation): its
+    /// memos are mostly reused, so work done ahead of asking for them is mostly wasted.
+    pub fn trusting(&self) -> bool {
+        self.trusting.load(Ordering::Relaxed)
+    }
+
     /// Forgets a file, so the next read goes to disk.
     pub fn invalidate(&self, path: &Path) {
         let mut entries = lock(&self.entries);

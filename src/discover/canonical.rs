@@ -39,6 +39,9 @@ const ENOTDIR: i32 = 20;
 #[derive(Default)]
 pub(super) struct CanonicalMemo {
     known: Mutex<HashMap<PathBuf, Result<PathBuf, Failure>>>,
+    /// Whether each resolved path a `..` went up from is a folder: Kimi's chains go
+    /// up from the same few folders thousands of times.
+    folders: Mutex<HashMap<PathBuf, Result<bool, Failure>>>,
 }
 
 impl CanonicalMemo {
@@ -70,6 +73,17 @@ impl CanonicalMemo {
     /// Forgets every answer (a new pass may see a changed tree).
     pub(super) fn clear(&self) {
         self.lock().clear();
+        lock(&self.folders).clear();
+    }
+
+    /// Whether the resolved path `real` is a folder, asked once.
+    fn is_dir(&self, real: &Path) -> io::Result<bool> {
+        if let Some(known) = lock(&self.folders).get(real) {
+            return known.clone().map_err(|f| f.to_io());
+        }
+        let found = std::fs::metadata(real).map(|m| m.is_dir());
+        lock(&self.folders).insert(real.to_path_buf(), found.as_ref().map(|d| *d).map_err(Failure::of));
+        found
     }
 
     /// A plain absolute path: its folder's answer plus one `lstat`.
@@ -94,7 +108,7 @@ impl CanonicalMemo {
                 Component::RootDir => {}
                 Component::Normal(name) => real = self.canonicalize(&real.join(name))?,
                 Component::ParentDir => {
-                    if !std::fs::metadata(&real)?.is_dir() {
+                    if !self.is_dir(&real)? {
                         return Err(io::Error::from_raw_os_error(ENOTDIR));
                     }
                     real.pop();
@@ -106,9 +120,13 @@ impl CanonicalMemo {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Result<PathBuf, Failure>>> {
-        // Inserts are atomic: a panic elsewhere leaves the map consistent.
-        self.known.lock().unwrap_or_else(|p| p.into_inner())
+        lock(&self.known)
     }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // Inserts are atomic: a panic elsewhere leaves the map consistent.
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 #[cfg(test)]

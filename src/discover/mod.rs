@@ -132,11 +132,14 @@ pub struct DirEntry {
 /// The entries of a folder in Python's `sorted(Path.iterdir())` order (code-point order
 /// of the names). `Ok(None)` when the path is not a folder; `Err` when listing fails.
 pub fn list_dir(dir: &Path) -> io::Result<Option<Vec<DirEntry>>> {
-    if !std::fs::metadata(dir).map(|m| m.is_dir()).unwrap_or(false) {
-        return Ok(None);
-    }
+    // Listing tells a folder by succeeding: only a failure asks what the path is.
+    let listing = match std::fs::read_dir(dir) {
+        Ok(listing) => listing,
+        Err(_) if !std::fs::metadata(dir).map(|m| m.is_dir()).unwrap_or(false) => return Ok(None),
+        Err(e) => return Err(e),
+    };
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
+    for entry in listing {
         let entry = entry?;
         let path = entry.path();
         // The entry's type comes with the listing; only a symlink (or a file system

@@ -9,10 +9,13 @@
 //! without stopping.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
+use super::resolve::Bodies;
+use super::spec;
 use crate::discover::Files;
 use crate::model::{DiagKind, Diagnostic};
 use crate::yaml::{self, Value};
@@ -34,16 +37,19 @@ enum Met {
 /// The walk over the folders is memoized apart from the look into each file: an
 /// edited file (the usual refresh) changes no listing, so it costs one look, not a
 /// walk of the project.
-pub fn walk(files: Files, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
+pub fn walk(files: Files, project: &Path, bodies: &Bodies) -> (Vec<PathBuf>, Vec<Diagnostic>) {
     let key = crate::discover::context_key(&format!("kimi entry walk\0{}", project.display()));
-    let met = files.memo(key, |files| yaml_files(files, project));
     // Sniffed once per version of the file (a refresh looks again only at the files
     // that changed), in parallel: a cold load parses every YAML file of the project.
     let sniff_key = crate::discover::context_key("kimi entry point");
+    let met = files.memo(key, |files| {
+        look_ahead(files.cache().untracked(), project, sniff_key, bodies);
+        yaml_files(files, project)
+    });
     let sniffed: Vec<_> = met
         .par_iter()
         .map(|m| match m {
-            Met::Candidate(path) => Some(files.sniffed(path, sniff_key, is_entry_point)),
+            Met::Candidate(path) => Some(files.sniffed(path, sniff_key, |bytes| sniff(bytes, bodies))),
             Met::Problem(_) => None,
         })
         .collect();
@@ -64,6 +70,49 @@ pub fn walk(files: Files, project: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
         }
     }
     (found, diagnostics)
+}
+
+/// Lists the folders under `project` and sniffs their YAML files on every core, ahead
+/// of the walk, which must go in order and then finds its answers in the file cache.
+/// `files` records nothing: the walk and the sniffs note what they ask.
+fn look_ahead(files: Files, project: &Path, sniff_key: u64, bodies: &Bodies) {
+    let visited = AtomicUsize::new(0);
+    let ahead = Ahead { files, visited: &visited, sniff_key, bodies };
+    rayon::scope(|scope| ahead.look_below(scope, project.to_path_buf()));
+}
+
+/// What the look ahead shares between its tasks.
+#[derive(Clone, Copy)]
+struct Ahead<'s> {
+    files: Files<'s>,
+    visited: &'s AtomicUsize,
+    sniff_key: u64,
+    bodies: &'s Bodies,
+}
+
+impl<'s> Ahead<'s> {
+    fn look_below(self, scope: &rayon::Scope<'s>, dir: PathBuf) {
+        let files = self.files;
+        let Ok(Some(listing)) = files.list_dir(&dir) else { return };
+        // The walk stops after MAX_WALK_ENTRIES entries: so does the look ahead.
+        if self.visited.fetch_add(listing.len(), Ordering::Relaxed) + listing.len() > MAX_WALK_ENTRIES {
+            return;
+        }
+        for entry in listing.iter() {
+            if entry.is_dir {
+                if !entry.is_symlink && entry.name != ".git" {
+                    let path = entry.path.clone();
+                    scope.spawn(move |scope| self.look_below(scope, path));
+                }
+            } else if is_yaml(&entry.name) && files.is_file(&entry.path) {
+                let _ = files.sniffed(&entry.path, self.sniff_key, |bytes| sniff(bytes, self.bodies));
+            }
+        }
+    }
+}
+
+fn is_yaml(name: &str) -> bool {
+    name.ends_with(".yaml") || name.ends_with(".yml")
 }
 
 /// The regular `.yaml`/`.yml` files under `project`, in walk order, and the folders
@@ -105,7 +154,7 @@ fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
                 if !entry.is_symlink && entry.name != ".git" {
                     subdirs.push((&entry.name, &entry.path));
                 }
-            } else if entry.name.ends_with(".yaml") || entry.name.ends_with(".yml") {
+            } else if is_yaml(&entry.name) {
                 names.push((&entry.name, &entry.path));
             }
         }
@@ -124,14 +173,21 @@ fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
 
 /// `true` for a YAML mapping with the key `agent`; for text that is not UTF-8 or not
 /// YAML, `true` when a line starts with `agent:` (blanks allowed before the colon).
-pub fn is_entry_point(bytes: &[u8]) -> bool {
+/// The YAML of an entry point is validated right away into `bodies`, so that the
+/// resolution does not load it again.
+fn sniff(bytes: &[u8], bodies: &Bodies) -> bool {
     let parsed = std::str::from_utf8(bytes).ok().map(yaml::load);
     match parsed {
-        Some(Ok(Some(node))) => match &node.value {
-            Value::Map(map) => map.entries.iter().any(|(k, _)| matches!(&k.value, Value::Str(s) if s == "agent")),
-            _ => false,
-        },
-        Some(Ok(None)) => false,
+        Some(Ok(root)) => {
+            let entry = match root.as_ref().map(|node| &node.value) {
+                Some(Value::Map(map)) => map.entries.iter().any(|(k, _)| matches!(&k.value, Value::Str(s) if s == "agent")),
+                _ => false,
+            };
+            if entry {
+                bodies.keep(bytes, spec::unplaced_from(root.as_ref()));
+            }
+            entry
+        }
         _ => entry_line().is_match(bytes),
     }
 }
@@ -147,6 +203,7 @@ mod tests {
 
     #[test]
     fn unparsable_files_are_entries_by_their_agent_line() {
+        let is_entry_point = |bytes: &[u8]| sniff(bytes, &Bodies::default());
         assert!(is_entry_point(b"agent:\n\tname: tabbed\n"));
         assert!(is_entry_point(b"agent:\n  name: caf\xe9\n"));
         assert!(!is_entry_point(b"name: [oops\n"));

@@ -15,6 +15,7 @@ mod origins;
 mod prompt;
 mod resolve;
 pub(crate) mod spec;
+mod warm;
 
 use crate::discover::fast_hash::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -25,7 +26,7 @@ use crate::discover::site_packages;
 use crate::model::{
     normalize, Agent, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Scope, SearchDir, Severity, Status,
 };
-use resolve::{chain_keys, Cover, Lookups, Resolver};
+use resolve::{chain_keys, Cover, Lookups, Resolver, SourceKey};
 use spec::{Problem, Setting};
 
 const ID: &str = "kimi";
@@ -49,13 +50,13 @@ impl Framework for Kimi {
         }
         report.builtins = builtins.clone();
         // Source keys are asked for many times per file (chains, fields, edges).
-        let keys: std::cell::RefCell<HashMap<PathBuf, String>> = Default::default();
+        let keys: std::sync::Mutex<HashMap<PathBuf, String>> = Default::default();
         let key = |p: &Path| -> String {
-            if let Some(k) = keys.borrow().get(p) {
+            if let Some(k) = warm::lock(&keys).get(p) {
                 return k.clone();
             }
             let k = cx.roots.source(p, builtins.as_deref()).key();
-            keys.borrow_mut().insert(p.to_path_buf(), k.clone());
+            warm::lock(&keys).insert(p.to_path_buf(), k.clone());
             k
         };
         let default_agent = builtins.as_ref().map(|b| b.join("default").join("agent.yaml"));
@@ -73,19 +74,28 @@ impl Framework for Kimi {
             cx.memo_key(ID, &format!("{args:?}\0{default_agent:?}\0{builtins:?}"))
         };
 
-        let (entry_points, walk_problems) = entries::walk(cx.files, &cx.roots.project);
-        report.diagnostics.extend(walk_problems);
-        resolve::preparse(cx.files.cache().untracked(), &entry_points);
         let lookups = Lookups::default();
+        let (entry_points, walk_problems) = entries::walk(cx.files, &cx.roots.project, &lookups.bodies);
+        report.diagnostics.extend(walk_problems);
+        let context = Context {
+            roots: cx.roots,
+            builtins: builtins.as_deref(),
+            default_agent: default_agent.clone(),
+            lookups: &lookups,
+            key: &key,
+            builtin_args,
+        };
+        // A pass that trusts its memos reuses most definitions: resolving them all
+        // ahead would be wasted, so only its changed files are parsed ahead.
+        let warmed = if cx.files.cache().trusting() {
+            resolve::preparse(cx.files.cache().untracked(), &entry_points, &lookups.bodies);
+            HashMap::default()
+        } else {
+            warm::resolve_ahead(&context, cx.files.cache().untracked(), &entry_points, args_key)
+        };
         let mut loader = Loader {
-            context: Context {
-                roots: cx.roots,
-                builtins: builtins.as_deref(),
-                default_agent: default_agent.clone(),
-                lookups: &lookups,
-                key: &key,
-                builtin_args,
-            },
+            context,
+            warmed,
             args_key,
             chains: Resolver::new(cx.files.cache().untracked(), &lookups, default_agent, &key),
             files: cx.files,
@@ -132,7 +142,7 @@ struct Context<'a> {
     builtins: Option<&'a Path>,
     default_agent: Option<PathBuf>,
     lookups: &'a Lookups,
-    key: &'a dyn Fn(&Path) -> String,
+    key: &'a SourceKey<'a>,
     builtin_args: std::collections::BTreeMap<String, String>,
 }
 
@@ -158,6 +168,8 @@ struct Definition {
 /// The state of one load: which files were visited, and the report being filled.
 struct Loader<'a, 'r> {
     context: Context<'a>,
+    /// Definitions resolved ahead of the visit, by memo key ([`warm`]).
+    warmed: HashMap<u64, warm::Warmed>,
     /// Names the inputs of a definition other than its path and who lists it.
     args_key: u64,
     /// Rebuilds each definition's chain, recording nothing: each definition's
@@ -185,22 +197,13 @@ impl Loader<'_, '_> {
                 continue;
             }
             let one = self.load_one(&path);
-            if one.subagents.is_empty() {
+            let subagents = subagents_in_visit_order(&one);
+            if subagents.is_empty() {
                 continue;
             }
-            let mut subagents: Vec<&spec::SubagentEntry> = one.subagents.iter().collect();
-            subagents.sort_by(|a, b| a.name.cmp(&b.name));
             let parent = (self.context.key)(&path);
-            for sub in subagents.into_iter().rev() {
-                self.listed_by
-                    .entry(normalize(&sub.path))
-                    .or_insert_with(|| ListedBy {
-                        parent: parent.clone(),
-                        parent_path: path.clone(),
-                        line: sub.line,
-                        name: sub.name.clone(),
-                        description: sub.description.clone(),
-                    });
+            for sub in subagents {
+                self.listed_by.entry(normalize(&sub.path)).or_insert_with(|| listing(&parent, &path, sub));
                 stack.push(sub.path.clone());
             }
         }
@@ -212,13 +215,11 @@ impl Loader<'_, '_> {
     /// definitions whose answers changed: an edited file and the files extending it.
     fn load_one(&mut self, path: &Path) -> Arc<Definition> {
         let listed = self.listed_by.get(&normalize(path)).cloned();
-        // Hashed, not formatted: this runs for every definition of every load.
-        let key = crate::discover::hash_key(("kimi definition", self.args_key, path.as_os_str(), &listed));
-        let (context, covers) = (&self.context, &self.covers);
-        let one = self.files.definition(key, |files| {
-            let mut one = context.definition(files, path, listed.as_ref(), covers);
-            context.keep_chain(files, path, &mut one);
-            one
+        let key = definition_key(self.args_key, path, listed.as_ref());
+        let (context, covers, warmed) = (&self.context, &self.covers, &mut self.warmed);
+        let one = self.files.definition(key, |files| match warmed.remove(&key) {
+            Some(ahead) => ahead.take(files),
+            None => context.compute(files, path, listed.as_ref(), covers),
         });
         self.covers.insert(path.to_path_buf(), one.cover.clone());
         let mut agent = one.agent.clone();
@@ -259,7 +260,27 @@ impl Loader<'_, '_> {
 /// are a few files, and a bound keeps a 10,000-level `extend` chain linear in memory.
 const KEPT_CHAIN: usize = 32;
 
+/// The memo key of one definition: hashed, not formatted, since it is made for every
+/// definition of every load.
+fn definition_key(args_key: u64, path: &Path, listed: Option<&ListedBy>) -> u64 {
+    crate::discover::hash_key(("kimi definition", args_key, path.as_os_str(), listed))
+}
+
 impl Context<'_> {
+    /// One definition with its chain kept ([`Context::definition`], then
+    /// [`Context::keep_chain`]).
+    fn compute(
+        &self,
+        files: crate::discover::Files,
+        path: &Path,
+        listed: Option<&ListedBy>,
+        covers: &HashMap<PathBuf, Cover>,
+    ) -> Definition {
+        let mut one = self.definition(files, path, listed, covers);
+        self.keep_chain(files, path, &mut one);
+        one
+    }
+
     /// Keeps `one`'s chain with it when the chain is short.
     fn keep_chain(&self, files: crate::discover::Files, path: &Path, one: &mut Definition) {
         if one.chain_len <= KEPT_CHAIN {
@@ -348,7 +369,7 @@ impl Context<'_> {
             chain: Arc::default(),
             description,
             fields: resolved.fields(self.key).into(),
-            attributes: resolved.own.attributes.clone().into(),
+            attributes: resolved.own.attributes.clone(),
             system_prompt: Some(prompt.into()),
             messages: Arc::default(),
             edges: edges.into(),
@@ -420,10 +441,30 @@ impl Context<'_> {
         let rule = format!("Kimi cannot load it: {message}");
         let agent = Agent {
             description: format!("invalid: {}", problem.kind.as_str()),
-            attributes: own.map(|f| f.attributes.clone().into()).unwrap_or_default(),
+            attributes: own.map(|f| f.attributes.clone()).unwrap_or_default(),
             ..Agent::new(ID, name, source.clone(), Status::Invalid, rule)
         };
         (agent, diagnostic)
+    }
+}
+
+/// A definition's subagents in the order the visit pushes them on its stack: by
+/// name, last first, so that they are visited by name.
+fn subagents_in_visit_order(one: &Definition) -> Vec<&spec::SubagentEntry> {
+    let mut subagents: Vec<&spec::SubagentEntry> = one.subagents.iter().collect();
+    subagents.sort_by(|a, b| a.name.cmp(&b.name));
+    subagents.reverse();
+    subagents
+}
+
+/// How the definition at `path` (source key `parent`) lists `sub`.
+fn listing(parent: &str, path: &Path, sub: &spec::SubagentEntry) -> ListedBy {
+    ListedBy {
+        parent: parent.to_string(),
+        parent_path: path.to_path_buf(),
+        line: sub.line,
+        name: sub.name.clone(),
+        description: sub.description.clone(),
     }
 }
 

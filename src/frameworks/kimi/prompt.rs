@@ -144,11 +144,7 @@ fn undefined_names(env: &Environment, source: &str, context: &BTreeMap<String, S
 
 fn environment(includes: Includes, pending: Arc<Mutex<Vec<String>>>) -> Environment<'static> {
     let mut env = Environment::new();
-    let syntax = minijinja::syntax::SyntaxConfig::builder()
-        .variable_delimiters("${", "}")
-        .build()
-        .expect("`${` and `}` are valid, distinct delimiters");
-    env.set_syntax(syntax);
+    env.set_syntax(syntax().clone());
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
     env.set_keep_trailing_newline(true);
@@ -172,6 +168,18 @@ fn environment(includes: Includes, pending: Arc<Mutex<Vec<String>>>) -> Environm
         Ok(None)
     });
     env
+}
+
+/// Kimi's `${…}` delimiters. Building them compiles a matcher, which cost more than
+/// rendering a usual prompt: built once, shared by every render.
+fn syntax() -> &'static minijinja::syntax::SyntaxConfig {
+    static SYNTAX: std::sync::OnceLock<minijinja::syntax::SyntaxConfig> = std::sync::OnceLock::new();
+    SYNTAX.get_or_init(|| {
+        minijinja::syntax::SyntaxConfig::builder()
+            .variable_delimiters("${", "}")
+            .build()
+            .expect("`${` and `}` are valid, distinct delimiters")
+    })
 }
 
 /// Jinja's `FileSystemLoader`: the name split on `/`, `..` refused, empty and `.`

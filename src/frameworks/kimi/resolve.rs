@@ -5,10 +5,9 @@
 //!
 //! Every effective field keeps the file and line that set it and the rule that chose it.
 
-use std::cell::RefCell;
 use crate::discover::fast_hash::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::{json, Map as JsonMap, Value as Json};
 
@@ -54,12 +53,43 @@ pub struct Resolution {
 /// The validated files and folder identities of one load, each asked of the file
 /// system once and kept with what it observed. Every definition's memoized
 /// resolution walks its own chain through them and takes over the observations of
-/// each step it asks (shared by `Arc`, not copied).
+/// each step it asks (shared by `Arc`, not copied). Shared by the threads that
+/// resolve definitions ahead of the load's visit (see `super::warm`).
 #[derive(Default)]
 pub struct Lookups {
-    parsed: RefCell<HashMap<PathBuf, Looked<Loaded>>>,
+    parsed: Mutex<HashMap<PathBuf, Looked<Loaded>>>,
     /// Each folder with symlinks resolved (`None` when it cannot be).
-    folders: RefCell<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
+    folders: Mutex<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
+    pub bodies: Bodies,
+}
+
+/// The [`spec::unplaced`] parses of one load's agent files, by their bytes: a file
+/// reached under several spellings (`lead/agent.yaml`, `coder/../lead/agent.yaml`),
+/// or already loaded by the walk's sniff, is parsed once.
+#[derive(Default)]
+pub struct Bodies(Mutex<HashMap<Box<[u8]>, Unplaced>>);
+
+/// A file's parse before it is placed at a path ([`spec::unplaced`]).
+type Unplaced = Arc<Result<SpecFile, Problem>>;
+
+impl Bodies {
+    /// Keeps the unplaced parse of `bytes`.
+    pub fn keep(&self, bytes: &[u8], unplaced: Result<SpecFile, Problem>) {
+        lock(&self.0).entry(bytes.into()).or_insert_with(|| Arc::new(unplaced));
+    }
+
+    /// [`spec::parse`] of `bytes` at `path`.
+    fn parse(&self, path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
+        let known = lock(&self.0).get(bytes).cloned();
+        let unplaced = match known {
+            Some(unplaced) => unplaced,
+            None => {
+                let unplaced = Arc::new(spec::unplaced(bytes));
+                lock(&self.0).entry(bytes.into()).or_insert(unplaced).clone()
+            }
+        };
+        spec::place(&unplaced, path)
+    }
 }
 
 type Looked<V> = (V, Arc<Observed>);
@@ -67,15 +97,22 @@ type Looked<V> = (V, Arc<Observed>);
 type Loaded = Result<Arc<SpecFile>, Problem>;
 
 /// `map[key]`, made by `make` the first time; its observations go to `files` every
-/// time.
-fn looked_up<V: Clone>(files: Files, map: &RefCell<HashMap<PathBuf, Looked<V>>>, key: &Path, make: impl FnOnce(Files) -> V) -> V {
-    if let Some((v, observed)) = map.borrow().get(key) {
-        files.include(observed.clone());
-        return v.clone();
+/// time. Two threads may make the same entry at once: both make the same value, and
+/// the first one kept is used.
+fn looked_up<V: Clone>(files: Files, map: &Mutex<HashMap<PathBuf, Looked<V>>>, key: &Path, make: impl FnOnce(Files) -> V) -> V {
+    let known = lock(map).get(key).map(|(v, observed)| (v.clone(), observed.clone()));
+    if let Some((v, observed)) = known {
+        files.include(observed);
+        return v;
     }
     let (v, observed) = files.capture(make);
-    map.borrow_mut().insert(key.to_path_buf(), (v.clone(), observed));
+    lock(map).entry(key.to_path_buf()).or_insert((v.clone(), observed));
     v
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding a lock leaves the map consistent (each insert is whole).
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// What resolving one file observed, for the files extending it: the chain of a
@@ -97,6 +134,9 @@ pub struct Cover {
 /// one by one again, starting a new nest.
 const MAX_COVER_DEPTH: u32 = 32;
 
+/// Turns a path into its report source key; shared by threads.
+pub type SourceKey<'k> = dyn Fn(&Path) -> String + Sync + 'k;
+
 /// Where a file's `extend` leads.
 enum Next {
     /// Nowhere: no `extend`, null, or `""` (which the merge rejects).
@@ -114,21 +154,22 @@ pub struct Resolver<'a> {
     /// `DEFAULT_AGENT_FILE`, when a built-in folder is known.
     default_agent: Option<PathBuf>,
     /// Turns a path into its report source key.
-    key: &'a dyn Fn(&Path) -> String,
+    key: &'a SourceKey<'a>,
     /// The canonical folders met: a chain's files mostly share a few folders, whose
     /// answers are taken over once.
     folders: HashMap<PathBuf, Option<PathBuf>>,
 }
 
 impl<'a> Resolver<'a> {
-    pub fn new(files: Files<'a>, lookups: &'a Lookups, default_agent: Option<PathBuf>, key: &'a dyn Fn(&Path) -> String) -> Self {
+    pub fn new(files: Files<'a>, lookups: &'a Lookups, default_agent: Option<PathBuf>, key: &'a SourceKey<'a>) -> Self {
         Resolver { files, lookups, default_agent, key, folders: HashMap::default() }
     }
 
     /// `_load_agent_spec` steps 1–7 for one file: exists, is a file, UTF-8, YAML,
     /// version, `agent` shape, field types, joined paths.
     pub fn load_file(&mut self, path: &Path) -> Result<Arc<SpecFile>, Problem> {
-        looked_up(self.files, &self.lookups.parsed, path, |files| read_and_parse(files, path).map(Arc::new))
+        let bodies = &self.lookups.bodies;
+        looked_up(self.files, &self.lookups.parsed, path, |files| read_and_parse(files, path, bodies))
     }
 
     /// What identifies a step of the chain for loop detection: the canonical folder
@@ -434,7 +475,7 @@ impl Resolved {
 }
 
 /// `_load_agent_spec` steps 1–7 for one file, asked through `files`.
-fn read_and_parse(files: Files, path: &Path) -> Result<SpecFile, Problem> {
+fn read_and_parse(files: Files, path: &Path, bodies: &Bodies) -> Loaded {
     // A regular file (the usual case) is told by the remembered kind; anything else
     // asks again for the error Kimi reports.
     let regular = files.kind(path) == crate::discover::Kind::File;
@@ -448,7 +489,7 @@ fn read_and_parse(files: Files, path: &Path) -> Result<SpecFile, Problem> {
         }
         Ok(_) => {}
     }
-    let parsed = parsed(files, path).map_err(|e| {
+    let parsed = parsed(files, path, bodies).map_err(|e| {
         let kind = if e == ReadError::NotFound { DiagKind::Missing } else { DiagKind::Io };
         Problem::new(kind, path, None, format!("cannot read the agent spec file: {e}"))
     })?;
@@ -456,18 +497,18 @@ fn read_and_parse(files: Files, path: &Path) -> Result<SpecFile, Problem> {
 }
 
 /// The file parsed, once per version of it: a reload re-parses only what changed.
-fn parsed(files: Files, path: &Path) -> Result<Arc<Result<SpecFile, Problem>>, ReadError> {
+fn parsed(files: Files, path: &Path, bodies: &Bodies) -> Result<Arc<Loaded>, ReadError> {
     let context = crate::discover::context_key(&path.to_string_lossy());
-    files.derived(path, context, |bytes| spec::parse(path, bytes))
+    files.derived(path, context, |bytes| bodies.parse(path, bytes).map(Arc::new))
 }
 
 /// Parses the regular files `paths` into the file cache, in parallel and without
 /// noting anything (the resolutions that read them note it): resolution itself runs
 /// one definition at a time.
-pub fn preparse(files: Files, paths: &[PathBuf]) {
+pub fn preparse(files: Files, paths: &[PathBuf], bodies: &Bodies) {
     use rayon::prelude::*;
     paths.par_iter().for_each(|path| {
-        let _ = parsed(files, path);
+        let _ = parsed(files, path, bodies);
     });
 }
 

@@ -5,6 +5,7 @@
 //! that also accepts an empty list or mapping), and paths joined to the file's folder.
 
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use crate::model::{Attribute, DiagKind};
 use crate::py;
@@ -76,13 +77,52 @@ pub struct SpecFile {
     pub allowed_tools: Slot<Vec<String>>,
     pub exclude_tools: Slot<Vec<String>>,
     pub subagents: Slot<Vec<SubagentEntry>>,
-    /// The keys as written (top-level `version`, then the `agent` mapping's keys).
-    pub attributes: Vec<Attribute>,
+    /// The keys as written (top-level `version`, then the `agent` mapping's keys);
+    /// shared, since every placing of the file and its agent hold them.
+    pub attributes: Arc<[Attribute]>,
 }
 
 /// Parses and validates the bytes of `path`. The first failure wins, in the
 /// package's order: decoding, YAML, top level, version, `agent` shape, field types.
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
+    parse_in(path, path.parent().unwrap_or(Path::new("/")), bytes)
+}
+
+/// [`parse`] with no path: what the bytes say wherever the file is opened, its paths
+/// still relative ([`place`] makes it the parse at a path). A file reached under
+/// several spellings (`a/agent.yaml`, `b/../a/agent.yaml`) is parsed once.
+pub fn unplaced(bytes: &[u8]) -> Result<SpecFile, Problem> {
+    parse_in(Path::new(""), Path::new(""), bytes)
+}
+
+/// [`unplaced`] from the YAML already loaded from the file's text.
+pub fn unplaced_from(root: Option<&Node>) -> Result<SpecFile, Problem> {
+    validate(Path::new(""), Path::new(""), root)
+}
+
+/// The [`parse`] at `path` of the bytes whose [`unplaced`] parse is `unplaced`: the
+/// path set, and each relative path joined to the file's folder as `parse` joins it.
+pub fn place(unplaced: &Result<SpecFile, Problem>, path: &Path) -> Result<SpecFile, Problem> {
+    let folder = path.parent().unwrap_or(Path::new("/"));
+    match unplaced {
+        Err(problem) => Err(Problem { path: path.to_path_buf(), ..problem.clone() }),
+        Ok(spec) => {
+            let mut spec = spec.clone();
+            spec.path = path.to_path_buf();
+            if let Setting::Set(p) = &mut spec.system_prompt_path.state {
+                *p = join_path(folder, p);
+            }
+            if let Setting::Set(subagents) = &mut spec.subagents.state {
+                for sub in subagents {
+                    sub.path = join_path(folder, &sub.path);
+                }
+            }
+            Ok(spec)
+        }
+    }
+}
+
+fn parse_in(path: &Path, folder: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
     let text = decode_utf8(path, bytes)?;
     let root = yaml::load(&text).map_err(|e| Problem {
         kind: DiagKind::Parse,
@@ -91,14 +131,19 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
         col: Some(e.col),
         message: format!("Invalid YAML in agent spec file: {}", e.message),
     })?;
-    let top = match root.as_ref().map(|n| &n.value) {
+    validate(path, folder, root.as_ref())
+}
+
+/// The checks of [`parse`] after the YAML loaded; relative paths are joined to `folder`.
+fn validate(path: &Path, folder: &Path, root: Option<&Node>) -> Result<SpecFile, Problem> {
+    let top = match root.map(|n| &n.value) {
         Some(Value::Map(map)) => map,
         other => {
             let type_name = other.map(Value::type_name).unwrap_or("NoneType");
             return Err(Problem::new(
                 DiagKind::Parse,
                 path,
-                root.as_ref().map(|n| n.span.line),
+                root.map(|n| n.span.line),
                 format!(
                     "the top level is {}, not a mapping; Kimi fails with AttributeError: '{type_name}' object has \
                      no attribute 'get'",
@@ -148,7 +193,6 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
             format!("a key of `agent` is a {}; Kimi fails with TypeError: keywords must be strings", key.value.type_name()),
         ));
     }
-    let folder = path.parent().unwrap_or(Path::new("/"));
     let mut v = Validator { errors: Vec::new() };
     let mut spec = SpecFile {
         path: path.to_path_buf(),
@@ -163,12 +207,12 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
         allowed_tools: Slot::unset(),
         exclude_tools: Slot::unset(),
         subagents: Slot::unset(),
-        attributes,
+        attributes: Arc::default(),
     };
     for (key, value) in &agent.entries {
         let Value::Str(name) = &key.value else { continue };
         let line = Some(key.span.line);
-        spec.attributes.push(Attribute { key: name.clone(), line: key.span.line, value: value.value.to_json() });
+        attributes.push(Attribute { key: name.clone(), line: key.span.line, value: value.value.to_json() });
         match name.as_str() {
             "extend" => spec.extend = Slot { state: v.optional_str(name, value), line },
             "name" => spec.name = Slot { state: v.str_or_inherit(name, value), line },
@@ -204,6 +248,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
             format!("{n} validation error{} for AgentSpec: {}", if n == 1 { "" } else { "s" }, details.join("; ")),
         ));
     }
+    spec.attributes = attributes.into();
     Ok(spec)
 }
 
@@ -235,7 +280,12 @@ fn entry<'a>(map: &'a Map, key: &str) -> Option<(&'a Node, &'a Node)> {
 /// `pathlib`'s `folder / value`: an absolute value replaces the folder, `.` parts and
 /// empty parts vanish, `..` stays (and is resolved by the OS when the file is opened).
 pub fn join(folder: &Path, value: &str) -> PathBuf {
-    let rel = Path::new(value);
+    join_path(folder, Path::new(value))
+}
+
+/// [`join`] of a path: joining what `join` made of a value to the empty folder gives
+/// the same as joining the value.
+fn join_path(folder: &Path, rel: &Path) -> PathBuf {
     let mut out = if rel.is_absolute() { PathBuf::new() } else { folder.to_path_buf() };
     for part in rel.components() {
         match part {
@@ -398,6 +448,24 @@ mod tests {
         assert_eq!(join(Path::new("/p/a"), ""), PathBuf::from("/p/a"));
         assert_eq!(join(Path::new("/p/a"), "/abs/x.yaml"), PathBuf::from("/abs/x.yaml"));
         assert_eq!(join(Path::new("/p/a"), "~/x.yaml"), PathBuf::from("/p/a/~/x.yaml"));
+    }
+
+    #[test]
+    fn a_parse_placed_at_a_path_is_the_parse_at_that_path() {
+        let texts: [&[u8]; 6] = [
+            b"version: 1\nagent:\n  extend: ../base.yaml\n  system_prompt_path: ./p/../x.md\n  subagents:\n    a:\n      path: /abs/a.yaml\n      description: d\n    b:\n      path: ''\n      description: e\n    c:\n      path: ./c//d/./e.yaml\n      description: f\n",
+            b"agent:\n  system_prompt_path: /etc/x.md\n  tools: [1]\n",
+            b"agent: [",
+            b"agent:\n  name: caf\xe9\n",
+            b"- a\n",
+            b"version: 2\n",
+        ];
+        for text in texts {
+            for path in ["/p/a/agent.yaml", "/p/a/../b/agent.yaml", "agent.yaml", "/agent.yaml"] {
+                let path = Path::new(path);
+                assert_eq!(place(&unplaced(text), path), parse(path, text), "{path:?}");
+            }
+        }
     }
 
     #[test]
