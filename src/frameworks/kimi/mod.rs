@@ -93,19 +93,23 @@ impl Framework for Kimi {
         } else {
             warm::resolve_ahead(&context, cx.files.cache().untracked(), &entry_points, args_key)
         };
+        // Sized for every entry point up front: the path-keyed maps would otherwise
+        // grow a step at a time, hashing every path again at each step.
+        let n = entry_points.len();
         let mut loader = Loader {
             context,
             warmed,
             args_key,
             chains: Resolver::new(cx.files.cache().untracked(), &lookups, default_agent, &key),
             files: cx.files,
-            seen: HashSet::default(),
+            seen: HashSet::with_capacity_and_hasher(n, Default::default()),
             listed_by: HashMap::default(),
-            covers: HashMap::default(),
-            touched: Vec::new(),
-            touched_set: HashSet::default(),
+            covers: HashMap::with_capacity_and_hasher(n, Default::default()),
+            touched: Vec::with_capacity(2 * n),
+            touched_set: HashSet::with_capacity_and_hasher(2 * n, Default::default()),
             report: &mut report,
         };
+        loader.report.agents.reserve(n);
         for entry in &entry_points {
             loader.visit(entry);
         }
@@ -193,10 +197,14 @@ impl Loader<'_, '_> {
     fn visit(&mut self, entry: &Path) {
         let mut stack = vec![entry.to_path_buf()];
         while let Some(path) = stack.pop() {
-            if !self.seen.insert(normalize(&path)) {
+            // Normalised once, for both the visited set and who lists it.
+            let normal = normalize(&path);
+            let listed = self.listed_by.get(&normal);
+            if !self.seen.insert(normal) {
                 continue;
             }
-            let one = self.load_one(&path);
+            let listed = listed.cloned();
+            let one = self.load_one(&path, listed);
             let subagents = subagents_in_visit_order(&one);
             if subagents.is_empty() {
                 continue;
@@ -213,8 +221,7 @@ impl Loader<'_, '_> {
     /// prompt and includes and whether its subagents exist (file-system answers), and
     /// on who lists it, which is part of the key. A refresh resolves again only the
     /// definitions whose answers changed: an edited file and the files extending it.
-    fn load_one(&mut self, path: &Path) -> Arc<Definition> {
-        let listed = self.listed_by.get(&normalize(path)).cloned();
+    fn load_one(&mut self, path: &Path, listed: Option<ListedBy>) -> Arc<Definition> {
         let key = definition_key(self.args_key, path, listed.as_ref());
         let (context, covers, warmed) = (&self.context, &self.covers, &mut self.warmed);
         let one = self.files.definition(key, |files| match warmed.remove(&key) {
