@@ -39,9 +39,6 @@ use crate::frameworks::RenderMode;
 use crate::loader::{Loader, LoaderEvent, WatchMode, WatchState};
 use crate::model::Catalog;
 
-/// How long the input thread waits for a key before looking whether it must pause
-/// (for `$EDITOR`). It only wakes that thread; nothing is drawn.
-const INPUT_POLL: Duration = Duration::from_millis(250);
 /// Files larger than this are cut before they are diffed.
 const MAX_DIFF_BYTES: u64 = 1 << 20;
 
@@ -165,8 +162,18 @@ impl Driver<'_> {
         crossterm::execute!(io::stdout(), crossterm::terminal::EndSynchronizedUpdate)
     }
 
-    /// Applies one event; `true` when the screen must be redrawn.
+    /// Applies one event; `true` when the screen must be redrawn. A terminal event
+    /// lets the input thread read the next one once it is handled.
     fn handle(&mut self, event: Event, guard: &mut terminal::Guard, app: &mut App) -> io::Result<bool> {
+        let from_terminal = matches!(event, Event::Term(_));
+        let dirty = self.apply(event, guard, app);
+        if from_terminal {
+            self.gate.handled();
+        }
+        dirty
+    }
+
+    fn apply(&mut self, event: Event, guard: &mut terminal::Guard, app: &mut App) -> io::Result<bool> {
         let effect = match event {
             Event::Signal => {
                 app.quit = true;
@@ -233,9 +240,9 @@ impl Driver<'_> {
                 }
             }
             Effect::Edit { path, line } => {
-                self.gate.pause();
+                // Edits come from a key, and the input thread reads nothing until that
+                // key is handled (see `Gate`): the editor has the keyboard to itself.
                 let status = guard.suspended(|| open_editor(&path, line))?;
-                self.gate.resume();
                 if let Err(e) = status {
                     app.notice = Some(e);
                 }
@@ -303,73 +310,52 @@ fn open_editor(path: &Path, line: Option<u32>) -> Result<(), String> {
     }
 }
 
-/// Lets the UI thread stop the input thread while a child process owns the
-/// terminal (otherwise both would read the keyboard).
+/// Hands each terminal event from the input thread to the UI thread and waits until
+/// it is handled before reading the next. So the input thread blocks in its read
+/// (an idle explorer never wakes), and while a key's effect runs a child process
+/// that owns the terminal (`$EDITOR`), nothing else reads the keyboard.
 #[derive(Default)]
 struct Gate {
-    state: Mutex<GateState>,
+    in_hand: Mutex<bool>,
     changed: Condvar,
 }
 
-#[derive(Default)]
-struct GateState {
-    pause_requested: bool,
-    paused: bool,
-}
-
 impl Gate {
-    /// Returns once the input thread has stopped reading.
-    fn pause(&self) {
-        let Ok(mut s) = self.state.lock() else { return };
-        s.pause_requested = true;
-        while !s.paused {
-            match self.changed.wait(s) {
-                Ok(next) => s = next,
+    /// The input thread: an event is on its way to the UI thread.
+    fn hand_over(&self) {
+        if let Ok(mut h) = self.in_hand.lock() {
+            *h = true;
+        }
+    }
+
+    /// The input thread: returns once the UI thread has handled the event.
+    fn wait_handled(&self) {
+        let Ok(mut h) = self.in_hand.lock() else { return };
+        while *h {
+            match self.changed.wait(h) {
+                Ok(next) => h = next,
                 Err(_) => return,
             }
         }
     }
 
-    fn resume(&self) {
-        if let Ok(mut s) = self.state.lock() {
-            s.pause_requested = false;
+    /// The UI thread: the event handed over is handled.
+    fn handled(&self) {
+        if let Ok(mut h) = self.in_hand.lock() {
+            *h = false;
         }
         self.changed.notify_all();
-    }
-
-    /// Called by the input thread between reads: blocks while a pause is asked.
-    fn wait_if_paused(&self) {
-        let Ok(mut s) = self.state.lock() else { return };
-        if !s.pause_requested {
-            return;
-        }
-        s.paused = true;
-        self.changed.notify_all();
-        while s.pause_requested {
-            match self.changed.wait(s) {
-                Ok(next) => s = next,
-                Err(_) => return,
-            }
-        }
-        s.paused = false;
     }
 }
 
 fn spawn_input_thread(tx: Sender<Event>, gate: Arc<Gate>) {
     let _ = std::thread::Builder::new().name("agentry-input".into()).spawn(move || loop {
-        gate.wait_if_paused();
-        match event::poll(INPUT_POLL) {
-            Ok(true) => match event::read() {
-                Ok(ev) => {
-                    if tx.send(Event::Term(ev)).is_err() {
-                        return;
-                    }
-                }
-                Err(_) => return,
-            },
-            Ok(false) => {}
-            Err(_) => return,
+        let Ok(ev) = event::read() else { return };
+        gate.hand_over();
+        if tx.send(Event::Term(ev)).is_err() {
+            return;
         }
+        gate.wait_handled();
     });
 }
 
