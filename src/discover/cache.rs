@@ -20,10 +20,11 @@
 
 use std::any::{Any, TypeId};
 use crate::discover::fast_hash::HashMap;
+use crate::discover::lock;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use super::observe::{watch_untracked, Changes, Observed, Recorder};
@@ -628,7 +629,3 @@ impl FileCache {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic while holding a lock leaves the map consistent (each insert is whole).
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}

@@ -4,6 +4,7 @@
 //! `lstat` of its last component once its folder is known, and nothing when asked again.
 
 use crate::discover::fast_hash::HashMap;
+use crate::discover::lock;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
@@ -124,10 +125,6 @@ impl CanonicalMemo {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Inserts are atomic: a panic elsewhere leaves the map consistent.
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 #[cfg(test)]
 mod tests {

@@ -23,6 +23,12 @@ pub mod fast_hash {
     pub type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 }
 pub use files::Files;
+
+/// Locks `m`, going on after a panic on another thread: the maps behind these locks
+/// change by whole inserts and removals, so a poisoned one is still consistent.
+pub fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
 pub use observe::untracked_access;
 
 /// Files larger than this are not read; they become an `io` diagnostic. Agent

@@ -200,24 +200,29 @@ fn rank_continuing(
     (out, Some(memo))
 }
 
-/// `matched` ordered by where their match ends, with a counting sort (ends are
-/// small numbers); within one end, they keep their order (catalog or previous
-/// ranking).
+/// `matched` ordered by where their match ends (ends are small numbers); within one
+/// end, they keep their order (catalog or previous ranking).
 fn by_end(matched: &[usize], end: &[u32]) -> Vec<usize> {
-    let bucket = |n: usize| (end[n] as usize).min(END_BUCKETS - 1);
-    let mut next = vec![0usize; END_BUCKETS];
-    matched.iter().for_each(|&n| next[bucket(n)] += 1);
+    counting_sort(matched, END_BUCKETS, |n| (end[n] as usize).min(END_BUCKETS - 1)).0
+}
+
+/// `items` ordered by `bucket` (below `buckets`), stable, in two passes and one
+/// allocation: what sorts 100,000 agents per keystroke. Also each bucket's count.
+pub(super) fn counting_sort(items: &[usize], buckets: usize, bucket: impl Fn(usize) -> usize) -> (Vec<usize>, Vec<usize>) {
+    let mut next = vec![0usize; buckets];
+    items.iter().for_each(|&n| next[bucket(n)] += 1);
+    let counts = next.clone();
     let mut sum = 0;
     for slot in next.iter_mut() {
         (*slot, sum) = (sum, sum + *slot);
     }
-    let mut out = vec![0; matched.len()];
-    for &n in matched {
+    let mut out = vec![0; items.len()];
+    for &n in items {
         let b = bucket(n);
         out[next[b]] = n;
         next[b] += 1;
     }
-    out
+    (out, counts)
 }
 
 /// Match ends past this share the last bucket.

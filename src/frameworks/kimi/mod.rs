@@ -52,11 +52,11 @@ impl Framework for Kimi {
         // Source keys are asked for many times per file (chains, fields, edges).
         let keys: std::sync::Mutex<HashMap<PathBuf, String>> = Default::default();
         let key = |p: &Path| -> String {
-            if let Some(k) = warm::lock(&keys).get(p) {
+            if let Some(k) = crate::discover::lock(&keys).get(p) {
                 return k.clone();
             }
             let k = cx.roots.source(p, builtins.as_deref()).key();
-            warm::lock(&keys).insert(p.to_path_buf(), k.clone());
+            crate::discover::lock(&keys).insert(p.to_path_buf(), k.clone());
             k
         };
         let default_agent = builtins.as_ref().map(|b| b.join("default").join("agent.yaml"));

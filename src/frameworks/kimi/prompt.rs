@@ -8,6 +8,8 @@
 //! (minijinja fuel, output size, include count), which Kimi is not.
 
 use std::collections::{BTreeMap, HashMap};
+
+use crate::discover::lock;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -266,9 +268,6 @@ fn universal_newlines(text: &str) -> String {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 /// Collects the output and refuses to grow past [`MAX_OUTPUT_BYTES`].
 struct BoundedWriter {

@@ -6,8 +6,9 @@
 //! Every effective field keeps the file and line that set it and the rule that chose it.
 
 use crate::discover::fast_hash::HashMap;
+use crate::discover::lock;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Map as JsonMap, Value as Json};
 
@@ -110,10 +111,6 @@ fn looked_up<V: Clone>(files: Files, map: &Mutex<HashMap<PathBuf, Looked<V>>>, k
     v
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic while holding a lock leaves the map consistent (each insert is whole).
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 /// What resolving one file observed, for the files extending it: the chain of a
 /// file's parent is (a prefix of) the rest of its own chain (its walk stops no later,

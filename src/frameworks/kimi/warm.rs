@@ -12,7 +12,8 @@
 //! which only makes its own record longer, not different in what it depends on.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
+use crate::discover::lock;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -52,10 +53,11 @@ pub(super) fn resolve_ahead(context: &Context, files: Files, entries: &[PathBuf]
     entries.par_iter().for_each(|entry| {
         let mut stack = vec![entry.clone()];
         while let Some(path) = stack.pop() {
-            if !lock(&claimed).insert(normalize(&path)) {
+            let normal = normalize(&path);
+            let listed = lock(&listed_by).get(&normal).cloned();
+            if !lock(&claimed).insert(normal) {
                 continue;
             }
-            let listed = lock(&listed_by).get(&normalize(&path)).cloned();
             let ((one, untracked), observed) = files
                 .capture(|files| watch_untracked(|| context.compute(files, &path, listed.as_ref(), &no_covers)));
             let subagents = subagents_in_visit_order(&one);
@@ -72,10 +74,4 @@ pub(super) fn resolve_ahead(context: &Context, files: Files, entries: &[PathBuf]
         }
     });
     warmed.into_inner().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Locks a map of the load; a panic while holding it leaves it consistent (each
-/// insert is whole).
-pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
