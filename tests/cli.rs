@@ -2,11 +2,10 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn workspace(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("agentry-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+fn workspace(name: &str, files: &[(&str, &str)]) -> support::Scratch {
+    let root = support::Scratch::new(&format!("cli-{name}"));
     for (path, text) in files {
         let p = root.join(path);
         std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");

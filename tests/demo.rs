@@ -67,13 +67,6 @@ fn the_demo_venv_is_where_built_ins_are_looked_for() {
     }
 }
 
-/// An empty folder: fast-agent has no built-ins.
-fn no_builtins() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agentry-demo-nobuiltins-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
 #[test]
 fn every_registered_framework_reads_the_demo_as_its_own_loader_does() {
     let mut checked = Vec::new();
@@ -89,7 +82,7 @@ fn every_registered_framework_reads_the_demo_as_its_own_loader_does() {
             .into_iter()
             .find(|(f, _)| *f == id)
             .map(|(_, p)| demo().join(SITE).join(p.rel_path))
-            .unwrap_or_else(no_builtins);
+            .unwrap_or_else(support::empty_dir);
         let opts = LoadOptions {
             roots: Roots {
                 project: demo().join("project"),

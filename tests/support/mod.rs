@@ -19,10 +19,38 @@ pub fn fixtures() -> PathBuf {
 }
 
 /// An empty folder standing in for "no built-in agents", as the oracles use one.
-fn empty_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agentry-empty-builtins-{}", std::process::id()));
+/// One folder under cargo's scratch space for every test process: it is never
+/// written to, so sharing it is safe, and no run leaves a folder of its own behind.
+pub fn empty_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("empty-builtins");
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
+}
+
+/// A folder of a test's own, removed when the test ends (passing or failing).
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// An empty folder for `tag`, unique to this process.
+    pub fn new(tag: &str) -> Scratch {
+        let root = std::env::temp_dir().join(format!("agentry-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).expect("scratch dir");
+        Scratch(root)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// The roots of a case folder, as `run.sh` passes them.
