@@ -21,6 +21,7 @@
 use std::any::{Any, TypeId};
 use crate::discover::fast_hash::HashMap;
 use crate::discover::lock;
+use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -29,7 +30,7 @@ use std::time::SystemTime;
 
 use super::observe::{watch_untracked, Changes, Observed, Recorder};
 use super::canonical::CanonicalMemo;
-use super::{read_bounded, DirEntry, Files, ReadError, MAX_FILE_BYTES};
+use super::{read_bounded, read_open, DirEntry, Files, ReadError, MAX_FILE_BYTES};
 
 /// What identifies one version of a file without reading it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +38,17 @@ struct Stamp {
     len: u64,
     modified: Option<SystemTime>,
     inode: u64,
+}
+
+/// The stamp of a file not held yet, or why it is not read.
+fn fresh(meta: &std::fs::Metadata) -> Result<Stamp, ReadError> {
+    if meta.is_dir() {
+        return Err(ReadError::IsDir);
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge(meta.len()));
+    }
+    Ok(stamp(meta))
 }
 
 fn stamp(meta: &std::fs::Metadata) -> Stamp {
@@ -76,8 +88,36 @@ enum Found {
     Held(Arc<[u8]>, u64),
     /// The version held, without its bytes; and its size.
     Known(u64, u64),
-    /// A version not held yet (new or changed), as measured.
-    Fresh(Stamp),
+    /// A version not held yet (new or changed), as measured; and the file, when it
+    /// was measured by opening it.
+    Fresh(Stamp, Option<File>),
+}
+
+/// A file's bytes as [`FileCache::bytes`] gives them: shared when they are held,
+/// else the buffer they were read into (a parse drops them, so sharing them would
+/// only cost a copy).
+enum Bytes {
+    Shared(Arc<[u8]>),
+    Read(Vec<u8>),
+}
+
+impl Bytes {
+    fn into_shared(self) -> Arc<[u8]> {
+        match self {
+            Bytes::Shared(bytes) => bytes,
+            Bytes::Read(bytes) => bytes.into(),
+        }
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Shared(bytes) => bytes,
+            Bytes::Read(bytes) => bytes,
+        }
+    }
 }
 
 impl Entry {
@@ -174,7 +214,7 @@ impl FileCache {
     /// The file's bytes, following symlinks.
     pub fn read(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
         let found = self.lookup(path)?;
-        self.bytes(path, found, true).map(|(bytes, _)| bytes)
+        self.bytes(path, found, true).map(|(bytes, _)| bytes.into_shared())
     }
 
     /// Which version of the file is current, and whether it is held: trusted in a
@@ -189,13 +229,21 @@ impl FileCache {
             }
         }
         // Checked once per pass: within a pass files are taken not to change.
-        if let Some(e) = lock(&self.entries).get(path).filter(|e| e.pass == pass && !e.suspect) {
-            return Ok(e.found());
+        let held = match lock(&self.entries).get(path) {
+            Some(e) if e.pass == pass && !e.suspect => return Ok(e.found()),
+            held => held.is_some(),
+        };
+        // A file not held is read anyway: it is measured through the open file, which
+        // spares the system a second walk of its path (most of a cold load's file
+        // system time). A file that does not open is measured by its path as before,
+        // so its error is the same.
+        if !held {
+            if let Ok(file) = File::open(path) {
+                let meta = file.metadata()?;
+                return fresh(&meta).map(|now| Found::Fresh(now, Some(file)));
+            }
         }
         let meta = std::fs::metadata(path)?;
-        if meta.is_dir() {
-            return Err(ReadError::IsDir);
-        }
         let now = stamp(&meta);
         if let Some(e) = lock(&self.entries).get_mut(path) {
             if e.stamp == now {
@@ -204,35 +252,41 @@ impl FileCache {
                 return Ok(e.found());
             }
         }
-        if meta.len() > MAX_FILE_BYTES {
-            return Err(ReadError::TooLarge(meta.len()));
-        }
-        Ok(Found::Fresh(now))
+        fresh(&meta).map(|now| Found::Fresh(now, None))
     }
 
     /// The bytes of what [`FileCache::lookup`] found, read from disk unless held,
     /// and their version; `keep` holds them from now on. Only a new version counts
     /// as a file read ([`Counts::reads`]): reading again an unchanged file whose
     /// bytes were not kept is not reading what changed.
-    fn bytes(&self, path: &Path, found: Found, keep: bool) -> Result<(Arc<[u8]>, u64), ReadError> {
-        let (now, version) = match found {
-            Found::Held(bytes, version) => return Ok((bytes, version)),
+    fn bytes(&self, path: &Path, found: Found, keep: bool) -> Result<(Bytes, u64), ReadError> {
+        let (now, file, version) = match found {
+            Found::Held(bytes, version) => return Ok((Bytes::Shared(bytes), version)),
             Found::Known(version, len) => {
-                let bytes: Arc<[u8]> = read_bounded(path, len)?.into();
-                if keep {
-                    if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| e.version == version) {
-                        e.bytes = Some(bytes.clone());
-                    }
+                let bytes = read_bounded(path, len)?;
+                if !keep {
+                    return Ok((Bytes::Read(bytes), version));
                 }
-                return Ok((bytes, version));
+                let bytes: Arc<[u8]> = bytes.into();
+                if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| e.version == version) {
+                    e.bytes = Some(bytes.clone());
+                }
+                return Ok((Bytes::Shared(bytes), version));
             }
-            Found::Fresh(now) => (now, self.versions.fetch_add(1, Ordering::Relaxed) + 1),
+            Found::Fresh(now, file) => (now, file, self.versions.fetch_add(1, Ordering::Relaxed) + 1),
         };
-        let bytes: Arc<[u8]> = read_bounded(path, now.len)?.into();
+        let bytes = match file {
+            Some(file) => read_open(file, now.len)?,
+            None => read_bounded(path, now.len)?,
+        };
         self.reads.fetch_add(1, Ordering::Relaxed);
         self.bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         let pass = self.pass.load(Ordering::Relaxed);
-        let held = keep.then(|| bytes.clone());
+        let bytes = if keep { Bytes::Shared(bytes.into()) } else { Bytes::Read(bytes) };
+        let held = match &bytes {
+            Bytes::Shared(shared) => Some(shared.clone()),
+            Bytes::Read(_) => None,
+        };
         let entry = Entry { stamp: now, bytes: held, version, pass, suspect: false, derived: Vec::new() };
         let mut entries = lock(&self.entries);
         if entries.insert(path.to_path_buf(), entry).is_none() {
