@@ -8,6 +8,7 @@
 mod cache;
 mod canonical;
 mod files;
+mod path_key;
 pub mod observe;
 pub mod site_packages;
 
