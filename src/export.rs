@@ -18,9 +18,56 @@ pub fn report(r: &EcosystemReport) -> Json {
     serde_json::to_value(document(r)).unwrap_or(Json::Null)
 }
 
-/// The report, pretty-printed to `out`.
+/// The report, pretty-printed to `out`: byte for byte what
+/// `serde_json::to_writer_pretty` prints of [`document`], but with the agents printed
+/// on every core, each into a buffer of its own (printed on one core, they took as
+/// long as the whole load on `large`). A batch at a time keeps the buffers few.
 pub fn write(r: &EcosystemReport, out: &mut dyn std::io::Write) -> serde_json::Result<()> {
-    serde_json::to_writer_pretty(out, &document(r))
+    use rayon::prelude::*;
+    const BATCH: usize = 256;
+    let doc = document(r);
+    let raw = |bytes: &[u8], out: &mut dyn std::io::Write| out.write_all(bytes).map_err(serde_json::Error::io);
+    raw(b"{\n  \"format\": ", out)?;
+    serde_json::to_writer(&mut *out, doc.format)?;
+    raw(b",\n  \"ecosystem\": ", out)?;
+    serde_json::to_writer(&mut *out, doc.ecosystem)?;
+    raw(b",\n  \"agents\": ", out)?;
+    if doc.agents.is_empty() {
+        raw(b"[]", out)?;
+    } else {
+        raw(b"[", out)?;
+        for (b, batch) in doc.agents.chunks(BATCH).enumerate() {
+            let printed: Vec<Vec<u8>> = batch.par_iter().map(element).collect::<serde_json::Result<_>>()?;
+            for (i, bytes) in printed.iter().enumerate() {
+                raw(if b == 0 && i == 0 { b"\n    " } else { b",\n    " }, out)?;
+                raw(bytes, out)?;
+            }
+        }
+        raw(b"\n  ]", out)?;
+    }
+    raw(b",\n  \"errors\": ", out)?;
+    // The errors are few: printed as a nested value of the document is.
+    let mut errors = serde_json::Serializer::with_formatter(&mut *out, nested(1)?);
+    doc.errors.serialize(&mut errors)?;
+    raw(b"\n}", out)
+}
+
+/// One element of the document's `agents`, printed as it is nested there.
+fn element(agent: &AgentEntry<'_>) -> serde_json::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    agent.serialize(&mut serde_json::Serializer::with_formatter(&mut bytes, nested(2)?))?;
+    Ok(bytes)
+}
+
+/// serde_json's pretty printer as it stands `depth` arrays or objects deep: opening
+/// them is all that sets its indentation (its state is private).
+fn nested(depth: usize) -> serde_json::Result<serde_json::ser::PrettyFormatter<'static>> {
+    use serde_json::ser::Formatter;
+    let mut formatter = serde_json::ser::PrettyFormatter::new();
+    for _ in 0..depth {
+        formatter.begin_array(&mut std::io::sink()).map_err(serde_json::Error::io)?;
+    }
+    Ok(formatter)
 }
 
 /// What the report says, borrowed from the framework's report.
@@ -97,4 +144,52 @@ fn error_entry(d: &Diagnostic) -> Option<ErrorEntry<'_>> {
         return None;
     }
     Some(ErrorEntry { source: d.source.as_deref()?, kind: d.kind.as_str(), message: &d.message, line: d.line })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    use crate::discover::FileCache;
+    use crate::frameworks::RenderMode;
+    use crate::load::{load, LoadOptions};
+    use crate::model::Roots;
+
+    /// `write` prints what serde_json's pretty printer prints of the document, for
+    /// every fixture case of every framework (empty reports and errors included).
+    #[test]
+    fn write_prints_the_document_as_serde_json_does() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let empty = std::env::temp_dir().join(format!("agentry-export-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&empty).unwrap();
+        let mut compared = 0;
+        for ecosystem in ["openhands", "tsugite", "fast-agent", "kimi"] {
+            let Ok(cases) = std::fs::read_dir(fixtures.join(ecosystem)) else { continue };
+            for case in cases {
+                let case = case.unwrap().path();
+                let xdg = case.join("xdg");
+                let opts = LoadOptions {
+                    roots: Roots {
+                        project: case.join("project"),
+                        home: case.join("home"),
+                        xdg: if xdg.is_dir() { xdg } else { case.join("home/.config") },
+                        builtins: Some(empty.clone()),
+                    },
+                    ecosystems: vec![ecosystem.to_string()],
+                    render: RenderMode::Export,
+                    env: BTreeMap::new(),
+                    options: BTreeMap::new(),
+                };
+                let catalog = load(&opts, &FileCache::new(), 1);
+                let report = &catalog.reports[0];
+                let mut written = Vec::new();
+                super::write(report, &mut written).unwrap();
+                let expected = serde_json::to_vec_pretty(&super::document(report)).unwrap();
+                assert_eq!(String::from_utf8_lossy(&written), String::from_utf8_lossy(&expected), "{}", case.display());
+                compared += 1;
+            }
+        }
+        assert!(compared > 20, "only {compared} cases");
+    }
 }

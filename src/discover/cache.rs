@@ -21,6 +21,7 @@
 use std::any::{Any, TypeId};
 use crate::discover::fast_hash::HashMap;
 use crate::discover::lock;
+use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -29,7 +30,8 @@ use std::time::SystemTime;
 
 use super::observe::{watch_untracked, Changes, Observed, Recorder};
 use super::canonical::CanonicalMemo;
-use super::{read_bounded, DirEntry, Files, ReadError, MAX_FILE_BYTES};
+use super::path_key::{key_bytes, PathKey};
+use super::{read_bounded, read_open, DirEntry, Files, ReadError, MAX_FILE_BYTES};
 
 /// What identifies one version of a file without reading it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +39,17 @@ struct Stamp {
     len: u64,
     modified: Option<SystemTime>,
     inode: u64,
+}
+
+/// The stamp of a file not held yet, or why it is not read.
+fn fresh(meta: &std::fs::Metadata) -> Result<Stamp, ReadError> {
+    if meta.is_dir() {
+        return Err(ReadError::IsDir);
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge(meta.len()));
+    }
+    Ok(stamp(meta))
 }
 
 fn stamp(meta: &std::fs::Metadata) -> Stamp {
@@ -76,8 +89,36 @@ enum Found {
     Held(Arc<[u8]>, u64),
     /// The version held, without its bytes; and its size.
     Known(u64, u64),
-    /// A version not held yet (new or changed), as measured.
-    Fresh(Stamp),
+    /// A version not held yet (new or changed), as measured; and the file, when it
+    /// was measured by opening it.
+    Fresh(Stamp, Option<File>),
+}
+
+/// A file's bytes as [`FileCache::bytes`] gives them: shared when they are held,
+/// else the buffer they were read into (a parse drops them, so sharing them would
+/// only cost a copy).
+enum Bytes {
+    Shared(Arc<[u8]>),
+    Read(Vec<u8>),
+}
+
+impl Bytes {
+    fn into_shared(self) -> Arc<[u8]> {
+        match self {
+            Bytes::Shared(bytes) => bytes,
+            Bytes::Read(bytes) => bytes.into(),
+        }
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Shared(bytes) => bytes,
+            Bytes::Read(bytes) => bytes,
+        }
+    }
 }
 
 impl Entry {
@@ -106,10 +147,10 @@ type Listing = Result<Option<Arc<[DirEntry]>>, (io::ErrorKind, String)>;
 /// Answers to questions other than "what are the bytes".
 #[derive(Default)]
 struct Answers {
-    kinds: HashMap<PathBuf, Kind>,
-    listings: HashMap<PathBuf, Listing>,
+    kinds: HashMap<PathKey, Kind>,
+    listings: HashMap<PathKey, Listing>,
     /// `canonicalize`: the path, or the raw OS error (a symlink loop is told apart).
-    resolved: HashMap<PathBuf, Result<PathBuf, Option<i32>>>,
+    resolved: HashMap<PathKey, Result<PathBuf, Option<i32>>>,
 }
 
 struct Memo {
@@ -134,7 +175,7 @@ pub struct Counts {
 /// documentation for when they are trusted).
 #[derive(Default)]
 pub struct FileCache {
-    entries: Mutex<HashMap<PathBuf, Entry>>,
+    entries: Mutex<HashMap<PathKey, Entry>>,
     answers: Mutex<Answers>,
     memos: Mutex<HashMap<(TypeId, u64), Memo>>,
     reads: AtomicU64,
@@ -153,7 +194,7 @@ pub struct FileCache {
     canonical: CanonicalMemo,
     /// How many held files each folder holds ([`FileCache::folders`]), and a counter
     /// bumped whenever a folder comes or goes from it.
-    folders: Mutex<HashMap<PathBuf, usize>>,
+    folders: Mutex<HashMap<PathKey, usize>>,
     folders_version: AtomicU64,
     /// Memoized results a trusting pass invalidated, dropped by
     /// [`FileCache::settle`] once the new results are out (a framework's
@@ -174,7 +215,7 @@ impl FileCache {
     /// The file's bytes, following symlinks.
     pub fn read(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
         let found = self.lookup(path)?;
-        self.bytes(path, found, true).map(|(bytes, _)| bytes)
+        self.bytes(path, found, true).map(|(bytes, _)| bytes.into_shared())
     }
 
     /// Which version of the file is current, and whether it is held: trusted in a
@@ -182,60 +223,75 @@ impl FileCache {
     fn lookup(&self, path: &Path) -> Result<Found, ReadError> {
         self.served.fetch_add(1, Ordering::Relaxed);
         let pass = self.pass.load(Ordering::Relaxed);
+        let key = key_bytes(path);
         if self.trusting.load(Ordering::Relaxed) {
-            if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| !e.suspect) {
+            if let Some(e) = lock(&self.entries).get_mut(key.as_ref()).filter(|e| !e.suspect) {
                 e.pass = pass;
                 return Ok(e.found());
             }
         }
         // Checked once per pass: within a pass files are taken not to change.
-        if let Some(e) = lock(&self.entries).get(path).filter(|e| e.pass == pass && !e.suspect) {
-            return Ok(e.found());
+        let held = match lock(&self.entries).get(key.as_ref()) {
+            Some(e) if e.pass == pass && !e.suspect => return Ok(e.found()),
+            held => held.is_some(),
+        };
+        // A file not held is read anyway: it is measured through the open file, which
+        // spares the system a second walk of its path (most of a cold load's file
+        // system time). A file that does not open is measured by its path as before,
+        // so its error is the same.
+        if !held {
+            if let Ok(file) = File::open(path) {
+                let meta = file.metadata()?;
+                return fresh(&meta).map(|now| Found::Fresh(now, Some(file)));
+            }
         }
         let meta = std::fs::metadata(path)?;
-        if meta.is_dir() {
-            return Err(ReadError::IsDir);
-        }
         let now = stamp(&meta);
-        if let Some(e) = lock(&self.entries).get_mut(path) {
+        if let Some(e) = lock(&self.entries).get_mut(key.as_ref()) {
             if e.stamp == now {
                 e.pass = pass;
                 e.suspect = false;
                 return Ok(e.found());
             }
         }
-        if meta.len() > MAX_FILE_BYTES {
-            return Err(ReadError::TooLarge(meta.len()));
-        }
-        Ok(Found::Fresh(now))
+        fresh(&meta).map(|now| Found::Fresh(now, None))
     }
 
     /// The bytes of what [`FileCache::lookup`] found, read from disk unless held,
     /// and their version; `keep` holds them from now on. Only a new version counts
     /// as a file read ([`Counts::reads`]): reading again an unchanged file whose
     /// bytes were not kept is not reading what changed.
-    fn bytes(&self, path: &Path, found: Found, keep: bool) -> Result<(Arc<[u8]>, u64), ReadError> {
-        let (now, version) = match found {
-            Found::Held(bytes, version) => return Ok((bytes, version)),
+    fn bytes(&self, path: &Path, found: Found, keep: bool) -> Result<(Bytes, u64), ReadError> {
+        let (now, file, version) = match found {
+            Found::Held(bytes, version) => return Ok((Bytes::Shared(bytes), version)),
             Found::Known(version, len) => {
-                let bytes: Arc<[u8]> = read_bounded(path, len)?.into();
-                if keep {
-                    if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| e.version == version) {
-                        e.bytes = Some(bytes.clone());
-                    }
+                let bytes = read_bounded(path, len)?;
+                if !keep {
+                    return Ok((Bytes::Read(bytes), version));
                 }
-                return Ok((bytes, version));
+                let bytes: Arc<[u8]> = bytes.into();
+                if let Some(e) = lock(&self.entries).get_mut(key_bytes(path).as_ref()).filter(|e| e.version == version) {
+                    e.bytes = Some(bytes.clone());
+                }
+                return Ok((Bytes::Shared(bytes), version));
             }
-            Found::Fresh(now) => (now, self.versions.fetch_add(1, Ordering::Relaxed) + 1),
+            Found::Fresh(now, file) => (now, file, self.versions.fetch_add(1, Ordering::Relaxed) + 1),
         };
-        let bytes: Arc<[u8]> = read_bounded(path, now.len)?.into();
+        let bytes = match file {
+            Some(file) => read_open(file, now.len)?,
+            None => read_bounded(path, now.len)?,
+        };
         self.reads.fetch_add(1, Ordering::Relaxed);
         self.bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         let pass = self.pass.load(Ordering::Relaxed);
-        let held = keep.then(|| bytes.clone());
+        let bytes = if keep { Bytes::Shared(bytes.into()) } else { Bytes::Read(bytes) };
+        let held = match &bytes {
+            Bytes::Shared(shared) => Some(shared.clone()),
+            Bytes::Read(_) => None,
+        };
         let entry = Entry { stamp: now, bytes: held, version, pass, suspect: false, derived: Vec::new() };
         let mut entries = lock(&self.entries);
-        if entries.insert(path.to_path_buf(), entry).is_none() {
+        if entries.insert(PathKey::new(path), entry).is_none() {
             self.count_folder(path, true);
         }
         Ok((bytes, version))
@@ -267,7 +323,7 @@ impl FileCache {
         let found = self.lookup(path)?;
         if let Found::Held(_, held) | Found::Known(held, _) = found {
             let cached = lock(&self.entries)
-                .get(path)
+                .get(key_bytes(path).as_ref())
                 .filter(|e| e.version == held)
                 .and_then(|e| e.derived.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone()));
             if let Some(v) = cached.and_then(|v| v.downcast::<T>().ok()) {
@@ -280,7 +336,7 @@ impl FileCache {
         if counted {
             self.parses.fetch_add(1, Ordering::Relaxed);
         }
-        if let Some(e) = lock(&self.entries).get_mut(path).filter(|e| e.version == version) {
+        if let Some(e) = lock(&self.entries).get_mut(key_bytes(path).as_ref()).filter(|e| e.version == version) {
             e.derived.retain(|(k, _)| *k != key);
             // Most files have one parse: room for four, the default, is most of an
             // entry in a workspace of a hundred thousand files.
@@ -292,11 +348,11 @@ impl FileCache {
 
     /// What `path` is, following symlinks.
     pub fn kind(&self, path: &Path) -> Kind {
-        if let Some(k) = lock(&self.answers).kinds.get(path) {
+        if let Some(k) = lock(&self.answers).kinds.get(key_bytes(path).as_ref()) {
             return *k;
         }
         if let Some(kind) = self.kind_from_listing(path) {
-            lock(&self.answers).kinds.insert(path.to_path_buf(), kind);
+            lock(&self.answers).kinds.insert(PathKey::new(path), kind);
             return kind;
         }
         let kind = match std::fs::metadata(path) {
@@ -305,7 +361,7 @@ impl FileCache {
             Ok(_) => Kind::Other,
             Err(_) => Kind::Missing,
         };
-        lock(&self.answers).kinds.insert(path.to_path_buf(), kind);
+        lock(&self.answers).kinds.insert(PathKey::new(path), kind);
         kind
     }
 
@@ -321,7 +377,7 @@ impl FileCache {
         let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else { return None };
         let name = name.to_str().filter(|n| *n != "." && *n != "..")?;
         let answers = lock(&self.answers);
-        match answers.listings.get(folder)? {
+        match answers.listings.get(key_bytes(folder).as_ref())? {
             // Not a folder (missing, a file, a dangling link): nothing is below it.
             Ok(None) => Some(Kind::Missing),
             Ok(Some(entries)) => match entries.binary_search_by(|e| e.name.as_str().cmp(name)) {
@@ -346,7 +402,7 @@ impl FileCache {
 
     /// [`super::list_dir`], remembered.
     pub fn list_dir(&self, dir: &Path) -> io::Result<Option<Arc<[DirEntry]>>> {
-        let cached = lock(&self.answers).listings.get(dir).cloned();
+        let cached = lock(&self.answers).listings.get(key_bytes(dir).as_ref()).cloned();
         let listing = match cached {
             Some(l) => l,
             None => {
@@ -354,7 +410,7 @@ impl FileCache {
                     Ok(entries) => Ok(entries.map(Arc::from)),
                     Err(e) => Err((e.kind(), e.to_string())),
                 };
-                lock(&self.answers).listings.insert(dir.to_path_buf(), fresh.clone());
+                lock(&self.answers).listings.insert(PathKey::new(dir), fresh.clone());
                 fresh
             }
         };
@@ -364,11 +420,11 @@ impl FileCache {
     /// `std::fs::canonicalize`, remembered; the raw OS error when it fails (Python
     /// tells a symlink loop from a missing path).
     pub fn canonicalize(&self, path: &Path) -> Result<PathBuf, Option<i32>> {
-        if let Some(r) = lock(&self.answers).resolved.get(path) {
+        if let Some(r) = lock(&self.answers).resolved.get(key_bytes(path).as_ref()) {
             return r.clone();
         }
         let resolved = self.canonical.canonicalize(path).map_err(|e| e.raw_os_error());
-        lock(&self.answers).resolved.insert(path.to_path_buf(), resolved.clone());
+        lock(&self.answers).resolved.insert(PathKey::new(path), resolved.clone());
         resolved
     }
 
@@ -422,7 +478,7 @@ impl FileCache {
     /// Forgets a file, so the next read goes to disk.
     pub fn invalidate(&self, path: &Path) {
         let mut entries = lock(&self.entries);
-        if entries.remove(path).is_some() {
+        if entries.remove(key_bytes(path).as_ref()).is_some() {
             self.count_folder(path, false);
         }
     }
@@ -432,16 +488,21 @@ impl FileCache {
     fn count_folder(&self, path: &Path, added: bool) {
         let Some(folder) = path.parent() else { return };
         let mut folders = lock(&self.folders);
+        let key = key_bytes(folder);
         if added {
-            let count = folders.entry(folder.to_path_buf()).or_insert(0);
-            *count += 1;
-            if *count == 1 {
-                self.folders_version.fetch_add(1, Ordering::Relaxed);
+            // Most files join a folder already counted: its key is made only once.
+            match folders.get_mut(key.as_ref()) {
+                Some(count) => *count += 1,
+                None => {
+                    folders.insert(PathKey::new(folder), 1);
+                    self.folders_version.fetch_add(1, Ordering::Relaxed);
+                }
             }
-        } else if let Some(count) = folders.get_mut(folder) {
+        } else {
+            let Some(count) = folders.get_mut(key.as_ref()) else { return };
             *count -= 1;
             if *count == 0 {
-                folders.remove(folder);
+                folders.remove(key.as_ref());
                 self.folders_version.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -472,13 +533,13 @@ impl FileCache {
     /// Every file held, i.e. every file some load has read (the live loader watches
     /// their folders: a parent or template outside the searched folders still counts).
     pub fn paths(&self) -> Vec<PathBuf> {
-        lock(&self.entries).keys().cloned().collect()
+        lock(&self.entries).keys().map(|k| k.as_path().to_path_buf()).collect()
     }
 
     /// The folders of every file held, each once (what the live loader watches for
     /// them: tens of thousands of files live in a few folders).
     pub fn folders(&self) -> Vec<PathBuf> {
-        lock(&self.folders).keys().cloned().collect()
+        lock(&self.folders).keys().map(|k| k.as_path().to_path_buf()).collect()
     }
 
     /// Changes whenever [`FileCache::folders`] does: equal versions, equal folders.
@@ -525,7 +586,7 @@ impl FileCache {
         {
             let mut entries = lock(&self.entries);
             for c in changed {
-                if entries.remove(c.as_path()).is_some() {
+                if entries.remove(key_bytes(c).as_ref()).is_some() {
                     self.count_folder(c, false);
                 }
             }
@@ -534,7 +595,7 @@ impl FileCache {
             // was: the common refresh skips going over all the cache holds.
             if !files_only {
                 for (p, e) in entries.iter_mut() {
-                    if below(p) {
+                    if below(p.as_path()) {
                         e.suspect = true;
                     }
                 }
@@ -542,9 +603,9 @@ impl FileCache {
         }
         if !files_only {
             let mut answers = lock(&self.answers);
-            answers.kinds.retain(|p, _| !below(p));
-            answers.resolved.retain(|p, r| !below(p) && !r.as_deref().is_ok_and(below));
-            answers.listings.retain(|p, _| !below(p) && !changes.relists(p));
+            answers.kinds.retain(|p, _| !below(p.as_path()));
+            answers.resolved.retain(|p, r| !below(p.as_path()) && !r.as_deref().is_ok_and(below));
+            answers.listings.retain(|p, _| !below(p.as_path()) && !changes.relists(p.as_path()));
         }
         // Each memo's filter rules most of them out at once; shared parts are
         // decided once (`seen`).
@@ -586,7 +647,7 @@ impl FileCache {
                 files_only = false;
                 continue;
             };
-            let known = match answers.listings.get(dir) {
+            let known = match answers.listings.get(key_bytes(dir).as_ref()) {
                 Some(Ok(Some(entries))) => Some(entries.iter().find(|e| e.path == *path).map(|e| (e.is_dir, e.is_symlink))),
                 _ => None,
             };
@@ -595,7 +656,7 @@ impl FileCache {
             }
             // A symlink made or removed changes where the path resolves to.
             let link_changed = known.flatten().map(|(_, link)| link) != now.map(|(_, link)| link);
-            let kind_before = answers.kinds.get(path);
+            let kind_before = answers.kinds.get(key_bytes(path).as_ref());
             if kind_before != Some(&kind_now) || link_changed {
                 restated.push(path.clone());
             }
@@ -621,7 +682,7 @@ impl FileCache {
         lock(&self.entries).retain(|p, e| {
             let keep = e.pass == pass;
             if !keep {
-                self.count_folder(p, false);
+                self.count_folder(p.as_path(), false);
             }
             keep
         });

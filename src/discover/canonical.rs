@@ -9,6 +9,8 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
+use super::path_key::{key_bytes, PathKey};
+
 /// An `io::Error` kept in a form that can be handed out again (the OS error number is
 /// what callers look at, e.g. `ELOOP`).
 #[derive(Clone)]
@@ -39,10 +41,10 @@ const ENOTDIR: i32 = 20;
 /// Canonical paths by the path asked for, valid until [`CanonicalMemo::clear`].
 #[derive(Default)]
 pub(super) struct CanonicalMemo {
-    known: Mutex<HashMap<PathBuf, Result<PathBuf, Failure>>>,
+    known: Mutex<HashMap<PathKey, Result<PathBuf, Failure>>>,
     /// Whether each resolved path a `..` went up from is a folder: Kimi's chains go
     /// up from the same few folders thousands of times.
-    folders: Mutex<HashMap<PathBuf, Result<bool, Failure>>>,
+    folders: Mutex<HashMap<PathKey, Result<bool, Failure>>>,
 }
 
 impl CanonicalMemo {
@@ -59,7 +61,7 @@ impl CanonicalMemo {
         if !stepwise {
             return std::fs::canonicalize(path);
         }
-        if let Some(known) = self.lock().get(path) {
+        if let Some(known) = self.lock().get(key_bytes(path).as_ref()) {
             return known.clone().map_err(|f| f.to_io());
         }
         let found = if path.components().any(|c| c == Component::ParentDir) {
@@ -67,7 +69,7 @@ impl CanonicalMemo {
         } else {
             self.resolve(path)
         };
-        self.lock().insert(path.to_path_buf(), found.as_ref().map(Clone::clone).map_err(Failure::of));
+        self.lock().insert(PathKey::new(path), found.as_ref().map(Clone::clone).map_err(Failure::of));
         found
     }
 
@@ -79,11 +81,11 @@ impl CanonicalMemo {
 
     /// Whether the resolved path `real` is a folder, asked once.
     fn is_dir(&self, real: &Path) -> io::Result<bool> {
-        if let Some(known) = lock(&self.folders).get(real) {
+        if let Some(known) = lock(&self.folders).get(key_bytes(real).as_ref()) {
             return known.clone().map_err(|f| f.to_io());
         }
         let found = std::fs::metadata(real).map(|m| m.is_dir());
-        lock(&self.folders).insert(real.to_path_buf(), found.as_ref().map(|d| *d).map_err(Failure::of));
+        lock(&self.folders).insert(PathKey::new(real), found.as_ref().map(|d| *d).map_err(Failure::of));
         found
     }
 
@@ -120,7 +122,7 @@ impl CanonicalMemo {
         Ok(real)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Result<PathBuf, Failure>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathKey, Result<PathBuf, Failure>>> {
         lock(&self.known)
     }
 }

@@ -8,6 +8,7 @@
 mod cache;
 mod canonical;
 mod files;
+mod path_key;
 pub mod observe;
 pub mod site_packages;
 
@@ -73,8 +74,12 @@ impl From<io::Error> for ReadError {
 /// file unchanged since costs two `read` calls (the bytes, then end of file), where
 /// `read_to_end` would start at 8 KiB and double.
 fn read_bounded(path: &Path, expected: u64) -> Result<Vec<u8>, ReadError> {
+    read_open(std::fs::File::open(path)?, expected)
+}
+
+/// [`read_bounded`] of a file already open.
+fn read_open(mut file: std::fs::File, expected: u64) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
     let limit = MAX_FILE_BYTES as usize + 1;
     let mut bytes = vec![0u8; (expected as usize).saturating_add(1).min(limit)];
     let mut filled = 0;

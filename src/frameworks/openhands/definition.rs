@@ -2,9 +2,8 @@
 //! builds it: strict UTF-8, newlines normalised, python-frontmatter splitting, PyYAML
 //! values, Python `str()` coercions and the schema's validators.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use regex::Regex;
 use serde_json::{json, Value as Json};
 
 use super::validators;
@@ -141,10 +140,37 @@ fn json_front(text: &str) -> Result<Node, String> {
     Ok(Node { value: conv(&v), span: Default::default() })
 }
 
+/// The stripped, non-empty texts of `(?is)<example>(.*?)</example>` in
+/// `description`, as `re.findall` gives them. Searched by hand: the regex's
+/// backtracking search was a sixth of a parse. Case-insensitive matching is ASCII
+/// only here, as it is for these tags under Unicode folding (no letter of
+/// "example" folds to a non-ASCII one).
 fn examples(description: &str) -> Vec<String> {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    let re = RE.get_or_init(|| Regex::new(r"(?is)<example>(.*?)</example>").expect("static regex"));
-    re.captures_iter(description).map(|c| py::strip(&c[1]).to_string()).filter(|s| !s.is_empty()).collect()
+    const OPEN: &str = "<example>";
+    const CLOSE: &str = "</example>";
+    let mut found = Vec::new();
+    let mut at = 0;
+    // Leftmost matches, each ending at the first closing tag after its opening
+    // one: an opening tag without a closing tag after it ends the search.
+    while let Some(open) = find_tag(description, at, OPEN) {
+        let start = open + OPEN.len();
+        let Some(close) = find_tag(description, start, CLOSE) else { break };
+        let text = py::strip(&description[start..close]);
+        if !text.is_empty() {
+            found.push(text.to_string());
+        }
+        at = close + CLOSE.len();
+    }
+    found
+}
+
+/// Where `tag` (ASCII, starting with `<`) first occurs in `text` at or after `from`,
+/// in any case of its letters.
+fn find_tag(text: &str, from: usize, tag: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'<', &bytes[from..])
+        .map(|i| from + i)
+        .find(|&i| bytes.get(i..i + tag.len()).is_some_and(|b| b.eq_ignore_ascii_case(tag.as_bytes())))
 }
 
 /// Builds the definition of one file; `stem` is the file name's stem, `source` the
@@ -364,5 +390,37 @@ fn int_positive(v: &Value) -> bool {
         Value::Int(i) => *i > 0,
         Value::BigInt(b) => !b.starts_with('-'),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hand-written search gives what the pattern OpenHands uses gives.
+    #[test]
+    fn examples_match_the_pattern() {
+        let re = regex::Regex::new(r"(?is)<example>(.*?)</example>").unwrap();
+        let cases = [
+            "",
+            "no tags",
+            "<example>one</example>",
+            "a <EXAMPLE>Two\nlines</Example> b <example> </example> <example>three</example>",
+            "<example>open <example>nested</example> after</example>",
+            "<example>unclosed",
+            "<example>x</example><example>never closed",
+            "</example><example>late</example>",
+            "<exam<example>é ü</example>",
+            "<example></example>",
+            "<eXaMpLe>\tpadded\u{3000}</ExAmPlE>",
+        ];
+        for case in cases {
+            let expected: Vec<String> = re
+                .captures_iter(case)
+                .map(|c| py::strip(&c[1]).to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+            assert_eq!(examples(case), expected, "{case:?}");
+        }
     }
 }

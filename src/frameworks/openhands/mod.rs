@@ -97,13 +97,13 @@ fn locate_builtins(cx: &LoadContext) -> (Option<PathBuf>, Vec<PathBuf>) {
     site_packages::find(cx.roots, cx.env, &pkg)
 }
 
-/// A file's outcome, in scan order.
+/// A file's outcome, in scan order: its agent as the file defines it (one that loaded
+/// is ranked against the others afterwards, in order), and why it failed to load.
+/// Made on every core: ranking is the only part that must go in order.
 struct Scanned {
     folder: usize,
-    source: Source,
-    /// `source.key()`, made once.
-    key: String,
-    result: Arc<Result<definition::Definition, definition::Failure>>,
+    agent: Agent,
+    failure: Option<Diagnostic>,
 }
 
 fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> Vec<Scanned> {
@@ -159,15 +159,43 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
                         }))
                     })
             });
-            let result = Arc::clone(&*parsed);
+            let (agent, failure) = match &**parsed {
+                Err(f) => {
+                    let d = Diagnostic::error(ID, f.kind, &source.path, f.message.clone())
+                        .at(f.line, f.col)
+                        .failing(key);
+                    let name = discover::stem(source.rel.rsplit('/').next().unwrap_or_default())
+                        .to_string();
+                    (invalid_agent(name, source), Some(d))
+                }
+                Ok(def) => (loaded_agent(def, source, key), None),
+            };
             Scanned {
                 folder,
-                source,
-                key,
-                result,
+                agent,
+                failure,
             }
         })
         .collect()
+}
+
+/// The agent a loaded file defines, before it is ranked: a winner with no rule yet.
+fn loaded_agent(def: &definition::Definition, source: Source, key: String) -> Agent {
+    Agent {
+        ecosystem: ID,
+        name: def.name.clone(),
+        chain: Arc::new([key]),
+        source,
+        status: Status::Wins,
+        shadowed_by: None,
+        rule: String::new(),
+        description: def.description.clone(),
+        fields: def.fields.clone(),
+        attributes: def.attributes.clone(),
+        system_prompt: Some(def.system_prompt.clone()),
+        messages: Arc::default(),
+        edges: Arc::default(),
+    }
 }
 
 fn io_message(e: &ReadError) -> String {
@@ -255,56 +283,25 @@ impl Framework for OpenHands {
         // Each name's winner: its folder and its place in `agents`.
         let mut winners: HashMap<String, (usize, usize)> = HashMap::default();
         let mut agents: Vec<(Agent, usize)> = Vec::with_capacity(scanned.len());
-        for s in scanned {
-            let key = s.key;
-            match &*s.result {
-                Err(f) => {
-                    let d = Diagnostic::error(ID, f.kind, &s.source.path, f.message.clone())
-                        .at(f.line, f.col)
-                        .failing(key.clone());
-                    report.diagnostics.push(d);
-                    let name = discover::stem(s.source.rel.rsplit('/').next().unwrap_or_default())
-                        .to_string();
-                    let agent = invalid_agent(name, s.source);
-                    agents.push((agent, s.folder));
+        for Scanned { folder, mut agent, failure } in scanned {
+            if let Some(d) = failure {
+                report.diagnostics.push(d);
+                agents.push((agent, folder));
+                continue;
+            }
+            match winners.get(&agent.name) {
+                None => {
+                    winners.insert(agent.name.clone(), (folder, agents.len()));
+                    agent.rule = ["first definition of `", &agent.name, "`: ", &folders[folder].label].concat();
                 }
-                Ok(def) => {
-                    let (status, shadowed_by, rule) = match winners.get(&def.name) {
-                        None => {
-                            winners.insert(def.name.clone(), (s.folder, agents.len()));
-                            (
-                                Status::Wins,
-                                None,
-                                ["first definition of `", &def.name, "`: ", &folders[s.folder].label].concat(),
-                            )
-                        }
-                        Some(&(wf, w)) => {
-                            let winner = &agents[w].0;
-                            (
-                                Status::Shadowed,
-                                Some(winner.chain[0].clone()),
-                                rule_against(&folders, wf, s.folder, &winner.source, &s.source),
-                            )
-                        }
-                    };
-                    let agent = Agent {
-                        ecosystem: ID,
-                        name: def.name.clone(),
-                        chain: Arc::new([key]),
-                        source: s.source,
-                        status,
-                        shadowed_by,
-                        rule,
-                        description: def.description.clone(),
-                        fields: def.fields.clone(),
-                        attributes: def.attributes.clone(),
-                        system_prompt: Some(def.system_prompt.clone()),
-                        messages: Arc::default(),
-                        edges: Arc::default(),
-                    };
-                    agents.push((agent, s.folder));
+                Some(&(wf, w)) => {
+                    let winner = &agents[w].0;
+                    agent.status = Status::Shadowed;
+                    agent.shadowed_by = Some(winner.chain[0].clone());
+                    agent.rule = rule_against(&folders, wf, folder, &winner.source, &agent.source);
                 }
             }
+            agents.push((agent, folder));
         }
         mark_equivalents(&mut agents);
         // The oracle's order: by name, the winner first, then scan order. Positions

@@ -1,0 +1,107 @@
+//! [`PathKey`]: paths as keys of the file cache's maps, hashed as bytes.
+//!
+//! The standard library hashes a `Path` component by component, a byte at a time (it
+//! must: `a//b`, `a/./b` and `a/b/` equal `a/b`), which was near a tenth of a cold
+//! load. A key holds its path in the one form `Path::components` gives back, where
+//! equal paths have equal bytes, so it is hashed and compared as bytes; a path asked
+//! about is looked up by its bytes as they are whenever they are in that form already
+//! (nearly always), without building anything.
+
+use std::borrow::{Borrow, Cow};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+/// A path in the form its components give back (see the module documentation).
+#[derive(Clone, Debug)]
+pub(super) struct PathKey(PathBuf);
+
+impl PathKey {
+    pub(super) fn new(path: &Path) -> Self {
+        match key_bytes(path) {
+            Cow::Borrowed(_) => PathKey(path.to_path_buf()),
+            Cow::Owned(_) => PathKey(rebuilt(path)),
+        }
+    }
+
+    pub(super) fn as_path(&self) -> &Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.0.as_os_str().as_encoded_bytes()
+    }
+}
+
+impl PartialEq for PathKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes() == other.bytes()
+    }
+}
+
+impl Eq for PathKey {}
+
+impl Hash for PathKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.bytes().hash(state)
+    }
+}
+
+impl Borrow<[u8]> for PathKey {
+    fn borrow(&self) -> &[u8] {
+        self.bytes()
+    }
+}
+
+/// What a map keyed by [`PathKey`] is asked with for `path`: its bytes when they are
+/// in key form, else those of the path rebuilt from its components.
+pub(super) fn key_bytes(path: &Path) -> Cow<'_, [u8]> {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if in_key_form(bytes) {
+        Cow::Borrowed(bytes)
+    } else {
+        Cow::Owned(rebuilt(path).into_os_string().into_encoded_bytes())
+    }
+}
+
+fn rebuilt(path: &Path) -> PathBuf {
+    path.components().collect()
+}
+
+/// Whether `components().collect()` gives `bytes` back unchanged: on Unix, no empty
+/// part (`//`), no `.` part but a leading one, no trailing separator. Elsewhere
+/// (prefixes, two separators) paths are always rebuilt.
+fn in_key_form(bytes: &[u8]) -> bool {
+    if !cfg!(unix) {
+        return false;
+    }
+    memchr::memchr_iter(b'/', bytes).all(|i| match bytes.get(i + 1) {
+        None => i == 0,
+        Some(b'/') => false,
+        Some(b'.') => !matches!(bytes.get(i + 2), None | Some(b'/')),
+        Some(_) => true,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Paths equal as `Path`s have equal keys, and the bytes of a path in key form are
+    /// taken as they are.
+    #[test]
+    fn keys_agree_with_path_equality() {
+        let paths = [
+            "", ".", "./", "./a", "a", "a/", "a//b", "a/./b", "a/b/.", "a/b/./", "/", "//", "/.", "/a", "//a",
+            "/a/", "/a/..", "/a/../b", "../a", "a/.b", "a/..b", "a/.../b", ".a", "/a/b.md", "a/.", "./.", "/./a",
+        ];
+        for a in paths {
+            let key = PathKey::new(Path::new(a));
+            assert_eq!(key.as_path(), Path::new(a), "{a:?}");
+            assert_eq!(key.bytes(), &*key_bytes(Path::new(a)), "{a:?}");
+            assert_eq!(in_key_form(a.as_bytes()), key.bytes() == a.as_bytes(), "{a:?}");
+            for b in paths {
+                assert_eq!(Path::new(a) == Path::new(b), key == PathKey::new(Path::new(b)), "{a:?} {b:?}");
+            }
+        }
+    }
+}
