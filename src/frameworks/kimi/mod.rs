@@ -21,6 +21,7 @@ pub(crate) mod spec;
 mod warm;
 
 use crate::discover::fast_hash::{HashMap, HashSet};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -98,7 +99,7 @@ impl Framework for Kimi {
             chains: Resolver::new(cx.files.cache().untracked(), &lookups, default_agent, &key),
             files: cx.files,
             seen: HashSet::with_capacity_and_hasher(n, Default::default()),
-            listed_by: HashMap::default(),
+            listed_by: HashMap::with_capacity_and_hasher(n, Default::default()),
             covers: HashMap::with_capacity_and_hasher(n, Default::default()),
             elsewhere: Elsewhere::new(cx, builtins.as_deref()),
             report: &mut report,
@@ -174,8 +175,9 @@ struct Loader<'a, 'r> {
     /// observations cover its chain, and the load takes them over.
     chains: Resolver<'a>,
     files: crate::discover::Files<'a>,
-    seen: HashSet<PathBuf>,
-    listed_by: HashMap<PathBuf, ListedBy>,
+    /// By normal form ([`normal_bytes`]), as is `listed_by`.
+    seen: HashSet<OsString>,
+    listed_by: HashMap<OsString, ListedBy>,
     /// What each definition's resolution observed, by path.
     covers: HashMap<PathBuf, Cover>,
     /// The folders of the files opened, for the folders the live view watches.
@@ -187,10 +189,10 @@ impl Loader<'_, '_> {
     /// The oracle's `visit`: the file, then its subagents in name order, depth first,
     /// each file once. Iterative, so a long subagent chain cannot exhaust the stack.
     fn visit(&mut self, entry: &Path) {
-        let mut stack = vec![entry.to_path_buf()];
-        while let Some(path) = stack.pop() {
-            // Normalised once, for both the visited set and who lists it.
-            let normal = normalize(&path);
+        // Each path with its normal form, made once for both the visited set and who
+        // lists it.
+        let mut stack = vec![(entry.to_path_buf(), normal_bytes(entry))];
+        while let Some((path, normal)) = stack.pop() {
             let listed = self.listed_by.get(&normal);
             if !self.seen.insert(normal) {
                 continue;
@@ -203,8 +205,9 @@ impl Loader<'_, '_> {
             }
             let parent = (self.context.key)(&path);
             for sub in subagents {
-                self.listed_by.entry(normalize(&sub.path)).or_insert_with(|| listing(&parent, &path, sub));
-                stack.push(sub.path.clone());
+                let normal = normal_bytes(&sub.path);
+                self.listed_by.entry(normal.clone()).or_insert_with(|| listing(&parent, &path, sub));
+                stack.push((sub.path.clone(), normal));
             }
         }
     }
@@ -359,6 +362,7 @@ impl Context<'_> {
         let prompt = match prompt::render(
             files,
             &resolved.system_prompt_path,
+            &self.lookups.spellings,
             &resolved.system_prompt_args,
             &self.builtin_args,
         ) {
@@ -376,7 +380,7 @@ impl Context<'_> {
             });
         }
         for sub in &resolved.subagents {
-            let exists = files.is_file(&physical::asked(files, &sub.path));
+            let exists = files.is_file(&self.lookups.spellings.asked(files, &sub.path));
             edges.push(Edge {
                 kind: EdgeKind::Subagent,
                 name: sub.name.clone(),
@@ -473,6 +477,12 @@ impl Context<'_> {
         };
         (agent, diagnostic)
     }
+}
+
+/// The normal form of `path` ([`normalize`]) as the key of the path-keyed sets of a
+/// visit: hashing its bytes is several times cheaper than hashing a `Path`.
+fn normal_bytes(path: &Path) -> OsString {
+    crate::model::normalized(path).into_owned().into_os_string()
 }
 
 /// A definition's subagents in the order the visit pushes them on its stack: by

@@ -12,27 +12,49 @@
 //! written one does.
 
 use std::borrow::Cow;
+use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
-use crate::discover::Files;
+use crate::discover::fast_hash::HashMap;
+use crate::discover::{lock, Files};
+
+/// [`asked`] for the files of one load, each folder's look into its parent's listing
+/// remembered: a team's spellings step through the same few folders.
+#[derive(Default)]
+pub struct Spellings(Mutex<HashMap<OsString, bool>>);
+
+impl Spellings {
+    /// [`asked`], remembering which folders are plain.
+    pub fn asked<'p>(&self, files: Files, path: &'p Path) -> Cow<'p, Path> {
+        lexical_if_same(path, |folder| {
+            if let Some(&plain) = lock(&self.0).get(folder.as_os_str()) {
+                return plain;
+            }
+            let plain = is_plain_folder(files, folder);
+            lock(&self.0).insert(folder.as_os_str().to_owned(), plain);
+            plain
+        })
+    }
+}
 
 /// The path the file system is asked about for `path`: `path` itself, or the same
 /// file with its `..` parts taken lexically.
 pub fn asked<'p>(files: Files, path: &'p Path) -> Cow<'p, Path> {
+    lexical_if_same(path, |folder| is_plain_folder(files, folder))
+}
+
+/// `path` with its `..` parts taken lexically when each steps out of a folder that
+/// `plain_folder` says is plain, else `path` as written.
+fn lexical_if_same<'p>(path: &'p Path, mut plain_folder: impl FnMut(&Path) -> bool) -> Cow<'p, Path> {
     if !has_parent_part(path) {
         return Cow::Borrowed(path);
     }
-    // Not noted: what the written path notes is noted on its lexical form too, which
-    // the look into these listings does not add to.
-    let listings = files.cache().untracked();
     let mut out = PathBuf::with_capacity(path.as_os_str().len());
     for part in path.components() {
         if part == Component::ParentDir {
-            let stepped_into = match (out.parent(), out.file_name()) {
-                (Some(folder), Some(name)) if !folder.as_os_str().is_empty() => is_plain_folder(listings, folder, name),
-                _ => false,
-            };
-            if !stepped_into {
+            let below_a_folder = out.parent().is_some_and(|folder| !folder.as_os_str().is_empty());
+            if !(below_a_folder && out.file_name().is_some() && plain_folder(&out)) {
                 return Cow::Borrowed(path);
             }
             out.pop();
@@ -43,17 +65,22 @@ pub fn asked<'p>(files: Files, path: &'p Path) -> Cow<'p, Path> {
     Cow::Owned(out)
 }
 
-/// Whether a part of `path` is `..`, on bytes: most paths have none.
+/// Whether a part of `path` is `..`, on bytes: most paths have none. A path ending
+/// in `/` (which only a folder satisfies) is kept as written.
 fn has_parent_part(path: &Path) -> bool {
     let bytes = path.as_os_str().as_encoded_bytes();
-    memchr::memmem::find_iter(bytes, b"..").any(|at| {
+    !bytes.ends_with(b"/") && memchr::memmem::find_iter(bytes, b"..").any(|at| {
         (at == 0 || bytes[at - 1] == b'/') && bytes.get(at + 2).is_none_or(|&b| b == b'/')
     })
 }
 
-/// `folder/name` is listed in `folder` as a folder that is not a symlink.
-fn is_plain_folder(files: Files, folder: &Path, name: &std::ffi::OsStr) -> bool {
-    let (Ok(Some(entries)), Some(wanted)) = (files.list_dir(folder), name.to_str()) else { return false };
+/// `path` is listed in its folder as a folder that is not a symlink. Not noted: what
+/// the written path notes is noted on its lexical form too, which this look into the
+/// listing does not add to.
+fn is_plain_folder(files: Files, path: &Path) -> bool {
+    let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else { return false };
+    let listing = files.cache().untracked().list_dir(folder);
+    let (Ok(Some(entries)), Some(wanted)) = (listing, name.to_str()) else { return false };
     match entries.binary_search_by(|e| e.name.as_str().cmp(wanted)) {
         // Listed names are lossy: a name that only reads the same is not it.
         Ok(i) => {
@@ -81,6 +108,13 @@ mod tests {
         let asked_as = |rel: &str| asked(files, &root.join(rel)).into_owned();
 
         assert_eq!(asked_as("team/lead/../coder/../lead/a.yaml"), root.join("team/lead/a.yaml"));
+        let spellings = Spellings::default();
+        for _ in 0..2 {
+            let asked_in_folder = spellings.asked(files, &root.join("team/lead/../coder/a.yaml")).into_owned();
+            assert_eq!(asked_in_folder, root.join("team/coder/a.yaml"));
+            let written = root.join("team/missing/../coder/a.yaml");
+            assert_eq!(spellings.asked(files, &written), written);
+        }
         assert_eq!(asked_as("team/lead/a.yaml"), root.join("team/lead/a.yaml"));
         assert_eq!(asked_as("team/..x/a.yaml"), root.join("team/..x/a.yaml"));
         // A missing folder, a file, or a symlink: `..` is not where it reads.

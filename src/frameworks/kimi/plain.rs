@@ -17,30 +17,36 @@ const MAX_VARIABLES: usize = 10_000;
 /// `source` rendered with `context` as the engine renders it (Kimi's `${…}`
 /// delimiters, strict undefined, no autoescape), when it is text and variables only.
 pub fn render(source: &str, context: &BTreeMap<String, String>) -> Option<String> {
-    if source.contains("{%") || source.contains("{#") {
-        return None;
-    }
+    let bytes = source.as_bytes();
     let mut out = String::with_capacity(source.len());
-    let mut rest = source;
+    // Up to where `source` is in `out`.
+    let mut done = 0;
     let mut variables = 0;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        let end = after.find('}')?;
-        let name = after[..end].trim_matches(|c: char| c.is_ascii_whitespace());
+    // Every tag starts with `{`: one pass over them.
+    for open in memchr::memchr_iter(b'{', bytes) {
+        if matches!(bytes.get(open + 1), Some(b'%' | b'#')) {
+            return None;
+        }
+        if open == 0 || bytes[open - 1] != b'$' {
+            continue;
+        }
+        let start = open + 1;
+        let end = start + memchr::memchr(b'}', &bytes[start..])?;
+        let name = source[start..end].trim_matches(|c: char| c.is_ascii_whitespace());
         // `${-`, `${+` and `-}` control whitespace; anything but a plain name is an
-        // expression.
-        if after.starts_with(['-', '+']) || !is_plain_name(name) || NOT_LOOKED_UP.contains(&name) {
+        // expression (and a plain name holds no `{` this pass would skip).
+        if matches!(bytes[start..end].first(), Some(b'-' | b'+')) || !is_plain_name(name) || NOT_LOOKED_UP.contains(&name) {
             return None;
         }
         variables += 1;
         if variables > MAX_VARIABLES {
             return None;
         }
+        out.push_str(&source[done..open - 1]);
         out.push_str(context.get(name)?);
-        rest = &after[end + 1..];
+        done = end + 1;
     }
-    out.push_str(rest);
+    out.push_str(&source[done..]);
     (out.len() <= MAX_OUTPUT_BYTES).then_some(out)
 }
 

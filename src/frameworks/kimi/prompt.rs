@@ -56,14 +56,16 @@ pub fn export_builtins() -> BTreeMap<String, String> {
 /// a readable file beside the prompt (Jinja's `TemplateNotFound`).
 type Includes = Arc<Mutex<HashMap<String, Option<String>>>>;
 
-/// Renders the prompt at `path` with `builtins` updated by `args`.
+/// Renders the prompt at `path` (read under the spelling `spellings` gives) with
+/// `builtins` updated by `args`.
 pub fn render(
     files: Files,
     path: &Path,
+    spellings: &physical::Spellings,
     args: &[(String, String)],
     builtins: &BTreeMap<String, String>,
 ) -> Result<String, Problem> {
-    let bytes = files.read(&physical::asked(files, path)).map_err(|e| {
+    let bytes = files.read(&spellings.asked(files, path)).map_err(|e| {
         let (kind, what) = match e {
             ReadError::NotFound => (DiagKind::Missing, "FileNotFoundError: no such file".to_string()),
             ReadError::IsDir => (DiagKind::Missing, "IsADirectoryError: is a directory".to_string()),
@@ -313,7 +315,7 @@ mod tests {
         let p = dir.join("p.md");
         std::fs::write(&p, text).unwrap();
         let args: Vec<(String, String)> = args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        render(crate::discover::FileCache::new().untracked(), &p, &args, &export_builtins())
+        render(crate::discover::FileCache::new().untracked(), &p, &Default::default(), &args, &export_builtins())
     }
 
     #[test]

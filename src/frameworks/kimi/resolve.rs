@@ -63,6 +63,7 @@ pub struct Lookups {
     /// Each folder with symlinks resolved (`None` when it cannot be).
     folders: Mutex<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
     pub bodies: Bodies,
+    pub spellings: physical::Spellings,
 }
 
 /// The [`spec::unplaced`] parses of one load's agent files, by their bytes: a file
@@ -162,8 +163,8 @@ impl<'a> Resolver<'a> {
     /// `_load_agent_spec` steps 1–7 for one file: exists, is a file, UTF-8, YAML,
     /// version, `agent` shape, field types, joined paths.
     pub fn load_file(&mut self, path: &Path) -> Result<Arc<SpecFile>, Problem> {
-        let bodies = &self.lookups.bodies;
-        looked_up(self.files, &self.lookups.parsed, path, |files| read_and_parse(files, path, bodies))
+        let lookups = self.lookups;
+        looked_up(self.files, &lookups.parsed, path, |files| read_and_parse(files, path, lookups))
     }
 
     /// What identifies a step of the chain for loop detection: the canonical folder
@@ -174,7 +175,7 @@ impl<'a> Resolver<'a> {
         let folder = path.parent().and_then(|p| match self.folders.get(p) {
             Some(real) => real.clone(),
             None => {
-                let asked = physical::asked(self.files, p);
+                let asked = self.lookups.spellings.asked(self.files, p);
                 let real = looked_up(self.files, &self.lookups.folders, &asked, |files| files.canonicalize(&asked));
                 self.folders.insert(p.to_path_buf(), real.clone());
                 real
@@ -478,8 +479,8 @@ impl Resolved {
 
 /// `_load_agent_spec` steps 1–7 for one file, asked through `files` (under the
 /// spelling [`physical::asked`] gives; the problems name the path as written).
-fn read_and_parse(files: Files, path: &Path, bodies: &Bodies) -> Loaded {
-    let asked = physical::asked(files, path);
+fn read_and_parse(files: Files, path: &Path, lookups: &Lookups) -> Loaded {
+    let asked = lookups.spellings.asked(files, path);
     // A regular file (the usual case) is told by the remembered kind; anything else
     // asks again for the error Kimi reports.
     let regular = files.kind(&asked) == crate::discover::Kind::File;
@@ -493,7 +494,7 @@ fn read_and_parse(files: Files, path: &Path, bodies: &Bodies) -> Loaded {
         }
         Ok(_) => {}
     }
-    let unplaced = unplaced(files, &asked, bodies).map_err(|e| {
+    let unplaced = unplaced(files, &asked, &lookups.bodies).map_err(|e| {
         let kind = if e == ReadError::NotFound { DiagKind::Missing } else { DiagKind::Io };
         Problem::new(kind, path, None, format!("cannot read the agent spec file: {e}"))
     })?;
