@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 use std::ffi::OsString;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::discover::fast_hash::HashMap;
@@ -45,24 +45,40 @@ pub fn asked<'p>(files: Files, path: &'p Path) -> Cow<'p, Path> {
 }
 
 /// `path` with its `..` parts taken lexically when each steps out of a folder that
-/// `plain_folder` says is plain, else `path` as written.
+/// `plain_folder` says is plain, else `path` as written. On bytes: a load asks this
+/// of every spelling it meets.
 fn lexical_if_same<'p>(path: &'p Path, mut plain_folder: impl FnMut(&Path) -> bool) -> Cow<'p, Path> {
-    if !has_parent_part(path) {
-        return Cow::Borrowed(path);
-    }
-    let mut out = PathBuf::with_capacity(path.as_os_str().len());
-    for part in path.components() {
-        if part == Component::ParentDir {
-            let below_a_folder = out.parent().is_some_and(|folder| !folder.as_os_str().is_empty());
-            if !(below_a_folder && out.file_name().is_some() && plain_folder(&out)) {
-                return Cow::Borrowed(path);
+    // Other systems take `..` in their own way; a name that is not UTF-8 is rare.
+    let (true, Some(text)) = (cfg!(unix) && has_parent_part(path), path.to_str()) else { return Cow::Borrowed(path) };
+    let absolute = text.starts_with('/');
+    // The parts kept so far, each after a `/` when the path is absolute.
+    let mut out = String::with_capacity(text.len());
+    for part in text.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                // A folder to step out of, below another one (or the root).
+                let cut = match out.rfind('/') {
+                    Some(cut) if absolute || cut > 0 => cut,
+                    _ => return Cow::Borrowed(path),
+                };
+                if !plain_folder(Path::new(&out)) {
+                    return Cow::Borrowed(path);
+                }
+                out.truncate(cut);
             }
-            out.pop();
-        } else {
-            out.push(part);
+            name => {
+                if absolute || !out.is_empty() {
+                    out.push('/');
+                }
+                out.push_str(name);
+            }
         }
     }
-    Cow::Owned(out)
+    if out.is_empty() {
+        out.push(if absolute { '/' } else { '.' });
+    }
+    Cow::Owned(PathBuf::from(out))
 }
 
 /// Whether a part of `path` is `..`, on bytes: most paths have none. A path ending
