@@ -176,6 +176,12 @@ fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
 /// The YAML of an entry point is validated right away into `bodies`, so that the
 /// resolution does not load it again.
 fn sniff(bytes: &[u8], bodies: &Bodies) -> bool {
+    // Both ways of being an entry spell `agent` in the bytes, but for a quoted key
+    // written with escapes: a file with neither (most YAML of a project that is not
+    // an agent) is not loaded.
+    if memchr::memmem::find(bytes, b"agent").is_none() && memchr::memchr(b'\\', bytes).is_none() {
+        return false;
+    }
     let parsed = std::str::from_utf8(bytes).ok().map(yaml::load);
     match parsed {
         Some(Ok(root)) => {
@@ -207,5 +213,7 @@ mod tests {
         assert!(is_entry_point(b"agent:\n\tname: tabbed\n"));
         assert!(is_entry_point(b"agent:\n  name: caf\xe9\n"));
         assert!(!is_entry_point(b"name: [oops\n"));
+        assert!(is_entry_point(b"\"\\x61gent\": {}\n"));
+        assert!(!is_entry_point(b"agents: {}\n"));
     }
 }

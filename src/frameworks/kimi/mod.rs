@@ -10,14 +10,18 @@
 //! cannot load is an `Invalid` agent with one error diagnostic on its own source.
 
 mod entries;
+mod keys;
 mod live;
 mod origins;
+mod physical;
+mod plain;
 mod prompt;
 mod resolve;
 pub(crate) mod spec;
 mod warm;
 
 use crate::discover::fast_hash::{HashMap, HashSet};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -49,16 +53,8 @@ impl Framework for Kimi {
             report.diagnostics.push(builtins_not_found(cx));
         }
         report.builtins = builtins.clone();
-        // Source keys are asked for many times per file (chains, fields, edges).
-        let keys: std::sync::Mutex<HashMap<PathBuf, String>> = Default::default();
-        let key = |p: &Path| -> String {
-            if let Some(k) = crate::discover::lock(&keys).get(p) {
-                return k.clone();
-            }
-            let k = cx.roots.source(p, builtins.as_deref()).key();
-            crate::discover::lock(&keys).insert(p.to_path_buf(), k.clone());
-            k
-        };
+        let keys = keys::SourceKeys::new(cx.roots, builtins.as_deref());
+        let key = |p: &Path| keys.key(p);
         let default_agent = builtins.as_ref().map(|b| b.join("default").join("agent.yaml"));
         let builtin_args = match &cx.render {
             RenderMode::Export => prompt::export_builtins(),
@@ -103,18 +99,17 @@ impl Framework for Kimi {
             chains: Resolver::new(cx.files.cache().untracked(), &lookups, default_agent, &key),
             files: cx.files,
             seen: HashSet::with_capacity_and_hasher(n, Default::default()),
-            listed_by: HashMap::default(),
+            listed_by: HashMap::with_capacity_and_hasher(n, Default::default()),
             covers: HashMap::with_capacity_and_hasher(n, Default::default()),
-            touched: Vec::with_capacity(2 * n),
-            touched_set: HashSet::with_capacity_and_hasher(2 * n, Default::default()),
+            elsewhere: Elsewhere::new(cx, builtins.as_deref()),
             report: &mut report,
         };
         loader.report.agents.reserve(n);
         for entry in &entry_points {
             loader.visit(entry);
         }
-        let touched = std::mem::take(&mut loader.touched);
-        report.searched = searched(cx, builtins.as_deref(), &touched);
+        let elsewhere = std::mem::take(&mut loader.elsewhere.folders);
+        report.searched = searched(cx, builtins.as_deref(), elsewhere);
         // By name, then source key: Kimi sources carry no card and no scope name is a
         // prefix of another, so (scope, path) orders as the key `scope:path` does.
         report.agents.sort_by(|a, b| {
@@ -180,14 +175,13 @@ struct Loader<'a, 'r> {
     /// observations cover its chain, and the load takes them over.
     chains: Resolver<'a>,
     files: crate::discover::Files<'a>,
-    seen: HashSet<PathBuf>,
-    listed_by: HashMap<PathBuf, ListedBy>,
+    /// By normal form ([`normal_bytes`]), as is `listed_by`.
+    seen: HashSet<OsString>,
+    listed_by: HashMap<OsString, ListedBy>,
     /// What each definition's resolution observed, by path.
     covers: HashMap<PathBuf, Cover>,
-    /// Every file opened, once each in first-seen order, for the folders the live
-    /// view watches.
-    touched: Vec<PathBuf>,
-    touched_set: HashSet<PathBuf>,
+    /// The folders of the files opened, for the folders the live view watches.
+    elsewhere: Elsewhere,
     report: &'r mut EcosystemReport,
 }
 
@@ -195,10 +189,10 @@ impl Loader<'_, '_> {
     /// The oracle's `visit`: the file, then its subagents in name order, depth first,
     /// each file once. Iterative, so a long subagent chain cannot exhaust the stack.
     fn visit(&mut self, entry: &Path) {
-        let mut stack = vec![entry.to_path_buf()];
-        while let Some(path) = stack.pop() {
-            // Normalised once, for both the visited set and who lists it.
-            let normal = normalize(&path);
+        // Each path with its normal form, made once for both the visited set and who
+        // lists it.
+        let mut stack = vec![(entry.to_path_buf(), normal_bytes(entry))];
+        while let Some((path, normal)) = stack.pop() {
             let listed = self.listed_by.get(&normal);
             if !self.seen.insert(normal) {
                 continue;
@@ -211,8 +205,9 @@ impl Loader<'_, '_> {
             }
             let parent = (self.context.key)(&path);
             for sub in subagents {
-                self.listed_by.entry(normalize(&sub.path)).or_insert_with(|| listing(&parent, &path, sub));
-                stack.push(sub.path.clone());
+                let normal = normal_bytes(&sub.path);
+                self.listed_by.entry(normal.clone()).or_insert_with(|| listing(&parent, &path, sub));
+                stack.push((sub.path.clone(), normal));
             }
         }
     }
@@ -255,12 +250,40 @@ impl Loader<'_, '_> {
     }
 
     fn touch(&mut self, file: &Path) {
-        // Most files are touched again (a parent by each child): look before copying.
-        if !self.touched_set.contains(file) {
-            self.touched_set.insert(file.to_path_buf());
-            self.touched.push(file.to_path_buf());
+        self.elsewhere.touch(file);
+    }
+}
+
+/// The folders outside the project and the built-in agents holding a file the load
+/// opened, in first-seen order: only those are searched besides the two roots.
+struct Elsewhere {
+    /// The two roots, normalised.
+    roots: [Option<PathBuf>; 2],
+    folders: Vec<PathBuf>,
+}
+
+impl Elsewhere {
+    fn new(cx: &LoadContext, builtins: Option<&Path>) -> Self {
+        Elsewhere { roots: [Some(normalize(&cx.roots.project)), builtins.map(normalize)], folders: Vec::new() }
+    }
+
+    fn touch(&mut self, file: &Path) {
+        let file = crate::model::normalized(file);
+        let Some(folder) = file.parent() else { return };
+        if self.roots.iter().flatten().any(|root| is_at_or_below(folder, root)) {
+            return;
+        }
+        if !self.folders.iter().any(|f| f == folder) {
+            self.folders.push(folder.to_path_buf());
         }
     }
+}
+
+/// `Path::starts_with` for normalised paths, on bytes: every file a load opens is
+/// asked this.
+fn is_at_or_below(path: &Path, root: &Path) -> bool {
+    let (p, r) = (path.as_os_str().as_encoded_bytes(), root.as_os_str().as_encoded_bytes());
+    p.starts_with(r) && (p.len() == r.len() || p[r.len()] == b'/' || r.ends_with(b"/"))
 }
 
 /// The longest chain a definition keeps (see [`Definition::kept_chain`]): usual chains
@@ -339,6 +362,7 @@ impl Context<'_> {
         let prompt = match prompt::render(
             files,
             &resolved.system_prompt_path,
+            &self.lookups.spellings,
             &resolved.system_prompt_args,
             &self.builtin_args,
         ) {
@@ -356,7 +380,7 @@ impl Context<'_> {
             });
         }
         for sub in &resolved.subagents {
-            let exists = files.is_file(&sub.path);
+            let exists = files.is_file(&self.lookups.spellings.asked(files, &sub.path));
             edges.push(Edge {
                 kind: EdgeKind::Subagent,
                 name: sub.name.clone(),
@@ -455,6 +479,12 @@ impl Context<'_> {
     }
 }
 
+/// The normal form of `path` ([`normalize`]) as the key of the path-keyed sets of a
+/// visit: hashing its bytes is several times cheaper than hashing a `Path`.
+fn normal_bytes(path: &Path) -> OsString {
+    crate::model::normalized(path).into_owned().into_os_string()
+}
+
 /// A definition's subagents in the order the visit pushes them on its stack: by
 /// name, last first, so that they are visited by name.
 fn subagents_in_visit_order(one: &Definition) -> Vec<&spec::SubagentEntry> {
@@ -521,7 +551,7 @@ fn builtins_not_found(cx: &LoadContext) -> Diagnostic {
 /// The folders Kimi reads agent files from: the project (agentry's entry points), the
 /// built-in agents, and every other folder holding a file reached through `extend`,
 /// `subagents` or a prompt path.
-fn searched(cx: &LoadContext, builtins: Option<&Path>, touched: &[PathBuf]) -> Vec<SearchDir> {
+fn searched(cx: &LoadContext, builtins: Option<&Path>, elsewhere: Vec<PathBuf>) -> Vec<SearchDir> {
     let mut out = vec![SearchDir {
         scope: Scope::Project,
         path: cx.roots.project.clone(),
@@ -536,17 +566,7 @@ fn searched(cx: &LoadContext, builtins: Option<&Path>, touched: &[PathBuf]) -> V
             role: "kimi-cli's built-in agents: `extend: default` is default/agent.yaml here".into(),
         });
     }
-    let project = normalize(&cx.roots.project);
-    let builtin_root = builtins.map(normalize);
-    let mut extra: Vec<PathBuf> = Vec::new();
-    for file in touched {
-        let Some(folder) = crate::model::normalized(file).parent().map(Path::to_path_buf) else { continue };
-        let inside = folder.starts_with(&project) || builtin_root.as_ref().is_some_and(|b| folder.starts_with(b));
-        if !inside && !extra.contains(&folder) {
-            extra.push(folder);
-        }
-    }
-    for folder in extra {
+    for folder in elsewhere {
         let (scope, _) = cx.roots.locate(&folder, builtins);
         out.push(SearchDir { scope, path: folder, role: "holds a file reached through `extend`, `subagents` or a prompt path".into() });
     }

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use minijinja::{Environment, ErrorKind, UndefinedBehavior};
 
+use super::{physical, plain};
 use super::spec::{decode_utf8, Problem};
 use crate::discover::{Files, ReadError};
 use crate::model::DiagKind;
@@ -55,14 +56,16 @@ pub fn export_builtins() -> BTreeMap<String, String> {
 /// a readable file beside the prompt (Jinja's `TemplateNotFound`).
 type Includes = Arc<Mutex<HashMap<String, Option<String>>>>;
 
-/// Renders the prompt at `path` with `builtins` updated by `args`.
+/// Renders the prompt at `path` (read under the spelling `spellings` gives) with
+/// `builtins` updated by `args`.
 pub fn render(
     files: Files,
     path: &Path,
+    spellings: &physical::Spellings,
     args: &[(String, String)],
     builtins: &BTreeMap<String, String>,
 ) -> Result<String, Problem> {
-    let bytes = files.read(path).map_err(|e| {
+    let bytes = files.read(&spellings.asked(files, path)).map_err(|e| {
         let (kind, what) = match e {
             ReadError::NotFound => (DiagKind::Missing, "FileNotFoundError: no such file".to_string()),
             ReadError::IsDir => (DiagKind::Missing, "IsADirectoryError: is a directory".to_string()),
@@ -85,6 +88,21 @@ pub fn render(
     for (k, v) in args {
         context.insert(k.clone(), v.clone());
     }
+    match plain::render(&source, &context) {
+        Some(text) => Ok(text),
+        None => render_template(files, path, &source, &context, line_shift),
+    }
+}
+
+/// The prompt `source` of the file at `path`, rendered by the template engine;
+/// `line_shift` lines were stripped before it.
+fn render_template(
+    files: Files,
+    path: &Path,
+    source: &str,
+    context: &BTreeMap<String, String>,
+    line_shift: usize,
+) -> Result<String, Problem> {
     let folder = path.parent().unwrap_or(Path::new("/")).to_path_buf();
     let includes: Includes = Arc::default();
     // Includes are read through the shared cache between attempts: a render that
@@ -94,8 +112,8 @@ pub fn render(
         let env = environment(includes.clone(), pending.clone());
         let mut out = BoundedWriter { bytes: Vec::new() };
         let result = env
-            .template_from_named_str(PROMPT_NAME, &source)
-            .and_then(|t| t.render_captured_to(&context, &mut out).map(|_| ()));
+            .template_from_named_str(PROMPT_NAME, source)
+            .and_then(|t| t.render_captured_to(context, &mut out).map(|_| ()));
         let wanted: Vec<String> = lock(&pending).drain(..).collect();
         if !wanted.is_empty() {
             for name in wanted {
@@ -110,7 +128,7 @@ pub fn render(
             Err(e) => {
                 let mut problem = template_problem(path, &e, line_shift);
                 if problem.kind == DiagKind::Validation {
-                    let missing = undefined_names(&env, &source, &context);
+                    let missing = undefined_names(&env, source, context);
                     if !missing.is_empty() {
                         problem.message = format!("Missing system prompt arg: {} undefined", missing.join(", "));
                     }
@@ -197,10 +215,11 @@ fn read_include(files: Files, folder: &Path, name: &str) -> Result<Option<String
             path.push(piece);
         }
     }
-    if !files.is_file(&path) {
+    let asked = physical::asked(files, &path);
+    if !files.is_file(&asked) {
         return Ok(None);
     }
-    match files.read(&path) {
+    match files.read(&asked) {
         Ok(bytes) => {
             let text = universal_newlines(&decode_utf8(&path, &bytes)?);
             if text.contains("KIMI_NOW") {
@@ -296,7 +315,24 @@ mod tests {
         let p = dir.join("p.md");
         std::fs::write(&p, text).unwrap();
         let args: Vec<(String, String)> = args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        render(crate::discover::FileCache::new().untracked(), &p, &args, &export_builtins())
+        render(crate::discover::FileCache::new().untracked(), &p, &Default::default(), &args, &export_builtins())
+    }
+
+    #[test]
+    fn plain_prompts_render_as_the_template_engine_renders_them() {
+        let context: BTreeMap<String, String> =
+            [("A", "a"), ("B_2", "b {{ x }} ${A}"), ("E", "")].iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let plain = ["x ${A} y", "${ A }${B_2}\n${\tE\n}$${A}}$ {A} {{ A }}", "text only, $ and } and { alone\n\n", ""];
+        let files = crate::discover::FileCache::new();
+        for source in plain {
+            let engine = render_template(files.untracked(), Path::new("/p.md"), source, &context, 0);
+            assert_eq!(plain::render(source, &context).map(Ok), Some(engine), "{source:?}");
+        }
+        let engine_only =
+            ["${ A -}", "${-A}", "${+A}", "${A|upper}", "${ true }", "${loop}", "${X}", "${A", "{% if A %}x{% endif %}", "{# c #}${A}"];
+        for source in engine_only {
+            assert_eq!(plain::render(source, &context), None, "{source:?}");
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Map as JsonMap, Value as Json};
 
 use super::origins::{args_origin, list_origin, nullable_origin, with_note};
+use super::physical;
 use super::spec::{self, Problem, Setting, SpecFile, SubagentEntry};
 use crate::discover::observe::Observed;
 use crate::discover::{Files, ReadError};
@@ -62,6 +63,7 @@ pub struct Lookups {
     /// Each folder with symlinks resolved (`None` when it cannot be).
     folders: Mutex<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
     pub bodies: Bodies,
+    pub spellings: physical::Spellings,
 }
 
 /// The [`spec::unplaced`] parses of one load's agent files, by their bytes: a file
@@ -79,17 +81,13 @@ impl Bodies {
         lock(&self.0).entry(bytes.into()).or_insert_with(|| Arc::new(unplaced));
     }
 
-    /// [`spec::parse`] of `bytes` at `path`.
-    fn parse(&self, path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
-        let known = lock(&self.0).get(bytes).cloned();
-        let unplaced = match known {
-            Some(unplaced) => unplaced,
-            None => {
-                let unplaced = Arc::new(spec::unplaced(bytes));
-                lock(&self.0).entry(bytes.into()).or_insert(unplaced).clone()
-            }
-        };
-        spec::place(&unplaced, path)
+    /// [`spec::unplaced`] of `bytes`.
+    fn unplaced(&self, bytes: &[u8]) -> Unplaced {
+        if let Some(known) = lock(&self.0).get(bytes) {
+            return known.clone();
+        }
+        let unplaced = Arc::new(spec::unplaced(bytes));
+        lock(&self.0).entry(bytes.into()).or_insert(unplaced).clone()
     }
 }
 
@@ -165,8 +163,8 @@ impl<'a> Resolver<'a> {
     /// `_load_agent_spec` steps 1–7 for one file: exists, is a file, UTF-8, YAML,
     /// version, `agent` shape, field types, joined paths.
     pub fn load_file(&mut self, path: &Path) -> Result<Arc<SpecFile>, Problem> {
-        let bodies = &self.lookups.bodies;
-        looked_up(self.files, &self.lookups.parsed, path, |files| read_and_parse(files, path, bodies))
+        let lookups = self.lookups;
+        looked_up(self.files, &lookups.parsed, path, |files| read_and_parse(files, path, lookups))
     }
 
     /// What identifies a step of the chain for loop detection: the canonical folder
@@ -177,7 +175,8 @@ impl<'a> Resolver<'a> {
         let folder = path.parent().and_then(|p| match self.folders.get(p) {
             Some(real) => real.clone(),
             None => {
-                let real = looked_up(self.files, &self.lookups.folders, p, |files| files.canonicalize(p));
+                let asked = self.lookups.spellings.asked(self.files, p);
+                let real = looked_up(self.files, &self.lookups.folders, &asked, |files| files.canonicalize(&asked));
                 self.folders.insert(p.to_path_buf(), real.clone());
                 real
             }
@@ -323,14 +322,21 @@ impl<'a> Resolver<'a> {
                  should be recursively resolved",
             ));
         }
-        let site = |i: usize, line: Option<u32>| Site { source: (self.key)(&files[i].path), line };
+        // A file's key is asked for by most fields' origins: asked of the load once.
+        let keys: Vec<std::cell::OnceCell<String>> = files.iter().map(|_| Default::default()).collect();
+        let key_at = |i: usize| keys[i].get_or_init(|| (self.key)(&files[i].path)).clone();
+        let file_key = |p: &Path| match files.iter().position(|f| f.path == p) {
+            Some(i) => key_at(i),
+            None => (self.key)(p),
+        };
+        let site = |i: usize, line: Option<u32>| Site { source: key_at(i), line };
         let pick = |get: &dyn Fn(&SpecFile) -> bool| -> Option<usize> { (0..files.len()).find(|&i| get(&files[i])) };
         let set = |s: &dyn Fn(&SpecFile) -> bool| pick(s);
 
         let name_at = set(&|f| !matches!(f.name.state, Setting::Inherit));
         let prompt_at = set(&|f| !matches!(f.system_prompt_path.state, Setting::Inherit));
         let tools_at = set(&|f| !matches!(f.tools.state, Setting::Inherit));
-        let chain_words = || files.iter().map(|f| (self.key)(&f.path)).collect::<Vec<_>>().join(" → ");
+        let chain_words = || (0..files.len()).map(key_at).collect::<Vec<_>>().join(" → ");
         let required = |what: &str, field: &str| {
             Problem::new(
                 DiagKind::Validation,
@@ -352,14 +358,14 @@ impl<'a> Resolver<'a> {
         let mut origins = HashMap::default();
         let replaced = |i: usize, slot_line: Option<u32>, field: &str| -> FieldOrigin {
             if i == 0 {
-                FieldOrigin::own(&(self.key)(&files[0].path), slot_line, format!("set here; replaces any parent's `{field}`"))
+                FieldOrigin::own(&key_at(0), slot_line, format!("set here; replaces any parent's `{field}`"))
             } else {
                 FieldOrigin {
                     provenance: Provenance::Inherited,
                     sites: vec![site(i, slot_line)],
                     rule: format!(
                         "inherited from {}: no nearer file sets `{field}` (unset, `[]` and `{{}}` mean inherit)",
-                        (self.key)(&files[i].path)
+                        key_at(i)
                     )
                     .into(),
                 }
@@ -387,14 +393,14 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        origins.insert("system_prompt_args", args_origin(&args, files, self.key));
+        origins.insert("system_prompt_args", args_origin(&args, files, &file_key));
 
         let model_at = pick(&|f| matches!(f.model.state, Setting::Set(_)));
         let model = model_at.and_then(|i| match &files[i].model.state {
             Setting::Set(m) => Some(m.clone()),
             _ => None,
         });
-        origins.insert("model", nullable_origin(model_at, files, self.key, |f| &f.model, "model", "null"));
+        origins.insert("model", nullable_origin(model_at, files, &file_key, |f| &f.model, "model", "null"));
         let when_at = pick(&|f| matches!(f.when_to_use.state, Setting::Set(_)));
         let when_to_use = when_at
             .and_then(|i| match &files[i].when_to_use.state {
@@ -402,16 +408,16 @@ impl<'a> Resolver<'a> {
                 _ => None,
             })
             .unwrap_or_default();
-        origins.insert("when_to_use", nullable_origin(when_at, files, self.key, |f| &f.when_to_use, "when_to_use", "\"\""));
+        origins.insert("when_to_use", nullable_origin(when_at, files, &file_key, |f| &f.when_to_use, "when_to_use", "\"\""));
 
         let tools = list_value(&files[tools_at].tools.state).unwrap_or_default();
-        origins.insert("tools", list_origin(Some(tools_at), files, self.key, |f| &f.tools, "tools", "[]"));
+        origins.insert("tools", list_origin(Some(tools_at), files, &file_key, |f| &f.tools, "tools", "[]"));
         let allowed_at = pick(&|f| !matches!(f.allowed_tools.state, Setting::Inherit));
         let allowed_tools = allowed_at.and_then(|i| list_value(&files[i].allowed_tools.state));
-        origins.insert("allowed_tools", list_origin(allowed_at, files, self.key, |f| &f.allowed_tools, "allowed_tools", "null"));
+        origins.insert("allowed_tools", list_origin(allowed_at, files, &file_key, |f| &f.allowed_tools, "allowed_tools", "null"));
         let exclude_at = pick(&|f| !matches!(f.exclude_tools.state, Setting::Inherit));
         let exclude_tools = exclude_at.and_then(|i| list_value(&files[i].exclude_tools.state)).unwrap_or_default();
-        origins.insert("exclude_tools", list_origin(exclude_at, files, self.key, |f| &f.exclude_tools, "exclude_tools", "[]"));
+        origins.insert("exclude_tools", list_origin(exclude_at, files, &file_key, |f| &f.exclude_tools, "exclude_tools", "[]"));
         let subagents_at = pick(&|f| !matches!(f.subagents.state, Setting::Inherit));
         let subagents = subagents_at
             .and_then(|i| match &files[i].subagents.state {
@@ -419,7 +425,7 @@ impl<'a> Resolver<'a> {
                 _ => None,
             })
             .unwrap_or_default();
-        origins.insert("subagents", list_origin(subagents_at, files, self.key, |f| &f.subagents, "subagents", "{}"));
+        origins.insert("subagents", list_origin(subagents_at, files, &file_key, |f| &f.subagents, "subagents", "{}"));
 
         Ok(Resolved {
             name,
@@ -471,12 +477,14 @@ impl Resolved {
     }
 }
 
-/// `_load_agent_spec` steps 1–7 for one file, asked through `files`.
-fn read_and_parse(files: Files, path: &Path, bodies: &Bodies) -> Loaded {
+/// `_load_agent_spec` steps 1–7 for one file, asked through `files` (under the
+/// spelling [`physical::asked`] gives; the problems name the path as written).
+fn read_and_parse(files: Files, path: &Path, lookups: &Lookups) -> Loaded {
+    let asked = lookups.spellings.asked(files, path);
     // A regular file (the usual case) is told by the remembered kind; anything else
     // asks again for the error Kimi reports.
-    let regular = files.kind(path) == crate::discover::Kind::File;
-    match if regular { Ok(None) } else { files.metadata(path).map(Some) } {
+    let regular = files.kind(&asked) == crate::discover::Kind::File;
+    match if regular { Ok(None) } else { files.metadata(&asked).map(Some) } {
         Err(e) if is_not_found(&e) => {
             return Err(Problem::new(DiagKind::Missing, path, None, format!("Agent spec file not found: {}", path.display())))
         }
@@ -486,17 +494,19 @@ fn read_and_parse(files: Files, path: &Path, bodies: &Bodies) -> Loaded {
         }
         Ok(_) => {}
     }
-    let parsed = parsed(files, path, bodies).map_err(|e| {
+    let unplaced = unplaced(files, &asked, &lookups.bodies).map_err(|e| {
         let kind = if e == ReadError::NotFound { DiagKind::Missing } else { DiagKind::Io };
         Problem::new(kind, path, None, format!("cannot read the agent spec file: {e}"))
     })?;
-    (*parsed).clone()
+    spec::place(&unplaced, path).map(Arc::new)
 }
 
-/// The file parsed, once per version of it: a reload re-parses only what changed.
-fn parsed(files: Files, path: &Path, bodies: &Bodies) -> Result<Arc<Loaded>, ReadError> {
-    let context = crate::discover::context_key(&path.to_string_lossy());
-    files.derived(path, context, |bytes| bodies.parse(path, bytes).map(Arc::new))
+/// The file parsed before it is placed at a path, once per version of it: a reload
+/// re-parses only what changed, and each spelling of the file places the same parse.
+fn unplaced(files: Files, path: &Path, bodies: &Bodies) -> Result<Unplaced, ReadError> {
+    static CONTEXT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    let context = *CONTEXT.get_or_init(|| crate::discover::context_key("kimi agent file, unplaced"));
+    files.derived(path, context, |bytes| bodies.unplaced(bytes)).map(|parse| (*parse).clone())
 }
 
 /// Parses the regular files `paths` into the file cache, in parallel and without
@@ -505,7 +515,7 @@ fn parsed(files: Files, path: &Path, bodies: &Bodies) -> Result<Arc<Loaded>, Rea
 pub fn preparse(files: Files, paths: &[PathBuf], bodies: &Bodies) {
     use rayon::prelude::*;
     paths.par_iter().for_each(|path| {
-        let _ = parsed(files, path, bodies);
+        let _ = unplaced(files, path, bodies);
     });
 }
 
