@@ -5,10 +5,9 @@
 //! tools are expanded over the registry; then the body (the user message) and the
 //! instructions (the agent's part of the system message) are rendered.
 
-use std::sync::atomic::AtomicUsize;
-use std::sync::Arc;
+use std::sync::OnceLock;
 
-use minijinja::Value;
+use minijinja::{Environment, Value};
 use serde_json::{json, Map as JsonMap, Value as Json};
 
 use super::directives;
@@ -165,9 +164,6 @@ pub fn prepare(
     body: &str,
     inputs: &Inputs,
 ) -> Result<Option<Prepared>, RenderError> {
-    let printed = Arc::new(AtomicUsize::new(0));
-    let env = jinja::environment(&inputs.world, printed);
-
     let mut context: Vec<(String, Value)> = Vec::new();
     let mut set = |k: String, v: Value| {
         context.retain(|(key, _)| *key != k);
@@ -200,7 +196,7 @@ pub fn prepare(
         ("tsugite_url", Value::from("")),
         ("tsugite_token", Value::from("")),
         ("tools", Value::from_serialize(config.get("tools"))),
-        ("available_tools", Value::from(tools::names())),
+        ("available_tools", available_tools()),
         ("is_subagent", Value::from(false)),
         ("parent_agent", Value::from(())),
         ("chat_history", Value::from(Vec::<Value>::new())),
@@ -214,13 +210,30 @@ pub fn prepare(
     for (k, v) in attachment_mocks(config) {
         set(k, Value::from_serialize(&v));
     }
+    jinja::with_environment(&inputs.world, |env| render_prompt(env, config, &body, context, inputs))
+}
 
+/// The registry's tool names, the same for every agent.
+fn available_tools() -> Value {
+    static NAMES: OnceLock<Value> = OnceLock::new();
+    NAMES.get_or_init(|| Value::from(tools::names())).clone()
+}
+
+/// The part of [`prepare`] that renders: `run_if`, the tools, the body and the
+/// instructions over `context`.
+fn render_prompt(
+    env: &Environment<'static>,
+    config: &Config,
+    body: &str,
+    mut context: Vec<(String, Value)>,
+    inputs: &Inputs,
+) -> Result<Option<Prepared>, RenderError> {
     let render = |text: &str, ctx: &[(String, Value)], part: Part| -> Result<String, RenderError> {
         let source = directives::strip_ignored(text);
         let ctx: std::collections::BTreeMap<&str, Value> =
             ctx.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
         jinja::reject_loop_controls(&source)
-            .and_then(|_| jinja::render_bounded(&env, &source, ctx))
+            .and_then(|_| jinja::render_bounded(env, &source, ctx))
             .map_err(|e| RenderError {
                 part,
                 // A write failure carries no line: point at the template's first.
@@ -264,7 +277,7 @@ pub fn prepare(
     context.retain(|(k, _)| k != "tools");
     context.push(("tools".into(), Value::from(expanded)));
 
-    let user_message = render(&body, &context, Part::Body)?;
+    let user_message = render(body, &context, Part::Body)?;
     let instructions = config.str_of("instructions").unwrap_or_default();
     let instructions = if instructions.is_empty() {
         String::new()
