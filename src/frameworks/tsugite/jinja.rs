@@ -397,7 +397,7 @@ pub fn render_template(
 ) -> Result<String, String> {
     let source = super::directives::strip_ignored(content);
     reject_loop_controls(&source).map_err(|e| e.to_string())?;
-    with_environment(world, |env| render_bounded(env, &source, Value::from_serialize(context)))
+    with_environment(world, |env| render_bounded(env, &source, || Value::from_serialize(context)))
         .map_err(|e| match e.kind() {
             ErrorKind::WriteFailure => format!("output larger than {MAX_OUTPUT} bytes"),
             _ => e.to_string(),
@@ -407,13 +407,18 @@ pub fn render_template(
 /// `env.render_str` in tsugite's environment, but the whole output (literal text
 /// included, not only what `{{ }}` prints) stops at [`MAX_OUTPUT`] bytes: fuel alone
 /// lets a loop over a large literal block build gigabytes before it runs out.
-pub fn render_bounded<S: serde::Serialize>(env: &Environment, source: &str, ctx: S) -> Result<String, Error> {
+/// `ctx` makes the context, asked only by a template that is more than plain text.
+pub fn render_bounded<S: serde::Serialize>(
+    env: &Environment,
+    source: &str,
+    ctx: impl FnOnce() -> S,
+) -> Result<String, Error> {
     if let Some(text) = plain_text(source) {
         return Ok(text.to_string());
     }
     let mut out = BoundedOutput(Vec::new());
     // A write failure here is always the bound (the error keeps its line).
-    env.template_from_str(source)?.render_captured_to(ctx, &mut out)?;
+    env.template_from_str(source)?.render_captured_to(ctx(), &mut out)?;
     String::from_utf8(out.0).map_err(|_| Error::new(ErrorKind::InvalidOperation, "output is not UTF-8"))
 }
 

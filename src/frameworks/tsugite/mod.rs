@@ -304,15 +304,23 @@ impl<'a> Loader<'a> {
         // Kept in the name's memo as long as the name resolves the same: sized to fit.
         let mut agents: Vec<Agent> = Vec::with_capacity(candidates.len());
         let mut diagnostics: Vec<Diagnostic> = Vec::new();
-        let winner = space.find(files, name, &roots.project, &roots.project, &roots.home);
-        let direct = winner.is_some() && winner == py_resolve(files, &candidates[0].0);
+        let first_real = py_resolve(files, &candidates[0].0);
+        // A plain name is looked up along the very search list the candidates were
+        // probed in, so `find_agent_file` would answer the first candidate.
+        let winner = if search::reads_as_path(name) {
+            space.find(files, name, &roots.project, &roots.project, &roots.home)
+        } else {
+            first_real.clone()
+        };
+        let direct = winner.is_some() && winner == first_real;
+        let sources: Vec<Source> = candidates.iter().map(|(p, _)| self.source_of(p)).collect();
         let winner_key = if direct {
-            Some(self.key_of(&candidates[0].0))
+            Some(sources[0].key())
         } else {
             winner.as_deref().map(|w| self.key_of(w))
         };
         let mut outcomes: Vec<Outcome> = Vec::new();
-        for (idx, (cand, dir_index)) in candidates.iter().enumerate() {
+        for (idx, ((cand, dir_index), source)) in candidates.iter().zip(sources).enumerate() {
             let is_winner = direct && idx == 0;
             let load_path = if is_winner {
                 winner.clone().unwrap_or_else(|| cand.clone())
@@ -331,12 +339,13 @@ impl<'a> Loader<'a> {
             let ctx = Candidate {
                 name,
                 cand,
+                source,
                 load_path: &load_path,
                 is_winner,
                 winner_key: winner_key.clone(),
                 rule,
             };
-            let (agent, diags, body) = self.load_candidate(&resolver, &ctx, inputs);
+            let (agent, diags, body) = self.load_candidate(&resolver, ctx, inputs);
             let fingerprint = (agent.status != Status::Invalid && diags.is_empty()).then(|| {
                 (
                     agent.fields.iter().map(|f| f.value.clone()).collect(),
@@ -517,21 +526,21 @@ impl<'a> Loader<'a> {
     fn load_candidate(
         &self,
         resolver: &Resolver,
-        c: &Candidate,
+        c: Candidate,
         inputs: &Inputs,
     ) -> (Agent, Vec<Diagnostic>, String) {
-        let source = self.source_of(c.cand);
+        let source = c.source;
         let key = source.key();
         let status = if c.is_winner {
             Status::Wins
         } else {
             Status::Shadowed
         };
-        let mut agent = Agent::new(ID, c.name.to_string(), source, status, c.rule.clone());
+        let mut agent = Agent::new(ID, c.name.to_string(), source, status, c.rule);
         agent.shadowed_by = if c.is_winner {
             None
         } else {
-            c.winner_key.clone()
+            c.winner_key
         };
         let (parsed, mut resolved) = match resolver.parse_agent_file(c.load_path) {
             Ok(r) => r,
@@ -546,7 +555,12 @@ impl<'a> Loader<'a> {
                 return (agent, vec![self.load_diagnostic(e, &key)], String::new());
             }
         };
-        merge::finish_origins(&mut resolved.config, &self.key_of(c.load_path));
+        let load_key = if c.load_path.as_os_str() == c.cand.as_os_str() {
+            key.clone()
+        } else {
+            self.key_of(c.load_path)
+        };
+        merge::finish_origins(&mut resolved.config, &load_key);
         agent.chain = agent
             .chain
             .iter()
@@ -690,6 +704,8 @@ impl<'a> Loader<'a> {
 struct Candidate<'p> {
     name: &'p str,
     cand: &'p Path,
+    /// Where `cand` sits among the roots.
+    source: Source,
     load_path: &'p Path,
     is_winner: bool,
     winner_key: Option<String>,

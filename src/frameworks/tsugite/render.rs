@@ -5,6 +5,8 @@
 //! tools are expanded over the registry; then the body (the user message) and the
 //! instructions (the agent's part of the system message) are rendered.
 
+use std::cell::OnceCell;
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use minijinja::{Environment, Value};
@@ -228,10 +230,8 @@ fn render_prompt(
     mut context: Vec<(String, Value)>,
     inputs: &Inputs,
 ) -> Result<Option<Prepared>, RenderError> {
-    let render = |text: &str, ctx: &[(String, Value)], part: Part| -> Result<String, RenderError> {
+    let render = |text: &str, ctx: &dyn Fn() -> Value, part: Part| -> Result<String, RenderError> {
         let source = directives::strip_ignored(text);
-        let ctx: std::collections::BTreeMap<&str, Value> =
-            ctx.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
         jinja::reject_loop_controls(&source)
             .and_then(|_| jinja::render_bounded(env, &source, ctx))
             .map_err(|e| RenderError {
@@ -245,7 +245,7 @@ fn render_prompt(
     };
 
     if let Some(guard) = config.str_of("run_if").filter(|g| !g.is_empty()) {
-        let verdict = render(&format!("{{{{ {guard} }}}}"), &context, Part::Body);
+        let verdict = render(&format!("{{{{ {guard} }}}}"), &|| as_value(&context), Part::Body);
         let skip = match verdict {
             Ok(out) => {
                 ["", "false", "none", "0"].contains(&crate::py::strip(&out).to_lowercase().as_str())
@@ -277,12 +277,16 @@ fn render_prompt(
     context.retain(|(k, _)| k != "tools");
     context.push(("tools".into(), Value::from(expanded)));
 
-    let user_message = render(body, &context, Part::Body)?;
+    // Made once for the body and the instructions, and only if one of them is more
+    // than plain text.
+    let made = OnceCell::new();
+    let ctx = || made.get_or_init(|| as_value(&context)).clone();
+    let user_message = render(body, &ctx, Part::Body)?;
     let instructions = config.str_of("instructions").unwrap_or_default();
     let instructions = if instructions.is_empty() {
         String::new()
     } else {
-        render(instructions, &context, Part::Instructions)?
+        render(instructions, &ctx, Part::Instructions)?
     };
     let steps = match directives::steps(&user_message) {
         Some((_, steps)) => steps.into_iter().map(|s| (s.name, s.content)).collect(),
@@ -293,6 +297,12 @@ fn render_prompt(
         user_message,
         steps,
     }))
+}
+
+/// The context as the template's root value, keys in sorted order.
+fn as_value(context: &[(String, Value)]) -> Value {
+    let map: BTreeMap<&str, Value> = context.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+    Value::from_serialize(map)
 }
 
 /// A template error in Jinja2's words where they differ only in spelling.
