@@ -66,6 +66,13 @@ type Looked<V> = (V, Arc<Observed>);
 /// An `extends` reference and the folder it is looked up from.
 type Reference = (String, PathBuf);
 
+impl Lookups {
+    /// `Path.resolve()` of `path`, once per load.
+    pub fn real(&self, files: Files, path: &Path) -> Option<PathBuf> {
+        memo(files, &self.real, &path.to_path_buf(), |files| py_resolve(files, path))
+    }
+}
+
 /// `map[key]`, computed by `make` the first time; its observations go to `files`
 /// every time.
 fn memo<K: std::hash::Hash + Eq + Clone, V: Clone>(
@@ -128,12 +135,18 @@ impl Resolver<'_> {
         )
     }
 
-    fn real(&self, path: &Path) -> Option<PathBuf> {
+    /// `Path.resolve()`, once per path and load.
+    pub fn real(&self, path: &Path) -> Option<PathBuf> {
+        self.lookups.real(self.files, path)
+    }
+
+    /// `find_agent_file(reference, dir)`, once per reference, folder and load.
+    fn find(&self, reference: &str, dir: &Path) -> Option<PathBuf> {
         memo(
             self.files,
-            &self.lookups.real,
-            &path.to_path_buf(),
-            |files| py_resolve(files, path),
+            &self.lookups.found,
+            &(reference.to_string(), dir.to_path_buf()),
+            |files| self.space.find(files, reference, dir, self.cwd, self.home),
         )
     }
 
@@ -224,13 +237,7 @@ impl Resolver<'_> {
         } else {
             current
         };
-        let found = memo(
-            self.files,
-            &self.lookups.found,
-            &(reference.to_string(), dir.to_path_buf()),
-            |files| self.space.find(files, reference, dir, self.cwd, self.home),
-        )
-        .ok_or_else(|| {
+        let found = self.find(reference, dir).ok_or_else(|| {
             LoadError::new(
                 ErrClass::Value,
                 DiagKind::Missing,
@@ -294,7 +301,7 @@ impl Resolver<'_> {
         let folder = agent_path.parent().unwrap_or(agent_path);
         let local = folder.join(".tsugite/default.md");
         if search::exists(self.files, &local) {
-            let real = py_resolve(self.files, &local).unwrap_or_else(|| local.clone());
+            let real = self.real(&local).unwrap_or_else(|| local.clone());
             if real != resolved_path && !visited.contains(&real) {
                 let attempt = self
                     .load_extended("default", agent_path, visited, None)
@@ -319,10 +326,7 @@ impl Resolver<'_> {
             Some(n) if n.is_empty() => return Ok(None),
             Some(n) => n.as_str(),
         };
-        let Some(found) = self
-            .space
-            .find(self.files, name, folder, self.cwd, self.home)
-        else {
+        let Some(found) = self.find(name, folder) else {
             return Ok(None);
         };
         if found == resolved_path || visited.contains(&found) {

@@ -229,7 +229,7 @@ impl<'a> Loader<'a> {
                     let outcome = view.resolve_name(name, &dirs, &space, &config, &inputs, &lookups);
                     // Kept with the name: a refresh resolves these paths again only
                     // for the names it recomputes.
-                    let folders = view.inheritance_folders(&outcome.agents);
+                    let folders = view.inheritance_folders(&outcome.agents, &lookups);
                     (outcome, folders)
                 })
             })
@@ -304,7 +304,7 @@ impl<'a> Loader<'a> {
         // Kept in the name's memo as long as the name resolves the same: sized to fit.
         let mut agents: Vec<Agent> = Vec::with_capacity(candidates.len());
         let mut diagnostics: Vec<Diagnostic> = Vec::new();
-        let first_real = py_resolve(files, &candidates[0].0);
+        let first_real = resolver.real(&candidates[0].0);
         // A plain name is looked up along the very search list the candidates were
         // probed in, so `find_agent_file` would answer the first candidate.
         let winner = if search::reads_as_path(name) {
@@ -391,13 +391,14 @@ impl<'a> Loader<'a> {
     /// changes the result): they are listed after the project's search list.
     /// The folders, symlinks resolved, of the files `agents` come from and inherit
     /// from, each once, in the agents' order.
-    fn inheritance_folders(&self, agents: &[Agent]) -> Vec<PathBuf> {
+    fn inheritance_folders(&self, agents: &[Agent], lookups: &inherit::Lookups) -> Vec<PathBuf> {
         let mut folders: Vec<PathBuf> = Vec::new();
         for a in agents {
             for p in std::iter::once(a.source.path.clone())
                 .chain(a.chain.iter().skip(1).filter_map(|k| self.path_of_key(k)))
             {
-                if let Some(parent) = py_resolve(self.cx.files, &p)
+                if let Some(parent) = lookups
+                    .real(self.cx.files, &p)
                     .as_deref()
                     .and_then(Path::parent)
                 {
