@@ -5,7 +5,6 @@
 //! package's rule of which failures an implicit base swallows (`ValueError`) and which
 //! it lets through (`TypeError`, `KeyError`, `OSError`).
 
-use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -14,6 +13,7 @@ use super::parse::{self, Config, ErrClass, LoadError, Parsed};
 use super::search::{self, py_resolve, SearchSpace, TsuConfig};
 use std::sync::Arc;
 
+use crate::discover::fast_hash::{HashMap, HashSet};
 use crate::discover::observe::Observed;
 use crate::discover::Files;
 use crate::model::DiagKind;
@@ -69,24 +69,25 @@ type Reference = (String, PathBuf);
 impl Lookups {
     /// `Path.resolve()` of `path`, once per load.
     pub fn real(&self, files: Files, path: &Path) -> Option<PathBuf> {
-        memo(files, &self.real, &path.to_path_buf(), |files| py_resolve(files, path))
+        memo(files, &self.real, path, |files| py_resolve(files, path))
     }
 }
 
 /// `map[key]`, computed by `make` the first time; its observations go to `files`
 /// every time.
-fn memo<K: std::hash::Hash + Eq + Clone, V: Clone>(
-    files: Files,
-    map: &Table<K, V>,
-    key: &K,
-    make: impl FnOnce(Files) -> V,
-) -> V {
-    let cell = map
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .entry(key.clone())
-        .or_default()
-        .clone();
+fn memo<K, Q, V: Clone>(files: Files, map: &Table<K, V>, key: &Q, make: impl FnOnce(Files) -> V) -> V
+where
+    K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
+    Q: ToOwned<Owned = K> + std::hash::Hash + Eq + ?Sized,
+{
+    let cell = {
+        let mut map = map.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Looked up borrowed: the key is copied only the first time.
+        match map.get(key) {
+            Some(cell) => cell.clone(),
+            None => map.entry(key.to_owned()).or_default().clone(),
+        }
+    };
     // Filled outside the table's lock; `make` is a leaf look-up that never asks the
     // same table again, so waiting on a cell cannot deadlock.
     let mut filled_here = false;
@@ -121,7 +122,7 @@ impl Resolver<'_> {
         let resolved = if parsed.extends() == Some("none") {
             own(&parsed)
         } else {
-            self.resolve(parsed.clone(), path, &mut Visited::new(), 0)?
+            self.resolve(parsed.clone(), path, &mut Visited::default(), 0)?
         };
         Ok((parsed, resolved))
     }
@@ -130,7 +131,7 @@ impl Resolver<'_> {
         memo(
             self.files,
             &self.lookups.parsed,
-            &path.to_path_buf(),
+            path,
             |files| self.read_and_parse_once(files, path),
         )
     }
@@ -154,7 +155,7 @@ impl Resolver<'_> {
         memo(
             self.files,
             &self.lookups.is_file,
-            &path.to_path_buf(),
+            path,
             |files| search::is_file(files, path),
         )
     }

@@ -346,7 +346,9 @@ impl<'a> Loader<'a> {
                 rule,
             };
             let (agent, diags, body) = self.load_candidate(&resolver, ctx, inputs);
-            let fingerprint = (agent.status != Status::Invalid && diags.is_empty()).then(|| {
+            // Only a name with a winner and shadowed candidates compares them.
+            let compared = direct && candidates.len() > 1;
+            let fingerprint = (compared && agent.status != Status::Invalid && diags.is_empty()).then(|| {
                 (
                     agent.fields.iter().map(|f| f.value.clone()).collect(),
                     agent.system_prompt.clone(),
@@ -369,9 +371,9 @@ impl<'a> Loader<'a> {
         }
         // A shadowed definition that resolves to what the winner resolves to.
         if direct {
-            if let Some(win) = outcomes.first().and_then(|o| o.fingerprint.clone()) {
+            if let Some(win) = outcomes.first().and_then(|o| o.fingerprint.as_ref()) {
                 for o in outcomes.iter().skip(1) {
-                    if o.fingerprint.as_ref() == Some(&win)
+                    if o.fingerprint.as_ref() == Some(win)
                         && agents[o.index].status == Status::Shadowed
                     {
                         agents[o.index].status = Status::Equivalent;

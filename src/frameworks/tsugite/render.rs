@@ -137,9 +137,11 @@ fn attachment_mocks(config: &Config) -> Vec<(String, Json)> {
 
 /// The stubbed `_run_prefetch`.
 fn prefetch_context(config: &Config) -> Vec<(String, Json)> {
-    let mocks = validation_mocks(config);
     let mut out: Vec<(String, Json)> = Vec::new();
-    for item in config.get("prefetch").as_array().into_iter().flatten() {
+    let prefetch = config.get("prefetch").as_array().filter(|p| !p.is_empty());
+    // Made only for an agent that prefetches: most do not.
+    let mocks = prefetch.map(|_| validation_mocks(config)).unwrap_or_default();
+    for item in prefetch.into_iter().flatten() {
         let Some(name) = item
             .get("assign")
             .and_then(Json::as_str)
