@@ -279,7 +279,7 @@ pub fn steps(content: &str) -> Option<(String, Vec<Step>)> {
 /// multi-step agent's preparation.
 fn step_directives(content: &str) -> Vec<(Range<usize>, &str)> {
     static CELL: OnceLock<Regex> = OnceLock::new();
-    let directive = re(&CELL, r"^<!--\s*tsu:step\s+(.+?)\s*-->");
+    let directive = re(&CELL, r"^<!--\s*tsu:step\s+.+?\s*-->");
     let mut found = Vec::new();
     // Where the previous directive ended: matches do not overlap.
     let mut from = 0;
@@ -292,12 +292,16 @@ fn step_directives(content: &str) -> Vec<(Range<usize>, &str)> {
             continue;
         };
         let start = from + open.len();
-        if let Some(caps) = directive.captures(&content[start..]) {
-            let end = start + caps.get(0).map_or(0, |m| m.end());
-            let args = caps.get(1).map(|a| a.as_str().trim()).unwrap_or_default();
-            found.push((start..end, args));
-            from = end;
-        }
+        let Some(m) = directive.find(&content[start..]) else {
+            continue;
+        };
+        // Whitespace surrounds the group on both sides, so the group stripped is what
+        // lies between `tsu:step` and `-->` stripped (no capture needed).
+        let inner = &m.as_str()["<!--".len()..m.len() - "-->".len()];
+        let args = inner.trim_start().strip_prefix("tsu:step").unwrap_or_default().trim();
+        let end = start + m.end();
+        found.push((start..end, args));
+        from = end;
     }
     found
 }
@@ -305,6 +309,9 @@ fn step_directives(content: &str) -> Vec<(Range<usize>, &str)> {
 /// `response_format=(["'])(.+?)\1`.
 fn response_format(args: &str) -> Option<String> {
     static CELL: OnceLock<Regex> = OnceLock::new();
+    if !args.contains("response_format=") {
+        return None;
+    }
     let caps = re(&CELL, r#"response_format=(?:"(.+?)"|'(.+?)')"#).captures(args)?;
     (1..=2)
         .find_map(|i| caps.get(i))
