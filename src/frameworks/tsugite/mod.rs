@@ -277,16 +277,6 @@ impl<'a> Loader<'a> {
         lookups: &inherit::Lookups,
     ) -> NameOutcome {
         let roots = self.cx.roots;
-        let key_fn = |p: &Path| self.key_of(p);
-        let resolver = Resolver {
-            files: self.cx.files,
-            space,
-            config,
-            cwd: &roots.project,
-            home: &roots.home,
-            key_of: &key_fn,
-            lookups,
-        };
         let files = self.cx.files;
         let file = format!("{name}.md");
         let candidates: Vec<(PathBuf, usize)> = dirs
@@ -301,6 +291,21 @@ impl<'a> Loader<'a> {
                 diagnostics: Vec::new(),
             };
         }
+        let sources: Vec<Source> = candidates.iter().map(|(p, _)| self.source_of(p)).collect();
+        // The candidates' own files are parsed under the keys located just above.
+        let key_fn = |p: &Path| match candidates.iter().position(|(c, _)| c.as_os_str() == p.as_os_str()) {
+            Some(i) => sources[i].key(),
+            None => self.key_of(p),
+        };
+        let resolver = Resolver {
+            files,
+            space,
+            config,
+            cwd: &roots.project,
+            home: &roots.home,
+            key_of: &key_fn,
+            lookups,
+        };
         // Kept in the name's memo as long as the name resolves the same: sized to fit.
         let mut agents: Vec<Agent> = Vec::with_capacity(candidates.len());
         let mut diagnostics: Vec<Diagnostic> = Vec::new();
@@ -313,14 +318,13 @@ impl<'a> Loader<'a> {
             first_real.clone()
         };
         let direct = winner.is_some() && winner == first_real;
-        let sources: Vec<Source> = candidates.iter().map(|(p, _)| self.source_of(p)).collect();
         let winner_key = if direct {
             Some(sources[0].key())
         } else {
             winner.as_deref().map(|w| self.key_of(w))
         };
         let mut outcomes: Vec<Outcome> = Vec::new();
-        for (idx, ((cand, dir_index), source)) in candidates.iter().zip(sources).enumerate() {
+        for (idx, ((cand, dir_index), source)) in candidates.iter().zip(&sources).enumerate() {
             let is_winner = direct && idx == 0;
             let load_path = if is_winner {
                 winner.clone().unwrap_or_else(|| cand.clone())
@@ -339,7 +343,7 @@ impl<'a> Loader<'a> {
             let ctx = Candidate {
                 name,
                 cand,
-                source,
+                source: source.clone(),
                 load_path: &load_path,
                 is_winner,
                 winner_key: winner_key.clone(),
