@@ -114,16 +114,45 @@ fn loose_attribute(args: &str, attr: &str) -> Option<String> {
 /// `strip_ignored_sections`, then the newline normalisation of Jinja2's lexer (`\r\n`
 /// and `\r` become `\n` in template text and string literals; minijinja keeps them).
 pub fn strip_ignored(content: &str) -> Cow<'_, str> {
-    static CELL: OnceLock<Regex> = OnceLock::new();
-    if !holds(content, "tsu:ignore") {
-        return normalise_newlines(Cow::Borrowed(content));
+    normalise_newlines(without_ignored(content))
+}
+
+/// `re.sub(r'<!--\s*tsu:ignore\s*-->.*?<!--\s*/tsu:ignore\s*-->', '', content,
+/// flags=re.DOTALL)`. A block runs from an opening tag to the first closing tag after
+/// it, so the tags are looked for directly: the pattern searched along each body
+/// cost more than the rest of preparing one.
+fn without_ignored(content: &str) -> Cow<'_, str> {
+    let mut kept = String::new();
+    // Where the text not yet kept starts: the end of the last block removed.
+    let mut from = 0;
+    while let Some(open) = tag(content, from, "tsu:ignore") {
+        let Some(close) = tag(content, open.end, "/tsu:ignore") else {
+            break;
+        };
+        kept.push_str(&content[from..open.start]);
+        from = close.end;
     }
-    let kept = re(
-        &CELL,
-        r"(?s)<!--\s*tsu:ignore\s*-->.*?<!--\s*/tsu:ignore\s*-->",
-    )
-    .replace_all(content, "");
-    normalise_newlines(kept)
+    if from == 0 {
+        return Cow::Borrowed(content);
+    }
+    kept.push_str(&content[from..]);
+    Cow::Owned(kept)
+}
+
+/// The first `<!--\s*NAME\s*-->` that starts at or after `from`.
+fn tag(content: &str, from: usize, name: &str) -> Option<Range<usize>> {
+    for at in memchr::memmem::find_iter(&content.as_bytes()[from..], name.as_bytes()) {
+        let at = from + at;
+        // `\s` and `char::is_whitespace` are both Unicode's White_Space.
+        let Some(lead) = content[from..at].trim_end().strip_suffix("<!--") else {
+            continue;
+        };
+        let rest = content[at + name.len()..].trim_start();
+        if rest.starts_with("-->") {
+            return Some(from + lead.len()..content.len() - rest.len() + "-->".len());
+        }
+    }
+    None
 }
 
 fn normalise_newlines(text: Cow<'_, str>) -> Cow<'_, str> {
@@ -348,6 +377,14 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn ignore_blocks_are_removed_as_the_pattern_removes_them(
+            content in "(<!--|-->|tsu:ignore|/tsu:ignore| |\n|\u{2003}|a|/|-)*",
+        ) {
+            let pattern = Regex::new(r"(?s)<!--\s*tsu:ignore\s*-->.*?<!--\s*/tsu:ignore\s*-->").unwrap();
+            prop_assert_eq!(without_ignored(&content), pattern.replace_all(&content, ""));
+        }
+
         #[test]
         fn step_directives_are_found_as_the_pattern_finds_them(
             content in "(<!--|-->|tsu:step|tsu:ste| |\n|\u{2003}|a|-|<)*",
