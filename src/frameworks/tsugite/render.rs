@@ -301,10 +301,11 @@ fn render_prompt(
     }))
 }
 
-/// The context as the template's root value, keys in sorted order.
+/// The context as the template's root value, keys in sorted order: the map that
+/// serializing a `BTreeMap` would make, without the round trip through serde.
 fn as_value(context: &[(String, Value)]) -> Value {
-    let map: BTreeMap<&str, Value> = context.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-    Value::from_serialize(map)
+    let map: BTreeMap<&str, &Value> = context.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    map.into_iter().map(|(k, v)| (k, v.clone())).collect()
 }
 
 /// A template error in Jinja2's words where they differ only in spelling.
