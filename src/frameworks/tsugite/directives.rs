@@ -3,6 +3,8 @@
 //! its `--no-exec` rewrite, `tsu:step` the validation mock, and `tsu:ignore` blocks are
 //! deleted before rendering (`renderer.strip_ignored_sections`).
 
+use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use regex::Regex;
@@ -87,6 +89,13 @@ fn value_at(rest: &str, value: Value) -> Option<&str> {
     }
 }
 
+/// Whether `text` holds `needle`. Every body is searched for each kind of directive
+/// (most hold none), which `memmem`'s vectorised search does several times faster
+/// than `str::contains`.
+fn holds(text: &str, needle: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some()
+}
+
 /// `\b{attr}=(["\']?)(\w+)\1`.
 fn attribute(args: &str, attr: &str) -> Option<String> {
     attribute_matching(args, attr, Value::Word, true)
@@ -104,22 +113,51 @@ fn loose_attribute(args: &str, attr: &str) -> Option<String> {
 
 /// `strip_ignored_sections`, then the newline normalisation of Jinja2's lexer (`\r\n`
 /// and `\r` become `\n` in template text and string literals; minijinja keeps them).
-pub fn strip_ignored(content: &str) -> String {
-    static CELL: OnceLock<Regex> = OnceLock::new();
-    if !content.contains("tsu:ignore") {
-        return normalise_newlines(content.to_string());
-    }
-    let kept = re(
-        &CELL,
-        r"(?s)<!--\s*tsu:ignore\s*-->.*?<!--\s*/tsu:ignore\s*-->",
-    )
-    .replace_all(content, "");
-    normalise_newlines(kept.into_owned())
+pub fn strip_ignored(content: &str) -> Cow<'_, str> {
+    normalise_newlines(without_ignored(content))
 }
 
-fn normalise_newlines(text: String) -> String {
-    if text.contains('\r') {
-        text.replace("\r\n", "\n").replace('\r', "\n")
+/// `re.sub(r'<!--\s*tsu:ignore\s*-->.*?<!--\s*/tsu:ignore\s*-->', '', content,
+/// flags=re.DOTALL)`. A block runs from an opening tag to the first closing tag after
+/// it, so the tags are looked for directly: the pattern searched along each body
+/// cost more than the rest of preparing one.
+fn without_ignored(content: &str) -> Cow<'_, str> {
+    let mut kept = String::new();
+    // Where the text not yet kept starts: the end of the last block removed.
+    let mut from = 0;
+    while let Some(open) = tag(content, from, "tsu:ignore") {
+        let Some(close) = tag(content, open.end, "/tsu:ignore") else {
+            break;
+        };
+        kept.push_str(&content[from..open.start]);
+        from = close.end;
+    }
+    if from == 0 {
+        return Cow::Borrowed(content);
+    }
+    kept.push_str(&content[from..]);
+    Cow::Owned(kept)
+}
+
+/// The first `<!--\s*NAME\s*-->` that starts at or after `from`.
+fn tag(content: &str, from: usize, name: &str) -> Option<Range<usize>> {
+    for at in memchr::memmem::find_iter(&content.as_bytes()[from..], name.as_bytes()) {
+        let at = from + at;
+        // `\s` and `char::is_whitespace` are both Unicode's White_Space.
+        let Some(lead) = content[from..at].trim_end().strip_suffix("<!--") else {
+            continue;
+        };
+        let rest = content[at + name.len()..].trim_start();
+        if rest.starts_with("-->") {
+            return Some(from + lead.len()..content.len() - rest.len() + "-->".len());
+        }
+    }
+    None
+}
+
+fn normalise_newlines(text: Cow<'_, str>) -> Cow<'_, str> {
+    if memchr::memchr(b'\r', text.as_bytes()).is_some() {
+        Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
     } else {
         text
     }
@@ -137,7 +175,7 @@ pub fn tool_placeholders(content: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     // Most bodies have no directive at all; compiling the pattern is dearer than the
     // rest of a small workspace's load, so it waits until it can match.
-    if !content.contains("tsu:tool") {
+    if !holds(content, "tsu:tool") {
         return out;
     }
     for caps in re(&CELL, r"<!--\s*tsu:tool\s+(.+?)\s*-->").captures_iter(content) {
@@ -172,11 +210,11 @@ fn json_args(raw: &str) -> Option<serde_json::Value> {
 /// `_extract_exec_directive_placeholders`: the body with each exec block replaced by
 /// `<!-- Exec 'NAME' skipped (--no-exec) -->`, and the placeholders of its variables.
 /// An unmatched open tag or a block without `name` leaves everything unchanged.
-pub fn exec_placeholders(content: &str) -> (String, Vec<(String, String)>) {
+pub fn exec_placeholders(content: &str) -> (Cow<'_, str>, Vec<(String, String)>) {
     static OPEN: OnceLock<Regex> = OnceLock::new();
     static PAIR: OnceLock<Regex> = OnceLock::new();
-    if !content.contains("tsu:exec") {
-        return (content.to_string(), Vec::new());
+    if !holds(content, "tsu:exec") {
+        return (Cow::Borrowed(content), Vec::new());
     }
     let open = re(&OPEN, r"(?s)<!--\s*tsu:exec\s+([^>]+?)\s*-->");
     let pair = re(
@@ -193,14 +231,14 @@ pub fn exec_placeholders(content: &str) -> (String, Vec<(String, String)>) {
         .find_iter(content)
         .any(|m| !starts.contains(&m.start()))
     {
-        return (content.to_string(), Vec::new());
+        return (Cow::Borrowed(content), Vec::new());
     }
     let mut vars = Vec::new();
     let mut blocks = Vec::new();
     for caps in &pairs {
         let args = caps.get(1).map(|m| m.as_str().trim()).unwrap_or_default();
         let Some(name) = attribute(args, "name") else {
-            return (content.to_string(), Vec::new());
+            return (Cow::Borrowed(content), Vec::new());
         };
         for var in [attribute(args, "assign"), attribute(args, "stdout_assign")]
             .into_iter()
@@ -219,7 +257,7 @@ pub fn exec_placeholders(content: &str) -> (String, Vec<(String, String)>) {
     for (raw, replacement) in blocks {
         out = out.replace(&raw, &replacement);
     }
-    (out, vars)
+    (Cow::Owned(out), vars)
 }
 
 /// One `tsu:step` section of a multi-step body.
@@ -235,27 +273,18 @@ pub struct Step {
 /// tsugite would raise (a step without `name`, both `repeat_while` and
 /// `repeat_until`, bad `response_format` JSON).
 pub fn steps(content: &str) -> Option<(String, Vec<Step>)> {
-    static CELL: OnceLock<Regex> = OnceLock::new();
-    if !content.contains("tsu:step") {
+    if !holds(content, "tsu:step") {
         return Some((String::new(), Vec::new()));
     }
-    let found: Vec<regex::Captures> = re(&CELL, r"<!--\s*tsu:step\s+(.+?)\s*-->")
-        .captures_iter(content)
-        .collect();
-    if found.is_empty() {
+    let found = step_directives(content);
+    let Some((first, _)) = found.first() else {
         return Some((String::new(), Vec::new()));
-    }
-    let first = found[0].get(0).map(|m| m.start()).unwrap_or(0);
-    let preamble = crate::py::strip(&content[..first]).to_string();
+    };
+    let preamble = crate::py::strip(&content[..first.start]).to_string();
     let mut out = Vec::new();
-    for (i, caps) in found.iter().enumerate() {
-        let args = caps.get(1).map(|m| m.as_str().trim()).unwrap_or_default();
-        let start = caps.get(0).map(|m| m.end()).unwrap_or(0);
-        let end = found
-            .get(i + 1)
-            .and_then(|c| c.get(0))
-            .map(|m| m.start())
-            .unwrap_or(content.len());
+    for (i, (directive, args)) in found.iter().enumerate() {
+        let start = directive.end;
+        let end = found.get(i + 1).map(|(next, _)| next.start).unwrap_or(content.len());
         let name = loose_attribute(args, "name")?;
         if has_attribute(args, "repeat_while") && has_attribute(args, "repeat_until") {
             return None;
@@ -272,9 +301,46 @@ pub fn steps(content: &str) -> Option<(String, Vec<Step>)> {
     Some((preamble, out))
 }
 
+/// `re.finditer(r'<!--\s*tsu:step\s+(.+?)\s*-->', content)`: each directive's span
+/// and its stripped arguments. A directive starts at the `<!--` that only whitespace
+/// separates from a `tsu:step`, so the pattern is tried there alone (anchored)
+/// rather than searched along the whole body, which cost more than the rest of a
+/// multi-step agent's preparation.
+fn step_directives(content: &str) -> Vec<(Range<usize>, &str)> {
+    static CELL: OnceLock<Regex> = OnceLock::new();
+    let directive = re(&CELL, r"^<!--\s*tsu:step\s+.+?\s*-->");
+    let mut found = Vec::new();
+    // Where the previous directive ended: matches do not overlap.
+    let mut from = 0;
+    for at in memchr::memmem::find_iter(content.as_bytes(), b"tsu:step") {
+        if at < from {
+            continue;
+        }
+        // `\s` and `char::is_whitespace` are both Unicode's White_Space.
+        let Some(open) = content[from..at].trim_end().strip_suffix("<!--") else {
+            continue;
+        };
+        let start = from + open.len();
+        let Some(m) = directive.find(&content[start..]) else {
+            continue;
+        };
+        // Whitespace surrounds the group on both sides, so the group stripped is what
+        // lies between `tsu:step` and `-->` stripped (no capture needed).
+        let inner = &m.as_str()["<!--".len()..m.len() - "-->".len()];
+        let args = inner.trim_start().strip_prefix("tsu:step").unwrap_or_default().trim();
+        let end = start + m.end();
+        found.push((start..end, args));
+        from = end;
+    }
+    found
+}
+
 /// `response_format=(["'])(.+?)\1`.
 fn response_format(args: &str) -> Option<String> {
     static CELL: OnceLock<Regex> = OnceLock::new();
+    if !args.contains("response_format=") {
+        return None;
+    }
     let caps = re(&CELL, r#"response_format=(?:"(.+?)"|'(.+?)')"#).captures(args)?;
     (1..=2)
         .find_map(|i| caps.get(i))
@@ -283,10 +349,7 @@ fn response_format(args: &str) -> Option<String> {
 
 /// `add_mock_step_variables`: every step `assign` → `"mock_step_result"`.
 pub fn step_mocks(content: &str) -> Vec<(String, String)> {
-    static CELL: OnceLock<Regex> = OnceLock::new();
-    if !content.contains("tsu:step") || !re(&CELL, r"<!--\s*tsu:step\s+").is_match(content) {
-        return Vec::new();
-    }
+    // tsugite first asks `has_step_directives`; a body without one has no steps.
     match steps(content) {
         Some((_, steps)) => steps
             .into_iter()
@@ -314,6 +377,26 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn ignore_blocks_are_removed_as_the_pattern_removes_them(
+            content in "(<!--|-->|tsu:ignore|/tsu:ignore| |\n|\u{2003}|a|/|-)*",
+        ) {
+            let pattern = Regex::new(r"(?s)<!--\s*tsu:ignore\s*-->.*?<!--\s*/tsu:ignore\s*-->").unwrap();
+            prop_assert_eq!(without_ignored(&content), pattern.replace_all(&content, ""));
+        }
+
+        #[test]
+        fn step_directives_are_found_as_the_pattern_finds_them(
+            content in "(<!--|-->|tsu:step|tsu:ste| |\n|\u{2003}|a|-|<)*",
+        ) {
+            let pattern = Regex::new(r"<!--\s*tsu:step\s+(.+?)\s*-->").unwrap();
+            let expected: Vec<(Range<usize>, &str)> = pattern
+                .captures_iter(&content)
+                .map(|c| (c.get(0).unwrap().range(), c.get(1).unwrap().as_str().trim()))
+                .collect();
+            prop_assert_eq!(step_directives(&content), expected);
+        }
+
         #[test]
         fn attributes_are_found_as_the_pattern_finds_them(
             args in "[a_=\"' \n.é-]{0,24}",

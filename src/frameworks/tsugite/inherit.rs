@@ -5,7 +5,6 @@
 //! package's rule of which failures an implicit base swallows (`ValueError`) and which
 //! it lets through (`TypeError`, `KeyError`, `OSError`).
 
-use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -14,6 +13,7 @@ use super::parse::{self, Config, ErrClass, LoadError, Parsed};
 use super::search::{self, py_resolve, SearchSpace, TsuConfig};
 use std::sync::Arc;
 
+use crate::discover::fast_hash::{HashMap, HashSet};
 use crate::discover::observe::Observed;
 use crate::discover::Files;
 use crate::model::DiagKind;
@@ -66,20 +66,28 @@ type Looked<V> = (V, Arc<Observed>);
 /// An `extends` reference and the folder it is looked up from.
 type Reference = (String, PathBuf);
 
+impl Lookups {
+    /// `Path.resolve()` of `path`, once per load.
+    pub fn real(&self, files: Files, path: &Path) -> Option<PathBuf> {
+        memo(files, &self.real, path, |files| py_resolve(files, path))
+    }
+}
+
 /// `map[key]`, computed by `make` the first time; its observations go to `files`
 /// every time.
-fn memo<K: std::hash::Hash + Eq + Clone, V: Clone>(
-    files: Files,
-    map: &Table<K, V>,
-    key: &K,
-    make: impl FnOnce(Files) -> V,
-) -> V {
-    let cell = map
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .entry(key.clone())
-        .or_default()
-        .clone();
+fn memo<K, Q, V: Clone>(files: Files, map: &Table<K, V>, key: &Q, make: impl FnOnce(Files) -> V) -> V
+where
+    K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
+    Q: ToOwned<Owned = K> + std::hash::Hash + Eq + ?Sized,
+{
+    let cell = {
+        let mut map = map.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Looked up borrowed: the key is copied only the first time.
+        match map.get(key) {
+            Some(cell) => cell.clone(),
+            None => map.entry(key.to_owned()).or_default().clone(),
+        }
+    };
     // Filled outside the table's lock; `make` is a leaf look-up that never asks the
     // same table again, so waiting on a cell cannot deadlock.
     let mut filled_here = false;
@@ -114,7 +122,7 @@ impl Resolver<'_> {
         let resolved = if parsed.extends() == Some("none") {
             own(&parsed)
         } else {
-            self.resolve(parsed.clone(), path, &mut Visited::new(), 0)?
+            self.resolve(parsed.clone(), path, &mut Visited::default(), 0)?
         };
         Ok((parsed, resolved))
     }
@@ -123,17 +131,23 @@ impl Resolver<'_> {
         memo(
             self.files,
             &self.lookups.parsed,
-            &path.to_path_buf(),
+            path,
             |files| self.read_and_parse_once(files, path),
         )
     }
 
-    fn real(&self, path: &Path) -> Option<PathBuf> {
+    /// `Path.resolve()`, once per path and load.
+    pub fn real(&self, path: &Path) -> Option<PathBuf> {
+        self.lookups.real(self.files, path)
+    }
+
+    /// `find_agent_file(reference, dir)`, once per reference, folder and load.
+    fn find(&self, reference: &str, dir: &Path) -> Option<PathBuf> {
         memo(
             self.files,
-            &self.lookups.real,
-            &path.to_path_buf(),
-            |files| py_resolve(files, path),
+            &self.lookups.found,
+            &(reference.to_string(), dir.to_path_buf()),
+            |files| self.space.find(files, reference, dir, self.cwd, self.home),
         )
     }
 
@@ -141,7 +155,7 @@ impl Resolver<'_> {
         memo(
             self.files,
             &self.lookups.is_file,
-            &path.to_path_buf(),
+            path,
             |files| search::is_file(files, path),
         )
     }
@@ -224,13 +238,7 @@ impl Resolver<'_> {
         } else {
             current
         };
-        let found = memo(
-            self.files,
-            &self.lookups.found,
-            &(reference.to_string(), dir.to_path_buf()),
-            |files| self.space.find(files, reference, dir, self.cwd, self.home),
-        )
-        .ok_or_else(|| {
+        let found = self.find(reference, dir).ok_or_else(|| {
             LoadError::new(
                 ErrClass::Value,
                 DiagKind::Missing,
@@ -294,7 +302,7 @@ impl Resolver<'_> {
         let folder = agent_path.parent().unwrap_or(agent_path);
         let local = folder.join(".tsugite/default.md");
         if search::exists(self.files, &local) {
-            let real = py_resolve(self.files, &local).unwrap_or_else(|| local.clone());
+            let real = self.real(&local).unwrap_or_else(|| local.clone());
             if real != resolved_path && !visited.contains(&real) {
                 let attempt = self
                     .load_extended("default", agent_path, visited, None)
@@ -319,10 +327,7 @@ impl Resolver<'_> {
             Some(n) if n.is_empty() => return Ok(None),
             Some(n) => n.as_str(),
         };
-        let Some(found) = self
-            .space
-            .find(self.files, name, folder, self.cwd, self.home)
-        else {
+        let Some(found) = self.find(name, folder) else {
             return Ok(None);
         };
         if found == resolved_path || visited.contains(&found) {

@@ -6,6 +6,7 @@
 //! loops, a cap on output size, a recursion limit.
 
 use crate::discover::untracked_access;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,7 +25,7 @@ pub const FUEL: u64 = 5_000_000;
 pub const MAX_OUTPUT: usize = 4 * 1024 * 1024;
 
 /// The inputs the package takes from the world.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct World {
     /// Seconds since the epoch, UTC (the oracle fixes 2025-01-15 12:00:00).
     pub now: i64,
@@ -170,8 +171,43 @@ fn read_small_text(path: &std::path::Path) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// An environment built over one world, with the count its formatter adds to.
+struct Built {
+    world: World,
+    env: Environment<'static>,
+    printed: Arc<AtomicUsize>,
+}
+
+thread_local! {
+    /// The environment of the last render on this thread: building one (filters,
+    /// globals, the clock's strings) cost about what rendering a prompt does, and a
+    /// load renders every agent over the same world.
+    static BUILT: RefCell<Option<Built>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with tsugite's environment over `world`, its count of bytes printed
+/// through `{{ }}` at zero: everything `f` renders shares one [`MAX_OUTPUT`] bound.
+pub fn with_environment<R>(world: &World, f: impl FnOnce(&Environment<'static>) -> R) -> R {
+    // Taken out while `f` runs, so a render nested in it would build its own.
+    let built = BUILT
+        .with(|b| b.borrow_mut().take())
+        .filter(|b| b.world == *world)
+        .unwrap_or_else(|| {
+            let printed = Arc::new(AtomicUsize::new(0));
+            Built {
+                world: world.clone(),
+                env: environment(world, printed.clone()),
+                printed,
+            }
+        });
+    built.printed.store(0, Ordering::Relaxed);
+    let out = f(&built.env);
+    BUILT.with(|b| *b.borrow_mut() = Some(built));
+    out
+}
+
 /// Builds the environment. `printed` counts bytes written through `{{ }}`.
-pub fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'static> {
+fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'static> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_trim_blocks(true);
@@ -359,23 +395,46 @@ pub fn render_template(
     context: &serde_json::Value,
     world: &World,
 ) -> Result<String, String> {
-    let env = environment(world, Arc::new(AtomicUsize::new(0)));
     let source = super::directives::strip_ignored(content);
     reject_loop_controls(&source).map_err(|e| e.to_string())?;
-    render_bounded(&env, &source, Value::from_serialize(context)).map_err(|e| match e.kind() {
-        ErrorKind::WriteFailure => format!("output larger than {MAX_OUTPUT} bytes"),
-        _ => e.to_string(),
-    })
+    with_environment(world, |env| render_bounded(env, &source, || Value::from_serialize(context)))
+        .map_err(|e| match e.kind() {
+            ErrorKind::WriteFailure => format!("output larger than {MAX_OUTPUT} bytes"),
+            _ => e.to_string(),
+        })
 }
 
-/// `env.render_str`, but the whole output (literal text included, not only what
-/// `{{ }}` prints) stops at [`MAX_OUTPUT`] bytes: fuel alone lets a loop over a large
-/// literal block build gigabytes before it runs out.
-pub fn render_bounded<S: serde::Serialize>(env: &Environment, source: &str, ctx: S) -> Result<String, Error> {
+/// `env.render_str` in tsugite's environment, but the whole output (literal text
+/// included, not only what `{{ }}` prints) stops at [`MAX_OUTPUT`] bytes: fuel alone
+/// lets a loop over a large literal block build gigabytes before it runs out.
+/// `ctx` makes the context, asked only by a template that is more than plain text.
+pub fn render_bounded<S: serde::Serialize>(
+    env: &Environment,
+    source: &str,
+    ctx: impl FnOnce() -> S,
+) -> Result<String, Error> {
+    if let Some(text) = plain_text(source) {
+        return Ok(text.to_string());
+    }
     let mut out = BoundedOutput(Vec::new());
     // A write failure here is always the bound (the error keeps its line).
-    env.template_from_str(source)?.render_captured_to(ctx, &mut out)?;
+    env.template_from_str(source)?.render_captured_to(ctx(), &mut out)?;
     String::from_utf8(out.0).map_err(|_| Error::new(ErrorKind::InvalidOperation, "output is not UTF-8"))
+}
+
+/// What tsugite's environment renders for a template without `{{`, `{%` or `{#`
+/// (most prompts are plain Markdown): its text, less the trailing `\n` and then `\r`
+/// its lexer drops (`keep_trailing_newline` off). Lexing counts lines and columns
+/// character by character, the dearest part of rendering such a prompt.
+fn plain_text(source: &str) -> Option<&str> {
+    let bytes = source.as_bytes();
+    let marker = memchr::memchr_iter(b'{', bytes)
+        .any(|at| matches!(bytes.get(at + 1), Some(b'{' | b'%' | b'#')));
+    if marker || source.len() > MAX_OUTPUT {
+        return None;
+    }
+    let text = source.strip_suffix('\n').unwrap_or(source);
+    Some(text.strip_suffix('\r').unwrap_or(text))
 }
 
 /// Collects rendered bytes and refuses to grow past [`MAX_OUTPUT`].

@@ -229,7 +229,7 @@ impl<'a> Loader<'a> {
                     let outcome = view.resolve_name(name, &dirs, &space, &config, &inputs, &lookups);
                     // Kept with the name: a refresh resolves these paths again only
                     // for the names it recomputes.
-                    let folders = view.inheritance_folders(&outcome.agents);
+                    let folders = view.inheritance_folders(&outcome.agents, &lookups);
                     (outcome, folders)
                 })
             })
@@ -277,16 +277,6 @@ impl<'a> Loader<'a> {
         lookups: &inherit::Lookups,
     ) -> NameOutcome {
         let roots = self.cx.roots;
-        let key_fn = |p: &Path| self.key_of(p);
-        let resolver = Resolver {
-            files: self.cx.files,
-            space,
-            config,
-            cwd: &roots.project,
-            home: &roots.home,
-            key_of: &key_fn,
-            lookups,
-        };
         let files = self.cx.files;
         let file = format!("{name}.md");
         let candidates: Vec<(PathBuf, usize)> = dirs
@@ -301,18 +291,40 @@ impl<'a> Loader<'a> {
                 diagnostics: Vec::new(),
             };
         }
+        let sources: Vec<Source> = candidates.iter().map(|(p, _)| self.source_of(p)).collect();
+        // The candidates' own files are parsed under the keys located just above.
+        let key_fn = |p: &Path| match candidates.iter().position(|(c, _)| c.as_os_str() == p.as_os_str()) {
+            Some(i) => sources[i].key(),
+            None => self.key_of(p),
+        };
+        let resolver = Resolver {
+            files,
+            space,
+            config,
+            cwd: &roots.project,
+            home: &roots.home,
+            key_of: &key_fn,
+            lookups,
+        };
         // Kept in the name's memo as long as the name resolves the same: sized to fit.
         let mut agents: Vec<Agent> = Vec::with_capacity(candidates.len());
         let mut diagnostics: Vec<Diagnostic> = Vec::new();
-        let winner = space.find(files, name, &roots.project, &roots.project, &roots.home);
-        let direct = winner.is_some() && winner == py_resolve(files, &candidates[0].0);
+        let first_real = resolver.real(&candidates[0].0);
+        // A plain name is looked up along the very search list the candidates were
+        // probed in, so `find_agent_file` would answer the first candidate.
+        let winner = if search::reads_as_path(name) {
+            space.find(files, name, &roots.project, &roots.project, &roots.home)
+        } else {
+            first_real.clone()
+        };
+        let direct = winner.is_some() && winner == first_real;
         let winner_key = if direct {
-            Some(self.key_of(&candidates[0].0))
+            Some(sources[0].key())
         } else {
             winner.as_deref().map(|w| self.key_of(w))
         };
         let mut outcomes: Vec<Outcome> = Vec::new();
-        for (idx, (cand, dir_index)) in candidates.iter().enumerate() {
+        for (idx, ((cand, dir_index), source)) in candidates.iter().zip(&sources).enumerate() {
             let is_winner = direct && idx == 0;
             let load_path = if is_winner {
                 winner.clone().unwrap_or_else(|| cand.clone())
@@ -331,13 +343,16 @@ impl<'a> Loader<'a> {
             let ctx = Candidate {
                 name,
                 cand,
+                source: source.clone(),
                 load_path: &load_path,
                 is_winner,
                 winner_key: winner_key.clone(),
                 rule,
             };
-            let (agent, diags, body) = self.load_candidate(&resolver, &ctx, inputs);
-            let fingerprint = (agent.status != Status::Invalid && diags.is_empty()).then(|| {
+            let (agent, diags, body) = self.load_candidate(&resolver, ctx, inputs);
+            // Only a name with a winner and shadowed candidates compares them.
+            let compared = direct && candidates.len() > 1;
+            let fingerprint = (compared && agent.status != Status::Invalid && diags.is_empty()).then(|| {
                 (
                     agent.fields.iter().map(|f| f.value.clone()).collect(),
                     agent.system_prompt.clone(),
@@ -360,9 +375,9 @@ impl<'a> Loader<'a> {
         }
         // A shadowed definition that resolves to what the winner resolves to.
         if direct {
-            if let Some(win) = outcomes.first().and_then(|o| o.fingerprint.clone()) {
+            if let Some(win) = outcomes.first().and_then(|o| o.fingerprint.as_ref()) {
                 for o in outcomes.iter().skip(1) {
-                    if o.fingerprint.as_ref() == Some(&win)
+                    if o.fingerprint.as_ref() == Some(win)
                         && agents[o.index].status == Status::Shadowed
                     {
                         agents[o.index].status = Status::Equivalent;
@@ -382,13 +397,14 @@ impl<'a> Loader<'a> {
     /// changes the result): they are listed after the project's search list.
     /// The folders, symlinks resolved, of the files `agents` come from and inherit
     /// from, each once, in the agents' order.
-    fn inheritance_folders(&self, agents: &[Agent]) -> Vec<PathBuf> {
+    fn inheritance_folders(&self, agents: &[Agent], lookups: &inherit::Lookups) -> Vec<PathBuf> {
         let mut folders: Vec<PathBuf> = Vec::new();
         for a in agents {
             for p in std::iter::once(a.source.path.clone())
                 .chain(a.chain.iter().skip(1).filter_map(|k| self.path_of_key(k)))
             {
-                if let Some(parent) = py_resolve(self.cx.files, &p)
+                if let Some(parent) = lookups
+                    .real(self.cx.files, &p)
                     .as_deref()
                     .and_then(Path::parent)
                 {
@@ -517,21 +533,21 @@ impl<'a> Loader<'a> {
     fn load_candidate(
         &self,
         resolver: &Resolver,
-        c: &Candidate,
+        c: Candidate,
         inputs: &Inputs,
     ) -> (Agent, Vec<Diagnostic>, String) {
-        let source = self.source_of(c.cand);
+        let source = c.source;
         let key = source.key();
         let status = if c.is_winner {
             Status::Wins
         } else {
             Status::Shadowed
         };
-        let mut agent = Agent::new(ID, c.name.to_string(), source, status, c.rule.clone());
+        let mut agent = Agent::new(ID, c.name.to_string(), source, status, c.rule);
         agent.shadowed_by = if c.is_winner {
             None
         } else {
-            c.winner_key.clone()
+            c.winner_key
         };
         let (parsed, mut resolved) = match resolver.parse_agent_file(c.load_path) {
             Ok(r) => r,
@@ -546,7 +562,12 @@ impl<'a> Loader<'a> {
                 return (agent, vec![self.load_diagnostic(e, &key)], String::new());
             }
         };
-        merge::finish_origins(&mut resolved.config, &self.key_of(c.load_path));
+        let load_key = if c.load_path.as_os_str() == c.cand.as_os_str() {
+            key.clone()
+        } else {
+            self.key_of(c.load_path)
+        };
+        merge::finish_origins(&mut resolved.config, &load_key);
         agent.chain = agent
             .chain
             .iter()
@@ -690,6 +711,8 @@ impl<'a> Loader<'a> {
 struct Candidate<'p> {
     name: &'p str,
     cand: &'p Path,
+    /// Where `cand` sits among the roots.
+    source: Source,
     load_path: &'p Path,
     is_winner: bool,
     winner_key: Option<String>,

@@ -5,7 +5,7 @@
 //! swallows `ValueError`s in some places and lets the others through.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value as Json;
 
@@ -115,22 +115,23 @@ struct Written {
 impl Parsed {
     /// The file's own config: every field, the schema default where the file sets none.
     pub fn config(&self) -> Config {
-        let mut config = Config {
-            values: FIELDS.iter().map(|(k, _)| schema::default_of(k)).collect(),
-            set: vec![false; FIELDS.len()],
-            origins: FIELDS
-                .iter()
-                .map(|_| FieldOrigin::default("framework default"))
-                .collect(),
-        };
+        static DEFAULTS: OnceLock<Config> = OnceLock::new();
+        let mut config = DEFAULTS
+            .get_or_init(|| Config {
+                values: FIELDS.iter().map(|(k, _)| schema::default_of(k)).collect(),
+                set: vec![false; FIELDS.len()],
+                origins: FIELDS
+                    .iter()
+                    .map(|_| FieldOrigin::default("framework default"))
+                    .collect(),
+            })
+            .clone();
+        let rel = site_path(&self.source);
         for w in &self.written {
             config.values[w.index] = w.value.clone();
             config.set[w.index] = true;
-            config.origins[w.index] = FieldOrigin::own(
-                &self.source,
-                Some(w.line),
-                format!("set in {}", site(&self.source, Some(w.line))),
-            );
+            config.origins[w.index] =
+                FieldOrigin::own(&self.source, Some(w.line), format!("set in {rel}:{}", w.line));
         }
         config
     }
@@ -310,9 +311,14 @@ fn is_falsy(v: &Value) -> bool {
     }
 }
 
+/// The path within its scope of a source key (`agents/a.md` of `project:agents/a.md`).
+fn site_path(source: &str) -> &str {
+    source.split_once(':').map(|(_, r)| r).unwrap_or(source)
+}
+
 /// `file:line` as rules print it: the path within its scope (`agents/a.md:4`).
 pub fn site(source: &str, line: Option<u32>) -> String {
-    let rel = source.split_once(':').map(|(_, r)| r).unwrap_or(source);
+    let rel = site_path(source);
     match line {
         Some(l) => format!("{rel}:{l}"),
         None => rel.to_string(),

@@ -5,10 +5,11 @@
 //! tools are expanded over the registry; then the body (the user message) and the
 //! instructions (the agent's part of the system message) are rendered.
 
-use std::sync::atomic::AtomicUsize;
-use std::sync::Arc;
+use std::cell::OnceCell;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
-use minijinja::Value;
+use minijinja::{Environment, Value};
 use serde_json::{json, Map as JsonMap, Value as Json};
 
 use super::directives;
@@ -136,9 +137,11 @@ fn attachment_mocks(config: &Config) -> Vec<(String, Json)> {
 
 /// The stubbed `_run_prefetch`.
 fn prefetch_context(config: &Config) -> Vec<(String, Json)> {
-    let mocks = validation_mocks(config);
     let mut out: Vec<(String, Json)> = Vec::new();
-    for item in config.get("prefetch").as_array().into_iter().flatten() {
+    let prefetch = config.get("prefetch").as_array().filter(|p| !p.is_empty());
+    // Made only for an agent that prefetches: most do not.
+    let mocks = prefetch.map(|_| validation_mocks(config)).unwrap_or_default();
+    for item in prefetch.into_iter().flatten() {
         let Some(name) = item
             .get("assign")
             .and_then(Json::as_str)
@@ -165,9 +168,6 @@ pub fn prepare(
     body: &str,
     inputs: &Inputs,
 ) -> Result<Option<Prepared>, RenderError> {
-    let printed = Arc::new(AtomicUsize::new(0));
-    let env = jinja::environment(&inputs.world, printed);
-
     let mut context: Vec<(String, Value)> = Vec::new();
     let mut set = |k: String, v: Value| {
         context.retain(|(key, _)| *key != k);
@@ -200,7 +200,7 @@ pub fn prepare(
         ("tsugite_url", Value::from("")),
         ("tsugite_token", Value::from("")),
         ("tools", Value::from_serialize(config.get("tools"))),
-        ("available_tools", Value::from(tools::names())),
+        ("available_tools", available_tools()),
         ("is_subagent", Value::from(false)),
         ("parent_agent", Value::from(())),
         ("chat_history", Value::from(Vec::<Value>::new())),
@@ -214,13 +214,28 @@ pub fn prepare(
     for (k, v) in attachment_mocks(config) {
         set(k, Value::from_serialize(&v));
     }
+    jinja::with_environment(&inputs.world, |env| render_prompt(env, config, &body, context, inputs))
+}
 
-    let render = |text: &str, ctx: &[(String, Value)], part: Part| -> Result<String, RenderError> {
+/// The registry's tool names, the same for every agent.
+fn available_tools() -> Value {
+    static NAMES: OnceLock<Value> = OnceLock::new();
+    NAMES.get_or_init(|| Value::from(tools::names())).clone()
+}
+
+/// The part of [`prepare`] that renders: `run_if`, the tools, the body and the
+/// instructions over `context`.
+fn render_prompt(
+    env: &Environment<'static>,
+    config: &Config,
+    body: &str,
+    mut context: Vec<(String, Value)>,
+    inputs: &Inputs,
+) -> Result<Option<Prepared>, RenderError> {
+    let render = |text: &str, ctx: &dyn Fn() -> Value, part: Part| -> Result<String, RenderError> {
         let source = directives::strip_ignored(text);
-        let ctx: std::collections::BTreeMap<&str, Value> =
-            ctx.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
         jinja::reject_loop_controls(&source)
-            .and_then(|_| jinja::render_bounded(&env, &source, ctx))
+            .and_then(|_| jinja::render_bounded(env, &source, ctx))
             .map_err(|e| RenderError {
                 part,
                 // A write failure carries no line: point at the template's first.
@@ -232,7 +247,7 @@ pub fn prepare(
     };
 
     if let Some(guard) = config.str_of("run_if").filter(|g| !g.is_empty()) {
-        let verdict = render(&format!("{{{{ {guard} }}}}"), &context, Part::Body);
+        let verdict = render(&format!("{{{{ {guard} }}}}"), &|| as_value(&context), Part::Body);
         let skip = match verdict {
             Ok(out) => {
                 ["", "false", "none", "0"].contains(&crate::py::strip(&out).to_lowercase().as_str())
@@ -264,12 +279,16 @@ pub fn prepare(
     context.retain(|(k, _)| k != "tools");
     context.push(("tools".into(), Value::from(expanded)));
 
-    let user_message = render(&body, &context, Part::Body)?;
+    // Made once for the body and the instructions, and only if one of them is more
+    // than plain text.
+    let made = OnceCell::new();
+    let ctx = || made.get_or_init(|| as_value(&context)).clone();
+    let user_message = render(body, &ctx, Part::Body)?;
     let instructions = config.str_of("instructions").unwrap_or_default();
     let instructions = if instructions.is_empty() {
         String::new()
     } else {
-        render(instructions, &context, Part::Instructions)?
+        render(instructions, &ctx, Part::Instructions)?
     };
     let steps = match directives::steps(&user_message) {
         Some((_, steps)) => steps.into_iter().map(|s| (s.name, s.content)).collect(),
@@ -280,6 +299,13 @@ pub fn prepare(
         user_message,
         steps,
     }))
+}
+
+/// The context as the template's root value, keys in sorted order: the map that
+/// serializing a `BTreeMap` would make, without the round trip through serde.
+fn as_value(context: &[(String, Value)]) -> Value {
+    let map: BTreeMap<&str, &Value> = context.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    map.into_iter().map(|(k, v)| (k, v.clone())).collect()
 }
 
 /// A template error in Jinja2's words where they differ only in spelling.

@@ -221,7 +221,7 @@ impl SearchSpace {
 
     /// `find_agent_file(reference, dir)`, with `cwd` the process working directory.
     pub fn find(&self, files: Files, reference: &str, dir: &Path, cwd: &Path, home: &Path) -> Option<PathBuf> {
-        if reference.contains('/') || reference.ends_with(".md") {
+        if reads_as_path(reference) {
             let local = dir.join(reference);
             if exists(files, &local) {
                 return py_resolve(files, &local);
@@ -244,6 +244,12 @@ impl SearchSpace {
             .find(|c| exists(files, c))
             .and_then(|c| py_resolve(files, &c))
     }
+}
+
+/// Whether `find_agent_file` takes `reference` for a path rather than a name to
+/// search for.
+pub fn reads_as_path(reference: &str) -> bool {
+    reference.contains('/') || reference.ends_with(".md")
 }
 
 /// `Path.expanduser()` with the workspace's home.
