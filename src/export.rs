@@ -190,6 +190,7 @@ mod tests {
                 compared += 1;
             }
         }
+        let _ = std::fs::remove_dir_all(&empty);
         assert!(compared > 20, "only {compared} cases");
     }
 }
