@@ -3,7 +3,7 @@
 
 use super::{error, is_blankz, is_break, is_breakz, is_spacez, Mark, Scanner, Token, R, T};
 
-impl Scanner {
+impl Scanner<'_> {
     pub(super) fn scan_block_scalar(&mut self, style: char) -> R<Token> {
         const CTX: Option<&str> = Some("while scanning a block scalar");
         let folded = style == '>';
@@ -368,7 +368,7 @@ impl Scanner {
             }
             self.allow_simple_key = false;
             if verbatim && folded {
-                chunks.extend(&self.buf[start.index..end.index]);
+                chunks.push_str(&self.text[start.offset..end.offset]);
                 verbatim = false;
             }
             if !verbatim {
@@ -393,7 +393,7 @@ impl Scanner {
             }
         }
         if verbatim {
-            chunks.extend(&self.buf[start.index..end.index]);
+            chunks.push_str(&self.text[start.offset..end.offset]);
         }
         let mut tok = Token::new(T::Scalar, start, end);
         tok.value = chunks;
