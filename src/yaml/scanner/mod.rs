@@ -251,8 +251,9 @@ impl<'a> Scanner<'a> {
         }
     }
     fn prefix(&self, n: usize) -> String {
-        let end = (self.index + n).min(self.buf.len());
-        self.buf[self.index.min(end)..end].iter().collect()
+        let mut out = String::new();
+        self.push_prefix(&mut out, n);
+        out
     }
     fn prefix_is(&self, s: &str) -> bool {
         s.chars().enumerate().all(|(i, c)| self.peek_at(i) == c)
@@ -277,6 +278,32 @@ impl<'a> Scanner<'a> {
                 // the leading one, which its reader drops)
                 self.column += 1;
             }
+        }
+    }
+    /// The number of characters before the next line break (or the end).
+    fn line_length(&self) -> usize {
+        if self.ascii {
+            // an ASCII text's only line breaks are `\n` and `\r`
+            let rest = &self.text.as_bytes()[self.index.min(self.text.len())..];
+            memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len())
+        } else {
+            let mut length = 0;
+            while !is_breakz(self.peek_at(length)) {
+                length += 1;
+            }
+            length
+        }
+    }
+    /// `forward(n)` over characters known to hold no line break: an ASCII text needs no
+    /// per-character bookkeeping.
+    fn forward_in_line(&mut self, n: usize) {
+        if self.ascii {
+            let n = n.min(self.buf.len() - self.index);
+            self.index += n;
+            self.column += n;
+            self.offset += n;
+        } else {
+            self.forward(n);
         }
     }
     fn forward1(&mut self) {
@@ -679,9 +706,7 @@ impl<'a> Scanner<'a> {
                 self.forward1();
             }
             if self.peek() == '#' {
-                while !is_breakz(self.peek()) {
-                    self.forward1();
-                }
+                self.forward_in_line(self.line_length());
             }
             if !self.scan_line_break().is_empty() {
                 if self.flow_level == 0 {
