@@ -46,14 +46,14 @@ pub(crate) struct Doc {
     pub root: usize,
 }
 
-pub(crate) struct Composer {
-    parser: Parser,
+pub(crate) struct Composer<'a> {
+    parser: Parser<'a>,
     /// A guess at the number of nodes, to size the arena once.
     capacity: usize,
 }
 
-impl Composer {
-    pub fn new(text: &str, loader: Loader) -> R<Composer> {
+impl<'a> Composer<'a> {
+    pub fn new(text: &'a str, loader: Loader) -> R<Composer<'a>> {
         Ok(Composer { parser: Parser::new(text, loader)?, capacity: (text.len() / 10 + 4).min(4096) })
     }
 

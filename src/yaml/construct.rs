@@ -270,9 +270,10 @@ impl<'d> Constructor<'d> {
         } else {
             own
         };
-        let mut out: Vec<(Item, Item)> = Vec::new();
+        // sized once: a mapping has at most one entry per pair
+        let mut out: Vec<(Item, Item)> = Vec::with_capacity(pairs.len());
         // small mappings compare keys linearly (borrowed); big ones use a hash index
-        let mut keys: Vec<usize> = Vec::new();
+        let mut keys: Vec<usize> = Vec::with_capacity(pairs.len().min(9));
         let mut index: Option<HashMap<PyKey<'static>, usize>> = None;
         for &(k, v) in pairs.iter() {
             let knode = &doc.nodes[k];

@@ -57,8 +57,8 @@ enum St {
     Done,
 }
 
-pub(crate) struct Parser {
-    scanner: Scanner,
+pub(crate) struct Parser<'a> {
+    scanner: Scanner<'a>,
     current: Option<Event>,
     /// `%TAG` handles of the current document (PyYAML's `tag_handles` minus the two
     /// defaults, which [`Parser::tag_prefix`] falls back to).
@@ -76,8 +76,8 @@ fn default_tag(handle: &str) -> Option<&'static str> {
     }
 }
 
-impl Parser {
-    pub fn new(text: &str, loader: Loader) -> R<Parser> {
+impl<'a> Parser<'a> {
+    pub fn new(text: &'a str, loader: Loader) -> R<Parser<'a>> {
         Ok(Parser {
             scanner: Scanner::new(text, loader)?,
             current: None,

@@ -161,7 +161,12 @@ fn is_printable(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
 }
 
-pub(crate) struct Scanner {
+pub(crate) struct Scanner<'a> {
+    /// The source, for copying scalar text by byte range (`Mark::offset`) rather than
+    /// character by character from `buf`.
+    text: &'a str,
+    /// Every character of `text` is ASCII, so character indexes are byte offsets.
+    ascii: bool,
     buf: Vec<char>,
     index: usize,
     line: usize,
@@ -180,10 +185,11 @@ pub(crate) struct Scanner {
     libyaml: bool,
 }
 
-impl Scanner {
+impl<'a> Scanner<'a> {
     /// Reader + scanner start. Fails like PyYAML's `ReaderError` on a non-printable character.
-    pub fn new(text: &str, loader: Loader) -> R<Scanner> {
-        let buf: Vec<char> = if text.is_ascii() {
+    pub fn new(text: &'a str, loader: Loader) -> R<Scanner<'a>> {
+        let ascii = text.is_ascii();
+        let buf: Vec<char> = if ascii {
             text.bytes().map(char::from).collect()
         } else {
             let mut buf = Vec::with_capacity(text.len());
@@ -191,6 +197,8 @@ impl Scanner {
             buf
         };
         let mut s = Scanner {
+            text,
+            ascii,
             buf,
             index: 0,
             line: 0,
@@ -206,7 +214,7 @@ impl Scanner {
             possible_simple_keys: Vec::new(),
             libyaml: loader == Loader::CSafe,
         };
-        let printable = if text.is_ascii() {
+        let printable = if ascii {
             text.bytes().position(|b| !matches!(b, b'\t' | b'\n' | b'\r' | b' '..=b'~'))
         } else {
             s.buf.iter().position(|&c| !is_printable(c))
@@ -236,19 +244,31 @@ impl Scanner {
     /// Appends the next `n` characters to `out` (PyYAML's `prefix(n)`, without a copy).
     fn push_prefix(&self, out: &mut String, n: usize) {
         let end = (self.index + n).min(self.buf.len());
-        out.extend(&self.buf[self.index.min(end)..end]);
+        if self.ascii {
+            out.push_str(&self.text[self.index.min(end)..end]);
+        } else {
+            out.extend(&self.buf[self.index.min(end)..end]);
+        }
     }
     fn prefix(&self, n: usize) -> String {
-        let end = (self.index + n).min(self.buf.len());
-        self.buf[self.index.min(end)..end].iter().collect()
+        let mut out = String::new();
+        self.push_prefix(&mut out, n);
+        out
     }
     fn prefix_is(&self, s: &str) -> bool {
         s.chars().enumerate().all(|(i, c)| self.peek_at(i) == c)
     }
     fn forward(&mut self, n: usize) {
-        for _ in 0..n {
-            let Some(&ch) = self.buf.get(self.index) else { return };
+        let end = (self.index + n).min(self.buf.len());
+        while self.index < end {
+            let ch = self.buf[self.index];
             self.index += 1;
+            // fast path: an ASCII character other than a line break is one byte, one column
+            if ch.is_ascii() && ch != '\n' && ch != '\r' {
+                self.offset += 1;
+                self.column += 1;
+                continue;
+            }
             self.offset += ch.len_utf8();
             if matches!(ch, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}') || (ch == '\r' && self.peek() != '\n') {
                 self.line += 1;
@@ -258,6 +278,32 @@ impl Scanner {
                 // the leading one, which its reader drops)
                 self.column += 1;
             }
+        }
+    }
+    /// The number of characters before the next line break (or the end).
+    fn line_length(&self) -> usize {
+        if self.ascii {
+            // an ASCII text's only line breaks are `\n` and `\r`
+            let rest = &self.text.as_bytes()[self.index.min(self.text.len())..];
+            memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len())
+        } else {
+            let mut length = 0;
+            while !is_breakz(self.peek_at(length)) {
+                length += 1;
+            }
+            length
+        }
+    }
+    /// `forward(n)` over characters known to hold no line break: an ASCII text needs no
+    /// per-character bookkeeping.
+    fn forward_in_line(&mut self, n: usize) {
+        if self.ascii {
+            let n = n.min(self.buf.len() - self.index);
+            self.index += n;
+            self.column += n;
+            self.offset += n;
+        } else {
+            self.forward(n);
         }
     }
     fn forward1(&mut self) {
@@ -660,9 +706,7 @@ impl Scanner {
                 self.forward1();
             }
             if self.peek() == '#' {
-                while !is_breakz(self.peek()) {
-                    self.forward1();
-                }
+                self.forward_in_line(self.line_length());
             }
             if !self.scan_line_break().is_empty() {
                 if self.flow_level == 0 {

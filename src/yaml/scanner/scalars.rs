@@ -3,7 +3,7 @@
 
 use super::{error, is_blankz, is_break, is_breakz, is_spacez, Mark, Scanner, Token, R, T};
 
-impl Scanner {
+impl Scanner<'_> {
     pub(super) fn scan_block_scalar(&mut self, style: char) -> R<Token> {
         const CTX: Option<&str> = Some("while scanning a block scalar");
         let folded = style == '>';
@@ -55,9 +55,7 @@ impl Scanner {
             self.forward1();
         }
         if self.peek() == '#' {
-            while !is_breakz(self.peek()) {
-                self.forward1();
-            }
+            self.forward_in_line(self.line_length());
         }
         if !is_breakz(self.peek()) {
             return Err(error(
@@ -88,12 +86,9 @@ impl Scanner {
         while self.column == indent && self.peek() != '\0' {
             chunks.push_str(&breaks);
             let leading_non_space = !matches!(self.peek(), ' ' | '\t');
-            let mut length = 0;
-            while !is_breakz(self.peek_at(length)) {
-                length += 1;
-            }
+            let length = self.line_length();
             self.push_prefix(&mut chunks, length);
-            self.forward(length);
+            self.forward_in_line(length);
             line_break = self.scan_line_break();
             let (b, e) = self.scan_block_scalar_breaks(indent)?;
             breaks = b;
@@ -196,7 +191,7 @@ impl Scanner {
             }
             if length > 0 {
                 self.push_prefix(chunks, length);
-                self.forward(length);
+                self.forward_in_line(length);
             }
             let ch = self.peek();
             if !double && ch == '\'' && self.peek_at(1) == '\'' {
@@ -280,8 +275,8 @@ impl Scanner {
         while matches!(self.peek_at(length), ' ' | '\t') {
             length += 1;
         }
-        let ws_start = self.index;
-        self.forward(length);
+        let ws_start = self.offset; // spaces and tabs: one byte each
+        self.forward_in_line(length);
         let ch = self.peek();
         if ch == '\0' {
             return Err(error(Some("while scanning a quoted scalar"), "found unexpected end of stream", self.mark()));
@@ -296,7 +291,7 @@ impl Scanner {
             }
             chunks.push_str(&breaks);
         } else {
-            chunks.extend(&self.buf[ws_start..ws_start + length]);
+            chunks.push_str(&self.text[ws_start..ws_start + length]);
         }
         Ok(())
     }
@@ -368,7 +363,7 @@ impl Scanner {
             }
             self.allow_simple_key = false;
             if verbatim && folded {
-                chunks.extend(&self.buf[start.index..end.index]);
+                chunks.push_str(&self.text[start.offset..end.offset]);
                 verbatim = false;
             }
             if !verbatim {
@@ -377,7 +372,7 @@ impl Scanner {
                 }
                 self.push_prefix(&mut chunks, length);
             }
-            self.forward(length);
+            self.forward_in_line(length);
             end = self.mark();
             let line = self.line;
             spaces =
@@ -393,7 +388,7 @@ impl Scanner {
             }
         }
         if verbatim {
-            chunks.extend(&self.buf[start.index..end.index]);
+            chunks.push_str(&self.text[start.offset..end.offset]);
         }
         let mut tok = Token::new(T::Scalar, start, end);
         tok.value = chunks;
@@ -408,8 +403,8 @@ impl Scanner {
         while self.peek_at(length) == ' ' {
             length += 1;
         }
-        let ws_start = self.index;
-        self.forward(length);
+        let ws_start = self.offset; // spaces and tabs: one byte each
+        self.forward_in_line(length);
         let ch = self.peek();
         let doc_marker = |s: &Self| (s.prefix_is("---") || s.prefix_is("...")) && is_blankz(s.peek_at(3));
         if is_break(ch) {
@@ -436,7 +431,7 @@ impl Scanner {
             }
             chunks.push_str(&breaks);
         } else if length > 0 {
-            chunks.extend(&self.buf[ws_start..ws_start + length]);
+            chunks.push_str(&self.text[ws_start..ws_start + length]);
         }
         Some(chunks)
     }
@@ -449,8 +444,8 @@ impl Scanner {
         while matches!(self.peek_at(length), ' ' | '\t') {
             length += 1;
         }
-        let ws_start = self.index;
-        self.forward(length);
+        let ws_start = self.offset; // spaces and tabs: one byte each
+        self.forward_in_line(length);
         let ch = self.peek();
         let doc_marker = |s: &Self| (s.prefix_is("---") || s.prefix_is("...")) && is_blankz(s.peek_at(3));
         if is_break(ch) {
@@ -484,7 +479,7 @@ impl Scanner {
             }
             chunks.push_str(&breaks);
         } else if length > 0 {
-            chunks.extend(&self.buf[ws_start..ws_start + length]);
+            chunks.push_str(&self.text[ws_start..ws_start + length]);
         }
         Ok(Some(chunks))
     }

@@ -3,7 +3,7 @@
 
 use super::{error, is_blankz, is_breakz, is_spacez, is_word, Directive, Scanner, Token, R, T};
 
-impl Scanner {
+impl Scanner<'_> {
     pub(super) fn scan_directive(&mut self) -> R<Token> {
         const CTX: Option<&str> = Some("while scanning a directive");
         let start = self.mark();
