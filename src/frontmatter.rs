@@ -123,7 +123,7 @@ fn json_boundary(s: &str, at: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
-    fn front(s: &Split) -> Option<&str> {
+    fn front<'a>(s: &'a Split<'_>) -> Option<&'a str> {
         s.front.as_ref().map(|f| f.text.as_str())
     }
 
