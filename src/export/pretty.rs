@@ -1,13 +1,20 @@
 //! serde_json's pretty printer (two spaces an indent), byte for byte, for the
-//! export's agents: strings are escaped a word at a time where serde_json looks up
-//! every byte, and a prompt is most of an agent's bytes.
+//! export's agents: strings are searched for what to escape many bytes at a time
+//! where serde_json looks up every byte, and a prompt is most of an agent's bytes.
 
 use serde_json::Value as Json;
 
 /// A line break, then the indentation of `depth`.
 pub fn newline(out: &mut Vec<u8>, depth: usize) {
-    out.push(b'\n');
-    out.resize(out.len() + 2 * depth, b' ');
+    // Copied from one line for the usual depths: filling a few bytes cost a call.
+    const LINE: &[u8; 17] = b"\n                ";
+    match LINE.get(..1 + 2 * depth) {
+        Some(line) => out.extend_from_slice(line),
+        None => {
+            out.push(b'\n');
+            out.resize(out.len() + 2 * depth, b' ');
+        }
+    }
 }
 
 /// An object's key as the object's entry number `index` at `depth`, and the colon.
@@ -84,42 +91,43 @@ pub fn string(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');
+    // Prompts break lines often and hold other control characters seldom: without
+    // those (one pass that the compiler makes vector compares of), the bytes to
+    // escape are found by `memchr3`, many bytes a step.
+    let other_controls = bytes.iter().fold(false, |any, &b| any | ((b < 0x20) & (b != b'\n')));
     let mut start = 0;
-    while let Some(special) = next_special(bytes, start) {
-        let byte = bytes[special];
+    loop {
+        let rest = &bytes[start..];
+        let found = if other_controls {
+            rest.iter().position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+        } else {
+            memchr::memchr3(b'\n', b'"', b'\\', rest)
+        };
+        let Some(offset) = found else { break };
+        let special = start + offset;
         out.extend_from_slice(&bytes[start..special]);
-        match byte {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            0x08 => out.extend_from_slice(b"\\b"),
-            0x0c => out.extend_from_slice(b"\\f"),
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xf)]]);
-            }
-        }
+        escape(out, bytes[special]);
         start = special + 1;
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
 }
 
-/// Where the first byte at or after `from` that needs escaping is.
-fn next_special(bytes: &[u8], from: usize) -> Option<usize> {
-    let special = |b: u8| (b < 0x20) | (b == b'"') | (b == b'\\');
-    let mut at = from;
-    // Blocks tested without a branch per byte, which the compiler makes vector
-    // compares of; the block with the byte is then searched a byte at a time.
-    while let Some(block) = bytes.get(at..at + 32) {
-        if block.iter().fold(false, |any, &b| any | special(b)) {
-            break;
+/// serde_json's escape of one byte that needs it.
+fn escape(out: &mut Vec<u8>, byte: u8) {
+    match byte {
+        b'"' => out.extend_from_slice(b"\\\""),
+        b'\\' => out.extend_from_slice(b"\\\\"),
+        b'\n' => out.extend_from_slice(b"\\n"),
+        b'\t' => out.extend_from_slice(b"\\t"),
+        b'\r' => out.extend_from_slice(b"\\r"),
+        0x08 => out.extend_from_slice(b"\\b"),
+        0x0c => out.extend_from_slice(b"\\f"),
+        _ => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xf)]]);
         }
-        at += 32;
     }
-    bytes[at..].iter().position(|&b| special(b)).map(|i| at + i)
 }
 
 #[cfg(test)]
