@@ -6,6 +6,8 @@
 //! a JSON tree of it would copy every field value and prompt first (on `large`, the
 //! copy cost more than the writing).
 
+mod pretty;
+
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value as Json;
 
@@ -20,43 +22,54 @@ pub fn report(r: &EcosystemReport) -> Json {
 
 /// The report, pretty-printed to `out`: byte for byte what
 /// `serde_json::to_writer_pretty` prints of [`document`], but with the agents printed
-/// on every core, each into a buffer of its own (printed on one core, they took as
-/// long as the whole load on `large`). A batch at a time keeps the buffers few.
+/// on every core by [`pretty`] (serde_json's string escaping, a byte at a time, was a
+/// quarter of an export of `large`), a few agents to a buffer. A batch at a time
+/// keeps the buffers few.
 pub fn write(r: &EcosystemReport, out: &mut dyn std::io::Write) -> serde_json::Result<()> {
     use rayon::prelude::*;
-    const BATCH: usize = 256;
-    let doc = document(r);
+    const BATCH: usize = 512;
+    const PER_BUFFER: usize = 32;
+    // The entries are made where they are printed: a source key each is a string.
+    let agents: Vec<&Agent> = r.agents.iter().filter(|a| listed(a)).collect();
+    let errors: Vec<ErrorEntry<'_>> = r.diagnostics.iter().filter_map(error_entry).collect();
     let raw = |bytes: &[u8], out: &mut dyn std::io::Write| out.write_all(bytes).map_err(serde_json::Error::io);
     raw(b"{\n  \"format\": ", out)?;
-    serde_json::to_writer(&mut *out, doc.format)?;
+    serde_json::to_writer(&mut *out, FORMAT)?;
     raw(b",\n  \"ecosystem\": ", out)?;
-    serde_json::to_writer(&mut *out, doc.ecosystem)?;
+    serde_json::to_writer(&mut *out, r.ecosystem)?;
     raw(b",\n  \"agents\": ", out)?;
-    if doc.agents.is_empty() {
+    if agents.is_empty() {
         raw(b"[]", out)?;
     } else {
         raw(b"[", out)?;
-        for (b, batch) in doc.agents.chunks(BATCH).enumerate() {
-            let printed: Vec<Vec<u8>> = batch.par_iter().map(element).collect::<serde_json::Result<_>>()?;
+        for (b, batch) in agents.chunks(BATCH).enumerate() {
+            let printed: Vec<Vec<u8>> = batch.par_chunks(PER_BUFFER).map(elements).collect::<serde_json::Result<_>>()?;
             for (i, bytes) in printed.iter().enumerate() {
-                raw(if b == 0 && i == 0 { b"\n    " } else { b",\n    " }, out)?;
-                raw(bytes, out)?;
+                // Every element comes after a comma but the array's first.
+                raw(if b == 0 && i == 0 { &bytes[1..] } else { bytes }, out)?;
             }
         }
         raw(b"\n  ]", out)?;
     }
     raw(b",\n  \"errors\": ", out)?;
     // The errors are few: printed as a nested value of the document is.
-    let mut errors = serde_json::Serializer::with_formatter(&mut *out, nested(1)?);
-    doc.errors.serialize(&mut errors)?;
+    let mut printer = serde_json::Serializer::with_formatter(&mut *out, nested(1)?);
+    errors.serialize(&mut printer)?;
     raw(b"\n}", out)
 }
 
-/// One element of the document's `agents`, printed as it is nested there.
-fn element(agent: &AgentEntry<'_>) -> serde_json::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    agent.serialize(&mut serde_json::Serializer::with_formatter(&mut bytes, nested(2)?))?;
-    Ok(bytes)
+/// Elements of the document's `agents`, each after a comma and on a line of its own,
+/// as they are nested there.
+fn elements(agents: &[&Agent]) -> serde_json::Result<Vec<u8>> {
+    // Room for the prompts and what usually comes with them: one allocation mostly.
+    let size: usize = agents.iter().map(|a| 2048 + a.system_prompt.as_deref().map_or(0, str::len)).sum();
+    let mut out = Vec::with_capacity(size);
+    for agent in agents {
+        out.push(b',');
+        pretty::newline(&mut out, 2);
+        agent_entry(agent).print(&mut out)?;
+    }
+    Ok(out)
 }
 
 /// serde_json's pretty printer as it stands `depth` arrays or objects deep: opening
@@ -98,20 +111,66 @@ struct ErrorEntry<'a> {
     line: Option<u32>,
 }
 
+impl AgentEntry<'_> {
+    /// The entry as [`write`] prints it, an element of the document's `agents`
+    /// (its closing brace two levels deep), by [`pretty`].
+    fn print(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        const DEPTH: usize = 2;
+        let opt = |out: &mut Vec<u8>, s: Option<&str>| match s {
+            Some(s) => pretty::string(out, s),
+            None => out.extend_from_slice(b"null"),
+        };
+        out.push(b'{');
+        pretty::key(out, DEPTH + 1, 0, "name");
+        pretty::string(out, self.name);
+        pretty::key(out, DEPTH + 1, 1, "source");
+        pretty::string(out, &self.source);
+        pretty::key(out, DEPTH + 1, 2, "status");
+        pretty::string(out, self.status);
+        pretty::key(out, DEPTH + 1, 3, "shadowed_by");
+        opt(out, self.shadowed_by.as_deref());
+        pretty::key(out, DEPTH + 1, 4, "chain");
+        pretty::array(out, DEPTH + 1, self.chain, |out, key| {
+            pretty::string(out, key);
+            Ok(())
+        })?;
+        pretty::key(out, DEPTH + 1, 5, "fields");
+        self.fields.print(out, DEPTH + 1)?;
+        pretty::key(out, DEPTH + 1, 6, "system_prompt");
+        opt(out, self.system_prompt);
+        pretty::newline(out, DEPTH);
+        out.push(b'}');
+        Ok(())
+    }
+}
+
 /// An agent's fields as one JSON object, by key in order.
 struct Fields<'a>(&'a [Field]);
 
-impl Serialize for Fields<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+impl Fields<'_> {
+    /// As a JSON object keeps repeated keys: the first position, the last value.
+    fn repeated(&self) -> Option<serde_json::Map<String, Json>> {
         let fields = self.0;
         let repeated = fields.iter().enumerate().any(|(i, f)| fields[..i].iter().any(|g| g.key == f.key));
-        if repeated {
-            // As a JSON object keeps it: the first position, the last value.
-            let map: serde_json::Map<String, Json> = fields.iter().map(|f| (f.key.clone(), f.value.clone())).collect();
+        repeated.then(|| fields.iter().map(|f| (f.key.clone(), f.value.clone())).collect())
+    }
+
+    /// The object at `depth`, as serialising it prints it there.
+    fn print(&self, out: &mut Vec<u8>, depth: usize) -> serde_json::Result<()> {
+        match self.repeated() {
+            Some(map) => pretty::object(out, depth, map.iter().map(|(k, v)| (k.as_str(), v))),
+            None => pretty::object(out, depth, self.0.iter().map(|f| (f.key.as_str(), &f.value))),
+        }
+    }
+}
+
+impl Serialize for Fields<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if let Some(map) = self.repeated() {
             return map.serialize(s);
         }
-        let mut map = s.serialize_map(Some(fields.len()))?;
-        for f in fields {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for f in self.0 {
             map.serialize_entry(&f.key, &f.value)?;
         }
         map.end()
@@ -122,9 +181,14 @@ pub fn document(r: &EcosystemReport) -> Document<'_> {
     Document {
         format: FORMAT,
         ecosystem: r.ecosystem,
-        agents: r.agents.iter().filter(|a| a.status != Status::Invalid).map(agent_entry).collect(),
+        agents: r.agents.iter().filter(|a| listed(a)).map(agent_entry).collect(),
         errors: r.diagnostics.iter().filter_map(error_entry).collect(),
     }
+}
+
+/// Whether the document lists the agent: a file that failed to load is an error.
+fn listed(a: &Agent) -> bool {
+    a.status != Status::Invalid
 }
 
 fn agent_entry(a: &Agent) -> AgentEntry<'_> {

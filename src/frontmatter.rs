@@ -26,20 +26,21 @@ pub struct Front {
 
 /// A file split into front matter and body.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Split {
+pub struct Split<'a> {
     pub front: Option<Front>,
-    /// The body, stripped (python-frontmatter's `content.strip()`).
-    pub body: String,
+    /// The body, stripped (python-frontmatter's `content.strip()`). Borrowed: the
+    /// caller keeps it as it needs it, and a prompt is most of a file.
+    pub body: &'a str,
     /// The 1-based line of the original text where the body's first character is.
     pub body_line: u32,
 }
 
 /// Splits `text` (already decoded, with newlines as the framework reads them).
-pub fn split(text: &str) -> Split {
+pub fn split(text: &str) -> Split<'_> {
     let stripped = py::strip(text);
     let base = text.len() - text.trim_start_matches(py::is_space).len();
-    let line_at = |offset: usize| 1 + text[..base + offset].matches('\n').count() as u32;
-    let whole = |s: &str| Split { front: None, body: s.to_string(), body_line: line_at(0) };
+    let line_at = |offset: usize| 1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..base + offset]).count() as u32;
+    let whole = |s| Split { front: None, body: s, body_line: line_at(0) };
 
     let format = if yaml_boundary(stripped, 0).is_some() {
         Format::Yaml
@@ -65,7 +66,7 @@ pub fn split(text: &str) -> Split {
     };
     Split {
         front: Some(Front { format, text, line_offset: line_at(open_end) - 1 }),
-        body: body.to_string(),
+        body,
         body_line: line_at(body_start),
     }
 }
@@ -81,7 +82,7 @@ fn find(s: &str, from: usize, boundary: impl Fn(usize) -> Option<usize>) -> Opti
                 return Some((at, end));
             }
         }
-        at += s[at..].find('\n')? + 1;
+        at += memchr::memchr(b'\n', &s.as_bytes()[at..])? + 1;
     }
 }
 
@@ -122,7 +123,7 @@ fn json_boundary(s: &str, at: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
-    fn front(s: &Split) -> Option<&str> {
+    fn front<'a>(s: &'a Split<'_>) -> Option<&'a str> {
         s.front.as_ref().map(|f| f.text.as_str())
     }
 

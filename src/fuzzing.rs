@@ -61,7 +61,8 @@ pub fn yaml(data: &[u8]) {
 
 /// python-frontmatter's split, as OpenHands and fast-agent read Markdown.
 pub fn frontmatter(data: &[u8]) {
-    let split = crate::frontmatter::split(&text(data));
+    let text = text(data);
+    let split = crate::frontmatter::split(&text);
     let _ = split.front.map(|f| f.text.len() + f.line_offset as usize);
 }
 

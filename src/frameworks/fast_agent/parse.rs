@@ -61,7 +61,7 @@ pub fn released(kind: FileKind, bytes: &[u8], env: &Env) -> Result<RawCard, Fail
                 .map_err(|e| parse_failure(format!("Failed to parse frontmatter: not UTF-8 ({e})"), None))?;
             let text = text.trim_start_matches('\u{feff}');
             let split = crate::frontmatter::split(text);
-            let mut card = RawCard { body: Some(split.body), body_line: split.body_line, ..Default::default() };
+            let mut card = RawCard { body: Some(split.body.to_string()), body_line: split.body_line, ..Default::default() };
             if let Some(front) = split.front {
                 let doc = yaml::load(&front.text).map_err(|e| {
                     parse_failure(format!("Failed to parse frontmatter: {}", e.message), Some(e.line + front.line_offset))

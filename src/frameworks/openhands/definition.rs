@@ -2,6 +2,7 @@
 //! builds it: strict UTF-8, newlines normalised, python-frontmatter splitting, PyYAML
 //! values, Python `str()` coercions and the schema's validators.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::{json, Value as Json};
@@ -62,8 +63,8 @@ impl Front {
 }
 
 /// Decodes the bytes as Python's text mode does: strict UTF-8 (a BOM is kept),
-/// `\r\n` and lone `\r` turned into `\n`.
-pub fn decode(bytes: &[u8]) -> Result<String, Failure> {
+/// `\r\n` and lone `\r` turned into `\n`. Borrowed when no newline needs turning.
+pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, Failure> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = 1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() as u32;
         let byte = bytes.get(e.valid_up_to()).copied().unwrap_or(0);
@@ -73,7 +74,11 @@ pub fn decode(bytes: &[u8]) -> Result<String, Failure> {
             Some(line),
         )
     })?;
-    Ok(if text.contains('\r') { text.replace("\r\n", "\n").replace('\r', "\n") } else { text.to_string() })
+    Ok(if memchr::memchr(b'\r', bytes).is_some() {
+        Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        Cow::Borrowed(text)
+    })
 }
 
 fn front_matter(split: &frontmatter::Split) -> Result<Option<Front>, Failure> {

@@ -107,48 +107,52 @@ struct Scanned {
 }
 
 fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> Vec<Scanned> {
-    let mut files = Vec::new();
-    for (i, f) in folders.iter().enumerate() {
-        match cx.files.list_dir(&f.path) {
-            Ok(Some(entries)) => {
-                for e in entries.iter() {
-                    let suffix = discover::suffix(&e.name);
-                    if e.is_dir
-                        || !suffix.eq_ignore_ascii_case(".md")
-                        || e.name == "README.md"
-                        || e.name == "readme.md"
-                    {
-                        continue;
-                    }
-                    let stem = discover::stem(&e.name).to_string();
-                    files.push((i, Source::new(f.scope, &f.base, e.path.clone()), stem));
-                }
-            }
-            Ok(None) => {}
+    // Each folder is listed on whichever core gets to it first, and its files parsed
+    // on every core: no core waits for all the listings before parsing starts.
+    let per_folder: Vec<(Option<Diagnostic>, Vec<Scanned>)> = folders
+        .par_iter()
+        .enumerate()
+        .map(|(i, f)| match cx.files.list_dir(&f.path) {
+            Ok(Some(entries)) => (None, scan_folder(cx, i, f, &entries)),
+            Ok(None) => (None, Vec::new()),
             // OpenHands lets this escape and fails to start; agentry reports it and
             // goes on with the other folders.
-            Err(e) => report.diagnostics.push(Diagnostic::error(
-                ID,
-                DiagKind::Io,
-                &f.path,
-                format!("cannot list folder: {e}"),
-            )),
-        }
+            Err(e) => {
+                let d = Diagnostic::error(ID, DiagKind::Io, &f.path, format!("cannot list folder: {e}"));
+                (Some(d), Vec::new())
+            }
+        })
+        .collect();
+    let mut scanned = Vec::with_capacity(per_folder.iter().map(|(_, s)| s.len()).sum());
+    for (listing_error, files) in per_folder {
+        report.diagnostics.extend(listing_error);
+        scanned.extend(files);
     }
+    scanned
+}
+
+/// The outcomes of the agent files among a folder's `entries`, in order.
+fn scan_folder(cx: &LoadContext, index: usize, folder: &Folder, entries: &[discover::DirEntry]) -> Vec<Scanned> {
+    let is_agent_file = |e: &&discover::DirEntry| {
+        !e.is_dir && discover::suffix(&e.name).eq_ignore_ascii_case(".md") && e.name != "README.md" && e.name != "readme.md"
+    };
+    let files: Vec<&discover::DirEntry> = entries.iter().filter(is_agent_file).collect();
     files
         .into_par_iter()
-        .map(|(folder, source, stem)| {
+        .map(|e| {
+            let stem = discover::stem(&e.name);
+            let source = Source::new(folder.scope, &folder.base, e.path.clone());
             // Parsed once per version of the file: a reload re-parses only what changed.
             // Parsing is the whole resolution (OpenHands has no inheritance), so the
             // memo around it only counts it as the definition resolved.
             let key = source.key();
             // Hashed, not formatted: a refresh looks up every file's memo.
-            let memo_key = discover::hash_key((cx.key, ID, source.path.as_os_str(), &stem, &key));
+            let memo_key = discover::hash_key((cx.key, ID, source.path.as_os_str(), stem, &key));
             // Both memos share one parse (an `Arc`), not copies of it.
             let parsed = cx.files.definition(memo_key, |files| {
                 files
                     .derived(&source.path, discover::context_key(&key), |b| {
-                        definition::parse(b, &stem, &key)
+                        definition::parse(b, stem, &key)
                     })
                     .unwrap_or_else(|e| {
                         Arc::new(Err(definition::Failure {
@@ -171,7 +175,7 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
                 Ok(def) => (loaded_agent(def, source, key), None),
             };
             Scanned {
-                folder,
+                folder: index,
                 agent,
                 failure,
             }
