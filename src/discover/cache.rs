@@ -346,6 +346,12 @@ impl FileCache {
         Ok(value)
     }
 
+    /// Counts a parse made by a [`FileCache::derived_counted`] look that was not
+    /// counted as one, when the look turned out to parse a definition.
+    pub(crate) fn count_parse(&self) {
+        self.parses.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// What `path` is, following symlinks.
     pub fn kind(&self, path: &Path) -> Kind {
         if let Some(k) = lock(&self.answers).kinds.get(key_bytes(path).as_ref()) {

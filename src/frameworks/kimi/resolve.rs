@@ -73,12 +73,12 @@ pub struct Lookups {
 pub struct Bodies(Mutex<HashMap<Box<[u8]>, Unplaced>>);
 
 /// A file's parse before it is placed at a path ([`spec::unplaced`]).
-type Unplaced = Arc<Result<SpecFile, Problem>>;
+pub type Unplaced = Arc<Result<SpecFile, Problem>>;
 
 impl Bodies {
-    /// Keeps the unplaced parse of `bytes`.
-    pub fn keep(&self, bytes: &[u8], unplaced: Result<SpecFile, Problem>) {
-        lock(&self.0).entry(bytes.into()).or_insert_with(|| Arc::new(unplaced));
+    /// The unplaced parse of `bytes`, made by `unplaced` unless known.
+    pub fn keep(&self, bytes: &[u8], unplaced: impl FnOnce() -> Result<SpecFile, Problem>) -> Unplaced {
+        lock(&self.0).entry(bytes.into()).or_insert_with(|| Arc::new(unplaced())).clone()
     }
 
     /// [`spec::unplaced`] of `bytes`.
@@ -503,7 +503,11 @@ fn read_and_parse(files: Files, path: &Path, lookups: &Lookups) -> Loaded {
 
 /// The file parsed before it is placed at a path, once per version of it: a reload
 /// re-parses only what changed, and each spelling of the file places the same parse.
+/// An entry point's parse is the walk's (a file that is not one is read again).
 fn unplaced(files: Files, path: &Path, bodies: &Bodies) -> Result<Unplaced, ReadError> {
+    if let Some(parse) = &super::entries::sniffed(files, path, bodies)?.parse {
+        return Ok(parse.clone());
+    }
     static CONTEXT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     let context = *CONTEXT.get_or_init(|| crate::discover::context_key("kimi agent file, unplaced"));
     files.derived(path, context, |bytes| bodies.unplaced(bytes)).map(|parse| (*parse).clone())
