@@ -429,7 +429,10 @@ impl FileCache {
         if let Some(r) = lock(&self.answers).resolved.get(key_bytes(path).as_ref()) {
             return r.clone();
         }
-        let resolved = self.canonical.canonicalize(path).map_err(|e| e.raw_os_error());
+        // A part listed in its folder as no symlink resolves to itself: the walks have
+        // listed most folders a load resolves paths in.
+        let listed = |real: &Path| matches!(self.kind_from_listing(real), Some(Kind::File | Kind::Dir | Kind::Other));
+        let resolved = self.canonical.canonicalize(path, &listed).map_err(|e| e.raw_os_error());
         lock(&self.answers).resolved.insert(PathKey::new(path), resolved.clone());
         resolved
     }

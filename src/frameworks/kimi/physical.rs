@@ -19,22 +19,40 @@ use std::sync::Mutex;
 use crate::discover::fast_hash::HashMap;
 use crate::discover::{lock, Files};
 
-/// [`asked`] for the files of one load, each folder's look into its parent's listing
-/// remembered: a team's spellings step through the same few folders.
+/// [`asked`] for the files of one load, each answer remembered by the spelling (each
+/// is asked for several times: to read it, to find its folder, to check it exists),
+/// and each folder's look into its parent's listing: a team's spellings step through
+/// the same few folders.
 #[derive(Default)]
-pub struct Spellings(Mutex<HashMap<OsString, bool>>);
+pub struct Spellings {
+    /// The lexical form of each spelling with a `..`, or `None` to ask as written.
+    spelled: Mutex<HashMap<OsString, Option<PathBuf>>>,
+    plain_folders: Mutex<HashMap<OsString, bool>>,
+}
 
 impl Spellings {
-    /// [`asked`], remembering which folders are plain.
+    /// [`asked`], remembering the answer and which folders are plain.
     pub fn asked<'p>(&self, files: Files, path: &'p Path) -> Cow<'p, Path> {
-        lexical_if_same(path, |folder| {
-            if let Some(&plain) = lock(&self.0).get(folder.as_os_str()) {
+        if !has_parent_part(path) {
+            return Cow::Borrowed(path);
+        }
+        if let Some(known) = lock(&self.spelled).get(path.as_os_str()) {
+            return known.clone().map_or(Cow::Borrowed(path), Cow::Owned);
+        }
+        let asked = lexical_if_same(path, |folder| {
+            if let Some(&plain) = lock(&self.plain_folders).get(folder.as_os_str()) {
                 return plain;
             }
             let plain = is_plain_folder(files, folder);
-            lock(&self.0).insert(folder.as_os_str().to_owned(), plain);
+            lock(&self.plain_folders).insert(folder.as_os_str().to_owned(), plain);
             plain
-        })
+        });
+        let lexical = match &asked {
+            Cow::Owned(lexical) => Some(lexical.clone()),
+            Cow::Borrowed(_) => None,
+        };
+        lock(&self.spelled).insert(path.as_os_str().to_owned(), lexical);
+        asked
     }
 }
 
