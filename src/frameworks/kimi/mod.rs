@@ -109,6 +109,10 @@ impl Framework for Kimi {
             loader.visit(entry);
         }
         let elsewhere = std::mem::take(&mut loader.elsewhere.folders);
+        drop(loader);
+        // Freed on another thread: they hold every file of the load parsed, and the
+        // caller (an export) waits on nothing they hold.
+        rayon::spawn(move || drop(lookups));
         report.searched = searched(cx, builtins.as_deref(), elsewhere);
         // By name, then source key: Kimi sources carry no card and no scope name is a
         // prefix of another, so (scope, path) orders as the key `scope:path` does.

@@ -103,9 +103,7 @@ fn lexical_if_same<'p>(path: &'p Path, mut plain_folder: impl FnMut(&Path) -> bo
 /// in `/` (which only a folder satisfies) is kept as written.
 fn has_parent_part(path: &Path) -> bool {
     let bytes = path.as_os_str().as_encoded_bytes();
-    !bytes.ends_with(b"/") && memchr::memmem::find_iter(bytes, b"..").any(|at| {
-        (at == 0 || bytes[at - 1] == b'/') && bytes.get(at + 2).is_none_or(|&b| b == b'/')
-    })
+    !bytes.ends_with(b"/") && bytes.split(|&b| b == b'/').any(|part| part == b"..")
 }
 
 /// `path` is listed in its folder as a folder that is not a symlink. Not noted: what
