@@ -19,40 +19,22 @@ use std::sync::Mutex;
 use crate::discover::fast_hash::HashMap;
 use crate::discover::{lock, Files};
 
-/// [`asked`] for the files of one load, each answer remembered by the spelling (each
-/// is asked for several times: to read it, to find its folder, to check it exists),
-/// and each folder's look into its parent's listing: a team's spellings step through
-/// the same few folders.
+/// [`asked`] for the files of one load, each folder's look into its parent's listing
+/// remembered: a team's spellings step through the same few folders.
 #[derive(Default)]
-pub struct Spellings {
-    /// The lexical form of each spelling with a `..`, or `None` to ask as written.
-    spelled: Mutex<HashMap<OsString, Option<PathBuf>>>,
-    plain_folders: Mutex<HashMap<OsString, bool>>,
-}
+pub struct Spellings(Mutex<HashMap<OsString, bool>>);
 
 impl Spellings {
-    /// [`asked`], remembering the answer and which folders are plain.
+    /// [`asked`], remembering which folders are plain.
     pub fn asked<'p>(&self, files: Files, path: &'p Path) -> Cow<'p, Path> {
-        if !has_parent_part(path) {
-            return Cow::Borrowed(path);
-        }
-        if let Some(known) = lock(&self.spelled).get(path.as_os_str()) {
-            return known.clone().map_or(Cow::Borrowed(path), Cow::Owned);
-        }
-        let asked = lexical_if_same(path, |folder| {
-            if let Some(&plain) = lock(&self.plain_folders).get(folder.as_os_str()) {
+        lexical_if_same(path, |folder| {
+            if let Some(&plain) = lock(&self.0).get(folder.as_os_str()) {
                 return plain;
             }
             let plain = is_plain_folder(files, folder);
-            lock(&self.plain_folders).insert(folder.as_os_str().to_owned(), plain);
+            lock(&self.0).insert(folder.as_os_str().to_owned(), plain);
             plain
-        });
-        let lexical = match &asked {
-            Cow::Owned(lexical) => Some(lexical.clone()),
-            Cow::Borrowed(_) => None,
-        };
-        lock(&self.spelled).insert(path.as_os_str().to_owned(), lexical);
-        asked
+        })
     }
 }
 
@@ -69,34 +51,38 @@ fn lexical_if_same<'p>(path: &'p Path, mut plain_folder: impl FnMut(&Path) -> bo
     // Other systems take `..` in their own way; a name that is not UTF-8 is rare.
     let (true, Some(text)) = (cfg!(unix) && has_parent_part(path), path.to_str()) else { return Cow::Borrowed(path) };
     let absolute = text.starts_with('/');
-    // The parts kept so far, each after a `/` when the path is absolute.
-    let mut out = String::with_capacity(text.len());
-    for part in text.split('/') {
+    // The parts kept so far, each after a `/` when the path is absolute. Split as
+    // bytes: `str::split` searches each short part with `memchr`, which cost more
+    // than the rest of the work.
+    let mut out: Vec<u8> = Vec::with_capacity(text.len());
+    for part in text.as_bytes().split(|&b| b == b'/') {
         match part {
-            "" | "." => {}
-            ".." => {
+            b"" | b"." => {}
+            b".." => {
                 // A folder to step out of, below another one (or the root).
-                let cut = match out.rfind('/') {
+                let cut = match out.iter().rposition(|&b| b == b'/') {
                     Some(cut) if absolute || cut > 0 => cut,
                     _ => return Cow::Borrowed(path),
                 };
-                if !plain_folder(Path::new(&out)) {
+                let plain = std::str::from_utf8(&out).is_ok_and(|folder| plain_folder(Path::new(folder)));
+                if !plain {
                     return Cow::Borrowed(path);
                 }
                 out.truncate(cut);
             }
             name => {
                 if absolute || !out.is_empty() {
-                    out.push('/');
+                    out.push(b'/');
                 }
-                out.push_str(name);
+                out.extend_from_slice(name);
             }
         }
     }
     if out.is_empty() {
-        out.push(if absolute { '/' } else { '.' });
+        out.push(if absolute { b'/' } else { b'.' });
     }
-    Cow::Owned(PathBuf::from(out))
+    // Whole parts of a UTF-8 text joined by `/`: always UTF-8.
+    String::from_utf8(out).map_or(Cow::Borrowed(path), |lexical| Cow::Owned(PathBuf::from(lexical)))
 }
 
 /// Whether a part of `path` is `..`, on bytes: most paths have none. A path ending
