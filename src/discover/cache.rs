@@ -346,6 +346,12 @@ impl FileCache {
         Ok(value)
     }
 
+    /// Counts a parse made by a [`FileCache::derived_counted`] look that was not
+    /// counted as one, when the look turned out to parse a definition.
+    pub(crate) fn count_parse(&self) {
+        self.parses.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// What `path` is, following symlinks.
     pub fn kind(&self, path: &Path) -> Kind {
         if let Some(k) = lock(&self.answers).kinds.get(key_bytes(path).as_ref()) {
@@ -423,7 +429,10 @@ impl FileCache {
         if let Some(r) = lock(&self.answers).resolved.get(key_bytes(path).as_ref()) {
             return r.clone();
         }
-        let resolved = self.canonical.canonicalize(path).map_err(|e| e.raw_os_error());
+        // A part listed in its folder as no symlink resolves to itself: the walks have
+        // listed most folders a load resolves paths in.
+        let listed = |real: &Path| matches!(self.kind_from_listing(real), Some(Kind::File | Kind::Dir | Kind::Other));
+        let resolved = self.canonical.canonicalize(path, &listed).map_err(|e| e.raw_os_error());
         lock(&self.answers).resolved.insert(PathKey::new(path), resolved.clone());
         resolved
     }

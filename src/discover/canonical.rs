@@ -38,6 +38,10 @@ impl Failure {
 /// `ENOTDIR`, as `realpath` reports `file/..`.
 const ENOTDIR: i32 = 20;
 
+/// Tells, when it can without a system call, that a resolved path is listed in its
+/// folder and is not a symlink (the pass's listings of the folders walked).
+pub(super) type Listed<'a> = &'a dyn Fn(&Path) -> bool;
+
 /// Canonical paths by the path asked for, valid until [`CanonicalMemo::clear`].
 #[derive(Default)]
 pub(super) struct CanonicalMemo {
@@ -48,8 +52,9 @@ pub(super) struct CanonicalMemo {
 }
 
 impl CanonicalMemo {
-    /// What `std::fs::canonicalize(path)` returns.
-    pub(super) fn canonicalize(&self, path: &Path) -> io::Result<PathBuf> {
+    /// What `std::fs::canonicalize(path)` returns; `listed` spares the `lstat` of
+    /// each part it knows.
+    pub(super) fn canonicalize(&self, path: &Path, listed: Listed) -> io::Result<PathBuf> {
         // Only absolute paths of names and `..` are remembered and go step by step
         // (`..` applied to what the path resolved to so far, after any symlink): a
         // trailing slash (which requires a folder) is invisible to `Path` equality, so
@@ -65,9 +70,9 @@ impl CanonicalMemo {
             return known.clone().map_err(|f| f.to_io());
         }
         let found = if path.components().any(|c| c == Component::ParentDir) {
-            self.resolve_dotted(path)
+            self.resolve_dotted(path, listed)
         } else {
-            self.resolve(path)
+            self.resolve(path, listed)
         };
         self.lock().insert(PathKey::new(path), found.as_ref().map(Clone::clone).map_err(Failure::of));
         found
@@ -90,11 +95,14 @@ impl CanonicalMemo {
     }
 
     /// A plain absolute path: its folder's answer plus one `lstat`.
-    fn resolve(&self, path: &Path) -> io::Result<PathBuf> {
+    fn resolve(&self, path: &Path, listed: Listed) -> io::Result<PathBuf> {
         let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
             return std::fs::canonicalize(path);
         };
-        let real = self.canonicalize(parent)?.join(name);
+        let real = self.canonicalize(parent, listed)?.join(name);
+        if listed(&real) {
+            return Ok(real);
+        }
         if std::fs::symlink_metadata(&real)?.file_type().is_symlink() {
             return std::fs::canonicalize(&real);
         }
@@ -104,12 +112,12 @@ impl CanonicalMemo {
     /// An absolute path with `..` parts (Kimi's `extend: ../base.yaml`): each part in
     /// turn, as `realpath` does it: a name is resolved (through the memo), `..` goes
     /// up from what the path resolved to so far, which must be a folder.
-    fn resolve_dotted(&self, path: &Path) -> io::Result<PathBuf> {
+    fn resolve_dotted(&self, path: &Path, listed: Listed) -> io::Result<PathBuf> {
         let mut real = PathBuf::from("/");
         for part in path.components() {
             match part {
                 Component::RootDir => {}
-                Component::Normal(name) => real = self.canonicalize(&real.join(name))?,
+                Component::Normal(name) => real = self.canonicalize(&real.join(name), listed)?,
                 Component::ParentDir => {
                     if !self.is_dir(&real)? {
                         return Err(io::Error::from_raw_os_error(ENOTDIR));
@@ -165,12 +173,18 @@ mod tests {
             "link",
             "link/",
         ];
+        // Told nothing, or told of every part that is there and no symlink (as a
+        // folder's listing tells it).
+        let listed_memo = CanonicalMemo::default();
+        let listed = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| !m.file_type().is_symlink());
         for _round in 0..2 {
             for rel in asked {
                 let path = dir.join(rel);
                 let os = std::fs::canonicalize(&path).map_err(|e| e.raw_os_error());
-                let ours = memo.canonicalize(&path).map_err(|e| e.raw_os_error());
+                let ours = memo.canonicalize(&path, &|_| false).map_err(|e| e.raw_os_error());
                 assert_eq!(ours, os, "{rel}");
+                let ours = listed_memo.canonicalize(&path, &listed).map_err(|e| e.raw_os_error());
+                assert_eq!(ours, os, "{rel}, told what is listed");
             }
         }
         std::fs::remove_dir_all(&dir).unwrap();

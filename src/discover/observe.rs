@@ -126,20 +126,10 @@ pub fn clean(path: &Path) -> PathBuf {
     }
 }
 
-/// One pass over the separators: a refresh asks this of every path the cache holds.
+/// Normal ([`crate::model::is_normal`]): a refresh asks this of every path the cache
+/// holds, and a load of every path it notes.
 fn is_clean(path: &Path) -> bool {
-    let b = path.as_os_str().as_encoded_bytes();
-    if b == b"/" {
-        return true;
-    }
-    b.first() == Some(&b'/')
-        && memchr::memchr_iter(b'/', b).all(|i| {
-            // The segment after each separator: not empty, `.` or `..`.
-            !matches!(
-                &b[i + 1..],
-                [] | [b'/', ..] | [b'.'] | [b'.', b'/', ..] | [b'.', b'.'] | [b'.', b'.', b'/', ..]
-            )
-        })
+    crate::model::is_normal(path)
 }
 
 /// FNV-1a over a path's bytes (the hash [`PathFilter`] keeps).

@@ -13,13 +13,22 @@ use std::path::{Path, PathBuf};
 
 /// A path in the form its components give back (see the module documentation).
 #[derive(Clone, Debug)]
-pub(super) struct PathKey(PathBuf);
+pub(crate) struct PathKey(PathBuf);
 
 impl PathKey {
-    pub(super) fn new(path: &Path) -> Self {
+    pub(crate) fn new(path: &Path) -> Self {
         match key_bytes(path) {
             Cow::Borrowed(_) => PathKey(path.to_path_buf()),
             Cow::Owned(_) => PathKey(rebuilt(path)),
+        }
+    }
+
+    /// [`PathKey::new`] of a path already owned.
+    pub(crate) fn from_owned(path: PathBuf) -> Self {
+        if in_key_form(path.as_os_str().as_encoded_bytes()) {
+            PathKey(path)
+        } else {
+            PathKey(rebuilt(&path))
         }
     }
 
@@ -54,7 +63,7 @@ impl Borrow<[u8]> for PathKey {
 
 /// What a map keyed by [`PathKey`] is asked with for `path`: its bytes when they are
 /// in key form, else those of the path rebuilt from its components.
-pub(super) fn key_bytes(path: &Path) -> Cow<'_, [u8]> {
+pub(crate) fn key_bytes(path: &Path) -> Cow<'_, [u8]> {
     let bytes = path.as_os_str().as_encoded_bytes();
     if in_key_form(bytes) {
         Cow::Borrowed(bytes)
@@ -97,6 +106,7 @@ mod tests {
         for a in paths {
             let key = PathKey::new(Path::new(a));
             assert_eq!(key.as_path(), Path::new(a), "{a:?}");
+            assert_eq!(PathKey::from_owned(PathBuf::from(a)).bytes(), key.bytes(), "{a:?}");
             assert_eq!(key.bytes(), &*key_bytes(Path::new(a)), "{a:?}");
             assert_eq!(in_key_form(a.as_bytes()), key.bytes() == a.as_bytes(), "{a:?}");
             for b in paths {

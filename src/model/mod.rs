@@ -13,3 +13,4 @@ pub use agent::{Agent, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, P
 pub use catalog::{Catalog, EcosystemReport, SearchDir};
 pub use diagnostic::{DiagKind, Diagnostic, Severity};
 pub use source::{normalize, normalized, posix, relative_to, Roots, Scope, Source};
+pub(crate) use source::is_normal;

@@ -14,9 +14,9 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use super::resolve::Bodies;
+use super::resolve::{Bodies, Unplaced};
 use super::spec;
-use crate::discover::Files;
+use crate::discover::{Files, ReadError};
 use crate::model::{DiagKind, Diagnostic};
 use crate::yaml::{self, Value};
 
@@ -41,15 +41,14 @@ pub fn walk(files: Files, project: &Path, bodies: &Bodies) -> (Vec<PathBuf>, Vec
     let key = crate::discover::context_key(&format!("kimi entry walk\0{}", project.display()));
     // Sniffed once per version of the file (a refresh looks again only at the files
     // that changed), in parallel: a cold load parses every YAML file of the project.
-    let sniff_key = crate::discover::context_key("kimi entry point");
     let met = files.memo(key, |files| {
-        look_ahead(files.cache().untracked(), project, sniff_key, bodies);
+        look_ahead(files.cache().untracked(), project, bodies);
         yaml_files(files, project)
     });
     let sniffed: Vec<_> = met
         .par_iter()
         .map(|m| match m {
-            Met::Candidate(path) => Some(files.sniffed(path, sniff_key, |bytes| sniff(bytes, bodies))),
+            Met::Candidate(path) => Some(sniffed(files, path, bodies)),
             Met::Problem(_) => None,
         })
         .collect();
@@ -58,8 +57,8 @@ pub fn walk(files: Files, project: &Path, bodies: &Bodies) -> (Vec<PathBuf>, Vec
     for (m, sniff) in met.iter().zip(sniffed) {
         match (m, sniff) {
             (Met::Problem(d), _) => diagnostics.push(d.clone()),
-            (Met::Candidate(path), Some(Ok(entry))) => {
-                if *entry {
+            (Met::Candidate(path), Some(Ok(sniff))) => {
+                if sniff.entry {
                     found.push(path.clone());
                 }
             }
@@ -75,9 +74,9 @@ pub fn walk(files: Files, project: &Path, bodies: &Bodies) -> (Vec<PathBuf>, Vec
 /// Lists the folders under `project` and sniffs their YAML files on every core, ahead
 /// of the walk, which must go in order and then finds its answers in the file cache.
 /// `files` records nothing: the walk and the sniffs note what they ask.
-fn look_ahead(files: Files, project: &Path, sniff_key: u64, bodies: &Bodies) {
+fn look_ahead(files: Files, project: &Path, bodies: &Bodies) {
     let visited = AtomicUsize::new(0);
-    let ahead = Ahead { files, visited: &visited, sniff_key, bodies };
+    let ahead = Ahead { files, visited: &visited, bodies };
     rayon::scope(|scope| ahead.look_below(scope, project.to_path_buf()));
 }
 
@@ -86,7 +85,6 @@ fn look_ahead(files: Files, project: &Path, sniff_key: u64, bodies: &Bodies) {
 struct Ahead<'s> {
     files: Files<'s>,
     visited: &'s AtomicUsize,
-    sniff_key: u64,
     bodies: &'s Bodies,
 }
 
@@ -105,7 +103,7 @@ impl<'s> Ahead<'s> {
                     scope.spawn(move |scope| self.look_below(scope, path));
                 }
             } else if is_yaml(&entry.name) && files.is_file(&entry.path) {
-                let _ = files.sniffed(&entry.path, self.sniff_key, |bytes| sniff(bytes, self.bodies));
+                let _ = sniffed(files, &entry.path, self.bodies);
             }
         }
     }
@@ -171,16 +169,39 @@ fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
     met
 }
 
-/// `true` for a YAML mapping with the key `agent`; for text that is not UTF-8 or not
-/// YAML, `true` when a line starts with `agent:` (blanks allowed before the colon).
-/// The YAML of an entry point is validated right away into `bodies`, so that the
-/// resolution does not load it again.
-fn sniff(bytes: &[u8], bodies: &Bodies) -> bool {
+/// What the look into a YAML file found: whether it is an entry point, and the
+/// [`spec::unplaced`] parse of an entry point whose YAML loaded.
+pub struct Sniff {
+    pub entry: bool,
+    pub parse: Option<Unplaced>,
+}
+
+/// [`sniff`] of the file at `path`, once per version of it. The resolution asks
+/// this too: an entry point's file is then read and parsed once per load.
+pub fn sniffed(files: Files, path: &Path, bodies: &Bodies) -> Result<std::sync::Arc<Sniff>, ReadError> {
+    static CONTEXT: OnceLock<u64> = OnceLock::new();
+    let context = *CONTEXT.get_or_init(|| crate::discover::context_key("kimi entry point"));
+    files.sniffed(path, context, |bytes| {
+        let sniff = sniff(bytes, bodies);
+        // The parse the resolution would have made: counted as it would have been.
+        if sniff.parse.is_some() {
+            files.cache().count_parse();
+        }
+        sniff
+    })
+}
+
+/// An entry point is a YAML mapping with the key `agent`; text that is not UTF-8 or
+/// not YAML is one when a line starts with `agent:` (blanks allowed before the
+/// colon). The YAML of an entry point is validated right away (shared through
+/// `bodies` with other paths to the same bytes), so that the resolution does not
+/// load it again.
+fn sniff(bytes: &[u8], bodies: &Bodies) -> Sniff {
     // Both ways of being an entry spell `agent` in the bytes, but for a quoted key
     // written with escapes: a file with neither (most YAML of a project that is not
     // an agent) is not loaded.
     if memchr::memmem::find(bytes, b"agent").is_none() && memchr::memchr(b'\\', bytes).is_none() {
-        return false;
+        return Sniff { entry: false, parse: None };
     }
     let parsed = std::str::from_utf8(bytes).ok().map(yaml::load);
     match parsed {
@@ -189,12 +210,10 @@ fn sniff(bytes: &[u8], bodies: &Bodies) -> bool {
                 Some(Value::Map(map)) => map.entries.iter().any(|(k, _)| matches!(&k.value, Value::Str(s) if s == "agent")),
                 _ => false,
             };
-            if entry {
-                bodies.keep(bytes, spec::unplaced_from(root.as_ref()));
-            }
-            entry
+            let parse = entry.then(|| bodies.keep(bytes, || spec::unplaced_from(root.as_ref())));
+            Sniff { entry, parse }
         }
-        _ => entry_line().is_match(bytes),
+        _ => Sniff { entry: entry_line().is_match(bytes), parse: None },
     }
 }
 
@@ -209,7 +228,7 @@ mod tests {
 
     #[test]
     fn unparsable_files_are_entries_by_their_agent_line() {
-        let is_entry_point = |bytes: &[u8]| sniff(bytes, &Bodies::default());
+        let is_entry_point = |bytes: &[u8]| sniff(bytes, &Bodies::default()).entry;
         assert!(is_entry_point(b"agent:\n\tname: tabbed\n"));
         assert!(is_entry_point(b"agent:\n  name: caf\xe9\n"));
         assert!(!is_entry_point(b"name: [oops\n"));

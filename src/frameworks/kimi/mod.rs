@@ -30,7 +30,7 @@ use crate::discover::site_packages;
 use crate::model::{
     normalize, Agent, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Scope, SearchDir, Severity, Status,
 };
-use resolve::{chain_keys, Cover, Lookups, Resolver, SourceKey};
+use resolve::{chain_keys, ByPath, Cover, Lookups, Resolver, SourceKey};
 use spec::{Problem, Setting};
 
 const ID: &str = "kimi";
@@ -109,6 +109,10 @@ impl Framework for Kimi {
             loader.visit(entry);
         }
         let elsewhere = std::mem::take(&mut loader.elsewhere.folders);
+        drop(loader);
+        // Freed on another thread: they hold every file of the load parsed, and the
+        // caller (an export) waits on nothing they hold.
+        rayon::spawn(move || drop(lookups));
         report.searched = searched(cx, builtins.as_deref(), elsewhere);
         // By name, then source key: Kimi sources carry no card and no scope name is a
         // prefix of another, so (scope, path) orders as the key `scope:path` does.
@@ -179,7 +183,7 @@ struct Loader<'a, 'r> {
     seen: HashSet<OsString>,
     listed_by: HashMap<OsString, ListedBy>,
     /// What each definition's resolution observed, by path.
-    covers: HashMap<PathBuf, Cover>,
+    covers: ByPath<Cover>,
     /// The folders of the files opened, for the folders the live view watches.
     elsewhere: Elsewhere,
     report: &'r mut EcosystemReport,
@@ -223,7 +227,7 @@ impl Loader<'_, '_> {
             Some(ahead) => ahead.take(files),
             None => context.compute(files, path, listed.as_ref(), covers),
         });
-        self.covers.insert(path.to_path_buf(), one.cover.clone());
+        self.covers.insert(crate::discover::PathKey::new(path), one.cover.clone());
         let mut agent = one.agent.clone();
         match &one.kept_chain {
             Some(chain) => {
@@ -304,7 +308,7 @@ impl Context<'_> {
         files: crate::discover::Files,
         path: &Path,
         listed: Option<&ListedBy>,
-        covers: &HashMap<PathBuf, Cover>,
+        covers: &ByPath<Cover>,
     ) -> Definition {
         let mut one = self.definition(files, path, listed, covers);
         self.keep_chain(files, path, &mut one);
@@ -329,7 +333,7 @@ impl Context<'_> {
         files: crate::discover::Files,
         path: &Path,
         listed: Option<&ListedBy>,
-        covers: &HashMap<PathBuf, Cover>,
+        covers: &ByPath<Cover>,
     ) -> Definition {
         let (resolution, observed) = files.capture(|files| {
             Resolver::new(files, self.lookups, self.default_agent.clone(), self.key)

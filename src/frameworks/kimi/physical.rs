@@ -51,43 +51,45 @@ fn lexical_if_same<'p>(path: &'p Path, mut plain_folder: impl FnMut(&Path) -> bo
     // Other systems take `..` in their own way; a name that is not UTF-8 is rare.
     let (true, Some(text)) = (cfg!(unix) && has_parent_part(path), path.to_str()) else { return Cow::Borrowed(path) };
     let absolute = text.starts_with('/');
-    // The parts kept so far, each after a `/` when the path is absolute.
-    let mut out = String::with_capacity(text.len());
-    for part in text.split('/') {
+    // The parts kept so far, each after a `/` when the path is absolute. Split as
+    // bytes: `str::split` searches each short part with `memchr`, which cost more
+    // than the rest of the work.
+    let mut out: Vec<u8> = Vec::with_capacity(text.len());
+    for part in text.as_bytes().split(|&b| b == b'/') {
         match part {
-            "" | "." => {}
-            ".." => {
+            b"" | b"." => {}
+            b".." => {
                 // A folder to step out of, below another one (or the root).
-                let cut = match out.rfind('/') {
+                let cut = match out.iter().rposition(|&b| b == b'/') {
                     Some(cut) if absolute || cut > 0 => cut,
                     _ => return Cow::Borrowed(path),
                 };
-                if !plain_folder(Path::new(&out)) {
+                let plain = std::str::from_utf8(&out).is_ok_and(|folder| plain_folder(Path::new(folder)));
+                if !plain {
                     return Cow::Borrowed(path);
                 }
                 out.truncate(cut);
             }
             name => {
                 if absolute || !out.is_empty() {
-                    out.push('/');
+                    out.push(b'/');
                 }
-                out.push_str(name);
+                out.extend_from_slice(name);
             }
         }
     }
     if out.is_empty() {
-        out.push(if absolute { '/' } else { '.' });
+        out.push(if absolute { b'/' } else { b'.' });
     }
-    Cow::Owned(PathBuf::from(out))
+    // Whole parts of a UTF-8 text joined by `/`: always UTF-8.
+    String::from_utf8(out).map_or(Cow::Borrowed(path), |lexical| Cow::Owned(PathBuf::from(lexical)))
 }
 
 /// Whether a part of `path` is `..`, on bytes: most paths have none. A path ending
 /// in `/` (which only a folder satisfies) is kept as written.
 fn has_parent_part(path: &Path) -> bool {
     let bytes = path.as_os_str().as_encoded_bytes();
-    !bytes.ends_with(b"/") && memchr::memmem::find_iter(bytes, b"..").any(|at| {
-        (at == 0 || bytes[at - 1] == b'/') && bytes.get(at + 2).is_none_or(|&b| b == b'/')
-    })
+    !bytes.ends_with(b"/") && bytes.split(|&b| b == b'/').any(|part| part == b"..")
 }
 
 /// `path` is listed in its folder as a folder that is not a symlink. Not noted: what

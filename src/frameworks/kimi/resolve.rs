@@ -16,7 +16,7 @@ use super::origins::{args_origin, list_origin, nullable_origin, with_note};
 use super::physical;
 use super::spec::{self, Problem, Setting, SpecFile, SubagentEntry};
 use crate::discover::observe::Observed;
-use crate::discover::{Files, ReadError};
+use crate::discover::{key_bytes, Files, PathKey, ReadError};
 use crate::model::{DiagKind, Field, FieldOrigin, Provenance, Site};
 
 /// The longest `extend` chain (in files) Kimi's recursive loader survives. Python's
@@ -59,9 +59,9 @@ pub struct Resolution {
 /// resolve definitions ahead of the load's visit (see `super::warm`).
 #[derive(Default)]
 pub struct Lookups {
-    parsed: Mutex<HashMap<PathBuf, Looked<Loaded>>>,
+    parsed: Mutex<ByPath<Looked<Loaded>>>,
     /// Each folder with symlinks resolved (`None` when it cannot be).
-    folders: Mutex<HashMap<PathBuf, Looked<Option<PathBuf>>>>,
+    folders: Mutex<ByPath<Looked<Option<PathBuf>>>>,
     pub bodies: Bodies,
     pub spellings: physical::Spellings,
 }
@@ -73,12 +73,12 @@ pub struct Lookups {
 pub struct Bodies(Mutex<HashMap<Box<[u8]>, Unplaced>>);
 
 /// A file's parse before it is placed at a path ([`spec::unplaced`]).
-type Unplaced = Arc<Result<SpecFile, Problem>>;
+pub type Unplaced = Arc<Result<SpecFile, Problem>>;
 
 impl Bodies {
-    /// Keeps the unplaced parse of `bytes`.
-    pub fn keep(&self, bytes: &[u8], unplaced: Result<SpecFile, Problem>) {
-        lock(&self.0).entry(bytes.into()).or_insert_with(|| Arc::new(unplaced));
+    /// The unplaced parse of `bytes`, made by `unplaced` unless known.
+    pub fn keep(&self, bytes: &[u8], unplaced: impl FnOnce() -> Result<SpecFile, Problem>) -> Unplaced {
+        lock(&self.0).entry(bytes.into()).or_insert_with(|| Arc::new(unplaced())).clone()
     }
 
     /// [`spec::unplaced`] of `bytes`.
@@ -92,20 +92,22 @@ impl Bodies {
 }
 
 type Looked<V> = (V, Arc<Observed>);
+/// Keyed by path as bytes: hashing a `Path` walks its parts.
+pub type ByPath<V> = HashMap<PathKey, V>;
 /// One file as `_load_agent_spec` steps 1–7 leave it.
 type Loaded = Result<Arc<SpecFile>, Problem>;
 
 /// `map[key]`, made by `make` the first time; its observations go to `files` every
 /// time. Two threads may make the same entry at once: both make the same value, and
 /// the first one kept is used.
-fn looked_up<V: Clone>(files: Files, map: &Mutex<HashMap<PathBuf, Looked<V>>>, key: &Path, make: impl FnOnce(Files) -> V) -> V {
-    let known = lock(map).get(key).map(|(v, observed)| (v.clone(), observed.clone()));
+fn looked_up<V: Clone>(files: Files, map: &Mutex<ByPath<Looked<V>>>, key: &Path, make: impl FnOnce(Files) -> V) -> V {
+    let known = lock(map).get(key_bytes(key).as_ref()).map(|(v, observed)| (v.clone(), observed.clone()));
     if let Some((v, observed)) = known {
         files.include(observed);
         return v;
     }
     let (v, observed) = files.capture(make);
-    lock(map).entry(key.to_path_buf()).or_insert((v.clone(), observed));
+    lock(map).entry(PathKey::new(key)).or_insert((v.clone(), observed));
     v
 }
 
@@ -152,7 +154,7 @@ pub struct Resolver<'a> {
     key: &'a SourceKey<'a>,
     /// The canonical folders met: a chain's files mostly share a few folders, whose
     /// answers are taken over once.
-    folders: HashMap<PathBuf, Option<PathBuf>>,
+    folders: ByPath<Option<PathBuf>>,
 }
 
 impl<'a> Resolver<'a> {
@@ -172,12 +174,12 @@ impl<'a> Resolver<'a> {
     /// the same identity read the same file and resolve its parent the same way, so
     /// Kimi would recurse forever.
     fn identity(&mut self, path: &Path) -> PathBuf {
-        let folder = path.parent().and_then(|p| match self.folders.get(p) {
+        let folder = path.parent().and_then(|p| match self.folders.get(key_bytes(p).as_ref()) {
             Some(real) => real.clone(),
             None => {
                 let asked = self.lookups.spellings.asked(self.files, p);
                 let real = looked_up(self.files, &self.lookups.folders, &asked, |files| files.canonicalize(&asked));
-                self.folders.insert(p.to_path_buf(), real.clone());
+                self.folders.insert(PathKey::new(p), real.clone());
                 real
             }
         });
@@ -221,12 +223,12 @@ impl<'a> Resolver<'a> {
     /// `load_agent_spec(entry)`. `covers` holds what the resolutions of other files
     /// of this load observed (by path): when the entry's parent is among them, that
     /// record stands for the rest of the chain, which is then asked without noting.
-    pub fn resolve(&mut self, entry: &Path, covers: &HashMap<PathBuf, Cover>) -> Resolution {
+    pub fn resolve(&mut self, entry: &Path, covers: &ByPath<Cover>) -> Resolution {
         let mut covered = 0;
         let mut chain: Vec<PathBuf> = Vec::new();
         let mut files: Vec<Arc<SpecFile>> = Vec::new();
         // Each step's identity, with its position in the chain.
-        let mut states: HashMap<PathBuf, usize> = std::iter::once((self.identity(entry), 0)).collect();
+        let mut states: ByPath<usize> = std::iter::once((PathKey::from_owned(self.identity(entry)), 0)).collect();
         let mut path = entry.to_path_buf();
         loop {
             chain.push(path.clone());
@@ -262,13 +264,13 @@ impl<'a> Resolver<'a> {
                 }
             };
             if chain.len() == 1 {
-                if let Some(cover) = covers.get(&next).filter(|c| c.depth < MAX_COVER_DEPTH) {
+                if let Some(cover) = covers.get(key_bytes(&next).as_ref()).filter(|c| c.depth < MAX_COVER_DEPTH) {
                     self.files.include(cover.observed.clone());
                     self.files = self.files.cache().untracked();
                     covered = cover.depth;
                 }
             }
-            let state = self.identity(&next);
+            let state = PathKey::from_owned(self.identity(&next));
             if let Some(&start) = states.get(&state) {
                 let mut names: Vec<String> = chain[start..].iter().map(|p| (self.key)(p)).collect();
                 names.push((self.key)(&chain[start]));
@@ -503,7 +505,11 @@ fn read_and_parse(files: Files, path: &Path, lookups: &Lookups) -> Loaded {
 
 /// The file parsed before it is placed at a path, once per version of it: a reload
 /// re-parses only what changed, and each spelling of the file places the same parse.
+/// An entry point's parse is the walk's (a file that is not one is read again).
 fn unplaced(files: Files, path: &Path, bodies: &Bodies) -> Result<Unplaced, ReadError> {
+    if let Some(parse) = &super::entries::sniffed(files, path, bodies)?.parse {
+        return Ok(parse.clone());
+    }
     static CONTEXT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     let context = *CONTEXT.get_or_init(|| crate::discover::context_key("kimi agent file, unplaced"));
     files.derived(path, context, |bytes| bodies.unplaced(bytes)).map(|parse| (*parse).clone())
