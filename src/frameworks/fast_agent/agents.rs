@@ -46,9 +46,9 @@ fn origin(card: &Card, source: &str, key: &str) -> FieldOrigin {
         own_keys.iter().filter_map(|k| line_of(k)).map(|line| Site { source: source.to_string(), line: Some(line) }).collect();
     if sites.is_empty() {
         let rule = match key {
-            "type" => "no `type`: an `agent` card (stored as `basic`)".to_string(),
-            "schema_version" => "framework default (1)".to_string(),
-            _ => "framework default".to_string(),
+            "type" => "no `type`: an `agent` card (stored as `basic`)",
+            "schema_version" => "framework default (1)",
+            _ => "framework default",
         };
         return FieldOrigin::default(rule);
     }

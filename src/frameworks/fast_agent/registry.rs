@@ -64,7 +64,8 @@ pub fn load_file(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failur
     (*loaded).clone()
 }
 
-fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failure> {
+/// [`load_file`] without keeping the result: for a reading nothing else reuses.
+pub fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, Failure> {
     let path = s.cx.files.canonicalize(discovered).unwrap_or_else(|| discovered.to_path_buf());
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if file_name == "SKILL.md" {

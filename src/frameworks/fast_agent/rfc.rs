@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use super::parse::FileKind;
 use super::raw::{decode_text, entries_of, Env, Failure, Message, RawCard};
-use super::registry::{load_file, LoadState};
+use super::registry::{load_file, load_file_once, LoadState};
 use super::ID;
 use crate::model::{DiagKind, Diagnostic, EcosystemReport};
 use crate::yaml::{self, Value};
@@ -249,8 +249,15 @@ enum Reading {
 }
 
 fn read(s: &LoadState, path: &Path, dialect: Dialect) -> Reading {
+    // The load's own dialect is what `resolve` loads too, so its memo is shared. The
+    // other one is read for this comparison only, which is itself memoized and asked
+    // again only when the file or what its reading saw changed: a memo of it would
+    // keep the file's cards (most of the framework's memory besides its agents) for
+    // a reuse that does not come.
+    let own = s.dialect;
     let s = LoadState { dialect, ..*s };
-    match load_file(&s, path) {
+    let loaded = if dialect == own { load_file(&s, path) } else { load_file_once(&s, path) };
+    match loaded {
         Ok(cards) => Reading::Cards(
             cards
                 .into_iter()
