@@ -38,6 +38,7 @@
 
 mod compose;
 mod construct;
+mod fast;
 mod json;
 mod key;
 mod parser;
@@ -88,6 +89,15 @@ pub fn load(text: &str) -> Result<Option<Node>, YamlError> {
 
 /// [`load`] with the rules of the given PyYAML [`Loader`].
 pub fn load_with(text: &str, loader: Loader) -> Result<Option<Node>, YamlError> {
+    match fast::load(text) {
+        Some(node) => Ok(Some(node)),
+        None => load_full_pipeline(text, loader),
+    }
+}
+
+/// [`load_with`] through every stage (scanner, parser, composer, constructor), without
+/// the fast path for common documents.
+fn load_full_pipeline(text: &str, loader: Loader) -> Result<Option<Node>, YamlError> {
     let mut composer = compose::Composer::new(text, loader)?;
     match composer.get_single_node()? {
         None => Ok(None),
@@ -104,6 +114,9 @@ pub fn load_all(text: &str) -> Result<Vec<Option<Node>>, YamlError> {
 
 /// [`load_all`] with the rules of the given PyYAML [`Loader`].
 pub fn load_all_with(text: &str, loader: Loader) -> Result<Vec<Option<Node>>, YamlError> {
+    if let Some(node) = fast::load(text) {
+        return Ok(vec![Some(node)]);
+    }
     let mut composer = compose::Composer::new(text, loader)?;
     let mut docs = Vec::new();
     while composer.check_node()? {
@@ -115,3 +128,6 @@ pub fn load_all_with(text: &str, loader: Loader) -> Result<Vec<Option<Node>>, Ya
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod fast_tests;
