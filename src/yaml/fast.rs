@@ -90,6 +90,10 @@ struct FastLoader<'a> {
     nodes: usize,
 }
 
+fn skip_spaces(b: &[u8], from: usize) -> usize {
+    from + b[from.min(b.len())..].iter().take_while(|&&c| c == b' ').count()
+}
+
 fn is_word_end(b: &[u8], i: usize) -> bool {
     i == b.len() || b[i] == b' ' || b[i] == b'\n'
 }
@@ -226,10 +230,7 @@ impl<'a> FastLoader<'a> {
             return None;
         }
         let b = self.b;
-        let mut at = after;
-        while b.get(at) == Some(&b' ') {
-            at += 1;
-        }
+        let at = skip_spaces(b, after);
         if at == b.len() || b[at] == b'\n' || b[at] == b'#' {
             // `#` here follows a space: the value, if any, starts on a later line
             let empty = Node { value: Value::Null, span: self.span(after) };
@@ -256,6 +257,7 @@ impl<'a> FastLoader<'a> {
         }
         match b[at] {
             b'"' | b'\'' => self.quoted(at),
+            b'[' | b'{' => self.flow(at),
             b'|' => self.literal(at, indent),
             _ if self.is_entry(at) => None,
             _ if !in_mapping && self.key_at(at).is_some() => {
@@ -330,17 +332,85 @@ impl<'a> FastLoader<'a> {
                 _ => return None,
             }
         }
-        let close = i + 1;
-        let mut rest = close;
-        while b.get(rest) == Some(&b' ') {
-            rest += 1;
-        }
-        if !(rest == b.len() || b[rest] == b'\n' || (b[rest] == b'#' && rest > close)) {
+        let node = Node { value: Value::Str(value), span: self.span(at) };
+        self.end_line_after(i + 1)?;
+        Some(node)
+    }
+
+    /// Moves to the next line if nothing but spaces and a comment follow `from` (a
+    /// comment must follow a space to be one).
+    fn end_line_after(&mut self, from: usize) -> Option<()> {
+        let b = self.b;
+        let rest = skip_spaces(b, from);
+        if !(rest == b.len() || b[rest] == b'\n' || (b[rest] == b'#' && rest > from)) {
             return None;
         }
-        let node = Node { value: Value::Str(value), span: self.span(at) };
         self.next_line(rest);
-        Some(node)
+        Some(())
+    }
+
+    /// A single-line flow sequence or mapping of plain words (`[a, b]`, `{path: x}`),
+    /// followed by nothing but a comment. Inside, only characters that end or continue
+    /// a plain scalar the same way under both loaders are accepted.
+    fn flow(&mut self, at: usize) -> Option<Node> {
+        let b = self.b;
+        let span = self.span(at);
+        let mapping = b[at] == b'{';
+        let close = if mapping { b'}' } else { b']' };
+        let mut entries: Vec<(Node, Node)> = Vec::new();
+        let mut items = Vec::new();
+        let mut i = skip_spaces(b, at + 1);
+        if b.get(i) != Some(&close) {
+            loop {
+                if mapping {
+                    let (key, colon) = self.key_at(i)?;
+                    if b.get(colon + 1) != Some(&b' ')
+                        || entries.iter().any(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))
+                    {
+                        return None;
+                    }
+                    let key = Node { value: Value::Str(key.to_owned()), span: self.span(i) };
+                    let (value, next) = self.flow_word(skip_spaces(b, colon + 1))?;
+                    entries.push((key, value));
+                    i = next;
+                } else {
+                    let (item, next) = self.flow_word(i)?;
+                    items.push(item);
+                    i = next;
+                }
+                self.nodes += 2;
+                match b.get(i) {
+                    Some(b',') => i = skip_spaces(b, i + 1),
+                    Some(&c) if c == close => break,
+                    _ => return None,
+                }
+            }
+        }
+        let value = if mapping { Value::Map(Map { entries }) } else { Value::Seq(items) };
+        self.end_line_after(i + 1)?;
+        Some(Node { value, span })
+    }
+
+    /// A plain scalar of words (letters, digits, `_-./` and inner spaces) inside a flow
+    /// collection, and the position after it and the spaces that follow.
+    fn flow_word(&self, at: usize) -> Option<(Node, usize)> {
+        let b = self.b;
+        let first = *b.get(at)?;
+        if !(first.is_ascii_alphanumeric() || matches!(first, b'_' | b'.' | b'/')) {
+            return None;
+        }
+        let mut end = at;
+        let mut i = at;
+        while let Some(&c) = b.get(i) {
+            if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'/') {
+                end = i + 1;
+            } else if c != b' ' {
+                break;
+            }
+            i += 1;
+        }
+        let node = Node { value: plain_value(&self.text[at..end])?, span: self.span(at) };
+        Some((node, i))
     }
 
     /// A literal block scalar (`|`, `|-`, `|+`) whose header is at `at`, inside a
@@ -357,10 +427,7 @@ impl<'a> FastLoader<'a> {
         if chomping.is_some() {
             i += 1;
         }
-        let mut rest = i;
-        while b.get(rest) == Some(&b' ') {
-            rest += 1;
-        }
+        let rest = skip_spaces(b, i);
         // libyaml takes `|#` as a header with a comment, PyYAML refuses it
         if !(rest == b.len() || b[rest] == b'\n' || (b[rest] == b'#' && rest > i)) {
             return None;

@@ -82,7 +82,7 @@ fn fast_path_refuses_control_characters_in_any_lane() {
 }
 
 /// Characters whose insertion or replacement moves a text across the subset's edges.
-const MUTATIONS: &[&str] = &[" ", "  ", "\n", "\n\n", ":", ": ", "-", "- ", "#", " #", "\"", "'", "|", "|-", "|+", ">", "\t", "\r", "x", "\\", "&", "*", "!", "[", "{", "?", "é", "0", ".", "---\n"];
+const MUTATIONS: &[&str] = &[" ", "  ", "\n", "\n\n", ":", ": ", "-", "- ", "#", " #", "\"", "'", "|", "|-", "|+", ">", "\t", "\r", "x", "\\", "&", "*", "!", "[", "{", "]", "}", ",", "?", "é", "0", ".", "---\n"];
 
 #[test]
 fn fast_path_agrees_on_mutated_texts() {
@@ -119,6 +119,7 @@ fn line() -> impl Strategy<Value = String> {
         "key: !!str x", "key: |", "key: |-", "key: |+", "key: |2", "key: >", "key: | # c", "key: |#c",
         "text line", "  more text", "# comment", "", "   ", "dup: 1", "dup: 2", "url: http://x/y", "key: 'open",
         "key: café", "clé: x", "k.e/y-1_: v", "key:: v", "key :v", "key : v", "\"q\": v", "...", "---", "a: b #c",
+        "args: {path: README.md}", "- [a, b]", "- {a: b}", "k: [x, y z ]", "k: {a: 1,b: 2}", "k: [a,", "k: {}",
     ]);
     let indent = prop::sample::select(vec![0usize, 0, 0, 0, 2, 2, 2, 4, 4, 6, 1, 3, 5]);
     (indent, body).prop_map(|(indent, body)| format!("{}{body}", " ".repeat(indent)))
@@ -136,7 +137,9 @@ struct Renderer<'c> {
 const KEYS: &[&str] = &["name", "tools", "model", "a", "description", "x_1", "on", "dup", "dup", "k.e/y"];
 const SCALARS: &[&str] = &[
     "value", "two words", "a # note", "'single'", "\"double\"", "''", "1", "0.5", "~", "yes", "2024-01-02", "-3",
-    "x:y", "é", "|", "|-", "|+", "| # c", "",
+    "x:y", "é", "|", "|-", "|+", "| # c", "", "{path: README.md}", "[a, b c]", "[]", "{}", "{a: 1, b: yes}",
+    "[a, [b]]", "{a: b,}", "{a}", "[a: b]", "{a:b}", "[ a , b ]", "{ path: x } # c", "[a]#c", "{a: b}: c", "[a,b]",
+    "{a: b, a: c}", "[a, 'b']", "[-1, .5, ~]", "{a: [b]}",
 ];
 const CONTENT: &[&str] = &["text", "  indented", "# hash", "", "   ", "a: b", "- item", "é ü"];
 
