@@ -1,14 +1,15 @@
 //! A one-pass loader for the shape almost every agent file has: block mappings and
 //! block sequences (indentless ones too) of single-line plain scalars, simply quoted
-//! strings and literal block scalars, with comments and blank lines.
+//! strings, single-line flow collections of plain words and literal block scalars,
+//! with comments and blank lines.
 //!
 //! It builds exactly the [`Node`] the full pipeline builds (values, tags, positions)
-//! and answers `None` as soon as the text leaves that subset (flow collections,
-//! anchors, tags, escapes, folded or multi-line plain scalars, tabs, CRs, odd
-//! indentation, duplicate or non-string keys, any error, ...); the caller then runs the
-//! full pipeline on the whole text, so a document is never half fast, half full. The
-//! subset avoids every rule where `Loader::Safe` and `Loader::CSafe` differ, so one
-//! answer serves both.
+//! and answers `None` as soon as the text leaves that subset (nested or multi-line
+//! flow collections, anchors, tags, escapes, folded or multi-line plain scalars, tabs,
+//! CRs, odd indentation, duplicate or non-string keys, any error, ...); the caller then
+//! runs the full pipeline on the whole text, so a document is never half fast, half
+//! full. The subset avoids every rule where `Loader::Safe` and `Loader::CSafe` differ,
+//! so one answer serves both.
 
 use super::resolver::{resolve_scalar, BOOL, FLOAT, INT, NULL, STR, TIMESTAMP};
 use super::scalars;
@@ -20,34 +21,62 @@ const MAX_FAST_DEPTH: usize = 64;
 /// Bigger documents are left to the full pipeline and its node bound.
 const MAX_FAST_NODES: usize = 100_000;
 
+/// Bigger mappings are left to the full pipeline's hashed duplicate-key check.
+const MAX_FAST_ENTRIES: usize = 256;
+
 /// Past this length a simple key runs into PyYAML's 1024-character limit.
 const MAX_KEY_LEN: usize = 1000;
 
-/// The document of `text` if it lies in the fast subset, else `None`.
+/// The single document of `text` if it lies in the fast subset, else `None`.
 pub(crate) fn load(text: &str) -> Option<Node> {
+    load_documents(text, 1)?.pop()
+}
+
+/// The documents of `text`, separated by `---` lines, if there are at most `limit`
+/// and all lie in the fast subset, else `None` (never an empty list).
+pub(crate) fn load_documents(text: &str, limit: usize) -> Option<Vec<Node>> {
     let ascii = text.is_ascii();
-    if !all_plain_characters(text, ascii) {
-        return None;
+    let markers = document_markers(text, ascii)?;
+    let mut docs = Vec::new();
+    let mut start = (0, 0);
+    for (i, end) in markers.iter().map(|&(offset, _)| offset).chain(std::iter::once(text.len())).enumerate() {
+        match document(text, ascii, start, end)? {
+            Some(doc) => docs.push(doc),
+            // text before the first `---` need not hold a document; an explicit empty
+            // document is the full pipeline's (a null at the next token)
+            None if i == 0 && !markers.is_empty() => {}
+            None => return None,
+        }
+        if docs.len() > limit {
+            return None;
+        }
+        if let Some(&(offset, line)) = markers.get(i) {
+            start = ((offset + 4).min(text.len()), line + 1);
+        }
     }
-    let mut p = FastLoader { text, b: text.as_bytes(), ascii, pos: 0, line: 0, line_start: 0, nodes: 0 };
+    Some(docs)
+}
+
+/// The document between `start` (a line start and its line) and `end`: `Some(None)`
+/// when that stretch holds only blank and comment lines.
+fn document(text: &str, ascii: bool, (start, line): (usize, usize), end: usize) -> Option<Option<Node>> {
+    let b = &text.as_bytes()[..end];
+    let mut p = FastLoader { text: &text[..end], b, ascii, pos: start, line, line_start: start, nodes: 0 };
     p.skip_insignificant_lines();
-    if p.pos == p.b.len() {
-        return None;
+    if p.pos == end {
+        return Some(None);
     }
     let col = p.line_indent();
     p.pos = p.line_start + col;
     let root = p.collection_at(col, 0)?;
-    if p.nodes > MAX_FAST_NODES {
-        return None;
-    }
     p.skip_insignificant_lines();
-    (p.pos == p.b.len()).then_some(root)
+    (p.pos == end && p.nodes <= MAX_FAST_NODES).then_some(Some(root))
 }
 
-/// Every character is one the reader accepts and neither loader treats specially: no
-/// tab, CR, BOM, control or non-ASCII line break, and no line opening with a directive
-/// or a document marker.
-fn all_plain_characters(text: &str, ascii: bool) -> bool {
+/// The offsets and lines of the `---` lines of `text`, if every character is one the
+/// reader accepts and neither loader treats specially (no tab, CR, BOM, control or
+/// non-ASCII line break) and no other line opens with a directive or document marker.
+fn document_markers(text: &str, ascii: bool) -> Option<Vec<(usize, usize)>> {
     let b = text.as_bytes();
     let chars_ok = if ascii {
         let mut chunks = b.chunks_exact(8);
@@ -59,10 +88,19 @@ fn all_plain_characters(text: &str, ascii: bool) -> bool {
                 || c >= '\u{10000}'
         })
     };
-    chars_ok
-        && std::iter::once(0)
-            .chain(memchr::memchr_iter(b'\n', b).map(|i| i + 1))
-            .all(|s| !(b[s..].starts_with(b"---") || b[s..].starts_with(b"...") || b[s..].starts_with(b"%")))
+    if !chars_ok {
+        return None;
+    }
+    let mut markers = Vec::new();
+    for (line, start) in std::iter::once(0).chain(memchr::memchr_iter(b'\n', b).map(|i| i + 1)).enumerate() {
+        let rest = &b[start..];
+        if rest.starts_with(b"---") && (rest.len() == 3 || rest[3] == b'\n') {
+            markers.push((start, line));
+        } else if rest.starts_with(b"---") || rest.starts_with(b"...") || rest.starts_with(b"%") {
+            return None;
+        }
+    }
+    Some(markers)
 }
 
 /// Whether 8 ASCII bytes are all printable or `\n`, a lane at a time without branches
@@ -174,8 +212,7 @@ impl<'a> FastLoader<'a> {
         let mut entries: Vec<(Node, Node)> = Vec::new();
         loop {
             let (key, colon) = self.key_at(self.pos)?;
-            // a repeated key takes the full pipeline's dict semantics
-            if entries.iter().any(|(k, _)| matches!(&k.value, Value::Str(s) if s == key)) {
+            if !is_new_key(&entries, key) {
                 return None;
             }
             let key = Node { value: Value::Str(key.to_owned()), span: self.span(self.pos) };
@@ -292,9 +329,7 @@ impl<'a> FastLoader<'a> {
                 i += 1;
             }
             end = i;
-            while b.get(i) == Some(&b' ') {
-                i += 1;
-            }
+            i = skip_spaces(b, i);
             if i == b.len() || b[i] == b'\n' {
                 break;
             }
@@ -364,9 +399,7 @@ impl<'a> FastLoader<'a> {
             loop {
                 if mapping {
                     let (key, colon) = self.key_at(i)?;
-                    if b.get(colon + 1) != Some(&b' ')
-                        || entries.iter().any(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))
-                    {
+                    if b.get(colon + 1) != Some(&b' ') || !is_new_key(&entries, key) {
                         return None;
                     }
                     let key = Node { value: Value::Str(key.to_owned()), span: self.span(i) };
@@ -488,6 +521,12 @@ impl<'a> FastLoader<'a> {
         self.pos = self.line_start;
         Some(Node { value: Value::Str(chunks), span })
     }
+}
+
+/// Whether `key` may join `entries`: a repeated key takes the full pipeline's dict
+/// semantics, and a long mapping its hashed check.
+fn is_new_key(entries: &[(Node, Node)], key: &str) -> bool {
+    entries.len() < MAX_FAST_ENTRIES && !entries.iter().any(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))
 }
 
 /// The value the safe constructor builds for a plain scalar, `None` where it would fail

@@ -7,20 +7,33 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 
-use super::{fast, load_full_pipeline, Loader};
+use super::{fast, load_all_full_pipeline, load_full_pipeline, Loader};
 
-/// Asserts the fast path agrees with the full pipeline; true when it answered.
+/// Asserts the fast path agrees with the full pipeline, for one document and for a
+/// stream; true when it answered either.
 fn agrees(text: &str) -> bool {
-    let Some(fast) = fast::load(text) else { return false };
+    let single = fast::load(text);
+    let all = fast::load_documents(text, usize::MAX);
     for loader in [Loader::Safe, Loader::CSafe] {
-        match load_full_pipeline(text, loader) {
-            Ok(Some(full)) => {
-                assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{loader:?} differs on {text:?}")
+        if let Some(fast) = &single {
+            match load_full_pipeline(text, loader) {
+                Ok(Some(full)) => {
+                    assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{loader:?} differs on {text:?}")
+                }
+                other => panic!("fast path answered, {loader:?} gives {other:?} on {text:?}"),
             }
-            other => panic!("fast path answered, {loader:?} gives {other:?} on {text:?}"),
+        }
+        if let Some(fast) = &all {
+            match load_all_full_pipeline(text, loader) {
+                Ok(full) => {
+                    let fast: Vec<_> = fast.iter().cloned().map(Some).collect();
+                    assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{loader:?} differs on the stream {text:?}")
+                }
+                Err(e) => panic!("fast path answered, {loader:?} gives {e:?} on the stream {text:?}"),
+            }
         }
     }
-    true
+    single.is_some() || all.is_some()
 }
 
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -237,10 +250,18 @@ impl Renderer<'_> {
 
 fn render(choices: &[u8], mutation: (usize, usize)) -> String {
     let mut r = Renderer { choices, next: 0, out: String::new() };
-    if r.pick(4) == 0 {
-        r.sequence(0, 0);
-    } else {
-        r.mapping(0, 0);
+    // one to three documents, the first one's `---` optional
+    let documents = 1 + r.pick(5) / 3;
+    for d in 0..documents {
+        if d > 0 || r.pick(3) == 0 {
+            r.noise(0);
+            r.out.push_str("---\n");
+        }
+        if r.pick(4) == 0 {
+            r.sequence(0, 0);
+        } else {
+            r.mapping(0, 0);
+        }
     }
     let mut text = r.out;
     let (at, which) = mutation;

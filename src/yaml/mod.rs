@@ -114,9 +114,14 @@ pub fn load_all(text: &str) -> Result<Vec<Option<Node>>, YamlError> {
 
 /// [`load_all`] with the rules of the given PyYAML [`Loader`].
 pub fn load_all_with(text: &str, loader: Loader) -> Result<Vec<Option<Node>>, YamlError> {
-    if let Some(node) = fast::load(text) {
-        return Ok(vec![Some(node)]);
+    match fast::load_documents(text, usize::MAX) {
+        Some(docs) => Ok(docs.into_iter().map(Some).collect()),
+        None => load_all_full_pipeline(text, loader),
     }
+}
+
+/// [`load_all_with`] through every stage, without the fast path.
+fn load_all_full_pipeline(text: &str, loader: Loader) -> Result<Vec<Option<Node>>, YamlError> {
     let mut composer = compose::Composer::new(text, loader)?;
     let mut docs = Vec::new();
     while composer.check_node()? {
