@@ -316,7 +316,9 @@ impl<'a> FastLoader<'a> {
             b'-' | b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\''
                 | b'"' | b'%' | b'@' | b'`'
         );
-        if indicator && !(matches!(c, b'-' | b'?' | b':') && !is_word_end(b, at + 1)) {
+        // PyYAML's `check_plain`: `-`, `?` and `:` start a plain scalar before a non-space
+        let starts_plain = !indicator || (matches!(c, b'-' | b'?' | b':') && !is_word_end(b, at + 1));
+        if !starts_plain {
             return None;
         }
         let mut i = at;
