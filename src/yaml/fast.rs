@@ -11,6 +11,8 @@
 //! full. The subset avoids every rule where `Loader::Safe` and `Loader::CSafe` differ,
 //! so one answer serves both.
 
+use std::cell::Cell;
+
 use super::resolver::{resolve_scalar, BOOL, FLOAT, INT, NULL, STR, TIMESTAMP};
 use super::scalars;
 use super::{Map, Node, Span, Value};
@@ -61,7 +63,16 @@ pub(crate) fn load_documents(text: &str, limit: usize) -> Option<Vec<Node>> {
 /// when that stretch holds only blank and comment lines.
 fn document(text: &str, ascii: bool, (start, line): (usize, usize), end: usize) -> Option<Option<Node>> {
     let b = &text.as_bytes()[..end];
-    let mut p = FastLoader { text: &text[..end], b, ascii, pos: start, line, line_start: start, nodes: 0 };
+    let mut p = FastLoader {
+        text: &text[..end],
+        b,
+        ascii,
+        pos: start,
+        line,
+        line_start: start,
+        nodes: 0,
+        last_column: Cell::new((0, 0)),
+    };
     p.skip_insignificant_lines();
     if p.pos == end {
         return Some(None);
@@ -126,6 +137,9 @@ struct FastLoader<'a> {
     line_start: usize,
     /// Nodes built so far.
     nodes: usize,
+    /// The last (offset, column) [`Self::span`] counted on a non-ASCII text, where the
+    /// next count on the same line resumes, so a long line costs one pass.
+    last_column: Cell<(usize, usize)>,
 }
 
 fn skip_spaces(b: &[u8], from: usize) -> usize {
@@ -139,8 +153,15 @@ fn is_word_end(b: &[u8], i: usize) -> bool {
 impl<'a> FastLoader<'a> {
     /// The position of byte `at` of the current line.
     fn span(&self, at: usize) -> Span {
-        let before = &self.b[self.line_start..at];
-        let col = if self.ascii { before.len() } else { before.iter().filter(|&&c| c & 0xc0 != 0x80).count() };
+        let col = if self.ascii {
+            at - self.line_start
+        } else {
+            let (offset, column) = self.last_column.get();
+            let (from, base) = if (self.line_start..=at).contains(&offset) { (offset, column) } else { (self.line_start, 0) };
+            let col = base + self.b[from..at].iter().filter(|&&c| c & 0xc0 != 0x80).count();
+            self.last_column.set((at, col));
+            col
+        };
         Span { line: (self.line + 1) as u32, col: (col + 1) as u32, offset: at }
     }
 
