@@ -12,7 +12,10 @@
 //!   `1:30` → 90, `1e3` → str, dates, …);
 //! * `construct` + `scalars` + `key` — `SafeConstructor`: merge keys, duplicate keys
 //!   last-wins with Python equality, standard tags only;
-//! * `json` — accessors and [`Value::to_json`].
+//! * `json` — accessors and [`Value::to_json`];
+//! * `fast` — a one-pass loader for the block-style subset nearly every agent file is
+//!   written in, producing exactly the pipeline's nodes; anything outside the subset
+//!   goes through the whole pipeline above.
 //!
 //! Every rule is pinned by goldens from the real PyYAML 6.0.3
 //! (`tests/goldens/pyyaml`, both `SafeLoader` and `CSafeLoader`, see [`Loader`]).
