@@ -12,7 +12,10 @@
 //!   `1:30` → 90, `1e3` → str, dates, …);
 //! * `construct` + `scalars` + `key` — `SafeConstructor`: merge keys, duplicate keys
 //!   last-wins with Python equality, standard tags only;
-//! * `json` — accessors and [`Value::to_json`].
+//! * `json` — accessors and [`Value::to_json`];
+//! * `fast` — a one-pass loader for the block-style subset nearly every agent file is
+//!   written in, producing exactly the pipeline's nodes; anything outside the subset
+//!   goes through the whole pipeline above.
 //!
 //! Every rule is pinned by goldens from the real PyYAML 6.0.3
 //! (`tests/goldens/pyyaml`, both `SafeLoader` and `CSafeLoader`, see [`Loader`]).
@@ -38,6 +41,7 @@
 
 mod compose;
 mod construct;
+mod fast;
 mod json;
 mod key;
 mod parser;
@@ -88,6 +92,15 @@ pub fn load(text: &str) -> Result<Option<Node>, YamlError> {
 
 /// [`load`] with the rules of the given PyYAML [`Loader`].
 pub fn load_with(text: &str, loader: Loader) -> Result<Option<Node>, YamlError> {
+    match fast::load(text) {
+        Some(node) => Ok(Some(node)),
+        None => load_full_pipeline(text, loader),
+    }
+}
+
+/// [`load_with`] through every stage (scanner, parser, composer, constructor), without
+/// the fast path for common documents.
+fn load_full_pipeline(text: &str, loader: Loader) -> Result<Option<Node>, YamlError> {
     let mut composer = compose::Composer::new(text, loader)?;
     match composer.get_single_node()? {
         None => Ok(None),
@@ -104,6 +117,14 @@ pub fn load_all(text: &str) -> Result<Vec<Option<Node>>, YamlError> {
 
 /// [`load_all`] with the rules of the given PyYAML [`Loader`].
 pub fn load_all_with(text: &str, loader: Loader) -> Result<Vec<Option<Node>>, YamlError> {
+    match fast::load_documents(text, usize::MAX) {
+        Some(docs) => Ok(docs.into_iter().map(Some).collect()),
+        None => load_all_full_pipeline(text, loader),
+    }
+}
+
+/// [`load_all_with`] through every stage, without the fast path.
+fn load_all_full_pipeline(text: &str, loader: Loader) -> Result<Vec<Option<Node>>, YamlError> {
     let mut composer = compose::Composer::new(text, loader)?;
     let mut docs = Vec::new();
     while composer.check_node()? {
@@ -115,3 +136,6 @@ pub fn load_all_with(text: &str, loader: Loader) -> Result<Vec<Option<Node>>, Ya
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod fast_tests;
