@@ -214,7 +214,7 @@ fn explorer_screens(root: &Path) -> Vec<(String, String)> {
         // The diff, where the agent has a shadowed definition: the files' own bytes.
         if let Some(Effect::OpenDiff { winner, other }) = app.apply(Action::Diff) {
             let index = app.index.as_ref().expect("index");
-            let (w, o) = (index.agent(index.by_id[&winner]).clone(), index.agent(index.by_id[&other]).clone());
+            let (w, o) = (index.agent(index.by_id(&winner).unwrap()).clone(), index.agent(index.by_id(&other).unwrap()).clone());
             let read = |a: &agentry::model::Agent| std::fs::read_to_string(&a.source.path).unwrap_or_default();
             let view = DiffView::build(&w, &o, &read(&w), &read(&o));
             app.set_diff_view(&winner, &other, view);

@@ -111,6 +111,18 @@ impl Source {
         }
         key
     }
+
+    /// Whether `key` is this source's [`Source::key`], without building it.
+    pub fn key_is(&self, key: &str) -> bool {
+        let Some(rest) = key.strip_prefix(self.scope.as_str()).and_then(|k| k.strip_prefix(':')) else {
+            return false;
+        };
+        let Some(rest) = rest.strip_prefix(self.rel.as_str()) else { return false };
+        match &self.card {
+            None => rest.is_empty(),
+            Some(card) => rest.strip_prefix('#') == Some(card.as_str()),
+        }
+    }
 }
 
 /// Lexical normalisation (`os.path.normpath` of an absolute path): `.` dropped, `..`
@@ -272,6 +284,21 @@ pub fn relative_to(path: &Path, base: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_matches_the_source_that_builds_it_and_no_other() {
+        let plain = Source { scope: Scope::User, path: "/h/a.md".into(), rel: "a.md".into(), card: None };
+        let card = Source { card: Some("x".into()), ..plain.clone() };
+        for source in [&plain, &card] {
+            assert!(source.key_is(&source.key()), "{}", source.key());
+        }
+        for other in ["user:a.md#x", "user:a.m", "user:a.md#", "project:a.md", "user:", "a.md", "usera.md"] {
+            assert!(!plain.key_is(other), "{other}");
+        }
+        for other in ["user:a.md", "user:a.md#", "user:a.md#xy", "user:a.mdx"] {
+            assert!(!card.key_is(other), "{other}");
+        }
+    }
 
     #[test]
     fn most_specific_root_wins_and_outside_paths_are_project_relative() {

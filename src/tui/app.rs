@@ -145,7 +145,7 @@ impl App {
     /// The selected agent's number in the index.
     pub fn selected_agent(&self) -> Option<usize> {
         let index = self.index.as_ref()?;
-        index.by_id.get(self.selected.as_deref()?).copied()
+        index.by_id(self.selected.as_deref()?)
     }
 
     pub fn agent(&self) -> Option<&Agent> {
@@ -191,7 +191,7 @@ impl App {
             self.on_selection_changed();
         }
         let diff = self.diff.take()?;
-        let exists = |id: &str| self.index.as_ref().is_some_and(|i| i.by_id.contains_key(id));
+        let exists = |id: &str| self.index.as_ref().is_some_and(|i| i.by_id(id).is_some());
         if !exists(&diff.winner) || !diff.other().is_some_and(exists) {
             self.notice = Some("the compared definitions changed; diff closed".into());
             return None;
@@ -225,7 +225,7 @@ impl App {
         let only = self.visible_matches();
         self.rows = if self.tree { index.tree_rows(only) } else { index.flat_rows(only) };
         let found = self.selected.as_ref().and_then(|id| {
-            let n = *index.by_id.get(id)?;
+            let n = index.by_id(id)?;
             self.rows.iter().position(|r| matches!(r, Row::Agent { agent, .. } if *agent == n))
         });
         match found {

@@ -4,8 +4,11 @@
 //! (flat, filtered, or as a hierarchy tree).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
 use std::path::Path;
 use std::sync::Arc;
+
+use hashbrown::HashTable;
 
 use super::haystacks::Haystacks;
 use crate::model::{Agent, Catalog, Diagnostic, EdgeKind, Status};
@@ -31,11 +34,16 @@ pub struct Index {
     pub catalog: Arc<Catalog>,
     /// (report, position in report) of each agent.
     pub agents: Vec<(usize, usize)>,
-    pub by_id: HashMap<String, usize>,
-    /// `(ecosystem, source key)` → agent.
-    by_key: HashMap<(&'static str, String), usize>,
-    /// `(report, name)` → every definition of that name, in precedence order.
-    by_name: HashMap<(usize, String), Vec<usize>>,
+    // The lookups hold agent numbers, never copies of their keys and names: on a
+    // 100,000-agent workspace three string-keyed maps were 25 MB.
+    /// `(ecosystem, source key)` → agent; hashed and compared through the agent.
+    by_key: HashTable<u32>,
+    /// The agents sharing each agent's name in its framework (its name group), in
+    /// precedence order: `same_name[name_groups[g]..name_groups[g + 1]]` for the
+    /// agent's group `g = name_group[n]`.
+    name_group: Vec<u32>,
+    name_groups: Vec<u32>,
+    same_name: Vec<usize>,
     /// Diagnostics per agent (matched by its file), counted.
     pub diagnostic_counts: Vec<usize>,
     /// Search text per agent: name, framework, path, description.
@@ -63,9 +71,9 @@ impl Index {
             *per_path.entry(d.path.as_path()).or_default() += 1;
         }
         let mut agents = Vec::new();
-        let mut by_id = HashMap::new();
-        let mut by_key = HashMap::new();
-        let mut by_name: HashMap<(usize, String), Vec<usize>> = HashMap::new();
+        let mut by_key = HashTable::new();
+        let mut groups: HashMap<(usize, &str), u32> = HashMap::new();
+        let mut name_group = Vec::new();
         let mut diagnostic_counts = Vec::new();
         let mut haystacks = Haystacks::default();
         let mut report_winners = vec![0; catalog.reports.len()];
@@ -85,15 +93,35 @@ impl Index {
                     Status::Shadowed | Status::Equivalent => totals.shadowed += 1,
                     Status::Invalid => totals.invalid += 1,
                 }
-                let key = agent.source.key();
-                by_id.insert(format!("{}:{key}", agent.ecosystem), n);
-                by_key.insert((agent.ecosystem, key), n);
-                by_name.entry((r, agent.name.clone())).or_default().push(n);
+                let hash = key_hash(agent.ecosystem, &[agent.source.scope.as_str(), ":", &agent.source.rel], &agent.source.card);
+                by_key.insert_unique(hash, n as u32, |&m: &u32| agent_hash(&catalog, &agents, m as usize));
+                let next = groups.len() as u32;
+                name_group.push(*groups.entry((r, agent.name.as_str())).or_insert(next));
                 diagnostic_counts.push(per_path.get(agent.source.path.as_path()).copied().unwrap_or(0));
                 haystacks.push(&haystack(agent));
             }
         }
-        Index { catalog, agents, by_id, by_key, by_name, diagnostic_counts, haystacks, totals, report_winners }
+        let (name_groups, same_name) = members_by_group(&name_group, groups.len());
+        drop(groups);
+        Index {
+            catalog,
+            agents,
+            by_key,
+            name_group,
+            name_groups,
+            same_name,
+            diagnostic_counts,
+            haystacks,
+            totals,
+            report_winners,
+        }
+    }
+
+    /// The agent whose id (`ecosystem:source key`, as [`Agent::id`]) is given.
+    pub fn by_id(&self, id: &str) -> Option<usize> {
+        // Framework names hold no `:`, so the id's first one ends the ecosystem.
+        let (ecosystem, key) = id.split_once(':')?;
+        self.lookup(ecosystem, key)
     }
 
     pub fn agent(&self, n: usize) -> &Agent {
@@ -107,8 +135,8 @@ impl Index {
 
     /// Every definition of the agent's name in its framework, precedence order.
     pub fn sources_of(&self, n: usize) -> &[usize] {
-        let a = self.agent(n);
-        self.by_name.get(&(self.report_of(n), a.name.clone())).map(Vec::as_slice).unwrap_or(&[])
+        let g = self.name_group[n] as usize;
+        &self.same_name[self.name_groups[g] as usize..self.name_groups[g + 1] as usize]
     }
 
     /// How many definitions the agent hides (for a winner), else 0.
@@ -121,7 +149,16 @@ impl Index {
     }
 
     pub fn by_source_key(&self, ecosystem: &'static str, key: &str) -> Option<usize> {
-        self.by_key.get(&(ecosystem, key.to_string())).copied()
+        self.lookup(ecosystem, key)
+    }
+
+    fn lookup(&self, ecosystem: &str, key: &str) -> Option<usize> {
+        let hash = key_hash(ecosystem, &[key], &None);
+        let found = self.by_key.find(hash, |&m| {
+            let a = self.agent(m as usize);
+            a.ecosystem == ecosystem && a.source.key_is(key)
+        });
+        found.map(|&m| m as usize)
     }
 
     /// The agent a diagnostic is about: the definition it failed, else the first
@@ -227,6 +264,48 @@ impl Index {
     }
 }
 
+/// The hash of `ecosystem` and a source key given in pieces (the key's text is the
+/// pieces, then `#card` when there is one): an agent's key hashes from its parts
+/// without being built, a looked-up key from its whole text, to the same value.
+fn key_hash(ecosystem: &str, pieces: &[&str], card: &Option<String>) -> u64 {
+    // SipHash with fixed keys reads a byte stream: pieces hash as their concatenation.
+    let mut h = KEY_HASHER.build_hasher();
+    h.write(ecosystem.as_bytes());
+    h.write_u8(0xff);
+    pieces.iter().for_each(|p| h.write(p.as_bytes()));
+    if let Some(card) = card {
+        h.write(b"#");
+        h.write(card.as_bytes());
+    }
+    h.finish()
+}
+
+const KEY_HASHER: std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher> =
+    std::hash::BuildHasherDefault::new();
+
+fn agent_hash(catalog: &Catalog, agents: &[(usize, usize)], n: usize) -> u64 {
+    let (r, i) = agents[n];
+    let a = &catalog.reports[r].agents[i];
+    key_hash(a.ecosystem, &[a.source.scope.as_str(), ":", &a.source.rel], &a.source.card)
+}
+
+/// Each group's members in agent order, flattened: the group `g` is
+/// `members[starts[g]..starts[g + 1]]`.
+fn members_by_group(group_of: &[u32], groups: usize) -> (Vec<u32>, Vec<usize>) {
+    let mut starts = vec![0u32; groups + 1];
+    group_of.iter().for_each(|&g| starts[g as usize + 1] += 1);
+    for g in 0..groups {
+        starts[g + 1] += starts[g];
+    }
+    let mut next = starts.clone();
+    let mut members = vec![0; group_of.len()];
+    for (n, &g) in group_of.iter().enumerate() {
+        members[next[g as usize] as usize] = n;
+        next[g as usize] += 1;
+    }
+    (starts, members)
+}
+
 fn haystack(agent: &Agent) -> String {
     let description: String = agent.description.chars().take(HAYSTACK_DESCRIPTION).collect();
     let mut path = agent.source.rel.clone();
@@ -235,4 +314,48 @@ fn haystack(agent: &Agent) -> String {
         path.push_str(card);
     }
     format!("{} {} {} {}", agent.name, agent.ecosystem, path, description)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{EcosystemReport, Roots, Scope, Source};
+
+    fn agent(ecosystem: &'static str, name: &str, rel: &str, card: Option<&str>, status: Status) -> Agent {
+        let source = Source { scope: Scope::Project, path: rel.into(), rel: rel.into(), card: card.map(str::to_string) };
+        Agent::new(ecosystem, name.into(), source, status, String::new())
+    }
+
+    #[test]
+    fn ids_keys_and_names_find_their_agents() {
+        let mut a = EcosystemReport::new("kimi");
+        a.agents = vec![
+            agent("kimi", "x", "x.yaml", None, Status::Wins),
+            agent("kimi", "y", "y.yaml", None, Status::Wins),
+            agent("kimi", "x", "sub/x.yaml", None, Status::Shadowed),
+        ];
+        let mut b = EcosystemReport::new("fast-agent");
+        b.agents = vec![
+            agent("fast-agent", "x", "cards.md", Some("x"), Status::Wins),
+            agent("fast-agent", "x", "cards.md", Some("x2"), Status::Shadowed),
+        ];
+        let roots = Roots { project: "/p".into(), home: "/h".into(), xdg: "/x".into(), builtins: None };
+        let catalog = Catalog { generation: 1, roots, reports: vec![Arc::new(a), Arc::new(b)] };
+        let index = Index::new(Arc::new(catalog));
+        for n in 0..index.agents.len() {
+            assert_eq!(index.by_id(&index.agent(n).id()), Some(n));
+        }
+        assert_eq!(index.by_id("kimi:project:sub/x.yaml"), Some(2));
+        assert_eq!(index.by_id("fast-agent:project:cards.md#x2"), Some(4));
+        assert_eq!(index.by_id("fast-agent:project:cards.md"), None);
+        assert_eq!(index.by_id("kimi:project:cards.md#x"), None);
+        assert_eq!(index.by_id("kimi"), None);
+        assert_eq!(index.by_source_key("fast-agent", "project:cards.md#x"), Some(3));
+        // Names group per framework, in precedence order.
+        assert_eq!(index.sources_of(0), &[0, 2]);
+        assert_eq!(index.sources_of(2), &[0, 2]);
+        assert_eq!(index.sources_of(1), &[1]);
+        assert_eq!(index.sources_of(4), &[3, 4]);
+        assert_eq!(index.shadows(0), 1);
+    }
 }

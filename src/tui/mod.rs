@@ -231,8 +231,8 @@ impl Driver<'_> {
             Effect::Copy(text) => terminal::copy_osc52(&text)?,
             Effect::OpenDiff { winner, other } => {
                 let view = app.index.as_ref().and_then(|index| {
-                    let w = index.agent(*index.by_id.get(&winner)?);
-                    let o = index.agent(*index.by_id.get(&other)?);
+                    let w = index.agent(index.by_id(&winner)?);
+                    let o = index.agent(index.by_id(&other)?);
                     Some(DiffView::build(w, o, &read_bounded(&w.source.path), &read_bounded(&o.source.path)))
                 });
                 if let Some(view) = view {
