@@ -80,8 +80,8 @@ fn select_name(app: &mut App, name: &str) {
 fn open_diff(app: &mut App) {
     let Some(Effect::OpenDiff { winner, other }) = app.apply(Action::Diff) else { panic!("no diff effect") };
     let index = app.index.as_ref().expect("index");
-    let w = index.agent(index.by_id[&winner]).clone();
-    let o = index.agent(index.by_id[&other]).clone();
+    let w = index.agent(index.by_id(&winner).unwrap()).clone();
+    let o = index.agent(index.by_id(&other).unwrap()).clone();
     let view = DiffView::build(
         &w,
         &o,
