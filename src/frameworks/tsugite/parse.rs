@@ -253,11 +253,7 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
             ));
         };
         let line = key_node.span.line;
-        attributes.push(Attribute {
-            key: key.clone(),
-            line,
-            value: value_node.value.to_json(),
-        });
+        attributes.push(Attribute::new(key.as_str(), line, value_node.value.to_json()));
         let Some(i) = schema::index_of(key) else {
             return Err(validation(
                 path,
