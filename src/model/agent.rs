@@ -37,15 +37,16 @@ impl Status {
 /// One file position that contributed to a field.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Site {
-    /// The source key of the file (`project:agents/a.md`).
-    pub source: Box<str>,
+    /// The source key of the file (`project:agents/a.md`), one for all the sites
+    /// of the file's fields.
+    pub source: Arc<str>,
     /// 1-based line of the key, when the value came from a file.
     pub line: Option<u32>,
 }
 
 impl Site {
-    pub fn new(source: &str, line: Option<u32>) -> Site {
-        Site { source: source.into(), line }
+    pub fn new(source: &Arc<str>, line: Option<u32>) -> Site {
+        Site { source: Arc::clone(source), line }
     }
 }
 
@@ -75,7 +76,7 @@ pub struct FieldOrigin {
 }
 
 impl FieldOrigin {
-    pub fn own(source: &str, line: Option<u32>, rule: impl Into<Cow<'static, str>>) -> FieldOrigin {
+    pub fn own(source: &Arc<str>, line: Option<u32>, rule: impl Into<Cow<'static, str>>) -> FieldOrigin {
         FieldOrigin {
             provenance: Provenance::Own,
             sites: Box::new([Site::new(source, line)]),

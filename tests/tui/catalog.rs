@@ -27,7 +27,7 @@ fn field(key: &str, value: serde_json::Value, provenance: Provenance, sites: &[(
         value: value.into(),
         origin: FieldOrigin {
             provenance,
-            sites: sites.iter().map(|(s, l)| Site::new(s, Some(*l))).collect(),
+            sites: sites.iter().map(|(s, l)| Site::new(&Arc::from(*s), Some(*l))).collect(),
             rule: rule.to_string().into(),
         },
     }

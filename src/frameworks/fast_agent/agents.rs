@@ -36,7 +36,7 @@ const CONFIG_ATTRIBUTES: &[&str] = &[
     "trim_tool_history", "skills", "type",
 ];
 
-fn origin(card: &Card, source: &str, key: &str) -> FieldOrigin {
+fn origin(card: &Card, source: &Arc<str>, key: &str) -> FieldOrigin {
     let line_of = |k: &str| card.attributes.iter().find(|a| *a.key == *k).map(|a| a.line);
     let own_keys: Vec<&str> = match attribute_of(key) {
         [] => vec![key],
@@ -59,7 +59,7 @@ fn origin(card: &Card, source: &str, key: &str) -> FieldOrigin {
     FieldOrigin { provenance: Provenance::Own, sites, rule }
 }
 
-fn config_origin(card: &Card, source: &str) -> FieldOrigin {
+fn config_origin(card: &Card, source: &Arc<str>) -> FieldOrigin {
     let given: Vec<_> = card.attributes.iter().filter(|a| CONFIG_ATTRIBUTES.contains(&&*a.key)).collect();
     if given.is_empty() {
         return FieldOrigin::default("every AgentConfig setting is fast-agent's default");
@@ -75,7 +75,7 @@ fn config_origin(card: &Card, source: &str) -> FieldOrigin {
     }
 }
 
-fn history_origin(card: &Card, source: &str) -> FieldOrigin {
+fn history_origin(card: &Card, source: &Arc<str>) -> FieldOrigin {
     let mut sites = Vec::new();
     if let Some(a) = card.attributes.iter().find(|a| &*a.key == "messages") {
         sites.push(Site::new(source, Some(a.line)));
@@ -98,13 +98,15 @@ fn history_origin(card: &Card, source: &str) -> FieldOrigin {
 /// card data, the card's `AgentConfig`, the history. The values move in; the card's
 /// memo and the agents built from it share these fields.
 pub fn card_fields(card: &Card, source: &str, stored: Stored) -> Arc<[Field]> {
+    // One key for all the sites of the card's fields.
+    let source: Arc<str> = source.into();
     let mut fields: Vec<Field> = Vec::with_capacity(stored.data.len() + 2);
     for (key, value) in stored.data {
-        let origin = origin(card, source, &key);
+        let origin = origin(card, &source, &key);
         fields.push(Field::new(key, value, origin));
     }
-    fields.push(Field::new("config", Json::Object(stored.config), config_origin(card, source)));
-    fields.push(Field::new("history", Json::Array(Vec::new()), history_origin(card, source)));
+    fields.push(Field::new("config", Json::Object(stored.config), config_origin(card, &source)));
+    fields.push(Field::new("history", Json::Array(Vec::new()), history_origin(card, &source)));
     fields.into()
 }
 

@@ -13,7 +13,7 @@ pub fn with_note(mut origin: FieldOrigin, note: &str) -> FieldOrigin {
     origin
 }
 
-pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<SpecFile>], key: &dyn Fn(&Path) -> String) -> FieldOrigin {
+pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<SpecFile>], key: &dyn Fn(&Path) -> Arc<str>) -> FieldOrigin {
     let mut contributors: Vec<usize> = args.iter().map(|a| a.2).collect();
     contributors.sort_unstable();
     contributors.dedup();
@@ -63,7 +63,7 @@ pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<SpecFile>
 pub fn nullable_origin(
     at: Option<usize>,
     files: &[Arc<SpecFile>],
-    key: &dyn Fn(&Path) -> String,
+    key: &dyn Fn(&Path) -> Arc<str>,
     slot: fn(&SpecFile) -> &Slot<String>,
     field: &str,
     default: &str,
@@ -84,7 +84,7 @@ pub fn nullable_origin(
 pub fn list_origin<T>(
     at: Option<usize>,
     files: &[Arc<SpecFile>],
-    key: &dyn Fn(&Path) -> String,
+    key: &dyn Fn(&Path) -> Arc<str>,
     slot: fn(&SpecFile) -> &Slot<T>,
     field: &str,
     null_becomes: &str,

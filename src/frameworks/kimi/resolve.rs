@@ -325,11 +325,11 @@ impl<'a> Resolver<'a> {
             ));
         }
         // A file's key is asked for by most fields' origins: asked of the load once.
-        let keys: Vec<std::cell::OnceCell<String>> = files.iter().map(|_| Default::default()).collect();
-        let key_at = |i: usize| keys[i].get_or_init(|| (self.key)(&files[i].path)).clone();
+        let keys: Vec<std::cell::OnceCell<Arc<str>>> = files.iter().map(|_| Default::default()).collect();
+        let key_at = |i: usize| Arc::clone(keys[i].get_or_init(|| (self.key)(&files[i].path).into()));
         let file_key = |p: &Path| match files.iter().position(|f| f.path == p) {
             Some(i) => key_at(i),
-            None => (self.key)(p),
+            None => Arc::from((self.key)(p)),
         };
         let site = |i: usize, line: Option<u32>| Site::new(&key_at(i), line);
         let pick = |get: &dyn Fn(&SpecFile) -> bool| -> Option<usize> { (0..files.len()).find(|&i| get(&files[i])) };

@@ -181,6 +181,8 @@ fn find_tag(text: &str, from: usize, tag: &str) -> Option<usize> {
 /// Builds the definition of one file; `stem` is the file name's stem, `source` the
 /// file's source key (for origins).
 pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failure> {
+    // One key for all the sites of the file's fields.
+    let source: std::sync::Arc<str> = source.into();
     let text = decode(bytes)?;
     let split = frontmatter::split(&text);
     let front = front_matter(&split)?;
@@ -191,7 +193,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
     let mut fields = Vec::new();
     let mut push = |key: &'static str, value: Json, from: &[&str], default_rule: &'static str| {
         let origin = match from.iter().find_map(|k| fm.line(k).map(|l| (k, l))) {
-            Some((k, line)) => FieldOrigin::own(source, Some(line), format!("`{k}:` in the front matter")),
+            Some((k, line)) => FieldOrigin::own(&source, Some(line), format!("`{k}:` in the front matter")),
             None => FieldOrigin::default(default_rule),
         };
         fields.push(Field::new(key, value, origin));
@@ -341,7 +343,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
     let origin = match fm.line("description") {
         Some(line) => FieldOrigin {
             provenance: crate::model::Provenance::Own,
-            sites: Box::new([crate::model::Site::new(source, Some(line))]),
+            sites: Box::new([crate::model::Site::new(&source, Some(line))]),
             rule: "extracted from the <example> tags of `description:`".into(),
         },
         None => FieldOrigin::default("default: none (no description)"),
@@ -362,7 +364,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
         .entries
         .iter()
         .filter(|(k, _)| matches!(&k.value, Value::Str(s) if !KNOWN.contains(&s.as_str())))
-        .map(|(k, _)| crate::model::Site::new(source, Some(k.span.line + fm.line_offset)))
+        .map(|(k, _)| crate::model::Site::new(&source, Some(k.span.line + fm.line_offset)))
         .collect();
     let origin = if meta_sites.is_empty() {
         FieldOrigin::default("default: empty (no unknown keys)")

@@ -127,11 +127,12 @@ impl Parsed {
             })
             .clone();
         let rel = site_path(&self.source);
+        let source: std::sync::Arc<str> = self.source.as_str().into();
         for w in &self.written {
             config.values[w.index] = w.value.clone();
             config.set[w.index] = true;
             config.origins[w.index] =
-                FieldOrigin::own(&self.source, Some(w.line), format!("set in {rel}:{}", w.line));
+                FieldOrigin::own(&source, Some(w.line), format!("set in {rel}:{}", w.line));
         }
         config
     }
