@@ -11,7 +11,7 @@ mod pretty;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value as Json;
 
-use crate::model::{Agent, Diagnostic, EcosystemReport, Field, Severity, Status};
+use crate::model::{Agent, CompactJson, Diagnostic, EcosystemReport, Field, Severity, Status};
 
 pub const FORMAT: &str = "agentry.resolution/1";
 
@@ -147,31 +147,33 @@ impl AgentEntry<'_> {
 /// An agent's fields as one JSON object, by key in order.
 struct Fields<'a>(&'a [Field]);
 
-impl Fields<'_> {
-    /// As a JSON object keeps repeated keys: the first position, the last value.
-    fn repeated(&self) -> Option<serde_json::Map<String, Json>> {
+impl<'a> Fields<'a> {
+    /// The object's entries. As a JSON object keeps repeated keys: the first
+    /// position, the last value.
+    fn entries(&self) -> Vec<(&'a str, &'a CompactJson)> {
         let fields = self.0;
-        let repeated = fields.iter().enumerate().any(|(i, f)| fields[..i].iter().any(|g| g.key == f.key));
-        repeated.then(|| fields.iter().map(|f| (f.key.clone(), f.value.clone())).collect())
+        let mut entries: Vec<(&str, &CompactJson)> = Vec::with_capacity(fields.len());
+        for f in fields {
+            match entries.iter_mut().find(|(k, _)| *k == f.key) {
+                Some(entry) => entry.1 = &f.value,
+                None => entries.push((&f.key, &f.value)),
+            }
+        }
+        entries
     }
 
     /// The object at `depth`, as serialising it prints it there.
     fn print(&self, out: &mut Vec<u8>, depth: usize) -> serde_json::Result<()> {
-        match self.repeated() {
-            Some(map) => pretty::object(out, depth, map.iter().map(|(k, v)| (k.as_str(), v))),
-            None => pretty::object(out, depth, self.0.iter().map(|f| (f.key.as_str(), &f.value))),
-        }
+        pretty::object(out, depth, self.entries())
     }
 }
 
 impl Serialize for Fields<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if let Some(map) = self.repeated() {
-            return map.serialize(s);
-        }
-        let mut map = s.serialize_map(Some(self.0.len()))?;
-        for f in self.0 {
-            map.serialize_entry(&f.key, &f.value)?;
+        let entries = self.entries();
+        let mut map = s.serialize_map(Some(entries.len()))?;
+        for (k, v) in entries {
+            map.serialize_entry(k, v)?;
         }
         map.end()
     }

@@ -40,7 +40,7 @@ fn cards(r: &EcosystemReport) -> Vec<Card> {
         .map(|a| {
             let history = a
                 .field("history")
-                .and_then(|f| f.value.as_array().cloned())
+                .and_then(|f| f.value.to_json().as_array().cloned())
                 .unwrap_or_default()
                 .iter()
                 .map(|m| (m["role"].as_str().unwrap_or("").to_string(), m["text"].as_str().unwrap_or("").to_string()))
@@ -153,12 +153,12 @@ fn pmo_example_system_block_and_inline_history() {
         )]
     );
     let agent = &r.agents[0];
-    let config = &agent.field("config").expect("config").value;
+    let config = &agent.field("config").expect("config").value.to_json();
     assert_eq!(config["servers"], json!(["time", "github", "filesystem"]));
     assert_eq!(config["tools"], json!({"time": ["get_time"], "github": ["search_*"]}));
     assert_eq!(config["default"], json!(true));
-    assert_eq!(agent.field("child_agents").map(|f| &f.value), Some(&json!(["NY-Project-Manager", "London-Project-Manager"])));
-    assert_eq!(agent.field("history_mode").map(|f| &f.value), Some(&json!("scratch")));
+    assert_eq!(agent.field("child_agents").map(|f| f.value.to_json()), Some(json!(["NY-Project-Manager", "London-Project-Manager"])));
+    assert_eq!(agent.field("history_mode").map(|f| f.value.to_json()), Some(json!("scratch")));
     let edges: Vec<_> = agent.edges.iter().map(|e| (e.kind, e.name.as_str(), e.target.clone())).collect();
     assert_eq!(
         edges,
@@ -193,7 +193,7 @@ fn post_writer_bundle_with_chain_and_user_block() {
     );
     assert!(errors(&r).is_empty());
     let chain = r.agents.iter().find(|a| a.name == "post_writer").expect("post_writer");
-    assert_eq!(chain.field("sequence").map(|f| &f.value), Some(&json!(["url_fetcher", "social_media"])));
+    assert_eq!(chain.field("sequence").map(|f| f.value.to_json()), Some(json!(["url_fetcher", "social_media"])));
     let edges: Vec<_> = chain.edges.iter().map(|e| (e.kind, e.name.clone(), e.target.clone())).collect();
     assert_eq!(
         edges,
@@ -203,7 +203,7 @@ fn post_writer_bundle_with_chain_and_user_block() {
         ]
     );
     let fetcher = r.agents.iter().find(|a| a.name == "url_fetcher").expect("url_fetcher");
-    assert_eq!(fetcher.field("config").map(|f| &f.value["servers"]), Some(&json!(["fetch"])));
+    assert_eq!(fetcher.field("config").map(|f| f.value.to_json()["servers"].clone()), Some(json!(["fetch"])));
     // The released loader sees the chain's `---USER` line inside the first card's body
     // and rejects the whole file.
     let warnings = dialect_warnings("post-writer-bundle");
@@ -224,7 +224,7 @@ fn instruction_concatenation_history_order_and_bundle_names() {
         combined.system_prompt.as_deref(),
         Some("From the attribute.\nPrelude text.\n\n---\n\nStill prelude after a horizontal rule.\nFirst system block.\nSecond system block.")
     );
-    let history: Vec<Json> = combined.field("history").and_then(|f| f.value.as_array().cloned()).unwrap_or_default();
+    let history: Vec<Json> = combined.field("history").and_then(|f| f.value.to_json().as_array().cloned()).unwrap_or_default();
     assert_eq!(
         history,
         vec![

@@ -266,7 +266,7 @@ fn byte_order_marks_and_crlf_line_ends_load_as_the_frameworks_load_them() {
     loaded.assert_loads("kimi", KI, "bommed");
     let desc = |eco: &str| {
         let a = loaded.catalog.agents().find(|a| a.ecosystem == eco && a.source.path.ends_with("bad.md"));
-        a.and_then(|a| a.field("description")).map(|f| f.value.clone())
+        a.and_then(|a| a.field("description")).map(|f| f.value.to_json())
     };
     assert_eq!(desc("openhands"), Some("d".into()), "CR is not part of the value");
 

@@ -177,13 +177,13 @@ fn fields_keep_their_origin_and_the_tree_its_edges() {
     assert_eq!(args.origin.sites.len(), 2);
     let tools = kid.field("tools").expect("tools");
     assert_eq!(tools.origin.provenance, Provenance::Inherited);
-    assert_eq!(tools.origin.sites[0].source, "project:lib/base.yaml");
+    assert_eq!(&*tools.origin.sites[0].source, "project:lib/base.yaml");
     assert_eq!(tools.origin.sites[0].line, Some(7));
     assert_eq!(kid.field("name").expect("name").origin.provenance, Provenance::Own);
     assert_eq!(kid.field("allowed_tools").expect("allowed").origin.provenance, Provenance::Default);
     assert_eq!(kid.edges[0].kind, EdgeKind::Extends);
     assert_eq!(kid.edges[0].target.as_deref(), Some("project:lib/base.yaml"));
-    assert!(kid.attributes.iter().any(|a| a.key == "extend" && a.line == 2));
+    assert!(kid.attributes.iter().any(|a| &*a.key == "extend" && a.line == 2));
 }
 
 #[test]

@@ -145,14 +145,14 @@ fn a_three_level_chain_names_file_line_and_rule_of_every_merged_field() {
     );
     let tools = child.field("tools").expect("tools");
     assert_eq!(
-        tools.value,
+        tools.value.to_json(),
         serde_json::json!(["read_file", "run", "write_file"])
     );
     let lines: Vec<_> = tools
         .origin
         .sites
         .iter()
-        .map(|s| (s.source.as_str(), s.line))
+        .map(|s| (&*s.source, s.line))
         .collect();
     assert_eq!(
         lines,
@@ -178,7 +178,7 @@ fn a_three_level_chain_names_file_line_and_rule_of_every_merged_field() {
         turns.origin.rule
     );
     let kwargs = child.field("model_kwargs").expect("model_kwargs");
-    assert_eq!(kwargs.origin.sites[0].source, "project:agents/grand.md");
+    assert_eq!(&*kwargs.origin.sites[0].source, "project:agents/grand.md");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -466,7 +466,7 @@ mod tests {
             description: String::new(),
             fields: fields
                 .iter()
-                .map(|(k, v)| Field { key: k.to_string(), value: v.clone(), origin: FieldOrigin::default("test") })
+                .map(|(k, v)| Field::new(k.to_string(), v.clone(), FieldOrigin::default("test")))
                 .collect(),
             attributes: Default::default(),
             system_prompt: Some(prompt.into()),

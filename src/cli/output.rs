@@ -125,7 +125,7 @@ fn site_text(f: &crate::model::Field) -> String {
         .iter()
         .map(|s| match s.line {
             Some(l) => format!("{}:{l}", s.source),
-            None => s.source.clone(),
+            None => s.source.to_string(),
         })
         .collect::<Vec<_>>()
         .join(", ")

@@ -64,25 +64,25 @@ pub fn fields(winner: &Agent, other: &Agent) -> Vec<FieldChange> {
     for new in winner.fields.iter() {
         let change = match other.field(&new.key) {
             None => FieldChange {
-                key: new.key.clone(),
+                key: new.key.to_string(),
                 change: Change::Added,
                 old: None,
-                new: Some(new.value.clone()),
+                new: Some(new.value.to_json()),
                 items: Vec::new(),
             },
             Some(old) if old.value == new.value => FieldChange {
-                key: new.key.clone(),
+                key: new.key.to_string(),
                 change: Change::Same,
-                old: Some(old.value.clone()),
-                new: Some(new.value.clone()),
+                old: Some(old.value.to_json()),
+                new: Some(new.value.to_json()),
                 items: Vec::new(),
             },
             Some(old) => FieldChange {
-                key: new.key.clone(),
+                key: new.key.to_string(),
                 change: Change::Changed,
-                old: Some(old.value.clone()),
-                new: Some(new.value.clone()),
-                items: items(&old.value, &new.value),
+                old: Some(old.value.to_json()),
+                new: Some(new.value.to_json()),
+                items: items(&old.value.to_json(), &new.value.to_json()),
             },
         };
         out.push(change);
@@ -90,9 +90,9 @@ pub fn fields(winner: &Agent, other: &Agent) -> Vec<FieldChange> {
     for old in other.fields.iter() {
         if winner.field(&old.key).is_none() {
             out.push(FieldChange {
-                key: old.key.clone(),
+                key: old.key.to_string(),
                 change: Change::Removed,
-                old: Some(old.value.clone()),
+                old: Some(old.value.to_json()),
                 new: None,
                 items: Vec::new(),
             });
@@ -176,11 +176,7 @@ mod tests {
             description: String::new(),
             fields: fields
                 .iter()
-                .map(|(k, v)| crate::model::Field {
-                    key: k.to_string(),
-                    value: v.clone(),
-                    origin: FieldOrigin::default("test"),
-                })
+                .map(|(k, v)| crate::model::Field::new(k.to_string(), v.clone(), FieldOrigin::default("test")))
                 .collect(),
             attributes: Default::default(),
             system_prompt: None,

@@ -2,7 +2,7 @@
 //! export's agents: strings are searched for what to escape many bytes at a time
 //! where serde_json looks up every byte, and a prompt is most of an agent's bytes.
 
-use serde_json::Value as Json;
+use crate::model::CompactJson;
 
 /// A line break, then the indentation of `depth`.
 pub fn newline(out: &mut Vec<u8>, depth: usize) {
@@ -31,7 +31,7 @@ pub fn key(out: &mut Vec<u8>, depth: usize, index: usize, key: &str) {
 pub fn object<'a>(
     out: &mut Vec<u8>,
     depth: usize,
-    entries: impl IntoIterator<Item = (&'a str, &'a Json)>,
+    entries: impl IntoIterator<Item = (&'a str, &'a CompactJson)>,
 ) -> serde_json::Result<()> {
     let mut count = 0;
     for (k, v) in entries {
@@ -72,14 +72,14 @@ fn close(out: &mut Vec<u8>, depth: usize, count: usize, empty: &[u8; 2]) -> serd
 }
 
 /// A JSON value at `depth` (where its closing brace or bracket goes).
-pub fn value(out: &mut Vec<u8>, depth: usize, v: &Json) -> serde_json::Result<()> {
+pub fn value(out: &mut Vec<u8>, depth: usize, v: &CompactJson) -> serde_json::Result<()> {
     match v {
-        Json::String(s) => {
+        CompactJson::String(s) => {
             string(out, s);
             Ok(())
         }
-        Json::Array(items) => array(out, depth, items, |out, x| value(out, depth + 1, x)),
-        Json::Object(map) => object(out, depth, map.iter().map(|(k, v)| (k.as_str(), v))),
+        CompactJson::Array(items) => array(out, depth, items, |out, x| value(out, depth + 1, x)),
+        CompactJson::Object(entries) => object(out, depth, entries.iter().map(|(k, v)| (&**k, v))),
         // Numbers as serde_json formats them; null and booleans are words.
         scalar => serde_json::to_writer(out, scalar),
     }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use super::Source;
+use super::{CompactJson, Source};
 
 /// What became of one definition. `Equivalent` is a shadowed definition that resolves
 /// to exactly what the winner resolves to; `Invalid` is a definition the framework
@@ -37,10 +37,17 @@ impl Status {
 /// One file position that contributed to a field.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Site {
-    /// The source key of the file (`project:agents/a.md`).
-    pub source: String,
+    /// The source key of the file (`project:agents/a.md`), one for all the sites
+    /// of the file's fields.
+    pub source: Arc<str>,
     /// 1-based line of the key, when the value came from a file.
     pub line: Option<u32>,
+}
+
+impl Site {
+    pub fn new(source: &Arc<str>, line: Option<u32>) -> Site {
+        Site { source: Arc::clone(source), line }
+    }
 }
 
 /// How a field got its value.
@@ -61,40 +68,54 @@ pub enum Provenance {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FieldOrigin {
     pub provenance: Provenance,
-    pub sites: Vec<Site>,
+    /// Mostly none or one: a boxed slice has no room to spare.
+    pub sites: Box<[Site]>,
     /// Most rules are fixed words ("framework default"), borrowed rather than
     /// copied into each of the many fields that share them.
     pub rule: Cow<'static, str>,
 }
 
 impl FieldOrigin {
-    pub fn own(source: &str, line: Option<u32>, rule: impl Into<Cow<'static, str>>) -> FieldOrigin {
+    pub fn own(source: &Arc<str>, line: Option<u32>, rule: impl Into<Cow<'static, str>>) -> FieldOrigin {
         FieldOrigin {
             provenance: Provenance::Own,
-            sites: vec![Site { source: source.to_string(), line }],
+            sites: Box::new([Site::new(source, line)]),
             rule: rule.into(),
         }
     }
 
     pub fn default(rule: impl Into<Cow<'static, str>>) -> FieldOrigin {
-        FieldOrigin { provenance: Provenance::Default, sites: Vec::new(), rule: rule.into() }
+        FieldOrigin { provenance: Provenance::Default, sites: Box::default(), rule: rule.into() }
     }
 }
 
 /// An effective field, with the framework's own key name and JSON type.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Field {
-    pub key: String,
-    pub value: Json,
+    /// Mostly one of the framework's fixed names, borrowed.
+    pub key: Cow<'static, str>,
+    pub value: CompactJson,
     pub origin: FieldOrigin,
+}
+
+impl Field {
+    pub fn new(key: impl Into<Cow<'static, str>>, value: Json, origin: FieldOrigin) -> Field {
+        Field { key: key.into(), value: value.into(), origin }
+    }
 }
 
 /// A key as written in the definition's own file, before any coercion.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Attribute {
-    pub key: String,
+    pub key: Box<str>,
     pub line: u32,
-    pub value: Json,
+    pub value: CompactJson,
+}
+
+impl Attribute {
+    pub fn new(key: impl Into<Box<str>>, line: u32, value: Json) -> Attribute {
+        Attribute { key: key.into(), line, value: value.into() }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -23,11 +23,11 @@ fn source(scope: Scope, rel: &str) -> Source {
 
 fn field(key: &str, value: serde_json::Value, provenance: Provenance, sites: &[(&str, u32)], rule: &str) -> Field {
     Field {
-        key: key.into(),
-        value,
+        key: key.to_string().into(),
+        value: value.into(),
         origin: FieldOrigin {
             provenance,
-            sites: sites.iter().map(|(s, l)| Site { source: s.to_string(), line: Some(*l) }).collect(),
+            sites: sites.iter().map(|(s, l)| Site::new(&Arc::from(*s), Some(*l))).collect(),
             rule: rule.to_string().into(),
         },
     }
@@ -54,7 +54,7 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
             field("name", json!(name), Provenance::Own, &[(&key, 2)], "set in the file"),
             field("model", json!("gpt-5"), Provenance::Own, &[(&key, 3)], "set in the file"),
         ]),
-        attributes: Arc::new([Attribute { key: "name".into(), line: 2, value: json!(name) }]),
+        attributes: Arc::new([Attribute::new("name", 2, json!(name))]),
         system_prompt: Some(format!("# {name}\n\nYou review code.\n- be kind\n- be precise\n").into()),
         messages: Arc::default(),
         edges: Arc::default(),
@@ -81,7 +81,7 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     ));
     let mut shadowed = agent("openhands", "reviewer", Scope::User, ".openhands/agents/reviewer.md", Status::Shadowed);
     shadowed.shadowed_by = Some(reviewer.source.key());
-    Arc::get_mut(&mut shadowed.fields).expect("not shared yet")[1].value = json!("gpt-4o");
+    Arc::get_mut(&mut shadowed.fields).expect("not shared yet")[1].value = json!("gpt-4o").into();
     push(&mut shadowed.fields, field(
         "tools",
         json!(["read", "bash"]),
@@ -136,11 +136,7 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
         &[(&base_key, 5)],
         "inherited: the child does not set it",
     ));
-    push(&mut coder.fields, Field {
-        key: "temperature".into(),
-        value: json!(0.2),
-        origin: FieldOrigin::default("framework default"),
-    });
+    push(&mut coder.fields, Field::new("temperature", json!(0.2), FieldOrigin::default("framework default")));
     push(&mut coder.messages, Message {
         role: "user".into(),
         label: None,

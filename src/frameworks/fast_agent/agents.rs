@@ -36,14 +36,13 @@ const CONFIG_ATTRIBUTES: &[&str] = &[
     "trim_tool_history", "skills", "type",
 ];
 
-fn origin(card: &Card, source: &str, key: &str) -> FieldOrigin {
-    let line_of = |k: &str| card.attributes.iter().find(|a| a.key == k).map(|a| a.line);
+fn origin(card: &Card, source: &Arc<str>, key: &str) -> FieldOrigin {
+    let line_of = |k: &str| card.attributes.iter().find(|a| *a.key == *k).map(|a| a.line);
     let own_keys: Vec<&str> = match attribute_of(key) {
         [] => vec![key],
         keys => keys.to_vec(),
     };
-    let sites: Vec<Site> =
-        own_keys.iter().filter_map(|k| line_of(k)).map(|line| Site { source: source.to_string(), line: Some(line) }).collect();
+    let sites: Box<[Site]> = own_keys.iter().filter_map(|k| line_of(k)).map(|line| Site::new(source, Some(line))).collect();
     if sites.is_empty() {
         let rule = match key {
             "type" => "no `type`: an `agent` card (stored as `basic`)",
@@ -60,14 +59,14 @@ fn origin(card: &Card, source: &str, key: &str) -> FieldOrigin {
     FieldOrigin { provenance: Provenance::Own, sites, rule }
 }
 
-fn config_origin(card: &Card, source: &str) -> FieldOrigin {
-    let given: Vec<_> = card.attributes.iter().filter(|a| CONFIG_ATTRIBUTES.contains(&a.key.as_str())).collect();
+fn config_origin(card: &Card, source: &Arc<str>) -> FieldOrigin {
+    let given: Vec<_> = card.attributes.iter().filter(|a| CONFIG_ATTRIBUTES.contains(&&*a.key)).collect();
     if given.is_empty() {
         return FieldOrigin::default("every AgentConfig setting is fast-agent's default");
     }
     FieldOrigin {
         provenance: Provenance::Own,
-        sites: given.iter().map(|a| Site { source: source.to_string(), line: Some(a.line) }).collect(),
+        sites: given.iter().map(|a| Site::new(source, Some(a.line))).collect(),
         rule: format!(
             "AgentConfig from the card's {}; everything else is fast-agent's default",
             given.iter().map(|a| format!("`{}`", a.key)).collect::<Vec<_>>().join(", ")
@@ -76,13 +75,13 @@ fn config_origin(card: &Card, source: &str) -> FieldOrigin {
     }
 }
 
-fn history_origin(card: &Card, source: &str) -> FieldOrigin {
+fn history_origin(card: &Card, source: &Arc<str>) -> FieldOrigin {
     let mut sites = Vec::new();
-    if let Some(a) = card.attributes.iter().find(|a| a.key == "messages") {
-        sites.push(Site { source: source.to_string(), line: Some(a.line) });
+    if let Some(a) = card.attributes.iter().find(|a| &*a.key == "messages") {
+        sites.push(Site::new(source, Some(a.line)));
     }
     if !card.inline_history.is_empty() {
-        sites.push(Site { source: source.to_string(), line: None });
+        sites.push(Site::new(source, None));
     }
     if sites.is_empty() {
         return FieldOrigin::default("no `messages:` files: empty history");
@@ -92,23 +91,22 @@ fn history_origin(card: &Card, source: &str) -> FieldOrigin {
     } else {
         "the `messages:` files in listed order, then the inline ---USER/---ASSISTANT blocks (AgentCard RFC)".into()
     };
-    FieldOrigin { provenance: if sites.len() > 1 { Provenance::Merged } else { Provenance::Own }, sites, rule }
+    FieldOrigin { provenance: if sites.len() > 1 { Provenance::Merged } else { Provenance::Own }, sites: sites.into(), rule }
 }
 
 /// The oracle's fields of a card from `source` with an empty history: the stored
 /// card data, the card's `AgentConfig`, the history. The values move in; the card's
 /// memo and the agents built from it share these fields.
 pub fn card_fields(card: &Card, source: &str, stored: Stored) -> Arc<[Field]> {
+    // One key for all the sites of the card's fields.
+    let source: Arc<str> = source.into();
     let mut fields: Vec<Field> = Vec::with_capacity(stored.data.len() + 2);
     for (key, value) in stored.data {
-        let origin = origin(card, source, &key);
-        fields.push(Field { key, value, origin });
+        let origin = origin(card, &source, &key);
+        fields.push(Field::new(key, value, origin));
     }
-    // Collected again to fit: built key by key, the map has room for twice its keys,
-    // and it is kept as long as the card.
-    let config = stored.config.into_iter().collect();
-    fields.push(Field { key: "config".into(), value: Json::Object(config), origin: config_origin(card, source) });
-    fields.push(Field { key: "history".into(), value: Json::Array(Vec::new()), origin: history_origin(card, source) });
+    fields.push(Field::new("config", Json::Object(stored.config), config_origin(card, &source)));
+    fields.push(Field::new("history", Json::Array(Vec::new()), history_origin(card, &source)));
     fields.into()
 }
 
@@ -126,7 +124,7 @@ fn fields_of(entry: &Entry) -> Arc<[Field]> {
     let history: Vec<Json> = entry.history.iter().map(|m| json!({"role": m.role, "text": m.text})).collect();
     let mut fields = l.card_fields.to_vec();
     if let Some(last) = fields.last_mut() {
-        last.value = Json::Array(history);
+        last.value = Json::Array(history).into();
     }
     let fields: Arc<[Field]> = fields.into();
     // The first history wins the cache; another (a refresh that changed only a

@@ -87,7 +87,7 @@ fn fail(message: String, line: Option<u32>) -> Failure {
 /// because the legacy `smart` type rewrites it.
 pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failure> {
     let attributes: Vec<Attribute> =
-        raw.entries.iter().map(|e| Attribute { key: e.key.clone(), line: e.line, value: e.written.clone() }).collect();
+        raw.entries.iter().map(|e| Attribute::new(e.key.as_str(), e.line, e.written.clone())).collect();
 
     // 1. `type: smart` is a deprecated alias of `agent` with subagents and harness tools.
     if let Some(entry) = raw.get("type") {

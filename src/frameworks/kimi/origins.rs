@@ -13,17 +13,15 @@ pub fn with_note(mut origin: FieldOrigin, note: &str) -> FieldOrigin {
     origin
 }
 
-pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<SpecFile>], key: &dyn Fn(&Path) -> String) -> FieldOrigin {
+pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<SpecFile>], key: &dyn Fn(&Path) -> Arc<str>) -> FieldOrigin {
     let mut contributors: Vec<usize> = args.iter().map(|a| a.2).collect();
     contributors.sort_unstable();
     contributors.dedup();
-    let sites: Vec<Site> = contributors
-        .iter()
-        .map(|&i| Site { source: key(&files[i].path), line: files[i].system_prompt_args_line })
-        .collect();
+    let sites: Box<[Site]> =
+        contributors.iter().map(|&i| Site::new(&key(&files[i].path), files[i].system_prompt_args_line)).collect();
     let at = |s: &Site| match s.line {
         Some(l) => format!("{}:{l}", s.source),
-        None => s.source.clone(),
+        None => s.source.to_string(),
     };
     match contributors.as_slice() {
         [] => FieldOrigin::default("framework default: no file of the chain sets `system_prompt_args`; an empty mapping"),
@@ -65,7 +63,7 @@ pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<SpecFile>
 pub fn nullable_origin(
     at: Option<usize>,
     files: &[Arc<SpecFile>],
-    key: &dyn Fn(&Path) -> String,
+    key: &dyn Fn(&Path) -> Arc<str>,
     slot: fn(&SpecFile) -> &Slot<String>,
     field: &str,
     default: &str,
@@ -74,7 +72,7 @@ pub fn nullable_origin(
         Some(0) => FieldOrigin::own(&key(&files[0].path), slot(&files[0]).line, "set here; replaces the parent's value"),
         Some(i) => FieldOrigin {
             provenance: Provenance::Inherited,
-            sites: vec![Site { source: key(&files[i].path), line: slot(&files[i]).line }],
+            sites: Box::new([Site::new(&key(&files[i].path), slot(&files[i]).line)]),
             rule: format!("inherited from {}: nearer files leave `{field}` unset or null, which never replaces", key(&files[i].path)).into(),
         },
         None => FieldOrigin::default(format!("framework default: `{field}` null or unset becomes {default}")),
@@ -86,7 +84,7 @@ pub fn nullable_origin(
 pub fn list_origin<T>(
     at: Option<usize>,
     files: &[Arc<SpecFile>],
-    key: &dyn Fn(&Path) -> String,
+    key: &dyn Fn(&Path) -> Arc<str>,
     slot: fn(&SpecFile) -> &Slot<T>,
     field: &str,
     null_becomes: &str,
@@ -105,7 +103,7 @@ pub fn list_origin<T>(
     } else {
         FieldOrigin {
             provenance: Provenance::Inherited,
-            sites: vec![Site { source: key(&files[i].path), line: s.line }],
+            sites: Box::new([Site::new(&key(&files[i].path), s.line)]),
             rule: format!("inherited whole from {}: no nearer file sets `{field}`{null_note}", key(&files[i].path)).into(),
         }
     }

@@ -325,13 +325,13 @@ impl<'a> Resolver<'a> {
             ));
         }
         // A file's key is asked for by most fields' origins: asked of the load once.
-        let keys: Vec<std::cell::OnceCell<String>> = files.iter().map(|_| Default::default()).collect();
-        let key_at = |i: usize| keys[i].get_or_init(|| (self.key)(&files[i].path)).clone();
+        let keys: Vec<std::cell::OnceCell<Arc<str>>> = files.iter().map(|_| Default::default()).collect();
+        let key_at = |i: usize| Arc::clone(keys[i].get_or_init(|| (self.key)(&files[i].path).into()));
         let file_key = |p: &Path| match files.iter().position(|f| f.path == p) {
             Some(i) => key_at(i),
-            None => (self.key)(p),
+            None => Arc::from((self.key)(p)),
         };
-        let site = |i: usize, line: Option<u32>| Site { source: key_at(i), line };
+        let site = |i: usize, line: Option<u32>| Site::new(&key_at(i), line);
         let pick = |get: &dyn Fn(&SpecFile) -> bool| -> Option<usize> { (0..files.len()).find(|&i| get(&files[i])) };
         let set = |s: &dyn Fn(&SpecFile) -> bool| pick(s);
 
@@ -364,7 +364,7 @@ impl<'a> Resolver<'a> {
             } else {
                 FieldOrigin {
                     provenance: Provenance::Inherited,
-                    sites: vec![site(i, slot_line)],
+                    sites: Box::new([site(i, slot_line)]),
                     rule: format!(
                         "inherited from {}: no nearer file sets `{field}` (unset, `[]` and `{{}}` mean inherit)",
                         key_at(i)
@@ -470,10 +470,9 @@ impl Resolved {
         ];
         values
             .into_iter()
-            .map(|(k, value)| Field {
-                key: k.to_string(),
-                value,
-                origin: self.origins.get(k).cloned().unwrap_or_else(|| FieldOrigin::default("framework default")),
+            .map(|(k, value)| {
+                let origin = self.origins.get(k).cloned().unwrap_or_else(|| FieldOrigin::default("framework default"));
+                Field::new(k, value, origin)
             })
             .collect()
     }

@@ -154,7 +154,7 @@ fn validate(path: &Path, folder: &Path, root: Option<&Node>) -> Result<SpecFile,
     };
     let mut attributes = Vec::new();
     if let Some((key, value)) = entry(top, "version") {
-        attributes.push(Attribute { key: "version".into(), line: key.span.line, value: value.value.to_json() });
+        attributes.push(Attribute::new("version", key.span.line, value.value.to_json()));
         let version = py::str_of(&value.value);
         if version != "1" {
             return Err(Problem::new(
@@ -212,7 +212,7 @@ fn validate(path: &Path, folder: &Path, root: Option<&Node>) -> Result<SpecFile,
     for (key, value) in &agent.entries {
         let Value::Str(name) = &key.value else { continue };
         let line = Some(key.span.line);
-        attributes.push(Attribute { key: name.clone(), line: key.span.line, value: value.value.to_json() });
+        attributes.push(Attribute::new(name.as_str(), key.span.line, value.value.to_json()));
         match name.as_str() {
             "extend" => spec.extend = Slot { state: v.optional_str(name, value), line },
             "name" => spec.name = Slot { state: v.str_or_inherit(name, value), line },

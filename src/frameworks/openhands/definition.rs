@@ -181,6 +181,8 @@ fn find_tag(text: &str, from: usize, tag: &str) -> Option<usize> {
 /// Builds the definition of one file; `stem` is the file name's stem, `source` the
 /// file's source key (for origins).
 pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failure> {
+    // One key for all the sites of the file's fields.
+    let source: std::sync::Arc<str> = source.into();
     let text = decode(bytes)?;
     let split = frontmatter::split(&text);
     let front = front_matter(&split)?;
@@ -189,12 +191,12 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
     let invalid = |m: String, key: &str| fail(DiagKind::Validation, m, fm.line(key));
 
     let mut fields = Vec::new();
-    let mut push = |key: &str, value: Json, from: &[&str], default_rule: &'static str| {
+    let mut push = |key: &'static str, value: Json, from: &[&str], default_rule: &'static str| {
         let origin = match from.iter().find_map(|k| fm.line(k).map(|l| (k, l))) {
-            Some((k, line)) => FieldOrigin::own(source, Some(line), format!("`{k}:` in the front matter")),
+            Some((k, line)) => FieldOrigin::own(&source, Some(line), format!("`{k}:` in the front matter")),
             None => FieldOrigin::default(default_rule),
         };
-        fields.push(Field { key: key.to_string(), value, origin });
+        fields.push(Field::new(key, value, origin));
     };
 
     let name = fm.get("name").map(py::str_of).unwrap_or_else(|| stem.to_string());
@@ -341,12 +343,12 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
     let origin = match fm.line("description") {
         Some(line) => FieldOrigin {
             provenance: crate::model::Provenance::Own,
-            sites: vec![crate::model::Site { source: source.to_string(), line: Some(line) }],
+            sites: Box::new([crate::model::Site::new(&source, Some(line))]),
             rule: "extracted from the <example> tags of `description:`".into(),
         },
         None => FieldOrigin::default("default: none (no description)"),
     };
-    fields.push(Field { key: "when_to_use_examples".into(), value: json!(when), origin });
+    fields.push(Field::new("when_to_use_examples", json!(when), origin));
 
     let metadata: serde_json::Map<String, Json> = fm
         .map
@@ -357,12 +359,12 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
             _ => None,
         })
         .collect();
-    let meta_sites: Vec<crate::model::Site> = fm
+    let meta_sites: Box<[crate::model::Site]> = fm
         .map
         .entries
         .iter()
         .filter(|(k, _)| matches!(&k.value, Value::Str(s) if !KNOWN.contains(&s.as_str())))
-        .map(|(k, _)| crate::model::Site { source: source.to_string(), line: Some(k.span.line + fm.line_offset) })
+        .map(|(k, _)| crate::model::Site::new(&source, Some(k.span.line + fm.line_offset)))
         .collect();
     let origin = if meta_sites.is_empty() {
         FieldOrigin::default("default: empty (no unknown keys)")
@@ -373,13 +375,13 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
             rule: "every front-matter key OpenHands does not know".into(),
         }
     };
-    fields.push(Field { key: "metadata".into(), value: Json::Object(metadata), origin });
+    fields.push(Field::new("metadata", Json::Object(metadata), origin));
 
     let attributes: Vec<Attribute> = fm
         .map
         .entries
         .iter()
-        .map(|(k, v)| Attribute { key: py::str_of(&k.value), line: k.span.line + fm.line_offset, value: v.value.to_json() })
+        .map(|(k, v)| Attribute::new(py::str_of(&k.value), k.span.line + fm.line_offset, v.value.to_json()))
         .collect();
     Ok(Definition {
         name,

@@ -358,6 +358,6 @@ fn line_of(agent: &Parsed, key: &str) -> Option<u32> {
         .attributes
         .iter()
         .rev()
-        .find(|a| a.key == key)
+        .find(|a| *a.key == *key)
         .map(|a| a.line)
 }

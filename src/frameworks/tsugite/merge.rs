@@ -34,8 +34,7 @@ fn sites_text(origin: &FieldOrigin) -> String {
 
 /// An origin combining the parent's and the child's sites under `rule`.
 fn combined(parent: &FieldOrigin, child: &FieldOrigin, rule: &str) -> FieldOrigin {
-    let mut sites = parent.sites.clone();
-    sites.extend(child.sites.iter().cloned());
+    let sites = parent.sites.iter().chain(child.sites.iter()).cloned().collect();
     let rule = format!("{rule} of {} and {}", sites_text(parent), sites_text(child));
     FieldOrigin {
         provenance: Provenance::Merged,
@@ -236,7 +235,7 @@ pub fn finish_origins(config: &mut Config, own_source: &str) {
         let own = origin
             .sites
             .iter()
-            .filter(|s| s.source == own_source)
+            .filter(|s| *s.source == *own_source)
             .count();
         origin.provenance = if own == origin.sites.len() {
             Provenance::Own

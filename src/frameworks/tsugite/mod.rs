@@ -25,12 +25,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde_json::Value as Json;
 
 use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages::{self, Package};
 use crate::model::{
-    Agent, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Message, Roots, SearchDir,
+    Agent, CompactJson, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Message, Roots, SearchDir,
     Severity, Source, Status,
 };
 use inherit::Resolver;
@@ -90,7 +89,7 @@ struct NameOutcome {
 /// What one candidate resolved to, for the equivalence check.
 struct Outcome {
     index: usize,
-    fingerprint: Option<(Vec<Json>, Option<Arc<str>>, String)>,
+    fingerprint: Option<(Vec<CompactJson>, Option<Arc<str>>, String)>,
 }
 
 impl<'a> Loader<'a> {
@@ -578,11 +577,7 @@ impl<'a> Loader<'a> {
         agent.fields = schema::FIELDS
             .iter()
             .enumerate()
-            .map(|(i, (field, _))| Field {
-                key: field.to_string(),
-                value: resolved.config.values[i].clone(),
-                origin: resolved.config.origins[i].clone(),
-            })
+            .map(|(i, (field, _))| Field::new(*field, resolved.config.values[i].clone(), resolved.config.origins[i].clone()))
             .collect();
         agent.edges = self.edges(&resolved, &agent.chain).into();
         let description = resolved.config.str_of("description").unwrap_or_default();

@@ -127,11 +127,12 @@ impl Parsed {
             })
             .clone();
         let rel = site_path(&self.source);
+        let source: std::sync::Arc<str> = self.source.as_str().into();
         for w in &self.written {
             config.values[w.index] = w.value.clone();
             config.set[w.index] = true;
             config.origins[w.index] =
-                FieldOrigin::own(&self.source, Some(w.line), format!("set in {rel}:{}", w.line));
+                FieldOrigin::own(&source, Some(w.line), format!("set in {rel}:{}", w.line));
         }
         config
     }
@@ -253,11 +254,7 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
             ));
         };
         let line = key_node.span.line;
-        attributes.push(Attribute {
-            key: key.clone(),
-            line,
-            value: value_node.value.to_json(),
-        });
+        attributes.push(Attribute::new(key.as_str(), line, value_node.value.to_json()));
         let Some(i) = schema::index_of(key) else {
             return Err(validation(
                 path,

@@ -47,7 +47,7 @@ pub fn sites(field: &Field) -> String {
         .iter()
         .map(|s| match s.line {
             Some(l) => format!("{}:{l}", s.source),
-            None => s.source.clone(),
+            None => s.source.to_string(),
         })
         .collect();
     parts.join(", ")

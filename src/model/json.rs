@@ -1,0 +1,140 @@
+//! A JSON value as the catalog keeps it: the frameworks compute field values as
+//! `serde_json::Value`s, whose objects are hash maps (80 bytes a value, a table
+//! each), and hundreds of thousands of them live as long as the catalog. Stored as
+//! boxed slices in insertion order, a value is 24 bytes and holds no spare room.
+
+use std::fmt;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{Number, Value as Json};
+
+#[derive(Clone, Debug)]
+pub enum CompactJson {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(Box<str>),
+    Array(Box<[CompactJson]>),
+    /// The entries in the order of the map it was made from: its keys are unique.
+    Object(Box<[(Box<str>, CompactJson)]>),
+}
+
+impl CompactJson {
+    /// The value as serde_json has it, for the few readers that work on one.
+    pub fn to_json(&self) -> Json {
+        match self {
+            CompactJson::Null => Json::Null,
+            CompactJson::Bool(b) => Json::Bool(*b),
+            CompactJson::Number(n) => Json::Number(n.clone()),
+            CompactJson::String(s) => Json::String(s.to_string()),
+            CompactJson::Array(items) => Json::Array(items.iter().map(CompactJson::to_json).collect()),
+            CompactJson::Object(entries) => {
+                Json::Object(entries.iter().map(|(k, v)| (k.to_string(), v.to_json())).collect())
+            }
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            CompactJson::String(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl From<Json> for CompactJson {
+    fn from(value: Json) -> CompactJson {
+        match value {
+            Json::Null => CompactJson::Null,
+            Json::Bool(b) => CompactJson::Bool(b),
+            Json::Number(n) => CompactJson::Number(n),
+            Json::String(s) => CompactJson::String(s.into_boxed_str()),
+            Json::Array(items) => CompactJson::Array(items.into_iter().map(CompactJson::from).collect()),
+            Json::Object(map) => {
+                CompactJson::Object(map.into_iter().map(|(k, v)| (k.into_boxed_str(), CompactJson::from(v))).collect())
+            }
+        }
+    }
+}
+
+/// Equal as the serde_json values are: objects regardless of their keys' order.
+impl PartialEq for CompactJson {
+    fn eq(&self, other: &CompactJson) -> bool {
+        match (self, other) {
+            (CompactJson::Null, CompactJson::Null) => true,
+            (CompactJson::Bool(a), CompactJson::Bool(b)) => a == b,
+            (CompactJson::Number(a), CompactJson::Number(b)) => a == b,
+            (CompactJson::String(a), CompactJson::String(b)) => a == b,
+            (CompactJson::Array(a), CompactJson::Array(b)) => a == b,
+            (CompactJson::Object(a), CompactJson::Object(b)) => {
+                a.len() == b.len() && a.iter().all(|(k, v)| b.iter().any(|(l, w)| k == l && v == w))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Serialised call for call as serde_json serialises the value it was made from.
+impl Serialize for CompactJson {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            CompactJson::Null => s.serialize_unit(),
+            CompactJson::Bool(b) => s.serialize_bool(*b),
+            CompactJson::Number(n) => n.serialize(s),
+            CompactJson::String(text) => s.serialize_str(text),
+            CompactJson::Array(items) => items.serialize(s),
+            CompactJson::Object(entries) => {
+                let mut map = s.serialize_map(Some(entries.len()))?;
+                for (k, v) in entries.iter() {
+                    map.serialize_entry(k, v)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+/// Compact JSON text, as serde_json displays a value.
+impl fmt::Display for CompactJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&serde_json::to_string(self).map_err(|_| fmt::Error)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Printed, compared and converted back as the serde_json value it was made from:
+    /// big and negative integers, floats, escapes, nested key order.
+    #[test]
+    fn behaves_as_the_serde_json_value_it_was_made_from() {
+        let values = [
+            json!(null),
+            json!(true),
+            json!(18446744073709551615u64),
+            json!(-9223372036854775808i64),
+            json!(0.1),
+            json!(1e300),
+            json!(-0.0),
+            json!("quote \" backslash \\ line\n tab\t bell\u{7} é \u{2028}"),
+            json!([]),
+            json!({}),
+            json!({"z": 1, "a": [1, 2.5, {"y": null, "b": "x"}], "m": {"k": {}}}),
+        ];
+        for value in values {
+            let compact = CompactJson::from(value.clone());
+            assert_eq!(compact.to_string(), value.to_string());
+            assert_eq!(serde_json::to_string_pretty(&compact).unwrap(), serde_json::to_string_pretty(&value).unwrap());
+            assert_eq!(serde_json::to_value(&compact).unwrap(), value);
+            assert_eq!(compact.to_json(), value);
+            assert_eq!(compact, CompactJson::from(value));
+        }
+        let reordered = CompactJson::from(json!({"b": 2, "a": 1}));
+        assert_eq!(reordered, CompactJson::from(json!({"a": 1, "b": 2})));
+        assert_ne!(reordered, CompactJson::from(json!({"a": 1, "b": 3})));
+        assert_eq!(std::mem::size_of::<CompactJson>(), 24);
+    }
+}
