@@ -66,12 +66,23 @@ impl PartialEq for CompactJson {
             (CompactJson::Number(a), CompactJson::Number(b)) => a == b,
             (CompactJson::String(a), CompactJson::String(b)) => a == b,
             (CompactJson::Array(a), CompactJson::Array(b)) => a == b,
-            (CompactJson::Object(a), CompactJson::Object(b)) => {
-                a.len() == b.len() && a.iter().all(|(k, v)| b.iter().any(|(l, w)| k == l && v == w))
-            }
+            // Mostly in the same order; else matched by sorted keys, not key by key
+            // (a file can give a field an object of many thousand keys).
+            (CompactJson::Object(a), CompactJson::Object(b)) => a.len() == b.len() && (a == b || same_entries(a, b)),
             _ => false,
         }
     }
+}
+
+/// Two objects' entries (keys unique in each) equal as maps, in any order.
+fn same_entries(a: &[(Box<str>, CompactJson)], b: &[(Box<str>, CompactJson)]) -> bool {
+    by_key(a) == by_key(b)
+}
+
+fn by_key(entries: &[(Box<str>, CompactJson)]) -> Vec<(&str, &CompactJson)> {
+    let mut sorted: Vec<(&str, &CompactJson)> = entries.iter().map(|(k, v)| (&**k, v)).collect();
+    sorted.sort_unstable_by_key(|&(k, _)| k);
+    sorted
 }
 
 /// Serialised call for call as serde_json serialises the value it was made from.
@@ -135,6 +146,13 @@ mod tests {
         let reordered = CompactJson::from(json!({"b": 2, "a": 1}));
         assert_eq!(reordered, CompactJson::from(json!({"a": 1, "b": 2})));
         assert_ne!(reordered, CompactJson::from(json!({"a": 1, "b": 3})));
+        assert_ne!(reordered, CompactJson::from(json!({"b": 2, "c": 1})));
+        let many: serde_json::Map<String, Json> = (0..20_000).map(|i| (format!("k{i}"), json!(i))).collect();
+        let reversed: serde_json::Map<String, Json> = many.clone().into_iter().rev().collect();
+        assert_eq!(CompactJson::from(Json::Object(many.clone())), CompactJson::from(Json::Object(reversed)));
+        let mut changed = many.clone();
+        changed.insert("k19999".into(), json!(-1));
+        assert_ne!(CompactJson::from(Json::Object(many)), CompactJson::from(Json::Object(changed)));
         assert_eq!(std::mem::size_of::<CompactJson>(), 24);
     }
 }
