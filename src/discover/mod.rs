@@ -272,6 +272,35 @@ mod tests {
         assert_eq!(stem("noext"), "noext");
     }
 
+    /// A cache for one load reads what a measuring one reads: small files, files
+    /// larger than the first scratch buffer, empty files, and the same errors.
+    #[test]
+    fn a_cache_for_one_load_reads_what_a_measuring_cache_reads() {
+        let dir = std::env::temp_dir().join(format!("agentry-one-load-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("folder.md")).unwrap();
+        let sizes = [0, 1, 4095, 65_535, 65_536, 65_537, 200_000];
+        for size in sizes {
+            let text: Vec<u8> = (0..size).map(|i| b'a' + (i % 26) as u8).collect();
+            std::fs::write(dir.join(format!("{size}.md")), &text).unwrap();
+        }
+        let measured = FileCache::new();
+        // Bytes kept (`read`) and bytes only parsed (`derived`, the scratch buffer).
+        let (kept, parsed) = (FileCache::for_one_load(), FileCache::for_one_load());
+        for size in sizes {
+            let f = dir.join(format!("{size}.md"));
+            let expected = measured.read(&f).unwrap();
+            assert_eq!(kept.read(&f).unwrap(), expected, "{size}");
+            assert_eq!(*parsed.derived(&f, 0, |b| b.to_vec()).unwrap(), *expected, "{size}");
+        }
+        for missing in ["folder.md", "missing.md"] {
+            let path = dir.join(missing);
+            assert_eq!(kept.read(&path), measured.read(&path), "{missing}");
+            let parse = |b: &[u8]| b.len();
+            assert_eq!(parsed.derived(&path, 0, parse).err(), measured.read(&path).err(), "{missing}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn a_file_is_read_once_until_it_changes() {
         let dir = std::env::temp_dir().join(format!("agentry-fc-{}", std::process::id()));
