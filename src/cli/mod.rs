@@ -171,7 +171,7 @@ pub fn load_for(ws: &WorkspaceArgs, command: &Command) -> Result<(Catalog, FileC
             return Err(Failure::usage("export needs exactly one --ecosystem"));
         }
     }
-    let cache = FileCache::new();
+    let cache = FileCache::for_one_load();
     let catalog = load(&opts, &cache, 1);
     Ok((catalog, cache))
 }

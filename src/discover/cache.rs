@@ -31,7 +31,7 @@ use std::time::SystemTime;
 use super::observe::{watch_untracked, Changes, Observed, Recorder};
 use super::canonical::CanonicalMemo;
 use super::path_key::{key_bytes, PathKey};
-use super::{read_bounded, read_open, DirEntry, Files, ReadError, MAX_FILE_BYTES};
+use super::{read_bounded, read_open, read_unmeasured, DirEntry, Files, ReadError, Scratch, MAX_FILE_BYTES};
 
 /// What identifies one version of a file without reading it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +92,8 @@ enum Found {
     /// A version not held yet (new or changed), as measured; and the file, when it
     /// was measured by opening it.
     Fresh(Stamp, Option<File>),
+    /// A file not held yet, opened but not measured (a cache for one load).
+    Unmeasured(File),
 }
 
 /// A file's bytes as [`FileCache::bytes`] gives them: shared when they are held,
@@ -100,6 +102,7 @@ enum Found {
 enum Bytes {
     Shared(Arc<[u8]>),
     Read(Vec<u8>),
+    Scratch(Scratch),
 }
 
 impl Bytes {
@@ -107,6 +110,7 @@ impl Bytes {
         match self {
             Bytes::Shared(bytes) => bytes,
             Bytes::Read(bytes) => bytes.into(),
+            Bytes::Scratch(bytes) => Arc::from(&*bytes),
         }
     }
 }
@@ -117,6 +121,7 @@ impl std::ops::Deref for Bytes {
         match self {
             Bytes::Shared(bytes) => bytes,
             Bytes::Read(bytes) => bytes,
+            Bytes::Scratch(bytes) => bytes,
         }
     }
 }
@@ -200,11 +205,20 @@ pub struct FileCache {
     /// [`FileCache::settle`] once the new results are out (a framework's
     /// old report takes a while to free).
     invalidated: Mutex<Vec<Memo>>,
+    /// Made for one load and no pass after it ([`FileCache::for_one_load`]).
+    one_load: bool,
 }
 
 impl FileCache {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A cache for a process that loads once and exits (the command line): files are
+    /// read without being measured, so what it holds has no stamp to tell a changed
+    /// file by, and it must not begin another pass.
+    pub fn for_one_load() -> Self {
+        FileCache { one_load: true, ..Self::default() }
     }
 
     /// A handle that records nothing: for one-off reads outside a load.
@@ -241,6 +255,9 @@ impl FileCache {
         // so its error is the same.
         if !held {
             if let Ok(file) = File::open(path) {
+                if self.one_load {
+                    return Ok(Found::Unmeasured(file));
+                }
                 let meta = file.metadata()?;
                 return fresh(&meta).map(|now| Found::Fresh(now, Some(file)));
             }
@@ -262,7 +279,7 @@ impl FileCache {
     /// as a file read ([`Counts::reads`]): reading again an unchanged file whose
     /// bytes were not kept is not reading what changed.
     fn bytes(&self, path: &Path, found: Found, keep: bool) -> Result<(Bytes, u64), ReadError> {
-        let (now, file, version) = match found {
+        let (now, bytes, version) = match found {
             Found::Held(bytes, version) => return Ok((Bytes::Shared(bytes), version)),
             Found::Known(version, len) => {
                 let bytes = read_bounded(path, len)?;
@@ -275,19 +292,28 @@ impl FileCache {
                 }
                 return Ok((Bytes::Shared(bytes), version));
             }
-            Found::Fresh(now, file) => (now, file, self.versions.fetch_add(1, Ordering::Relaxed) + 1),
-        };
-        let bytes = match file {
-            Some(file) => read_open(file, now.len)?,
-            None => read_bounded(path, now.len)?,
+            Found::Fresh(now, file) => {
+                let version = self.versions.fetch_add(1, Ordering::Relaxed) + 1;
+                let bytes = match file {
+                    Some(file) => read_open(file, now.len)?,
+                    None => read_bounded(path, now.len)?,
+                };
+                (now, Bytes::Read(bytes), version)
+            }
+            Found::Unmeasured(file) => {
+                let version = self.versions.fetch_add(1, Ordering::Relaxed) + 1;
+                let bytes = read_unmeasured(file)?;
+                // Nothing asks a cache for one load for the stamp: its size will do.
+                (Stamp { len: bytes.len() as u64, modified: None, inode: 0 }, Bytes::Scratch(bytes), version)
+            }
         };
         self.reads.fetch_add(1, Ordering::Relaxed);
         self.bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         let pass = self.pass.load(Ordering::Relaxed);
-        let bytes = if keep { Bytes::Shared(bytes.into()) } else { Bytes::Read(bytes) };
+        let bytes = if keep { Bytes::Shared(bytes.into_shared()) } else { bytes };
         let held = match &bytes {
             Bytes::Shared(shared) => Some(shared.clone()),
-            Bytes::Read(_) => None,
+            Bytes::Read(_) | Bytes::Scratch(_) => None,
         };
         let entry = Entry { stamp: now, bytes: held, version, pass, suspect: false, derived: Vec::new() };
         let mut entries = lock(&self.entries);
@@ -577,6 +603,7 @@ impl FileCache {
     /// on belong to it, for [`FileCache::retain_pass`]. `changed` is `None` for a
     /// validating pass and the reported changes for a trusting one (module docs).
     pub fn begin_pass(&self, changed: Option<&[PathBuf]>) {
+        debug_assert!(!self.one_load, "a cache for one load begins no other pass");
         self.pass.fetch_add(1, Ordering::Relaxed);
         self.trusting.store(changed.is_some(), Ordering::Relaxed);
         self.canonical.clear();

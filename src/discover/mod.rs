@@ -111,6 +111,80 @@ fn read_open(mut file: std::fs::File, expected: u64) -> Result<Vec<u8>, ReadErro
     Ok(bytes)
 }
 
+/// Bytes of a file read into its thread's scratch buffer ([`read_unmeasured`]), which
+/// they go back to when dropped: a parse reads the bytes and drops them, so one
+/// buffer per thread serves every file it reads.
+pub(crate) struct Scratch {
+    buffer: Vec<u8>,
+    len: usize,
+}
+
+/// Scratch buffers above this size are freed rather than kept for the next file.
+const SCRATCH_KEPT: usize = 1 << 20;
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.buffer[..self.len]
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if self.buffer.len() <= SCRATCH_KEPT {
+            SCRATCH.set(std::mem::take(&mut self.buffer));
+        }
+    }
+}
+
+/// Reads an open file to its end without measuring it first (no `fstat`, which was a
+/// fifth of a load's system calls), into this thread's scratch buffer. A read that
+/// leaves room is taken as the end of the file, as it is for a regular file; only a
+/// file larger than the buffer is measured, to size the buffer once. Errors are those
+/// of [`read_bounded`] with a measured size: a folder reads as [`ReadError::IsDir`],
+/// and a file over `MAX_FILE_BYTES` is not read past the bound.
+pub(crate) fn read_unmeasured(mut file: std::fs::File) -> Result<Scratch, ReadError> {
+    use std::io::Read;
+    const FIRST: usize = 64 * 1024;
+    let limit = MAX_FILE_BYTES as usize + 1;
+    let mut bytes = Scratch { buffer: SCRATCH.take(), len: 0 };
+    if bytes.buffer.len() < FIRST {
+        bytes.buffer.resize(FIRST, 0);
+    }
+    loop {
+        if bytes.len == bytes.buffer.len() {
+            if bytes.len == limit {
+                return Err(ReadError::TooLarge(bytes.len as u64));
+            }
+            let measured = file.metadata()?.len();
+            if measured > MAX_FILE_BYTES {
+                return Err(ReadError::TooLarge(measured));
+            }
+            // Room for the measured size and one byte more, so a file that did not
+            // grow ends with a read that leaves room; one that did grows the buffer.
+            let room = (measured as usize + 1).max(bytes.len * 2).min(limit);
+            bytes.buffer.resize(room, 0);
+        }
+        let filled = bytes.len;
+        match file.read(&mut bytes.buffer[filled..]) {
+            Ok(0) => break,
+            Ok(n) => {
+                bytes.len += n;
+                if bytes.len < bytes.buffer.len() {
+                    break;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(bytes)
+}
+
 /// A context key for [`FileCache::derived`] from the text a parse depends on besides
 /// the bytes (typically the source key).
 pub fn context_key(text: &str) -> u64 {
@@ -196,6 +270,35 @@ mod tests {
         assert_eq!(stem("double.md.md"), "double.md");
         assert_eq!(stem(".secret.md"), ".secret");
         assert_eq!(stem("noext"), "noext");
+    }
+
+    /// A cache for one load reads what a measuring one reads: small files, files
+    /// larger than the first scratch buffer, empty files, and the same errors.
+    #[test]
+    fn a_cache_for_one_load_reads_what_a_measuring_cache_reads() {
+        let dir = std::env::temp_dir().join(format!("agentry-one-load-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("folder.md")).unwrap();
+        let sizes = [0, 1, 4095, 65_535, 65_536, 65_537, 200_000];
+        for size in sizes {
+            let text: Vec<u8> = (0..size).map(|i| b'a' + (i % 26) as u8).collect();
+            std::fs::write(dir.join(format!("{size}.md")), &text).unwrap();
+        }
+        let measured = FileCache::new();
+        // Bytes kept (`read`) and bytes only parsed (`derived`, the scratch buffer).
+        let (kept, parsed) = (FileCache::for_one_load(), FileCache::for_one_load());
+        for size in sizes {
+            let f = dir.join(format!("{size}.md"));
+            let expected = measured.read(&f).unwrap();
+            assert_eq!(kept.read(&f).unwrap(), expected, "{size}");
+            assert_eq!(*parsed.derived(&f, 0, |b| b.to_vec()).unwrap(), *expected, "{size}");
+        }
+        for missing in ["folder.md", "missing.md"] {
+            let path = dir.join(missing);
+            assert_eq!(kept.read(&path), measured.read(&path), "{missing}");
+            let parse = |b: &[u8]| b.len();
+            assert_eq!(parsed.derived(&path, 0, parse).err(), measured.read(&path).err(), "{missing}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -91,10 +91,20 @@ pub fn string(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');
-    // Prompts break lines often and hold other control characters seldom: without
-    // those (one pass that the compiler makes vector compares of), the bytes to
-    // escape are found by `memchr3`, many bytes a step.
-    let other_controls = bytes.iter().fold(false, |any, &b| any | ((b < 0x20) & (b != b'\n')));
+    // One pass that the compiler makes vector compares of tells whether anything is
+    // escaped at all (most keys and values are copied whole, without a search that
+    // costs more than a short string's bytes), and whether anything but line breaks
+    // is: prompts break lines often and hold other control characters seldom, and
+    // without those the bytes to escape are found by `memchr3`, many bytes a step.
+    let (escaped, other_controls) = bytes.iter().fold((false, false), |(escaped, others), &b| {
+        let control = b < 0x20;
+        (escaped | control | (b == b'"') | (b == b'\\'), others | (control & (b != b'\n')))
+    });
+    if !escaped {
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return;
+    }
     let mut start = 0;
     loop {
         let rest = &bytes[start..];

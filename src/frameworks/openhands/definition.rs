@@ -193,7 +193,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
     let mut fields = Vec::new();
     let mut push = |key: &'static str, value: Json, from: &[&str], default_rule: &'static str| {
         let origin = match from.iter().find_map(|k| fm.line(k).map(|l| (k, l))) {
-            Some((k, line)) => FieldOrigin::own(&source, Some(line), format!("`{k}:` in the front matter")),
+            Some((k, line)) => FieldOrigin::own(&source, Some(line), ["`", *k, ":` in the front matter"].concat()),
             None => FieldOrigin::default(default_rule),
         };
         fields.push(Field::new(key, value, origin));

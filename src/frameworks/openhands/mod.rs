@@ -286,11 +286,11 @@ impl Framework for OpenHands {
         let scanned = scan(cx, &folders, &mut report);
         // Each name's winner: its folder and its place in `agents`.
         let mut winners: HashMap<String, (usize, usize)> = HashMap::default();
-        let mut agents: Vec<(Agent, usize)> = Vec::with_capacity(scanned.len());
+        let mut agents: Vec<Agent> = Vec::with_capacity(scanned.len());
         for Scanned { folder, mut agent, failure } in scanned {
             if let Some(d) = failure {
                 report.diagnostics.push(d);
-                agents.push((agent, folder));
+                agents.push(agent);
                 continue;
             }
             match winners.get(&agent.name) {
@@ -299,30 +299,45 @@ impl Framework for OpenHands {
                     agent.rule = ["first definition of `", &agent.name, "`: ", &folders[folder].label].concat();
                 }
                 Some(&(wf, w)) => {
-                    let winner = &agents[w].0;
+                    let winner = &agents[w];
                     agent.status = Status::Shadowed;
                     agent.shadowed_by = Some(winner.chain[0].clone());
                     agent.rule = rule_against(&folders, wf, folder, &winner.source, &agent.source);
                 }
             }
-            agents.push((agent, folder));
+            agents.push(agent);
         }
         mark_equivalents(&mut agents);
         // The oracle's order: by name, the winner first, then scan order. Positions
         // are sorted rather than the agents themselves, which are large to move.
         let mut order: Vec<usize> = (0..agents.len()).collect();
         order.sort_by(|&x, &y| {
-            let ((a, ai), (b, bi)) = (&agents[x], &agents[y]);
-            (a.name.as_str(), a.status != Status::Wins, *ai).cmp(&(
-                b.name.as_str(),
-                b.status != Status::Wins,
-                *bi,
-            ))
+            let (a, b) = (&agents[x], &agents[y]);
+            (a.name.as_str(), a.status != Status::Wins, x).cmp(&(b.name.as_str(), b.status != Status::Wins, y))
         });
-        let mut slots: Vec<Option<Agent>> = agents.into_iter().map(|(a, _)| Some(a)).collect();
-        report.agents = Vec::with_capacity(slots.len());
-        report.agents.extend(order.into_iter().filter_map(|i| slots[i].take()));
+        permute(&mut agents, order);
+        report.agents = agents;
         report
+    }
+}
+
+/// Puts `items[order[k]]` at `k` for every `k`, in place: each item moves by one
+/// swap, where gathering them into a new list took two more lists of every agent
+/// (fresh memory, which the system clears page by page).
+fn permute<T>(items: &mut [T], mut order: Vec<usize>) {
+    const PLACED: usize = usize::MAX;
+    for start in 0..items.len() {
+        // Around each cycle of the permutation, the item first at `start` moves on
+        // to the position that is filled next.
+        let mut k = start;
+        while order[k] != PLACED {
+            let from = std::mem::replace(&mut order[k], PLACED);
+            if from == start {
+                break;
+            }
+            items.swap(k, from);
+            k = from;
+        }
     }
 }
 
@@ -332,29 +347,61 @@ fn invalid_agent(name: String, source: Source) -> Agent {
 }
 
 /// A shadowed definition whose fields and prompt equal the winner's is EQUIVALENT.
-fn mark_equivalents(agents: &mut [(Agent, usize)]) {
+fn mark_equivalents(agents: &mut [Agent]) {
     // Winners by source key (an OpenHands agent's chain is its own key alone).
     let winner_of: Vec<Option<usize>> = {
         let winners: HashMap<&str, usize> = agents
             .iter()
             .enumerate()
-            .filter(|(_, (a, _))| a.status == Status::Wins)
-            .map(|(i, (a, _))| (a.chain[0].as_str(), i))
+            .filter(|(_, a)| a.status == Status::Wins)
+            .map(|(i, a)| (a.chain[0].as_str(), i))
             .collect();
-        agents.iter().map(|(a, _)| a.shadowed_by.as_deref().and_then(|k| winners.get(k)).copied()).collect()
+        agents.iter().map(|a| a.shadowed_by.as_deref().and_then(|k| winners.get(k)).copied()).collect()
     };
     for (i, w) in winner_of.into_iter().enumerate() {
         let Some(w) = w else { continue };
         let same = {
-            let (a, b) = (&agents[i].0, &agents[w].0);
+            let (a, b) = (&agents[i], &agents[w]);
             a.system_prompt == b.system_prompt
                 && a.fields.len() == b.fields.len()
                 && a.fields.iter().zip(b.fields.iter()).all(|(x, y)| x.key == y.key && x.value == y.value)
         };
         if same {
-            let a = &mut agents[i].0;
+            let a = &mut agents[i];
             a.status = Status::Equivalent;
             a.rule = format!("{} (it resolves to exactly what the winner does)", a.rule);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `permute` places items as gathering them by position does, for every
+    /// permutation of a few items.
+    #[test]
+    fn permute_places_items_as_gathering_does() {
+        fn permutations(n: usize) -> Vec<Vec<usize>> {
+            if n == 0 {
+                return vec![Vec::new()];
+            }
+            let mut all = Vec::new();
+            for rest in permutations(n - 1) {
+                for at in 0..n {
+                    let mut p = rest.clone();
+                    p.insert(at, n - 1);
+                    all.push(p);
+                }
+            }
+            all
+        }
+        for n in 0..6 {
+            for order in permutations(n) {
+                let items: Vec<String> = (0..n).map(|i| format!("item {i}")).collect();
+                let gathered: Vec<String> = order.iter().map(|&i| items[i].clone()).collect();
+                let mut permuted = items;
+                super::permute(&mut permuted, order.clone());
+                assert_eq!(permuted, gathered, "{order:?}");
+            }
         }
     }
 }
