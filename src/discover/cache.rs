@@ -30,7 +30,7 @@ use std::time::SystemTime;
 
 use super::observe::{watch_untracked, Changes, Observed, Recorder};
 use super::canonical::CanonicalMemo;
-use super::path_key::{key_bytes, PathKey};
+use super::path_key::{key_bytes, PathKey, PathTable};
 use super::{read_bounded, read_open, DirEntry, Files, ReadError, MAX_FILE_BYTES};
 
 /// What identifies one version of a file without reading it.
@@ -150,7 +150,7 @@ struct Answers {
     kinds: HashMap<PathKey, Kind>,
     listings: HashMap<PathKey, Listing>,
     /// `canonicalize`: the path, or the raw OS error (a symlink loop is told apart).
-    resolved: HashMap<PathKey, Result<PathBuf, Option<i32>>>,
+    resolved: HashMap<PathKey, Result<PathKey, Option<i32>>>,
 }
 
 struct Memo {
@@ -200,6 +200,8 @@ pub struct FileCache {
     /// [`FileCache::settle`] once the new results are out (a framework's
     /// old report takes a while to free).
     invalidated: Mutex<Vec<Memo>>,
+    /// The paths the maps above and the memos' observations hold, each once.
+    paths: PathTable,
 }
 
 impl FileCache {
@@ -290,8 +292,9 @@ impl FileCache {
             Bytes::Read(_) => None,
         };
         let entry = Entry { stamp: now, bytes: held, version, pass, suspect: false, derived: Vec::new() };
+        let key = self.paths.key(path);
         let mut entries = lock(&self.entries);
-        if entries.insert(PathKey::new(path), entry).is_none() {
+        if entries.insert(key, entry).is_none() {
             self.count_folder(path, true);
         }
         Ok((bytes, version))
@@ -358,7 +361,8 @@ impl FileCache {
             return *k;
         }
         if let Some(kind) = self.kind_from_listing(path) {
-            lock(&self.answers).kinds.insert(PathKey::new(path), kind);
+            let key = self.paths.key(path);
+            lock(&self.answers).kinds.insert(key, kind);
             return kind;
         }
         let kind = match std::fs::metadata(path) {
@@ -367,7 +371,8 @@ impl FileCache {
             Ok(_) => Kind::Other,
             Err(_) => Kind::Missing,
         };
-        lock(&self.answers).kinds.insert(PathKey::new(path), kind);
+        let key = self.paths.key(path);
+        lock(&self.answers).kinds.insert(key, kind);
         kind
     }
 
@@ -416,7 +421,8 @@ impl FileCache {
                     Ok(entries) => Ok(entries.map(Arc::from)),
                     Err(e) => Err((e.kind(), e.to_string())),
                 };
-                lock(&self.answers).listings.insert(PathKey::new(dir), fresh.clone());
+                let key = self.paths.key(dir);
+                lock(&self.answers).listings.insert(key, fresh.clone());
                 fresh
             }
         };
@@ -427,13 +433,14 @@ impl FileCache {
     /// tells a symlink loop from a missing path).
     pub fn canonicalize(&self, path: &Path) -> Result<PathBuf, Option<i32>> {
         if let Some(r) = lock(&self.answers).resolved.get(key_bytes(path).as_ref()) {
-            return r.clone();
+            return r.as_ref().map(|real| real.as_path().to_path_buf()).map_err(|e| *e);
         }
         // A part listed in its folder as no symlink resolves to itself: the walks have
         // listed most folders a load resolves paths in.
         let listed = |real: &Path| matches!(self.kind_from_listing(real), Some(Kind::File | Kind::Dir | Kind::Other));
         let resolved = self.canonical.canonicalize(path, &listed).map_err(|e| e.raw_os_error());
-        lock(&self.answers).resolved.insert(PathKey::new(path), resolved.clone());
+        let (key, kept) = (self.paths.key(path), resolved.as_ref().map(|real| self.paths.key(real)).map_err(|e| *e));
+        lock(&self.answers).resolved.insert(key, kept);
         resolved
     }
 
@@ -467,7 +474,7 @@ impl FileCache {
             self.resolutions.fetch_add(1, Ordering::Relaxed);
         }
         let value = Arc::new(value);
-        let observed = Arc::new(recorder.finish());
+        let observed = Arc::new(recorder.finish(&self.paths));
         if let Some(r) = parent {
             r.include(observed.clone());
         }
@@ -482,6 +489,11 @@ impl FileCache {
     /// memos are mostly reused, so work done ahead of asking for them is mostly wasted.
     pub fn trusting(&self) -> bool {
         self.trusting.load(Ordering::Relaxed)
+    }
+
+    /// Where the cache's paths are shared (for [`super::Files::capture`]).
+    pub(super) fn path_table(&self) -> &PathTable {
+        &self.paths
     }
 
     /// Forgets a file, so the next read goes to disk.
@@ -503,7 +515,7 @@ impl FileCache {
             match folders.get_mut(key.as_ref()) {
                 Some(count) => *count += 1,
                 None => {
-                    folders.insert(PathKey::new(folder), 1);
+                    folders.insert(self.paths.key(folder), 1);
                     self.folders_version.fetch_add(1, Ordering::Relaxed);
                 }
             }
@@ -558,12 +570,16 @@ impl FileCache {
 
     /// Work a refresh would otherwise do on its critical path, for the live loader to
     /// call once a snapshot is out: frees the results the last trusting pass
-    /// invalidated (a framework's old report takes a while to free), and makes the
-    /// path filter of every memo (see [`super::observe::PathFilter`]) so the next
-    /// trusting pass finds them made. Otherwise the next pass does both.
+    /// invalidated (a framework's old report takes a while to free), and what only
+    /// the pass needed (its step-by-step resolutions, paths no longer held), and
+    /// makes the path filter of every memo (see [`super::observe::PathFilter`]) so
+    /// the next trusting pass finds them made. Otherwise the next pass does these.
     pub fn settle(&self) {
         let garbage = std::mem::take(&mut *lock(&self.invalidated));
         drop(garbage);
+        // Resolutions step by step serve one pass only (the next one clears them).
+        self.canonical.clear();
+        self.paths.prune();
         let observed: Vec<Arc<Observed>> = lock(&self.memos)
             .values()
             .map(|m| m.observed.clone())
@@ -613,7 +629,7 @@ impl FileCache {
         if !files_only {
             let mut answers = lock(&self.answers);
             answers.kinds.retain(|p, _| !below(p.as_path()));
-            answers.resolved.retain(|p, r| !below(p.as_path()) && !r.as_deref().is_ok_and(below));
+            answers.resolved.retain(|p, r| !below(p.as_path()) && !r.as_ref().is_ok_and(|real| below(real.as_path())));
             answers.listings.retain(|p, _| !below(p.as_path()) && !changes.relists(p.as_path()));
         }
         // Each memo's filter rules most of them out at once; shared parts are
@@ -696,6 +712,7 @@ impl FileCache {
             keep
         });
         lock(&self.memos).retain(|_, m| m.pass == pass);
+        self.paths.prune();
     }
 }
 
