@@ -357,11 +357,12 @@ impl FileCache {
 
     /// What `path` is, following symlinks.
     pub fn kind(&self, path: &Path) -> Kind {
-        if let Some(k) = lock(&self.answers).kinds.get(key_bytes(path).as_ref()) {
+        let bytes = key_bytes(path);
+        if let Some(k) = lock(&self.answers).kinds.get(bytes.as_ref()) {
             return *k;
         }
         if let Some(kind) = self.kind_from_listing(path) {
-            let key = self.paths.key(path);
+            let key = self.paths.key_of(path, &bytes);
             lock(&self.answers).kinds.insert(key, kind);
             return kind;
         }
@@ -371,7 +372,7 @@ impl FileCache {
             Ok(_) => Kind::Other,
             Err(_) => Kind::Missing,
         };
-        let key = self.paths.key(path);
+        let key = self.paths.key_of(path, &bytes);
         lock(&self.answers).kinds.insert(key, kind);
         kind
     }
@@ -413,7 +414,8 @@ impl FileCache {
 
     /// [`super::list_dir`], remembered.
     pub fn list_dir(&self, dir: &Path) -> io::Result<Option<Arc<[DirEntry]>>> {
-        let cached = lock(&self.answers).listings.get(key_bytes(dir).as_ref()).cloned();
+        let bytes = key_bytes(dir);
+        let cached = lock(&self.answers).listings.get(bytes.as_ref()).cloned();
         let listing = match cached {
             Some(l) => l,
             None => {
@@ -421,7 +423,7 @@ impl FileCache {
                     Ok(entries) => Ok(entries.map(Arc::from)),
                     Err(e) => Err((e.kind(), e.to_string())),
                 };
-                let key = self.paths.key(dir);
+                let key = self.paths.key_of(dir, &bytes);
                 lock(&self.answers).listings.insert(key, fresh.clone());
                 fresh
             }
@@ -432,14 +434,15 @@ impl FileCache {
     /// `std::fs::canonicalize`, remembered; the raw OS error when it fails (Python
     /// tells a symlink loop from a missing path).
     pub fn canonicalize(&self, path: &Path) -> Result<PathBuf, Option<i32>> {
-        if let Some(r) = lock(&self.answers).resolved.get(key_bytes(path).as_ref()) {
+        let bytes = key_bytes(path);
+        if let Some(r) = lock(&self.answers).resolved.get(bytes.as_ref()) {
             return r.as_ref().map(|real| real.as_path().to_path_buf()).map_err(|e| *e);
         }
         // A part listed in its folder as no symlink resolves to itself: the walks have
         // listed most folders a load resolves paths in.
         let listed = |real: &Path| matches!(self.kind_from_listing(real), Some(Kind::File | Kind::Dir | Kind::Other));
         let resolved = self.canonical.canonicalize(path, &listed).map_err(|e| e.raw_os_error());
-        let (key, kept) = (self.paths.key(path), resolved.as_ref().map(|real| self.paths.key(real)).map_err(|e| *e));
+        let (key, kept) = (self.paths.key_of(path, &bytes), resolved.as_ref().map(|real| self.paths.key(real)).map_err(|e| *e));
         lock(&self.answers).resolved.insert(key, kept);
         resolved
     }
@@ -515,7 +518,7 @@ impl FileCache {
             match folders.get_mut(key.as_ref()) {
                 Some(count) => *count += 1,
                 None => {
-                    folders.insert(self.paths.key(folder), 1);
+                    folders.insert(self.paths.key_of(folder, &key), 1);
                     self.folders_version.fetch_add(1, Ordering::Relaxed);
                 }
             }

@@ -305,7 +305,7 @@ impl Recorder {
         notes.own.sort_unstable_by(|a, b| (a.1.as_os_str(), a.0 as u8).cmp(&(b.1.as_os_str(), b.0 as u8)));
         notes.own.dedup_by(|a, b| a.0 == b.0 && a.1.as_os_str() == b.1.as_os_str());
         let own: Vec<Observation> =
-            notes.own.iter().map(|(asked, path)| Observation { asked: *asked, path: paths.key(path).shared().clone() }).collect();
+            notes.own.iter().map(|(asked, path)| Observation { asked: *asked, path: paths.key_of_clean(path).shared().clone() }).collect();
         notes.parts.sort_unstable_by_key(|p| Arc::as_ptr(p) as usize);
         notes.parts.dedup_by(|a, b| Arc::ptr_eq(a, b));
         Observed::new(own, notes.parts)

@@ -83,14 +83,31 @@ pub(crate) struct PathTable(Mutex<HashSet<PathKey>>);
 impl PathTable {
     /// The key of `path`, shared with every other holder of it.
     pub(crate) fn key(&self, path: &Path) -> PathKey {
-        let bytes = key_bytes(path);
+        self.key_of(path, &key_bytes(path))
+    }
+
+    /// [`PathTable::key`] of a path whose [`key_bytes`] are `bytes` (the caller
+    /// looked it up by them already).
+    pub(crate) fn key_of(&self, path: &Path, bytes: &[u8]) -> PathKey {
         let mut keys = lock(&self.0);
-        if let Some(key) = keys.get(bytes.as_ref()) {
+        if let Some(key) = keys.get(bytes) {
             return key.clone();
         }
         let key = PathKey::new(path);
         keys.insert(key.clone());
         key
+    }
+
+    /// [`PathTable::key`] of a path made [`super::observe::clean`], which is in key
+    /// form on Unix: a load interns every path each computation observed.
+    pub(crate) fn key_of_clean(&self, path: &Path) -> PathKey {
+        let bytes = path.as_os_str().as_encoded_bytes();
+        if cfg!(unix) {
+            debug_assert!(in_key_form(bytes), "{path:?}");
+            self.key_of(path, bytes)
+        } else {
+            self.key(path)
+        }
     }
 
     /// Forgets the paths nothing else holds any more.
