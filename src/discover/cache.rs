@@ -573,15 +573,13 @@ impl FileCache {
 
     /// Work a refresh would otherwise do on its critical path, for the live loader to
     /// call once a snapshot is out: frees the results the last trusting pass
-    /// invalidated (a framework's old report takes a while to free), and what only
-    /// the pass needed (its step-by-step resolutions, paths no longer held), and
-    /// makes the path filter of every memo (see [`super::observe::PathFilter`]) so
-    /// the next trusting pass finds them made. Otherwise the next pass does these.
+    /// invalidated (a framework's old report takes a while to free) and the paths
+    /// no longer held, and makes the path filter of every memo (see
+    /// [`super::observe::PathFilter`]) so the next trusting pass finds them made.
+    /// Otherwise the next pass does these.
     pub fn settle(&self) {
         let garbage = std::mem::take(&mut *lock(&self.invalidated));
         drop(garbage);
-        // Resolutions step by step serve one pass only (the next one clears them).
-        self.canonical.clear();
         self.paths.prune();
         let observed: Vec<Arc<Observed>> = lock(&self.memos)
             .values()
@@ -702,7 +700,10 @@ impl FileCache {
     /// (deleted, renamed or no longer referenced), so a long-lived cache holds one
     /// workspace's files only. A trusting pass keeps them: it reused results without
     /// asking for their files again, and what a change made stale is already gone.
+    /// Either frees the pass's step-by-step resolutions, before the snapshot goes out
+    /// and the explorer indexes it (the next pass would clear them anyway).
     pub fn retain_pass(&self) {
+        self.canonical.clear();
         if self.trusting.load(Ordering::Relaxed) {
             return;
         }
