@@ -30,7 +30,7 @@ use std::time::SystemTime;
 
 use super::observe::{watch_untracked, Changes, Observed, Recorder};
 use super::canonical::CanonicalMemo;
-use super::path_key::{key_bytes, PathKey};
+use super::path_key::{key_bytes, PathKey, PathTable};
 use super::{read_bounded, read_open, read_unmeasured, DirEntry, Files, ReadError, Scratch, MAX_FILE_BYTES};
 
 /// What identifies one version of a file without reading it.
@@ -155,7 +155,7 @@ struct Answers {
     kinds: HashMap<PathKey, Kind>,
     listings: HashMap<PathKey, Listing>,
     /// `canonicalize`: the path, or the raw OS error (a symlink loop is told apart).
-    resolved: HashMap<PathKey, Result<PathBuf, Option<i32>>>,
+    resolved: HashMap<PathKey, Result<PathKey, Option<i32>>>,
 }
 
 struct Memo {
@@ -205,6 +205,8 @@ pub struct FileCache {
     /// [`FileCache::settle`] once the new results are out (a framework's
     /// old report takes a while to free).
     invalidated: Mutex<Vec<Memo>>,
+    /// The paths the maps above and the memos' observations hold, each once.
+    paths: PathTable,
     /// Made for one load and no pass after it ([`FileCache::for_one_load`]).
     one_load: bool,
 }
@@ -316,8 +318,9 @@ impl FileCache {
             Bytes::Read(_) | Bytes::Scratch(_) => None,
         };
         let entry = Entry { stamp: now, bytes: held, version, pass, suspect: false, derived: Vec::new() };
+        let key = self.paths.key(path);
         let mut entries = lock(&self.entries);
-        if entries.insert(PathKey::new(path), entry).is_none() {
+        if entries.insert(key, entry).is_none() {
             self.count_folder(path, true);
         }
         Ok((bytes, version))
@@ -380,11 +383,13 @@ impl FileCache {
 
     /// What `path` is, following symlinks.
     pub fn kind(&self, path: &Path) -> Kind {
-        if let Some(k) = lock(&self.answers).kinds.get(key_bytes(path).as_ref()) {
+        let bytes = key_bytes(path);
+        if let Some(k) = lock(&self.answers).kinds.get(bytes.as_ref()) {
             return *k;
         }
         if let Some(kind) = self.kind_from_listing(path) {
-            lock(&self.answers).kinds.insert(PathKey::new(path), kind);
+            let key = self.paths.key_of(path, &bytes);
+            lock(&self.answers).kinds.insert(key, kind);
             return kind;
         }
         let kind = match std::fs::metadata(path) {
@@ -393,7 +398,8 @@ impl FileCache {
             Ok(_) => Kind::Other,
             Err(_) => Kind::Missing,
         };
-        lock(&self.answers).kinds.insert(PathKey::new(path), kind);
+        let key = self.paths.key_of(path, &bytes);
+        lock(&self.answers).kinds.insert(key, kind);
         kind
     }
 
@@ -434,7 +440,8 @@ impl FileCache {
 
     /// [`super::list_dir`], remembered.
     pub fn list_dir(&self, dir: &Path) -> io::Result<Option<Arc<[DirEntry]>>> {
-        let cached = lock(&self.answers).listings.get(key_bytes(dir).as_ref()).cloned();
+        let bytes = key_bytes(dir);
+        let cached = lock(&self.answers).listings.get(bytes.as_ref()).cloned();
         let listing = match cached {
             Some(l) => l,
             None => {
@@ -442,7 +449,8 @@ impl FileCache {
                     Ok(entries) => Ok(entries.map(Arc::from)),
                     Err(e) => Err((e.kind(), e.to_string())),
                 };
-                lock(&self.answers).listings.insert(PathKey::new(dir), fresh.clone());
+                let key = self.paths.key_of(dir, &bytes);
+                lock(&self.answers).listings.insert(key, fresh.clone());
                 fresh
             }
         };
@@ -452,14 +460,16 @@ impl FileCache {
     /// `std::fs::canonicalize`, remembered; the raw OS error when it fails (Python
     /// tells a symlink loop from a missing path).
     pub fn canonicalize(&self, path: &Path) -> Result<PathBuf, Option<i32>> {
-        if let Some(r) = lock(&self.answers).resolved.get(key_bytes(path).as_ref()) {
-            return r.clone();
+        let bytes = key_bytes(path);
+        if let Some(r) = lock(&self.answers).resolved.get(bytes.as_ref()) {
+            return r.as_ref().map(|real| real.as_path().to_path_buf()).map_err(|e| *e);
         }
         // A part listed in its folder as no symlink resolves to itself: the walks have
         // listed most folders a load resolves paths in.
         let listed = |real: &Path| matches!(self.kind_from_listing(real), Some(Kind::File | Kind::Dir | Kind::Other));
         let resolved = self.canonical.canonicalize(path, &listed).map_err(|e| e.raw_os_error());
-        lock(&self.answers).resolved.insert(PathKey::new(path), resolved.clone());
+        let (key, kept) = (self.paths.key_of(path, &bytes), resolved.as_ref().map(|real| self.paths.key(real)).map_err(|e| *e));
+        lock(&self.answers).resolved.insert(key, kept);
         resolved
     }
 
@@ -493,7 +503,7 @@ impl FileCache {
             self.resolutions.fetch_add(1, Ordering::Relaxed);
         }
         let value = Arc::new(value);
-        let observed = Arc::new(recorder.finish());
+        let observed = Arc::new(recorder.finish(&self.paths));
         if let Some(r) = parent {
             r.include(observed.clone());
         }
@@ -508,6 +518,11 @@ impl FileCache {
     /// memos are mostly reused, so work done ahead of asking for them is mostly wasted.
     pub fn trusting(&self) -> bool {
         self.trusting.load(Ordering::Relaxed)
+    }
+
+    /// Where the cache's paths are shared (for [`super::Files::capture`]).
+    pub(super) fn path_table(&self) -> &PathTable {
+        &self.paths
     }
 
     /// Forgets a file, so the next read goes to disk.
@@ -529,7 +544,7 @@ impl FileCache {
             match folders.get_mut(key.as_ref()) {
                 Some(count) => *count += 1,
                 None => {
-                    folders.insert(PathKey::new(folder), 1);
+                    folders.insert(self.paths.key_of(folder, &key), 1);
                     self.folders_version.fetch_add(1, Ordering::Relaxed);
                 }
             }
@@ -584,12 +599,14 @@ impl FileCache {
 
     /// Work a refresh would otherwise do on its critical path, for the live loader to
     /// call once a snapshot is out: frees the results the last trusting pass
-    /// invalidated (a framework's old report takes a while to free), and makes the
-    /// path filter of every memo (see [`super::observe::PathFilter`]) so the next
-    /// trusting pass finds them made. Otherwise the next pass does both.
+    /// invalidated (a framework's old report takes a while to free) and the paths
+    /// no longer held, and makes the path filter of every memo (see
+    /// [`super::observe::PathFilter`]) so the next trusting pass finds them made.
+    /// Otherwise the next pass does these.
     pub fn settle(&self) {
         let garbage = std::mem::take(&mut *lock(&self.invalidated));
         drop(garbage);
+        self.paths.prune();
         let observed: Vec<Arc<Observed>> = lock(&self.memos)
             .values()
             .map(|m| m.observed.clone())
@@ -640,7 +657,7 @@ impl FileCache {
         if !files_only {
             let mut answers = lock(&self.answers);
             answers.kinds.retain(|p, _| !below(p.as_path()));
-            answers.resolved.retain(|p, r| !below(p.as_path()) && !r.as_deref().is_ok_and(below));
+            answers.resolved.retain(|p, r| !below(p.as_path()) && !r.as_ref().is_ok_and(|real| below(real.as_path())));
             answers.listings.retain(|p, _| !below(p.as_path()) && !changes.relists(p.as_path()));
         }
         // Each memo's filter rules most of them out at once; shared parts are
@@ -710,7 +727,10 @@ impl FileCache {
     /// (deleted, renamed or no longer referenced), so a long-lived cache holds one
     /// workspace's files only. A trusting pass keeps them: it reused results without
     /// asking for their files again, and what a change made stale is already gone.
+    /// Either frees the pass's step-by-step resolutions, before the snapshot goes out
+    /// and the explorer indexes it (the next pass would clear them anyway).
     pub fn retain_pass(&self) {
+        self.canonical.clear();
         if self.trusting.load(Ordering::Relaxed) {
             return;
         }
@@ -723,6 +743,7 @@ impl FileCache {
             keep
         });
         lock(&self.memos).retain(|_, m| m.pass == pass);
+        self.paths.prune();
     }
 }
 

@@ -126,7 +126,7 @@ impl<'a> Files<'a> {
     pub fn capture<T>(&self, compute: impl FnOnce(Files<'_>) -> T) -> (T, Arc<Observed>) {
         let recorder = Recorder::default();
         let value = compute(Files::new(self.cache, Some(&recorder)));
-        let observed = Arc::new(recorder.finish());
+        let observed = Arc::new(recorder.finish(self.cache.path_table()));
         self.include(observed.clone());
         (value, observed)
     }

@@ -17,6 +17,8 @@ use crate::discover::fast_hash::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::path_key::PathTable;
+
 /// The kind of question asked about a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Asked {
@@ -31,11 +33,12 @@ pub enum Asked {
     Resolve,
 }
 
-/// One question: its kind and the path it was about.
+/// One question: its kind and the path it was about ([`clean`]; shared with the
+/// file cache's keys, see [`PathTable`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Observation {
     pub asked: Asked,
-    pub path: PathBuf,
+    pub path: Arc<Path>,
 }
 
 /// What changed since the last pass: the paths reported, the folders whose entries
@@ -93,7 +96,7 @@ impl Changes {
 
 impl Observation {
     pub fn new(asked: Asked, path: &Path) -> Observation {
-        Observation { asked, path: clean(path) }
+        Observation { asked, path: clean(path).into() }
     }
 
     /// `true` when `changes` may change this question's answer: the path itself or a
@@ -103,8 +106,8 @@ impl Observation {
         // What a path is, and where it resolves to, change only when its kind does
         // (or a folder above it changed); its bytes change with any write.
         let kind_only = matches!(self.asked, Asked::Stat | Asked::Resolve);
-        changes.paths.iter().any(|c| is_below(&self.path, c) && !(kind_only && self.path == *c && !changes.restated.contains(c)))
-            || (self.asked == Asked::List && changes.relisted.contains(&self.path))
+        changes.paths.iter().any(|c| is_below(&self.path, c) && !(kind_only && *self.path == **c && !changes.restated.contains(c)))
+            || (self.asked == Asked::List && changes.relisted.iter().any(|d| **d == *self.path))
     }
 }
 
@@ -194,9 +197,9 @@ impl PathFilter {
 /// The observations of one finished computation.
 #[derive(Debug, Default)]
 pub struct Observed {
-    pub own: Vec<Observation>,
+    pub own: Box<[Observation]>,
     /// The observations of the memoized results it reused or computed inside.
-    pub parts: Vec<Arc<Observed>>,
+    pub parts: Box<[Arc<Observed>]>,
     /// Every path below, made when a refresh first asks (the fields are final by then).
     filter: OnceLock<PathFilter>,
 }
@@ -204,8 +207,8 @@ pub struct Observed {
 impl Observed {
     pub fn new(own: Vec<Observation>, parts: Vec<Arc<Observed>>) -> Observed {
         Observed {
-            own,
-            parts,
+            own: own.into(),
+            parts: parts.into(),
             filter: OnceLock::new(),
         }
     }
@@ -269,16 +272,23 @@ impl Observed {
     }
 }
 
+/// What a running computation noted so far.
+#[derive(Default)]
+struct Notes {
+    own: Vec<(Asked, PathBuf)>,
+    parts: Vec<Arc<Observed>>,
+}
+
 /// Collects the observations of one running computation. Frameworks query from
 /// several threads (rayon), hence the lock; it is per computation, so rarely contended.
 #[derive(Default)]
 pub struct Recorder {
-    inner: Mutex<Observed>,
+    inner: Mutex<Notes>,
 }
 
 impl Recorder {
     pub fn note(&self, asked: Asked, path: &Path) {
-        self.lock().own.push(Observation::new(asked, path));
+        self.lock().own.push((asked, clean(path)));
     }
 
     /// Adds what a reused (or nested) computation observed.
@@ -286,21 +296,22 @@ impl Recorder {
         self.lock().parts.push(part);
     }
 
-    /// The observations, each question and each shared part kept once: a
-    /// computation asks about the same paths again and again (a chain's folders, a
-    /// search list), and memos keep what they observed for as long as they live.
-    pub fn finish(self) -> Observed {
-        let mut o = self.inner.into_inner().unwrap_or_else(|p| p.into_inner());
-        o.own.sort_unstable_by(|a, b| (a.path.as_os_str(), a.asked as u8).cmp(&(b.path.as_os_str(), b.asked as u8)));
-        o.own.dedup();
-        o.own.shrink_to_fit();
-        o.parts.sort_unstable_by_key(|p| Arc::as_ptr(p) as usize);
-        o.parts.dedup_by(|a, b| Arc::ptr_eq(a, b));
-        o.parts.shrink_to_fit();
-        o
+    /// The observations, each question and each shared part kept once, each path
+    /// shared through `paths`: a computation asks about the same paths again and
+    /// again (a chain's folders, a search list), and memos keep what they observed
+    /// for as long as they live.
+    pub(crate) fn finish(self, paths: &PathTable) -> Observed {
+        let mut notes = self.inner.into_inner().unwrap_or_else(|p| p.into_inner());
+        notes.own.sort_unstable_by(|a, b| (a.1.as_os_str(), a.0 as u8).cmp(&(b.1.as_os_str(), b.0 as u8)));
+        notes.own.dedup_by(|a, b| a.0 == b.0 && a.1.as_os_str() == b.1.as_os_str());
+        let own: Vec<Observation> =
+            notes.own.iter().map(|(asked, path)| Observation { asked: *asked, path: paths.key_of_clean(path).shared().clone() }).collect();
+        notes.parts.sort_unstable_by_key(|p| Arc::as_ptr(p) as usize);
+        notes.parts.dedup_by(|a, b| Arc::ptr_eq(a, b));
+        Observed::new(own, notes.parts)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Observed> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Notes> {
         // A panic while holding the lock leaves a valid (possibly shorter) list.
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -337,12 +348,12 @@ mod tests {
     #[test]
     fn a_change_touches_the_path_what_is_below_it_and_the_listing_of_its_folder() {
         let at = |p: &str| Changes::new(&[p.into()], Vec::new(), Vec::new());
-        let read = Observation { asked: Asked::Read, path: "/p/a/x.md".into() };
+        let read = Observation::new(Asked::Read, Path::new("/p/a/x.md"));
         assert!(read.touched_by(&at("/p/a/x.md")));
         assert!(read.touched_by(&at("/p/a")), "a folder renamed away takes the file along");
         assert!(!read.touched_by(&at("/p/a/y.md")));
         assert!(!read.touched_by(&at("/p/a/x.md.bak")));
-        let list = Observation { asked: Asked::List, path: "/p/a".into() };
+        let list = Observation::new(Asked::List, Path::new("/p/a"));
         let created = Changes::new(&["/p/a/new.md".into()], vec!["/p/a".into()], vec!["/p/a/new.md".into()]);
         let stat = Observation::new(Asked::Stat, Path::new("/p/a/x.md"));
         assert!(!stat.touched_by(&at("/p/a/x.md")), "an edited file is still a file");

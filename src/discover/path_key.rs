@@ -6,33 +6,47 @@
 //! equal paths have equal bytes, so it is hashed and compared as bytes; a path asked
 //! about is looked up by its bytes as they are whenever they are in that form already
 //! (nearly always), without building anything.
+//!
+//! A key shares its path (`Arc<Path>`), and a [`PathTable`] gives out one key per
+//! path: the cache's maps and the observations of every memo name the same few tens
+//! of thousands of paths over a hundred thousand times, and each copy of a path was
+//! an allocation kept between loads.
 
 use std::borrow::{Borrow, Cow};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use crate::discover::fast_hash::HashSet;
+use crate::discover::lock;
 
 /// A path in the form its components give back (see the module documentation).
 #[derive(Clone, Debug)]
-pub(crate) struct PathKey(PathBuf);
+pub(crate) struct PathKey(Arc<Path>);
 
 impl PathKey {
     pub(crate) fn new(path: &Path) -> Self {
         match key_bytes(path) {
-            Cow::Borrowed(_) => PathKey(path.to_path_buf()),
-            Cow::Owned(_) => PathKey(rebuilt(path)),
+            Cow::Borrowed(_) => PathKey(path.into()),
+            Cow::Owned(_) => PathKey(rebuilt(path).into()),
         }
     }
 
     /// [`PathKey::new`] of a path already owned.
     pub(crate) fn from_owned(path: PathBuf) -> Self {
         if in_key_form(path.as_os_str().as_encoded_bytes()) {
-            PathKey(path)
+            PathKey(path.into())
         } else {
-            PathKey(rebuilt(&path))
+            PathKey(rebuilt(&path).into())
         }
     }
 
     pub(super) fn as_path(&self) -> &Path {
+        &self.0
+    }
+
+    /// The path, shared.
+    pub(super) fn shared(&self) -> &Arc<Path> {
         &self.0
     }
 
@@ -58,6 +72,47 @@ impl Hash for PathKey {
 impl Borrow<[u8]> for PathKey {
     fn borrow(&self) -> &[u8] {
         self.bytes()
+    }
+}
+
+/// One [`PathKey`] per path for as long as anything holds it (see the module
+/// documentation).
+#[derive(Default)]
+pub(crate) struct PathTable(Mutex<HashSet<PathKey>>);
+
+impl PathTable {
+    /// The key of `path`, shared with every other holder of it.
+    pub(crate) fn key(&self, path: &Path) -> PathKey {
+        self.key_of(path, &key_bytes(path))
+    }
+
+    /// [`PathTable::key`] of a path whose [`key_bytes`] are `bytes` (the caller
+    /// looked it up by them already).
+    pub(crate) fn key_of(&self, path: &Path, bytes: &[u8]) -> PathKey {
+        let mut keys = lock(&self.0);
+        if let Some(key) = keys.get(bytes) {
+            return key.clone();
+        }
+        let key = PathKey::new(path);
+        keys.insert(key.clone());
+        key
+    }
+
+    /// [`PathTable::key`] of a path made [`super::observe::clean`], which is in key
+    /// form on Unix: a load interns every path each computation observed.
+    pub(crate) fn key_of_clean(&self, path: &Path) -> PathKey {
+        let bytes = path.as_os_str().as_encoded_bytes();
+        if cfg!(unix) {
+            debug_assert!(in_key_form(bytes), "{path:?}");
+            self.key_of(path, bytes)
+        } else {
+            self.key(path)
+        }
+    }
+
+    /// Forgets the paths nothing else holds any more.
+    pub(crate) fn prune(&self) {
+        lock(&self.0).retain(|key| Arc::strong_count(&key.0) > 1);
     }
 }
 
@@ -113,5 +168,18 @@ mod tests {
                 assert_eq!(Path::new(a) == Path::new(b), key == PathKey::new(Path::new(b)), "{a:?} {b:?}");
             }
         }
+    }
+
+    /// Equal paths, however spelled, get one shared key, kept while someone holds it.
+    #[test]
+    fn a_table_shares_one_key_per_path() {
+        let table = PathTable::default();
+        let held = table.key(Path::new("/a/b"));
+        assert!(Arc::ptr_eq(held.shared(), table.key(Path::new("/a//b/")).shared()));
+        assert!(Arc::ptr_eq(held.shared(), table.key_of_clean(Path::new("/a/b")).shared()));
+        drop(table.key(Path::new("/a/c")));
+        table.prune();
+        assert_eq!(lock(&table.0).len(), 1);
+        assert!(Arc::ptr_eq(held.shared(), table.key(Path::new("/a/b")).shared()));
     }
 }
