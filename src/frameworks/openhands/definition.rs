@@ -178,6 +178,23 @@ fn find_tag(text: &str, from: usize, tag: &str) -> Option<usize> {
         .find(|&i| bytes.get(i..i + tag.len()).is_some_and(|b| b.eq_ignore_ascii_case(tag.as_bytes())))
 }
 
+/// The rule of a field a front-matter key set, in words: a fixed text for each key
+/// the loader reads, borrowed by the many fields of a workspace instead of copied.
+fn front_matter_rule(key: &str) -> std::borrow::Cow<'static, str> {
+    macro_rules! fixed {
+        ($($k:literal),*) => {
+            match key {
+                $($k => concat!("`", $k, ":` in the front matter").into(),)*
+                _ => ["`", key, ":` in the front matter"].concat().into(),
+            }
+        };
+    }
+    fixed!(
+        "description", "model", "color", "tools", "skills", "permission_mode", "max_iteration_per_run",
+        "max_budget_per_run", "mcp_config", "mcp_servers", "profile_store_dir", "hooks", "condenser"
+    )
+}
+
 /// Builds the definition of one file; `stem` is the file name's stem, `source` the
 /// file's source key (for origins).
 pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failure> {
@@ -193,7 +210,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
     let mut fields = Vec::new();
     let mut push = |key: &'static str, value: Json, from: &[&str], default_rule: &'static str| {
         let origin = match from.iter().find_map(|k| fm.line(k).map(|l| (k, l))) {
-            Some((k, line)) => FieldOrigin::own(&source, Some(line), ["`", *k, ":` in the front matter"].concat()),
+            Some((k, line)) => FieldOrigin::own(&source, Some(line), front_matter_rule(k)),
             None => FieldOrigin::default(default_rule),
         };
         fields.push(Field::new(key, value, origin));
