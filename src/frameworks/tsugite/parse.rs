@@ -11,7 +11,7 @@ use serde_json::Value as Json;
 
 use super::schema::{self, FIELDS};
 use crate::discover::ReadError;
-use crate::model::{Attribute, DiagKind, FieldOrigin};
+use crate::model::{Attribute, CompactJson, DiagKind, FieldOrigin};
 use crate::yaml::{self, Value};
 
 /// The Python exception class of a failure, which decides whether an implicit base
@@ -92,9 +92,10 @@ impl Config {
 pub struct Parsed {
     /// The path it was loaded from (tsugite's `Agent.file_path`).
     pub path: PathBuf,
-    /// Its source key, for the origins of the fields it sets.
-    source: String,
-    /// The fields the file sets, in the file's order (a repeated key overrides).
+    /// Its source key, for the origins of the fields it sets (shared by them).
+    source: Arc<str>,
+    /// The fields the file sets, in the file's order (a repeated key overrides):
+    /// one for each of `attributes`.
     written: Box<[Written]>,
     pub body: String,
     /// The 1-based line of the body's first character.
@@ -103,13 +104,13 @@ pub struct Parsed {
     pub attributes: Arc<[Attribute]>,
 }
 
-/// A field as the file set it: its index in `FIELDS`, its validated value, the
-/// line of its key.
+/// A field as the file set it: its index in `FIELDS` and, where validation changed
+/// the value the file wrote (a coercion), the validated value. Most values pass as
+/// written and are kept once, in the matching attribute.
 #[derive(Clone, Debug)]
 struct Written {
-    index: usize,
-    value: Json,
-    line: u32,
+    index: u32,
+    validated: Option<CompactJson>,
 }
 
 impl Parsed {
@@ -127,24 +128,26 @@ impl Parsed {
             })
             .clone();
         let rel = site_path(&self.source);
-        let source: std::sync::Arc<str> = self.source.as_str().into();
-        for w in &self.written {
-            config.values[w.index] = w.value.clone();
-            config.set[w.index] = true;
-            config.origins[w.index] =
-                FieldOrigin::own(&source, Some(w.line), format!("set in {rel}:{}", w.line));
+        for (w, attribute) in self.written.iter().zip(self.attributes.iter()) {
+            let index = w.index as usize;
+            let line = attribute.line;
+            config.values[index] = w.validated.as_ref().unwrap_or(&attribute.value).to_json();
+            config.set[index] = true;
+            config.origins[index] =
+                FieldOrigin::own(&self.source, Some(line), format!("set in {rel}:{line}"));
         }
         config
     }
 
     /// `extends` as [`Config::extends`] reads it, without making the config.
     pub fn extends(&self) -> Option<&str> {
-        let index = schema::index_of("extends")?;
+        let index = schema::index_of("extends")? as u32;
         self.written
             .iter()
+            .zip(self.attributes.iter())
             .rev()
-            .find(|w| w.index == index)
-            .and_then(|w| w.value.as_str())
+            .find(|(w, _)| w.index == index)
+            .and_then(|(w, attribute)| w.validated.as_ref().unwrap_or(&attribute.value).as_str())
     }
 }
 
@@ -254,7 +257,7 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
             ));
         };
         let line = key_node.span.line;
-        attributes.push(Attribute::new(key.as_str(), line, value_node.value.to_json()));
+        let attribute = Attribute::new(key.as_str(), line, value_node.value.to_json());
         let Some(i) = schema::index_of(key) else {
             return Err(validation(
                 path,
@@ -268,19 +271,43 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
         if *key == "name" {
             missing_name = false;
         }
-        written.push(Written { index: i, value, line });
+        let validated = (!same_in_order(&attribute.value, &value)).then(|| CompactJson::from(value));
+        written.push(Written { index: i as u32, validated });
+        attributes.push(attribute);
     }
     if missing_name {
         return Err(validation(path, Some(1), "name: Field required"));
     }
     Ok(Parsed {
         path: path.to_path_buf(),
-        source: source.to_string(),
+        source: source.into(),
         written: written.into(),
         body,
         body_line,
         attributes: attributes.into(),
     })
+}
+
+/// Equal with objects' keys in the same order too: the config keeps the order the
+/// validated value has.
+fn same_in_order(kept: &CompactJson, value: &Json) -> bool {
+    match (kept, value) {
+        (CompactJson::Null, Json::Null) => true,
+        (CompactJson::Bool(a), Json::Bool(b)) => a == b,
+        // `-0.0 == 0.0`, but they print differently.
+        (CompactJson::Number(a), Json::Number(b)) => {
+            a == b && a.as_f64().map(f64::to_bits) == b.as_f64().map(f64::to_bits)
+        }
+        (CompactJson::String(a), Json::String(b)) => **a == **b,
+        (CompactJson::Array(a), Json::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_in_order(x, y))
+        }
+        (CompactJson::Object(a), Json::Object(b)) => {
+            a.len() == b.len()
+                && a.iter().zip(b).all(|((ka, va), (kb, vb))| **ka == **kb && same_in_order(va, vb))
+        }
+        _ => false,
+    }
 }
 
 fn validation(path: &Path, line: Option<u32>, msg: impl Into<String>) -> LoadError {
