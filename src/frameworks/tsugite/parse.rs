@@ -94,9 +94,13 @@ pub struct Parsed {
     pub path: PathBuf,
     /// Its source key, for the origins of the fields it sets (shared by them).
     source: Arc<str>,
-    /// The fields the file sets, in the file's order (a repeated key overrides):
-    /// one for each of `attributes`.
-    written: Box<[Written]>,
+    /// The index in `FIELDS` of each of `attributes`: the fields the file sets, in
+    /// the file's order (a repeated key overrides).
+    written: Box<[u8]>,
+    /// Where validation changed the value the file wrote (a coercion): the
+    /// attribute's position and the validated value. Most values pass as written
+    /// and are kept once, in their attribute.
+    validated: Box<[(u32, CompactJson)]>,
     pub body: String,
     /// The 1-based line of the body's first character.
     pub body_line: u32,
@@ -104,14 +108,7 @@ pub struct Parsed {
     pub attributes: Arc<[Attribute]>,
 }
 
-/// A field as the file set it: its index in `FIELDS` and, where validation changed
-/// the value the file wrote (a coercion), the validated value. Most values pass as
-/// written and are kept once, in the matching attribute.
-#[derive(Clone, Debug)]
-struct Written {
-    index: u32,
-    validated: Option<CompactJson>,
-}
+const _: () = assert!(FIELDS.len() <= u8::MAX as usize, "`Parsed::written` holds indices in FIELDS as bytes");
 
 impl Parsed {
     /// The file's own config: every field, the schema default where the file sets none.
@@ -128,10 +125,10 @@ impl Parsed {
             })
             .clone();
         let rel = site_path(&self.source);
-        for (w, attribute) in self.written.iter().zip(self.attributes.iter()) {
-            let index = w.index as usize;
+        for (position, (&index, attribute)) in self.written.iter().zip(self.attributes.iter()).enumerate() {
+            let index = index as usize;
             let line = attribute.line;
-            config.values[index] = w.validated.as_ref().unwrap_or(&attribute.value).to_json();
+            config.values[index] = self.value_at(position).to_json();
             config.set[index] = true;
             config.origins[index] =
                 FieldOrigin::own(&self.source, Some(line), format!("set in {rel}:{line}"));
@@ -141,13 +138,17 @@ impl Parsed {
 
     /// `extends` as [`Config::extends`] reads it, without making the config.
     pub fn extends(&self) -> Option<&str> {
-        let index = schema::index_of("extends")? as u32;
-        self.written
+        let index = schema::index_of("extends")?;
+        let position = self.written.iter().rposition(|&i| i as usize == index)?;
+        self.value_at(position).as_str()
+    }
+
+    /// The validated value of the field the file sets at `position`.
+    fn value_at(&self, position: usize) -> &CompactJson {
+        self.validated
             .iter()
-            .zip(self.attributes.iter())
-            .rev()
-            .find(|(w, _)| w.index == index)
-            .and_then(|(w, attribute)| w.validated.as_ref().unwrap_or(&attribute.value).as_str())
+            .find(|(p, _)| *p as usize == position)
+            .map_or(&self.attributes[position].value, |(_, v)| v)
     }
 }
 
@@ -243,7 +244,8 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
             ));
         }
     };
-    let mut written: Vec<Written> = Vec::new();
+    let mut written: Vec<u8> = Vec::new();
+    let mut validated = Vec::new();
     let mut attributes = Vec::new();
     let mut missing_name = true;
     for (key_node, value_node) in &entries {
@@ -271,8 +273,10 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
         if *key == "name" {
             missing_name = false;
         }
-        let validated = (!same_in_order(&attribute.value, &value)).then(|| CompactJson::from(value));
-        written.push(Written { index: i as u32, validated });
+        if !same_in_order(&attribute.value, &value) {
+            validated.push((attributes.len() as u32, CompactJson::from(value)));
+        }
+        written.push(i as u8);
         attributes.push(attribute);
     }
     if missing_name {
@@ -282,6 +286,7 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
         path: path.to_path_buf(),
         source: source.into(),
         written: written.into(),
+        validated: validated.into(),
         body,
         body_line,
         attributes: attributes.into(),
