@@ -56,6 +56,7 @@ pub struct Lookups {
     real: Table<PathBuf, Option<PathBuf>>,
     is_file: Table<PathBuf, bool>,
     parsed: Table<PathBuf, Result<Arc<Parsed>, LoadError>>,
+    folders: Mutex<HashSet<Arc<Path>>>,
 }
 
 /// Names resolve in parallel, so each answer is a cell the first asker fills while
@@ -70,6 +71,18 @@ impl Lookups {
     /// `Path.resolve()` of `path`, once per load.
     pub fn real(&self, files: Files, path: &Path) -> Option<PathBuf> {
         memo(files, &self.real, path, |files| py_resolve(files, path))
+    }
+
+    /// `folder`, one copy shared by every name that asks: the names' memos keep the
+    /// folders their agents inherit from, mostly the same few.
+    pub fn shared_folder(&self, folder: &Path) -> Arc<Path> {
+        let mut folders = self.folders.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(shared) = folders.get(folder) {
+            return shared.clone();
+        }
+        let shared: Arc<Path> = folder.into();
+        folders.insert(shared.clone());
+        shared
     }
 }
 
