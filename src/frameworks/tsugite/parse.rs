@@ -87,11 +87,10 @@ impl Config {
 /// One parsed (not yet resolved) agent file. The file cache keeps one for every
 /// agent file between loads, so it holds only what the file wrote: the full
 /// [`Config`] (every field, with defaults and origins) is made when a resolution
-/// asks for it ([`Parsed::config`]).
+/// asks for it ([`Parsed::config`]). The path it was loaded from (tsugite's
+/// `Agent.file_path`) is the cache's key, not kept again here.
 #[derive(Clone, Debug)]
 pub struct Parsed {
-    /// The path it was loaded from (tsugite's `Agent.file_path`).
-    pub path: PathBuf,
     /// Its source key, for the origins of the fields it sets (shared by them).
     source: Arc<str>,
     /// The index in `FIELDS` of each of `attributes`: the fields the file sets, in
@@ -283,7 +282,6 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
         return Err(validation(path, Some(1), "name: Field required"));
     }
     Ok(Parsed {
-        path: path.to_path_buf(),
         source: source.into(),
         written: written.into(),
         validated: validated.into(),
