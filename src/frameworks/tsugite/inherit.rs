@@ -56,6 +56,7 @@ pub struct Lookups {
     real: Table<PathBuf, Option<PathBuf>>,
     is_file: Table<PathBuf, bool>,
     parsed: Table<PathBuf, Result<Arc<Parsed>, LoadError>>,
+    folders: Mutex<HashSet<Arc<Path>>>,
 }
 
 /// Names resolve in parallel, so each answer is a cell the first asker fills while
@@ -70,6 +71,18 @@ impl Lookups {
     /// `Path.resolve()` of `path`, once per load.
     pub fn real(&self, files: Files, path: &Path) -> Option<PathBuf> {
         memo(files, &self.real, path, |files| py_resolve(files, path))
+    }
+
+    /// `folder`, one copy shared by every name that asks: the names' memos keep the
+    /// folders their agents inherit from, mostly the same few.
+    pub fn shared_folder(&self, folder: &Path) -> Arc<Path> {
+        let mut folders = self.folders.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(shared) = folders.get(folder) {
+            return shared.clone();
+        }
+        let shared: Arc<Path> = folder.into();
+        folders.insert(shared.clone());
+        shared
     }
 }
 
@@ -120,9 +133,9 @@ impl Resolver<'_> {
         }
         let parsed = self.read_and_parse(path)?;
         let resolved = if parsed.extends() == Some("none") {
-            own(&parsed)
+            own(&parsed, path)
         } else {
-            self.resolve(parsed.clone(), path, &mut Visited::default(), 0)?
+            self.resolve(parsed.clone(), path, path, &mut Visited::default(), 0)?
         };
         Ok((parsed, resolved))
     }
@@ -176,10 +189,11 @@ impl Resolver<'_> {
         (*parsed).clone()
     }
 
-    /// `resolve_agent_inheritance(agent, agent_path, visited)`.
+    /// `resolve_agent_inheritance(agent, agent_path, visited)`, `agent` read from `file`.
     fn resolve(
         &self,
         agent: Arc<Parsed>,
+        file: &Path,
         agent_path: &Path,
         visited: &mut Visited,
         depth: usize,
@@ -212,10 +226,10 @@ impl Resolver<'_> {
             visited.remove(&resolved_path);
         }
         let Some(base) = base? else {
-            return Ok(own(&agent));
+            return Ok(own(&agent, file));
         };
-        let config = merge::merge(&base.config, &agent.config(), &agent.path)?;
-        let mut chain = vec![agent.path.clone()];
+        let config = merge::merge(&base.config, &agent.config(), file)?;
+        let mut chain = vec![file.to_path_buf()];
         chain.extend(base.chain);
         Ok(Resolved {
             config,
@@ -225,14 +239,14 @@ impl Resolver<'_> {
     }
 
     /// `load_extended_agent(reference, current_path, visited)`: find, check the visited
-    /// set, read and parse (without resolving).
+    /// set, read and parse (without resolving). Returns the parse and the file found.
     fn load_extended(
         &self,
         reference: &str,
         current: &Path,
         visited: &Visited,
         line: Option<u32>,
-    ) -> Result<Arc<Parsed>, LoadError> {
+    ) -> Result<(Arc<Parsed>, PathBuf), LoadError> {
         let dir = if self.is_file(current) {
             current.parent().unwrap_or(current)
         } else {
@@ -272,7 +286,7 @@ impl Resolver<'_> {
                 format!("Agent file is not a file: {}", found.display()),
             ));
         }
-        self.read_and_parse(&found)
+        Ok((self.read_and_parse(&found)?, found))
     }
 
     /// `load_explicit_parent_agent`: errors propagate to the child.
@@ -284,10 +298,9 @@ impl Resolver<'_> {
         visited: &mut Visited,
         depth: usize,
     ) -> Result<Resolved, LoadError> {
-        let parent =
+        let (parent, parent_path) =
             self.load_extended(reference, agent_path, visited, line_of(agent, "extends"))?;
-        let parent_path = parent.path.clone();
-        self.resolve(parent, &parent_path, visited, depth + 1)
+        self.resolve(parent, &parent_path, &parent_path, visited, depth + 1)
     }
 
     /// `load_default_base_agent`: the project-local `.tsugite/default.md` next to the
@@ -306,13 +319,13 @@ impl Resolver<'_> {
             if real != resolved_path && !visited.contains(&real) {
                 let attempt = self
                     .load_extended("default", agent_path, visited, None)
-                    .and_then(|d| {
+                    .and_then(|(d, file)| {
                         if d.extends().is_none() {
                             // tsugite uses a standalone project default as it is, without
                             // its own implicit base.
-                            Ok(own(&d))
+                            Ok(own(&d, &file))
                         } else {
-                            self.resolve(d, &local, visited, depth + 1)
+                            self.resolve(d, &file, &local, visited, depth + 1)
                         }
                     });
                 match attempt {
@@ -335,7 +348,7 @@ impl Resolver<'_> {
         }
         let attempt = self
             .load_extended(name, agent_path, visited, None)
-            .and_then(|d| self.resolve(d, &found, visited, depth + 1));
+            .and_then(|(d, file)| self.resolve(d, &file, &found, visited, depth + 1));
         match attempt {
             Ok(r) => Ok(Some(r)),
             Err(e) if e.class == ErrClass::Value => Ok(None),
@@ -345,11 +358,11 @@ impl Resolver<'_> {
 }
 
 /// An agent with no base: its own config, body and file.
-fn own(agent: &Parsed) -> Resolved {
+fn own(agent: &Parsed, file: &Path) -> Resolved {
     Resolved {
         config: agent.config(),
         body: agent.body.clone(),
-        chain: vec![agent.path.clone()],
+        chain: vec![file.to_path_buf()],
     }
 }
 

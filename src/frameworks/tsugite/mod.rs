@@ -396,8 +396,8 @@ impl<'a> Loader<'a> {
     /// changes the result): they are listed after the project's search list.
     /// The folders, symlinks resolved, of the files `agents` come from and inherit
     /// from, each once, in the agents' order.
-    fn inheritance_folders(&self, agents: &[Agent], lookups: &inherit::Lookups) -> Vec<PathBuf> {
-        let mut folders: Vec<PathBuf> = Vec::new();
+    fn inheritance_folders(&self, agents: &[Agent], lookups: &inherit::Lookups) -> Box<[Arc<Path>]> {
+        let mut folders: Vec<Arc<Path>> = Vec::new();
         for a in agents {
             for p in std::iter::once(a.source.path.clone())
                 .chain(a.chain.iter().skip(1).filter_map(|k| self.path_of_key(k)))
@@ -407,20 +407,20 @@ impl<'a> Loader<'a> {
                     .as_deref()
                     .and_then(Path::parent)
                 {
-                    if !folders.iter().any(|f| f == parent) {
-                        folders.push(parent.to_path_buf());
+                    if !folders.iter().any(|f| **f == *parent) {
+                        folders.push(lookups.shared_folder(parent));
                     }
                 }
             }
         }
-        folders
+        folders.into()
     }
 
     /// Adds the search folders of every folder of [`Loader::inheritance_folders`]
     /// (given per name, in the names' order) to the report's searched ones.
-    fn watch_inheritance_folders<'f>(&mut self, space: &SearchSpace, per_name: impl Iterator<Item = &'f [PathBuf]>) {
+    fn watch_inheritance_folders<'f>(&mut self, space: &SearchSpace, per_name: impl Iterator<Item = &'f [Arc<Path>]>) {
         let mut seen: crate::discover::fast_hash::HashSet<&Path> = Default::default();
-        let folders: Vec<&Path> = per_name.flatten().map(PathBuf::as_path).filter(|f| seen.insert(f)).collect();
+        let folders: Vec<&Path> = per_name.flatten().map(|f| &**f).filter(|f| seen.insert(f)).collect();
         // Where the folders searched so far resolve to: a folder found again through
         // another spelling or a symlink is not added twice.
         let mut searched: crate::discover::fast_hash::HashSet<Option<PathBuf>> =

@@ -11,7 +11,7 @@ use serde_json::Value as Json;
 
 use super::schema::{self, FIELDS};
 use crate::discover::ReadError;
-use crate::model::{Attribute, DiagKind, FieldOrigin};
+use crate::model::{Attribute, CompactJson, DiagKind, FieldOrigin};
 use crate::yaml::{self, Value};
 
 /// The Python exception class of a failure, which decides whether an implicit base
@@ -87,15 +87,19 @@ impl Config {
 /// One parsed (not yet resolved) agent file. The file cache keeps one for every
 /// agent file between loads, so it holds only what the file wrote: the full
 /// [`Config`] (every field, with defaults and origins) is made when a resolution
-/// asks for it ([`Parsed::config`]).
+/// asks for it ([`Parsed::config`]). The path it was loaded from (tsugite's
+/// `Agent.file_path`) is the cache's key, not kept again here.
 #[derive(Clone, Debug)]
 pub struct Parsed {
-    /// The path it was loaded from (tsugite's `Agent.file_path`).
-    pub path: PathBuf,
-    /// Its source key, for the origins of the fields it sets.
-    source: String,
-    /// The fields the file sets, in the file's order (a repeated key overrides).
-    written: Box<[Written]>,
+    /// Its source key, for the origins of the fields it sets (shared by them).
+    source: Arc<str>,
+    /// The index in `FIELDS` of each of `attributes`: the fields the file sets, in
+    /// the file's order (a repeated key overrides).
+    written: Box<[u8]>,
+    /// Where validation changed the value the file wrote (a coercion): the
+    /// attribute's position and the validated value. Most values pass as written
+    /// and are kept once, in their attribute.
+    validated: Box<[(u32, CompactJson)]>,
     pub body: String,
     /// The 1-based line of the body's first character.
     pub body_line: u32,
@@ -103,14 +107,7 @@ pub struct Parsed {
     pub attributes: Arc<[Attribute]>,
 }
 
-/// A field as the file set it: its index in `FIELDS`, its validated value, the
-/// line of its key.
-#[derive(Clone, Debug)]
-struct Written {
-    index: usize,
-    value: Json,
-    line: u32,
-}
+const _: () = assert!(FIELDS.len() <= u8::MAX as usize, "`Parsed::written` holds indices in FIELDS as bytes");
 
 impl Parsed {
     /// The file's own config: every field, the schema default where the file sets none.
@@ -127,12 +124,13 @@ impl Parsed {
             })
             .clone();
         let rel = site_path(&self.source);
-        let source: std::sync::Arc<str> = self.source.as_str().into();
-        for w in &self.written {
-            config.values[w.index] = w.value.clone();
-            config.set[w.index] = true;
-            config.origins[w.index] =
-                FieldOrigin::own(&source, Some(w.line), format!("set in {rel}:{}", w.line));
+        for (position, (&index, attribute)) in self.written.iter().zip(self.attributes.iter()).enumerate() {
+            let index = index as usize;
+            let line = attribute.line;
+            config.values[index] = self.value_at(position).to_json();
+            config.set[index] = true;
+            config.origins[index] =
+                FieldOrigin::own(&self.source, Some(line), format!("set in {rel}:{line}"));
         }
         config
     }
@@ -140,11 +138,16 @@ impl Parsed {
     /// `extends` as [`Config::extends`] reads it, without making the config.
     pub fn extends(&self) -> Option<&str> {
         let index = schema::index_of("extends")?;
-        self.written
+        let position = self.written.iter().rposition(|&i| i as usize == index)?;
+        self.value_at(position).as_str()
+    }
+
+    /// The validated value of the field the file sets at `position`.
+    fn value_at(&self, position: usize) -> &CompactJson {
+        self.validated
             .iter()
-            .rev()
-            .find(|w| w.index == index)
-            .and_then(|w| w.value.as_str())
+            .find(|(p, _)| *p as usize == position)
+            .map_or(&self.attributes[position].value, |(_, v)| v)
     }
 }
 
@@ -240,7 +243,8 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
             ));
         }
     };
-    let mut written: Vec<Written> = Vec::new();
+    let mut written: Vec<u8> = Vec::new();
+    let mut validated = Vec::new();
     let mut attributes = Vec::new();
     let mut missing_name = true;
     for (key_node, value_node) in &entries {
@@ -254,7 +258,7 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
             ));
         };
         let line = key_node.span.line;
-        attributes.push(Attribute::new(key.as_str(), line, value_node.value.to_json()));
+        let attribute = Attribute::new(key.as_str(), line, value_node.value.to_json());
         let Some(i) = schema::index_of(key) else {
             return Err(validation(
                 path,
@@ -268,19 +272,45 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
         if *key == "name" {
             missing_name = false;
         }
-        written.push(Written { index: i, value, line });
+        if !same_in_order(&attribute.value, &value) {
+            validated.push((attributes.len() as u32, CompactJson::from(value)));
+        }
+        written.push(i as u8);
+        attributes.push(attribute);
     }
     if missing_name {
         return Err(validation(path, Some(1), "name: Field required"));
     }
     Ok(Parsed {
-        path: path.to_path_buf(),
-        source: source.to_string(),
+        source: source.into(),
         written: written.into(),
+        validated: validated.into(),
         body,
         body_line,
         attributes: attributes.into(),
     })
+}
+
+/// Equal with objects' keys in the same order too: the config keeps the order the
+/// validated value has.
+fn same_in_order(kept: &CompactJson, value: &Json) -> bool {
+    match (kept, value) {
+        (CompactJson::Null, Json::Null) => true,
+        (CompactJson::Bool(a), Json::Bool(b)) => a == b,
+        // `-0.0 == 0.0`, but they print differently.
+        (CompactJson::Number(a), Json::Number(b)) => {
+            a == b && a.as_f64().map(f64::to_bits) == b.as_f64().map(f64::to_bits)
+        }
+        (CompactJson::String(a), Json::String(b)) => **a == **b,
+        (CompactJson::Array(a), Json::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_in_order(x, y))
+        }
+        (CompactJson::Object(a), Json::Object(b)) => {
+            a.len() == b.len()
+                && a.iter().zip(b).all(|((ka, va), (kb, vb))| **ka == **kb && same_in_order(va, vb))
+        }
+        _ => false,
+    }
 }
 
 fn validation(path: &Path, line: Option<u32>, msg: impl Into<String>) -> LoadError {
