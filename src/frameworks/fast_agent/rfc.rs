@@ -216,7 +216,7 @@ pub fn check_card(raw: &RawCard, in_bundle: bool) -> Result<(), Failure> {
 /// blocks, an `instruction:` beside a body — so only those files get the second parse.
 /// A card without `type` (optional for the package, required by the RFC) is not
 /// flagged on its own: that would warn on nearly every released card.
-fn may_differ(kind: FileKind, text: &str) -> bool {
+pub fn may_differ(kind: FileKind, text: &str) -> bool {
     let mut lines = text.lines();
     match kind {
         FileKind::Yaml => lines.skip(1).any(|l| l.starts_with("---") || l == "..."),
@@ -330,9 +330,7 @@ type Difference = (String, Option<u32>);
 /// How the two dialects read one file differently, if they do.
 fn compare_file(s: &LoadState, path: &Path) -> Option<Difference> {
     let kind = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy()))?;
-    let bytes = s.cx.files.read(path).ok()?;
-    let text = std::str::from_utf8(&bytes).ok()?;
-    if !may_differ(kind, text) {
+    if !super::parse::look(s.cx.files, path, kind).ok()?.dialects_may_differ {
         return None;
     }
     let released = read(s, path, Dialect::Released);
