@@ -234,6 +234,13 @@ impl FileCache {
         self.bytes(path, found, true).map(|(bytes, _)| bytes.into_shared())
     }
 
+    /// What `use_bytes` makes of the file's bytes, without holding them: for a reader
+    /// whose result is memoized, so that a pass reusing it needs the bytes no more.
+    pub fn read_unkept<T>(&self, path: &Path, use_bytes: impl FnOnce(&[u8]) -> T) -> Result<T, ReadError> {
+        let found = self.lookup(path)?;
+        self.bytes(path, found, false).map(|(bytes, _)| use_bytes(&bytes))
+    }
+
     /// Which version of the file is current, and whether it is held: trusted in a
     /// trusting pass, else told by its stamp.
     fn lookup(&self, path: &Path) -> Result<Found, ReadError> {

@@ -38,6 +38,12 @@ impl<'a> Files<'a> {
         self.cache.read(path)
     }
 
+    /// [`FileCache::read_unkept`]: the file's bytes, given to `use_bytes` and not held.
+    pub fn read_unkept<T>(&self, path: &Path, use_bytes: impl FnOnce(&[u8]) -> T) -> Result<T, ReadError> {
+        self.note(Asked::Read, path);
+        self.cache.read_unkept(path, use_bytes)
+    }
+
     /// [`FileCache::derived`]: a parse of the file, made once per version of it.
     pub fn derived<T: Send + Sync + 'static>(
         &self,

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::parse::{sniff_markdown, FileKind};
+use super::parse::{look, FileKind};
 use super::raw::{decode_text, entries_of, Env, Failure};
 use super::validate::expand_user;
 use crate::discover::Files;
@@ -122,8 +122,8 @@ pub fn card_files(root: &Path, files: Files, skipped: &mut Vec<Diagnostic>) -> s
         .filter(|e| !e.is_dir && files.is_file(&e.path))
         .filter(|e| match FileKind::of(&e.name) {
             Some(FileKind::Yaml) => true,
-            Some(FileKind::Markdown) => match files.read(&e.path) {
-                Ok(bytes) => sniff_markdown(&bytes),
+            Some(FileKind::Markdown) => match look(files, &e.path, FileKind::Markdown) {
+                Ok(look) => look.markdown_card,
                 Err(err) => {
                     let message = format!("cannot read: {err}; not looked at as a card");
                     skipped.push(Diagnostic::warning(super::ID, DiagKind::Io, &e.path, message));

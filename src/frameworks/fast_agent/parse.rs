@@ -2,7 +2,11 @@
 //! `_load_markdown_card`): exactly one card per file, YAML through `safe_load`,
 //! Markdown through python-frontmatter after a BOM is dropped.
 
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
 use super::raw::{decode_text, entries_of, Env, Failure, RawCard};
+use crate::discover::{Files, ReadError};
 use crate::model::DiagKind;
 use crate::yaml::{self, Value};
 
@@ -31,6 +35,26 @@ pub fn sniff_markdown(bytes: &[u8]) -> bool {
     super::raw::Lines::new(text)
         .find_map(super::raw::strip_to_none)
         .is_some_and(|first| first == "---" || first == "+++")
+}
+
+/// What a quick look at a card file's bytes tells, remembered per version of the file
+/// instead of its bytes: the card's reading is memoized, so a load that reuses it
+/// needs neither the bytes nor a second read of them.
+pub struct Look {
+    /// A Markdown file with front matter ([`sniff_markdown`]).
+    pub markdown_card: bool,
+    /// The two dialects may read it differently ([`super::rfc::may_differ`]).
+    pub dialects_may_differ: bool,
+}
+
+/// The [`Look`] at the card file `path` of `kind`, once per version of it.
+pub fn look(files: Files, path: &Path, kind: FileKind) -> Result<Arc<Look>, ReadError> {
+    static CONTEXT: OnceLock<u64> = OnceLock::new();
+    let context = *CONTEXT.get_or_init(|| crate::discover::context_key("fast-agent card file look"));
+    files.sniffed(path, context, |bytes| Look {
+        markdown_card: kind == FileKind::Markdown && sniff_markdown(bytes),
+        dialects_may_differ: std::str::from_utf8(bytes).is_ok_and(|text| super::rfc::may_differ(kind, text)),
+    })
 }
 
 fn parse_failure(message: String, line: Option<u32>) -> Failure {

@@ -38,9 +38,8 @@ pub type BuiltFields = (Vec<Message>, Arc<[Field]>);
 pub struct Loaded {
     /// Shared by the memo of its file and every load that reuses it.
     pub card: Arc<Card>,
+    /// Its `path` is the file as registered (symlinks resolved): see [`Loaded::path`].
     pub source: Source,
-    /// The file as registered (symlinks resolved).
-    pub path: PathBuf,
     /// Its folder is literally named `tool-cards`.
     pub is_tool: bool,
     /// The agent's fields with an empty history ([`agents::card_fields`]): what most
@@ -50,6 +49,13 @@ pub struct Loaded {
     /// history: they depend only on the card, its source and the history, so a
     /// refresh that reuses the file's memo reuses them too.
     pub fields: Arc<OnceLock<BuiltFields>>,
+}
+
+impl Loaded {
+    /// The file as registered (symlinks resolved).
+    pub fn path(&self) -> &Path {
+        &self.source.path
+    }
 }
 
 /// Reads and validates every card of one file. The file's failure is returned with
@@ -74,11 +80,15 @@ pub fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, F
     let Some(kind) = FileKind::of(&file_name) else {
         return Err(Failure::validation(format!("Unsupported AgentCard file extension: {}", path.display()), None));
     };
-    let bytes = s.cx.files.read(&path).map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))?;
-    let raws = match s.dialect {
-        Dialect::Released => vec![(None, super::parse::released(kind, &bytes, s.env)?)],
-        Dialect::Rfc => super::rfc::parse(kind, &bytes, s.env)?,
-    };
+    // Not held by the cache: the cards read from it are memoized instead.
+    let raws = s
+        .cx
+        .files
+        .read_unkept(&path, |bytes| match s.dialect {
+            Dialect::Released => super::parse::released(kind, bytes, s.env).map(|raw| vec![(None, raw)]),
+            Dialect::Rfc => super::rfc::parse(kind, bytes, s.env),
+        })
+        .map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))??;
     let in_bundle = raws.len() > 1;
     let home = home_of(s.env);
     let exists = |p: &Path| s.cx.files.exists(p);
@@ -114,7 +124,7 @@ pub fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, F
         }
         let is_tool = path.parent().and_then(Path::file_name).is_some_and(|n| n == "tool-cards");
         let card_fields = agents::card_fields(&card, &source.key(), stored);
-        out.push(Loaded { card: Arc::new(card), source, path: path.clone(), is_tool, card_fields, fields: Arc::default() });
+        out.push(Loaded { card: Arc::new(card), source, is_tool, card_fields, fields: Arc::default() });
     }
     Ok(out)
 }
@@ -167,7 +177,7 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
             let name = l.card.name.clone();
             let mut replaced = None;
             if let Some(&prev) = winners.get(&name) {
-                if registered[prev].loaded.path == l.path {
+                if registered[prev].loaded.path() == l.path() {
                     continue; // a second link to a file already registered
                 }
                 replaced = Some(registered[prev].loaded.source.key());
@@ -205,13 +215,13 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
     let by_name: BTreeMap<&str, &Entry> = winners.iter().map(|(n, &i)| (n.as_str(), &registered[i])).collect();
     for (name, entry) in &by_name {
         if let Some(f) = reference_problem(name, &entry.loaded.card, &by_name) {
-            push_error(report, &entry.loaded.path, entry.loaded.source.key(), f);
+            push_error(report, entry.loaded.path(), entry.loaded.source.key(), f);
         }
     }
     for (member, cycle) in cycle_members(&agent_order, &by_name) {
         let entry = by_name[member.as_str()];
         let f = Failure::new(DiagKind::Cycle, format!("'{member}' is part of a reference cycle: {cycle}"), entry.loaded.card.name_line);
-        push_error(report, &entry.loaded.path, entry.loaded.source.key(), f);
+        push_error(report, entry.loaded.path(), entry.loaded.source.key(), f);
     }
 
     let winner_keys: HashMap<&str, (String, bool)> =
@@ -234,9 +244,9 @@ fn registration_conflict(loaded: &[Loaded], registered: &[Entry], winners: &Hash
     for l in loaded {
         let Some(&i) = winners.get(&l.card.name) else { continue };
         let existing = &registered[i].loaded;
-        if existing.path != l.path && existing.is_tool == l.is_tool {
+        if existing.path() != l.path() && existing.is_tool == l.is_tool {
             return Some(Failure::validation(
-                format!("Agent '{}' already loaded from {}", l.card.name, existing.path.display()),
+                format!("Agent '{}' already loaded from {}", l.card.name, existing.path().display()),
                 l.card.name_line,
             ));
         }

@@ -216,7 +216,7 @@ pub fn check_card(raw: &RawCard, in_bundle: bool) -> Result<(), Failure> {
 /// blocks, an `instruction:` beside a body — so only those files get the second parse.
 /// A card without `type` (optional for the package, required by the RFC) is not
 /// flagged on its own: that would warn on nearly every released card.
-fn may_differ(kind: FileKind, text: &str) -> bool {
+pub fn may_differ(kind: FileKind, text: &str) -> bool {
     let mut lines = text.lines();
     match kind {
         FileKind::Yaml => lines.skip(1).any(|l| l.starts_with("---") || l == "..."),
@@ -307,18 +307,24 @@ pub fn compare_dialects(s: &LoadState, files: &[PathBuf], report: &mut Ecosystem
     use rayon::prelude::*;
     // Each file is compared on its own, in parallel, and reported in discovery order;
     // memoized per file, so a refresh compares again only the files that changed.
-    let found: Vec<Arc<Option<Difference>>> = files
+    // Most files cannot differ, as a look at them (kept per version of the file)
+    // tells: they are passed over without a memo each.
+    let found: Vec<Option<Arc<Option<Difference>>>> = files
         .par_iter()
         .map(|path| {
+            let kind = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy()))?;
+            if !super::parse::look(s.cx.files, path, kind).ok()?.dialects_may_differ {
+                return None;
+            }
             let key = s.cx.memo_key(ID, &format!("compare\0{}\0{}", s.key, path.display()));
-            s.cx.files.memo(key, |files| {
+            Some(s.cx.files.memo(key, |files| {
                 let cx = s.cx.with_files(files);
-                compare_file(&LoadState { cx: &cx, ..*s }, path)
-            })
+                compare_file(&LoadState { cx: &cx, ..*s }, path, kind)
+            }))
         })
         .collect();
     for (path, found) in files.iter().zip(found) {
-        if let Some((message, line)) = &*found {
+        if let Some((message, line)) = found.as_deref().and_then(Option::as_ref) {
             report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Dialect, path, message.clone()).at(*line, None));
         }
     }
@@ -327,14 +333,8 @@ pub fn compare_dialects(s: &LoadState, files: &[PathBuf], report: &mut Ecosystem
 /// A message saying how the dialects differ, and the line it points at.
 type Difference = (String, Option<u32>);
 
-/// How the two dialects read one file differently, if they do.
-fn compare_file(s: &LoadState, path: &Path) -> Option<Difference> {
-    let kind = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy()))?;
-    let bytes = s.cx.files.read(path).ok()?;
-    let text = std::str::from_utf8(&bytes).ok()?;
-    if !may_differ(kind, text) {
-        return None;
-    }
+/// How the two dialects read one file of `kind` differently, if they do.
+fn compare_file(s: &LoadState, path: &Path, kind: FileKind) -> Option<Difference> {
     let released = read(s, path, Dialect::Released);
     let rfc = read(s, path, Dialect::Rfc);
     describe(kind, &released, &rfc)

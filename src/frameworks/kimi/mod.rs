@@ -80,6 +80,7 @@ impl Framework for Kimi {
             lookups: &lookups,
             key: &key,
             builtin_args,
+            homes: Homes::new(cx, builtins.as_deref()),
         };
         // A pass that trusts its memos reuses most definitions: resolving them all
         // ahead would be wasted, so only its changed files are parsed ahead.
@@ -101,7 +102,7 @@ impl Framework for Kimi {
             seen: HashSet::with_capacity_and_hasher(n, Default::default()),
             listed_by: HashMap::with_capacity_and_hasher(n, Default::default()),
             covers: HashMap::with_capacity_and_hasher(n, Default::default()),
-            elsewhere: Elsewhere::new(cx, builtins.as_deref()),
+            elsewhere: Elsewhere::default(),
             report: &mut report,
         };
         loader.report.agents.reserve(n);
@@ -147,6 +148,7 @@ struct Context<'a> {
     lookups: &'a Lookups,
     key: &'a SourceKey<'a>,
     builtin_args: std::collections::BTreeMap<String, String>,
+    homes: Homes,
 }
 
 /// What one definition (one file, reached as an entry point or as the subagent of
@@ -154,16 +156,21 @@ struct Context<'a> {
 /// chain is rebuilt from the files (see [`Resolver::chain`]), so a long chain is not
 /// kept once per definition besides the report.
 struct Definition {
-    /// Its agent, with an empty `chain`.
+    /// Its agent, with an empty `chain` and, as its memo key names who lists it and
+    /// where it is, an empty `source` and, once resolved, an empty `rule`: the load
+    /// fills them in rather than keeping them twice ([`Loader::load_one`]).
     agent: Agent,
-    diagnostic: Option<Diagnostic>,
+    /// Boxed: most definitions have none.
+    diagnostic: Option<Box<Diagnostic>>,
     subagents: Vec<spec::SubagentEntry>,
     chain_len: usize,
-    /// The chain's files, kept when it is at most [`KEPT_CHAIN`] long (the agent's
-    /// `chain` is then filled too): a refresh reuses it instead of rebuilding it.
-    kept_chain: Option<Vec<PathBuf>>,
-    /// The system prompt it renders, when its chain resolved.
-    prompt: Option<PathBuf>,
+    /// Its chain is at most [`KEPT_CHAIN`] long: the agent's `chain` is filled, and
+    /// a refresh reuses it instead of rebuilding it.
+    chain_kept: bool,
+    /// The files it opened (its chain's, when kept, then its system prompt) that are
+    /// outside the project and the built-in agents, for [`Elsewhere`]: the others
+    /// add no folder to search.
+    opened_elsewhere: Vec<PathBuf>,
     /// What its resolution observed, for the files extending it.
     cover: Cover,
 }
@@ -229,54 +236,60 @@ impl Loader<'_, '_> {
         });
         self.covers.insert(crate::discover::PathKey::new(path), one.cover.clone());
         let mut agent = one.agent.clone();
-        match &one.kept_chain {
-            Some(chain) => {
-                for file in chain {
-                    self.touch(file);
-                }
-            }
-            None => {
-                let chain = self.chains.chain(path, one.chain_len);
-                for file in &chain {
-                    self.touch(file);
-                }
-                agent.chain = chain_keys(&chain, self.context.key).into();
-            }
+        agent.source = self.context.roots.source(path, self.context.builtins);
+        if agent.status == Status::Wins {
+            agent.rule = why_it_wins(listed.as_ref());
         }
-        if let Some(prompt) = &one.prompt {
-            self.touch(prompt);
+        if !one.chain_kept {
+            let chain = self.chains.chain(path, one.chain_len);
+            for file in &chain {
+                self.touch(file);
+            }
+            agent.chain = chain_keys(&chain, self.context.key).into();
+        }
+        for file in &one.opened_elsewhere {
+            self.touch(file);
         }
         self.report.agents.push(agent);
         self.report
             .diagnostics
-            .extend(one.diagnostic.iter().cloned());
+            .extend(one.diagnostic.as_deref().cloned());
         one
     }
 
     fn touch(&mut self, file: &Path) {
-        self.elsewhere.touch(file);
+        if let Some(folder) = self.context.homes.folder_outside(file) {
+            self.elsewhere.touch(&folder);
+        }
+    }
+}
+
+/// The two roots of a load (the project and the built-in agents), normalised.
+struct Homes([Option<PathBuf>; 2]);
+
+impl Homes {
+    fn new(cx: &LoadContext, builtins: Option<&Path>) -> Self {
+        Homes([Some(normalize(&cx.roots.project)), builtins.map(normalize)])
+    }
+
+    /// The folder of `file`, normalised, when it is outside both roots.
+    fn folder_outside(&self, file: &Path) -> Option<PathBuf> {
+        let file = crate::model::normalized(file);
+        let folder = file.parent()?;
+        let inside = self.0.iter().flatten().any(|root| is_at_or_below(folder, root));
+        (!inside).then(|| folder.to_path_buf())
     }
 }
 
 /// The folders outside the project and the built-in agents holding a file the load
 /// opened, in first-seen order: only those are searched besides the two roots.
+#[derive(Default)]
 struct Elsewhere {
-    /// The two roots, normalised.
-    roots: [Option<PathBuf>; 2],
     folders: Vec<PathBuf>,
 }
 
 impl Elsewhere {
-    fn new(cx: &LoadContext, builtins: Option<&Path>) -> Self {
-        Elsewhere { roots: [Some(normalize(&cx.roots.project)), builtins.map(normalize)], folders: Vec::new() }
-    }
-
-    fn touch(&mut self, file: &Path) {
-        let file = crate::model::normalized(file);
-        let Some(folder) = file.parent() else { return };
-        if self.roots.iter().flatten().any(|root| is_at_or_below(folder, root)) {
-            return;
-        }
+    fn touch(&mut self, folder: &Path) {
         if !self.folders.iter().any(|f| f == folder) {
             self.folders.push(folder.to_path_buf());
         }
@@ -290,7 +303,7 @@ fn is_at_or_below(path: &Path, root: &Path) -> bool {
     p.starts_with(r) && (p.len() == r.len() || p[r.len()] == b'/' || r.ends_with(b"/"))
 }
 
-/// The longest chain a definition keeps (see [`Definition::kept_chain`]): usual chains
+/// The longest chain a definition keeps (see [`Definition::chain_kept`]): usual chains
 /// are a few files, and a bound keeps a 10,000-level `extend` chain linear in memory.
 const KEPT_CHAIN: usize = 32;
 
@@ -312,7 +325,14 @@ impl Context<'_> {
     ) -> Definition {
         let mut one = self.definition(files, path, listed, covers);
         self.keep_chain(files, path, &mut one);
+        let source = &mut one.agent.source;
+        (source.path, source.rel) = (PathBuf::new(), String::new());
         one
+    }
+
+    /// Those of `opened` that are outside the load's roots ([`Homes::folder_outside`]).
+    fn outside(&self, opened: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+        opened.into_iter().filter(|file| self.homes.folder_outside(file).is_some()).collect()
     }
 
     /// Keeps `one`'s chain with it when the chain is short.
@@ -322,7 +342,10 @@ impl Context<'_> {
             let chain = Resolver::new(files.cache().untracked(), self.lookups, self.default_agent.clone(), self.key)
                 .chain(path, one.chain_len);
             one.agent.chain = chain_keys(&chain, self.key).into();
-            one.kept_chain = Some(chain);
+            one.chain_kept = true;
+            let mut opened = self.outside(chain);
+            opened.append(&mut one.opened_elsewhere);
+            one.opened_elsewhere = opened;
         }
     }
 
@@ -350,11 +373,11 @@ impl Context<'_> {
             let (agent, diagnostic) = self.fail(resolver, path, &source, problem, listed);
             Definition {
                 agent,
-                diagnostic: Some(diagnostic),
+                diagnostic: Some(Box::new(diagnostic)),
                 subagents: Vec::new(),
                 chain_len,
-                kept_chain: None,
-                prompt,
+                chain_kept: false,
+                opened_elsewhere: self.outside(prompt),
                 cover: cover.clone(),
             }
         };
@@ -400,7 +423,7 @@ impl Context<'_> {
             source,
             status: Status::Wins,
             shadowed_by: None,
-            rule: why_it_wins(listed),
+            rule: String::new(),
             chain: Arc::default(),
             description,
             fields: resolved.fields(self.key).into(),
@@ -414,8 +437,8 @@ impl Context<'_> {
             diagnostic: None,
             subagents: resolved.subagents,
             chain_len,
-            kept_chain: None,
-            prompt: prompt_path,
+            chain_kept: false,
+            opened_elsewhere: self.outside(prompt_path),
             cover,
         }
     }
@@ -509,11 +532,12 @@ fn listing(parent: &str, path: &Path, sub: &spec::SubagentEntry) -> ListedBy {
     }
 }
 
+/// Joined to its exact length: every load makes one for each of its agents.
 fn why_it_wins(listed: Option<&ListedBy>) -> String {
     let base = "Kimi loads an agent by its file path (`--agent-file`); `name` is only a label, so no other file shadows it";
     match listed {
-        Some(l) => format!("{base}; reached as subagent `{}` of {}", l.name, l.parent),
-        None => format!("{base}; an entry point of the project (a .yaml/.yml with an `agent:` mapping)"),
+        Some(l) => [base, "; reached as subagent `", &l.name, "` of ", &l.parent].concat(),
+        None => [base, "; an entry point of the project (a .yaml/.yml with an `agent:` mapping)"].concat(),
     }
 }
 

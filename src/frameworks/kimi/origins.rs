@@ -59,23 +59,77 @@ pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<SpecFile>
     }
 }
 
+/// The words of a field's origins that name no file, spelled out at compile time
+/// ([`nullable_words!`], [`list_words!`]): every agent's fields borrow them instead
+/// of each holding a copy of the same sentence.
+pub struct FieldWords {
+    pub field: &'static str,
+    /// The rule of a value no file of the chain sets.
+    pub default: &'static str,
+    /// For lists: the rule of an explicit null set by the definition itself, and the
+    /// note on an inherited one (empty where null stays null).
+    pub null_here: &'static str,
+    pub null_note: &'static str,
+}
+
+/// [`FieldWords`] of `model`/`when_to_use`, whose null or unset value becomes `default`.
+macro_rules! nullable_words {
+    ($field:literal, $default:literal) => {
+        $crate::frameworks::kimi::origins::FieldWords {
+            field: $field,
+            default: concat!("framework default: `", $field, "` null or unset becomes ", $default),
+            null_here: "",
+            null_note: "",
+        }
+    };
+}
+
+/// [`FieldWords`] of a list field, whose unset value (and explicit null, unless it is
+/// `"null"`) becomes `null_becomes`.
+macro_rules! list_words {
+    ($field:literal, "null") => {
+        $crate::frameworks::kimi::origins::FieldWords {
+            field: $field,
+            default: concat!("framework default: unset `", $field, "` becomes null"),
+            null_here: $crate::frameworks::kimi::origins::SET_WHOLE_HERE,
+            null_note: "",
+        }
+    };
+    ($field:literal, $null_becomes:literal) => {
+        $crate::frameworks::kimi::origins::FieldWords {
+            field: $field,
+            default: concat!("framework default: unset `", $field, "` becomes ", $null_becomes),
+            null_here: concat!("set here; replaces the parent's whole value; the explicit null becomes ", $null_becomes),
+            null_note: concat!("; the explicit null becomes ", $null_becomes),
+        }
+    };
+}
+pub(super) use {list_words, nullable_words};
+
+/// The rule of a list the definition sets itself.
+pub const SET_WHOLE_HERE: &str = "set here; replaces the parent's whole value";
+
 /// `model`/`when_to_use`: a child replaces the value only with a non-null one.
 pub fn nullable_origin(
     at: Option<usize>,
     files: &[Arc<SpecFile>],
     key: &dyn Fn(&Path) -> Arc<str>,
     slot: fn(&SpecFile) -> &Slot<String>,
-    field: &str,
-    default: &str,
+    words: &FieldWords,
 ) -> FieldOrigin {
     match at {
         Some(0) => FieldOrigin::own(&key(&files[0].path), slot(&files[0]).line, "set here; replaces the parent's value"),
         Some(i) => FieldOrigin {
             provenance: Provenance::Inherited,
             sites: Box::new([Site::new(&key(&files[i].path), slot(&files[i]).line)]),
-            rule: format!("inherited from {}: nearer files leave `{field}` unset or null, which never replaces", key(&files[i].path)).into(),
+            rule: format!(
+                "inherited from {}: nearer files leave `{}` unset or null, which never replaces",
+                key(&files[i].path),
+                words.field
+            )
+            .into(),
         },
-        None => FieldOrigin::default(format!("framework default: `{field}` null or unset becomes {default}")),
+        None => FieldOrigin::default(words.default),
     }
 }
 
@@ -86,20 +140,17 @@ pub fn list_origin<T>(
     files: &[Arc<SpecFile>],
     key: &dyn Fn(&Path) -> Arc<str>,
     slot: fn(&SpecFile) -> &Slot<T>,
-    field: &str,
-    null_becomes: &str,
+    words: &FieldWords,
 ) -> FieldOrigin {
     let Some(i) = at else {
-        return FieldOrigin::default(format!("framework default: unset `{field}` becomes {null_becomes}"));
+        return FieldOrigin::default(words.default);
     };
     let s = slot(&files[i]);
-    let null_note = if matches!(s.state, Setting::Null) && null_becomes != "null" {
-        format!("; the explicit null becomes {null_becomes}")
-    } else {
-        String::new()
-    };
+    let null = matches!(s.state, Setting::Null);
+    let field = words.field;
+    let null_note = if null { words.null_note } else { "" };
     if i == 0 {
-        FieldOrigin::own(&key(&files[0].path), s.line, format!("set here; replaces the parent's whole value{null_note}"))
+        FieldOrigin::own(&key(&files[0].path), s.line, if null { words.null_here } else { SET_WHOLE_HERE })
     } else {
         FieldOrigin {
             provenance: Provenance::Inherited,

@@ -65,7 +65,9 @@ pub fn render(
     args: &[(String, String)],
     builtins: &BTreeMap<String, String>,
 ) -> Result<String, Problem> {
-    let bytes = files.read(&spellings.asked(files, path)).map_err(|e| {
+    // Not held by the cache: the rendered prompt is kept with its definition, and a
+    // refresh that renders it again is one whose prompt file changed.
+    let decoded = files.read_unkept(&spellings.asked(files, path), |bytes| decode_utf8(path, bytes)).map_err(|e| {
         let (kind, what) = match e {
             ReadError::NotFound => (DiagKind::Missing, "FileNotFoundError: no such file".to_string()),
             ReadError::IsDir => (DiagKind::Missing, "IsADirectoryError: is a directory".to_string()),
@@ -74,7 +76,7 @@ pub fn render(
         };
         Problem::new(kind, path, None, format!("cannot read the system prompt {}: {what}", path.display()))
     })?;
-    let text = universal_newlines(&decode_utf8(path, &bytes)?);
+    let text = universal_newlines(&decoded?);
     let source = crate::py::strip(&text).to_string();
     // `${KIMI_NOW}` is the wall clock: a prompt that may read it is rendered again at
     // every load rather than reused.

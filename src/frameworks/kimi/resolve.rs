@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Map as JsonMap, Value as Json};
 
-use super::origins::{args_origin, list_origin, nullable_origin, with_note};
+use super::origins::{args_origin, list_origin, list_words, nullable_origin, nullable_words, with_note};
 use super::physical;
 use super::spec::{self, Problem, Setting, SpecFile, SubagentEntry};
 use crate::discover::observe::Observed;
@@ -358,9 +358,10 @@ impl<'a> Resolver<'a> {
         let Some(tools_at) = tools_at else { return Err(required("Tools are required", "tools")) };
 
         let mut origins = HashMap::default();
-        let replaced = |i: usize, slot_line: Option<u32>, field: &str| -> FieldOrigin {
+        // `set_here` is the rule of a value the definition sets itself.
+        let replaced = |i: usize, slot_line: Option<u32>, field: &str, set_here: &'static str| -> FieldOrigin {
             if i == 0 {
-                FieldOrigin::own(&key_at(0), slot_line, format!("set here; replaces any parent's `{field}`"))
+                FieldOrigin::own(&key_at(0), slot_line, set_here)
             } else {
                 FieldOrigin {
                     provenance: Provenance::Inherited,
@@ -374,15 +375,15 @@ impl<'a> Resolver<'a> {
             }
         };
         let name_i = name_at.unwrap_or(0);
-        origins.insert("name", replaced(name_i, files[name_i].name.line, "name"));
+        origins.insert("name", replaced(name_i, files[name_i].name.line, "name", "set here; replaces any parent's `name`"));
         let prompt_i = prompt_at.unwrap_or(0);
-        origins.insert(
-            "system_prompt_path",
-            with_note(
-                replaced(prompt_i, files[prompt_i].system_prompt_path.line, "system_prompt_path"),
-                "relative to the file that writes it",
-            ),
-        );
+        let prompt_line = files[prompt_i].system_prompt_path.line;
+        let prompt_note = "relative to the file that writes it";
+        let prompt_origin = match prompt_i {
+            0 => replaced(0, prompt_line, "system_prompt_path", "set here; replaces any parent's `system_prompt_path`; relative to the file that writes it"),
+            i => with_note(replaced(i, prompt_line, "system_prompt_path", ""), prompt_note),
+        };
+        origins.insert("system_prompt_path", prompt_origin);
 
         // system_prompt_args: per key, the nearest file wins; dict order is the first
         // insertion, which walks from the root ancestor down.
@@ -402,7 +403,7 @@ impl<'a> Resolver<'a> {
             Setting::Set(m) => Some(m.clone()),
             _ => None,
         });
-        origins.insert("model", nullable_origin(model_at, files, &file_key, |f| &f.model, "model", "null"));
+        origins.insert("model", nullable_origin(model_at, files, &file_key, |f| &f.model, &nullable_words!("model", "null")));
         let when_at = pick(&|f| matches!(f.when_to_use.state, Setting::Set(_)));
         let when_to_use = when_at
             .and_then(|i| match &files[i].when_to_use.state {
@@ -410,16 +411,16 @@ impl<'a> Resolver<'a> {
                 _ => None,
             })
             .unwrap_or_default();
-        origins.insert("when_to_use", nullable_origin(when_at, files, &file_key, |f| &f.when_to_use, "when_to_use", "\"\""));
+        origins.insert("when_to_use", nullable_origin(when_at, files, &file_key, |f| &f.when_to_use, &nullable_words!("when_to_use", "\"\"")));
 
         let tools = list_value(&files[tools_at].tools.state).unwrap_or_default();
-        origins.insert("tools", list_origin(Some(tools_at), files, &file_key, |f| &f.tools, "tools", "[]"));
+        origins.insert("tools", list_origin(Some(tools_at), files, &file_key, |f| &f.tools, &list_words!("tools", "[]")));
         let allowed_at = pick(&|f| !matches!(f.allowed_tools.state, Setting::Inherit));
         let allowed_tools = allowed_at.and_then(|i| list_value(&files[i].allowed_tools.state));
-        origins.insert("allowed_tools", list_origin(allowed_at, files, &file_key, |f| &f.allowed_tools, "allowed_tools", "null"));
+        origins.insert("allowed_tools", list_origin(allowed_at, files, &file_key, |f| &f.allowed_tools, &list_words!("allowed_tools", "null")));
         let exclude_at = pick(&|f| !matches!(f.exclude_tools.state, Setting::Inherit));
         let exclude_tools = exclude_at.and_then(|i| list_value(&files[i].exclude_tools.state)).unwrap_or_default();
-        origins.insert("exclude_tools", list_origin(exclude_at, files, &file_key, |f| &f.exclude_tools, "exclude_tools", "[]"));
+        origins.insert("exclude_tools", list_origin(exclude_at, files, &file_key, |f| &f.exclude_tools, &list_words!("exclude_tools", "[]")));
         let subagents_at = pick(&|f| !matches!(f.subagents.state, Setting::Inherit));
         let subagents = subagents_at
             .and_then(|i| match &files[i].subagents.state {
@@ -427,7 +428,7 @@ impl<'a> Resolver<'a> {
                 _ => None,
             })
             .unwrap_or_default();
-        origins.insert("subagents", list_origin(subagents_at, files, &file_key, |f| &f.subagents, "subagents", "{}"));
+        origins.insert("subagents", list_origin(subagents_at, files, &file_key, |f| &f.subagents, &list_words!("subagents", "{}")));
 
         Ok(Resolved {
             name,
