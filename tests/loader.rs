@@ -490,3 +490,21 @@ fn openhands_agents_follow_their_files() {
             && !c.diagnostics().any(|d| d.severity == agentry::model::Severity::Error)
     });
 }
+
+/// A cold load reads each fast-agent card file once, in either dialect: the look
+/// that tells a Markdown card, the card's reading and the check against the other
+/// dialect share one read.
+#[test]
+fn a_cold_load_reads_each_card_file_once() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fast-agent/duplicate-names");
+    let cards = std::fs::read_dir(fixture.join("project/.fast-agent/agent-cards")).unwrap().count() as u64;
+    for dialect in ["fast-agent", "agentcard-rfc"] {
+        let mut opts = options_for(&fixture.join("project"), &fixture.join("home"));
+        opts.ecosystems = vec!["fast-agent".into()];
+        opts.options.insert("dialect".into(), dialect.into());
+        let cache = agentry::discover::FileCache::new();
+        let catalog = agentry::load::load(&opts, &cache, 1);
+        assert!(catalog.agents().count() >= 4, "{dialect}");
+        assert_eq!(cache.counts().reads, cards, "{dialect}: {:?}", cache.counts());
+    }
+}

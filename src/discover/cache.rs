@@ -343,16 +343,18 @@ impl FileCache {
         context: u64,
         derive: impl FnOnce(&[u8]) -> T,
     ) -> Result<Arc<T>, ReadError> {
-        self.derived_counted(path, context, true, derive)
+        self.derived_counted(path, context, true, false, derive)
     }
 
     /// [`FileCache::derived`]; `counted` says whether computing it counts as a parse
-    /// in [`Counts`] (a sniff that only decides whether a file is a definition does not).
+    /// in [`Counts`] (a sniff that only decides whether a file is a definition does not),
+    /// `keep` whether the bytes read stay held for a later read of the file.
     pub(crate) fn derived_counted<T: Send + Sync + 'static>(
         &self,
         path: &Path,
         context: u64,
         counted: bool,
+        keep: bool,
         derive: impl FnOnce(&[u8]) -> T,
     ) -> Result<Arc<T>, ReadError> {
         let key = (TypeId::of::<T>(), context);
@@ -366,7 +368,7 @@ impl FileCache {
                 return Ok(v);
             }
         }
-        let (bytes, version) = self.bytes(path, found, false)?;
+        let (bytes, version) = self.bytes(path, found, keep)?;
         let value = Arc::new(derive(&bytes));
         drop(bytes);
         if counted {

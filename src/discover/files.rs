@@ -64,7 +64,19 @@ impl<'a> Files<'a> {
         sniff: impl FnOnce(&[u8]) -> T,
     ) -> Result<Arc<T>, ReadError> {
         self.note(Asked::Read, path);
-        self.cache.derived_counted(path, context, false, sniff)
+        self.cache.derived_counted(path, context, false, false, sniff)
+    }
+
+    /// [`Files::sniffed`] for a file the load reads in full after the look: its bytes
+    /// stay held, so that read does not go to the disk again.
+    pub fn sniffed_before_reading<T: Send + Sync + 'static>(
+        &self,
+        path: &Path,
+        context: u64,
+        sniff: impl FnOnce(&[u8]) -> T,
+    ) -> Result<Arc<T>, ReadError> {
+        self.note(Asked::Read, path);
+        self.cache.derived_counted(path, context, false, true, sniff)
     }
 
     /// What `path` is, following symlinks.

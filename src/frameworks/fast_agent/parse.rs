@@ -37,9 +37,9 @@ pub fn sniff_markdown(bytes: &[u8]) -> bool {
         .is_some_and(|first| first == "---" || first == "+++")
 }
 
-/// What a quick look at a card file's bytes tells, remembered per version of the file
-/// instead of its bytes: the card's reading is memoized, so a load that reuses it
-/// needs neither the bytes nor a second read of them.
+/// What a quick look at a card file's bytes tells, remembered per version of the file:
+/// a refresh that reuses the card's memoized reading needs no second look. The
+/// bytes stay held for the card's reading that follows in the same load.
 pub struct Look {
     /// A Markdown file with front matter ([`sniff_markdown`]).
     pub markdown_card: bool,
@@ -51,7 +51,7 @@ pub struct Look {
 pub fn look(files: Files, path: &Path, kind: FileKind) -> Result<Arc<Look>, ReadError> {
     static CONTEXT: OnceLock<u64> = OnceLock::new();
     let context = *CONTEXT.get_or_init(|| crate::discover::context_key("fast-agent card file look"));
-    files.sniffed(path, context, |bytes| Look {
+    files.sniffed_before_reading(path, context, |bytes| Look {
         markdown_card: kind == FileKind::Markdown && sniff_markdown(bytes),
         dialects_may_differ: std::str::from_utf8(bytes).is_ok_and(|text| super::rfc::may_differ(kind, text)),
     })

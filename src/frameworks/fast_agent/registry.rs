@@ -80,15 +80,14 @@ pub fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, F
     let Some(kind) = FileKind::of(&file_name) else {
         return Err(Failure::validation(format!("Unsupported AgentCard file extension: {}", path.display()), None));
     };
-    // Not held by the cache: the cards read from it are memoized instead.
-    let raws = s
-        .cx
-        .files
-        .read_unkept(&path, |bytes| match s.dialect {
-            Dialect::Released => super::parse::released(kind, bytes, s.env).map(|raw| vec![(None, raw)]),
-            Dialect::Rfc => super::rfc::parse(kind, bytes, s.env),
-        })
-        .map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))??;
+    // Held by the cache: the dialect check reads the file again in the same load (a
+    // card file read once per load costs its bytes in memory; read twice, 2.5 times
+    // the system calls of an export).
+    let bytes = s.cx.files.read(&path).map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))?;
+    let raws = match s.dialect {
+        Dialect::Released => vec![(None, super::parse::released(kind, &bytes, s.env)?)],
+        Dialect::Rfc => super::rfc::parse(kind, &bytes, s.env)?,
+    };
     let in_bundle = raws.len() > 1;
     let home = home_of(s.env);
     let exists = |p: &Path| s.cx.files.exists(p);
