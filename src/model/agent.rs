@@ -147,7 +147,9 @@ pub struct Message {
     pub role: String,
     /// A name for a part of a larger prompt (a step), when there is one.
     pub label: Option<String>,
-    pub text: String,
+    /// Shared: tsugite's first user message is mostly its file's body as parsed,
+    /// which the loader keeps for refresh.
+    pub text: Arc<str>,
 }
 
 /// One definition of an agent, resolved.

@@ -190,7 +190,7 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
         fields,
         attributes: card.attributes.clone(),
         system_prompt: Some(card.instruction.clone()),
-        messages: entry.history.iter().map(|m| Message { role: m.role.clone(), label: None, text: m.text.clone() }).collect(),
+        messages: entry.history.iter().map(|m| Message { role: m.role.clone(), label: None, text: m.text.as_str().into() }).collect(),
         edges: edges.into(),
     }
 }

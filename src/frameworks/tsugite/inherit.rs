@@ -23,7 +23,7 @@ use crate::model::DiagKind;
 #[derive(Clone, Debug)]
 pub struct Resolved {
     pub config: Config,
-    pub body: String,
+    pub body: Arc<str>,
     pub chain: Vec<PathBuf>,
 }
 
@@ -233,7 +233,7 @@ impl Resolver<'_> {
         chain.extend(base.chain);
         Ok(Resolved {
             config,
-            body: format!("{}\n\n{}", base.body, agent.body),
+            body: format!("{}\n\n{}", base.body, agent.body).into(),
             chain,
         })
     }

@@ -89,8 +89,11 @@ struct NameOutcome {
 /// What one candidate resolved to, for the equivalence check.
 struct Outcome {
     index: usize,
-    fingerprint: Option<(Vec<CompactJson>, Option<Arc<str>>, String)>,
+    fingerprint: Option<Fingerprint>,
 }
+
+/// A candidate's field values, system prompt and merged body.
+type Fingerprint = (Vec<CompactJson>, Option<Arc<str>>, Arc<str>);
 
 impl<'a> Loader<'a> {
     fn new(cx: &'a LoadContext<'a>) -> Self {
@@ -534,7 +537,7 @@ impl<'a> Loader<'a> {
         resolver: &Resolver,
         c: Candidate,
         inputs: &Inputs,
-    ) -> (Agent, Vec<Diagnostic>, String) {
+    ) -> (Agent, Vec<Diagnostic>, Arc<str>) {
         let source = c.source;
         let key = source.key();
         let status = if c.is_winner {
@@ -558,7 +561,7 @@ impl<'a> Loader<'a> {
                 }
                 agent.status = Status::Invalid;
                 agent.description = format!("cannot be loaded: {}", e.message);
-                return (agent, vec![self.load_diagnostic(e, &key)], String::new());
+                return (agent, vec![self.load_diagnostic(e, &key)], Arc::default());
             }
         };
         let load_key = if c.load_path.as_os_str() == c.cand.as_os_str() {
@@ -609,7 +612,7 @@ impl<'a> Loader<'a> {
                         .map(|(name, text)| Message {
                             role: "user".into(),
                             label: Some(name),
-                            text,
+                            text: text.into(),
                         })
                         .collect()
                 };

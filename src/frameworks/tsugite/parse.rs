@@ -100,7 +100,8 @@ pub struct Parsed {
     /// attribute's position and the validated value. Most values pass as written
     /// and are kept once, in their attribute.
     validated: Box<[(u32, CompactJson)]>,
-    pub body: String,
+    /// Shared with the user message when it renders to itself (plain text).
+    pub body: Arc<str>,
     /// The 1-based line of the body's first character.
     pub body_line: u32,
     /// Shared with the agents loaded from this file.
@@ -221,7 +222,7 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
         )
     })?;
     let body_start = text.len() - rest.len();
-    let body = crate::py::strip(rest).to_string();
+    let body: Arc<str> = crate::py::strip(rest).into();
     let lead = rest.len() - rest.trim_start_matches(crate::py::is_space).len();
     let body_line = text[..body_start + lead].matches('\n').count() as u32 + 1;
 

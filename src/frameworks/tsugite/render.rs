@@ -7,7 +7,7 @@
 
 use std::cell::OnceCell;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use minijinja::{Environment, Value};
 use serde_json::{json, Map as JsonMap, Value as Json};
@@ -32,8 +32,9 @@ pub struct Inputs {
 pub struct Prepared {
     /// `combined_instructions`: the rendered, stripped `instructions`.
     pub instructions: String,
-    /// The rendered body, sent as the first user message.
-    pub user_message: String,
+    /// The rendered body, sent as the first user message: the body itself (shared)
+    /// when it renders to itself.
+    pub user_message: Arc<str>,
     /// The body's `tsu:step` sections, by name (empty for single-step agents).
     pub steps: Vec<(String, String)>,
 }
@@ -165,7 +166,7 @@ fn prefetch_context(config: &Config) -> Vec<(String, Json)> {
 /// Runs the preparation. `Ok(None)`: `run_if` skipped the agent.
 pub fn prepare(
     config: &Config,
-    body: &str,
+    body: &Arc<str>,
     inputs: &Inputs,
 ) -> Result<Option<Prepared>, RenderError> {
     let mut context: Vec<(String, Value)> = Vec::new();
@@ -182,7 +183,11 @@ pub fn prepare(
     for (k, v) in directives::tool_placeholders(body) {
         set(k, Value::from(v));
     }
-    let (body, exec_vars) = directives::exec_placeholders(body);
+    let (replaced, exec_vars) = directives::exec_placeholders(body);
+    let body = match replaced {
+        std::borrow::Cow::Borrowed(_) => Arc::clone(body),
+        std::borrow::Cow::Owned(text) => Arc::from(text),
+    };
     for (k, v) in exec_vars {
         set(k, Value::from(v));
     }
@@ -228,7 +233,7 @@ fn available_tools() -> Value {
 fn render_prompt(
     env: &Environment<'static>,
     config: &Config,
-    body: &str,
+    body: &Arc<str>,
     mut context: Vec<(String, Value)>,
     inputs: &Inputs,
 ) -> Result<Option<Prepared>, RenderError> {
@@ -283,7 +288,8 @@ fn render_prompt(
     // than plain text.
     let made = OnceCell::new();
     let ctx = || made.get_or_init(|| as_value(&context)).clone();
-    let user_message = render(body, &ctx, Part::Body)?;
+    let rendered = render(body, &ctx, Part::Body)?;
+    let user_message: Arc<str> = if rendered == **body { Arc::clone(body) } else { rendered.into() };
     let instructions = config.str_of("instructions").unwrap_or_default();
     let instructions = if instructions.is_empty() {
         String::new()
