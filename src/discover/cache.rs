@@ -81,12 +81,24 @@ struct Entry {
     suspect: bool,
     /// Parses of these bytes, by the deriving type and the caller's context key.
     derived: Vec<((TypeId, u64), Shared)>,
+    /// `bytes` are held only until the pass ends ([`Hold::ForPass`]).
+    held_for_pass: bool,
+}
+
+/// How long [`FileCache::bytes`] holds the bytes it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Hold {
+    Not,
+    /// Until the pass ends ([`FileCache::retain_pass`]): for a file that several
+    /// readers of one load read, each of whose results is memoized for the next.
+    ForPass,
+    Kept,
 }
 
 /// What [`FileCache::lookup`] found for a file.
 enum Found {
-    /// The version held, with its bytes.
-    Held(Arc<[u8]>, u64),
+    /// The version held, with its bytes, and whether only for the pass.
+    Held(Arc<[u8]>, u64, bool),
     /// The version held, without its bytes; and its size.
     Known(u64, u64),
     /// A version not held yet (new or changed), as measured; and the file, when it
@@ -129,7 +141,7 @@ impl std::ops::Deref for Bytes {
 impl Entry {
     fn found(&self) -> Found {
         match &self.bytes {
-            Some(b) => Found::Held(b.clone(), self.version),
+            Some(b) => Found::Held(b.clone(), self.version, self.held_for_pass),
             None => Found::Known(self.version, self.stamp.len),
         }
     }
@@ -231,14 +243,20 @@ impl FileCache {
     /// The file's bytes, following symlinks.
     pub fn read(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
         let found = self.lookup(path)?;
-        self.bytes(path, found, true).map(|(bytes, _)| bytes.into_shared())
+        self.bytes(path, found, Hold::Kept).map(|(bytes, _)| bytes.into_shared())
+    }
+
+    /// [`FileCache::read`], the bytes held until the pass ends ([`Hold::ForPass`]).
+    pub fn read_for_pass(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
+        let found = self.lookup(path)?;
+        self.bytes(path, found, Hold::ForPass).map(|(bytes, _)| bytes.into_shared())
     }
 
     /// What `use_bytes` makes of the file's bytes, without holding them: for a reader
     /// whose result is memoized, so that a pass reusing it needs the bytes no more.
     pub fn read_unkept<T>(&self, path: &Path, use_bytes: impl FnOnce(&[u8]) -> T) -> Result<T, ReadError> {
         let found = self.lookup(path)?;
-        self.bytes(path, found, false).map(|(bytes, _)| use_bytes(&bytes))
+        self.bytes(path, found, Hold::Not).map(|(bytes, _)| use_bytes(&bytes))
     }
 
     /// Which version of the file is current, and whether it is held: trusted in a
@@ -284,20 +302,28 @@ impl FileCache {
     }
 
     /// The bytes of what [`FileCache::lookup`] found, read from disk unless held,
-    /// and their version; `keep` holds them from now on. Only a new version counts
+    /// and their version; `hold` says for how long they are held. Only a new version counts
     /// as a file read ([`Counts::reads`]): reading again an unchanged file whose
     /// bytes were not kept is not reading what changed.
-    fn bytes(&self, path: &Path, found: Found, keep: bool) -> Result<(Bytes, u64), ReadError> {
+    fn bytes(&self, path: &Path, found: Found, hold: Hold) -> Result<(Bytes, u64), ReadError> {
         let (now, bytes, version) = match found {
-            Found::Held(bytes, version) => return Ok((Bytes::Shared(bytes), version)),
+            Found::Held(bytes, version, for_pass) => {
+                if for_pass && hold == Hold::Kept {
+                    if let Some(e) = lock(&self.entries).get_mut(key_bytes(path).as_ref()).filter(|e| e.version == version) {
+                        e.held_for_pass = false;
+                    }
+                }
+                return Ok((Bytes::Shared(bytes), version));
+            }
             Found::Known(version, len) => {
                 let bytes = read_bounded(path, len)?;
-                if !keep {
+                if hold == Hold::Not {
                     return Ok((Bytes::Read(bytes), version));
                 }
                 let bytes: Arc<[u8]> = bytes.into();
                 if let Some(e) = lock(&self.entries).get_mut(key_bytes(path).as_ref()).filter(|e| e.version == version) {
                     e.bytes = Some(bytes.clone());
+                    e.held_for_pass = hold == Hold::ForPass;
                 }
                 return Ok((Bytes::Shared(bytes), version));
             }
@@ -319,12 +345,13 @@ impl FileCache {
         self.reads.fetch_add(1, Ordering::Relaxed);
         self.bytes_read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         let pass = self.pass.load(Ordering::Relaxed);
-        let bytes = if keep { Bytes::Shared(bytes.into_shared()) } else { bytes };
+        let bytes = if hold == Hold::Not { bytes } else { Bytes::Shared(bytes.into_shared()) };
         let held = match &bytes {
             Bytes::Shared(shared) => Some(shared.clone()),
             Bytes::Read(_) | Bytes::Scratch(_) => None,
         };
-        let entry = Entry { stamp: now, bytes: held, version, pass, suspect: false, derived: Vec::new() };
+        let held_for_pass = held.is_some() && hold == Hold::ForPass;
+        let entry = Entry { stamp: now, bytes: held, version, pass, suspect: false, derived: Vec::new(), held_for_pass };
         let key = self.paths.key(path);
         let mut entries = lock(&self.entries);
         if entries.insert(key, entry).is_none() {
@@ -343,23 +370,23 @@ impl FileCache {
         context: u64,
         derive: impl FnOnce(&[u8]) -> T,
     ) -> Result<Arc<T>, ReadError> {
-        self.derived_counted(path, context, true, false, derive)
+        self.derived_counted(path, context, true, Hold::Not, derive)
     }
 
     /// [`FileCache::derived`]; `counted` says whether computing it counts as a parse
     /// in [`Counts`] (a sniff that only decides whether a file is a definition does not),
-    /// `keep` whether the bytes read stay held for a later read of the file.
+    /// `hold` how long the bytes read stay held for a later read of the file.
     pub(crate) fn derived_counted<T: Send + Sync + 'static>(
         &self,
         path: &Path,
         context: u64,
         counted: bool,
-        keep: bool,
+        hold: Hold,
         derive: impl FnOnce(&[u8]) -> T,
     ) -> Result<Arc<T>, ReadError> {
         let key = (TypeId::of::<T>(), context);
         let found = self.lookup(path)?;
-        if let Found::Held(_, held) | Found::Known(held, _) = found {
+        if let Found::Held(_, held, _) | Found::Known(held, _) = found {
             let cached = lock(&self.entries)
                 .get(key_bytes(path).as_ref())
                 .filter(|e| e.version == held)
@@ -368,7 +395,7 @@ impl FileCache {
                 return Ok(v);
             }
         }
-        let (bytes, version) = self.bytes(path, found, keep)?;
+        let (bytes, version) = self.bytes(path, found, hold)?;
         let value = Arc::new(derive(&bytes));
         drop(bytes);
         if counted {
@@ -740,6 +767,10 @@ impl FileCache {
     /// and the explorer indexes it (the next pass would clear them anyway).
     pub fn retain_pass(&self) {
         self.canonical.clear();
+        for e in lock(&self.entries).values_mut().filter(|e| e.held_for_pass) {
+            e.bytes = None;
+            e.held_for_pass = false;
+        }
         if self.trusting.load(Ordering::Relaxed) {
             return;
         }

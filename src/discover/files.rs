@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::observe::{Asked, Observed, Recorder};
+use super::cache::Hold;
 use super::{DirEntry, FileCache, Kind, ReadError};
 
 /// The file cache seen through one computation's recorder. Cheap to copy.
@@ -38,6 +39,12 @@ impl<'a> Files<'a> {
         self.cache.read(path)
     }
 
+    /// [`FileCache::read_for_pass`]: the file's bytes, held until the pass ends.
+    pub fn read_for_pass(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
+        self.note(Asked::Read, path);
+        self.cache.read_for_pass(path)
+    }
+
     /// [`FileCache::read_unkept`]: the file's bytes, given to `use_bytes` and not held.
     pub fn read_unkept<T>(&self, path: &Path, use_bytes: impl FnOnce(&[u8]) -> T) -> Result<T, ReadError> {
         self.note(Asked::Read, path);
@@ -64,11 +71,11 @@ impl<'a> Files<'a> {
         sniff: impl FnOnce(&[u8]) -> T,
     ) -> Result<Arc<T>, ReadError> {
         self.note(Asked::Read, path);
-        self.cache.derived_counted(path, context, false, false, sniff)
+        self.cache.derived_counted(path, context, false, Hold::Not, sniff)
     }
 
     /// [`Files::sniffed`] for a file the load reads in full after the look: its bytes
-    /// stay held, so that read does not go to the disk again.
+    /// stay held until the pass ends, so that read does not go to the disk again.
     pub fn sniffed_before_reading<T: Send + Sync + 'static>(
         &self,
         path: &Path,
@@ -76,7 +83,7 @@ impl<'a> Files<'a> {
         sniff: impl FnOnce(&[u8]) -> T,
     ) -> Result<Arc<T>, ReadError> {
         self.note(Asked::Read, path);
-        self.cache.derived_counted(path, context, false, true, sniff)
+        self.cache.derived_counted(path, context, false, Hold::ForPass, sniff)
     }
 
     /// What `path` is, following symlinks.

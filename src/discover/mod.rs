@@ -302,6 +302,29 @@ mod tests {
     }
 
     #[test]
+    fn bytes_held_for_a_pass_are_let_go_when_it_ends() {
+        use std::sync::Arc;
+        let dir = std::env::temp_dir().join(format!("agentry-pass-held-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (dir.join("a.md"), dir.join("b.md"));
+        std::fs::write(&a, "one").unwrap();
+        std::fs::write(&b, "two").unwrap();
+        let cache = FileCache::new();
+        cache.begin_pass(None);
+        let first = cache.read_for_pass(&a).unwrap();
+        assert!(Arc::ptr_eq(&first, &cache.read_for_pass(&a).unwrap()), "held within the pass");
+        let kept = cache.read_for_pass(&b).unwrap();
+        assert!(Arc::ptr_eq(&kept, &cache.read(&b).unwrap()), "a kept read takes the held bytes over");
+        cache.retain_pass();
+        let again = cache.read_for_pass(&a).unwrap();
+        assert!(!Arc::ptr_eq(&first, &again), "let go when the pass ended");
+        assert_eq!(&*again, b"one");
+        assert!(Arc::ptr_eq(&kept, &cache.read(&b).unwrap()), "kept past the pass");
+        assert_eq!(cache.stats().0, 2, "reading an unchanged file again is no new read");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn a_file_is_read_once_until_it_changes() {
         let dir = std::env::temp_dir().join(format!("agentry-fc-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

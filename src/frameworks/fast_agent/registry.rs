@@ -80,10 +80,9 @@ pub fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, F
     let Some(kind) = FileKind::of(&file_name) else {
         return Err(Failure::validation(format!("Unsupported AgentCard file extension: {}", path.display()), None));
     };
-    // Held by the cache: the dialect check reads the file again in the same load (a
-    // card file read once per load costs its bytes in memory; read twice, 2.5 times
-    // the system calls of an export).
-    let bytes = s.cx.files.read(&path).map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))?;
+    // Held until the pass ends: the dialect check reads the file again in the same
+    // load, and the next load reuses the memoized cards instead.
+    let bytes = s.cx.files.read_for_pass(&path).map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))?;
     let raws = match s.dialect {
         Dialect::Released => vec![(None, super::parse::released(kind, &bytes, s.env)?)],
         Dialect::Rfc => super::rfc::parse(kind, &bytes, s.env)?,
