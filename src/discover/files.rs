@@ -70,8 +70,7 @@ impl<'a> Files<'a> {
         context: u64,
         sniff: impl FnOnce(&[u8]) -> T,
     ) -> Result<Arc<T>, ReadError> {
-        self.note(Asked::Read, path);
-        self.cache.derived_counted(path, context, false, Hold::Not, sniff)
+        self.look(path, context, Hold::Not, sniff)
     }
 
     /// [`Files::sniffed`] for a file the load reads in full after the look: its bytes
@@ -82,8 +81,18 @@ impl<'a> Files<'a> {
         context: u64,
         sniff: impl FnOnce(&[u8]) -> T,
     ) -> Result<Arc<T>, ReadError> {
+        self.look(path, context, Hold::ForPass, sniff)
+    }
+
+    fn look<T: Send + Sync + 'static>(
+        &self,
+        path: &Path,
+        context: u64,
+        hold: Hold,
+        sniff: impl FnOnce(&[u8]) -> T,
+    ) -> Result<Arc<T>, ReadError> {
         self.note(Asked::Read, path);
-        self.cache.derived_counted(path, context, false, Hold::ForPass, sniff)
+        self.cache.derived_counted(path, context, false, hold, sniff)
     }
 
     /// What `path` is, following symlinks.
