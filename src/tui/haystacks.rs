@@ -11,6 +11,16 @@ pub struct Haystacks {
 }
 
 impl Haystacks {
+    /// Room for `count` haystacks; the text grows as they come.
+    pub fn with_capacity(count: usize) -> Haystacks {
+        Haystacks { text: String::new(), ends: Vec::with_capacity(count) }
+    }
+
+    /// Gives back the room the text grew into beyond what it holds.
+    pub fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+    }
+
     pub fn push(&mut self, haystack: &str) {
         self.text.push_str(haystack);
         self.ends.push(self.text.len());

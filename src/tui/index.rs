@@ -70,12 +70,15 @@ impl Index {
         for d in catalog.diagnostics() {
             *per_path.entry(d.path.as_path()).or_default() += 1;
         }
-        let mut agents = Vec::new();
-        let mut by_key = HashTable::new();
+        // Sized up front: grown by doubling, these would keep up to half their room
+        // unused for as long as the snapshot is shown.
+        let count = catalog.reports.iter().map(|r| r.agents.len()).sum();
+        let mut agents = Vec::with_capacity(count);
+        let mut by_key = HashTable::with_capacity(count);
         let mut groups: HashMap<(usize, &str), u32> = HashMap::new();
-        let mut name_group = Vec::new();
-        let mut diagnostic_counts = Vec::new();
-        let mut haystacks = Haystacks::default();
+        let mut name_group = Vec::with_capacity(count);
+        let mut diagnostic_counts = Vec::with_capacity(count);
+        let mut haystacks = Haystacks::with_capacity(count);
         let mut report_winners = vec![0; catalog.reports.len()];
         let mut totals = Totals {
             errors: catalog.diagnostics().filter(|d| d.severity == crate::model::Severity::Error).count(),
@@ -103,6 +106,7 @@ impl Index {
         }
         let (name_groups, same_name) = members_by_group(&name_group, groups.len());
         drop(groups);
+        haystacks.shrink_to_fit();
         Index {
             catalog,
             agents,
