@@ -85,6 +85,7 @@ impl Workspace {
             render: agentry::frameworks::RenderMode::Live { user_prompt: String::new() },
             env: Default::default(),
             options: Default::default(),
+            texts: agentry::model::TextForm::Held,
         }
     }
 }
