@@ -88,6 +88,11 @@ impl Workspace {
             texts: agentry::model::TextForm::Held,
         }
     }
+
+    /// [`Workspace::load_options`] as the explorer loads: prompts left on disk.
+    pub fn explorer_options(&self) -> agentry::load::LoadOptions {
+        agentry::load::LoadOptions { texts: agentry::model::TextForm::OnDisk, ..self.load_options() }
+    }
 }
 
 /// What this run measures and where.
