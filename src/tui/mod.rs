@@ -1,10 +1,11 @@
 //! The interactive explorer (`agentry` with no subcommand).
 //!
 //! One channel feeds the UI thread: terminal input (from a reader thread), the
-//! loader's wake-ups, finished highlights and signals. The loop sleeps on that
-//! channel, applies everything queued (bursts coalesce into one frame) and draws
-//! only when something changed: no timer-driven frames, so an idle explorer uses
-//! no CPU. State lives in [`app::App`] (pure); this module performs its effects.
+//! loader's wake-ups, finished highlights, prompts and diff views read from disk
+//! ([`reader`]) and signals. The loop sleeps on that channel, applies everything
+//! queued (bursts coalesce into one frame) and draws only when something changed:
+//! no timer-driven frames, so an idle explorer uses no CPU. State lives in
+//! [`app::App`] (pure); this module performs its effects.
 
 pub mod action;
 pub mod app;
