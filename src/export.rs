@@ -11,7 +11,7 @@ mod pretty;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value as Json;
 
-use crate::model::{Agent, CompactJson, Diagnostic, EcosystemReport, Field, Severity, Status};
+use crate::model::{Agent, CompactJson, Diagnostic, EcosystemReport, Field, Severity, Status, Text};
 
 pub const FORMAT: &str = "agentry.resolution/1";
 
@@ -62,7 +62,7 @@ pub fn write(r: &EcosystemReport, out: &mut dyn std::io::Write) -> serde_json::R
 /// as they are nested there.
 fn elements(agents: &[&Agent]) -> serde_json::Result<Vec<u8>> {
     // Room for the prompts and what usually comes with them: one allocation mostly.
-    let size: usize = agents.iter().map(|a| 2048 + a.system_prompt.as_deref().map_or(0, str::len)).sum();
+    let size: usize = agents.iter().map(|a| 2048 + a.system_prompt.as_ref().map_or(0, Text::len)).sum();
     let mut out = Vec::with_capacity(size);
     for agent in agents {
         out.push(b',');
@@ -100,7 +100,7 @@ struct AgentEntry<'a> {
     shadowed_by: &'a Option<String>,
     chain: &'a [String],
     fields: Fields<'a>,
-    system_prompt: Option<&'a str>,
+    system_prompt: Option<&'a Text>,
 }
 
 #[derive(serde::Serialize)]
@@ -137,7 +137,8 @@ impl AgentEntry<'_> {
         pretty::key(out, DEPTH + 1, 5, "fields");
         self.fields.print(out, DEPTH + 1)?;
         pretty::key(out, DEPTH + 1, 6, "system_prompt");
-        opt(out, self.system_prompt);
+        let prompt = self.system_prompt.map(Text::read).transpose().map_err(serde::ser::Error::custom)?;
+        opt(out, prompt.as_deref());
         pretty::newline(out, DEPTH);
         out.push(b'}');
         Ok(())
@@ -201,7 +202,7 @@ fn agent_entry(a: &Agent) -> AgentEntry<'_> {
         shadowed_by: &a.shadowed_by,
         chain: &a.chain,
         fields: Fields(&a.fields),
-        system_prompt: a.system_prompt.as_deref(),
+        system_prompt: a.system_prompt.as_ref(),
     }
 }
 
@@ -246,6 +247,7 @@ mod tests {
                     render: RenderMode::Export,
                     env: BTreeMap::new(),
                     options: BTreeMap::new(),
+                    texts: crate::model::TextForm::Held,
                 };
                 let catalog = load(&opts, &FileCache::new(), 1);
                 let report = &catalog.reports[0];

@@ -82,7 +82,7 @@ pub fn agentcard_bundle(data: &[u8]) {
 
 /// One OpenHands agent file (`agents/<stem>.md`).
 pub fn openhands(data: &[u8]) {
-    let _ = openhands::definition::parse(data, "agent", "project:agents/agent.md");
+    let _ = openhands::definition::parse(data, "agent", "project:agents/agent.md", std::path::Path::new("agent.md"), crate::model::TextForm::Held);
 }
 
 /// One tsugite agent file: decoding, its own front-matter split, YAML and the
@@ -109,6 +109,8 @@ pub fn fast_agent(data: &[u8]) {
         let path = dir.join(name);
         let cx = CardContext {
             path: &path,
+            bytes: data,
+            texts: crate::model::TextForm::Held,
             home: &dir,
             date: "15 January 2025",
             rule: InstructionRule::Released,

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::discover::{FileCache, Files};
 use crate::frameworks::{Framework, LoadContext, RenderMode};
-use crate::model::{Catalog, Roots};
+use crate::model::{Catalog, Roots, TextForm};
 
 /// What to load and how.
 #[derive(Clone, Debug)]
@@ -25,6 +25,9 @@ pub struct LoadOptions {
     pub render: RenderMode,
     pub env: BTreeMap<String, String>,
     pub options: BTreeMap<String, String>,
+    /// Where prompts found verbatim in a file are kept: the explorer leaves them on
+    /// disk, the command line holds them.
+    pub texts: TextForm,
 }
 
 impl LoadOptions {
@@ -51,7 +54,8 @@ pub fn load_with(frameworks: &[&dyn Framework], opts: &LoadOptions, files: &File
         render: opts.render.clone(),
         env: &opts.env,
         options: &opts.options,
-        key: LoadContext::key_of(&opts.roots, &opts.render, &opts.env, &opts.options),
+        texts: opts.texts,
+        key: LoadContext::key_of(&opts.roots, &opts.render, &opts.env, &opts.options, opts.texts),
     };
     let reports = frameworks
         .par_iter()

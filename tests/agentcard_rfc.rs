@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use agentry::discover::FileCache;
 use agentry::frameworks::RenderMode;
 use agentry::load::{load, LoadOptions};
-use agentry::model::{DiagKind, EcosystemReport, EdgeKind, Severity, Status};
+use agentry::model::{DiagKind, EcosystemReport, EdgeKind, Severity, Status, Text};
 use serde_json::{json, Value as Json};
 
 fn load_case(case: &str, dialect: &str) -> EcosystemReport {
@@ -22,6 +22,7 @@ fn load_case(case: &str, dialect: &str) -> EcosystemReport {
         render: RenderMode::Export,
         env: BTreeMap::new(),
         options: [("dialect".to_string(), dialect.to_string())].into(),
+        texts: agentry::model::TextForm::Held,
     };
     std::sync::Arc::unwrap_or_clone(load(&opts, &FileCache::new(), 1).reports.remove(0))
 }
@@ -45,7 +46,7 @@ fn cards(r: &EcosystemReport) -> Vec<Card> {
                 .iter()
                 .map(|m| (m["role"].as_str().unwrap_or("").to_string(), m["text"].as_str().unwrap_or("").to_string()))
                 .collect();
-            (a.name.clone(), a.source.key(), a.system_prompt.as_deref().unwrap_or_default().to_string(), history)
+            (a.name.clone(), a.source.key(), a.system_prompt.as_ref().and_then(Text::as_held).unwrap_or_default().to_string(), history)
         })
         .collect()
 }
@@ -221,7 +222,7 @@ fn instruction_concatenation_history_order_and_bundle_names() {
     let r = rfc("rules");
     let combined = r.agents.iter().find(|a| a.name == "combined").expect("combined");
     assert_eq!(
-        combined.system_prompt.as_deref(),
+        combined.system_prompt.as_ref().and_then(Text::as_held),
         Some("From the attribute.\nPrelude text.\n\n---\n\nStill prelude after a horizontal rule.\nFirst system block.\nSecond system block.")
     );
     let history: Vec<Json> = combined.field("history").and_then(|f| f.value.to_json().as_array().cloned()).unwrap_or_default();

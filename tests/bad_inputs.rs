@@ -90,6 +90,7 @@ impl Workspace {
             render,
             env: BTreeMap::new(),
             options: BTreeMap::new(),
+            texts: agentry::model::TextForm::Held,
         }
     }
 

@@ -94,6 +94,7 @@ fn every_registered_framework_reads_the_demo_as_its_own_loader_does() {
             render: RenderMode::Export,
             env: BTreeMap::new(),
             options: BTreeMap::new(),
+            texts: agentry::model::TextForm::Held,
         };
         let catalog = load(&opts, &FileCache::new(), 1);
         let actual = agentry::export::report(&catalog.reports[0]);

@@ -166,6 +166,7 @@ fn options(root: &Path) -> LoadOptions {
         render: RenderMode::Export,
         env: BTreeMap::new(),
         options: BTreeMap::new(),
+        texts: agentry::model::TextForm::Held,
     }
 }
 

@@ -179,6 +179,7 @@ fn explorer_screens(root: &Path) -> Vec<(String, String)> {
         render: agentry::frameworks::RenderMode::Live { user_prompt: EVIL.to_string() },
         env: Default::default(),
         options: Default::default(),
+        texts: agentry::model::TextForm::Held,
     };
     let catalog = std::sync::Arc::new(agentry::load::load(&opts, &agentry::discover::FileCache::new(), 1));
     let theme = agentry::tui::theme::Theme::builtin("dark").expect("theme");

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use agentry::discover::FileCache;
 use agentry::frameworks::RenderMode;
 use agentry::load::{load, LoadOptions};
-use agentry::model::{DiagKind, EcosystemReport, EdgeKind, Provenance, Roots, Severity, Status};
+use agentry::model::{DiagKind, EcosystemReport, EdgeKind, Provenance, Roots, Severity, Status, Text};
 
 struct Workspace {
     root: PathBuf,
@@ -43,6 +43,7 @@ impl Workspace {
             render,
             env: BTreeMap::new(),
             options: BTreeMap::new(),
+            texts: agentry::model::TextForm::Held,
         };
         std::sync::Arc::unwrap_or_clone(load(&opts, &FileCache::new(), 1).reports.remove(0))
     }
@@ -170,7 +171,7 @@ fn fields_keep_their_origin_and_the_tree_its_edges() {
     ws.write("kid.yaml", "agent:\n  extend: lib/base.yaml\n  name: kid\n  system_prompt_args:\n    B: kid-b\n");
     let report = ws.load(RenderMode::Export);
     let kid = report.agents.iter().find(|a| a.name == "kid").expect("kid");
-    assert_eq!(kid.system_prompt.as_deref(), Some("a kid-b"));
+    assert_eq!(kid.system_prompt.as_ref().and_then(Text::as_held), Some("a kid-b"));
     assert_eq!(*kid.chain, ["project:kid.yaml", "project:lib/base.yaml"]);
     let args = kid.field("system_prompt_args").expect("args");
     assert_eq!(args.origin.provenance, Provenance::Merged);
@@ -192,7 +193,7 @@ fn live_prompts_get_real_values_and_spec_args_still_win() {
     ws.write("p.md", "os=${KIMI_OS} cwd=${KIMI_WORK_DIR} me=${ME}\n${KIMI_WORK_DIR_LS}");
     ws.write("a.yaml", "agent:\n  name: a\n  system_prompt_path: p.md\n  tools: []\n  system_prompt_args:\n    ME: spec\n");
     let report = ws.load(RenderMode::Live { user_prompt: String::new() });
-    let prompt = report.agents[0].system_prompt.clone().expect("rendered");
+    let prompt = report.agents[0].system_prompt.as_ref().and_then(Text::as_held).expect("rendered");
     let project: &Path = &ws.root.join("project");
     assert!(!prompt.contains("<KIMI_OS>"), "{prompt}");
     assert!(prompt.contains(&format!("cwd={}", project.display())), "{prompt}");

@@ -158,6 +158,7 @@ fn options_for(project: &Path, home: &Path) -> LoadOptions {
         render: RenderMode::Export,
         env: BTreeMap::new(),
         options: BTreeMap::new(),
+        texts: agentry::model::TextForm::Held,
     }
 }
 

@@ -53,6 +53,7 @@ impl Workspace {
             render: RenderMode::Export,
             env: BTreeMap::new(),
             options: BTreeMap::new(),
+            texts: agentry::model::TextForm::Held,
         }
     }
 }
@@ -220,7 +221,7 @@ fn editing_an_unrelated_kimi_file_leaves_the_parent_and_child_as_they_were() {
 
 #[test]
 fn editing_a_kimi_system_prompt_re_resolves_the_agents_rendering_it() {
-    let prompt_of = |c: &Catalog, name: &str| c.agents().find(|a| a.name == name).and_then(|a| a.system_prompt.clone());
+    let prompt_of = |c: &Catalog, name: &str| c.agents().find(|a| a.name == name).and_then(|a| a.system_prompt.as_ref()?.as_held().map(str::to_string));
     let (stats, c) = edit_and_measure("kimi-prompt", "kimi", &KIMI, ("kimi/p.md", "You help more.\n"), |c| {
         prompt_of(c, "other").as_deref() == Some("You help more.")
     });

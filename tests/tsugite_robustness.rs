@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use agentry::discover::FileCache;
 use agentry::frameworks::RenderMode;
 use agentry::load::{load, LoadOptions};
-use agentry::model::{DiagKind, Roots, Status};
+use agentry::model::{DiagKind, Roots, Status, Text};
 
 fn workspace(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("agentry-tsugite-{tag}-{}", std::process::id()));
@@ -36,6 +36,7 @@ fn report(dir: &Path) -> agentry::model::EcosystemReport {
         render: RenderMode::Export,
         env: BTreeMap::new(),
         options: BTreeMap::new(),
+        texts: agentry::model::TextForm::Held,
     };
     std::sync::Arc::unwrap_or_clone(load(&opts, &FileCache::new(), 1).reports.remove(0))
 }
@@ -91,7 +92,7 @@ fn broken_files_are_diagnostics_and_the_rest_still_loads() {
         .find(|a| a.name == "good")
         .expect("good agent");
     assert_eq!(good.status, Status::Wins);
-    assert_eq!(good.system_prompt.as_deref(), Some(""));
+    assert_eq!(good.system_prompt.as_ref().and_then(Text::as_held), Some(""));
 
     let kind_of = |name: &str| {
         let key = format!("project:agents/{name}.md");

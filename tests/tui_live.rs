@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use agentry::frameworks::RenderMode;
 use agentry::load::LoadOptions;
 use agentry::loader::{Loader, LoaderEvent, WatchMode};
-use agentry::model::Roots;
+use agentry::model::{Roots, Text};
 use agentry::tui::app::App;
 use agentry::tui::keymap::Keymap;
 use ratatui::layout::Rect;
@@ -70,6 +70,7 @@ fn every_change_shows_in_the_next_snapshot_with_the_selection_kept() {
         render: RenderMode::Live { user_prompt: String::new() },
         env: BTreeMap::new(),
         options: BTreeMap::new(),
+        texts: agentry::model::TextForm::Held,
     };
     let loader = Loader::spawn(opts, WatchMode::Notify, Box::new(|| {}));
     let mut app = App::new(Keymap::default(), Rect::new(0, 0, 120, 40));
@@ -77,7 +78,7 @@ fn every_change_shows_in_the_next_snapshot_with_the_selection_kept() {
     let id = |app: &App, name: &str| app.catalog().and_then(|c| c.agents().find(|a| a.name == name).map(|a| a.id()));
     let beta = id(&app, "beta").expect("beta");
     app.select(&beta);
-    let prompt = |app: &App| app.agent().and_then(|a| a.system_prompt.as_deref().map(str::to_string)).unwrap_or_default();
+    let prompt = |app: &App| app.agent().and_then(|a| a.system_prompt.as_ref().and_then(Text::as_held).map(str::to_string)).unwrap_or_default();
     assert_eq!(prompt(&app), "beta v1");
 
     agent_file(&agents, "beta", "beta v2");

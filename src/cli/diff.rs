@@ -82,9 +82,13 @@ fn file_text(path: &Path) -> String {
     }
 }
 
-/// What the model reads from a definition ([`Agent::model_text`]), empty when unknown.
+/// What the model reads from a definition ([`Agent::model_text`]), empty when unknown;
+/// a prompt that cannot be read shows as the reason.
 fn model_text(a: &Agent) -> String {
-    a.model_text().unwrap_or_default()
+    match a.model_text() {
+        Ok(text) => text.unwrap_or_default(),
+        Err(e) => format!("<{e}>\n"),
+    }
 }
 
 /// Everything compared, in the order it is printed.

@@ -112,6 +112,7 @@ pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOption
         render,
         env,
         options,
+        texts: crate::model::TextForm::Held,
     })
 }
 

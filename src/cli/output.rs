@@ -202,7 +202,7 @@ pub fn show(
         match &a.system_prompt {
             Some(p) => {
                 writeln!(out, "--- system prompt ---")?;
-                writeln!(out, "{}", sanitize::text(p))?;
+                writeln!(out, "{}", sanitize::text(&p.read().map_err(io::Error::other)?))?;
             }
             None => writeln!(out, "--- no system prompt without running the agent ---")?,
         }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::discover::Files;
-use crate::model::{EcosystemReport, Roots};
+use crate::model::{EcosystemReport, Roots, TextForm};
 
 pub mod fast_agent;
 pub mod kimi;
@@ -36,6 +36,8 @@ pub struct LoadContext<'a> {
     /// Framework-specific options from the command line or the config
     /// (`dialect = "agentcard-rfc"`).
     pub options: &'a BTreeMap<String, String>,
+    /// Where prompts found verbatim in a file are kept ([`crate::model::Text::from_file`]).
+    pub texts: TextForm,
     /// A hash of everything above except `files`: memo keys start from it, so a
     /// result is never reused under other roots, environment or options.
     pub key: u64,
@@ -43,8 +45,14 @@ pub struct LoadContext<'a> {
 
 impl<'a> LoadContext<'a> {
     /// The context key of a load with these inputs.
-    pub fn key_of(roots: &Roots, render: &RenderMode, env: &BTreeMap<String, String>, options: &BTreeMap<String, String>) -> u64 {
-        crate::discover::context_key(&format!("{roots:?}\0{render:?}\0{env:?}\0{options:?}"))
+    pub fn key_of(
+        roots: &Roots,
+        render: &RenderMode,
+        env: &BTreeMap<String, String>,
+        options: &BTreeMap<String, String>,
+        texts: TextForm,
+    ) -> u64 {
+        crate::discover::context_key(&format!("{roots:?}\0{render:?}\0{env:?}\0{options:?}\0{texts:?}"))
     }
 
     /// The same context asking through another handle (inside a memoized computation).
@@ -52,7 +60,7 @@ impl<'a> LoadContext<'a> {
     where
         'a: 'b,
     {
-        LoadContext { roots: self.roots, files, render: self.render.clone(), env: self.env, options: self.options, key: self.key }
+        LoadContext { roots: self.roots, files, render: self.render.clone(), env: self.env, options: self.options, texts: self.texts, key: self.key }
     }
 
     /// A memo key for a computation of framework `id` over `parts` in this context.

@@ -237,6 +237,7 @@ mod tests {
             render: RenderMode::Export,
             env: BTreeMap::new(),
             options: BTreeMap::new(),
+            texts: crate::model::TextForm::Held,
         };
         let loader = Loader::spawn(opts, WatchMode::Notify, Box::new(|| {}));
         let deadline = Instant::now() + Duration::from_secs(20);

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use super::{CompactJson, Source};
+use super::{CompactJson, Source, Text, TextError};
 
 /// What became of one definition. `Equivalent` is a shadowed definition that resolves
 /// to exactly what the winner resolves to; `Invalid` is a definition the framework
@@ -173,7 +173,7 @@ pub struct Agent {
     pub attributes: Arc<[Attribute]>,
     /// The effective system prompt, or `None` where it cannot be known without
     /// running tools or a model.
-    pub system_prompt: Option<Arc<str>>,
+    pub system_prompt: Option<Text>,
     /// What else the model reads, in order (history, then the first user message).
     pub messages: Arc<[Message]>,
     pub edges: Arc<[Edge]>,
@@ -207,12 +207,15 @@ impl Agent {
     /// Everything the model reads from this definition, as one text: the system
     /// prompt, then each other message under a `--- ROLE message[: LABEL] ---` heading
     /// (as `agentry show` prints them). `None` when none of it can be known without
-    /// running the agent.
-    pub fn model_text(&self) -> Option<String> {
+    /// running the agent. A prompt kept on disk is read here.
+    pub fn model_text(&self) -> Result<Option<String>, TextError> {
         if self.system_prompt.is_none() && self.messages.is_empty() {
-            return None;
+            return Ok(None);
         }
-        let mut text = self.system_prompt.as_deref().unwrap_or_default().to_string();
+        let mut text = match &self.system_prompt {
+            Some(p) => p.read()?.into_owned(),
+            None => String::new(),
+        };
         for m in self.messages.iter() {
             if !text.is_empty() && !text.ends_with('\n') {
                 text.push('\n');
@@ -223,7 +226,7 @@ impl Agent {
             }
             text.push_str(&m.text);
         }
-        Some(text)
+        Ok(Some(text))
     }
 
     pub fn field(&self, key: &str) -> Option<&Field> {

@@ -9,10 +9,12 @@ mod catalog;
 mod diagnostic;
 mod json;
 mod source;
+mod text;
 
 pub use agent::{Agent, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Status};
 pub use catalog::{Catalog, EcosystemReport, SearchDir};
 pub use diagnostic::{DiagKind, Diagnostic, Severity};
 pub use json::CompactJson;
+pub use text::{Text, TextError, TextForm};
 pub use source::{normalize, normalized, posix, relative_to, Roots, Scope, Source};
 pub(crate) use source::is_normal;

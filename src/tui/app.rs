@@ -17,6 +17,7 @@ use super::index::{Index, Row};
 use super::keymap::{Context, Keymap};
 use super::layout::{self, Pane, PANES};
 use super::panes::diff::DiffView;
+use super::reader::{ModelTexts, Shown};
 use crate::model::{Agent, Catalog, Diagnostic};
 
 /// Lines moved per mouse-wheel step.
@@ -105,6 +106,8 @@ pub struct App {
     pub config_error: Option<String>,
     /// The selected prompt, highlighted (when the highlighter has finished it).
     pub highlighted: Option<Highlighted>,
+    /// Prompts kept on disk, as the reader answered them.
+    pub texts: ModelTexts,
     pub quit: bool,
 }
 
@@ -134,6 +137,7 @@ impl App {
             notice: None,
             config_error: None,
             highlighted: None,
+            texts: ModelTexts::default(),
             quit: false,
         }
     }
@@ -184,6 +188,7 @@ impl App {
             filter.matches = rank(&self.ranker, &index.haystacks, None, &filter.query);
         }
         self.index = Some(index);
+        self.texts.forget_failures();
         self.progress = None;
         let before = self.selected.clone();
         self.rebuild_rows();
@@ -476,7 +481,10 @@ impl App {
                 self.fields.cursor = clamp(self.fields.cursor, len);
             }
             Pane::Prompt => {
-                let len = self.agent().and_then(super::panes::prompt::model_text).map_or(0, |p| p.lines().count());
+                let len = match self.agent().map(|a| self.texts.shown(a)) {
+                    Some(Shown::Text(text)) => text.lines().count(),
+                    _ => 0,
+                };
                 self.prompt_scroll = clamp(self.prompt_scroll, len);
             }
             Pane::Diagnostics => {

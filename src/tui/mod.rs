@@ -1,10 +1,11 @@
 //! The interactive explorer (`agentry` with no subcommand).
 //!
 //! One channel feeds the UI thread: terminal input (from a reader thread), the
-//! loader's wake-ups, finished highlights and signals. The loop sleeps on that
-//! channel, applies everything queued (bursts coalesce into one frame) and draws
-//! only when something changed: no timer-driven frames, so an idle explorer uses
-//! no CPU. State lives in [`app::App`] (pure); this module performs its effects.
+//! loader's wake-ups, finished highlights, prompts and diff views read from disk
+//! ([`reader`]) and signals. The loop sleeps on that channel, applies everything
+//! queued (bursts coalesce into one frame) and draws only when something changed:
+//! no timer-driven frames, so an idle explorer uses no CPU. State lives in
+//! [`app::App`] (pure); this module performs its effects.
 
 pub mod action;
 pub mod app;
@@ -16,6 +17,7 @@ pub mod keymap;
 pub mod layout;
 pub mod overlays;
 pub mod panes;
+pub mod reader;
 pub mod terminal;
 pub mod theme;
 pub mod ui;
@@ -32,15 +34,12 @@ use ratatui::layout::Rect;
 use self::action::Effect;
 use self::app::App;
 use self::highlight::{key_of, Highlighted, Highlighter};
-use self::panes::diff::DiffView;
+use self::reader::{Answer, Reader, Shown};
 use self::theme::Theme;
 use crate::cli::{load_options, Failure, WorkspaceArgs};
 use crate::frameworks::RenderMode;
 use crate::loader::{Loader, LoaderEvent, WatchMode, WatchState};
-use crate::model::Catalog;
-
-/// Files larger than this are cut before they are diffed.
-const MAX_DIFF_BYTES: u64 = 1 << 20;
+use crate::model::{Catalog, TextForm};
 
 /// The explorer's own flags.
 #[derive(Clone, Debug, Default)]
@@ -56,6 +55,7 @@ enum Event {
     Loader,
     Indexed(Box<index::Index>),
     Highlighted(Highlighted),
+    Read(Answer),
     Signal,
 }
 
@@ -84,7 +84,9 @@ pub fn run(ws: &WorkspaceArgs, options: &Options) -> Result<i32, Failure> {
         (false, None) if !loaded.config.watch => WatchMode::Off,
         (false, None) => WatchMode::Notify,
     };
-    let opts = load_options(ws, RenderMode::Live { user_prompt: String::new() })?;
+    let mut opts = load_options(ws, RenderMode::Live { user_prompt: String::new() })?;
+    // Prompts are most of a workspace's bytes, and one is shown at a time.
+    opts.texts = TextForm::OnDisk;
 
     let (tx, rx) = channel::<Event>();
     let wake = tx.clone();
@@ -103,6 +105,10 @@ pub fn run(ws: &WorkspaceArgs, options: &Options) -> Result<i32, Failure> {
     let mut highlighter = Highlighter::spawn(move |h| {
         let _ = highlighted.send(Event::Highlighted(h));
     });
+    let read = tx.clone();
+    let mut reader = Reader::spawn(move |answer| {
+        let _ = read.send(Event::Read(answer));
+    });
 
     let io_failure = |e: io::Error| Failure { code: 1, message: format!("terminal: {e}") };
     let mut guard = terminal::Guard::enter().map_err(io_failure)?;
@@ -111,7 +117,7 @@ pub fn run(ws: &WorkspaceArgs, options: &Options) -> Result<i32, Failure> {
     if !problems.is_empty() {
         app.config_error = Some(problems.join("; "));
     }
-    let mut driver = Driver { loader, gate, theme, highlighter: &mut highlighter, indexer };
+    let mut driver = Driver { loader, gate, theme, highlighter: &mut highlighter, reader: &mut reader, indexer };
     let result = driver.run(&mut guard, &mut app, &rx);
     drop(guard);
     if let Some(handle) = signals {
@@ -126,6 +132,7 @@ struct Driver<'a> {
     gate: Arc<Gate>,
     theme: Theme,
     highlighter: &'a mut Highlighter,
+    reader: &'a mut Reader,
     /// Snapshots go here to have their lookups built off the UI thread.
     indexer: Sender<Arc<Catalog>>,
 }
@@ -149,8 +156,11 @@ impl Driver<'_> {
     }
 
     fn draw(&mut self, guard: &mut terminal::Guard, app: &App) -> io::Result<()> {
-        if let (Some(agent), Some(syntax)) = (app.agent(), self.theme.syntax.as_deref()) {
-            if let Some(prompt) = panes::prompt::model_text(agent) {
+        if let Some(agent) = app.agent() {
+            if let Some(key) = app.texts.wanted(agent) {
+                self.reader.read(vec![(key, agent.clone())]);
+            }
+            if let (Shown::Text(prompt), Some(syntax)) = (app.texts.shown(agent), self.theme.syntax.as_deref()) {
                 let key = key_of(&prompt, syntax);
                 if app.highlighted.as_ref().is_none_or(|h| h.key != key) {
                     self.highlighter.request(key, &prompt, syntax);
@@ -181,6 +191,15 @@ impl Driver<'_> {
             }
             Event::Highlighted(h) => {
                 app.highlighted = Some(h);
+                return Ok(true);
+            }
+            Event::Read(Answer::Text(read)) => {
+                self.reader.answered(read.key);
+                app.texts.answer(read);
+                return Ok(true);
+            }
+            Event::Read(Answer::Diff { winner, other, view }) => {
+                app.set_diff_view(&winner, &other, view);
                 return Ok(true);
             }
             Event::Loader => {
@@ -230,13 +249,11 @@ impl Driver<'_> {
             Effect::Reload => self.loader.reload(),
             Effect::Copy(text) => terminal::copy_osc52(&text)?,
             Effect::OpenDiff { winner, other } => {
-                let view = app.index.as_ref().and_then(|index| {
-                    let w = index.agent(index.by_id(&winner)?);
-                    let o = index.agent(index.by_id(&other)?);
-                    Some(DiffView::build(w, o, &read_bounded(&w.source.path), &read_bounded(&o.source.path)))
+                let pair = app.index.as_ref().and_then(|index| {
+                    Some((index.agent(index.by_id(&winner)?).clone(), index.agent(index.by_id(&other)?).clone()))
                 });
-                if let Some(view) = view {
-                    app.set_diff_view(&winner, &other, view);
+                if let Some((w, o)) = pair {
+                    self.reader.diff(w, o);
                 }
             }
             Effect::Edit { path, line } => {
@@ -274,17 +291,6 @@ fn watch_words(state: &WatchState) -> String {
         WatchState::Polling { every, reason } => format!("polling every {}s ({reason})", every.as_secs()),
         WatchState::Off => "live refresh off (r reloads)".into(),
         WatchState::Failed(e) => format!("watch failed: {e}"),
-    }
-}
-
-/// A file's text for the diff, cut at [`MAX_DIFF_BYTES`]; unreadable files diff as
-/// their error message.
-fn read_bounded(path: &Path) -> String {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    match std::fs::File::open(path).and_then(|f| f.take(MAX_DIFF_BYTES).read_to_end(&mut bytes)) {
-        Ok(_) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => format!("<cannot read {}: {e}>", path.display()),
     }
 }
 

@@ -64,6 +64,7 @@ fn main() {
         render: RenderMode::Live { user_prompt: String::new() },
         env: BTreeMap::new(),
         options: BTreeMap::new(),
+        texts: agentry::model::TextForm::OnDisk,
     };
     let started = Instant::now();
     let loader = Loader::spawn(opts, WatchMode::Notify, Box::new(|| {}));

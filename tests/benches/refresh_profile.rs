@@ -57,6 +57,7 @@ fn main() {
         },
         env: BTreeMap::new(),
         options: BTreeMap::new(),
+        texts: agentry::model::TextForm::OnDisk,
     };
     let files = FileCache::new();
     let t = Instant::now();

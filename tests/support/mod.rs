@@ -73,6 +73,7 @@ pub fn export_case(ecosystem: &str, case: &Path) -> Json {
         render: RenderMode::Export,
         env: BTreeMap::new(),
         options: BTreeMap::new(),
+        texts: agentry::model::TextForm::Held,
     };
     let catalog = load(&opts, &FileCache::new(), 1);
     agentry::export::report(&catalog.reports[0])

@@ -424,7 +424,7 @@ fn config_errors_stay_on_the_status_bar_and_highlights_replace_plain_text() {
     app.config_error = Some("config.toml: expected `=`; using defaults".into());
     select_name(&mut app, "planner");
     let theme = dark();
-    let prompt = app.agent().and_then(|a| a.system_prompt.clone()).expect("prompt");
+    let prompt = app.agent().and_then(|a| a.system_prompt.as_ref()?.as_held().map(str::to_string)).expect("prompt");
     let key = agentry::tui::highlight::key_of(&prompt, theme.syntax.as_deref().expect("syntax theme"));
     let painted = ratatui::style::Style::default().fg(ratatui::style::Color::Rgb(1, 2, 3));
     app.highlighted = Some(agentry::tui::highlight::Highlighted {

@@ -177,7 +177,7 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
     let description = card
         .description
         .clone()
-        .unwrap_or_else(|| card.instruction.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string());
+        .unwrap_or_else(|| card.headline.clone());
     Agent {
         ecosystem: ID,
         name: card.name.clone(),

@@ -94,6 +94,8 @@ pub fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, F
     let source_key = |p: &Path| source_of(s.cx, p).key();
     let cx = CardContext {
         path: &path,
+        bytes: &bytes,
+        texts: s.cx.texts,
         home: &home,
         date: s.date,
         rule: if s.dialect == Dialect::Rfc { InstructionRule::Rfc } else { InstructionRule::Released },

@@ -19,7 +19,7 @@ use super::parse::FileKind;
 use super::raw::{decode_text, entries_of, Env, Failure, Message, RawCard};
 use super::registry::{load_file, load_file_once, LoadState};
 use super::ID;
-use crate::model::{DiagKind, Diagnostic, EcosystemReport};
+use crate::model::{DiagKind, Diagnostic, EcosystemReport, Text};
 use crate::yaml::{self, Value};
 
 /// Which reading of AgentCards applies.
@@ -239,7 +239,7 @@ pub fn may_differ(kind: FileKind, text: &str) -> bool {
 
 /// One card as the comparison sees it: name, instruction, inline history, and the
 /// line of its front matter's opener.
-type CardView = (String, Arc<str>, Vec<Message>, Option<u32>);
+type CardView = (String, Text, Vec<Message>, Option<u32>);
 
 /// One dialect's reading of a file, reduced to what the comparison shows.
 #[derive(PartialEq)]

@@ -10,7 +10,7 @@ use serde_json::{json, Map as JsonMap, Value as Json};
 use super::raw::{str_to_none, strip_to_none, Failure, RawCard};
 use super::rules::{self, CardType};
 use super::values;
-use crate::model::{Attribute, DiagKind};
+use crate::model::{Attribute, DiagKind, Text, TextForm};
 use crate::py;
 use crate::yaml::Value;
 
@@ -29,6 +29,9 @@ pub enum InstructionRule {
 /// What validation needs besides the card: where it lives and how to expand paths.
 pub struct CardContext<'a> {
     pub path: &'a Path,
+    /// The file's contents, where an instruction found verbatim is kept as `texts` says.
+    pub bytes: &'a [u8],
+    pub texts: TextForm,
     /// `HOME` for `~` expansion.
     pub home: &'a Path,
     /// `{{currentDate}}` as the loader would expand it.
@@ -71,7 +74,10 @@ pub struct Card {
     pub name_line: Option<u32>,
     pub card_type: CardType,
     /// Shared with the agent built from the card (see `Agent`).
-    pub instruction: Arc<str>,
+    pub instruction: Text,
+    /// The instruction's first line that is not blank: the agent's description when
+    /// the card has none.
+    pub headline: String,
     pub description: Option<String>,
     pub attributes: Arc<[Attribute]>,
     pub message_files: Vec<PathBuf>,
@@ -169,7 +175,8 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failu
         name,
         name_line: raw.line("name"),
         card_type,
-        instruction: instruction.into(),
+        headline: instruction.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string(),
+        instruction: Text::from_file(cx.texts, cx.path, cx.bytes, &instruction),
         description,
         attributes: attributes.into(),
         message_files,

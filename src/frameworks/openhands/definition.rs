@@ -3,13 +3,14 @@
 //! values, Python `str()` coercions and the schema's validators.
 
 use std::borrow::Cow;
+use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{json, Value as Json};
 
 use super::validators;
 use crate::frontmatter::{self, Format};
-use crate::model::{Attribute, DiagKind, Field, FieldOrigin};
+use crate::model::{Attribute, DiagKind, Field, FieldOrigin, Text, TextForm};
 use crate::py;
 use crate::yaml::{self, Map, Node, Value};
 
@@ -21,7 +22,7 @@ pub struct Definition {
     // Shared with every agent built from this parse (see `Agent`).
     pub fields: Arc<[Field]>,
     pub attributes: Arc<[Attribute]>,
-    pub system_prompt: Arc<str>,
+    pub system_prompt: Text,
 }
 
 /// Why a file did not load, as the oracle classifies it.
@@ -196,8 +197,9 @@ fn front_matter_rule(key: &str) -> std::borrow::Cow<'static, str> {
 }
 
 /// Builds the definition of one file; `stem` is the file name's stem, `source` the
-/// file's source key (for origins).
-pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failure> {
+/// file's source key (for origins), `bytes` the contents of `path`; the prompt is
+/// kept as `texts` says.
+pub fn parse(bytes: &[u8], stem: &str, source: &str, path: &Path, texts: TextForm) -> Result<Definition, Failure> {
     // One key for all the sites of the file's fields.
     let source: std::sync::Arc<str> = source.into();
     let text = decode(bytes)?;
@@ -405,7 +407,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str) -> Result<Definition, Failu
         description,
         fields: fields.into(),
         attributes: attributes.into(),
-        system_prompt: split.body.into(),
+        system_prompt: Text::from_file(texts, path, bytes, split.body),
     })
 }
 

@@ -152,7 +152,7 @@ fn scan_folder(cx: &LoadContext, index: usize, folder: &Folder, entries: &[disco
             let parsed = cx.files.definition(memo_key, |files| {
                 files
                     .derived(&source.path, discover::context_key(&key), |b| {
-                        definition::parse(b, stem, &key)
+                        definition::parse(b, stem, &key, &source.path, cx.texts)
                     })
                     .unwrap_or_else(|e| {
                         Arc::new(Err(definition::Failure {

@@ -30,7 +30,7 @@ use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages::{self, Package};
 use crate::model::{
     Agent, CompactJson, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Message, Roots, SearchDir,
-    Severity, Source, Status,
+    Severity, Source, Status, Text,
 };
 use inherit::Resolver;
 use parse::LoadError;
@@ -93,7 +93,7 @@ struct Outcome {
 }
 
 /// A candidate's field values, system prompt and merged body.
-type Fingerprint = (Vec<CompactJson>, Option<Arc<str>>, Arc<str>);
+type Fingerprint = (Vec<CompactJson>, Option<Text>, Arc<str>);
 
 impl<'a> Loader<'a> {
     fn new(cx: &'a LoadContext<'a>) -> Self {

@@ -10,7 +10,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 use ratatui::Frame;
 
-use super::prompt::model_text;
 use super::{block, ellipsize, safe};
 use crate::diff::{self, Change, DiffLine, FieldChange, TextDiff};
 use crate::model::{Agent, Status};
@@ -46,8 +45,11 @@ enum Row {
 }
 
 impl DiffView {
-    /// The view of `winner` against `other`, given the text of their files.
+    /// The view of `winner` against `other`, given the text of their files. Prompts
+    /// kept on disk are read: off the UI thread, where the driver builds it.
     pub fn build(winner: &Agent, other: &Agent, winner_text: &str, other_text: &str) -> DiffView {
+        // A prompt that cannot be read diffs as the reason, as a file does.
+        let model_text = |a: &Agent| a.model_text().unwrap_or_else(|e| Some(format!("<{e}>")));
         let prompt = match (model_text(other), model_text(winner)) {
             (Some(old), Some(new)) => Some(diff::text(&old, &new, CONTEXT)),
             _ => None,

@@ -2,23 +2,21 @@
 //! and first user message where the framework has them), highlighted as Markdown
 //! when the highlighter has finished (plain, sanitised text until then), with line
 //! numbers. Template errors of the agent's file are shown above it at their line.
+//! A prompt kept on disk shows a line saying it is on its way until the reader
+//! answers, and why when it cannot be read.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::{block, safe};
-use crate::model::{Agent, DiagKind};
+use crate::model::DiagKind;
 use crate::tui::app::App;
 use crate::tui::highlight::{key_of, plain};
 use crate::tui::layout::Pane;
+use crate::tui::reader::Shown;
 use crate::tui::theme::Theme;
-
-/// Everything the model reads from a definition ([`Agent::model_text`]).
-pub fn model_text(a: &Agent) -> Option<String> {
-    a.model_text()
-}
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Pane::Prompt;
@@ -26,8 +24,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         frame.render_widget(block(" Prompt ", focused, theme), area);
         return;
     };
-    let text = model_text(agent);
-    let count = text.as_ref().map_or(0, |p| p.lines().count());
+    let shown = app.texts.shown(agent);
+    let count = match &shown {
+        Shown::Text(p) => p.lines().count(),
+        _ => 0,
+    };
     let what = if agent.messages.is_empty() { " System prompt of " } else { " Prompt and messages of " };
     let title =
         Line::from(vec![Span::raw(what), safe(&agent.name, theme.title), Span::raw(format!(" ({count} lines) "))]);
@@ -44,13 +45,14 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             safe(&d.message, theme.error),
         ]));
     }
-    let Some(prompt) = &text else {
-        lines.push(Line::from(Span::styled(
-            "no system prompt: it cannot be known without running the agent",
-            theme.muted,
-        )));
-        frame.render_widget(Paragraph::new(lines), inner);
-        return;
+    let unknown = "no system prompt: it cannot be known without running the agent";
+    let prompt = match &shown {
+        Shown::Text(prompt) => prompt,
+        Shown::Unknown => return note(frame, inner, lines, Span::styled(unknown, theme.muted)),
+        Shown::Reading => {
+            return note(frame, inner, lines, Span::styled("reading the prompt from its file…", theme.muted))
+        }
+        Shown::Failed(why) => return note(frame, inner, lines, safe(why, theme.error)),
     };
     let theme_name = theme.syntax.as_deref().unwrap_or("");
     let body = match &app.highlighted {
@@ -67,4 +69,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         lines.push(Line::from(spans));
     }
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The lines so far, then one line in place of the prompt (wrapped: a reason names
+/// the file).
+fn note<'a>(frame: &mut Frame, area: Rect, mut lines: Vec<Line<'a>>, instead: Span<'a>) {
+    lines.push(Line::from(instead));
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
 }

@@ -42,7 +42,7 @@ pub fn keystroke(bench: &Bench) -> Vec<Row> {
     let ws = bench.workspace("huge");
     // As in the explorer: the loader thread loads, an indexer thread indexes, and
     // the finder runs on this (the UI) thread, whose heap the load never touched.
-    let loader = Loader::spawn(ws.load_options(), WatchMode::Off, Box::new(|| {}));
+    let loader = Loader::spawn(ws.explorer_options(), WatchMode::Off, Box::new(|| {}));
     let catalog = loop {
         match loader.receiver().recv_timeout(Duration::from_secs(600)) {
             Ok(LoaderEvent::Snapshot(c)) => break c,

@@ -101,7 +101,7 @@ fn next_snapshot(loader: &Loader) -> Option<std::sync::Arc<agentry::model::Catal
 /// snapshot, against the cold load of the same loader.
 pub fn refresh(bench: &Bench) -> Vec<Row> {
     let ws = bench.workspace("large");
-    let loader = Loader::spawn(ws.load_options(), WatchMode::Notify, Box::new(|| {}));
+    let loader = Loader::spawn(ws.explorer_options(), WatchMode::Notify, Box::new(|| {}));
     let Some(cold) = next_snapshot(&loader) else {
         println!("no snapshot from the loader; skipped");
         return Vec::new();

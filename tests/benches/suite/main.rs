@@ -85,7 +85,13 @@ impl Workspace {
             render: agentry::frameworks::RenderMode::Live { user_prompt: String::new() },
             env: Default::default(),
             options: Default::default(),
+            texts: agentry::model::TextForm::Held,
         }
+    }
+
+    /// [`Workspace::load_options`] as the explorer loads: prompts left on disk.
+    pub fn explorer_options(&self) -> agentry::load::LoadOptions {
+        agentry::load::LoadOptions { texts: agentry::model::TextForm::OnDisk, ..self.load_options() }
     }
 }
 

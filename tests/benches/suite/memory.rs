@@ -49,7 +49,7 @@ pub fn after_loading(bench: &Bench) -> Vec<Row> {
 pub fn child(dir: PathBuf) {
     let builtins = std::env::var_os(CHILD_BUILTINS).map(PathBuf::from).unwrap_or_else(|| dir.join("builtins"));
     let ws = Workspace { name: String::new(), dir, builtins };
-    let loader = Loader::spawn(ws.load_options(), WatchMode::Off, Box::new(|| {}));
+    let loader = Loader::spawn(ws.explorer_options(), WatchMode::Off, Box::new(|| {}));
     let catalog = loop {
         match loader.receiver().recv_timeout(Duration::from_secs(600)) {
             Ok(LoaderEvent::Snapshot(c)) => break c,

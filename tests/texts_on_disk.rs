@@ -1,0 +1,73 @@
+//! The explorer's loader keeps prompts on disk ([`TextForm::OnDisk`]), the command
+//! line holds them. Over every fixture case, the two loads resolve to the same
+//! reports once each text on disk is read back: keeping a text on disk loses nothing.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use agentry::discover::FileCache;
+use agentry::frameworks::RenderMode;
+use agentry::load::{load, LoadOptions};
+use agentry::model::{EcosystemReport, Text, TextForm};
+
+fn load_case(case: &Path, ecosystem: &str, options: &BTreeMap<String, String>, texts: TextForm) -> EcosystemReport {
+    let opts = LoadOptions {
+        roots: support::case_roots(case),
+        ecosystems: vec![ecosystem.to_string()],
+        render: RenderMode::Export,
+        env: BTreeMap::new(),
+        options: options.clone(),
+        texts,
+    };
+    std::sync::Arc::unwrap_or_clone(load(&opts, &FileCache::new(), 1).reports.remove(0))
+}
+
+/// The report with every text on disk read and held instead; how many there were.
+fn read_back(mut report: EcosystemReport) -> (EcosystemReport, usize) {
+    let mut read = 0;
+    for agent in &mut report.agents {
+        if let Some(prompt) = agent.system_prompt.as_mut().filter(|p| p.as_held().is_none()) {
+            let text = prompt.read().unwrap_or_else(|e| panic!("{}: {e}", agent.source.key())).into_owned();
+            *prompt = Text::held(text);
+            read += 1;
+        }
+    }
+    (report, read)
+}
+
+#[test]
+fn every_fixture_resolves_alike_with_its_texts_on_disk() {
+    let rfc: BTreeMap<String, String> = [("dialect".to_string(), "agentcard-rfc".to_string())].into();
+    let frameworks = [
+        ("openhands", "openhands", BTreeMap::new()),
+        ("fast-agent", "fast-agent", BTreeMap::new()),
+        ("agentcard-rfc", "fast-agent", rfc),
+        ("tsugite", "tsugite", BTreeMap::new()),
+        ("kimi", "kimi", BTreeMap::new()),
+    ];
+    let mut on_disk: BTreeMap<&str, usize> = BTreeMap::new();
+    for (folder, ecosystem, options) in &frameworks {
+        let mut cases: Vec<PathBuf> = std::fs::read_dir(support::fixtures().join(folder))
+            .expect("fixtures")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_dir())
+            .collect();
+        cases.sort();
+        assert!(!cases.is_empty(), "no {folder} cases");
+        for case in &cases {
+            let held = load_case(case, ecosystem, options, TextForm::Held);
+            let kept = load_case(case, ecosystem, options, TextForm::OnDisk);
+            // Equal before reading too: texts on disk compare by length and digest.
+            assert_eq!(kept, held, "{}", case.display());
+            let (kept, read) = read_back(kept);
+            assert_eq!(format!("{kept:?}"), format!("{held:?}"), "{}", case.display());
+            *on_disk.entry(folder).or_default() += read;
+        }
+    }
+    // Where a prompt is the file's own text, it was left on disk.
+    for folder in ["openhands", "fast-agent", "agentcard-rfc"] {
+        assert!(on_disk.get(folder).is_some_and(|n| *n > 0), "no {folder} prompt was kept on disk: {on_disk:?}");
+    }
+}
