@@ -8,6 +8,7 @@ mod agent;
 mod catalog;
 mod diagnostic;
 mod json;
+mod shared;
 mod source;
 
 pub use agent::{Agent, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Status};
