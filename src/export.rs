@@ -8,6 +8,8 @@
 
 mod pretty;
 
+use std::sync::Arc;
+
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value as Json;
 
@@ -146,7 +148,7 @@ impl AgentEntry<'_> {
 }
 
 /// An agent's fields as one JSON object, by key in order.
-struct Fields<'a>(&'a [Field]);
+struct Fields<'a>(&'a [Arc<Field>]);
 
 impl<'a> Fields<'a> {
     /// The object's entries. As a JSON object keeps repeated keys: the first

@@ -47,7 +47,7 @@ impl Framework for MdFiles {
                 rule: "only definition".into(),
                 chain: Default::default(),
                 description: String::new(),
-                fields: std::sync::Arc::new([Field::new("body", body.into(), FieldOrigin::default("file text"))]),
+                fields: std::sync::Arc::new([Field::shared("body", body.into(), FieldOrigin::default("file text"))]),
                 attributes: Default::default(),
                 system_prompt: None,
                 messages: Default::default(),
@@ -102,7 +102,7 @@ impl Framework for Walker {
                 rule: "only definition".into(),
                 chain: Default::default(),
                 description: String::new(),
-                fields: std::sync::Arc::new([Field::new(
+                fields: std::sync::Arc::new([Field::shared(
                     "body",
                     String::from_utf8_lossy(&bytes).into_owned().into(),
                     FieldOrigin::default("file text"),

@@ -51,7 +51,7 @@ impl Site {
 }
 
 /// How a field got its value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Provenance {
     /// Set by the definition itself.
@@ -102,19 +102,26 @@ impl Field {
     pub fn new(key: impl Into<Cow<'static, str>>, value: Json, origin: FieldOrigin) -> Field {
         Field { key: key.into(), value: value.into(), origin }
     }
+
+    /// The field as an agent holds it: a framework's default is one copy shared by
+    /// all the agents that have it.
+    pub fn shared(key: impl Into<Cow<'static, str>>, value: Json, origin: FieldOrigin) -> Arc<Field> {
+        super::shared::field(key.into(), value, origin)
+    }
 }
 
 /// A key as written in the definition's own file, before any coercion.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Attribute {
-    pub key: Box<str>,
+    /// Mostly one of the framework's few known keys, one copy for all.
+    pub key: Arc<str>,
     pub line: u32,
     pub value: CompactJson,
 }
 
 impl Attribute {
-    pub fn new(key: impl Into<Box<str>>, line: u32, value: Json) -> Attribute {
-        Attribute { key: key.into(), line, value: value.into() }
+    pub fn new(key: &str, line: u32, value: Json) -> Attribute {
+        Attribute { key: super::shared::attribute_key(key), line, value: value.into() }
     }
 }
 
@@ -169,7 +176,8 @@ pub struct Agent {
     /// Source keys from this definition up to its root ancestor.
     pub chain: Arc<[String]>,
     pub description: String,
-    pub fields: Arc<[Field]>,
+    /// Each shared too: most are defaults that many agents have ([`Field::shared`]).
+    pub fields: Arc<[Arc<Field>]>,
     pub attributes: Arc<[Attribute]>,
     /// The effective system prompt, or `None` where it cannot be known without
     /// running tools or a model.
@@ -230,6 +238,6 @@ impl Agent {
     }
 
     pub fn field(&self, key: &str) -> Option<&Field> {
-        self.fields.iter().find(|f| f.key == key)
+        self.fields.iter().map(|f| &**f).find(|f| f.key == key)
     }
 }

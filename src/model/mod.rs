@@ -8,6 +8,7 @@ mod agent;
 mod catalog;
 mod diagnostic;
 mod json;
+mod shared;
 mod source;
 mod text;
 

@@ -21,8 +21,8 @@ fn source(scope: Scope, rel: &str) -> Source {
     Source { scope, path: PathBuf::from(format!("{root}/{rel}")), rel: rel.to_string(), card: None }
 }
 
-fn field(key: &str, value: serde_json::Value, provenance: Provenance, sites: &[(&str, u32)], rule: &str) -> Field {
-    Field {
+fn field(key: &str, value: serde_json::Value, provenance: Provenance, sites: &[(&str, u32)], rule: &str) -> Arc<Field> {
+    Arc::new(Field {
         key: key.to_string().into(),
         value: value.into(),
         origin: FieldOrigin {
@@ -30,7 +30,7 @@ fn field(key: &str, value: serde_json::Value, provenance: Provenance, sites: &[(
             sites: sites.iter().map(|(s, l)| Site::new(&Arc::from(*s), Some(*l))).collect(),
             rule: rule.to_string().into(),
         },
-    }
+    })
 }
 
 pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Status) -> Agent {
@@ -81,7 +81,7 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     ));
     let mut shadowed = agent("openhands", "reviewer", Scope::User, ".openhands/agents/reviewer.md", Status::Shadowed);
     shadowed.shadowed_by = Some(reviewer.source.key());
-    Arc::get_mut(&mut shadowed.fields).expect("not shared yet")[1].value = json!("gpt-4o").into();
+    Arc::make_mut(&mut Arc::get_mut(&mut shadowed.fields).expect("not shared yet")[1]).value = json!("gpt-4o").into();
     push(&mut shadowed.fields, field(
         "tools",
         json!(["read", "bash"]),
@@ -136,7 +136,7 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
         &[(&base_key, 5)],
         "inherited: the child does not set it",
     ));
-    push(&mut coder.fields, Field::new("temperature", json!(0.2), FieldOrigin::default("framework default")));
+    push(&mut coder.fields, Field::shared("temperature", json!(0.2), FieldOrigin::default("framework default")));
     push(&mut coder.messages, Message {
         role: "user".into(),
         label: None,

@@ -97,21 +97,21 @@ fn history_origin(card: &Card, source: &Arc<str>) -> FieldOrigin {
 /// The oracle's fields of a card from `source` with an empty history: the stored
 /// card data, the card's `AgentConfig`, the history. The values move in; the card's
 /// memo and the agents built from it share these fields.
-pub fn card_fields(card: &Card, source: &str, stored: Stored) -> Arc<[Field]> {
+pub fn card_fields(card: &Card, source: &str, stored: Stored) -> Arc<[Arc<Field>]> {
     // One key for all the sites of the card's fields.
     let source: Arc<str> = source.into();
-    let mut fields: Vec<Field> = Vec::with_capacity(stored.data.len() + 2);
+    let mut fields: Vec<Arc<Field>> = Vec::with_capacity(stored.data.len() + 2);
     for (key, value) in stored.data {
         let origin = origin(card, &source, &key);
-        fields.push(Field::new(key, value, origin));
+        fields.push(Field::shared(key, value, origin));
     }
-    fields.push(Field::new("config", Json::Object(stored.config), config_origin(card, &source)));
-    fields.push(Field::new("history", Json::Array(Vec::new()), history_origin(card, &source)));
+    fields.push(Field::shared("config", Json::Object(stored.config), config_origin(card, &source)));
+    fields.push(Field::shared("history", Json::Array(Vec::new()), history_origin(card, &source)));
     fields.into()
 }
 
 /// The entry's fields: the card's, with the history the registry gave it.
-fn fields_of(entry: &Entry) -> Arc<[Field]> {
+fn fields_of(entry: &Entry) -> Arc<[Arc<Field>]> {
     let l = &entry.loaded;
     if entry.history.is_empty() {
         return Arc::clone(&l.card_fields);
@@ -124,9 +124,10 @@ fn fields_of(entry: &Entry) -> Arc<[Field]> {
     let history: Vec<Json> = entry.history.iter().map(|m| json!({"role": m.role, "text": m.text})).collect();
     let mut fields = l.card_fields.to_vec();
     if let Some(last) = fields.last_mut() {
-        last.value = Json::Array(history).into();
+        // Its own copy: the card's history field may be a shared default.
+        *last = Arc::new(Field { value: Json::Array(history).into(), ..Field::clone(last) });
     }
-    let fields: Arc<[Field]> = fields.into();
+    let fields: Arc<[Arc<Field>]> = fields.into();
     // The first history wins the cache; another (a refresh that changed only a
     // history file) builds its own.
     let _ = l.fields.set((entry.history.clone(), Arc::clone(&fields)));
@@ -135,7 +136,7 @@ fn fields_of(entry: &Entry) -> Arc<[Field]> {
 
 /// Whether two cards store the same data and `AgentConfig` (their fields' origins
 /// aside): compared by key, in any order, as the oracle compares its dicts.
-fn same_stored(a: &[Field], b: &[Field]) -> bool {
+fn same_stored(a: &[Arc<Field>], b: &[Arc<Field>]) -> bool {
     a.len() == b.len() && a.iter().all(|x| b.iter().any(|y| y.key == x.key && y.value == x.value))
 }
 

@@ -32,7 +32,7 @@ pub struct LoadState<'a> {
 
 /// One card that loaded, with where it came from.
 /// An agent's fields and the history they were built with.
-pub type BuiltFields = (Vec<Message>, Arc<[Field]>);
+pub type BuiltFields = (Vec<Message>, Arc<[Arc<Field>]>);
 
 #[derive(Clone)]
 pub struct Loaded {
@@ -44,7 +44,7 @@ pub struct Loaded {
     pub is_tool: bool,
     /// The agent's fields with an empty history ([`agents::card_fields`]): what most
     /// agents get as they are.
-    pub card_fields: Arc<[Field]>,
+    pub card_fields: Arc<[Arc<Field>]>,
     /// The agent's fields for a history that is not empty, once built, with that
     /// history: they depend only on the card, its source and the history, so a
     /// refresh that reuses the file's memo reuses them too.

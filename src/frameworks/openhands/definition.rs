@@ -20,7 +20,7 @@ pub struct Definition {
     pub name: String,
     pub description: String,
     // Shared with every agent built from this parse (see `Agent`).
-    pub fields: Arc<[Field]>,
+    pub fields: Arc<[Arc<Field>]>,
     pub attributes: Arc<[Attribute]>,
     pub system_prompt: Text,
 }
@@ -215,7 +215,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str, path: &Path, texts: TextFor
             Some((k, line)) => FieldOrigin::own(&source, Some(line), front_matter_rule(k)),
             None => FieldOrigin::default(default_rule),
         };
-        fields.push(Field::new(key, value, origin));
+        fields.push(Field::shared(key, value, origin));
     };
 
     let name = fm.get("name").map(py::str_of).unwrap_or_else(|| stem.to_string());
@@ -367,7 +367,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str, path: &Path, texts: TextFor
         },
         None => FieldOrigin::default("default: none (no description)"),
     };
-    fields.push(Field::new("when_to_use_examples", json!(when), origin));
+    fields.push(Field::shared("when_to_use_examples", json!(when), origin));
 
     let metadata: serde_json::Map<String, Json> = fm
         .map
@@ -394,13 +394,13 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str, path: &Path, texts: TextFor
             rule: "every front-matter key OpenHands does not know".into(),
         }
     };
-    fields.push(Field::new("metadata", Json::Object(metadata), origin));
+    fields.push(Field::shared("metadata", Json::Object(metadata), origin));
 
     let attributes: Vec<Attribute> = fm
         .map
         .entries
         .iter()
-        .map(|(k, v)| Attribute::new(py::str_of(&k.value), k.span.line + fm.line_offset, v.value.to_json()))
+        .map(|(k, v)| Attribute::new(&py::str_of(&k.value), k.span.line + fm.line_offset, v.value.to_json()))
         .collect();
     Ok(Definition {
         name,
