@@ -454,7 +454,7 @@ impl FileCache {
         match answers.listings.get(key_bytes(folder).as_ref())? {
             // Not a folder (missing, a file, a dangling link): nothing is below it.
             Ok(None) => Some(Kind::Missing),
-            Ok(Some(entries)) => match entries.binary_search_by(|e| e.name.as_str().cmp(name)) {
+            Ok(Some(entries)) => match entries.binary_search_by(|e| (*e.name).cmp(name)) {
                 Err(_) => Some(Kind::Missing),
                 Ok(i) => {
                     let e = &entries[i];
@@ -481,7 +481,7 @@ impl FileCache {
         let listing = match cached {
             Some(l) => l,
             None => {
-                let fresh: Listing = match super::list_dir(dir) {
+                let fresh: Listing = match super::list_dir(dir, &self.paths) {
                     Ok(entries) => Ok(entries.map(Arc::from)),
                     Err(e) => Err((e.kind(), e.to_string())),
                 };
@@ -737,7 +737,7 @@ impl FileCache {
                 continue;
             };
             let known = match answers.listings.get(key_bytes(dir).as_ref()) {
-                Some(Ok(Some(entries))) => Some(entries.iter().find(|e| e.path == *path).map(|e| (e.is_dir, e.is_symlink))),
+                Some(Ok(Some(entries))) => Some(entries.iter().find(|e| *e.path == **path).map(|e| (e.is_dir, e.is_symlink))),
                 _ => None,
             };
             if known != Some(now) && !relisted.iter().any(|d| d == dir) {

@@ -98,6 +98,16 @@ impl PathTable {
         key
     }
 
+    /// `path` as it is, shared with the table's key when that is spelled the same
+    /// (the key of a path spelled otherwise would change its bytes).
+    pub(crate) fn shared(&self, path: PathBuf) -> Arc<Path> {
+        if in_key_form(path.as_os_str().as_encoded_bytes()) {
+            self.key(&path).0
+        } else {
+            path.into()
+        }
+    }
+
     /// [`PathTable::key`] of a path made [`super::observe::clean`], which is in key
     /// form on Unix: a load interns every path each computation observed.
     pub(crate) fn key_of_clean(&self, path: &Path) -> PathKey {

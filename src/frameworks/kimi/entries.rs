@@ -98,8 +98,8 @@ impl<'s> Ahead<'s> {
         }
         for entry in listing.iter() {
             if entry.is_dir {
-                if !entry.is_symlink && entry.name != ".git" {
-                    let path = entry.path.clone();
+                if !entry.is_symlink && &*entry.name != ".git" {
+                    let path = entry.path.to_path_buf();
                     scope.spawn(move |scope| self.look_below(scope, path));
                 }
             } else if is_yaml(&entry.name) && files.is_file(&entry.path) {
@@ -149,7 +149,7 @@ fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
             }
             // `os.walk` sorts a symlinked folder among the folders but does not enter it.
             if entry.is_dir {
-                if !entry.is_symlink && entry.name != ".git" {
+                if !entry.is_symlink && &*entry.name != ".git" {
                     subdirs.push((&entry.name, &entry.path));
                 }
             } else if is_yaml(&entry.name) {
@@ -161,10 +161,10 @@ fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
             if !files.is_file(path) {
                 continue; // a dangling link, a FIFO: not something Kimi could load
             }
-            met.push(Met::Candidate(path.clone()));
+            met.push(Met::Candidate(path.to_path_buf()));
         }
         subdirs.sort();
-        stack.extend(subdirs.into_iter().rev().map(|(_, p)| p.clone()));
+        stack.extend(subdirs.into_iter().rev().map(|(_, p)| p.to_path_buf()));
     }
     met
 }
