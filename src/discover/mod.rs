@@ -220,7 +220,9 @@ pub struct DirEntry {
 
 /// The entries of a folder in Python's `sorted(Path.iterdir())` order (code-point order
 /// of the names). `Ok(None)` when the path is not a folder; `Err` when listing fails.
-/// Each entry's path is shared through `paths`.
+/// Each entry's path is shared through `paths` when the folder's path is in key form,
+/// and so the folder's path, a separator and a name is too (the key of a path
+/// spelled otherwise would change its bytes).
 fn list_dir(dir: &Path, paths: &path_key::PathTable) -> io::Result<Option<Vec<DirEntry>>> {
     // Listing tells a folder by succeeding: only a failure asks what the path is.
     let listing = match std::fs::read_dir(dir) {
@@ -228,6 +230,7 @@ fn list_dir(dir: &Path, paths: &path_key::PathTable) -> io::Result<Option<Vec<Di
         Err(_) if !std::fs::metadata(dir).map(|m| m.is_dir()).unwrap_or(false) => return Ok(None),
         Err(e) => return Err(e),
     };
+    let shared = path_key::in_key_form(dir.as_os_str().as_encoded_bytes());
     let mut out = Vec::new();
     for entry in listing {
         let entry = entry?;
@@ -241,7 +244,8 @@ fn list_dir(dir: &Path, paths: &path_key::PathTable) -> io::Result<Option<Vec<Di
             _ => std::fs::metadata(&path).map(|m| (m.is_dir(), m.is_file())).unwrap_or((false, false)),
         };
         let name = entry.file_name().to_string_lossy().into();
-        out.push(DirEntry { name, path: paths.shared(path), is_dir, is_file, is_symlink });
+        let path = if shared { paths.shared(path) } else { path.into() };
+        out.push(DirEntry { name, path, is_dir, is_file, is_symlink });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(Some(out))

@@ -98,14 +98,17 @@ impl PathTable {
         key
     }
 
-    /// `path` as it is, shared with the table's key when that is spelled the same
-    /// (the key of a path spelled otherwise would change its bytes).
+    /// The key's path for `path`, which must be in key form (see [`in_key_form`]).
     pub(crate) fn shared(&self, path: PathBuf) -> Arc<Path> {
-        if in_key_form(path.as_os_str().as_encoded_bytes()) {
-            self.key(&path).0
-        } else {
-            path.into()
+        let bytes = path.as_os_str().as_encoded_bytes();
+        debug_assert!(in_key_form(bytes), "{path:?}");
+        let mut keys = lock(&self.0);
+        if let Some(key) = keys.get(bytes) {
+            return key.0.clone();
         }
+        let key = PathKey(path.into());
+        keys.insert(key.clone());
+        key.0
     }
 
     /// [`PathTable::key`] of a path made [`super::observe::clean`], which is in key
@@ -144,7 +147,7 @@ fn rebuilt(path: &Path) -> PathBuf {
 /// Whether `components().collect()` gives `bytes` back unchanged: on Unix, no empty
 /// part (`//`), no `.` part but a leading one, no trailing separator. Elsewhere
 /// (prefixes, two separators) paths are always rebuilt.
-fn in_key_form(bytes: &[u8]) -> bool {
+pub(super) fn in_key_form(bytes: &[u8]) -> bool {
     if !cfg!(unix) {
         return false;
     }
