@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
@@ -25,10 +25,11 @@ use crate::yaml::{self, Value};
 const MAX_WALK_ENTRIES: usize = 200_000;
 
 /// What the walk over the folders meets, in walk order: a YAML file to look into, or
-/// a problem.
+/// a problem. Kept with the memoized walk, one for each YAML file of the project: the
+/// path is its folder listing's, and the rare problem boxed.
 enum Met {
-    Candidate(PathBuf),
-    Problem(Diagnostic),
+    Candidate(Arc<Path>),
+    Problem(Box<Diagnostic>),
 }
 
 /// The entry points under `project`, in `os.walk` order (each folder's files sorted,
@@ -56,14 +57,14 @@ pub fn walk(files: Files, project: &Path, bodies: &Bodies) -> (Vec<PathBuf>, Vec
     let mut diagnostics = Vec::new();
     for (m, sniff) in met.iter().zip(sniffed) {
         match (m, sniff) {
-            (Met::Problem(d), _) => diagnostics.push(d.clone()),
+            (Met::Problem(d), _) => diagnostics.push((**d).clone()),
             (Met::Candidate(path), Some(Ok(sniff))) => {
                 if sniff.entry {
-                    found.push(path.clone());
+                    found.push(path.to_path_buf());
                 }
             }
             (Met::Candidate(path), Some(Err(e))) => {
-                diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, path, format!("cannot read: {e}")))
+                diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, &**path, format!("cannot read: {e}")))
             }
             (Met::Candidate(_), None) => {}
         }
@@ -125,12 +126,12 @@ fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
             Ok(None) => {
                 if dir != project || files.exists(project) {
                     let message = "cannot list the folder: Not a directory".to_string();
-                    met.push(Met::Problem(Diagnostic::warning("kimi", DiagKind::Io, &dir, message)));
+                    met.push(Met::Problem(Box::new(Diagnostic::warning("kimi", DiagKind::Io, &dir, message))));
                 }
                 continue;
             }
             Err(e) => {
-                met.push(Met::Problem(Diagnostic::warning("kimi", DiagKind::Io, &dir, format!("cannot list the folder: {e}"))));
+                met.push(Met::Problem(Box::new(Diagnostic::warning("kimi", DiagKind::Io, &dir, format!("cannot list the folder: {e}")))));
                 continue;
             }
         };
@@ -139,12 +140,13 @@ fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
         for entry in listing.iter() {
             visited += 1;
             if visited > MAX_WALK_ENTRIES {
-                met.push(Met::Problem(Diagnostic::warning(
+                met.push(Met::Problem(Box::new(Diagnostic::warning(
                     "kimi",
                     DiagKind::Io,
                     project,
                     format!("the project holds more than {MAX_WALK_ENTRIES} entries; agentry stopped looking for agent files"),
-                )));
+                ))));
+                met.shrink_to_fit();
                 return met;
             }
             // `os.walk` sorts a symlinked folder among the folders but does not enter it.
@@ -161,11 +163,12 @@ fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
             if !files.is_file(path) {
                 continue; // a dangling link, a FIFO: not something Kimi could load
             }
-            met.push(Met::Candidate(path.to_path_buf()));
+            met.push(Met::Candidate(path.clone()));
         }
         subdirs.sort();
         stack.extend(subdirs.into_iter().rev().map(|(_, p)| p.to_path_buf()));
     }
+    met.shrink_to_fit();
     met
 }
 
