@@ -41,7 +41,7 @@ impl Framework for MdFiles {
             report.agents.push(Agent {
                 ecosystem: "md",
                 name: stem(&e.name).to_string(),
-                source: Source::new(Scope::Project, &cx.roots.project, e.path.clone()),
+                source: Source::new(Scope::Project, &cx.roots.project, e.path.to_path_buf()),
                 status: Status::Wins,
                 shadowed_by: None,
                 rule: "only definition".into(),
@@ -69,7 +69,7 @@ fn walk_agents(files: Files, dir: &Path, out: &mut Vec<PathBuf>) {
         if e.is_dir {
             walk_agents(files, &e.path, out);
         } else if suffix(&e.name) == ".agent" {
-            out.push(e.path.clone());
+            out.push(e.path.to_path_buf());
         }
     }
 }

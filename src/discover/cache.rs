@@ -26,19 +26,18 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
 
 use super::observe::{watch_untracked, Changes, Observed, Recorder};
 use super::canonical::CanonicalMemo;
 use super::path_key::{key_bytes, PathKey, PathTable};
 use super::{read_bounded, read_open, read_unmeasured, DirEntry, Files, ReadError, Scratch, MAX_FILE_BYTES};
 
-/// What identifies one version of a file without reading it.
+/// What identifies one version of a file without reading it: its size, and a hash of
+/// its modification time and inode (only ever compared, and kept for every file held).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Stamp {
     len: u64,
-    modified: Option<SystemTime>,
-    inode: u64,
+    changed: u64,
 }
 
 /// The stamp of a file not held yet, or why it is not read.
@@ -57,12 +56,21 @@ fn stamp(meta: &std::fs::Metadata) -> Stamp {
     let inode = std::os::unix::fs::MetadataExt::ino(meta);
     #[cfg(not(unix))]
     let inode = 0;
-    Stamp { len: meta.len(), modified: meta.modified().ok(), inode }
+    Stamp { len: meta.len(), changed: super::hash_key((meta.modified().ok(), inode)) }
 }
 
 /// A value a framework derived from a file's bytes (its parse), or a memoized
 /// computation's result.
 type Shared = Arc<dyn Any + Send + Sync>;
+
+/// What a parse or a memoized result is kept under: a hash of its type (a `TypeId`
+/// takes twice the room, padded) and the caller's key. Types whose hashes collide
+/// only take each other's place: a value is used only once downcast to its type.
+type ValueKey = (u64, u64);
+
+fn value_key<T: 'static>(key: u64) -> ValueKey {
+    (super::hash_key(TypeId::of::<T>()), key)
+}
 
 struct Entry {
     stamp: Stamp,
@@ -79,8 +87,9 @@ struct Entry {
     /// A folder above it was reported changed: a trusting pass checks its stamp
     /// before using the bytes (the folder may be new to the watcher, or renamed).
     suspect: bool,
-    /// Parses of these bytes, by the deriving type and the caller's context key.
-    derived: Vec<((TypeId, u64), Shared)>,
+    /// Parses of these bytes, by the deriving type and the caller's context key
+    /// (boxed: a parse is added once per version, and most files have one).
+    derived: Box<[(ValueKey, Shared)]>,
     /// `bytes` are held only until the pass ends ([`Hold::ForPass`]).
     held_for_pass: bool,
 }
@@ -194,7 +203,7 @@ pub struct Counts {
 pub struct FileCache {
     entries: Mutex<HashMap<PathKey, Entry>>,
     answers: Mutex<Answers>,
-    memos: Mutex<HashMap<(TypeId, u64), Memo>>,
+    memos: Mutex<HashMap<ValueKey, Memo>>,
     reads: AtomicU64,
     bytes_read: AtomicU64,
     parses: AtomicU64,
@@ -339,7 +348,7 @@ impl FileCache {
                 let version = self.versions.fetch_add(1, Ordering::Relaxed) + 1;
                 let bytes = read_unmeasured(file)?;
                 // Nothing asks a cache for one load for the stamp: its size will do.
-                (Stamp { len: bytes.len() as u64, modified: None, inode: 0 }, Bytes::Scratch(bytes), version)
+                (Stamp { len: bytes.len() as u64, changed: 0 }, Bytes::Scratch(bytes), version)
             }
         };
         self.reads.fetch_add(1, Ordering::Relaxed);
@@ -351,7 +360,7 @@ impl FileCache {
             Bytes::Read(_) | Bytes::Scratch(_) => None,
         };
         let held_for_pass = held.is_some() && hold == Hold::ForPass;
-        let entry = Entry { stamp: now, bytes: held, version, pass, suspect: false, derived: Vec::new(), held_for_pass };
+        let entry = Entry { stamp: now, bytes: held, version, pass, suspect: false, derived: Box::default(), held_for_pass };
         let key = self.paths.key(path);
         let mut entries = lock(&self.entries);
         if entries.insert(key, entry).is_none() {
@@ -384,7 +393,7 @@ impl FileCache {
         hold: Hold,
         derive: impl FnOnce(&[u8]) -> T,
     ) -> Result<Arc<T>, ReadError> {
-        let key = (TypeId::of::<T>(), context);
+        let key = value_key::<T>(context);
         let found = self.lookup(path)?;
         if let Found::Held(_, held, _) | Found::Known(held, _) = found {
             let cached = lock(&self.entries)
@@ -402,11 +411,10 @@ impl FileCache {
             self.parses.fetch_add(1, Ordering::Relaxed);
         }
         if let Some(e) = lock(&self.entries).get_mut(key_bytes(path).as_ref()).filter(|e| e.version == version) {
-            e.derived.retain(|(k, _)| *k != key);
-            // Most files have one parse: room for four, the default, is most of an
-            // entry in a workspace of a hundred thousand files.
-            e.derived.reserve_exact(1);
-            e.derived.push((key, value.clone() as Shared));
+            let mut derived = std::mem::take(&mut e.derived).into_vec();
+            derived.retain(|(k, _)| *k != key);
+            derived.push((key, value.clone() as Shared));
+            e.derived = derived.into_boxed_slice();
         }
         Ok(value)
     }
@@ -454,7 +462,7 @@ impl FileCache {
         match answers.listings.get(key_bytes(folder).as_ref())? {
             // Not a folder (missing, a file, a dangling link): nothing is below it.
             Ok(None) => Some(Kind::Missing),
-            Ok(Some(entries)) => match entries.binary_search_by(|e| e.name.as_str().cmp(name)) {
+            Ok(Some(entries)) => match entries.binary_search_by(|e| (*e.name).cmp(name)) {
                 Err(_) => Some(Kind::Missing),
                 Ok(i) => {
                     let e = &entries[i];
@@ -481,7 +489,7 @@ impl FileCache {
         let listing = match cached {
             Some(l) => l,
             None => {
-                let fresh: Listing = match super::list_dir(dir) {
+                let fresh: Listing = match super::list_dir(dir, &self.paths) {
                     Ok(entries) => Ok(entries.map(Arc::from)),
                     Err(e) => Err((e.kind(), e.to_string())),
                 };
@@ -520,7 +528,7 @@ impl FileCache {
         counted: bool,
         compute: impl FnOnce(Files<'_>) -> T,
     ) -> Arc<T> {
-        let id = (TypeId::of::<T>(), key);
+        let id = value_key::<T>(key);
         let pass = self.pass.load(Ordering::Relaxed);
         let hit = lock(&self.memos).get_mut(&id).and_then(|m| {
             let value = m.value.clone().downcast::<T>().ok()?;
@@ -700,7 +708,7 @@ impl FileCache {
         // decided once (`seen`).
         let mut seen = HashMap::default();
         let mut memos = lock(&self.memos);
-        let touched: Vec<(TypeId, u64)> = memos
+        let touched: Vec<ValueKey> = memos
             .iter()
             .filter(|(_, m)| m.observed.touched_once(&changes, &mut seen))
             .map(|(id, _)| *id)
@@ -737,7 +745,7 @@ impl FileCache {
                 continue;
             };
             let known = match answers.listings.get(key_bytes(dir).as_ref()) {
-                Some(Ok(Some(entries))) => Some(entries.iter().find(|e| e.path == *path).map(|e| (e.is_dir, e.is_symlink))),
+                Some(Ok(Some(entries))) => Some(entries.iter().find(|e| *e.path == **path).map(|e| (e.is_dir, e.is_symlink))),
                 _ => None,
             };
             if known != Some(now) && !relisted.iter().any(|d| d == dir) {

@@ -78,10 +78,11 @@ impl CanonicalMemo {
         found
     }
 
-    /// Forgets every answer (a new pass may see a changed tree).
+    /// Forgets every answer (a new pass may see a changed tree), and the room they
+    /// took: the memo is empty between passes, when the live loader waits.
     pub(super) fn clear(&self) {
-        self.lock().clear();
-        lock(&self.folders).clear();
+        *self.lock() = HashMap::default();
+        *lock(&self.folders) = HashMap::default();
     }
 
     /// Whether the resolved path `real` is a folder, asked once.

@@ -13,7 +13,8 @@ pub mod observe;
 pub mod site_packages;
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 
 pub use cache::{Counts, FileCache, Kind};
 
@@ -202,11 +203,13 @@ pub fn hash_key(parts: impl std::hash::Hash) -> u64 {
     STATE.hash_one(parts)
 }
 
-/// One entry of a folder.
+/// One entry of a folder. The file cache keeps the listings of a workspace's folders
+/// between loads, over a hundred thousand entries: the path is the one the cache's
+/// other holders share ([`path_key::PathTable`]), and the name takes no spare room.
 #[derive(Clone, Debug)]
 pub struct DirEntry {
-    pub name: String,
-    pub path: PathBuf,
+    pub name: Box<str>,
+    pub path: Arc<Path>,
     /// A folder, following symlinks (Python's `Path.is_dir()`).
     pub is_dir: bool,
     /// A regular file, following symlinks (Python's `Path.is_file()`).
@@ -217,13 +220,17 @@ pub struct DirEntry {
 
 /// The entries of a folder in Python's `sorted(Path.iterdir())` order (code-point order
 /// of the names). `Ok(None)` when the path is not a folder; `Err` when listing fails.
-pub fn list_dir(dir: &Path) -> io::Result<Option<Vec<DirEntry>>> {
+/// Each entry's path is shared through `paths` when the folder's path is in key form,
+/// and so the folder's path, a separator and a name is too (the key of a path
+/// spelled otherwise would change its bytes).
+fn list_dir(dir: &Path, paths: &path_key::PathTable) -> io::Result<Option<Vec<DirEntry>>> {
     // Listing tells a folder by succeeding: only a failure asks what the path is.
     let listing = match std::fs::read_dir(dir) {
         Ok(listing) => listing,
         Err(_) if !std::fs::metadata(dir).map(|m| m.is_dir()).unwrap_or(false) => return Ok(None),
         Err(e) => return Err(e),
     };
+    let shared = path_key::in_key_form(dir.as_os_str().as_encoded_bytes());
     let mut out = Vec::new();
     for entry in listing {
         let entry = entry?;
@@ -236,7 +243,9 @@ pub fn list_dir(dir: &Path) -> io::Result<Option<Vec<DirEntry>>> {
             Some(t) if !t.is_symlink() => (t.is_dir(), t.is_file()),
             _ => std::fs::metadata(&path).map(|m| (m.is_dir(), m.is_file())).unwrap_or((false, false)),
         };
-        out.push(DirEntry { name: entry.file_name().to_string_lossy().into_owned(), path, is_dir, is_file, is_symlink });
+        let name = entry.file_name().to_string_lossy().into();
+        let path = if shared { paths.shared(path) } else { path.into() };
+        out.push(DirEntry { name, path, is_dir, is_file, is_symlink });
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(Some(out))

@@ -98,6 +98,19 @@ impl PathTable {
         key
     }
 
+    /// The key's path for `path`, which must be in key form (see [`in_key_form`]).
+    pub(crate) fn shared(&self, path: PathBuf) -> Arc<Path> {
+        let bytes = path.as_os_str().as_encoded_bytes();
+        debug_assert!(in_key_form(bytes), "{path:?}");
+        let mut keys = lock(&self.0);
+        if let Some(key) = keys.get(bytes) {
+            return key.0.clone();
+        }
+        let key = PathKey(path.into());
+        keys.insert(key.clone());
+        key.0
+    }
+
     /// [`PathTable::key`] of a path made [`super::observe::clean`], which is in key
     /// form on Unix: a load interns every path each computation observed.
     pub(crate) fn key_of_clean(&self, path: &Path) -> PathKey {
@@ -134,7 +147,7 @@ fn rebuilt(path: &Path) -> PathBuf {
 /// Whether `components().collect()` gives `bytes` back unchanged: on Unix, no empty
 /// part (`//`), no `.` part but a leading one, no trailing separator. Elsewhere
 /// (prefixes, two separators) paths are always rebuilt.
-fn in_key_form(bytes: &[u8]) -> bool {
+pub(super) fn in_key_form(bytes: &[u8]) -> bool {
     if !cfg!(unix) {
         return false;
     }

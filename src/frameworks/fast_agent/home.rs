@@ -126,12 +126,12 @@ pub fn card_files(root: &Path, files: Files, skipped: &mut Vec<Diagnostic>) -> s
                 Ok(look) => look.markdown_card,
                 Err(err) => {
                     let message = format!("cannot read: {err}; not looked at as a card");
-                    skipped.push(Diagnostic::warning(super::ID, DiagKind::Io, &e.path, message));
+                    skipped.push(Diagnostic::warning(super::ID, DiagKind::Io, &*e.path, message));
                     false
                 }
             },
             None => false,
         })
-        .map(|e| e.path.clone())
+        .map(|e| e.path.to_path_buf())
         .collect())
 }

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
@@ -25,10 +25,11 @@ use crate::yaml::{self, Value};
 const MAX_WALK_ENTRIES: usize = 200_000;
 
 /// What the walk over the folders meets, in walk order: a YAML file to look into, or
-/// a problem.
+/// a problem. Kept with the memoized walk, one for each YAML file of the project: the
+/// path is its folder listing's, and the rare problem boxed.
 enum Met {
-    Candidate(PathBuf),
-    Problem(Diagnostic),
+    Candidate(Arc<Path>),
+    Problem(Box<Diagnostic>),
 }
 
 /// The entry points under `project`, in `os.walk` order (each folder's files sorted,
@@ -56,14 +57,14 @@ pub fn walk(files: Files, project: &Path, bodies: &Bodies) -> (Vec<PathBuf>, Vec
     let mut diagnostics = Vec::new();
     for (m, sniff) in met.iter().zip(sniffed) {
         match (m, sniff) {
-            (Met::Problem(d), _) => diagnostics.push(d.clone()),
+            (Met::Problem(d), _) => diagnostics.push((**d).clone()),
             (Met::Candidate(path), Some(Ok(sniff))) => {
                 if sniff.entry {
-                    found.push(path.clone());
+                    found.push(path.to_path_buf());
                 }
             }
             (Met::Candidate(path), Some(Err(e))) => {
-                diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, path, format!("cannot read: {e}")))
+                diagnostics.push(Diagnostic::warning("kimi", DiagKind::Io, &**path, format!("cannot read: {e}")))
             }
             (Met::Candidate(_), None) => {}
         }
@@ -98,8 +99,8 @@ impl<'s> Ahead<'s> {
         }
         for entry in listing.iter() {
             if entry.is_dir {
-                if !entry.is_symlink && entry.name != ".git" {
-                    let path = entry.path.clone();
+                if !entry.is_symlink && &*entry.name != ".git" {
+                    let path = entry.path.to_path_buf();
                     scope.spawn(move |scope| self.look_below(scope, path));
                 }
             } else if is_yaml(&entry.name) && files.is_file(&entry.path) {
@@ -125,12 +126,12 @@ fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
             Ok(None) => {
                 if dir != project || files.exists(project) {
                     let message = "cannot list the folder: Not a directory".to_string();
-                    met.push(Met::Problem(Diagnostic::warning("kimi", DiagKind::Io, &dir, message)));
+                    met.push(Met::Problem(Box::new(Diagnostic::warning("kimi", DiagKind::Io, &dir, message))));
                 }
                 continue;
             }
             Err(e) => {
-                met.push(Met::Problem(Diagnostic::warning("kimi", DiagKind::Io, &dir, format!("cannot list the folder: {e}"))));
+                met.push(Met::Problem(Box::new(Diagnostic::warning("kimi", DiagKind::Io, &dir, format!("cannot list the folder: {e}")))));
                 continue;
             }
         };
@@ -139,17 +140,18 @@ fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
         for entry in listing.iter() {
             visited += 1;
             if visited > MAX_WALK_ENTRIES {
-                met.push(Met::Problem(Diagnostic::warning(
+                met.push(Met::Problem(Box::new(Diagnostic::warning(
                     "kimi",
                     DiagKind::Io,
                     project,
                     format!("the project holds more than {MAX_WALK_ENTRIES} entries; agentry stopped looking for agent files"),
-                )));
+                ))));
+                met.shrink_to_fit();
                 return met;
             }
             // `os.walk` sorts a symlinked folder among the folders but does not enter it.
             if entry.is_dir {
-                if !entry.is_symlink && entry.name != ".git" {
+                if !entry.is_symlink && &*entry.name != ".git" {
                     subdirs.push((&entry.name, &entry.path));
                 }
             } else if is_yaml(&entry.name) {
@@ -164,8 +166,9 @@ fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
             met.push(Met::Candidate(path.clone()));
         }
         subdirs.sort();
-        stack.extend(subdirs.into_iter().rev().map(|(_, p)| p.clone()));
+        stack.extend(subdirs.into_iter().rev().map(|(_, p)| p.to_path_buf()));
     }
+    met.shrink_to_fit();
     met
 }
 
