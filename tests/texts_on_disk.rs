@@ -33,6 +33,12 @@ fn read_back(mut report: EcosystemReport) -> (EcosystemReport, usize) {
             *prompt = Text::held(text);
             read += 1;
         }
+        let messages = std::sync::Arc::make_mut(&mut agent.messages);
+        for message in messages.iter_mut().filter(|m| m.text.as_held().is_none()) {
+            let text = message.text.read().unwrap_or_else(|e| panic!("{}: {e}", agent.source.key())).into_owned();
+            message.text = Text::held(text);
+            read += 1;
+        }
     }
     (report, read)
 }
@@ -70,4 +76,46 @@ fn every_fixture_resolves_alike_with_its_texts_on_disk() {
     for folder in ["openhands", "fast-agent", "agentcard-rfc"] {
         assert!(on_disk.get(folder).is_some_and(|n| *n > 0), "no {folder} prompt was kept on disk: {on_disk:?}");
     }
+}
+
+/// A case folder of its own, with `files` (path, contents) under it.
+fn write_case(name: &str, files: &[(&str, String)]) -> PathBuf {
+    let case = std::env::temp_dir().join(format!("agentry-texts-{}-{name}", std::process::id()));
+    for (path, contents) in files {
+        let path = case.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, contents).unwrap();
+    }
+    std::fs::create_dir_all(case.join("home")).unwrap();
+    case
+}
+
+/// A template of many lines, one of them with `variable` in it.
+fn long_template(variable: &str) -> String {
+    let mut text = String::from("You review pull requests for the team that owns this repository.\n");
+    text.push_str(&format!("The team prefers a {variable} tone in every review comment.\n"));
+    for n in 1..=20 {
+        text.push_str(&format!("Rule {n}: say what to change and why, and quote the lines it concerns.\n"));
+    }
+    text
+}
+
+/// Loads `case` in both forms; the load that keeps texts on disk must have kept
+/// `expected` of them there, and read back, resolve alike.
+fn assert_kept_in_pieces(case: &Path, ecosystem: &str, expected: usize) {
+    let held = load_case(case, ecosystem, &BTreeMap::new(), TextForm::Held);
+    let kept = load_case(case, ecosystem, &BTreeMap::new(), TextForm::OnDisk);
+    assert!(held.diagnostics.is_empty(), "{:?}", held.diagnostics);
+    assert_eq!(kept, held);
+    let (kept, read) = read_back(kept);
+    assert_eq!(read, expected, "{kept:?}");
+    assert_eq!(format!("{kept:?}"), format!("{held:?}"));
+    let _ = std::fs::remove_dir_all(case);
+}
+
+#[test]
+fn a_rendered_kimi_prompt_is_kept_on_disk_in_pieces() {
+    let agent = "version: 1\nagent:\n  name: reviewer\n  system_prompt_path: ./system.md\n  system_prompt_args:\n    TONE: kind\n  tools:\n    - \"pkg.tools:Wave\"\n";
+    let case = write_case("kimi", &[("project/agent.yaml", agent.to_string()), ("project/system.md", long_template("${TONE}"))]);
+    assert_kept_in_pieces(&case, "kimi", 1);
 }

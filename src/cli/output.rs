@@ -211,7 +211,7 @@ pub fn show(
                 Some(label) => writeln!(out, "--- {} message: {} ---", sanitize::line(&m.role), sanitize::line(label))?,
                 None => writeln!(out, "--- {} message ---", sanitize::line(&m.role))?,
             }
-            writeln!(out, "{}", sanitize::text(&m.text))?;
+            writeln!(out, "{}", sanitize::text(&m.text.read().map_err(io::Error::other)?))?;
         }
     }
     Ok(exit::OK)

@@ -154,9 +154,10 @@ pub struct Message {
     pub role: String,
     /// A name for a part of a larger prompt (a step), when there is one.
     pub label: Option<String>,
-    /// Shared: tsugite's first user message is mostly its file's body as parsed,
-    /// which the loader keeps for refresh.
-    pub text: Arc<str>,
+    /// Held shared: tsugite's first user message is mostly its file's body as
+    /// parsed, which the loader keeps for refresh. The explorer leaves a rendered one
+    /// on disk in pieces ([`Text::from_rendering`]).
+    pub text: Text,
 }
 
 /// One definition of an agent, resolved.
@@ -215,7 +216,7 @@ impl Agent {
     /// Everything the model reads from this definition, as one text: the system
     /// prompt, then each other message under a `--- ROLE message[: LABEL] ---` heading
     /// (as `agentry show` prints them). `None` when none of it can be known without
-    /// running the agent. A prompt kept on disk is read here.
+    /// running the agent. A prompt or message kept on disk is read here.
     pub fn model_text(&self) -> Result<Option<String>, TextError> {
         if self.system_prompt.is_none() && self.messages.is_empty() {
             return Ok(None);
@@ -232,7 +233,7 @@ impl Agent {
                 Some(label) => text.push_str(&format!("--- {} message: {label} ---\n", m.role)),
                 None => text.push_str(&format!("--- {} message ---\n", m.role)),
             }
-            text.push_str(&m.text);
+            text.push_str(&m.text.read()?);
         }
         Ok(Some(text))
     }

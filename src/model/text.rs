@@ -1,6 +1,9 @@
 //! A prompt or message text: held in memory, or left in the file that holds it
 //! verbatim and read when it is shown. The explorer keeps most of a workspace's bytes
-//! in its prompts, and shows one at a time.
+//! in its prompts, and shows one at a time. A rendered text is left there in pieces
+//! ([`pieces`]): the lines its template holds verbatim.
+
+mod pieces;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -30,6 +33,7 @@ pub struct Text(Kept);
 enum Kept {
     Held(Arc<str>),
     OnDisk(Arc<Stored>),
+    InPieces(Arc<pieces::Pieces>),
 }
 
 /// Where a text kept on disk is, and what it was when the snapshot was taken.
@@ -79,20 +83,48 @@ impl Text {
             None => memchr::memmem::find(bytes, text.as_bytes()),
         };
         match start {
-            Some(at) => Text(Kept::OnDisk(Arc::new(Stored {
-                file: file.into(),
-                start: at as u64,
-                len: text.len(),
-                digest: digest(text.as_bytes()),
-            }))),
+            Some(at) => Text::stored(file, at, text),
             None => Text::held(text),
         }
+    }
+
+    /// `text`, rendered from the file whose contents are `bytes`, in the form asked
+    /// for. On disk, the lines `bytes` holds verbatim are left there and the rest
+    /// held, when that takes less memory than holding it all.
+    pub fn from_rendering(form: TextForm, file: &Path, bytes: &[u8], text: &str) -> Text {
+        if form == TextForm::Held || text.len() <= std::mem::size_of::<Stored>() {
+            return Text::held(text);
+        }
+        match pieces::split(file, bytes, text) {
+            Some(pieces::Split::Slice { start }) => Text::stored(file, start, text),
+            Some(pieces::Split::Pieces(p)) => Text(Kept::InPieces(Arc::new(p))),
+            None => Text::held(text),
+        }
+    }
+
+    fn stored(file: &Path, start: usize, text: &str) -> Text {
+        Text(Kept::OnDisk(Arc::new(Stored {
+            file: file.into(),
+            start: start as u64,
+            len: text.len(),
+            digest: digest(text.as_bytes()),
+        })))
     }
 
     pub fn len(&self) -> usize {
         match &self.0 {
             Kept::Held(s) => s.len(),
             Kept::OnDisk(s) => s.len,
+            Kept::InPieces(p) => p.len,
+        }
+    }
+
+    /// Length and digest, what texts compare by.
+    fn measure(&self) -> (usize, u128) {
+        match &self.0 {
+            Kept::Held(s) => (s.len(), digest(s.as_bytes())),
+            Kept::OnDisk(s) => (s.len, s.digest),
+            Kept::InPieces(p) => (p.len, p.digest),
         }
     }
 
@@ -104,7 +136,7 @@ impl Text {
     pub fn as_held(&self) -> Option<&str> {
         match &self.0 {
             Kept::Held(s) => Some(s),
-            Kept::OnDisk(_) => None,
+            Kept::OnDisk(_) | Kept::InPieces(_) => None,
         }
     }
 
@@ -114,6 +146,7 @@ impl Text {
         match &self.0 {
             Kept::Held(s) => Ok(Cow::Borrowed(s)),
             Kept::OnDisk(s) => s.read().map(Cow::Owned),
+            Kept::InPieces(p) => p.read().map(Cow::Owned),
         }
     }
 }
@@ -152,10 +185,7 @@ impl PartialEq for Text {
     fn eq(&self, other: &Text) -> bool {
         match (&self.0, &other.0) {
             (Kept::Held(a), Kept::Held(b)) => a == b,
-            (Kept::OnDisk(a), Kept::OnDisk(b)) => a.len == b.len && a.digest == b.digest,
-            (Kept::Held(h), Kept::OnDisk(s)) | (Kept::OnDisk(s), Kept::Held(h)) => {
-                h.len() == s.len && digest(h.as_bytes()) == s.digest
-            }
+            _ => self.len() == other.len() && self.measure() == other.measure(),
         }
     }
 }
@@ -166,11 +196,8 @@ impl Eq for Text {}
 /// whatever their form.
 impl std::hash::Hash for Text {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        let digest = match &self.0 {
-            Kept::Held(s) => digest(s.as_bytes()),
-            Kept::OnDisk(s) => s.digest,
-        };
-        state.write_usize(self.len());
+        let (len, digest) = self.measure();
+        state.write_usize(len);
         state.write_u128(digest);
     }
 }
@@ -180,6 +207,7 @@ impl fmt::Debug for Text {
         match &self.0 {
             Kept::Held(s) => fmt::Debug::fmt(s, f),
             Kept::OnDisk(s) => write!(f, "{}[{}..+{}]", s.file.display(), s.start, s.len),
+            Kept::InPieces(p) => f.write_str(&p.describe()),
         }
     }
 }

@@ -47,6 +47,7 @@ pub fn key_of(agent: &Agent) -> u64 {
 /// Whether showing the definition's model text needs a read.
 fn on_disk(agent: &Agent) -> bool {
     agent.system_prompt.as_ref().is_some_and(|p| p.as_held().is_none())
+        || agent.messages.iter().any(|m| m.text.as_held().is_none())
 }
 
 /// The answers the UI has, newest last.

@@ -81,6 +81,7 @@ impl Framework for Kimi {
             key: &key,
             builtin_args,
             homes: Homes::new(cx, builtins.as_deref()),
+            texts: cx.texts,
         };
         // A pass that trusts its memos reuses most definitions: resolving them all
         // ahead would be wasted, so only its changed files are parsed ahead.
@@ -149,6 +150,8 @@ struct Context<'a> {
     key: &'a SourceKey<'a>,
     builtin_args: std::collections::BTreeMap<String, String>,
     homes: Homes,
+    /// How rendered prompts are kept (the explorer leaves them on disk).
+    texts: crate::model::TextForm,
 }
 
 /// What one definition (one file, reached as an entry point or as the subagent of
@@ -392,6 +395,7 @@ impl Context<'_> {
             &self.lookups.spellings,
             &resolved.system_prompt_args,
             &self.builtin_args,
+            self.texts,
         ) {
             Ok(text) => text,
             Err(problem) => return failed(&mut resolver, problem, prompt_path),
@@ -428,7 +432,7 @@ impl Context<'_> {
             description,
             fields: resolved.fields(self.key).into(),
             attributes: resolved.own.attributes.clone(),
-            system_prompt: Some(prompt.into()),
+            system_prompt: Some(prompt),
             messages: Arc::default(),
             edges: edges.into(),
         };

@@ -19,7 +19,7 @@ use minijinja::{Environment, ErrorKind, UndefinedBehavior};
 use super::{physical, plain};
 use super::spec::{decode_utf8, Problem};
 use crate::discover::{Files, ReadError};
-use crate::model::DiagKind;
+use crate::model::{DiagKind, Text, TextForm};
 
 /// Instructions a render may spend: generous for any real prompt, finite for a loop.
 const FUEL: u64 = 5_000_000;
@@ -57,17 +57,19 @@ pub fn export_builtins() -> BTreeMap<String, String> {
 type Includes = Arc<Mutex<HashMap<String, Option<String>>>>;
 
 /// Renders the prompt at `path` (read under the spelling `spellings` gives) with
-/// `builtins` updated by `args`.
+/// `builtins` updated by `args`, kept in the form `texts` asks for.
 pub fn render(
     files: Files,
     path: &Path,
     spellings: &physical::Spellings,
     args: &[(String, String)],
     builtins: &BTreeMap<String, String>,
-) -> Result<String, Problem> {
+    texts: TextForm,
+) -> Result<Text, Problem> {
     // Not held by the cache: the rendered prompt is kept with its definition, and a
     // refresh that renders it again is one whose prompt file changed.
-    let decoded = files.read_unkept(&spellings.asked(files, path), |bytes| decode_utf8(path, bytes)).map_err(|e| {
+    let asked = spellings.asked(files, path);
+    let decoded = files.read_unkept(&asked, |bytes| decode_utf8(path, bytes)).map_err(|e| {
         let (kind, what) = match e {
             ReadError::NotFound => (DiagKind::Missing, "FileNotFoundError: no such file".to_string()),
             ReadError::IsDir => (DiagKind::Missing, "IsADirectoryError: is a directory".to_string()),
@@ -76,7 +78,9 @@ pub fn render(
         };
         Problem::new(kind, path, None, format!("cannot read the system prompt {}: {what}", path.display()))
     })?;
-    let text = universal_newlines(&decoded?);
+    // The file's bytes, as decoding keeps them: what the rendered lines are found in.
+    let decoded = decoded?;
+    let text = universal_newlines(&decoded);
     let source = crate::py::strip(&text).to_string();
     // `${KIMI_NOW}` is the wall clock: a prompt that may read it is rendered again at
     // every load rather than reused.
@@ -90,10 +94,11 @@ pub fn render(
     for (k, v) in args {
         context.insert(k.clone(), v.clone());
     }
-    match plain::render(&source, &context) {
-        Some(text) => Ok(text),
-        None => render_template(files, path, &source, &context, line_shift),
-    }
+    let rendered = match plain::render(&source, &context) {
+        Some(text) => text,
+        None => render_template(files, path, &source, &context, line_shift)?,
+    };
+    Ok(Text::from_rendering(texts, &asked, decoded.as_bytes(), &rendered))
 }
 
 /// The prompt `source` of the file at `path`, rendered by the template engine;
@@ -317,7 +322,9 @@ mod tests {
         let p = dir.join("p.md");
         std::fs::write(&p, text).unwrap();
         let args: Vec<(String, String)> = args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        render(crate::discover::FileCache::new().untracked(), &p, &Default::default(), &args, &export_builtins())
+        let files = crate::discover::FileCache::new();
+        let prompt = render(files.untracked(), &p, &Default::default(), &args, &export_builtins(), TextForm::Held)?;
+        Ok(prompt.as_held().expect("held").to_string())
     }
 
     #[test]

@@ -604,7 +604,7 @@ impl<'a> Loader<'a> {
                     Arc::new([Message {
                         role: "user".into(),
                         label: None,
-                        text: p.user_message,
+                        text: p.user_message.into(),
                     }])
                 } else {
                     p.steps
