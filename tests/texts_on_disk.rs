@@ -119,3 +119,19 @@ fn a_rendered_kimi_prompt_is_kept_on_disk_in_pieces() {
     let case = write_case("kimi", &[("project/agent.yaml", agent.to_string()), ("project/system.md", long_template("${TONE}"))]);
     assert_kept_in_pieces(&case, "kimi", 1);
 }
+
+#[test]
+fn rendered_tsugite_messages_are_kept_on_disk_in_pieces() {
+    let plain = format!("---\nname: plain\nextends: none\n---\n{}", long_template("kind"));
+    let rendered = format!("---\nname: rendered\nextends: none\n---\n{}", long_template("{{ agent_name }}"));
+    let steps = format!(
+        "---\nname: steps\nextends: none\n---\n<!-- tsu:step name=\"read\" -->\n{}<!-- tsu:step name=\"write\" -->\n{}",
+        long_template("{{ agent_name }}"),
+        long_template("calm"),
+    );
+    let case = write_case(
+        "tsugite",
+        &[("project/agents/plain.md", plain), ("project/agents/rendered.md", rendered), ("project/agents/steps.md", steps)],
+    );
+    assert_kept_in_pieces(&case, "tsugite", 4);
+}

@@ -92,10 +92,16 @@ impl Text {
     /// for. On disk, the lines `bytes` holds verbatim are left there and the rest
     /// held, when that takes less memory than holding it all.
     pub fn from_rendering(form: TextForm, file: &Path, bytes: &[u8], text: &str) -> Text {
+        Text::from_rendering_of_part(form, file, 0, bytes, text)
+    }
+
+    /// As [`Text::from_rendering`], rendered from the part of the file that starts at
+    /// byte `start` and is `part`.
+    pub fn from_rendering_of_part(form: TextForm, file: &Path, start: usize, part: &[u8], text: &str) -> Text {
         if form == TextForm::Held || text.len() <= std::mem::size_of::<Stored>() {
             return Text::held(text);
         }
-        match pieces::split(file, bytes, text) {
+        match pieces::split(file, start, part, text) {
             Some(pieces::Split::Slice { start }) => Text::stored(file, start, text),
             Some(pieces::Split::Pieces(p)) => Text(Kept::InPieces(Arc::new(p))),
             None => Text::held(text),

@@ -182,8 +182,13 @@ impl Resolver<'_> {
         let parsed = files
             .derived(path, context, |bytes| {
                 parse::decode_text(path, bytes)
-                    .and_then(|text| parse::parse_agent(&text, path, &key))
-                    .map(Arc::new)
+                    .and_then(|text| {
+                        let mut parsed = parse::parse_agent(&text, path, &key)?;
+                        if text.as_bytes() != bytes {
+                            parsed.body_at = None;
+                        }
+                        Ok(Arc::new(parsed))
+                    })
             })
             .map_err(|e| parse::read_error(path, e))?;
         (*parsed).clone()

@@ -30,7 +30,7 @@ use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages::{self, Package};
 use crate::model::{
     Agent, CompactJson, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Message, Roots, SearchDir,
-    Severity, Source, Status, Text,
+    Severity, Source, Status, Text, TextForm,
 };
 use inherit::Resolver;
 use parse::LoadError;
@@ -599,12 +599,25 @@ impl<'a> Loader<'a> {
         match render::prepare(&resolved.config, &resolved.body, inputs) {
             Ok(Some(p)) => {
                 agent.system_prompt = Some(p.instructions.into());
+                // The explorer leaves the lines of a message that the file's body holds
+                // on disk; held, a message that is the body itself is shared with the
+                // kept parse.
+                let kept = |text: Arc<str>| match parsed.body_at {
+                    Some(at) if self.cx.texts == TextForm::OnDisk => Text::from_rendering_of_part(
+                        TextForm::OnDisk,
+                        c.load_path,
+                        at as usize,
+                        parsed.body.as_bytes(),
+                        &text,
+                    ),
+                    _ => text.into(),
+                };
                 // Multi-step agents send each step as its own user turn.
                 agent.messages = if p.steps.is_empty() {
                     Arc::new([Message {
                         role: "user".into(),
                         label: None,
-                        text: p.user_message.into(),
+                        text: kept(p.user_message),
                     }])
                 } else {
                     p.steps
@@ -612,7 +625,7 @@ impl<'a> Loader<'a> {
                         .map(|(name, text)| Message {
                             role: "user".into(),
                             label: Some(name),
-                            text: text.into(),
+                            text: kept(text.into()),
                         })
                         .collect()
                 };

@@ -104,6 +104,10 @@ pub struct Parsed {
     pub body: Arc<str>,
     /// The 1-based line of the body's first character.
     pub body_line: u32,
+    /// Where the body starts in the file's bytes, while the text parsed is the
+    /// bytes themselves (decoding translated no `\r`): the explorer keeps what is
+    /// rendered from the body on disk by it.
+    pub body_at: Option<u32>,
     /// Shared with the agents loaded from this file.
     pub attributes: Arc<[Attribute]>,
 }
@@ -288,6 +292,7 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
         validated: validated.into(),
         body,
         body_line,
+        body_at: u32::try_from(body_start + lead).ok(),
         attributes: attributes.into(),
     })
 }

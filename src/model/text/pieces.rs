@@ -38,8 +38,9 @@ pub(super) enum Split {
     Pieces(Pieces),
 }
 
-/// `text` as pieces of `file`, when keeping them saves memory over holding it.
-pub(super) fn split(file: &Path, bytes: &[u8], text: &str) -> Option<Split> {
+/// `text` as pieces of `file`, whose bytes from `base` on are `bytes`, when keeping
+/// them saves memory over holding it.
+pub(super) fn split(file: &Path, base: usize, bytes: &[u8], text: &str) -> Option<Split> {
     let mut runs: Vec<Run> = Vec::new();
     // Where in `bytes` the previous line found there ends: lines are found in order.
     let mut cursor = 0;
@@ -63,7 +64,7 @@ pub(super) fn split(file: &Path, bytes: &[u8], text: &str) -> Option<Split> {
         }
     }
     if let [Run::InFile(start, _)] = runs[..] {
-        return Some(Split::Slice { start });
+        return Some(Split::Slice { start: base + start });
     }
     let held: usize = runs.iter().map(|r| if let Run::Held(s) = r { s.len() } else { 0 }).sum();
     let kept = std::mem::size_of::<Pieces>() + runs.len() * std::mem::size_of::<Piece>() + held;
@@ -73,7 +74,7 @@ pub(super) fn split(file: &Path, bytes: &[u8], text: &str) -> Option<Split> {
     let parts = runs
         .into_iter()
         .map(|r| match r {
-            Run::InFile(start, len) => Piece::InFile { start: start as u64, len: len as u64 },
+            Run::InFile(start, len) => Piece::InFile { start: (base + start) as u64, len: len as u64 },
             Run::Held(s) => Piece::Held(s.into_boxed_str()),
         })
         .collect();
