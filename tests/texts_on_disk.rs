@@ -129,9 +129,16 @@ fn rendered_tsugite_messages_are_kept_on_disk_in_pieces() {
         long_template("{{ agent_name }}"),
         long_template("calm"),
     );
+    // Its message is the parent's body, then its own.
+    let child = format!("---\nname: child\nextends: plain\n---\n{}", long_template("{{ agent_name }}").replace("Rule", "Child rule"));
     let case = write_case(
         "tsugite",
-        &[("project/agents/plain.md", plain), ("project/agents/rendered.md", rendered), ("project/agents/steps.md", steps)],
+        &[
+            ("project/agents/plain.md", plain),
+            ("project/agents/rendered.md", rendered),
+            ("project/agents/steps.md", steps),
+            ("project/agents/child.md", child),
+        ],
     );
-    assert_kept_in_pieces(&case, "tsugite", 4);
+    assert_kept_in_pieces(&case, "tsugite", 5);
 }

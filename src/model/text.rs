@@ -5,6 +5,8 @@
 
 mod pieces;
 
+pub use pieces::Part;
+
 use std::borrow::Cow;
 use std::fmt;
 use std::fs::File;
@@ -92,17 +94,17 @@ impl Text {
     /// for. On disk, the lines `bytes` holds verbatim are left there and the rest
     /// held, when that takes less memory than holding it all.
     pub fn from_rendering(form: TextForm, file: &Path, bytes: &[u8], text: &str) -> Text {
-        Text::from_rendering_of_part(form, file, 0, bytes, text)
+        Text::from_rendering_of_parts(form, &[Part { file, start: 0, bytes }], text)
     }
 
-    /// As [`Text::from_rendering`], rendered from the part of the file that starts at
-    /// byte `start` and is `part`.
-    pub fn from_rendering_of_part(form: TextForm, file: &Path, start: usize, part: &[u8], text: &str) -> Text {
+    /// As [`Text::from_rendering`], rendered from parts of files (their lines in the
+    /// text in the parts' order).
+    pub fn from_rendering_of_parts(form: TextForm, parts: &[Part], text: &str) -> Text {
         if form == TextForm::Held || text.len() <= std::mem::size_of::<Stored>() {
             return Text::held(text);
         }
-        match pieces::split(file, start, part, text) {
-            Some(pieces::Split::Slice { start }) => Text::stored(file, start, text),
+        match pieces::split(parts, text) {
+            Some(pieces::Split::Slice { file, start }) => Text::stored(file, start, text),
             Some(pieces::Split::Pieces(p)) => Text(Kept::InPieces(Arc::new(p))),
             None => Text::held(text),
         }

@@ -140,7 +140,7 @@ impl Resolver<'_> {
         Ok((parsed, resolved))
     }
 
-    fn read_and_parse(&self, path: &Path) -> Result<Arc<Parsed>, LoadError> {
+    pub fn read_and_parse(&self, path: &Path) -> Result<Arc<Parsed>, LoadError> {
         memo(
             self.files,
             &self.lookups.parsed,

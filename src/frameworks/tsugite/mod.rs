@@ -30,7 +30,7 @@ use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages::{self, Package};
 use crate::model::{
     Agent, CompactJson, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Message, Roots, SearchDir,
-    Severity, Source, Status, Text, TextForm,
+    Part, Severity, Source, Status, Text, TextForm,
 };
 use inherit::Resolver;
 use parse::LoadError;
@@ -599,18 +599,22 @@ impl<'a> Loader<'a> {
         match render::prepare(&resolved.config, &resolved.body, inputs) {
             Ok(Some(p)) => {
                 agent.system_prompt = Some(p.instructions.into());
-                // The explorer leaves the lines of a message that the file's body holds
-                // on disk; held, a message that is the body itself is shared with the
-                // kept parse.
-                let kept = |text: Arc<str>| match parsed.body_at {
-                    Some(at) if self.cx.texts == TextForm::OnDisk => Text::from_rendering_of_part(
-                        TextForm::OnDisk,
-                        c.load_path,
-                        at as usize,
-                        parsed.body.as_bytes(),
-                        &text,
-                    ),
-                    _ => text.into(),
+                // The explorer leaves the lines of a message that the bodies of its
+                // chain hold on disk; held, a message that is the body itself is shared
+                // with the kept parse.
+                let bodies = match self.cx.texts {
+                    TextForm::OnDisk => chain_bodies(resolver, &resolved.chain),
+                    TextForm::Held => Vec::new(),
+                };
+                let parts: Vec<Part> = bodies
+                    .iter()
+                    .filter_map(|(path, p)| {
+                        Some(Part { file: path, start: p.body_at? as usize, bytes: p.body.as_bytes() })
+                    })
+                    .collect();
+                let kept = |text: Arc<str>| match parts.is_empty() {
+                    false => Text::from_rendering_of_parts(TextForm::OnDisk, &parts, &text),
+                    true => text.into(),
                 };
                 // Multi-step agents send each step as its own user turn.
                 agent.messages = if p.steps.is_empty() {
@@ -717,6 +721,13 @@ impl<'a> Loader<'a> {
             .at(e.line, None)
             .failing(key.to_string())
     }
+}
+
+/// The parsed files of a resolved `chain` (which starts at the definition), root
+/// first: the order of their bodies in the merged body. The resolution parsed each,
+/// so none is read again.
+fn chain_bodies<'c>(resolver: &Resolver, chain: &'c [PathBuf]) -> Vec<(&'c Path, Arc<parse::Parsed>)> {
+    chain.iter().rev().filter_map(|path| Some((path.as_path(), resolver.read_and_parse(path).ok()?))).collect()
 }
 
 struct Candidate<'p> {

@@ -7,106 +7,150 @@ use std::sync::Arc;
 
 use super::{digest, TextError};
 
-/// Lines at least this long are looked for further on in the file; a shorter one is
-/// kept on disk only where it follows the previous run directly, as a new run for a
-/// few bytes would cost more than holding them.
+/// Lines at least this long are looked for further on in the files; a shorter one
+/// is kept on disk only where it follows the previous run directly (or starts the
+/// next file's part), as a new run for a few bytes would cost more than holding them.
 const SEARCHED_LINE: usize = 2 * std::mem::size_of::<Piece>();
 
+/// A part of a file a text was rendered from: the file's bytes from `start` on.
+#[derive(Clone, Copy)]
+pub struct Part<'a> {
+    pub file: &'a Path,
+    pub start: usize,
+    pub bytes: &'a [u8],
+}
+
 pub(super) struct Pieces {
-    file: Arc<Path>,
+    files: Box<[Arc<Path>]>,
     pub(super) len: usize,
     pub(super) digest: u128,
-    parts: Box<[Piece]>,
+    pieces: Box<[Piece]>,
 }
 
 enum Piece {
-    /// Bytes `start..start + len` of the file.
-    InFile { start: u64, len: u64 },
+    /// Bytes `start..start + len` of `files[file]`.
+    InFile { file: u32, len: u32, start: u64 },
     Held(Box<str>),
 }
 
-/// A run of a text's lines while it is split: `(start, len)` of one found in the
-/// file, or the lines themselves.
+/// A run of a text's lines while it is split: found in a part, at `start` of its
+/// bytes, or not found.
 enum Run {
-    InFile(usize, usize),
+    InPart { part: usize, start: usize, len: usize },
     Held(String),
 }
 
-/// What a text splits into: one run of its file (kept as a plain slice), or pieces.
-pub(super) enum Split {
-    Slice { start: usize },
+/// What a text splits into: one run of a file (kept as a plain slice), or pieces.
+pub(super) enum Split<'a> {
+    Slice { file: &'a Path, start: usize },
     Pieces(Pieces),
 }
 
-/// `text` as pieces of `file`, whose bytes from `base` on are `bytes`, when keeping
-/// them saves memory over holding it.
-pub(super) fn split(file: &Path, base: usize, bytes: &[u8], text: &str) -> Option<Split> {
+/// `text` as pieces of `parts`, in whose order its lines are looked for (the last
+/// being the file the text is for), when keeping them saves memory over holding it.
+pub(super) fn split<'a>(parts: &[Part<'a>], text: &str) -> Option<Split<'a>> {
+    if u32::try_from(text.len()).is_err() || u32::try_from(parts.len()).is_err() {
+        return None;
+    }
     let mut runs: Vec<Run> = Vec::new();
-    // Where in `bytes` the previous line found there ends: lines are found in order.
-    let mut cursor = 0;
+    // Just after the previous line found: the part and where in its bytes.
+    let mut cursor = (0, 0);
     for line in text.split_inclusive('\n') {
-        let rest = &bytes[cursor..];
-        let found = if rest.starts_with(line.as_bytes()) {
-            Some(cursor)
-        } else if line.len() >= SEARCHED_LINE {
-            memchr::memmem::find(rest, line.as_bytes()).map(|at| cursor + at)
-        } else {
-            None
-        };
+        let found = find(parts, cursor, line.as_bytes());
         match (found, runs.last_mut()) {
-            (Some(at), Some(Run::InFile(start, len))) if *start + *len == at => *len += line.len(),
-            (Some(at), _) => runs.push(Run::InFile(at, line.len())),
+            (Some((part, at)), Some(Run::InPart { part: p, start, len })) if *p == part && *start + *len == at => {
+                *len += line.len()
+            }
+            (Some((part, at)), _) => runs.push(Run::InPart { part, start: at, len: line.len() }),
             (None, Some(Run::Held(held))) => held.push_str(line),
             (None, _) => runs.push(Run::Held(line.to_string())),
         }
-        if let Some(at) = found {
-            cursor = at + line.len();
+        if let Some((part, at)) = found {
+            cursor = (part, at + line.len());
         }
     }
-    if let [Run::InFile(start, _)] = runs[..] {
-        return Some(Split::Slice { start: base + start });
+    if let [Run::InPart { part, start, .. }] = runs[..] {
+        return Some(Split::Slice { file: parts[part].file, start: parts[part].start + start });
     }
     let held: usize = runs.iter().map(|r| if let Run::Held(s) = r { s.len() } else { 0 }).sum();
-    let kept = std::mem::size_of::<Pieces>() + runs.len() * std::mem::size_of::<Piece>() + held;
+    let kept = std::mem::size_of::<Pieces>()
+        + parts.len() * std::mem::size_of::<Arc<Path>>()
+        + runs.len() * std::mem::size_of::<Piece>()
+        + held;
     if kept >= text.len() {
         return None;
     }
-    let parts = runs
+    let pieces = runs
         .into_iter()
         .map(|r| match r {
-            Run::InFile(start, len) => Piece::InFile { start: (base + start) as u64, len: len as u64 },
+            Run::InPart { part, start, len } => {
+                Piece::InFile { file: part as u32, len: len as u32, start: (parts[part].start + start) as u64 }
+            }
             Run::Held(s) => Piece::Held(s.into_boxed_str()),
         })
         .collect();
-    Some(Split::Pieces(Pieces { file: file.into(), len: text.len(), digest: digest(text.as_bytes()), parts }))
+    let files = parts.iter().map(|p| Arc::from(p.file)).collect();
+    Some(Split::Pieces(Pieces { files, len: text.len(), digest: digest(text.as_bytes()), pieces }))
+}
+
+/// Where `line` is, at or after `cursor` (a part and a place in its bytes): right at
+/// the cursor, at the start of the next part, or, for a long line, further on.
+fn find(parts: &[Part], (part, at): (usize, usize), line: &[u8]) -> Option<(usize, usize)> {
+    let rest = parts.get(part).map_or(&[][..], |p| &p.bytes[at..]);
+    if rest.starts_with(line) {
+        return Some((part, at));
+    }
+    if parts.get(part + 1).is_some_and(|p| p.bytes.starts_with(line)) {
+        return Some((part + 1, 0));
+    }
+    if line.len() < SEARCHED_LINE {
+        return None;
+    }
+    if let Some(i) = memchr::memmem::find(rest, line) {
+        return Some((part, at + i));
+    }
+    parts.iter().enumerate().skip(part + 1).find_map(|(n, p)| memchr::memmem::find(p.bytes, line).map(|i| (n, i)))
 }
 
 impl Pieces {
-    /// The text put together again from the file as it is now, checked against what
-    /// was loaded.
+    /// The text put together again from the files as they are now, checked against
+    /// what was loaded.
     pub(super) fn read(&self) -> Result<String, TextError> {
-        let bytes = std::fs::read(&self.file).map_err(|e| TextError::Unreadable(self.file.to_path_buf(), e.to_string()))?;
-        let changed = || TextError::Changed(self.file.to_path_buf());
+        let mut contents: Vec<Option<Vec<u8>>> = vec![None; self.files.len()];
         let mut text = Vec::with_capacity(self.len);
-        for part in self.parts.iter() {
-            match part {
-                Piece::InFile { start, len } => {
-                    let range = usize::try_from(*start).ok().zip(usize::try_from(start + len).ok());
-                    let run = range.and_then(|(from, to)| bytes.get(from..to)).ok_or_else(changed)?;
-                    text.extend_from_slice(run);
+        for piece in self.pieces.iter() {
+            match piece {
+                Piece::InFile { file, len, start } => {
+                    let path = &self.files[*file as usize];
+                    let bytes = match &mut contents[*file as usize] {
+                        Some(bytes) => bytes,
+                        unread => unread.insert(
+                            std::fs::read(path).map_err(|e| TextError::Unreadable(path.to_path_buf(), e.to_string()))?,
+                        ),
+                    };
+                    let from = usize::try_from(*start).ok();
+                    let run = from.and_then(|from| bytes.get(from..from + *len as usize));
+                    text.extend_from_slice(run.ok_or_else(|| TextError::Changed(path.to_path_buf()))?);
                 }
                 Piece::Held(s) => text.extend_from_slice(s.as_bytes()),
             }
         }
         if text.len() != self.len || digest(&text) != self.digest {
-            return Err(changed());
+            return Err(self.changed());
         }
-        String::from_utf8(text).map_err(|_| changed())
+        String::from_utf8(text).map_err(|_| self.changed())
+    }
+
+    /// A text that no longer adds up names its last file: the one it was rendered
+    /// for, the others being what that one builds on.
+    fn changed(&self) -> TextError {
+        TextError::Changed(self.files.last().map_or_else(Default::default, |f| f.to_path_buf()))
     }
 
     pub(super) fn describe(&self) -> String {
-        let held = self.parts.iter().filter(|p| matches!(p, Piece::Held(_))).count();
-        format!("{}[{} pieces, {held} held; {} bytes]", self.file.display(), self.parts.len(), self.len)
+        let held = self.pieces.iter().filter(|p| matches!(p, Piece::Held(_))).count();
+        let files: Vec<String> = self.files.iter().map(|f| f.display().to_string()).collect();
+        format!("{}[{} pieces, {held} held; {} bytes]", files.join("+"), self.pieces.len(), self.len)
     }
 }
 
