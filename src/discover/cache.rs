@@ -90,7 +90,7 @@ struct Entry {
     /// Parses of these bytes, by the deriving type and the caller's context key
     /// (boxed: a parse is added once per version, and most files have one).
     derived: Box<[(ValueKey, Shared)]>,
-    /// `bytes` are held only until the pass ends ([`Hold::ForPass`]).
+    /// `bytes` are held only for the pass ([`Hold::ForPass`]).
     held_for_pass: bool,
 }
 
@@ -98,8 +98,9 @@ struct Entry {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Hold {
     Not,
-    /// Until the pass ends ([`FileCache::retain_pass`]): for a file that several
-    /// readers of one load read, each of whose results is memoized for the next.
+    /// Until the pass ends ([`FileCache::retain_pass`]) or the last reader lets go
+    /// ([`FileCache::release_for_pass`]): for a file that several readers of one load
+    /// read, each of whose results is memoized for the next.
     ForPass,
     Kept,
 }
@@ -255,10 +256,25 @@ impl FileCache {
         self.bytes(path, found, Hold::Kept).map(|(bytes, _)| bytes.into_shared())
     }
 
-    /// [`FileCache::read`], the bytes held until the pass ends ([`Hold::ForPass`]).
+    /// [`FileCache::read`], the bytes held for the pass ([`Hold::ForPass`]).
     pub fn read_for_pass(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
         let found = self.lookup(path)?;
         self.bytes(path, found, Hold::ForPass).map(|(bytes, _)| bytes.into_shared())
+    }
+
+    /// Lets go of the file's bytes held for the pass before it ends: for the last of
+    /// the pass's readers once it is done with them, as a load's worst moment sets
+    /// the resident peak. Bytes another reader keeps stay; a read after this goes to
+    /// the disk again.
+    pub fn release_for_pass(&self, path: &Path) {
+        let released = lock(&self.entries)
+            .get_mut(key_bytes(path).as_ref())
+            .filter(|e| e.held_for_pass)
+            .and_then(|e| {
+                e.held_for_pass = false;
+                e.bytes.take()
+            });
+        drop(released);
     }
 
     /// What `use_bytes` makes of the file's bytes, without holding them: for a reader

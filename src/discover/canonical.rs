@@ -1,7 +1,8 @@
 //! `realpath` answers remembered for one load pass: frameworks canonicalize every
 //! card, agent and root (often several times per file), and the C library's
 //! `realpath` issues one `readlink` per path component each time. Here a path costs one
-//! `lstat` of its last component once its folder is known, and nothing when asked again.
+//! `lstat` of its last component once its folder is known, and nothing when asked again
+//! (the file cache keeps the answers to what is asked; this memo, its folders').
 
 use crate::discover::fast_hash::HashMap;
 use crate::discover::lock;
@@ -42,10 +43,14 @@ const ENOTDIR: i32 = 20;
 /// folder and is not a symlink (the pass's listings of the folders walked).
 pub(super) type Listed<'a> = &'a dyn Fn(&Path) -> bool;
 
-/// Canonical paths by the path asked for, valid until [`CanonicalMemo::clear`].
+/// Canonical paths of the folders walked, valid until [`CanonicalMemo::clear`].
 #[derive(Default)]
 pub(super) struct CanonicalMemo {
-    known: Mutex<HashMap<PathKey, Result<PathBuf, Failure>>>,
+    /// By folder: `None` when it resolves to itself, as nearly every folder does.
+    /// Only folders (and the steps of paths with `..`) are remembered: a path is
+    /// asked for through [`super::FileCache::canonicalize`], which keeps its answer,
+    /// so remembering it here too would only double the pass's largest memo.
+    known: Mutex<HashMap<PathKey, Result<Option<PathBuf>, Failure>>>,
     /// Whether each resolved path a `..` went up from is a folder: Kimi's chains go
     /// up from the same few folders thousands of times.
     folders: Mutex<HashMap<PathKey, Result<bool, Failure>>>,
@@ -55,27 +60,22 @@ impl CanonicalMemo {
     /// What `std::fs::canonicalize(path)` returns; `listed` spares the `lstat` of
     /// each part it knows.
     pub(super) fn canonicalize(&self, path: &Path, listed: Listed) -> io::Result<PathBuf> {
-        // Only absolute paths of names and `..` are remembered and go step by step
-        // (`..` applied to what the path resolved to so far, after any symlink): a
-        // trailing slash (which requires a folder) is invisible to `Path` equality, so
-        // the memo would mix `a.md/` up with `a.md`. Those and relative paths go to
-        // the OS.
+        // Only absolute paths of names and `..` go step by step (`..` applied to what
+        // the path resolved to so far, after any symlink) and have their folders
+        // remembered: a trailing slash (which requires a folder) is invisible to
+        // `Path` equality, so the memo would mix `a.md/` up with `a.md`. Those and
+        // relative paths go to the OS.
         let stepwise = path.is_absolute()
             && !path.as_os_str().as_encoded_bytes().ends_with(b"/")
             && path.components().all(|c| matches!(c, Component::RootDir | Component::Normal(_) | Component::ParentDir));
         if !stepwise {
             return std::fs::canonicalize(path);
         }
-        if let Some(known) = self.lock().get(key_bytes(path).as_ref()) {
-            return known.clone().map_err(|f| f.to_io());
-        }
-        let found = if path.components().any(|c| c == Component::ParentDir) {
+        if path.components().any(|c| c == Component::ParentDir) {
             self.resolve_dotted(path, listed)
         } else {
             self.resolve(path, listed)
-        };
-        self.lock().insert(PathKey::new(path), found.as_ref().map(Clone::clone).map_err(Failure::of));
-        found
+        }
     }
 
     /// Forgets every answer (a new pass may see a changed tree), and the room they
@@ -83,6 +83,24 @@ impl CanonicalMemo {
     pub(super) fn clear(&self) {
         *self.lock() = HashMap::default();
         *lock(&self.folders) = HashMap::default();
+    }
+
+    /// [`CanonicalMemo::canonicalize`] of a plain absolute path (no `..`), remembered.
+    fn remembered(&self, path: &Path, listed: Listed) -> io::Result<PathBuf> {
+        if let Some(known) = self.lock().get(key_bytes(path).as_ref()) {
+            return match known {
+                Ok(real) => Ok(real.clone().unwrap_or_else(|| path.to_path_buf())),
+                Err(f) => Err(f.to_io()),
+            };
+        }
+        let found = self.resolve(path, listed);
+        let kept = match &found {
+            // Bytes, not `Path` equality: `/a//b` equals `/a/b`, but resolves to the latter.
+            Ok(real) => Ok((real.as_os_str() != path.as_os_str()).then(|| real.clone())),
+            Err(e) => Err(Failure::of(e)),
+        };
+        self.lock().insert(PathKey::new(path), kept);
+        found
     }
 
     /// Whether the resolved path `real` is a folder, asked once.
@@ -100,7 +118,7 @@ impl CanonicalMemo {
         let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
             return std::fs::canonicalize(path);
         };
-        let real = self.canonicalize(parent, listed)?.join(name);
+        let real = self.remembered(parent, listed)?.join(name);
         if listed(&real) {
             return Ok(real);
         }
@@ -118,7 +136,7 @@ impl CanonicalMemo {
         for part in path.components() {
             match part {
                 Component::RootDir => {}
-                Component::Normal(name) => real = self.canonicalize(&real.join(name), listed)?,
+                Component::Normal(name) => real = self.remembered(&real.join(name), listed)?,
                 Component::ParentDir => {
                     if !self.is_dir(&real)? {
                         return Err(io::Error::from_raw_os_error(ENOTDIR));
@@ -131,7 +149,7 @@ impl CanonicalMemo {
         Ok(real)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathKey, Result<PathBuf, Failure>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathKey, Result<Option<PathBuf>, Failure>>> {
         lock(&self.known)
     }
 }

@@ -45,6 +45,11 @@ impl<'a> Files<'a> {
         self.cache.read_for_pass(path)
     }
 
+    /// [`FileCache::release_for_pass`]: not a question, so nothing is noted.
+    pub fn release_for_pass(&self, path: &Path) {
+        self.cache.release_for_pass(path);
+    }
+
     /// [`FileCache::read_unkept`]: the file's bytes, given to `use_bytes` and not held.
     pub fn read_unkept<T>(&self, path: &Path, use_bytes: impl FnOnce(&[u8]) -> T) -> Result<T, ReadError> {
         self.note(Asked::Read, path);
@@ -74,7 +79,8 @@ impl<'a> Files<'a> {
     }
 
     /// [`Files::sniffed`] for a file the load reads in full after the look: its bytes
-    /// stay held until the pass ends, so that read does not go to the disk again.
+    /// stay held for the pass ([`Files::release_for_pass`]), so that read does not go
+    /// to the disk again.
     pub fn sniffed_before_reading<T: Send + Sync + 'static>(
         &self,
         path: &Path,

@@ -330,6 +330,12 @@ mod tests {
         assert_eq!(&*again, b"one");
         assert!(Arc::ptr_eq(&kept, &cache.read(&b).unwrap()), "kept past the pass");
         assert_eq!(cache.stats().0, 2, "reading an unchanged file again is no new read");
+        let released = cache.read_for_pass(&a).unwrap();
+        cache.release_for_pass(&a);
+        cache.release_for_pass(&b);
+        assert!(!Arc::ptr_eq(&released, &cache.read_for_pass(&a).unwrap()), "let go by the last reader");
+        assert!(Arc::ptr_eq(&kept, &cache.read(&b).unwrap()), "kept bytes stay");
+        assert_eq!(cache.stats().0, 2, "reading an unchanged file again is no new read");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

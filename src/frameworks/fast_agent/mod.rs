@@ -28,6 +28,8 @@ mod values;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use super::{Framework, LoadContext, RenderMode};
 use crate::model::{DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Source};
 
@@ -116,8 +118,22 @@ impl Framework for FastAgent {
         }
         let key = crate::discover::context_key(&format!("{env:?}\0{date}"));
         let state = registry::LoadState { cx, env: &env, date: &date, dialect, key };
-        registry::resolve(&state, &files, &mut report);
-        rfc::compare_dialects(&state, &files, &mut report);
+        // Loading a file and comparing its dialects depend on nothing registered
+        // before it, so each file has both done in one go, in parallel (the other core
+        // has work while a larger framework runs). The bytes its readers share are let
+        // go as soon as both are done, not when the pass ends: a load's worst moment
+        // sets the resident peak. Registration and reports keep discovery order.
+        let (loads, differences): (Vec<_>, Vec<_>) = files
+            .par_iter()
+            .map(|path| {
+                let loaded = registry::load_file(&state, path);
+                let difference = rfc::difference(&state, path);
+                cx.files.release_for_pass(path);
+                (loaded, difference)
+            })
+            .unzip();
+        registry::resolve(&state, &files, loads, &mut report);
+        rfc::report_differences(&files, differences, &mut report);
         report
     }
 }

@@ -9,8 +9,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use rayon::prelude::*;
-
 use super::parse::FileKind;
 use super::raw::{Env, Failure, Message};
 use super::rfc::Dialect;
@@ -80,8 +78,9 @@ pub fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, F
     let Some(kind) = FileKind::of(&file_name) else {
         return Err(Failure::validation(format!("Unsupported AgentCard file extension: {}", path.display()), None));
     };
-    // Held until the pass ends: the dialect check reads the file again in the same
-    // load, and the next load reuses the memoized cards instead.
+    // Held for the pass: the dialect check right after may read the file again (the
+    // loader lets go of the bytes once it is done), and the next load reuses the
+    // memoized cards instead.
     let bytes = s.cx.files.read_for_pass(&path).map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))?;
     let raws = match s.dialect {
         Dialect::Released => vec![(None, super::parse::released(kind, &bytes, s.env)?)],
@@ -138,8 +137,9 @@ pub struct Entry {
     pub replaced: Option<String>,
 }
 
-/// Loads every file, registers the cards and runs the start-up checks.
-pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
+/// Registers the cards of every file (`loads`: [`load_file`] of each of `files`) and
+/// runs the start-up checks.
+pub fn resolve(s: &LoadState, files: &[PathBuf], loads: Vec<Result<Vec<Loaded>, Failure>>, report: &mut EcosystemReport) {
     let mut errors: BTreeSet<(String, &'static str)> = BTreeSet::new();
     let mut push_error = |report: &mut EcosystemReport, path: &Path, key: String, f: Failure| {
         if errors.insert((key.clone(), f.kind.as_str())) {
@@ -151,10 +151,6 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
     let mut winners: HashMap<String, usize> = HashMap::new();
     // `fast.agents` insertion order (a replaced name moves to the end)
     let mut agent_order: Vec<String> = Vec::new();
-    // Reading and validating a file depends on nothing registered before it, so the
-    // files are loaded in parallel (the other core has work while a larger framework
-    // runs); registration below stays in discovery order.
-    let loads: Vec<Result<Vec<Loaded>, Failure>> = files.par_iter().map(|d| load_file(s, d)).collect();
     for (discovered, loaded) in files.iter().zip(loads) {
         let loaded = match loaded {
             Ok(l) => l,

@@ -302,27 +302,25 @@ fn describe(kind: FileKind, released: &Reading, rfc: &Reading) -> Option<(String
     }
 }
 
-/// Warns on every file the two dialects read differently.
-pub fn compare_dialects(s: &LoadState, files: &[PathBuf], report: &mut EcosystemReport) {
-    use rayon::prelude::*;
-    // Each file is compared on its own, in parallel, and reported in discovery order;
-    // memoized per file, so a refresh compares again only the files that changed.
-    // Most files cannot differ, as a look at them (kept per version of the file)
-    // tells: they are passed over without a memo each.
-    let found: Vec<Option<Arc<Option<Difference>>>> = files
-        .par_iter()
-        .map(|path| {
-            let kind = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy()))?;
-            if !super::parse::look(s.cx.files, path, kind).ok()?.dialects_may_differ {
-                return None;
-            }
-            let key = s.cx.memo_key(ID, &format!("compare\0{}\0{}", s.key, path.display()));
-            Some(s.cx.files.memo(key, |files| {
-                let cx = s.cx.with_files(files);
-                compare_file(&LoadState { cx: &cx, ..*s }, path, kind)
-            }))
-        })
-        .collect();
+/// How the two dialects read the file `path` differently, if they may: memoized per
+/// file, so a refresh compares again only the files that changed. Most files cannot
+/// differ, as a look at them (kept per version of the file) tells: they are passed
+/// over without a memo each.
+pub fn difference(s: &LoadState, path: &Path) -> Option<Arc<Option<Difference>>> {
+    let kind = path.file_name().and_then(|n| FileKind::of(&n.to_string_lossy()))?;
+    if !super::parse::look(s.cx.files, path, kind).ok()?.dialects_may_differ {
+        return None;
+    }
+    let key = s.cx.memo_key(ID, &format!("compare\0{}\0{}", s.key, path.display()));
+    Some(s.cx.files.memo(key, |files| {
+        let cx = s.cx.with_files(files);
+        compare_file(&LoadState { cx: &cx, ..*s }, path, kind)
+    }))
+}
+
+/// Warns on every file the two dialects read differently (`found`: [`difference`]
+/// of each of `files`), in discovery order.
+pub fn report_differences(files: &[PathBuf], found: Vec<Option<Arc<Option<Difference>>>>, report: &mut EcosystemReport) {
     for (path, found) in files.iter().zip(found) {
         if let Some((message, line)) = found.as_deref().and_then(Option::as_ref) {
             report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Dialect, path, message.clone()).at(*line, None));
@@ -331,7 +329,7 @@ pub fn compare_dialects(s: &LoadState, files: &[PathBuf], report: &mut Ecosystem
 }
 
 /// A message saying how the dialects differ, and the line it points at.
-type Difference = (String, Option<u32>);
+pub type Difference = (String, Option<u32>);
 
 /// How the two dialects read one file of `kind` differently, if they do.
 fn compare_file(s: &LoadState, path: &Path, kind: FileKind) -> Option<Difference> {
