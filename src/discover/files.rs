@@ -39,7 +39,7 @@ impl<'a> Files<'a> {
         self.cache.read(path)
     }
 
-    /// [`FileCache::read_for_pass`]: the file's bytes, held until the pass ends.
+    /// [`FileCache::read_for_pass`]: the file's bytes, held for the pass.
     pub fn read_for_pass(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
         self.note(Asked::Read, path);
         self.cache.read_for_pass(path)
