@@ -20,7 +20,8 @@ pub struct SourceKeys<'a> {
 struct Known {
     /// By the path as written, hashed as bytes: hashing a `Path` walks its parts.
     spelled: HashMap<OsString, String>,
-    /// By the lexical path, which is all a key depends on.
+    /// By the lexical path, which is all a key depends on, for the paths spelled
+    /// otherwise.
     lexical: HashMap<OsString, String>,
 }
 
@@ -38,7 +39,10 @@ impl<'a> SourceKeys<'a> {
         let known = lock(&self.known).lexical.get(lexical.as_os_str()).cloned();
         let key = known.unwrap_or_else(|| self.roots.source(&lexical, self.builtins).key());
         let mut known = lock(&self.known);
-        known.lexical.entry(lexical.as_os_str().to_owned()).or_insert_with(|| key.clone());
+        // Most paths are spelled in their lexical form: `spelled` answers for them.
+        if lexical.as_os_str() != path.as_os_str() {
+            known.lexical.entry(lexical.as_os_str().to_owned()).or_insert_with(|| key.clone());
+        }
         known.spelled.insert(path.as_os_str().to_owned(), key.clone());
         key
     }

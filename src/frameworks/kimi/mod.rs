@@ -402,7 +402,7 @@ impl Context<'_> {
         };
         let mut edges = Vec::new();
         if let (Setting::Set(target), Some(parent)) =
-            (&resolved.own.extend.state, resolution.chain.get(1))
+            (&resolved.own.spec().extend.state, resolution.chain.get(1))
         {
             edges.push(Edge {
                 kind: EdgeKind::Extends,
@@ -431,7 +431,7 @@ impl Context<'_> {
             chain: Arc::default(),
             description,
             fields: resolved.fields(self.key).into(),
-            attributes: resolved.own.attributes.clone(),
+            attributes: resolved.own.spec().attributes.clone(),
             system_prompt: Some(prompt),
             messages: Arc::default(),
             edges: edges.into(),
@@ -493,7 +493,7 @@ impl Context<'_> {
         let own = resolver.load_file(path).ok();
         let name = own
             .as_ref()
-            .and_then(|f| match &f.name.state {
+            .and_then(|f| match &f.spec().name.state {
                 Setting::Set(n) => Some(n.clone()),
                 _ => None,
             })
@@ -503,7 +503,7 @@ impl Context<'_> {
         let rule = format!("Kimi cannot load it: {message}");
         let agent = Agent {
             description: format!("invalid: {}", problem.kind.as_str()),
-            attributes: own.map(|f| f.attributes.clone()).unwrap_or_default(),
+            attributes: own.map(|f| f.spec().attributes.clone()).unwrap_or_default(),
             ..Agent::new(ID, name, source.clone(), Status::Invalid, rule)
         };
         (agent, diagnostic)

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::spec::{Setting, Slot, SpecFile};
+use super::spec::{Placed, Setting, Slot, SpecFile};
 use crate::model::{FieldOrigin, Provenance, Site};
 
 pub fn with_note(mut origin: FieldOrigin, note: &str) -> FieldOrigin {
@@ -13,12 +13,12 @@ pub fn with_note(mut origin: FieldOrigin, note: &str) -> FieldOrigin {
     origin
 }
 
-pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<SpecFile>], key: &dyn Fn(&Path) -> Arc<str>) -> FieldOrigin {
+pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<Placed>], key: &dyn Fn(&Path) -> Arc<str>) -> FieldOrigin {
     let mut contributors: Vec<usize> = args.iter().map(|a| a.2).collect();
     contributors.sort_unstable();
     contributors.dedup();
     let sites: Box<[Site]> =
-        contributors.iter().map(|&i| Site::new(&key(&files[i].path), files[i].system_prompt_args_line)).collect();
+        contributors.iter().map(|&i| Site::new(&key(&files[i].path), files[i].spec().system_prompt_args_line)).collect();
     let at = |s: &Site| match s.line {
         Some(l) => format!("{}:{l}", s.source),
         None => s.source.to_string(),
@@ -112,16 +112,16 @@ pub const SET_WHOLE_HERE: &str = "set here; replaces the parent's whole value";
 /// `model`/`when_to_use`: a child replaces the value only with a non-null one.
 pub fn nullable_origin(
     at: Option<usize>,
-    files: &[Arc<SpecFile>],
+    files: &[Arc<Placed>],
     key: &dyn Fn(&Path) -> Arc<str>,
     slot: fn(&SpecFile) -> &Slot<String>,
     words: &FieldWords,
 ) -> FieldOrigin {
     match at {
-        Some(0) => FieldOrigin::own(&key(&files[0].path), slot(&files[0]).line, "set here; replaces the parent's value"),
+        Some(0) => FieldOrigin::own(&key(&files[0].path), slot(files[0].spec()).line, "set here; replaces the parent's value"),
         Some(i) => FieldOrigin {
             provenance: Provenance::Inherited,
-            sites: Box::new([Site::new(&key(&files[i].path), slot(&files[i]).line)]),
+            sites: Box::new([Site::new(&key(&files[i].path), slot(files[i].spec()).line)]),
             rule: format!(
                 "inherited from {}: nearer files leave `{}` unset or null, which never replaces",
                 key(&files[i].path),
@@ -137,7 +137,7 @@ pub fn nullable_origin(
 /// the field (an explicit null included) replaces the whole value.
 pub fn list_origin<T>(
     at: Option<usize>,
-    files: &[Arc<SpecFile>],
+    files: &[Arc<Placed>],
     key: &dyn Fn(&Path) -> Arc<str>,
     slot: fn(&SpecFile) -> &Slot<T>,
     words: &FieldWords,
@@ -145,7 +145,7 @@ pub fn list_origin<T>(
     let Some(i) = at else {
         return FieldOrigin::default(words.default);
     };
-    let s = slot(&files[i]);
+    let s = slot(files[i].spec());
     let null = matches!(s.state, Setting::Null);
     let field = words.field;
     let null_note = if null { words.null_note } else { "" };

@@ -14,7 +14,7 @@ use serde_json::{json, Map as JsonMap, Value as Json};
 
 use super::origins::{args_origin, list_origin, list_words, nullable_origin, nullable_words, with_note};
 use super::physical;
-use super::spec::{self, Problem, Setting, SpecFile, SubagentEntry};
+use super::spec::{self, Placed, Problem, Setting, SpecFile, SubagentEntry};
 use crate::discover::observe::Observed;
 use crate::discover::{key_bytes, Files, PathKey, ReadError};
 use crate::model::{DiagKind, Field, FieldOrigin, Provenance, Site};
@@ -40,7 +40,7 @@ pub struct Resolved {
     pub subagents: Vec<SubagentEntry>,
     pub origins: HashMap<&'static str, FieldOrigin>,
     /// The definition's own file, as validated.
-    pub own: Arc<SpecFile>,
+    pub own: Arc<Placed>,
 }
 
 /// What loading one file through its chain gave: the files opened (child first) and
@@ -66,11 +66,12 @@ pub struct Lookups {
     pub spellings: physical::Spellings,
 }
 
-/// The [`spec::unplaced`] parses of one load's agent files, by their bytes: a file
-/// reached under several spellings (`lead/agent.yaml`, `coder/../lead/agent.yaml`),
-/// or already loaded by the walk's sniff, is parsed once.
+/// The [`spec::unplaced`] parses of one load's agent files, by a digest of their
+/// bytes ([`digest`]), so that the load holds no copy of the bytes: a file reached
+/// under several spellings (`lead/agent.yaml`, `coder/../lead/agent.yaml`), or already
+/// loaded by the walk's sniff, is parsed once.
 #[derive(Default)]
-pub struct Bodies(Mutex<HashMap<Box<[u8]>, Unplaced>>);
+pub struct Bodies(Mutex<HashMap<u128, Unplaced>>);
 
 /// A file's parse before it is placed at a path ([`spec::unplaced`]).
 pub type Unplaced = Arc<Result<SpecFile, Problem>>;
@@ -78,24 +79,41 @@ pub type Unplaced = Arc<Result<SpecFile, Problem>>;
 impl Bodies {
     /// The unplaced parse of `bytes`, made by `unplaced` unless known.
     pub fn keep(&self, bytes: &[u8], unplaced: impl FnOnce() -> Result<SpecFile, Problem>) -> Unplaced {
-        lock(&self.0).entry(bytes.into()).or_insert_with(|| Arc::new(unplaced())).clone()
+        let digest = digest(bytes);
+        lock(&self.0).entry(digest).or_insert_with(|| Arc::new(unplaced())).clone()
     }
 
     /// [`spec::unplaced`] of `bytes`.
     fn unplaced(&self, bytes: &[u8]) -> Unplaced {
-        if let Some(known) = lock(&self.0).get(bytes) {
+        let digest = digest(bytes);
+        if let Some(known) = lock(&self.0).get(&digest) {
             return known.clone();
         }
         let unplaced = Arc::new(spec::unplaced(bytes));
-        lock(&self.0).entry(bytes.into()).or_insert(unplaced).clone()
+        lock(&self.0).entry(digest).or_insert(unplaced).clone()
     }
+}
+
+/// Two SipHash-1-3 hashes under different keys, fixed for the process: two files with
+/// the same digest are taken to hold the same bytes, as the explorer takes a text on
+/// disk that it compares by length and digest to be unchanged.
+fn digest(bytes: &[u8]) -> u128 {
+    use std::hash::{BuildHasher, Hasher, RandomState};
+    static KEYS: std::sync::OnceLock<(RandomState, RandomState)> = std::sync::OnceLock::new();
+    let (a, b) = KEYS.get_or_init(|| (RandomState::new(), RandomState::new()));
+    let one = |keys: &RandomState| {
+        let mut h = keys.build_hasher();
+        h.write(bytes);
+        h.finish()
+    };
+    (u128::from(one(a)) << 64) | u128::from(one(b))
 }
 
 type Looked<V> = (V, Arc<Observed>);
 /// Keyed by path as bytes: hashing a `Path` walks its parts.
 pub type ByPath<V> = HashMap<PathKey, V>;
 /// One file as `_load_agent_spec` steps 1–7 leave it.
-type Loaded = Result<Arc<SpecFile>, Problem>;
+type Loaded = Result<Arc<Placed>, Problem>;
 
 /// `map[key]`, made by `make` the first time; its observations go to `files` every
 /// time. Two threads may make the same entry at once: both make the same value, and
@@ -164,7 +182,7 @@ impl<'a> Resolver<'a> {
 
     /// `_load_agent_spec` steps 1–7 for one file: exists, is a file, UTF-8, YAML,
     /// version, `agent` shape, field types, joined paths.
-    pub fn load_file(&mut self, path: &Path) -> Result<Arc<SpecFile>, Problem> {
+    pub fn load_file(&mut self, path: &Path) -> Result<Arc<Placed>, Problem> {
         let lookups = self.lookups;
         looked_up(self.files, &lookups.parsed, path, |files| read_and_parse(files, path, lookups))
     }
@@ -212,7 +230,7 @@ impl<'a> Resolver<'a> {
         while chain.len() < len {
             let Some(path) = chain.last() else { break };
             let Ok(file) = self.load_file(path) else { break };
-            match self.next(path, &file) {
+            match self.next(path, file.spec()) {
                 Next::Parent(parent) => chain.push(parent),
                 Next::Root | Next::NoDefault => break,
             }
@@ -226,7 +244,7 @@ impl<'a> Resolver<'a> {
     pub fn resolve(&mut self, entry: &Path, covers: &ByPath<Cover>) -> Resolution {
         let mut covered = 0;
         let mut chain: Vec<PathBuf> = Vec::new();
-        let mut files: Vec<Arc<SpecFile>> = Vec::new();
+        let mut files: Vec<Arc<Placed>> = Vec::new();
         // Each step's identity, with its position in the chain.
         let mut states: ByPath<usize> = std::iter::once((PathKey::from_owned(self.identity(entry)), 0)).collect();
         let mut path = entry.to_path_buf();
@@ -240,7 +258,7 @@ impl<'a> Resolver<'a> {
                         Some(child) if p.kind == DiagKind::Missing => Problem::new(
                             DiagKind::Missing,
                             &child.path,
-                            child.extend.line,
+                            child.spec().extend.line,
                             format!("{} (named by `extend` here)", p.message),
                         ),
                         _ => p,
@@ -249,14 +267,14 @@ impl<'a> Resolver<'a> {
                 }
             };
             files.push(file.clone());
-            let next = match self.next(&path, &file) {
+            let next = match self.next(&path, file.spec()) {
                 Next::Root => break,
                 Next::Parent(next) => next,
                 Next::NoDefault => {
                     let p = Problem::new(
                         DiagKind::Missing,
                         &path,
-                        file.extend.line,
+                        file.spec().extend.line,
                         "Agent spec file not found: `extend: default` names the default agent of the installed \
                          kimi-cli package, and no installation was found",
                     );
@@ -282,7 +300,7 @@ impl<'a> Resolver<'a> {
                 let p = Problem::new(
                     DiagKind::Cycle,
                     &path,
-                    file.extend.line,
+                    file.spec().extend.line,
                     format!(
                         "{lead}: {}; Kimi recurses until Python's RecursionError",
                         names.join(" → ")
@@ -294,7 +312,7 @@ impl<'a> Resolver<'a> {
                 let p = Problem::new(
                     DiagKind::Cycle,
                     &path,
-                    file.extend.line,
+                    file.spec().extend.line,
                     format!(
                         "extend chain deeper than {MAX_EXTEND_DEPTH} files; Kimi's recursive loader fails with \
                          RecursionError long before its end"
@@ -311,15 +329,15 @@ impl<'a> Resolver<'a> {
 
     /// The field-by-field merge of `_load_agent_spec` (root ancestor first), then
     /// `load_agent_spec`'s assertion, required fields and defaults.
-    fn merge(&self, entry: &Path, files: &[Arc<SpecFile>]) -> Result<Resolved, Problem> {
+    fn merge(&self, entry: &Path, files: &[Arc<Placed>]) -> Result<Resolved, Problem> {
         let Some(root) = files.last() else {
             return Err(Problem::new(DiagKind::Io, entry, None, "nothing was loaded"));
         };
-        if matches!(&root.extend.state, Setting::Set(s) if s.is_empty()) {
+        if matches!(&root.spec().extend.state, Setting::Set(s) if s.is_empty()) {
             return Err(Problem::new(
                 DiagKind::Validation,
                 &root.path,
-                root.extend.line,
+                root.spec().extend.line,
                 "`extend: \"\"` is neither a parent nor null; Kimi fails with AssertionError: agent extension \
                  should be recursively resolved",
             ));
@@ -332,7 +350,7 @@ impl<'a> Resolver<'a> {
             None => Arc::from((self.key)(p)),
         };
         let site = |i: usize, line: Option<u32>| Site::new(&key_at(i), line);
-        let pick = |get: &dyn Fn(&SpecFile) -> bool| -> Option<usize> { (0..files.len()).find(|&i| get(&files[i])) };
+        let pick = |get: &dyn Fn(&SpecFile) -> bool| -> Option<usize> { (0..files.len()).find(|&i| get(files[i].spec())) };
         let set = |s: &dyn Fn(&SpecFile) -> bool| pick(s);
 
         let name_at = set(&|f| !matches!(f.name.state, Setting::Inherit));
@@ -347,13 +365,12 @@ impl<'a> Resolver<'a> {
                 format!("{what}: no file of the chain ({}) sets `{field}`", chain_words()),
             )
         };
-        let name = match name_at.map(|i| &files[i].name.state) {
+        let name = match name_at.map(|i| &files[i].spec().name.state) {
             Some(Setting::Set(n)) => n.clone(),
             _ => return Err(required("Agent name is required", "name")),
         };
-        let system_prompt_path = match prompt_at.map(|i| &files[i].system_prompt_path.state) {
-            Some(Setting::Set(p)) => p.clone(),
-            _ => return Err(required("System prompt path is required", "system_prompt_path")),
+        let Some(system_prompt_path) = prompt_at.and_then(|i| files[i].system_prompt_path()) else {
+            return Err(required("System prompt path is required", "system_prompt_path"));
         };
         let Some(tools_at) = tools_at else { return Err(required("Tools are required", "tools")) };
 
@@ -375,9 +392,9 @@ impl<'a> Resolver<'a> {
             }
         };
         let name_i = name_at.unwrap_or(0);
-        origins.insert("name", replaced(name_i, files[name_i].name.line, "name", "set here; replaces any parent's `name`"));
+        origins.insert("name", replaced(name_i, files[name_i].spec().name.line, "name", "set here; replaces any parent's `name`"));
         let prompt_i = prompt_at.unwrap_or(0);
-        let prompt_line = files[prompt_i].system_prompt_path.line;
+        let prompt_line = files[prompt_i].spec().system_prompt_path.line;
         let prompt_note = "relative to the file that writes it";
         let prompt_origin = match prompt_i {
             0 => replaced(0, prompt_line, "system_prompt_path", "set here; replaces any parent's `system_prompt_path`; relative to the file that writes it"),
@@ -389,7 +406,7 @@ impl<'a> Resolver<'a> {
         // insertion, which walks from the root ancestor down.
         let mut args: Vec<(String, String, usize, u32)> = Vec::new();
         for i in (0..files.len()).rev() {
-            for (k, v, line) in &files[i].system_prompt_args {
+            for (k, v, line) in &files[i].spec().system_prompt_args {
                 match args.iter_mut().find(|(key, ..)| key == k) {
                     Some(slot) => *slot = (k.clone(), v.clone(), i, *line),
                     None => args.push((k.clone(), v.clone(), i, *line)),
@@ -399,35 +416,30 @@ impl<'a> Resolver<'a> {
         origins.insert("system_prompt_args", args_origin(&args, files, &file_key));
 
         let model_at = pick(&|f| matches!(f.model.state, Setting::Set(_)));
-        let model = model_at.and_then(|i| match &files[i].model.state {
+        let model = model_at.and_then(|i| match &files[i].spec().model.state {
             Setting::Set(m) => Some(m.clone()),
             _ => None,
         });
         origins.insert("model", nullable_origin(model_at, files, &file_key, |f| &f.model, &nullable_words!("model", "null")));
         let when_at = pick(&|f| matches!(f.when_to_use.state, Setting::Set(_)));
         let when_to_use = when_at
-            .and_then(|i| match &files[i].when_to_use.state {
+            .and_then(|i| match &files[i].spec().when_to_use.state {
                 Setting::Set(m) => Some(m.clone()),
                 _ => None,
             })
             .unwrap_or_default();
         origins.insert("when_to_use", nullable_origin(when_at, files, &file_key, |f| &f.when_to_use, &nullable_words!("when_to_use", "\"\"")));
 
-        let tools = list_value(&files[tools_at].tools.state).unwrap_or_default();
+        let tools = list_value(&files[tools_at].spec().tools.state).unwrap_or_default();
         origins.insert("tools", list_origin(Some(tools_at), files, &file_key, |f| &f.tools, &list_words!("tools", "[]")));
         let allowed_at = pick(&|f| !matches!(f.allowed_tools.state, Setting::Inherit));
-        let allowed_tools = allowed_at.and_then(|i| list_value(&files[i].allowed_tools.state));
+        let allowed_tools = allowed_at.and_then(|i| list_value(&files[i].spec().allowed_tools.state));
         origins.insert("allowed_tools", list_origin(allowed_at, files, &file_key, |f| &f.allowed_tools, &list_words!("allowed_tools", "null")));
         let exclude_at = pick(&|f| !matches!(f.exclude_tools.state, Setting::Inherit));
-        let exclude_tools = exclude_at.and_then(|i| list_value(&files[i].exclude_tools.state)).unwrap_or_default();
+        let exclude_tools = exclude_at.and_then(|i| list_value(&files[i].spec().exclude_tools.state)).unwrap_or_default();
         origins.insert("exclude_tools", list_origin(exclude_at, files, &file_key, |f| &f.exclude_tools, &list_words!("exclude_tools", "[]")));
         let subagents_at = pick(&|f| !matches!(f.subagents.state, Setting::Inherit));
-        let subagents = subagents_at
-            .and_then(|i| match &files[i].subagents.state {
-                Setting::Set(s) => Some(s.clone()),
-                _ => None,
-            })
-            .unwrap_or_default();
+        let subagents = subagents_at.and_then(|i| files[i].subagents()).unwrap_or_default();
         origins.insert("subagents", list_origin(subagents_at, files, &file_key, |f| &f.subagents, &list_words!("subagents", "{}")));
 
         Ok(Resolved {
@@ -500,7 +512,7 @@ fn read_and_parse(files: Files, path: &Path, lookups: &Lookups) -> Loaded {
         let kind = if e == ReadError::NotFound { DiagKind::Missing } else { DiagKind::Io };
         Problem::new(kind, path, None, format!("cannot read the agent spec file: {e}"))
     })?;
-    spec::place(&unplaced, path).map(Arc::new)
+    Placed::new(&unplaced, path).map(Arc::new)
 }
 
 /// The file parsed before it is placed at a path, once per version of it: a reload

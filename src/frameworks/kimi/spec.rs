@@ -89,7 +89,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
 }
 
 /// [`parse`] with no path: what the bytes say wherever the file is opened, its paths
-/// still relative ([`place`] makes it the parse at a path). A file reached under
+/// still relative ([`Placed`] is the parse at a path). A file reached under
 /// several spellings (`a/agent.yaml`, `b/../a/agent.yaml`) is parsed once.
 pub fn unplaced(bytes: &[u8]) -> Result<SpecFile, Problem> {
     parse_in(Path::new(""), Path::new(""), bytes)
@@ -100,25 +100,66 @@ pub fn unplaced_from(root: Option<&Node>) -> Result<SpecFile, Problem> {
     validate(Path::new(""), Path::new(""), root)
 }
 
-/// The [`parse`] at `path` of the bytes whose [`unplaced`] parse is `unplaced`: the
-/// path set, and each relative path joined to the file's folder as `parse` joins it.
-pub fn place(unplaced: &Result<SpecFile, Problem>, path: &Path) -> Result<SpecFile, Problem> {
-    let folder = path.parent().unwrap_or(Path::new("/"));
-    match unplaced {
-        Err(problem) => Err(Problem { path: path.to_path_buf(), ..problem.clone() }),
-        Ok(spec) => {
-            let mut spec = spec.clone();
-            spec.path = path.to_path_buf();
-            if let Setting::Set(p) = &mut spec.system_prompt_path.state {
-                *p = join_path(folder, p);
-            }
-            if let Setting::Set(subagents) = &mut spec.subagents.state {
-                for sub in subagents {
-                    sub.path = join_path(folder, &sub.path);
-                }
-            }
-            Ok(spec)
+/// One file's [`parse`] at the path it was opened under, kept as its [`unplaced`]
+/// parse (shared by every spelling of the file, and kept by the file cache) and the
+/// path: a load places every file it opens, and a copy of the parse per path would be
+/// most of what it holds. The paths the file writes are joined when asked for.
+#[derive(Debug)]
+pub struct Placed {
+    /// The path the file was opened under (joined, not resolved through symlinks).
+    pub path: PathBuf,
+    /// An `Ok` parse: [`Placed::new`] places a failed one as its problem.
+    unplaced: Arc<Result<SpecFile, Problem>>,
+}
+
+impl Placed {
+    /// The parse at `path` of the bytes whose [`unplaced`] parse is `unplaced`, or its
+    /// problem at `path`.
+    pub fn new(unplaced: &Arc<Result<SpecFile, Problem>>, path: &Path) -> Result<Placed, Problem> {
+        match &**unplaced {
+            Err(problem) => Err(Problem { path: path.to_path_buf(), ..problem.clone() }),
+            Ok(_) => Ok(Placed { path: path.to_path_buf(), unplaced: unplaced.clone() }),
         }
+    }
+
+    /// The file's fields as validated, its paths left unjoined (`path`,
+    /// `system_prompt_path` and the subagents' paths): ask [`Placed::system_prompt_path`]
+    /// and [`Placed::subagents`] for those.
+    pub fn spec(&self) -> &SpecFile {
+        match &*self.unplaced {
+            Ok(spec) => spec,
+            Err(_) => unreachable!("only a parse that succeeded is placed"),
+        }
+    }
+
+    /// `system_prompt_path` when set, joined to the file's folder.
+    pub fn system_prompt_path(&self) -> Option<PathBuf> {
+        match &self.spec().system_prompt_path.state {
+            Setting::Set(p) => Some(join_path(self.folder(), p)),
+            _ => None,
+        }
+    }
+
+    /// `subagents` when set, each path joined to the file's folder.
+    pub fn subagents(&self) -> Option<Vec<SubagentEntry>> {
+        match &self.spec().subagents.state {
+            Setting::Set(subagents) => Some(
+                subagents
+                    .iter()
+                    .map(|sub| {
+                        // Kept by the definition that inherits it: to its exact size.
+                        let mut path = join_path(self.folder(), &sub.path);
+                        path.shrink_to_fit();
+                        SubagentEntry { path, ..sub.clone() }
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+
+    fn folder(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("/"))
     }
 }
 
@@ -463,7 +504,19 @@ mod tests {
         for text in texts {
             for path in ["/p/a/agent.yaml", "/p/a/../b/agent.yaml", "agent.yaml", "/agent.yaml"] {
                 let path = Path::new(path);
-                assert_eq!(place(&unplaced(text), path), parse(path, text), "{path:?}");
+                let placed = Placed::new(&Arc::new(unplaced(text)), path).map(|placed| SpecFile {
+                    path: placed.path.clone(),
+                    system_prompt_path: Slot {
+                        state: placed.system_prompt_path().map_or(placed.spec().system_prompt_path.state.clone(), Setting::Set),
+                        ..placed.spec().system_prompt_path.clone()
+                    },
+                    subagents: Slot {
+                        state: placed.subagents().map_or(placed.spec().subagents.state.clone(), Setting::Set),
+                        ..placed.spec().subagents.clone()
+                    },
+                    ..placed.spec().clone()
+                });
+                assert_eq!(placed, parse(path, text), "{path:?}");
             }
         }
     }

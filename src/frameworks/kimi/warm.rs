@@ -25,7 +25,9 @@ use crate::discover::Files;
 
 /// A definition resolved ahead, with what its resolution observed.
 pub(super) struct Warmed {
-    one: Definition,
+    /// Boxed: the visit takes the definitions one by one while the map stays its
+    /// size, until the load ends.
+    one: Box<Definition>,
     observed: Arc<Observed>,
     /// It read something no observation expresses (the clock): never reused.
     untracked: bool,
@@ -38,7 +40,7 @@ impl Warmed {
         if self.untracked {
             crate::discover::untracked_access();
         }
-        self.one
+        *self.one
     }
 }
 
@@ -70,7 +72,7 @@ pub(super) fn resolve_ahead(context: &Context, files: Files, entries: &[PathBuf]
                 }
             }
             let key = definition_key(args_key, &path, listed.as_ref());
-            lock(&warmed).insert(key, Warmed { one, observed, untracked });
+            lock(&warmed).insert(key, Warmed { one: Box::new(one), observed, untracked });
         }
     });
     warmed.into_inner().unwrap_or_else(|p| p.into_inner())
