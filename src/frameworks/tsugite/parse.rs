@@ -411,3 +411,43 @@ pub fn site(source: &str, line: Option<u32>) -> String {
         None => rel.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BODY: &str = "You review pull requests. Be brief, be kind, and say what to change and why.";
+
+    fn parse(name: &str, contents: &str, texts: TextForm) -> (PathBuf, Parsed, Option<Arc<str>>) {
+        let dir = std::env::temp_dir().join(format!("agentry-tsugite-parse-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.md");
+        std::fs::write(&path, contents).unwrap();
+        let mut fresh = None;
+        let parsed = parse_file(&path, contents.as_bytes(), "project:a.md", texts, &mut fresh).unwrap();
+        (path, parsed, fresh)
+    }
+
+    #[test]
+    fn a_parse_on_disk_holds_no_body_and_reads_it_back_checked() {
+        let contents = format!("---\nname: a\n---\n\n{BODY}\n");
+        let (path, parsed, fresh) = parse("on-disk", &contents, TextForm::OnDisk);
+        let Body::OnDisk(text) = &parsed.body else { panic!("{:?}", parsed.body) };
+        assert!(text.as_held().is_none());
+        assert!(!format!("{parsed:?}").contains("pull requests"), "{parsed:?}");
+        // The body parsed goes to the caller, once, not into the parse.
+        assert_eq!(fresh.as_deref(), Some(BODY));
+        assert_eq!(parsed.body.read().unwrap().as_ref(), BODY);
+        std::fs::write(&path, contents.replace("brief", "terse")).unwrap();
+        assert!(parsed.body.read().is_err(), "a changed file is an error, not a stale body");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_held_parse_keeps_its_body() {
+        let (path, parsed, fresh) = parse("held", &format!("---\nname: a\n---\n{BODY}\n"), TextForm::Held);
+        assert!(matches!(&parsed.body, Body::Held(b) if &**b == BODY));
+        assert_eq!(fresh, None);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+}
