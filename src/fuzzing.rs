@@ -90,7 +90,7 @@ pub fn openhands(data: &[u8]) {
 pub fn tsugite(data: &[u8]) {
     let path = Path::new(FAKE_DIR).join("agent.md");
     if let Ok(text) = tsugite::parse::decode_text(&path, data) {
-        let _ = tsugite::parse::parse_agent(&text, &path, "project:agent.md");
+        let _ = tsugite::parse::parse_agent(&text, &path, "project:agent.md", held_body);
     }
 }
 
@@ -133,8 +133,8 @@ pub fn kimi(data: &[u8]) {
 pub fn tsugite_template(data: &[u8]) {
     let path = Path::new(FAKE_DIR).join("agent.md");
     let text = text(data);
-    let parsed = tsugite::parse::parse_agent(&text, &path, "project:agent.md").or_else(|_| {
-        tsugite::parse::parse_agent(&format!("---\nname: fuzz\n---\n{text}"), &path, "project:agent.md")
+    let parsed = tsugite::parse::parse_agent(&text, &path, "project:agent.md", held_body).or_else(|_| {
+        tsugite::parse::parse_agent(&format!("---\nname: fuzz\n---\n{text}"), &path, "project:agent.md", held_body)
     });
     let Ok(parsed) = parsed else { return };
     let inputs = tsugite::render::Inputs {
@@ -149,5 +149,11 @@ pub fn tsugite_template(data: &[u8]) {
             base_dir: PathBuf::from(FAKE_DIR),
         },
     };
-    let _ = tsugite::render::prepare(&parsed.config(), &parsed.body, &inputs);
+    let Ok(body) = parsed.body.read() else { return };
+    let _ = tsugite::render::prepare(&parsed.config(), &body, &inputs);
+}
+
+/// A tsugite body kept as the command line keeps it.
+fn held_body(body: &str) -> tsugite::parse::Body {
+    tsugite::parse::Body::Held(body.into())
 }

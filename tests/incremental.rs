@@ -3,7 +3,7 @@
 //! `extends`), fast-agent and Kimi (with `extend`) files. After each step the live loader must publish a snapshot equal to
 //! a fresh cold load of the same tree — same agents (id, source, status, fields,
 //! prompt) and the same error diagnostics: no stale agent, no lost change, no
-//! duplicate.
+//! duplicate. Every other case keeps texts on disk, as the explorer does.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -15,7 +15,7 @@ use agentry::discover::FileCache;
 use agentry::frameworks::RenderMode;
 use agentry::load::{load, LoadOptions};
 use agentry::loader::{Loader, LoaderEvent, WatchMode};
-use agentry::model::{Catalog, Roots, Severity};
+use agentry::model::{Catalog, Roots, Severity, Text, TextForm};
 use proptest::prelude::*;
 use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
 use serde_json::{json, Value as Json};
@@ -79,7 +79,8 @@ impl Content {
             Fw::OpenHands | Fw::FastAgent => format!("---\nname: {name}\ndescription: version {v}\n---\nPrompt {v}.\n"),
             Fw::Tsugite => {
                 let extends = self.parent.map_or("none".to_string(), |p| format!("s{p}"));
-                format!("---\nname: {name}\nextends: {extends}\ndescription: version {v}\n---\nPrompt {v}.\n")
+                // Long enough to be kept on disk.
+                format!("---\nname: {name}\nextends: {extends}\ndescription: version {v}\n---\nPrompt {v}: the task the agent is given, in a few words.\n")
             }
             Fw::Kimi => {
                 let extend = self.parent.map_or(String::new(), |p| format!("  extend: s{p}.yaml\n"));
@@ -154,7 +155,7 @@ fn apply(project: &Path, step: &Step) {
     }
 }
 
-fn options(root: &Path) -> LoadOptions {
+fn options(root: &Path, texts: TextForm) -> LoadOptions {
     LoadOptions {
         roots: Roots {
             project: root.join("project"),
@@ -166,7 +167,7 @@ fn options(root: &Path) -> LoadOptions {
         render: RenderMode::Export,
         env: BTreeMap::new(),
         options: BTreeMap::new(),
-        texts: agentry::model::TextForm::Held,
+        texts,
     }
 }
 
@@ -176,6 +177,7 @@ fn essence(catalog: &Catalog) -> Json {
         .agents()
         .map(|a| {
             let fields: Vec<Json> = a.fields.iter().map(|f| json!([f.key, f.value])).collect();
+            let messages: Vec<String> = a.messages.iter().map(|m| read(&m.text)).collect();
             json!({
                 "id": a.id(),
                 "source": a.source.key(),
@@ -184,7 +186,8 @@ fn essence(catalog: &Catalog) -> Json {
                 "description": a.description,
                 "chain": a.chain,
                 "fields": fields,
-                "prompt": a.system_prompt,
+                "prompt": a.system_prompt.as_ref().map(read),
+                "messages": messages,
             })
         })
         .collect();
@@ -194,6 +197,12 @@ fn essence(catalog: &Catalog) -> Json {
         .map(|d| json!([d.ecosystem, d.kind.as_str(), d.path, d.line, d.source, d.message]))
         .collect();
     json!({ "agents": agents, "errors": errors })
+}
+
+/// A text, read back if kept on disk: one whose file changed since its snapshot
+/// differs from every cold load, until the snapshot that follows the change.
+fn read(text: &Text) -> String {
+    text.read().map_or_else(|e| format!("unreadable: {e}"), |t| t.into_owned())
 }
 
 fn cold(opts: &LoadOptions) -> Json {
@@ -228,17 +237,15 @@ fn catch_up(loader: &Loader, latest: &mut Arc<Catalog>, expected: &Json, timeout
 }
 
 fn run_case(steps: &[Step]) -> Result<(), TestCaseError> {
-    let root = std::env::temp_dir().join(format!(
-        "agentry-incremental-{}-{}",
-        std::process::id(),
-        CASE.fetch_add(1, Ordering::Relaxed)
-    ));
+    let case = CASE.fetch_add(1, Ordering::Relaxed);
+    let root = std::env::temp_dir().join(format!("agentry-incremental-{}-{case}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     for dir in ["project/.agents/agents", "project/agents", "project/.fast-agent/agent-cards", "project/kimi", "home", "builtins"] {
         std::fs::create_dir_all(root.join(dir)).expect("temp dir");
     }
     std::fs::write(root.join("project/kimi/p.md"), "Kimi prompt.\n").expect("write");
-    let opts = options(&root);
+    let texts = if case % 2 == 1 { TextForm::OnDisk } else { TextForm::Held };
+    let opts = options(&root, texts);
     let loader = Loader::spawn(opts.clone(), WatchMode::Notify, Box::new(|| {}));
     let mut latest = Arc::new(Catalog { generation: 0, roots: opts.roots.clone(), reports: Vec::new() });
     let result = (|| {

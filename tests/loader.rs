@@ -19,7 +19,7 @@ use agentry::discover::{stem, suffix, Files};
 use agentry::frameworks::{Framework, LoadContext, RenderMode};
 use agentry::load::LoadOptions;
 use agentry::loader::{Loader, LoaderEvent, WatchMode, WatchState};
-use agentry::model::{Agent, Catalog, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir, Source, Status};
+use agentry::model::{Agent, Catalog, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir, Source, Status, TextForm};
 
 struct MdFiles;
 
@@ -508,4 +508,52 @@ fn a_cold_load_reads_each_card_file_once() {
         assert!(catalog.agents().count() >= 4, "{dialect}");
         assert_eq!(cache.counts().reads, cards, "{dialect}: {:?}", cache.counts());
     }
+}
+
+/// The user message of each tsugite agent, by name, read back.
+fn tsugite_messages(c: &Catalog) -> BTreeMap<String, String> {
+    c.agents().map(|a| (a.name.clone(), a.messages.first().map(|m| m.text.read().unwrap().into_owned()).unwrap_or_default())).collect()
+}
+
+/// The explorer's Tsugite parses keep no body: a resolution reads the bodies of its
+/// chain back from their files, and that is no read of the file cache. A cold load
+/// reads each file once in either form; a refresh reads only the edited file, and a
+/// child of an edited parent is merged again with the parent's new body.
+#[test]
+fn tsugite_bodies_read_back_are_not_reads_of_the_cache() {
+    let ws = Workspace::new("tsubody");
+    let agents = ws.project().join("agents");
+    std::fs::create_dir_all(&agents).unwrap();
+    let write = |name: &str, front: &str, body: &str| {
+        std::fs::write(agents.join(format!("{name}.md")), format!("---\nname: {name}\n{front}---\n{body}\n")).unwrap()
+    };
+    let parent_v1 = "Parent rules, version one, long enough to be kept on disk.";
+    let child = "The child's own task, long enough to be kept on disk as well.";
+    write("parent", "extends: none\n", parent_v1);
+    write("child", "extends: parent\n", child);
+    write("solo", "extends: none\n", "A standalone agent's task, long enough to be kept on disk too.");
+    let mut opts = ws.options();
+    opts.ecosystems = vec!["tsugite".into()];
+    for texts in [TextForm::Held, TextForm::OnDisk] {
+        opts.texts = texts;
+        let cache = agentry::discover::FileCache::new();
+        let catalog = agentry::load::load(&opts, &cache, 1);
+        assert_eq!(tsugite_messages(&catalog)["child"], format!("{parent_v1}\n\n{child}"), "{texts:?}");
+        assert_eq!(cache.counts().reads, 3, "{texts:?}: {:?}", cache.counts());
+    }
+
+    let loader = Loader::spawn(opts, WatchMode::Notify, Box::new(|| {}));
+    let mut f = Follower { generation: 0 };
+    f.next_until(&loader, "the cold load", |c| tsugite_messages(c).len() == 3);
+    assert_eq!(loader.last_stats().map(|s| s.files_read), Some(3));
+
+    let parent_v2 = "Parent rules, version two, long enough to be kept on disk.";
+    write("parent", "extends: none\n", parent_v2);
+    f.next_until(&loader, "the parent's edit", |c| tsugite_messages(c)["child"] == format!("{parent_v2}\n\n{child}"));
+    assert_eq!(loader.last_stats().map(|s| s.files_read), Some(1), "only the parent is read");
+
+    let edited = "The child's task, edited, and still long enough to stay on disk.";
+    write("child", "extends: parent\n", edited);
+    f.next_until(&loader, "the child's edit", |c| tsugite_messages(c)["child"] == format!("{parent_v2}\n\n{edited}"));
+    assert_eq!(loader.last_stats().map(|s| s.files_read), Some(1), "only the child is read");
 }

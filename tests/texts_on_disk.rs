@@ -142,3 +142,32 @@ fn rendered_tsugite_messages_are_kept_on_disk_in_pieces() {
     );
     assert_kept_in_pieces(&case, "tsugite", 5);
 }
+
+/// Bodies inherited from an explicit parent and from the implicit base, a body the
+/// file holds with `\r\n` line ends (not verbatim once decoded) and a short one:
+/// on disk, each resolution reads them back from their files, and the children's
+/// messages, read back in turn, are what the command line holds.
+#[test]
+fn inherited_tsugite_bodies_are_read_back_from_their_files() {
+    let front = |name: &str, extends: &str| format!("---\nname: {name}\n{extends}---\n");
+    let case = write_case(
+        "tsugite-inherit",
+        &[
+            ("project/agents/.tsugite/default.md", format!("{}{}", front("default", "extends: none\n"), long_template("calm"))),
+            ("project/agents/base.md", format!("{}{}", front("base", ""), long_template("{{ agent_name }}").replace("Rule", "Base rule"))),
+            ("project/agents/mid.md", format!("{}{}", front("mid", "extends: base\n"), long_template("kind").replace("Rule", "Mid rule"))),
+            ("project/agents/leaf.md", format!("{}Short.\n", front("leaf", "extends: mid\n"))),
+            ("project/agents/crlf.md", format!("{}{}", front("crlf", "extends: mid\n"), long_template("dry")).replace('\n', "\r\n")),
+        ],
+    );
+    let held = load_case(&case, "tsugite", &BTreeMap::new(), TextForm::Held);
+    let kept = load_case(&case, "tsugite", &BTreeMap::new(), TextForm::OnDisk);
+    assert!(held.diagnostics.is_empty(), "{:?}", held.diagnostics);
+    let leaf = held.agents.iter().find(|a| a.name == "leaf").expect("leaf");
+    assert_eq!(leaf.chain.len(), 4, "{:?}", leaf.chain);
+    assert_eq!(kept, held);
+    let (kept, read) = read_back(kept);
+    assert_eq!(read, 4, "every message is kept on disk, at least in part");
+    assert_eq!(format!("{kept:?}"), format!("{held:?}"));
+    let _ = std::fs::remove_dir_all(case);
+}

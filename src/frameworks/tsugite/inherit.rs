@@ -16,7 +16,7 @@ use std::sync::Arc;
 use crate::discover::fast_hash::{HashMap, HashSet};
 use crate::discover::observe::Observed;
 use crate::discover::Files;
-use crate::model::DiagKind;
+use crate::model::{DiagKind, TextForm};
 
 /// An agent after inheritance: the merged config and body, and the files merged
 /// (this file first, then its base's chain).
@@ -25,6 +25,10 @@ pub struct Resolved {
     pub config: Config,
     pub body: Arc<str>,
     pub chain: Vec<PathBuf>,
+    /// The own body of each file of `chain`, in its order, and where it starts in
+    /// the file ([`Parsed::body_at`]): the explorer keeps on disk the lines of a
+    /// message these hold.
+    pub bodies: Vec<(Arc<str>, Option<u32>)>,
 }
 
 /// What a resolution needs to know about the world.
@@ -39,7 +43,13 @@ pub struct Resolver<'a> {
     pub key_of: &'a dyn Fn(&Path) -> String,
     /// What one load already looked up.
     pub lookups: &'a Lookups,
+    /// How the parses keep their bodies.
+    pub texts: TextForm,
 }
+
+/// A parse, with its body when this caller is the one that parsed it (the only
+/// moment the explorer has the body without reading it back).
+type Parse = (Arc<Parsed>, Option<Arc<str>>);
 
 type Visited = HashSet<PathBuf>;
 
@@ -131,22 +141,25 @@ impl Resolver<'_> {
                 "FileNotFoundError: agent file not found",
             ));
         }
-        let parsed = self.read_and_parse(path)?;
+        let parse = self.read_and_parse(path)?;
+        let parsed = parse.0.clone();
         let resolved = if parsed.extends() == Some("none") {
-            own(&parsed, path)
+            own(parse, path)?
         } else {
-            self.resolve(parsed.clone(), path, path, &mut Visited::default(), 0)?
+            self.resolve(parse, path, path, &mut Visited::default(), 0)?
         };
         Ok((parsed, resolved))
     }
 
-    pub fn read_and_parse(&self, path: &Path) -> Result<Arc<Parsed>, LoadError> {
-        memo(
+    fn read_and_parse(&self, path: &Path) -> Result<Parse, LoadError> {
+        let mut fresh = None;
+        let parsed = memo(
             self.files,
             &self.lookups.parsed,
             path,
-            |files| self.read_and_parse_once(files, path),
-        )
+            |files| self.read_and_parse_once(files, path, &mut fresh),
+        )?;
+        Ok((parsed, fresh))
     }
 
     /// `Path.resolve()`, once per path and load.
@@ -173,23 +186,21 @@ impl Resolver<'_> {
         )
     }
 
-    fn read_and_parse_once(&self, files: Files, path: &Path) -> Result<Arc<Parsed>, LoadError> {
+    /// Parses `path`; the body the explorer keeps on disk goes to `fresh`, for the
+    /// caller to use once and let go.
+    fn read_and_parse_once(
+        &self,
+        files: Files,
+        path: &Path,
+        fresh: &mut Option<Arc<str>>,
+    ) -> Result<Arc<Parsed>, LoadError> {
         // Parsed once per version of the file: a reload re-parses only what changed.
         // The parse is shared (`Arc`) by the cache, this load's table and every
         // resolution that walks through the file, not copied into each.
         let key = (self.key_of)(path);
-        let context = crate::discover::context_key(&format!("{}\0{key}", path.display()));
+        let context = crate::discover::context_key(&format!("{}\0{key}\0{:?}", path.display(), self.texts));
         let parsed = files
-            .derived(path, context, |bytes| {
-                parse::decode_text(path, bytes)
-                    .and_then(|text| {
-                        let mut parsed = parse::parse_agent(&text, path, &key)?;
-                        if text.as_bytes() != bytes {
-                            parsed.body_at = None;
-                        }
-                        Ok(Arc::new(parsed))
-                    })
-            })
+            .derived(path, context, |bytes| parse::parse_file(path, bytes, &key, self.texts, fresh).map(Arc::new))
             .map_err(|e| parse::read_error(path, e))?;
         (*parsed).clone()
     }
@@ -197,7 +208,7 @@ impl Resolver<'_> {
     /// `resolve_agent_inheritance(agent, agent_path, visited)`, `agent` read from `file`.
     fn resolve(
         &self,
-        agent: Arc<Parsed>,
+        (agent, fresh): Parse,
         file: &Path,
         agent_path: &Path,
         visited: &mut Visited,
@@ -231,15 +242,20 @@ impl Resolver<'_> {
             visited.remove(&resolved_path);
         }
         let Some(base) = base? else {
-            return Ok(own(&agent, file));
+            return own((agent, fresh), file);
         };
         let config = merge::merge(&base.config, &agent.config(), file)?;
+        let body = own_body(&agent, fresh, file)?;
         let mut chain = vec![file.to_path_buf()];
         chain.extend(base.chain);
+        let merged = format!("{}\n\n{}", base.body, body).into();
+        let mut bodies = vec![(body, agent.body_at)];
+        bodies.extend(base.bodies);
         Ok(Resolved {
             config,
-            body: format!("{}\n\n{}", base.body, agent.body).into(),
+            body: merged,
             chain,
+            bodies,
         })
     }
 
@@ -251,7 +267,7 @@ impl Resolver<'_> {
         current: &Path,
         visited: &Visited,
         line: Option<u32>,
-    ) -> Result<(Arc<Parsed>, PathBuf), LoadError> {
+    ) -> Result<(Parse, PathBuf), LoadError> {
         let dir = if self.is_file(current) {
             current.parent().unwrap_or(current)
         } else {
@@ -325,10 +341,10 @@ impl Resolver<'_> {
                 let attempt = self
                     .load_extended("default", agent_path, visited, None)
                     .and_then(|(d, file)| {
-                        if d.extends().is_none() {
+                        if d.0.extends().is_none() {
                             // tsugite uses a standalone project default as it is, without
                             // its own implicit base.
-                            Ok(own(&d, &file))
+                            own(d, &file)
                         } else {
                             self.resolve(d, &file, &local, visited, depth + 1)
                         }
@@ -363,11 +379,25 @@ impl Resolver<'_> {
 }
 
 /// An agent with no base: its own config, body and file.
-fn own(agent: &Parsed, file: &Path) -> Resolved {
-    Resolved {
+fn own((agent, fresh): Parse, file: &Path) -> Result<Resolved, LoadError> {
+    let body = own_body(&agent, fresh, file)?;
+    Ok(Resolved {
         config: agent.config(),
-        body: agent.body.clone(),
+        body: body.clone(),
         chain: vec![file.to_path_buf()],
+        bodies: vec![(body, agent.body_at)],
+    })
+}
+
+/// The body of `agent`, read from `file`: `fresh` when this resolution parsed it,
+/// else as the parse keeps it. A body that changed on disk since it was parsed is
+/// an error until the refresh that the file's change brings parses it again.
+fn own_body(agent: &Parsed, fresh: Option<Arc<str>>, file: &Path) -> Result<Arc<str>, LoadError> {
+    match fresh {
+        Some(body) => Ok(body),
+        None => agent.body.read().map_err(|e| {
+            LoadError::new(ErrClass::Os, DiagKind::Io, file, None, format!("cannot read the body: {e}"))
+        }),
     }
 }
 

@@ -307,6 +307,7 @@ impl<'a> Loader<'a> {
             home: &roots.home,
             key_of: &key_fn,
             lookups,
+            texts: self.cx.texts,
         };
         // Kept in the name's memo as long as the name resolves the same: sized to fit.
         let mut agents: Vec<Agent> = Vec::with_capacity(candidates.len());
@@ -602,16 +603,17 @@ impl<'a> Loader<'a> {
                 // The explorer leaves the lines of a message that the bodies of its
                 // chain hold on disk; held, a message that is the body itself is shared
                 // with the kept parse.
-                let bodies = match self.cx.texts {
-                    TextForm::OnDisk => chain_bodies(resolver, &resolved.chain),
+                let parts: Vec<Part> = match self.cx.texts {
+                    // Root first: the order of the bodies in the merged body.
+                    TextForm::OnDisk => resolved
+                        .chain
+                        .iter()
+                        .zip(&resolved.bodies)
+                        .rev()
+                        .filter_map(|(path, (body, at))| Some(Part { file: path, start: (*at)? as usize, bytes: body.as_bytes() }))
+                        .collect(),
                     TextForm::Held => Vec::new(),
                 };
-                let parts: Vec<Part> = bodies
-                    .iter()
-                    .filter_map(|(path, p)| {
-                        Some(Part { file: path, start: p.body_at? as usize, bytes: p.body.as_bytes() })
-                    })
-                    .collect();
                 let kept = |text: Arc<str>| match parts.is_empty() {
                     false => Text::from_rendering_of_parts(TextForm::OnDisk, &parts, &text),
                     true => text.into(),
@@ -721,13 +723,6 @@ impl<'a> Loader<'a> {
             .at(e.line, None)
             .failing(key.to_string())
     }
-}
-
-/// The parsed files of a resolved `chain` (which starts at the definition), root
-/// first: the order of their bodies in the merged body. The resolution parsed each,
-/// so none is read again.
-fn chain_bodies<'c>(resolver: &Resolver, chain: &'c [PathBuf]) -> Vec<(&'c Path, Arc<parse::Parsed>)> {
-    chain.iter().rev().filter_map(|path| Some((path.as_path(), resolver.read_and_parse(path).ok()?))).collect()
 }
 
 struct Candidate<'p> {

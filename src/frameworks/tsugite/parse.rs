@@ -4,6 +4,7 @@
 //! Failures carry the Python exception class, because the inheritance resolver
 //! swallows `ValueError`s in some places and lets the others through.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -11,8 +12,30 @@ use serde_json::Value as Json;
 
 use super::schema::{self, FIELDS};
 use crate::discover::ReadError;
-use crate::model::{Attribute, CompactJson, DiagKind, FieldOrigin};
+use crate::model::{Attribute, CompactJson, DiagKind, FieldOrigin, Text, TextError, TextForm};
 use crate::yaml::{self, Value};
+
+/// A file's body. The command line holds it, shared with the user message when it
+/// renders to itself (plain text). The explorer keeps only its place in the file
+/// from the moment it is parsed, and every resolution through the file reads it
+/// back: the cache keeps a parse of every agent file, and a load has them all
+/// alive at once.
+#[derive(Clone, Debug)]
+pub enum Body {
+    Held(Arc<str>),
+    OnDisk(Text),
+}
+
+impl Body {
+    /// The body: shared when held, else read from the file and checked against what
+    /// was parsed (a file changed since is an error, never a stale body).
+    pub fn read(&self) -> Result<Arc<str>, TextError> {
+        match self {
+            Body::Held(body) => Ok(body.clone()),
+            Body::OnDisk(text) => text.read().map(|body| Arc::from(&*body)),
+        }
+    }
+}
 
 /// The Python exception class of a failure, which decides whether an implicit base
 /// lookup swallows it (`except ValueError`).
@@ -100,8 +123,7 @@ pub struct Parsed {
     /// attribute's position and the validated value. Most values pass as written
     /// and are kept once, in their attribute.
     validated: Box<[(u32, CompactJson)]>,
-    /// Shared with the user message when it renders to itself (plain text).
-    pub body: Arc<str>,
+    pub body: Body,
     /// The 1-based line of the body's first character.
     pub body_line: u32,
     /// Where the body starts in the file's bytes, while the text parsed is the
@@ -177,8 +199,9 @@ pub fn read_error(path: &Path, e: ReadError) -> LoadError {
 }
 
 /// The bytes as `path.read_text(encoding="utf-8")` decodes them: strict UTF-8,
-/// `\r\n` and `\r` read as `\n`.
-pub fn decode_text(path: &Path, bytes: &[u8]) -> Result<String, LoadError> {
+/// `\r\n` and `\r` read as `\n`. Borrowed when that changes nothing: the text
+/// is then the file's bytes, where a body kept on disk is found by its place.
+pub fn decode_text<'b>(path: &Path, bytes: &'b [u8]) -> Result<Cow<'b, str>, LoadError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = bytes[..e.valid_up_to()]
             .iter()
@@ -197,11 +220,42 @@ pub fn decode_text(path: &Path, bytes: &[u8]) -> Result<String, LoadError> {
         )
     })?;
     // Most files have no `\r`: one scan instead of two copying passes.
-    Ok(if text.contains('\r') { text.replace("\r\n", "\n").replace('\r', "\n") } else { text.to_string() })
+    Ok(if text.contains('\r') { Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n")) } else { Cow::Borrowed(text) })
 }
 
-/// `parse_agent(text, path)`.
-pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, LoadError> {
+/// The agent file at `path`, whose contents are `bytes`, decoded and parsed, its body
+/// kept in the form asked for. Kept on disk, the body parsed also goes to `fresh`,
+/// for the caller to use once and let go.
+pub fn parse_file(
+    path: &Path,
+    bytes: &[u8],
+    source: &str,
+    texts: TextForm,
+    fresh: &mut Option<Arc<str>>,
+) -> Result<Parsed, LoadError> {
+    let text = decode_text(path, bytes)?;
+    let keep_body = |body: &str| match texts {
+        TextForm::Held => Body::Held(body.into()),
+        TextForm::OnDisk => {
+            *fresh = Some(body.into());
+            Body::OnDisk(Text::from_file(TextForm::OnDisk, path, bytes, body))
+        }
+    };
+    let mut parsed = parse_agent(&text, path, source, keep_body)?;
+    if matches!(text, Cow::Owned(_)) {
+        parsed.body_at = None;
+    }
+    Ok(parsed)
+}
+
+/// `parse_agent(text, path)`; `keep_body` makes the body the parse keeps of the
+/// body found in `text`.
+pub fn parse_agent(
+    text: &str,
+    path: &Path,
+    source: &str,
+    keep_body: impl FnOnce(&str) -> Body,
+) -> Result<Parsed, LoadError> {
     let parse_err =
         |line, msg: String| LoadError::new(ErrClass::Value, DiagKind::Parse, path, line, msg);
     if !text.starts_with("---") {
@@ -226,7 +280,7 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
         )
     })?;
     let body_start = text.len() - rest.len();
-    let body: Arc<str> = crate::py::strip(rest).into();
+    let body = crate::py::strip(rest);
     let lead = rest.len() - rest.trim_start_matches(crate::py::is_space).len();
     let body_line = text[..body_start + lead].matches('\n').count() as u32 + 1;
 
@@ -290,7 +344,7 @@ pub fn parse_agent(text: &str, path: &Path, source: &str) -> Result<Parsed, Load
         source: source.into(),
         written: written.into(),
         validated: validated.into(),
-        body,
+        body: keep_body(body),
         body_line,
         body_at: u32::try_from(body_start + lead).ok(),
         attributes: attributes.into(),
@@ -355,5 +409,45 @@ pub fn site(source: &str, line: Option<u32>) -> String {
     match line {
         Some(l) => format!("{rel}:{l}"),
         None => rel.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BODY: &str = "You review pull requests. Be brief, be kind, and say what to change and why.";
+
+    fn parse(name: &str, contents: &str, texts: TextForm) -> (PathBuf, Parsed, Option<Arc<str>>) {
+        let dir = std::env::temp_dir().join(format!("agentry-tsugite-parse-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.md");
+        std::fs::write(&path, contents).unwrap();
+        let mut fresh = None;
+        let parsed = parse_file(&path, contents.as_bytes(), "project:a.md", texts, &mut fresh).unwrap();
+        (path, parsed, fresh)
+    }
+
+    #[test]
+    fn a_parse_on_disk_holds_no_body_and_reads_it_back_checked() {
+        let contents = format!("---\nname: a\n---\n\n{BODY}\n");
+        let (path, parsed, fresh) = parse("on-disk", &contents, TextForm::OnDisk);
+        let Body::OnDisk(text) = &parsed.body else { panic!("{:?}", parsed.body) };
+        assert!(text.as_held().is_none());
+        assert!(!format!("{parsed:?}").contains("pull requests"), "{parsed:?}");
+        // The body parsed goes to the caller, once, not into the parse.
+        assert_eq!(fresh.as_deref(), Some(BODY));
+        assert_eq!(parsed.body.read().unwrap().as_ref(), BODY);
+        std::fs::write(&path, contents.replace("brief", "terse")).unwrap();
+        assert!(parsed.body.read().is_err(), "a changed file is an error, not a stale body");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_held_parse_keeps_its_body() {
+        let (path, parsed, fresh) = parse("held", &format!("---\nname: a\n---\n{BODY}\n"), TextForm::Held);
+        assert!(matches!(&parsed.body, Body::Held(b) if &**b == BODY));
+        assert_eq!(fresh, None);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }
