@@ -25,7 +25,7 @@ pub mod fast_hash {
     pub type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 }
 pub use files::Files;
-pub(crate) use path_key::{key_bytes, PathKey};
+pub(crate) use path_key::key_bytes;
 
 /// Locks `m`, going on after a panic on another thread: the maps behind these locks
 /// change by whole inserts and removals, so a poisoned one is still consistent.

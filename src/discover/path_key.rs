@@ -32,15 +32,6 @@ impl PathKey {
         }
     }
 
-    /// [`PathKey::new`] of a path already owned.
-    pub(crate) fn from_owned(path: PathBuf) -> Self {
-        if in_key_form(path.as_os_str().as_encoded_bytes()) {
-            PathKey(path.into())
-        } else {
-            PathKey(rebuilt(&path).into())
-        }
-    }
-
     pub(super) fn as_path(&self) -> &Path {
         &self.0
     }
@@ -174,7 +165,6 @@ mod tests {
         for a in paths {
             let key = PathKey::new(Path::new(a));
             assert_eq!(key.as_path(), Path::new(a), "{a:?}");
-            assert_eq!(PathKey::from_owned(PathBuf::from(a)).bytes(), key.bytes(), "{a:?}");
             assert_eq!(key.bytes(), &*key_bytes(Path::new(a)), "{a:?}");
             assert_eq!(in_key_form(a.as_bytes()), key.bytes() == a.as_bytes(), "{a:?}");
             for b in paths {

@@ -2,7 +2,6 @@
 //! file (chains, fields, edges) and under many spellings of one file
 //! (`lead/../coder/agent.yaml`), from every thread resolving definitions.
 
-use std::ffi::OsString;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -16,13 +15,15 @@ pub struct SourceKeys<'a> {
     known: Mutex<Known>,
 }
 
+/// Both by a digest of the path's bytes ([`path_digest`]): the load holds no copy of
+/// the paths, which are most of what these maps would otherwise hold.
 #[derive(Default)]
 struct Known {
-    /// By the path as written, hashed as bytes: hashing a `Path` walks its parts.
-    spelled: HashMap<OsString, String>,
+    /// By the path as written.
+    spelled: HashMap<u128, Box<str>>,
     /// By the lexical path, which is all a key depends on, for the paths spelled
     /// otherwise.
-    lexical: HashMap<OsString, String>,
+    lexical: HashMap<u128, Box<str>>,
 }
 
 impl<'a> SourceKeys<'a> {
@@ -32,18 +33,41 @@ impl<'a> SourceKeys<'a> {
 
     /// `scope:path` of the file at `path`.
     pub fn key(&self, path: &Path) -> String {
-        if let Some(key) = lock(&self.known).spelled.get(path.as_os_str()) {
-            return key.clone();
+        let spelled = path_digest(path);
+        if let Some(key) = lock(&self.known).spelled.get(&spelled) {
+            return key.to_string();
         }
         let lexical = normalized(path);
-        let known = lock(&self.known).lexical.get(lexical.as_os_str()).cloned();
+        let lexical_digest = path_digest(&lexical);
+        let known = lock(&self.known).lexical.get(&lexical_digest).map(|key| key.to_string());
         let key = known.unwrap_or_else(|| self.roots.source(&lexical, self.builtins).key());
         let mut known = lock(&self.known);
         // Most paths are spelled in their lexical form: `spelled` answers for them.
-        if lexical.as_os_str() != path.as_os_str() {
-            known.lexical.entry(lexical.as_os_str().to_owned()).or_insert_with(|| key.clone());
+        if lexical_digest != spelled {
+            known.lexical.entry(lexical_digest).or_insert_with(|| key.as_str().into());
         }
-        known.spelled.insert(path.as_os_str().to_owned(), key.clone());
+        known.spelled.insert(spelled, key.as_str().into());
         key
     }
+}
+
+/// Two hashes of the path's bytes under unrelated secrets and random seeds, fixed
+/// for the process: two paths with the same digest are taken to be the same path, as
+/// [`super::resolve::Bodies`] takes two files with the same digest to hold the same
+/// bytes. Faster than that digest, as a path is digested for every key asked.
+pub fn path_digest(path: &Path) -> u128 {
+    bytes_digest(path.as_os_str().as_encoded_bytes())
+}
+
+/// [`path_digest`] of a path's bytes.
+pub fn bytes_digest(bytes: &[u8]) -> u128 {
+    use foldhash::{quality::SeedableRandomState, SharedSeed};
+    use std::hash::BuildHasher;
+    static OTHER_SECRETS: SharedSeed = SharedSeed::from_u64(0x6b69_6d69_6b65_7973);
+    static SEEDS: std::sync::OnceLock<(SeedableRandomState, SeedableRandomState)> = std::sync::OnceLock::new();
+    let (a, b) = SEEDS.get_or_init(|| {
+        let seed = std::hash::RandomState::new().hash_one(0u8);
+        (SeedableRandomState::random(), SeedableRandomState::with_seed(seed, &OTHER_SECRETS))
+    });
+    (u128::from(a.hash_one(bytes)) << 64) | u128::from(b.hash_one(bytes))
 }

@@ -21,7 +21,6 @@ pub(crate) mod spec;
 mod warm;
 
 use crate::discover::fast_hash::{HashMap, HashSet};
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -189,9 +188,9 @@ struct Loader<'a, 'r> {
     /// observations cover its chain, and the load takes them over.
     chains: Resolver<'a>,
     files: crate::discover::Files<'a>,
-    /// By normal form ([`normal_bytes`]), as is `listed_by`.
-    seen: HashSet<OsString>,
-    listed_by: HashMap<OsString, ListedBy>,
+    /// By normal form ([`normal_digest`]), as is `listed_by`.
+    seen: HashSet<u128>,
+    listed_by: HashMap<u128, ListedBy>,
     /// What each definition's resolution observed, by path.
     covers: ByPath<Cover>,
     /// The folders of the files opened, for the folders the live view watches.
@@ -205,7 +204,7 @@ impl Loader<'_, '_> {
     fn visit(&mut self, entry: &Path) {
         // Each path with its normal form, made once for both the visited set and who
         // lists it.
-        let mut stack = vec![(entry.to_path_buf(), normal_bytes(entry))];
+        let mut stack = vec![(entry.to_path_buf(), normal_digest(entry))];
         while let Some((path, normal)) = stack.pop() {
             let listed = self.listed_by.get(&normal);
             if !self.seen.insert(normal) {
@@ -219,8 +218,8 @@ impl Loader<'_, '_> {
             }
             let parent = (self.context.key)(&path);
             for sub in subagents {
-                let normal = normal_bytes(&sub.path);
-                self.listed_by.entry(normal.clone()).or_insert_with(|| listing(&parent, &path, sub));
+                let normal = normal_digest(&sub.path);
+                self.listed_by.entry(normal).or_insert_with(|| listing(&parent, &path, sub));
                 stack.push((sub.path.clone(), normal));
             }
         }
@@ -237,7 +236,7 @@ impl Loader<'_, '_> {
             Some(ahead) => ahead.take(files),
             None => context.compute(files, path, listed.as_ref(), covers),
         });
-        self.covers.insert(crate::discover::PathKey::new(path), one.cover.clone());
+        self.covers.insert(resolve::path_slot(path), one.cover.clone());
         let mut agent = one.agent.clone();
         agent.source = self.context.roots.source(path, self.context.builtins);
         if agent.status == Status::Wins {
@@ -510,10 +509,10 @@ impl Context<'_> {
     }
 }
 
-/// The normal form of `path` ([`normalize`]) as the key of the path-keyed sets of a
-/// visit: hashing its bytes is several times cheaper than hashing a `Path`.
-fn normal_bytes(path: &Path) -> OsString {
-    crate::model::normalized(path).into_owned().into_os_string()
+/// The digest of the normal form of `path` ([`normalize`], [`keys::path_digest`]) as
+/// the key of the path-keyed sets of a visit: they hold no copy of the paths.
+fn normal_digest(path: &Path) -> u128 {
+    keys::path_digest(&crate::model::normalized(path))
 }
 
 /// A definition's subagents in the order the visit pushes them on its stack: by

@@ -13,10 +13,10 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Map as JsonMap, Value as Json};
 
 use super::origins::{args_origin, list_origin, list_words, nullable_origin, nullable_words, with_note};
-use super::physical;
+use super::{keys, physical};
 use super::spec::{self, Placed, Problem, Setting, SpecFile, SubagentEntry};
 use crate::discover::observe::Observed;
-use crate::discover::{key_bytes, Files, PathKey, ReadError};
+use crate::discover::{key_bytes, Files, ReadError};
 use crate::model::{DiagKind, Field, FieldOrigin, Provenance, Site};
 
 /// The longest `extend` chain (in files) Kimi's recursive loader survives. Python's
@@ -110,8 +110,15 @@ fn digest(bytes: &[u8]) -> u128 {
 }
 
 type Looked<V> = (V, Arc<Observed>);
-/// Keyed by path as bytes: hashing a `Path` walks its parts.
-pub type ByPath<V> = HashMap<PathKey, V>;
+/// Keyed by path, as the digest of its bytes in key form ([`path_slot`]): the maps
+/// of a load hold no copy of the paths they are asked with.
+pub type ByPath<V> = HashMap<u128, V>;
+
+/// The key of `path` in a [`ByPath`] map: two spellings with the same key form
+/// ([`key_bytes`]) share it.
+pub fn path_slot(path: &Path) -> u128 {
+    keys::bytes_digest(&key_bytes(path))
+}
 /// One file as `_load_agent_spec` steps 1–7 leave it.
 type Loaded = Result<Arc<Placed>, Problem>;
 
@@ -119,13 +126,14 @@ type Loaded = Result<Arc<Placed>, Problem>;
 /// time. Two threads may make the same entry at once: both make the same value, and
 /// the first one kept is used.
 fn looked_up<V: Clone>(files: Files, map: &Mutex<ByPath<Looked<V>>>, key: &Path, make: impl FnOnce(Files) -> V) -> V {
-    let known = lock(map).get(key_bytes(key).as_ref()).map(|(v, observed)| (v.clone(), observed.clone()));
+    let slot = path_slot(key);
+    let known = lock(map).get(&slot).map(|(v, observed)| (v.clone(), observed.clone()));
     if let Some((v, observed)) = known {
         files.include(observed);
         return v;
     }
     let (v, observed) = files.capture(make);
-    lock(map).entry(PathKey::new(key)).or_insert((v.clone(), observed));
+    lock(map).entry(slot).or_insert((v.clone(), observed));
     v
 }
 
@@ -192,12 +200,12 @@ impl<'a> Resolver<'a> {
     /// the same identity read the same file and resolve its parent the same way, so
     /// Kimi would recurse forever.
     fn identity(&mut self, path: &Path) -> PathBuf {
-        let folder = path.parent().and_then(|p| match self.folders.get(key_bytes(p).as_ref()) {
+        let folder = path.parent().and_then(|p| match self.folders.get(&path_slot(p)) {
             Some(real) => real.clone(),
             None => {
                 let asked = self.lookups.spellings.asked(self.files, p);
                 let real = looked_up(self.files, &self.lookups.folders, &asked, |files| files.canonicalize(&asked));
-                self.folders.insert(PathKey::new(p), real.clone());
+                self.folders.insert(path_slot(p), real.clone());
                 real
             }
         });
@@ -246,7 +254,7 @@ impl<'a> Resolver<'a> {
         let mut chain: Vec<PathBuf> = Vec::new();
         let mut files: Vec<Arc<Placed>> = Vec::new();
         // Each step's identity, with its position in the chain.
-        let mut states: ByPath<usize> = std::iter::once((PathKey::from_owned(self.identity(entry)), 0)).collect();
+        let mut states: ByPath<usize> = std::iter::once((path_slot(&self.identity(entry)), 0)).collect();
         let mut path = entry.to_path_buf();
         loop {
             chain.push(path.clone());
@@ -282,13 +290,13 @@ impl<'a> Resolver<'a> {
                 }
             };
             if chain.len() == 1 {
-                if let Some(cover) = covers.get(key_bytes(&next).as_ref()).filter(|c| c.depth < MAX_COVER_DEPTH) {
+                if let Some(cover) = covers.get(&path_slot(&next)).filter(|c| c.depth < MAX_COVER_DEPTH) {
                     self.files.include(cover.observed.clone());
                     self.files = self.files.cache().untracked();
                     covered = cover.depth;
                 }
             }
-            let state = PathKey::from_owned(self.identity(&next));
+            let state = path_slot(&self.identity(&next));
             if let Some(&start) = states.get(&state) {
                 let mut names: Vec<String> = chain[start..].iter().map(|p| (self.key)(p)).collect();
                 names.push((self.key)(&chain[start]));

@@ -11,14 +11,13 @@
 //! included, except for its [`Cover`]: it takes over no other definition's record,
 //! which only makes its own record longer, not different in what it depends on.
 
-use std::ffi::OsString;
 use std::path::PathBuf;
 use crate::discover::lock;
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::{definition_key, listing, normal_bytes, subagents_in_visit_order, Context, Definition, ListedBy};
+use super::{definition_key, listing, normal_digest, subagents_in_visit_order, Context, Definition, ListedBy};
 use crate::discover::fast_hash::{HashMap, HashSet};
 use crate::discover::observe::{watch_untracked, Observed};
 use crate::discover::Files;
@@ -48,12 +47,12 @@ impl Warmed {
 /// ask for, by their memo keys. `files` must record nothing: each definition keeps
 /// its own record.
 pub(super) fn resolve_ahead(context: &Context, files: Files, entries: &[PathBuf], args_key: u64) -> HashMap<u64, Warmed> {
-    let claimed: Mutex<HashSet<OsString>> = Mutex::default();
-    let listed_by: Mutex<HashMap<OsString, ListedBy>> = Mutex::default();
+    let claimed: Mutex<HashSet<u128>> = Mutex::default();
+    let listed_by: Mutex<HashMap<u128, ListedBy>> = Mutex::default();
     let warmed: Mutex<HashMap<u64, Warmed>> = Mutex::default();
     let no_covers = HashMap::default();
     entries.par_iter().for_each(|entry| {
-        let mut stack = vec![(entry.clone(), normal_bytes(entry))];
+        let mut stack = vec![(entry.clone(), normal_digest(entry))];
         while let Some((path, normal)) = stack.pop() {
             let listed = lock(&listed_by).get(&normal).cloned();
             if !lock(&claimed).insert(normal) {
@@ -66,8 +65,8 @@ pub(super) fn resolve_ahead(context: &Context, files: Files, entries: &[PathBuf]
                 let parent = (context.key)(&path);
                 let mut listed_by = lock(&listed_by);
                 for sub in subagents {
-                    let normal = normal_bytes(&sub.path);
-                    listed_by.entry(normal.clone()).or_insert_with(|| listing(&parent, &path, sub));
+                    let normal = normal_digest(&sub.path);
+                    listed_by.entry(normal).or_insert_with(|| listing(&parent, &path, sub));
                     stack.push((sub.path.clone(), normal));
                 }
             }
