@@ -12,18 +12,10 @@ use crate::model::{normalized, Roots};
 pub struct SourceKeys<'a> {
     roots: &'a Roots,
     builtins: Option<&'a Path>,
-    known: Mutex<Known>,
-}
-
-/// Both by a digest of the path's bytes ([`path_digest`]): the load holds no copy of
-/// the paths, which are most of what these maps would otherwise hold.
-#[derive(Default)]
-struct Known {
-    /// By the path as written.
-    spelled: HashMap<u128, Box<str>>,
-    /// By the lexical path, which is all a key depends on, for the paths spelled
-    /// otherwise.
-    lexical: HashMap<u128, Box<str>>,
+    /// By the digest ([`path_digest`]) of the lexical path, which is all a key
+    /// depends on: the load holds no copy of the paths, and one entry per file
+    /// however it is spelled.
+    known: Mutex<HashMap<u128, Box<str>>>,
 }
 
 impl<'a> SourceKeys<'a> {
@@ -33,20 +25,13 @@ impl<'a> SourceKeys<'a> {
 
     /// `scope:path` of the file at `path`.
     pub fn key(&self, path: &Path) -> String {
-        let spelled = path_digest(path);
-        if let Some(key) = lock(&self.known).spelled.get(&spelled) {
+        let lexical = normalized(path);
+        let digest = path_digest(&lexical);
+        if let Some(key) = lock(&self.known).get(&digest) {
             return key.to_string();
         }
-        let lexical = normalized(path);
-        let lexical_digest = path_digest(&lexical);
-        let known = lock(&self.known).lexical.get(&lexical_digest).map(|key| key.to_string());
-        let key = known.unwrap_or_else(|| self.roots.source(&lexical, self.builtins).key());
-        let mut known = lock(&self.known);
-        // Most paths are spelled in their lexical form: `spelled` answers for them.
-        if lexical_digest != spelled {
-            known.lexical.entry(lexical_digest).or_insert_with(|| key.as_str().into());
-        }
-        known.spelled.insert(spelled, key.as_str().into());
+        let key = self.roots.source(&lexical, self.builtins).key();
+        lock(&self.known).entry(digest).or_insert_with(|| key.as_str().into());
         key
     }
 }

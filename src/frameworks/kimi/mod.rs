@@ -106,8 +106,9 @@ impl Framework for Kimi {
             report: &mut report,
         };
         loader.report.agents.reserve(n);
-        for entry in &entry_points {
-            loader.visit(entry);
+        // Each entry point's path freed once visited: the visit's end is the load's peak.
+        for entry in entry_points {
+            loader.visit(&entry);
         }
         let elsewhere = std::mem::take(&mut loader.elsewhere.folders);
         drop(loader);

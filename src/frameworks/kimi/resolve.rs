@@ -119,8 +119,10 @@ pub type ByPath<V> = HashMap<u128, V>;
 pub fn path_slot(path: &Path) -> u128 {
     keys::bytes_digest(&key_bytes(path))
 }
-/// One file as `_load_agent_spec` steps 1–7 leave it.
-type Loaded = Result<Arc<Placed>, Problem>;
+
+/// One file as `_load_agent_spec` steps 1–7 leave it, its problem boxed: a problem is
+/// several times the size of a loaded file, and most files load.
+type Loaded = Result<Arc<Placed>, Box<Problem>>;
 
 /// `map[key]`, made by `make` the first time; its observations go to `files` every
 /// time. Two threads may make the same entry at once: both make the same value, and
@@ -192,7 +194,8 @@ impl<'a> Resolver<'a> {
     /// version, `agent` shape, field types, joined paths.
     pub fn load_file(&mut self, path: &Path) -> Result<Arc<Placed>, Problem> {
         let lookups = self.lookups;
-        looked_up(self.files, &lookups.parsed, path, |files| read_and_parse(files, path, lookups))
+        looked_up(self.files, &lookups.parsed, path, |files| read_and_parse(files, path, lookups).map_err(Box::new))
+            .map_err(|problem| *problem)
     }
 
     /// What identifies a step of the chain for loop detection: the canonical folder
@@ -501,7 +504,7 @@ impl Resolved {
 
 /// `_load_agent_spec` steps 1–7 for one file, asked through `files` (under the
 /// spelling [`physical::asked`] gives; the problems name the path as written).
-fn read_and_parse(files: Files, path: &Path, lookups: &Lookups) -> Loaded {
+fn read_and_parse(files: Files, path: &Path, lookups: &Lookups) -> Result<Arc<Placed>, Problem> {
     let asked = lookups.spellings.asked(files, path);
     // A regular file (the usual case) is told by the remembered kind; anything else
     // asks again for the error Kimi reports.
