@@ -191,6 +191,8 @@ struct Loader<'a, 'r> {
     files: crate::discover::Files<'a>,
     /// By normal form ([`normal_digest`]), as is `listed_by`.
     seen: HashSet<u128>,
+    /// Who first lists each file not yet visited: a file's entry is taken when it is
+    /// visited, so the map does not grow with the visit.
     listed_by: HashMap<u128, ListedBy>,
     /// What each definition's resolution observed, by path.
     covers: ByPath<Cover>,
@@ -207,11 +209,10 @@ impl Loader<'_, '_> {
         // lists it.
         let mut stack = vec![(entry.to_path_buf(), normal_digest(entry))];
         while let Some((path, normal)) = stack.pop() {
-            let listed = self.listed_by.get(&normal);
             if !self.seen.insert(normal) {
                 continue;
             }
-            let listed = listed.cloned();
+            let listed = self.listed_by.remove(&normal);
             let one = self.load_one(&path, listed);
             let subagents = subagents_in_visit_order(&one);
             if subagents.is_empty() {
@@ -220,7 +221,9 @@ impl Loader<'_, '_> {
             let parent = (self.context.key)(&path);
             for sub in subagents {
                 let normal = normal_digest(&sub.path);
-                self.listed_by.entry(normal).or_insert_with(|| listing(&parent, &path, sub));
+                if !self.seen.contains(&normal) {
+                    self.listed_by.entry(normal).or_insert_with(|| listing(&parent, &path, sub));
+                }
                 stack.push((sub.path.clone(), normal));
             }
         }
