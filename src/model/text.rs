@@ -175,8 +175,9 @@ impl Stored {
 }
 
 /// Two SipHash-1-3 hashes under different keys, fixed for the process: a text read
-/// again is compared with what was loaded by length and this.
-fn digest(bytes: &[u8]) -> u128 {
+/// again is compared with what was loaded by length and this, and a load may take two
+/// byte strings with the same digest to be the same.
+pub fn digest(bytes: &[u8]) -> u128 {
     static KEYS: OnceLock<(RandomState, RandomState)> = OnceLock::new();
     let (a, b) = KEYS.get_or_init(|| (RandomState::new(), RandomState::new()));
     let one = |keys: &RandomState| {

@@ -67,9 +67,9 @@ pub struct Lookups {
 }
 
 /// The [`spec::unplaced`] parses of one load's agent files, by a digest of their
-/// bytes ([`digest`]), so that the load holds no copy of the bytes: a file reached
-/// under several spellings (`lead/agent.yaml`, `coder/../lead/agent.yaml`), or already
-/// loaded by the walk's sniff, is parsed once.
+/// bytes ([`crate::model::digest`]), so that the load holds no copy of the bytes: a
+/// file reached under several spellings (`lead/agent.yaml`, `coder/../lead/agent.yaml`),
+/// or already loaded by the walk's sniff, is parsed once.
 #[derive(Default)]
 pub struct Bodies(Mutex<HashMap<u128, Unplaced>>);
 
@@ -79,34 +79,19 @@ pub type Unplaced = Arc<Result<SpecFile, Problem>>;
 impl Bodies {
     /// The unplaced parse of `bytes`, made by `unplaced` unless known.
     pub fn keep(&self, bytes: &[u8], unplaced: impl FnOnce() -> Result<SpecFile, Problem>) -> Unplaced {
-        let digest = digest(bytes);
+        let digest = crate::model::digest(bytes);
         lock(&self.0).entry(digest).or_insert_with(|| Arc::new(unplaced())).clone()
     }
 
     /// [`spec::unplaced`] of `bytes`.
     fn unplaced(&self, bytes: &[u8]) -> Unplaced {
-        let digest = digest(bytes);
+        let digest = crate::model::digest(bytes);
         if let Some(known) = lock(&self.0).get(&digest) {
             return known.clone();
         }
         let unplaced = Arc::new(spec::unplaced(bytes));
         lock(&self.0).entry(digest).or_insert(unplaced).clone()
     }
-}
-
-/// Two SipHash-1-3 hashes under different keys, fixed for the process: two files with
-/// the same digest are taken to hold the same bytes, as the explorer takes a text on
-/// disk that it compares by length and digest to be unchanged.
-fn digest(bytes: &[u8]) -> u128 {
-    use std::hash::{BuildHasher, Hasher, RandomState};
-    static KEYS: std::sync::OnceLock<(RandomState, RandomState)> = std::sync::OnceLock::new();
-    let (a, b) = KEYS.get_or_init(|| (RandomState::new(), RandomState::new()));
-    let one = |keys: &RandomState| {
-        let mut h = keys.build_hasher();
-        h.write(bytes);
-        h.finish()
-    };
-    (u128::from(one(a)) << 64) | u128::from(one(b))
 }
 
 type Looked<V> = (V, Arc<Observed>);
