@@ -8,7 +8,6 @@
 
 mod pretty;
 
-use std::sync::Arc;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value as Json;
@@ -101,7 +100,7 @@ struct AgentEntry<'a> {
     status: &'static str,
     shadowed_by: &'a Option<String>,
     chain: &'a [String],
-    fields: Fields<'a>,
+    fields: Fields,
     system_prompt: Option<&'a Text>,
 }
 
@@ -147,14 +146,14 @@ impl AgentEntry<'_> {
     }
 }
 
-/// An agent's fields as one JSON object, by key in order.
-struct Fields<'a>(&'a [Arc<Field>]);
+/// An agent's fields as one JSON object, by key in order (unpacked).
+struct Fields(Vec<Field>);
 
-impl<'a> Fields<'a> {
+impl Fields {
     /// The object's entries. As a JSON object keeps repeated keys: the first
     /// position, the last value.
-    fn entries(&self) -> Vec<(&'a str, &'a CompactJson)> {
-        let fields = self.0;
+    fn entries(&self) -> Vec<(&str, &CompactJson)> {
+        let fields = &self.0;
         let mut entries: Vec<(&str, &CompactJson)> = Vec::with_capacity(fields.len());
         for f in fields {
             match entries.iter_mut().find(|(k, _)| *k == f.key) {
@@ -171,7 +170,7 @@ impl<'a> Fields<'a> {
     }
 }
 
-impl Serialize for Fields<'_> {
+impl Serialize for Fields {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let entries = self.entries();
         let mut map = s.serialize_map(Some(entries.len()))?;
@@ -203,7 +202,7 @@ fn agent_entry(a: &Agent) -> AgentEntry<'_> {
         status: if a.status.is_active() { "active" } else { "shadowed" },
         shadowed_by: &a.shadowed_by,
         chain: &a.chain,
-        fields: Fields(&a.fields),
+        fields: Fields(a.fields.iter().collect()),
         system_prompt: a.system_prompt.as_ref(),
     }
 }

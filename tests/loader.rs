@@ -47,7 +47,7 @@ impl Framework for MdFiles {
                 rule: "only definition".into(),
                 chain: Default::default(),
                 description: String::new(),
-                fields: std::sync::Arc::new([Field::shared("body", body.into(), FieldOrigin::default("file text"))]),
+                fields: vec![Field::shared("body", body.into(), FieldOrigin::default("file text"))].into(),
                 attributes: Default::default(),
                 system_prompt: None,
                 messages: Default::default(),
@@ -102,11 +102,12 @@ impl Framework for Walker {
                 rule: "only definition".into(),
                 chain: Default::default(),
                 description: String::new(),
-                fields: std::sync::Arc::new([Field::shared(
+                fields: vec![Field::shared(
                     "body",
                     String::from_utf8_lossy(&bytes).into_owned().into(),
                     FieldOrigin::default("file text"),
-                )]),
+                )]
+                .into(),
                 attributes: Default::default(),
                 system_prompt: None,
                 messages: Default::default(),
@@ -169,7 +170,7 @@ fn spawn(ws: &Workspace, mode: WatchMode) -> Loader {
 /// The bodies of the snapshot's agents, by name.
 fn bodies(c: &Catalog) -> BTreeMap<String, String> {
     c.agents()
-        .map(|a| (a.name.clone(), a.field("body").and_then(|f| f.value.as_str()).unwrap_or("").to_string()))
+        .map(|a| (a.name.clone(), a.field("body").and_then(|f| f.value.as_str().map(str::to_string)).unwrap_or_default()))
         .collect()
 }
 

@@ -188,7 +188,7 @@ pub fn show(
                     Provenance::Merged => "merged",
                     Provenance::Default => "default",
                 };
-                row.push(sanitize::line(&site_text(f)).into_owned());
+                row.push(sanitize::line(&site_text(&f)).into_owned());
                 row.push(mark.to_string());
             }
             row.push(sanitize::line(&f.key).into_owned());

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use super::{CompactJson, Source, Text, TextError};
+use super::{Attributes, CompactJson, Fields, Source, Text, TextError};
 
 /// What became of one definition. `Equivalent` is a shadowed definition that resolves
 /// to exactly what the winner resolves to; `Invalid` is a definition the framework
@@ -177,9 +177,9 @@ pub struct Agent {
     /// Source keys from this definition up to its root ancestor.
     pub chain: Arc<[String]>,
     pub description: String,
-    /// Each shared too: most are defaults that many agents have ([`Field::shared`]).
-    pub fields: Arc<[Arc<Field>]>,
-    pub attributes: Arc<[Attribute]>,
+    /// Packed: read one by one, they unpack ([`Fields`]).
+    pub fields: Fields,
+    pub attributes: Attributes,
     /// The effective system prompt, or `None` where it cannot be known without
     /// running tools or a model.
     pub system_prompt: Option<Text>,
@@ -201,8 +201,8 @@ impl Agent {
             shadowed_by: None,
             rule,
             description: String::new(),
-            fields: Arc::default(),
-            attributes: Arc::default(),
+            fields: Fields::default(),
+            attributes: Attributes::default(),
             system_prompt: None,
             messages: Arc::default(),
             edges: Arc::default(),
@@ -238,7 +238,7 @@ impl Agent {
         Ok(Some(text))
     }
 
-    pub fn field(&self, key: &str) -> Option<&Field> {
-        self.fields.iter().map(|f| &**f).find(|f| f.key == key)
+    pub fn field(&self, key: &str) -> Option<Field> {
+        self.fields.find(key)
     }
 }

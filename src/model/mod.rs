@@ -8,6 +8,7 @@ mod agent;
 mod catalog;
 mod diagnostic;
 mod json;
+mod packed;
 mod shared;
 mod source;
 mod text;
@@ -16,6 +17,7 @@ pub use agent::{Agent, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, P
 pub use catalog::{Catalog, EcosystemReport, SearchDir};
 pub use diagnostic::{DiagKind, Diagnostic, Severity};
 pub use json::CompactJson;
+pub use packed::{Attributes, Fields};
 pub use text::{digest, Part, Text, TextError, TextForm};
 pub use source::{normalize, normalized, posix, relative_to, Roots, Scope, Source};
 pub(crate) use source::is_normal;

@@ -589,7 +589,8 @@ impl App {
             return Some((index.agent(o).source.path.clone(), None));
         }
         if self.focus == Pane::Inherit {
-            if let Some(site) = agent.fields.get(self.fields.cursor).and_then(|f| f.origin.sites.first()) {
+            let field = agent.fields.get(self.fields.cursor);
+            if let Some(site) = field.as_ref().and_then(|f| f.origin.sites.first()) {
                 let path = index
                     .by_source_key(agent.ecosystem, &site.source)
                     .map(|o| index.agent(o).source.path.clone())
@@ -597,7 +598,7 @@ impl App {
                 return Some((path, site.line));
             }
         }
-        let line = agent.attributes.iter().map(|a| a.line).min();
+        let line = agent.attributes.lines().map(|(_, line)| line).min();
         Some((agent.source.path.clone(), line))
     }
 

@@ -50,11 +50,12 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
         },
         chain: Arc::new([key.clone()]),
         description: format!("{name} agent"),
-        fields: Arc::new([
+        fields: vec![
             field("name", json!(name), Provenance::Own, &[(&key, 2)], "set in the file"),
             field("model", json!("gpt-5"), Provenance::Own, &[(&key, 3)], "set in the file"),
-        ]),
-        attributes: Arc::new([Attribute::new("name", 2, json!(name))]),
+        ]
+        .into(),
+        attributes: vec![Attribute::new("name", 2, json!(name))].into(),
         system_prompt: Some(format!("# {name}\n\nYou review code.\n- be kind\n- be precise\n").into()),
         messages: Arc::default(),
         edges: Arc::default(),
@@ -70,9 +71,14 @@ fn push<T: Clone>(list: &mut Arc<[T]>, item: T) {
     *list = items.into();
 }
 
+/// Appends to an agent's packed fields.
+fn push_field(fields: &mut Fields, field: Arc<Field>) {
+    *fields = fields.iter().chain([Field::clone(&field)]).collect();
+}
+
 pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     let mut reviewer = agent("openhands", "reviewer", Scope::Project, ".openhands/agents/reviewer.md", Status::Wins);
-    push(&mut reviewer.fields, field(
+    push_field(&mut reviewer.fields, field(
         "tools",
         json!(["read", "grep"]),
         Provenance::Own,
@@ -81,8 +87,10 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     ));
     let mut shadowed = agent("openhands", "reviewer", Scope::User, ".openhands/agents/reviewer.md", Status::Shadowed);
     shadowed.shadowed_by = Some(reviewer.source.key());
-    Arc::make_mut(&mut Arc::get_mut(&mut shadowed.fields).expect("not shared yet")[1]).value = json!("gpt-4o").into();
-    push(&mut shadowed.fields, field(
+    let mut fields: Vec<Field> = shadowed.fields.iter().collect();
+    fields[1].value = json!("gpt-4o").into();
+    shadowed.fields = fields.into();
+    push_field(&mut shadowed.fields, field(
         "tools",
         json!(["read", "bash"]),
         Provenance::Own,
@@ -95,7 +103,7 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     equivalent.fields = reviewer.fields.clone();
     let planner = agent("openhands", "planner", Scope::Project, ".openhands/agents/planner.md", Status::Wins);
     let mut broken = agent("openhands", "broken", Scope::Project, ".openhands/agents/broken.md", Status::Invalid);
-    broken.fields = Arc::default();
+    broken.fields = Fields::default();
     broken.system_prompt = None;
     let mut evil =
         agent("openhands", "evil\x1b]0;pwned\x07name", Scope::Project, ".openhands/agents/evil.md", Status::Wins);
@@ -122,21 +130,21 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     let coder_key = coder.source.key();
     coder.chain = Arc::new([coder_key.clone(), base_key.clone()]);
     push(&mut coder.edges, Edge { kind: EdgeKind::Extends, name: "base".into(), target: Some(base_key.clone()) });
-    push(&mut coder.fields, field(
+    push_field(&mut coder.fields, field(
         "tools",
         json!(["read", "write", "run"]),
         Provenance::Merged,
         &[(&base_key, 4), (&coder_key, 6)],
         "union of base.md:4 and coder.md:6",
     ));
-    push(&mut coder.fields, field(
+    push_field(&mut coder.fields, field(
         "max_turns",
         json!(20),
         Provenance::Inherited,
         &[(&base_key, 5)],
         "inherited: the child does not set it",
     ));
-    push(&mut coder.fields, Field::shared("temperature", json!(0.2), FieldOrigin::default("framework default")));
+    push_field(&mut coder.fields, Field::shared("temperature", json!(0.2), FieldOrigin::default("framework default")));
     push(&mut coder.messages, Message {
         role: "user".into(),
         label: None,

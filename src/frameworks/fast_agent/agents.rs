@@ -12,7 +12,7 @@ use super::raw::Failure;
 use super::registry::Entry;
 use super::validate::{Card, Stored};
 use super::ID;
-use crate::model::{Agent, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Source, Status};
+use crate::model::{Agent, Edge, EdgeKind, Field, FieldOrigin, Fields, Message, Provenance, Site, Source, Status};
 
 /// The attribute a stored key comes from, when it is not the key itself.
 fn attribute_of(key: &str) -> &[&str] {
@@ -37,7 +37,7 @@ const CONFIG_ATTRIBUTES: &[&str] = &[
 ];
 
 fn origin(card: &Card, source: &Arc<str>, key: &str) -> FieldOrigin {
-    let line_of = |k: &str| card.attributes.iter().find(|a| *a.key == *k).map(|a| a.line);
+    let line_of = |k: &str| card.attributes.lines().find(|&(key, _)| key == k).map(|(_, line)| line);
     let own_keys: Vec<&str> = match attribute_of(key) {
         [] => vec![key],
         keys => keys.to_vec(),
@@ -60,16 +60,16 @@ fn origin(card: &Card, source: &Arc<str>, key: &str) -> FieldOrigin {
 }
 
 fn config_origin(card: &Card, source: &Arc<str>) -> FieldOrigin {
-    let given: Vec<_> = card.attributes.iter().filter(|a| CONFIG_ATTRIBUTES.contains(&&*a.key)).collect();
+    let given: Vec<(&str, u32)> = card.attributes.lines().filter(|(key, _)| CONFIG_ATTRIBUTES.contains(key)).collect();
     if given.is_empty() {
         return FieldOrigin::default("every AgentConfig setting is fast-agent's default");
     }
     FieldOrigin {
         provenance: Provenance::Own,
-        sites: given.iter().map(|a| Site::new(source, Some(a.line))).collect(),
+        sites: given.iter().map(|&(_, line)| Site::new(source, Some(line))).collect(),
         rule: format!(
             "AgentConfig from the card's {}; everything else is fast-agent's default",
-            given.iter().map(|a| format!("`{}`", a.key)).collect::<Vec<_>>().join(", ")
+            given.iter().map(|(key, _)| format!("`{key}`")).collect::<Vec<_>>().join(", ")
         )
         .into(),
     }
@@ -77,8 +77,8 @@ fn config_origin(card: &Card, source: &Arc<str>) -> FieldOrigin {
 
 fn history_origin(card: &Card, source: &Arc<str>) -> FieldOrigin {
     let mut sites = Vec::new();
-    if let Some(a) = card.attributes.iter().find(|a| &*a.key == "messages") {
-        sites.push(Site::new(source, Some(a.line)));
+    if let Some((_, line)) = card.attributes.lines().find(|&(key, _)| key == "messages") {
+        sites.push(Site::new(source, Some(line)));
     }
     if !card.inline_history.is_empty() {
         sites.push(Site::new(source, None));
@@ -97,7 +97,7 @@ fn history_origin(card: &Card, source: &Arc<str>) -> FieldOrigin {
 /// The oracle's fields of a card from `source` with an empty history: the stored
 /// card data, the card's `AgentConfig`, the history. The values move in; the card's
 /// memo and the agents built from it share these fields.
-pub fn card_fields(card: &Card, source: &str, stored: Stored) -> Arc<[Arc<Field>]> {
+pub fn card_fields(card: &Card, source: &str, stored: Stored) -> Fields {
     // One key for all the sites of the card's fields.
     let source: Arc<str> = source.into();
     let mut fields: Vec<Arc<Field>> = Vec::with_capacity(stored.data.len() + 2);
@@ -111,33 +111,36 @@ pub fn card_fields(card: &Card, source: &str, stored: Stored) -> Arc<[Arc<Field>
 }
 
 /// The entry's fields: the card's, with the history the registry gave it.
-fn fields_of(entry: &Entry) -> Arc<[Arc<Field>]> {
+fn fields_of(entry: &Entry) -> Fields {
     let l = &entry.loaded;
     if entry.history.is_empty() {
-        return Arc::clone(&l.card_fields);
+        return l.card_fields.clone();
     }
     if let Some((history, fields)) = l.fields.get() {
         if *history == entry.history {
-            return Arc::clone(fields);
+            return fields.clone();
         }
     }
     let history: Vec<Json> = entry.history.iter().map(|m| json!({"role": m.role, "text": m.text})).collect();
-    let mut fields = l.card_fields.to_vec();
+    let mut fields: Vec<Field> = l.card_fields.iter().collect();
     if let Some(last) = fields.last_mut() {
-        // Its own copy: the card's history field may be a shared default.
-        *last = Arc::new(Field { value: Json::Array(history).into(), ..Field::clone(last) });
+        last.value = Json::Array(history).into();
     }
-    let fields: Arc<[Arc<Field>]> = fields.into();
+    let fields = Fields::from(fields);
     // The first history wins the cache; another (a refresh that changed only a
     // history file) builds its own.
-    let _ = l.fields.set((entry.history.clone(), Arc::clone(&fields)));
+    let _ = l.fields.set((entry.history.clone(), fields.clone()));
     fields
 }
 
 /// Whether two cards store the same data and `AgentConfig` (their fields' origins
 /// aside): compared by key, in any order, as the oracle compares its dicts.
-fn same_stored(a: &[Arc<Field>], b: &[Arc<Field>]) -> bool {
-    a.len() == b.len() && a.iter().all(|x| b.iter().any(|y| y.key == x.key && y.value == x.value))
+fn same_stored(a: &Fields, b: &Fields) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let b: Vec<Field> = b.iter().collect();
+    a.iter().all(|x| b.iter().any(|y| y.key == x.key && y.value == x.value))
 }
 
 /// The agent for one registered card.

@@ -16,7 +16,7 @@ use super::rules::CardType;
 use super::validate::{self, Card, CardContext, InstructionRule};
 use super::{agents, home_of, source_of, ID};
 use crate::frameworks::LoadContext;
-use crate::model::{DiagKind, Diagnostic, EcosystemReport, Field, Source};
+use crate::model::{DiagKind, Diagnostic, EcosystemReport, Fields, Source};
 
 /// What every step of the load shares.
 pub struct LoadState<'a> {
@@ -30,7 +30,7 @@ pub struct LoadState<'a> {
 
 /// One card that loaded, with where it came from.
 /// An agent's fields and the history they were built with.
-pub type BuiltFields = (Vec<Message>, Arc<[Arc<Field>]>);
+pub type BuiltFields = (Vec<Message>, Fields);
 
 #[derive(Clone)]
 pub struct Loaded {
@@ -42,7 +42,7 @@ pub struct Loaded {
     pub is_tool: bool,
     /// The agent's fields with an empty history ([`agents::card_fields`]): what most
     /// agents get as they are.
-    pub card_fields: Arc<[Arc<Field>]>,
+    pub card_fields: Fields,
     /// The agent's fields for a history that is not empty, once built, with that
     /// history: they depend only on the card, its source and the history, so a
     /// refresh that reuses the file's memo reuses them too.

@@ -262,7 +262,7 @@ fn read(s: &LoadState, path: &Path, dialect: Dialect) -> Reading {
             cards
                 .into_iter()
                 .map(|l| {
-                    let opener = l.card.attributes.iter().map(|a| a.line).min().map(|line| line.saturating_sub(1));
+                    let opener = l.card.attributes.lines().map(|(_, line)| line).min().map(|line| line.saturating_sub(1));
                     (l.card.name.clone(), l.card.instruction.clone(), l.card.inline_history.clone(), opener)
                 })
                 .collect(),

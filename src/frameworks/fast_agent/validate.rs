@@ -3,14 +3,13 @@
 //! the stored `AgentCardData` rendered as the oracle prints it (`fields`).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde_json::{json, Map as JsonMap, Value as Json};
 
 use super::raw::{str_to_none, strip_to_none, Failure, RawCard};
 use super::rules::{self, CardType};
 use super::values;
-use crate::model::{Attribute, DiagKind, Text, TextForm};
+use crate::model::{Attribute, Attributes, DiagKind, Text, TextForm};
 use crate::py;
 use crate::yaml::Value;
 
@@ -79,7 +78,7 @@ pub struct Card {
     /// the card has none.
     pub headline: String,
     pub description: Option<String>,
-    pub attributes: Arc<[Attribute]>,
+    pub attributes: Attributes,
     pub message_files: Vec<PathBuf>,
     pub references: Vec<Reference>,
     pub inline_history: Vec<super::raw::Message>,

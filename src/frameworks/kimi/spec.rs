@@ -7,7 +7,7 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use crate::model::{Attribute, DiagKind};
+use crate::model::{Attribute, Attributes, DiagKind};
 use crate::py;
 use crate::yaml::{self, Map, Node, Value};
 
@@ -79,7 +79,7 @@ pub struct SpecFile {
     pub subagents: Slot<Vec<SubagentEntry>>,
     /// The keys as written (top-level `version`, then the `agent` mapping's keys);
     /// shared, since every placing of the file and its agent hold them.
-    pub attributes: Arc<[Attribute]>,
+    pub attributes: Attributes,
 }
 
 /// Parses and validates the bytes of `path`. The first failure wins, in the
@@ -248,7 +248,7 @@ fn validate(path: &Path, folder: &Path, root: Option<&Node>) -> Result<SpecFile,
         allowed_tools: Slot::unset(),
         exclude_tools: Slot::unset(),
         subagents: Slot::unset(),
-        attributes: Arc::default(),
+        attributes: Attributes::default(),
     };
     for (key, value) in &agent.entries {
         let Value::Str(name) = &key.value else { continue };

@@ -4,13 +4,12 @@
 
 use std::borrow::Cow;
 use std::path::Path;
-use std::sync::Arc;
 
 use serde_json::{json, Value as Json};
 
 use super::validators;
 use crate::frontmatter::{self, Format};
-use crate::model::{Attribute, DiagKind, Field, FieldOrigin, Text, TextForm};
+use crate::model::{Attribute, Attributes, DiagKind, Field, FieldOrigin, Fields, Text, TextForm};
 use crate::py;
 use crate::yaml::{self, Map, Node, Value};
 
@@ -20,8 +19,8 @@ pub struct Definition {
     pub name: String,
     pub description: String,
     // Shared with every agent built from this parse (see `Agent`).
-    pub fields: Arc<[Arc<Field>]>,
-    pub attributes: Arc<[Attribute]>,
+    pub fields: Fields,
+    pub attributes: Attributes,
     pub system_prompt: Text,
 }
 

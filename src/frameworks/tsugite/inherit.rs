@@ -143,7 +143,7 @@ impl Resolver<'_> {
         }
         let parse = self.read_and_parse(path)?;
         let parsed = parse.0.clone();
-        let resolved = if parsed.extends() == Some("none") {
+        let resolved = if parsed.extends().as_deref() == Some("none") {
             own(parse, path)?
         } else {
             self.resolve(parse, path, path, &mut Visited::default(), 0)?
@@ -230,7 +230,7 @@ impl Resolver<'_> {
         // walk up and taking it out again afterwards is the same and keeps a long chain
         // linear instead of copying the set at every level.
         let added = visited.insert(resolved_path.clone());
-        let base = match agent.extends() {
+        let base = match agent.extends().as_deref() {
             Some("none") => Ok(None),
             None => self.default_base(agent_path, &resolved_path, visited, depth),
             Some("") => Ok(None),
@@ -402,10 +402,5 @@ fn own_body(agent: &Parsed, fresh: Option<Arc<str>>, file: &Path) -> Result<Arc<
 }
 
 fn line_of(agent: &Parsed, key: &str) -> Option<u32> {
-    agent
-        .attributes
-        .iter()
-        .rev()
-        .find(|a| *a.key == *key)
-        .map(|a| a.line)
+    agent.attributes.lines().filter(|&(k, _)| k == key).last().map(|(_, line)| line)
 }

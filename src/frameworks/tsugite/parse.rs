@@ -12,7 +12,7 @@ use serde_json::Value as Json;
 
 use super::schema::{self, FIELDS};
 use crate::discover::ReadError;
-use crate::model::{Attribute, CompactJson, DiagKind, FieldOrigin, Text, TextError, TextForm};
+use crate::model::{Attribute, Attributes, CompactJson, DiagKind, FieldOrigin, Text, TextError, TextForm};
 use crate::yaml::{self, Value};
 
 /// A file's body. The command line holds it, shared with the user message when it
@@ -131,7 +131,7 @@ pub struct Parsed {
     /// rendered from the body on disk by it.
     pub body_at: Option<u32>,
     /// Shared with the agents loaded from this file.
-    pub attributes: Arc<[Attribute]>,
+    pub attributes: Attributes,
 }
 
 const _: () = assert!(FIELDS.len() <= u8::MAX as usize, "`Parsed::written` holds indices in FIELDS as bytes");
@@ -154,7 +154,7 @@ impl Parsed {
         for (position, (&index, attribute)) in self.written.iter().zip(self.attributes.iter()).enumerate() {
             let index = index as usize;
             let line = attribute.line;
-            config.values[index] = self.value_at(position).to_json();
+            config.values[index] = self.validated(position).unwrap_or(&attribute.value).to_json();
             config.set[index] = true;
             config.origins[index] =
                 FieldOrigin::own(&self.source, Some(line), format!("set in {rel}:{line}"));
@@ -163,18 +163,19 @@ impl Parsed {
     }
 
     /// `extends` as [`Config::extends`] reads it, without making the config.
-    pub fn extends(&self) -> Option<&str> {
+    pub fn extends(&self) -> Option<String> {
         let index = schema::index_of("extends")?;
         let position = self.written.iter().rposition(|&i| i as usize == index)?;
-        self.value_at(position).as_str()
+        match self.validated(position) {
+            Some(value) => value.as_str().map(str::to_string),
+            None => self.attributes.get(position)?.value.as_str().map(str::to_string),
+        }
     }
 
-    /// The validated value of the field the file sets at `position`.
-    fn value_at(&self, position: usize) -> &CompactJson {
-        self.validated
-            .iter()
-            .find(|(p, _)| *p as usize == position)
-            .map_or(&self.attributes[position].value, |(_, v)| v)
+    /// The validated value of the field the file sets at `position`, where
+    /// validation changed what the file wrote.
+    fn validated(&self, position: usize) -> Option<&CompactJson> {
+        self.validated.iter().find(|(p, _)| *p as usize == position).map(|(_, v)| v)
     }
 }
 

@@ -93,7 +93,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 safe(&format!("{:<key_width$} ", ellipsize(&f.key, key_width)), style.patch(theme.title)),
                 safe(&value, style),
                 Span::raw("  "),
-                safe(&sites(f), theme.muted),
+                safe(&sites(&f), theme.muted),
             ]);
             if i == app.fields.cursor && focused {
                 line = line.style(theme.selection);
@@ -110,7 +110,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 Line::from(vec![safe(&f.key, theme.title), Span::raw(" = "), safe(&f.value.to_string(), style)]),
                 Line::from(vec![
                     Span::styled(format!("{} from ", word(f.origin.provenance)), style),
-                    safe(&sites(f), theme.text),
+                    safe(&sites(&f), theme.text),
                     Span::styled(" · ", theme.muted),
                     safe(&f.origin.rule, theme.muted),
                 ]),

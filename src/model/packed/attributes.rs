@@ -1,0 +1,173 @@
+//! The keys of a definition's own file, packed ([`Attributes`]).
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
+
+use super::codec::{Reader, Writer};
+use crate::model::Attribute;
+
+/// A definition's attributes in order, packed: key, line and value of each as bytes.
+/// Reading one unpacks an [`Attribute`]. Cloning shares the bytes.
+#[derive(Clone, Default)]
+pub struct Attributes(Option<Arc<Packed>>);
+
+struct Packed {
+    len: u32,
+    bytes: Box<[u8]>,
+}
+
+impl Attributes {
+    pub fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |p| p.len as usize)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Each attribute, unpacked.
+    pub fn iter(&self) -> Iter<'_> {
+        match &self.0 {
+            Some(p) => Iter { reader: Reader::new(&p.bytes), left: p.len as usize },
+            None => Iter { reader: Reader::new(&[]), left: 0 },
+        }
+    }
+
+    /// Each attribute's key and line, without unpacking values.
+    pub fn lines(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
+        let mut iter = self.iter();
+        std::iter::from_fn(move || {
+            if iter.left == 0 {
+                return None;
+            }
+            iter.left -= 1;
+            let key = iter.reader.text();
+            let line = iter.reader.varint() as u32;
+            iter.reader.skip_value();
+            Some((key, line))
+        })
+    }
+
+    /// The attribute at `index`, unpacked.
+    pub fn get(&self, index: usize) -> Option<Attribute> {
+        self.iter().nth(index)
+    }
+
+    /// The first attribute named `key`, unpacked.
+    pub fn find(&self, key: &str) -> Option<Attribute> {
+        let index = self.lines().position(|(k, _)| k == key)?;
+        self.get(index)
+    }
+}
+
+pub struct Iter<'a> {
+    reader: Reader<'a>,
+    left: usize,
+}
+
+impl Iterator for Iter<'_> {
+    type Item = Attribute;
+
+    fn next(&mut self) -> Option<Attribute> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let key = crate::model::shared::attribute_key(self.reader.text());
+        let line = self.reader.varint() as u32;
+        let value = self.reader.value();
+        Some(Attribute { key, line, value })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+
+    fn nth(&mut self, n: usize) -> Option<Attribute> {
+        for _ in 0..n.min(self.left) {
+            self.left -= 1;
+            self.reader.text();
+            self.reader.varint();
+            self.reader.skip_value();
+        }
+        self.next()
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+impl<A: Borrow<Attribute>> FromIterator<A> for Attributes {
+    fn from_iter<I: IntoIterator<Item = A>>(attributes: I) -> Attributes {
+        let mut w = Writer::default();
+        let mut len = 0u32;
+        for a in attributes {
+            let a = a.borrow();
+            len += 1;
+            w.text(&a.key);
+            w.varint(u64::from(a.line));
+            w.value(&a.value);
+        }
+        if len == 0 {
+            return Attributes(None);
+        }
+        Attributes(Some(Arc::new(Packed { len, bytes: w.bytes.into() })))
+    }
+}
+
+impl From<Vec<Attribute>> for Attributes {
+    fn from(attributes: Vec<Attribute>) -> Attributes {
+        attributes.iter().collect()
+    }
+}
+
+impl PartialEq for Attributes {
+    fn eq(&self, other: &Attributes) -> bool {
+        let same = match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a.bytes == b.bytes,
+            (None, None) => true,
+            _ => false,
+        };
+        same || (self.len() == other.len() && self.iter().eq(other.iter()))
+    }
+}
+
+impl fmt::Debug for Attributes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Attributes {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn attributes_unpack_as_they_were_packed() {
+        let attributes = vec![
+            Attribute::new("name", 2, json!("coder")),
+            Attribute::new("tools", 3, json!(["a", "b"])),
+            Attribute::new("a key of many words", 700, json!({"x": 1.5})),
+        ];
+        let packed = Attributes::from(attributes.clone());
+        assert_eq!(packed.iter().collect::<Vec<_>>(), attributes);
+        assert_eq!(packed.lines().collect::<Vec<_>>(), [("name", 2), ("tools", 3), ("a key of many words", 700)]);
+        assert_eq!(packed.get(1).as_ref(), Some(&attributes[1]));
+        assert_eq!(packed.get(3), None);
+        assert_eq!(packed.find("tools").map(|a| a.line), Some(3));
+        assert_eq!(serde_json::to_value(&packed).unwrap(), serde_json::to_value(&attributes).unwrap());
+        assert_eq!(packed, Attributes::from(attributes[..].to_vec()));
+        assert_ne!(packed, Attributes::from(attributes[..2].to_vec()));
+        assert!(Attributes::default().is_empty());
+    }
+}
