@@ -59,8 +59,20 @@ enum Event {
     Signal,
 }
 
+/// Asks the kernel for no transparent huge pages in this process. The explorer
+/// loads a workspace once and then lives with it, so what stays resident matters
+/// more than the page faults of that first load: with huge pages (which the
+/// allocator asks for) a 2 MiB page stays whole for a few live objects, and peak
+/// memory on a workspace of 100,000 agents was 6 % higher. The command line keeps
+/// them: it exits right after its one load.
+pub fn prefer_small_pages() {
+    #[cfg(target_os = "linux")]
+    let _ = nix::sys::prctl::set_thp_disable(true);
+}
+
 /// Runs the explorer until the user quits; returns the exit code.
 pub fn run(ws: &WorkspaceArgs, options: &Options) -> Result<i32, Failure> {
+    prefer_small_pages();
     let env = |k: &str| std::env::var(k).ok();
     let loaded = crate::config::load(crate::config::default_path(&env).as_deref());
     let mut problems: Vec<String> = loaded.error.into_iter().collect();

@@ -47,6 +47,8 @@ pub fn after_loading(bench: &Bench) -> Vec<Row> {
 
 /// The child's side: load, index, print the peak.
 pub fn child(dir: PathBuf) {
+    // As the explorer starts.
+    agentry::tui::prefer_small_pages();
     let builtins = std::env::var_os(CHILD_BUILTINS).map(PathBuf::from).unwrap_or_else(|| dir.join("builtins"));
     let ws = Workspace { name: String::new(), dir, builtins };
     let loader = Loader::spawn(ws.explorer_options(), WatchMode::Off, Box::new(|| {}));
