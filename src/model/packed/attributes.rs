@@ -9,19 +9,15 @@ use serde::{Serialize, Serializer};
 use super::codec::{Reader, Writer};
 use crate::model::Attribute;
 
-/// A definition's attributes in order, packed: key, line and value of each as bytes.
-/// Reading one unpacks an [`Attribute`]. Cloning shares the bytes.
+/// A definition's attributes in order, packed into one allocation: how many, then
+/// key, line and value of each. Reading one unpacks an [`Attribute`]. Cloning shares
+/// the bytes.
 #[derive(Clone, Default)]
-pub struct Attributes(Option<Arc<Packed>>);
-
-struct Packed {
-    len: u32,
-    bytes: Box<[u8]>,
-}
+pub struct Attributes(Option<Arc<[u8]>>);
 
 impl Attributes {
     pub fn len(&self) -> usize {
-        self.0.as_ref().map_or(0, |p| p.len as usize)
+        self.0.as_ref().map_or(0, |bytes| Reader::new(bytes).varint() as usize)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -30,10 +26,12 @@ impl Attributes {
 
     /// Each attribute, unpacked.
     pub fn iter(&self) -> Iter<'_> {
-        match &self.0 {
-            Some(p) => Iter { reader: Reader::new(&p.bytes), left: p.len as usize },
-            None => Iter { reader: Reader::new(&[]), left: 0 },
-        }
+        let Some(bytes) = &self.0 else {
+            return Iter { reader: Reader::new(&[]), left: 0 };
+        };
+        let mut reader = Reader::new(bytes);
+        let left = reader.varint() as usize;
+        Iter { reader, left }
     }
 
     /// Each attribute's key and line, without unpacking values.
@@ -101,7 +99,8 @@ impl ExactSizeIterator for Iter<'_> {}
 
 impl<A: Borrow<Attribute>> FromIterator<A> for Attributes {
     fn from_iter<I: IntoIterator<Item = A>>(attributes: I) -> Attributes {
-        let mut w = Writer::default();
+        // Room for the count, written once it is known.
+        let mut w = Writer { bytes: vec![0; 5] };
         let mut len = 0u32;
         for a in attributes {
             let a = a.borrow();
@@ -113,7 +112,11 @@ impl<A: Borrow<Attribute>> FromIterator<A> for Attributes {
         if len == 0 {
             return Attributes(None);
         }
-        Attributes(Some(Arc::new(Packed { len, bytes: w.bytes.into() })))
+        let mut head = Writer::default();
+        head.varint(u64::from(len));
+        let start = 5 - head.bytes.len();
+        w.bytes[start..5].copy_from_slice(&head.bytes);
+        Attributes(Some(w.bytes[start..].into()))
     }
 }
 
@@ -126,7 +129,7 @@ impl From<Vec<Attribute>> for Attributes {
 impl PartialEq for Attributes {
     fn eq(&self, other: &Attributes) -> bool {
         let same = match (&self.0, &other.0) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a.bytes == b.bytes,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
             (None, None) => true,
             _ => false,
         };

@@ -9,22 +9,16 @@ use serde::{Serialize, Serializer};
 use super::codec::{Reader, Writer};
 use crate::model::{Field, FieldOrigin, Provenance, Site};
 
-/// An agent's effective fields in order, packed: each field's key, rule, sites and
-/// value as bytes, and the files the sites name once each. Reading one unpacks a
-/// [`Field`]. Cloning shares the bytes.
+/// An agent's effective fields in order, packed into one allocation: how many, the
+/// source keys the sites name (each once), then each field's key, rule, sites (by
+/// source number) and value. Reading one unpacks a [`Field`]. Cloning shares the
+/// bytes.
 #[derive(Clone, Default)]
-pub struct Fields(Option<Arc<Packed>>);
-
-struct Packed {
-    len: u32,
-    /// The source keys the sites name, each once, by position.
-    sources: Box<[Arc<str>]>,
-    bytes: Box<[u8]>,
-}
+pub struct Fields(Option<Arc<[u8]>>);
 
 impl Fields {
     pub fn len(&self) -> usize {
-        self.0.as_ref().map_or(0, |p| p.len as usize)
+        self.0.as_ref().map_or(0, |bytes| Reader::new(bytes).varint() as usize)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -33,10 +27,13 @@ impl Fields {
 
     /// Each field, unpacked.
     pub fn iter(&self) -> Iter<'_> {
-        match &self.0 {
-            Some(p) => Iter { packed: Some(p), reader: Reader::new(&p.bytes), left: p.len as usize },
-            None => Iter { packed: None, reader: Reader::new(&[]), left: 0 },
-        }
+        let Some(bytes) = &self.0 else {
+            return Iter { sources: Vec::new(), reader: Reader::new(&[]), left: 0 };
+        };
+        let mut reader = Reader::new(bytes);
+        let left = reader.varint() as usize;
+        let sources = (0..reader.varint()).map(|_| Arc::from(reader.text())).collect();
+        Iter { sources, reader, left }
     }
 
     /// The field at `index`, unpacked (the ones before it are skipped, not unpacked).
@@ -88,7 +85,7 @@ fn skip(r: &mut Reader<'_>) {
 }
 
 pub struct Iter<'a> {
-    packed: Option<&'a Packed>,
+    sources: Vec<Arc<str>>,
     reader: Reader<'a>,
     left: usize,
 }
@@ -97,7 +94,6 @@ impl Iterator for Iter<'_> {
     type Item = Field;
 
     fn next(&mut self) -> Option<Field> {
-        let packed = self.packed?;
         if self.left == 0 {
             return None;
         }
@@ -108,7 +104,7 @@ impl Iterator for Iter<'_> {
         let rule = r.label();
         let sites = (0..r.varint())
             .map(|_| {
-                let source = &packed.sources[r.varint() as usize];
+                let source = &self.sources[r.varint() as usize];
                 let line = r.varint();
                 Site::new(source, (line > 0).then(|| (line - 1) as u32))
             })
@@ -128,7 +124,7 @@ impl<F: Borrow<Field>> FromIterator<F> for Fields {
     fn from_iter<I: IntoIterator<Item = F>>(fields: I) -> Fields {
         let mut w = Writer::default();
         let mut sources: Vec<Arc<str>> = Vec::new();
-        let mut len = 0u32;
+        let mut len = 0u64;
         for field in fields {
             let f = field.borrow();
             len += 1;
@@ -151,7 +147,12 @@ impl<F: Borrow<Field>> FromIterator<F> for Fields {
         if len == 0 {
             return Fields(None);
         }
-        Fields(Some(Arc::new(Packed { len, sources: sources.into(), bytes: w.bytes.into() })))
+        let mut head = Writer::default();
+        head.varint(len);
+        head.varint(sources.len() as u64);
+        sources.iter().for_each(|s| head.text(s));
+        head.bytes.extend_from_slice(&w.bytes);
+        Fields(Some(head.bytes.into()))
     }
 }
 
