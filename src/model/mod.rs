@@ -17,7 +17,7 @@ pub use agent::{Agent, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, P
 pub use catalog::{Catalog, EcosystemReport, SearchDir};
 pub use diagnostic::{DiagKind, Diagnostic, Severity};
 pub use json::CompactJson;
-pub use packed::{Attributes, Fields};
+pub use packed::{Attributes, AttributesBuilder, Fields};
 pub use text::{digest, Part, Text, TextError, TextForm};
 pub use source::{normalize, normalized, posix, relative_to, Roots, Scope, Source};
 pub(crate) use source::is_normal;

@@ -9,7 +9,7 @@ use serde_json::{json, Map as JsonMap, Value as Json};
 use super::raw::{str_to_none, strip_to_none, Failure, RawCard};
 use super::rules::{self, CardType};
 use super::values;
-use crate::model::{Attribute, Attributes, DiagKind, Text, TextForm};
+use crate::model::{Attributes, AttributesBuilder, DiagKind, Text, TextForm};
 use crate::py;
 use crate::yaml::Value;
 
@@ -91,8 +91,10 @@ fn fail(message: String, line: Option<u32>) -> Failure {
 /// Validates one card: the card, and what the oracle stores of it. `raw` is consumed
 /// because the legacy `smart` type rewrites it.
 pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failure> {
-    let attributes: Vec<Attribute> =
-        raw.entries.iter().map(|e| Attribute::new(e.key.as_str(), e.line, e.written.clone())).collect();
+    let mut attributes = AttributesBuilder::default();
+    for e in &raw.entries {
+        attributes.push(e.key.as_str(), e.line, &e.written);
+    }
 
     // 1. `type: smart` is a deprecated alias of `agent` with subagents and harness tools.
     if let Some(entry) = raw.get("type") {
@@ -177,7 +179,7 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failu
         headline: instruction.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string(),
         instruction: Text::from_file(cx.texts, cx.path, cx.bytes, &instruction),
         description,
-        attributes: attributes.into(),
+        attributes: attributes.finish(),
         message_files,
         references,
         inline_history: std::mem::take(&mut raw.inline_history),

@@ -7,7 +7,7 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use crate::model::{Attribute, Attributes, DiagKind};
+use crate::model::{Attributes, AttributesBuilder, DiagKind};
 use crate::py;
 use crate::yaml::{self, Map, Node, Value};
 
@@ -193,9 +193,9 @@ fn validate(path: &Path, folder: &Path, root: Option<&Node>) -> Result<SpecFile,
             ));
         }
     };
-    let mut attributes = Vec::new();
+    let mut attributes = AttributesBuilder::default();
     if let Some((key, value)) = entry(top, "version") {
-        attributes.push(Attribute::new("version", key.span.line, value.value.to_json()));
+        attributes.push("version", key.span.line, &value.value.to_json());
         let version = py::str_of(&value.value);
         if version != "1" {
             return Err(Problem::new(
@@ -253,7 +253,7 @@ fn validate(path: &Path, folder: &Path, root: Option<&Node>) -> Result<SpecFile,
     for (key, value) in &agent.entries {
         let Value::Str(name) = &key.value else { continue };
         let line = Some(key.span.line);
-        attributes.push(Attribute::new(name.as_str(), key.span.line, value.value.to_json()));
+        attributes.push(name.as_str(), key.span.line, &value.value.to_json());
         match name.as_str() {
             "extend" => spec.extend = Slot { state: v.optional_str(name, value), line },
             "name" => spec.name = Slot { state: v.str_or_inherit(name, value), line },
@@ -289,7 +289,7 @@ fn validate(path: &Path, folder: &Path, root: Option<&Node>) -> Result<SpecFile,
             format!("{n} validation error{} for AgentSpec: {}", if n == 1 { "" } else { "s" }, details.join("; ")),
         ));
     }
-    spec.attributes = attributes.into();
+    spec.attributes = attributes.finish();
     Ok(spec)
 }
 

@@ -9,7 +9,7 @@ use serde_json::{json, Value as Json};
 
 use super::validators;
 use crate::frontmatter::{self, Format};
-use crate::model::{Attribute, Attributes, DiagKind, Field, FieldOrigin, Fields, Text, TextForm};
+use crate::model::{Attributes, AttributesBuilder, DiagKind, Field, FieldOrigin, Fields, Text, TextForm};
 use crate::py;
 use crate::yaml::{self, Map, Node, Value};
 
@@ -395,17 +395,15 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str, path: &Path, texts: TextFor
     };
     fields.push(Field::shared("metadata", Json::Object(metadata), origin));
 
-    let attributes: Vec<Attribute> = fm
-        .map
-        .entries
-        .iter()
-        .map(|(k, v)| Attribute::new(&py::str_of(&k.value), k.span.line + fm.line_offset, v.value.to_json()))
-        .collect();
+    let mut attributes = AttributesBuilder::default();
+    for (k, v) in &fm.map.entries {
+        attributes.push(&py::str_of(&k.value), k.span.line + fm.line_offset, &v.value.to_json());
+    }
     Ok(Definition {
         name,
         description,
         fields: fields.into(),
-        attributes: attributes.into(),
+        attributes: attributes.finish(),
         system_prompt: Text::from_file(texts, path, bytes, split.body),
     })
 }

@@ -12,7 +12,7 @@ use serde_json::Value as Json;
 
 use super::schema::{self, FIELDS};
 use crate::discover::ReadError;
-use crate::model::{Attribute, Attributes, CompactJson, DiagKind, FieldOrigin, Text, TextError, TextForm};
+use crate::model::{Attributes, AttributesBuilder, CompactJson, DiagKind, FieldOrigin, Text, TextError, TextForm};
 use crate::yaml::{self, Value};
 
 /// A file's body. The command line holds it, shared with the user message when it
@@ -305,7 +305,7 @@ pub fn parse_agent(
     };
     let mut written: Vec<u8> = Vec::new();
     let mut validated = Vec::new();
-    let mut attributes = Vec::new();
+    let mut attributes = AttributesBuilder::default();
     let mut missing_name = true;
     for (key_node, value_node) in &entries {
         let Value::Str(key) = &key_node.value else {
@@ -318,7 +318,7 @@ pub fn parse_agent(
             ));
         };
         let line = key_node.span.line;
-        let attribute = Attribute::new(key.as_str(), line, value_node.value.to_json());
+        let written_value = value_node.value.to_json();
         let Some(i) = schema::index_of(key) else {
             return Err(validation(
                 path,
@@ -332,11 +332,11 @@ pub fn parse_agent(
         if *key == "name" {
             missing_name = false;
         }
-        if !same_in_order(&attribute.value, &value) {
-            validated.push((attributes.len() as u32, CompactJson::from(value)));
+        if !same_in_order(&written_value, &value) {
+            validated.push((written.len() as u32, CompactJson::from(value)));
         }
         written.push(i as u8);
-        attributes.push(attribute);
+        attributes.push(key.as_str(), line, &written_value);
     }
     if missing_name {
         return Err(validation(path, Some(1), "name: Field required"));
@@ -348,27 +348,26 @@ pub fn parse_agent(
         body: keep_body(body),
         body_line,
         body_at: u32::try_from(body_start + lead).ok(),
-        attributes: attributes.into(),
+        attributes: attributes.finish(),
     })
 }
 
 /// Equal with objects' keys in the same order too: the config keeps the order the
 /// validated value has.
-fn same_in_order(kept: &CompactJson, value: &Json) -> bool {
+fn same_in_order(kept: &Json, value: &Json) -> bool {
     match (kept, value) {
-        (CompactJson::Null, Json::Null) => true,
-        (CompactJson::Bool(a), Json::Bool(b)) => a == b,
+        (Json::Null, Json::Null) => true,
+        (Json::Bool(a), Json::Bool(b)) => a == b,
         // `-0.0 == 0.0`, but they print differently.
-        (CompactJson::Number(a), Json::Number(b)) => {
+        (Json::Number(a), Json::Number(b)) => {
             a == b && a.as_f64().map(f64::to_bits) == b.as_f64().map(f64::to_bits)
         }
-        (CompactJson::String(a), Json::String(b)) => **a == **b,
-        (CompactJson::Array(a), Json::Array(b)) => {
+        (Json::String(a), Json::String(b)) => a == b,
+        (Json::Array(a), Json::Array(b)) => {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_in_order(x, y))
         }
-        (CompactJson::Object(a), Json::Object(b)) => {
-            a.len() == b.len()
-                && a.iter().zip(b).all(|((ka, va), (kb, vb))| **ka == **kb && same_in_order(va, vb))
+        (Json::Object(a), Json::Object(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && same_in_order(va, vb))
         }
         _ => false,
     }

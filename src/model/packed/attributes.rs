@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
+use serde_json::Value as Json;
 
 use super::codec::{Reader, Writer};
 use crate::model::Attribute;
@@ -97,26 +98,53 @@ impl Iterator for Iter<'_> {
 
 impl ExactSizeIterator for Iter<'_> {}
 
-impl<A: Borrow<Attribute>> FromIterator<A> for Attributes {
-    fn from_iter<I: IntoIterator<Item = A>>(attributes: I) -> Attributes {
+/// Packs attributes as a file is read, from the values as serde_json has them: no
+/// [`Attribute`] is made.
+pub struct AttributesBuilder {
+    w: Writer,
+    len: u32,
+}
+
+impl Default for AttributesBuilder {
+    fn default() -> Self {
         // Room for the count, written once it is known.
-        let mut w = Writer { bytes: vec![0; 5] };
-        let mut len = 0u32;
-        for a in attributes {
-            let a = a.borrow();
-            len += 1;
-            w.text(&a.key);
-            w.varint(u64::from(a.line));
-            w.value(&a.value);
-        }
-        if len == 0 {
+        AttributesBuilder { w: Writer { bytes: vec![0; 5] }, len: 0 }
+    }
+}
+
+impl AttributesBuilder {
+    pub fn push(&mut self, key: &str, line: u32, value: &Json) {
+        self.start(key, line);
+        self.w.json(value);
+    }
+
+    fn start(&mut self, key: &str, line: u32) {
+        self.len += 1;
+        self.w.text(key);
+        self.w.varint(u64::from(line));
+    }
+
+    pub fn finish(mut self) -> Attributes {
+        if self.len == 0 {
             return Attributes(None);
         }
         let mut head = Writer::default();
-        head.varint(u64::from(len));
+        head.varint(u64::from(self.len));
         let start = 5 - head.bytes.len();
-        w.bytes[start..5].copy_from_slice(&head.bytes);
-        Attributes(Some(w.bytes[start..].into()))
+        self.w.bytes[start..5].copy_from_slice(&head.bytes);
+        Attributes(Some(self.w.bytes[start..].into()))
+    }
+}
+
+impl<A: Borrow<Attribute>> FromIterator<A> for Attributes {
+    fn from_iter<I: IntoIterator<Item = A>>(attributes: I) -> Attributes {
+        let mut builder = AttributesBuilder::default();
+        for a in attributes {
+            let a = a.borrow();
+            builder.start(&a.key, a.line);
+            builder.w.value(&a.value);
+        }
+        builder.finish()
     }
 }
 
@@ -172,5 +200,12 @@ mod tests {
         assert_eq!(packed, Attributes::from(attributes[..].to_vec()));
         assert_ne!(packed, Attributes::from(attributes[..2].to_vec()));
         assert!(Attributes::default().is_empty());
+        let mut built = AttributesBuilder::default();
+        for a in &attributes {
+            built.push(&a.key, a.line, &a.value.to_json());
+        }
+        let built = built.finish();
+        assert_eq!(built.0.as_deref(), packed.0.as_deref());
+        assert!(AttributesBuilder::default().finish().is_empty());
     }
 }

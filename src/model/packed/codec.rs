@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::Number;
+use serde_json::{Number, Value as Json};
 
 use super::statics;
 use crate::model::CompactJson;
@@ -77,6 +77,33 @@ impl Writer {
                 for (k, v) in entries.iter() {
                     self.text(k);
                     self.value(v);
+                }
+            }
+        }
+    }
+
+    /// As [`Writer::value`] writes the [`CompactJson`] made from `value`.
+    pub fn json(&mut self, value: &Json) {
+        match value {
+            Json::Null => self.byte(NULL),
+            Json::Bool(false) => self.byte(FALSE),
+            Json::Bool(true) => self.byte(TRUE),
+            Json::Number(n) => self.number(n),
+            Json::String(s) => {
+                self.byte(STRING);
+                self.text(s);
+            }
+            Json::Array(items) => {
+                self.byte(ARRAY);
+                self.varint(items.len() as u64);
+                items.iter().for_each(|item| self.json(item));
+            }
+            Json::Object(entries) => {
+                self.byte(OBJECT);
+                self.varint(entries.len() as u64);
+                for (k, v) in entries {
+                    self.text(k);
+                    self.json(v);
                 }
             }
         }
@@ -237,6 +264,11 @@ mod tests {
         let mut w = Writer::default();
         for v in &values {
             w.value(&CompactJson::from(v.clone()));
+            let mut direct = Writer::default();
+            direct.json(v);
+            let mut compact = Writer::default();
+            compact.value(&CompactJson::from(v.clone()));
+            assert_eq!(direct.bytes, compact.bytes);
             w.label(&Cow::Borrowed("a codec test label"));
             w.label(&Cow::Owned("made".into()));
         }

@@ -122,7 +122,8 @@ impl ExactSizeIterator for Iter<'_> {}
 
 impl<F: Borrow<Field>> FromIterator<F> for Fields {
     fn from_iter<I: IntoIterator<Item = F>>(fields: I) -> Fields {
-        let mut w = Writer::default();
+        let fields = fields.into_iter();
+        let mut w = Writer { bytes: Vec::with_capacity(32 * fields.size_hint().0) };
         let mut sources: Vec<Arc<str>> = Vec::new();
         let mut len = 0u64;
         for field in fields {
@@ -147,7 +148,7 @@ impl<F: Borrow<Field>> FromIterator<F> for Fields {
         if len == 0 {
             return Fields(None);
         }
-        let mut head = Writer::default();
+        let mut head = Writer { bytes: Vec::with_capacity(w.bytes.len() + 64) };
         head.varint(len);
         head.varint(sources.len() as u64);
         sources.iter().for_each(|s| head.text(s));

@@ -10,5 +10,5 @@ mod codec;
 mod fields;
 mod statics;
 
-pub use attributes::Attributes;
+pub use attributes::{Attributes, AttributesBuilder};
 pub use fields::Fields;

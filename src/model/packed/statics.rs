@@ -16,7 +16,13 @@ static TEXTS: [OnceLock<&'static str>; CAPACITY] = [const { OnceLock::new() }; C
 /// How many of [`TEXTS`] are set; taken to add one.
 static FILLED: Mutex<usize> = Mutex::new(0);
 
+/// Slots of [`RECENT`]: far more than the texts one framework packs.
+const RECENT_SLOTS: usize = 256;
+
 thread_local! {
+    /// The last text packed in each slot (by address), with its number: most labels
+    /// are found here, without hashing.
+    static RECENT: RefCell<[(usize, usize, u32); RECENT_SLOTS]> = const { RefCell::new([(0, 0, 0); RECENT_SLOTS]) };
     /// This thread's numbers by address: each text is looked up once in [`TEXTS`].
     static NUMBERS: RefCell<HashMap<(usize, usize), u32, FixedState>> =
         const { RefCell::new(HashMap::with_hasher(FixedState::with_seed(0))) };
@@ -25,14 +31,22 @@ thread_local! {
 /// The number of `text`, given it one if it has none; `None` when the table is full.
 pub fn number(text: &'static str) -> Option<u32> {
     let address = (text.as_ptr() as usize, text.len());
-    NUMBERS.with_borrow_mut(|numbers| {
+    // Literals lie close together: a multiplication spreads their addresses.
+    let slot = ((address.0 ^ address.1 << 48).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) % RECENT_SLOTS;
+    let (a, len, n) = RECENT.with_borrow(|recent| recent[slot]);
+    if (a, len) == address {
+        return Some(n);
+    }
+    let n = NUMBERS.with_borrow_mut(|numbers| {
         if let Some(&n) = numbers.get(&address) {
             return Some(n);
         }
         let n = register(text)?;
         numbers.insert(address, n);
         Some(n)
-    })
+    })?;
+    RECENT.with_borrow_mut(|recent| recent[slot] = (address.0, address.1, n));
+    Some(n)
 }
 
 fn register(text: &'static str) -> Option<u32> {
