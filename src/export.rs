@@ -23,7 +23,7 @@ pub fn report(r: &EcosystemReport) -> Json {
 
 /// The report, pretty-printed to `out`: byte for byte what
 /// `serde_json::to_writer_pretty` prints of [`document`], but with the agents printed
-/// on every core by [`pretty`] (serde_json's string escaping, a byte at a time, was a
+/// on every core by `pretty` (serde_json's string escaping, a byte at a time, was a
 /// quarter of an export of `large`), a few agents to a buffer. A batch at a time
 /// keeps the buffers few.
 pub fn write(r: &EcosystemReport, out: &mut dyn std::io::Write) -> serde_json::Result<()> {

@@ -256,7 +256,7 @@ impl FileCache {
         self.bytes(path, found, Hold::Kept).map(|(bytes, _)| bytes.into_shared())
     }
 
-    /// [`FileCache::read`], the bytes held for the pass ([`Hold::ForPass`]).
+    /// [`FileCache::read`], the bytes held for the pass (`Hold::ForPass`).
     pub fn read_for_pass(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
         let found = self.lookup(path)?;
         self.bytes(path, found, Hold::ForPass).map(|(bytes, _)| bytes.into_shared())
@@ -498,7 +498,7 @@ impl FileCache {
         }
     }
 
-    /// [`super::list_dir`], remembered.
+    /// `discover::list_dir`, remembered.
     pub fn list_dir(&self, dir: &Path) -> io::Result<Option<Arc<[DirEntry]>>> {
         let bytes = key_bytes(dir);
         let cached = lock(&self.answers).listings.get(bytes.as_ref()).cloned();

@@ -129,7 +129,7 @@ impl<'a> Files<'a> {
         self.kind(path) == Kind::Dir
     }
 
-    /// The folder's entries in Python's sorted order ([`super::list_dir`]).
+    /// The folder's entries in Python's sorted order (`discover::list_dir`).
     pub fn list_dir(&self, dir: &Path) -> io::Result<Option<Arc<[DirEntry]>>> {
         self.note(Asked::List, dir);
         self.cache.list_dir(dir)

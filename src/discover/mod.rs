@@ -205,7 +205,7 @@ pub fn hash_key(parts: impl std::hash::Hash) -> u64 {
 
 /// One entry of a folder. The file cache keeps the listings of a workspace's folders
 /// between loads, over a hundred thousand entries: the path is the one the cache's
-/// other holders share ([`path_key::PathTable`]), and the name takes no spare room.
+/// other holders share (`path_key::PathTable`), and the name takes no spare room.
 #[derive(Clone, Debug)]
 pub struct DirEntry {
     pub name: Box<str>,

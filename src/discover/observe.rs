@@ -34,7 +34,7 @@ pub enum Asked {
 }
 
 /// One question: its kind and the path it was about ([`clean`]; shared with the
-/// file cache's keys, see [`PathTable`]).
+/// file cache's keys, see `PathTable`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Observation {
     pub asked: Asked,

@@ -5,7 +5,7 @@
 //! - a cold load at once, with [`LoaderEvent::Progress`] while it runs;
 //! - watching every folder the frameworks searched (and the nearest existing parent
 //!   of the ones that do not exist yet), debouncing changes, and publishing a new
-//!   snapshot after each burst (see [`watch`]);
+//!   snapshot after each burst (see `watch`);
 //! - keeping one [`FileCache`] between loads, so a refresh re-reads only the files
 //!   whose size, modification time or inode changed ([`Loader::last_stats`]);
 //! - falling back to polling, with a visible [`WatchState`], when the operating

@@ -54,7 +54,7 @@ pub fn line(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Multi-line display text: `\n` is kept, everything else escaped as in [`line`]. A
+/// Multi-line display text: `\n` is kept, everything else escaped as in `line`. A
 /// `\r\n` pair is kept as one line break.
 pub fn text(s: &str) -> Cow<'_, str> {
     if !s.chars().any(|c| c != '\n' && needs_escape(c)) {

@@ -2,10 +2,10 @@
 //! `fast-agent` (the released loader, the default) and `agentcard-rfc` (the AgentCard
 //! RFC draft: bundles, inline history, instruction concatenation).
 //!
-//! Responsibilities: find the fast-agent home and its card folders ([`home`]), read
-//! each card file ([`parse`] / [`rfc`]), validate it ([`validate`], [`values`]),
+//! Responsibilities: find the fast-agent home and its card folders (`home`), read
+//! each card file (`parse` / `rfc`), validate it (`validate`, `values`),
 //! register the cards as the `FastAgent` registry does (duplicate names, tool cards
-//! replacing agent cards — [`registry`]), check workflow references and cycles, and
+//! replacing agent cards — `registry`), check workflow references and cycles, and
 //! turn the result into agents with per-field origins and hierarchy edges. Nothing
 //! is fetched, imported or run: `{{url:…}}` includes become diagnostics.
 //!
