@@ -2,23 +2,23 @@
 
 use std::borrow::Borrow;
 use std::fmt;
-use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 use serde_json::Value as Json;
 
 use super::codec::{Reader, Writer};
+use super::counted::Counted;
 use crate::model::Attribute;
 
 /// A definition's attributes in order, packed into one allocation: how many, then
 /// key, line and value of each. Reading one unpacks an [`Attribute`]. Cloning shares
 /// the bytes.
 #[derive(Clone, Default)]
-pub struct Attributes(Option<Arc<[u8]>>);
+pub struct Attributes(Counted);
 
 impl Attributes {
     pub fn len(&self) -> usize {
-        self.0.as_ref().map_or(0, |bytes| Reader::new(bytes).varint() as usize)
+        self.0.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -27,11 +27,7 @@ impl Attributes {
 
     /// Each attribute, unpacked.
     pub fn iter(&self) -> Iter<'_> {
-        let Some(bytes) = &self.0 else {
-            return Iter { reader: Reader::new(&[]), left: 0 };
-        };
-        let mut reader = Reader::new(bytes);
-        let left = reader.varint() as usize;
+        let (reader, left) = self.0.items();
         Iter { reader, left }
     }
 
@@ -100,17 +96,12 @@ impl ExactSizeIterator for Iter<'_> {}
 
 /// Packs attributes as a file is read, from the values as serde_json has them: no
 /// [`Attribute`] is made.
+#[derive(Default)]
 pub struct AttributesBuilder {
     w: Writer,
     len: u32,
 }
 
-impl Default for AttributesBuilder {
-    fn default() -> Self {
-        // Room for the count, written once it is known.
-        AttributesBuilder { w: Writer { bytes: vec![0; 5] }, len: 0 }
-    }
-}
 
 impl AttributesBuilder {
     pub fn push(&mut self, key: &str, line: u32, value: &Json) {
@@ -124,15 +115,8 @@ impl AttributesBuilder {
         self.w.varint(u64::from(line));
     }
 
-    pub fn finish(mut self) -> Attributes {
-        if self.len == 0 {
-            return Attributes(None);
-        }
-        let mut head = Writer::default();
-        head.varint(u64::from(self.len));
-        let start = 5 - head.bytes.len();
-        self.w.bytes[start..5].copy_from_slice(&head.bytes);
-        Attributes(Some(self.w.bytes[start..].into()))
+    pub fn finish(self) -> Attributes {
+        Attributes(Counted::new(u64::from(self.len), |_| {}, &self.w.bytes))
     }
 }
 
@@ -156,12 +140,7 @@ impl From<Vec<Attribute>> for Attributes {
 
 impl PartialEq for Attributes {
     fn eq(&self, other: &Attributes) -> bool {
-        let same = match (&self.0, &other.0) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
-            (None, None) => true,
-            _ => false,
-        };
-        same || (self.len() == other.len() && self.iter().eq(other.iter()))
+        self.0.same(&other.0) || self.0.same_bytes(&other.0) || (self.len() == other.len() && self.iter().eq(other.iter()))
     }
 }
 
@@ -205,7 +184,7 @@ mod tests {
             built.push(&a.key, a.line, &a.value.to_json());
         }
         let built = built.finish();
-        assert_eq!(built.0.as_deref(), packed.0.as_deref());
+        assert!(built.0.same_bytes(&packed.0));
         assert!(AttributesBuilder::default().finish().is_empty());
     }
 }

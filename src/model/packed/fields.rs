@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde::{Serialize, Serializer};
 
 use super::codec::{Reader, Writer};
+use super::counted::Counted;
 use crate::model::{Field, FieldOrigin, Provenance, Site};
 
 /// An agent's effective fields in order, packed into one allocation: how many, the
@@ -14,11 +15,11 @@ use crate::model::{Field, FieldOrigin, Provenance, Site};
 /// source number) and value. Reading one unpacks a [`Field`]. Cloning shares the
 /// bytes.
 #[derive(Clone, Default)]
-pub struct Fields(Option<Arc<[u8]>>);
+pub struct Fields(Counted);
 
 impl Fields {
     pub fn len(&self) -> usize {
-        self.0.as_ref().map_or(0, |bytes| Reader::new(bytes).varint() as usize)
+        self.0.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -27,12 +28,8 @@ impl Fields {
 
     /// Each field, unpacked.
     pub fn iter(&self) -> Iter<'_> {
-        let Some(bytes) = &self.0 else {
-            return Iter { sources: Vec::new(), reader: Reader::new(&[]), left: 0 };
-        };
-        let mut reader = Reader::new(bytes);
-        let left = reader.varint() as usize;
-        let sources = (0..reader.varint()).map(|_| Arc::from(reader.text())).collect();
+        let (mut reader, left) = self.0.items();
+        let sources = if left == 0 { Vec::new() } else { (0..reader.varint()).map(|_| Arc::from(reader.text())).collect() };
         Iter { sources, reader, left }
     }
 
@@ -56,11 +53,7 @@ impl Fields {
 
     /// Whether both are one packing (clones of each other): equal without unpacking.
     pub fn same(&self, other: &Fields) -> bool {
-        match (&self.0, &other.0) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        }
+        self.0.same(&other.0)
     }
 }
 
@@ -145,15 +138,11 @@ impl<F: Borrow<Field>> FromIterator<F> for Fields {
             }
             w.value(&f.value);
         }
-        if len == 0 {
-            return Fields(None);
-        }
-        let mut head = Writer { bytes: Vec::with_capacity(w.bytes.len() + 64) };
-        head.varint(len);
-        head.varint(sources.len() as u64);
-        sources.iter().for_each(|s| head.text(s));
-        head.bytes.extend_from_slice(&w.bytes);
-        Fields(Some(head.bytes.into()))
+        let head = |head: &mut Writer| {
+            head.varint(sources.len() as u64);
+            sources.iter().for_each(|s| head.text(s));
+        };
+        Fields(Counted::new(len, head, &w.bytes))
     }
 }
 

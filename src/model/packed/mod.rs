@@ -7,6 +7,7 @@
 
 mod attributes;
 mod codec;
+mod counted;
 mod fields;
 mod statics;
 
