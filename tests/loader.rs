@@ -19,7 +19,7 @@ use agentry::discover::{stem, suffix, Files};
 use agentry::frameworks::{Framework, LoadContext, RenderMode};
 use agentry::load::LoadOptions;
 use agentry::loader::{Loader, LoaderEvent, WatchMode, WatchState};
-use agentry::model::{Agent, Catalog, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir, Source, Status, TextForm};
+use agentry::model::{AgentRecord, Catalog, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir, Source, Status, TextForm};
 
 struct MdFiles;
 
@@ -38,7 +38,7 @@ impl Framework for MdFiles {
         for e in entries.iter().filter(|e| !e.is_dir && suffix(&e.name) == ".md") {
             let Ok(bytes) = cx.files.read(&e.path) else { continue };
             let body = String::from_utf8_lossy(&bytes).into_owned();
-            report.agents.push(Agent {
+            report.agents.push(AgentRecord {
                 ecosystem: "md",
                 name: stem(&e.name).to_string(),
                 source: Source::new(Scope::Project, &cx.roots.project, e.path.to_path_buf()),
@@ -52,7 +52,7 @@ impl Framework for MdFiles {
                 system_prompt: None,
                 messages: Default::default(),
                 edges: Default::default(),
-            });
+            }.into());
         }
         report
     }
@@ -93,7 +93,7 @@ impl Framework for Walker {
         for path in files {
             let Ok(bytes) = cx.files.read(&path) else { continue };
             let name = path.file_name().map(|n| stem(&n.to_string_lossy()).to_string()).unwrap_or_default();
-            report.agents.push(Agent {
+            report.agents.push(AgentRecord {
                 ecosystem: "walk",
                 name,
                 source: Source::new(Scope::Project, &cx.roots.project, path.clone()),
@@ -112,7 +112,7 @@ impl Framework for Walker {
                 system_prompt: None,
                 messages: Default::default(),
                 edges: Default::default(),
-            });
+            }.into());
         }
         report
     }

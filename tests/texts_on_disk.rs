@@ -28,6 +28,7 @@ fn load_case(case: &Path, ecosystem: &str, options: &BTreeMap<String, String>, t
 fn read_back(mut report: EcosystemReport) -> (EcosystemReport, usize) {
     let mut read = 0;
     for agent in &mut report.agents {
+        let agent: &mut agentry::model::AgentRecord = agent;
         if let Some(prompt) = agent.system_prompt.as_mut().filter(|p| p.as_held().is_none()) {
             let text = prompt.read().unwrap_or_else(|e| panic!("{}: {e}", agent.source.key())).into_owned();
             *prompt = Text::held(text);

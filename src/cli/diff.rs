@@ -459,7 +459,7 @@ mod tests {
     }
 
     fn agent(root: &Path, scope: Scope, rel: &str, status: Status, fields: &[(&str, Json)], prompt: &str) -> Agent {
-        Agent {
+        crate::model::AgentRecord {
             ecosystem: "openhands",
             name: "reviewer".into(),
             source: Source::new(scope, root, root.join(rel)),
@@ -477,6 +477,7 @@ mod tests {
             messages: Default::default(),
             edges: Default::default(),
         }
+        .into()
     }
 
     /// A project winner and a user definition it shadows, with their files.

@@ -165,7 +165,7 @@ mod tests {
     use serde_json::json;
 
     fn agent(fields: &[(&str, Json)]) -> Agent {
-        Agent {
+        crate::model::AgentRecord {
             ecosystem: "openhands",
             name: "a".into(),
             source: Source::new(Scope::Project, std::path::Path::new("/p"), "/p/a.md".into()),
@@ -183,6 +183,7 @@ mod tests {
             messages: Default::default(),
             edges: Default::default(),
         }
+        .into()
     }
 
     #[test]

@@ -160,9 +160,46 @@ pub struct Message {
     pub text: Text,
 }
 
-/// One definition of an agent, resolved.
+/// One definition of an agent, resolved: a shared handle on its [`AgentRecord`].
+///
+/// Shared because the same definition is held by a framework's memo, the report
+/// built from it and every snapshot after: each of them holds a pointer, not a copy
+/// of the record with its name, paths, rule and description (a copy per holder was
+/// about a tenth of the memory after loading a large workspace). Reading goes
+/// through `Deref`; writing (`DerefMut`) copies the record first when another holder
+/// shares it, so no holder sees another's change.
+#[derive(Clone, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Agent(Arc<AgentRecord>);
+
+impl std::ops::Deref for Agent {
+    type Target = AgentRecord;
+    fn deref(&self) -> &AgentRecord {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Agent {
+    fn deref_mut(&mut self) -> &mut AgentRecord {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl From<AgentRecord> for Agent {
+    fn from(record: AgentRecord) -> Agent {
+        Agent(Arc::new(record))
+    }
+}
+
+impl std::fmt::Debug for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// What one definition of an agent resolved to (held through [`Agent`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Agent {
+pub struct AgentRecord {
     pub ecosystem: &'static str,
     pub name: String,
     pub source: Source,
@@ -192,7 +229,14 @@ impl Agent {
     /// A definition with nothing resolved yet: no fields, no prompt, no links. The
     /// chain is the definition itself.
     pub fn new(ecosystem: &'static str, name: String, source: Source, status: Status, rule: String) -> Agent {
-        Agent {
+        AgentRecord::new(ecosystem, name, source, status, rule).into()
+    }
+}
+
+impl AgentRecord {
+    /// [`Agent::new`]'s record, for filling in before it is shared.
+    pub fn new(ecosystem: &'static str, name: String, source: Source, status: Status, rule: String) -> AgentRecord {
+        AgentRecord {
             ecosystem,
             name,
             chain: Arc::new([source.key()]),

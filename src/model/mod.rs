@@ -13,7 +13,7 @@ mod shared;
 mod source;
 mod text;
 
-pub use agent::{Agent, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Status};
+pub use agent::{Agent, AgentRecord, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Status};
 pub use catalog::{Catalog, EcosystemReport, SearchDir};
 pub use diagnostic::{DiagKind, Diagnostic, Severity};
 pub use json::CompactJson;

@@ -38,7 +38,7 @@ fn catalog(n: usize) -> Arc<Catalog> {
         let source =
             Source { scope: Scope::Project, path: PathBuf::from(format!("/w/project/{rel}")), rel, card: None };
         let status = if i % 3 == 0 { Status::Wins } else { Status::Shadowed };
-        reports[i % 4].agents.push(Agent {
+        reports[i % 4].agents.push(AgentRecord {
             ecosystem: eco,
             name: name.clone(),
             chain: std::sync::Arc::new([source.key()]),
@@ -56,7 +56,7 @@ fn catalog(n: usize) -> Arc<Catalog> {
             system_prompt: Some(format!("# {name}\n\nYou are a helpful agent.\n").into()),
             messages: Default::default(),
             edges: Default::default(),
-        });
+        }.into());
     }
     Arc::new(Catalog {
         generation: 1,

@@ -36,7 +36,7 @@ fn field(key: &str, value: serde_json::Value, provenance: Provenance, sites: &[(
 pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Status) -> Agent {
     let src = source(scope, rel);
     let key = src.key();
-    Agent {
+    AgentRecord {
         ecosystem: eco,
         name: name.into(),
         source: src,
@@ -60,6 +60,7 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
         messages: Arc::default(),
         edges: Arc::default(),
     }
+    .into()
 }
 
 /// The catalog; `extra` agents are added to the front of the OpenHands report (to
@@ -78,11 +79,12 @@ fn push_field(fields: &mut Fields, field: Arc<Field>) {
 
 pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     let mut reviewer = agent("openhands", "reviewer", Scope::Project, ".openhands/agents/reviewer.md", Status::Wins);
+    let key = reviewer.source.key();
     push_field(&mut reviewer.fields, field(
         "tools",
         json!(["read", "grep"]),
         Provenance::Own,
-        &[(&reviewer.source.key(), 4)],
+        &[(&key, 4)],
         "set in the file",
     ));
     let mut shadowed = agent("openhands", "reviewer", Scope::User, ".openhands/agents/reviewer.md", Status::Shadowed);
@@ -90,11 +92,12 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
     let mut fields: Vec<Field> = shadowed.fields.iter().collect();
     fields[1].value = json!("gpt-4o").into();
     shadowed.fields = fields.into();
+    let key = shadowed.source.key();
     push_field(&mut shadowed.fields, field(
         "tools",
         json!(["read", "bash"]),
         Provenance::Own,
-        &[(&shadowed.source.key(), 4)],
+        &[(&key, 4)],
         "set in the file",
     ));
     shadowed.system_prompt = Some("# reviewer\n\nYou review code quickly.\n- be kind\n".into());

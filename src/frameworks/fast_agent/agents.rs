@@ -12,7 +12,7 @@ use super::raw::Failure;
 use super::registry::Entry;
 use super::validate::{Card, Stored};
 use super::ID;
-use crate::model::{Agent, Edge, EdgeKind, Field, FieldOrigin, Fields, Message, Provenance, Site, Source, Status};
+use crate::model::{Agent, AgentRecord, Edge, EdgeKind, Field, FieldOrigin, Fields, Message, Provenance, Site, Source, Status};
 
 /// The attribute a stored key comes from, when it is not the key itself.
 fn attribute_of(key: &str) -> &[&str] {
@@ -182,7 +182,7 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
         .description
         .clone()
         .unwrap_or_else(|| card.headline.clone());
-    Agent {
+    AgentRecord {
         ecosystem: ID,
         name: card.name.clone(),
         source: l.source.clone(),
@@ -197,6 +197,7 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
         messages: entry.history.iter().map(|m| Message { role: m.role.clone(), label: None, text: m.text.as_str().into() }).collect(),
         edges: edges.into(),
     }
+    .into()
 }
 
 /// A file that failed to load: listed as `Invalid` so the explorer can show it; the
@@ -204,5 +205,5 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
 pub fn invalid(path: &Path, source: Source, failure: &Failure) -> Agent {
     let name = path.file_name().map(|n| crate::discover::stem(&n.to_string_lossy()).replace(' ', "_")).unwrap_or_default();
     let rule = format!("fast-agent rejects this file: {}", failure.message);
-    Agent { description: failure.message.clone(), ..Agent::new(ID, name, source, Status::Invalid, rule) }
+    AgentRecord { description: failure.message.clone(), ..AgentRecord::new(ID, name, source, Status::Invalid, rule) }.into()
 }

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages;
 use crate::model::{
-    normalize, Agent, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Scope, SearchDir, Severity, Status,
+    normalize, Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Scope, SearchDir, Severity, Status,
 };
 use resolve::{chain_keys, ByPath, Cover, Lookups, Resolver, SourceKey};
 use spec::{Problem, Setting};
@@ -424,7 +424,7 @@ impl Context<'_> {
         let description = first_line(&resolved.when_to_use)
             .or_else(|| listed.and_then(|l| first_line(&l.description)))
             .unwrap_or_default();
-        let agent = Agent {
+        let agent = AgentRecord {
             ecosystem: ID,
             name: resolved.name.clone(),
             source,
@@ -438,7 +438,8 @@ impl Context<'_> {
             system_prompt: Some(prompt),
             messages: Arc::default(),
             edges: edges.into(),
-        };
+        }
+        .into();
         Definition {
             agent,
             diagnostic: None,
@@ -504,11 +505,12 @@ impl Context<'_> {
                 crate::discover::stem(source.rel.rsplit('/').next().unwrap_or_default()).to_string()
             });
         let rule = format!("Kimi cannot load it: {message}");
-        let agent = Agent {
+        let agent = AgentRecord {
             description: format!("invalid: {}", problem.kind.as_str()),
             attributes: own.map(|f| f.spec().attributes.clone()).unwrap_or_default(),
-            ..Agent::new(ID, name, source.clone(), Status::Invalid, rule)
-        };
+            ..AgentRecord::new(ID, name, source.clone(), Status::Invalid, rule)
+        }
+        .into();
         (agent, diagnostic)
     }
 }

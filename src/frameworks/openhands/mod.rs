@@ -18,7 +18,7 @@ use super::{Framework, LoadContext, RenderMode};
 use crate::discover::fast_hash::HashMap;
 use crate::discover::{self, site_packages, ReadError};
 use crate::model::{
-    Agent, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Severity, Source, Status,
+    Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Severity, Source, Status,
 };
 
 pub struct OpenHands;
@@ -185,7 +185,7 @@ fn scan_folder(cx: &LoadContext, index: usize, folder: &Folder, entries: &[disco
 
 /// The agent a loaded file defines, before it is ranked: a winner with no rule yet.
 fn loaded_agent(def: &definition::Definition, source: Source, key: String) -> Agent {
-    Agent {
+    AgentRecord {
         ecosystem: ID,
         name: def.name.clone(),
         chain: Arc::new([key]),
@@ -200,6 +200,7 @@ fn loaded_agent(def: &definition::Definition, source: Source, key: String) -> Ag
         messages: Arc::default(),
         edges: Arc::default(),
     }
+    .into()
 }
 
 fn io_message(e: &ReadError) -> String {
