@@ -159,9 +159,8 @@ struct Context<'a> {
 /// chain is rebuilt from the files (see [`Resolver::chain`]), so a long chain is not
 /// kept once per definition besides the report.
 struct Definition {
-    /// Its agent, with an empty `chain` and, as its memo key names who lists it and
-    /// where it is, an empty `source` and, once resolved, an empty `rule`: the load
-    /// fills them in rather than keeping them twice ([`Loader::load_one`]).
+    /// Its agent as the report shows it, but for the `chain` of a chain too long to
+    /// keep ([`Loader::load_one`] fills it in).
     agent: Agent,
     /// Boxed: most definitions have none.
     diagnostic: Option<Box<Diagnostic>>,
@@ -242,10 +241,6 @@ impl Loader<'_, '_> {
         });
         self.covers.insert(resolve::path_slot(path), one.cover.clone());
         let mut agent = one.agent.clone();
-        agent.source = self.context.roots.source(path, self.context.builtins);
-        if agent.status == Status::Wins {
-            agent.rule = why_it_wins(listed.as_ref());
-        }
         if !one.chain_kept {
             let chain = self.chains.chain(path, one.chain_len);
             for file in &chain {
@@ -331,8 +326,11 @@ impl Context<'_> {
     ) -> Definition {
         let mut one = self.definition(files, path, listed, covers);
         self.keep_chain(files, path, &mut one);
-        let source = &mut one.agent.source;
-        (source.path, source.rel) = (PathBuf::new(), String::new());
+        // Its memo key names the file and who lists it, so the memo holds the agent
+        // as the report shows it, sharing one record with every snapshot.
+        if one.agent.status == Status::Wins {
+            one.agent.rule = why_it_wins(listed);
+        }
         one
     }
 
