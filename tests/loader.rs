@@ -46,7 +46,7 @@ impl Framework for MdFiles {
                 shadowed_by: None,
                 rule: "only definition".into(),
                 chain: Default::default(),
-                description: String::new(),
+                description: Default::default(),
                 fields: vec![Field::shared("body", body.into(), FieldOrigin::default("file text"))].into(),
                 attributes: Default::default(),
                 system_prompt: None,
@@ -101,7 +101,7 @@ impl Framework for Walker {
                 shadowed_by: None,
                 rule: "only definition".into(),
                 chain: Default::default(),
-                description: String::new(),
+                description: Default::default(),
                 fields: vec![Field::shared(
                     "body",
                     String::from_utf8_lossy(&bytes).into_owned().into(),

@@ -102,7 +102,7 @@ fn edit_and_measure(
 }
 
 fn description_of(c: &Catalog, name: &str) -> Option<String> {
-    c.agents().find(|a| a.name == name).map(|a| a.description.clone())
+    c.agents().find(|a| a.name == name).map(|a| a.description.to_string())
 }
 
 #[test]

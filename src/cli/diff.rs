@@ -467,7 +467,7 @@ mod tests {
             shadowed_by: None,
             rule: "the project is searched before the home folder".into(),
             chain: Default::default(),
-            description: String::new(),
+            description: Default::default(),
             fields: fields
                 .iter()
                 .map(|(k, v)| Field::shared(k.to_string(), v.clone(), FieldOrigin::default("test")))

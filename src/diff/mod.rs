@@ -173,7 +173,7 @@ mod tests {
             shadowed_by: None,
             rule: String::new(),
             chain: Default::default(),
-            description: String::new(),
+            description: Default::default(),
             fields: fields
                 .iter()
                 .map(|(k, v)| crate::model::Field::shared(k.to_string(), v.clone(), FieldOrigin::default("test")))

@@ -213,7 +213,8 @@ pub struct AgentRecord {
     // refresh that rebuilds a report copies pointers, not prompts and fields.
     /// Source keys from this definition up to its root ancestor.
     pub chain: Arc<[String]>,
-    pub description: String,
+    /// Shared with the parse it came from, which the loader keeps for refresh.
+    pub description: Arc<str>,
     /// Packed: read one by one, they unpack ([`Fields`]).
     pub fields: Fields,
     pub attributes: Attributes,
@@ -244,7 +245,7 @@ impl AgentRecord {
             status,
             shadowed_by: None,
             rule,
-            description: String::new(),
+            description: Arc::default(),
             fields: Fields::default(),
             attributes: Attributes::default(),
             system_prompt: None,

@@ -50,7 +50,8 @@ fn catalog(n: usize) -> Arc<Catalog> {
                 "{} agent for the {} team, number {i}",
                 WORDS[i % WORDS.len()],
                 WORDS[(i / 11) % WORDS.len()]
-            ),
+            )
+            .into(),
             fields: Default::default(),
             attributes: Default::default(),
             system_prompt: Some(format!("# {name}\n\nYou are a helpful agent.\n").into()),

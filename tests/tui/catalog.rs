@@ -49,7 +49,7 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
             Status::Invalid => "failed to load".into(),
         },
         chain: Arc::new([key.clone()]),
-        description: format!("{name} agent"),
+        description: format!("{name} agent").into(),
         fields: vec![
             field("name", json!(name), Provenance::Own, &[(&key, 2)], "set in the file"),
             field("model", json!("gpt-5"), Provenance::Own, &[(&key, 3)], "set in the file"),

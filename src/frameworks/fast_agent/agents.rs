@@ -205,5 +205,5 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
 pub fn invalid(path: &Path, source: Source, failure: &Failure) -> Agent {
     let name = path.file_name().map(|n| crate::discover::stem(&n.to_string_lossy()).replace(' ', "_")).unwrap_or_default();
     let rule = format!("fast-agent rejects this file: {}", failure.message);
-    AgentRecord { description: failure.message.clone(), ..AgentRecord::new(ID, name, source, Status::Invalid, rule) }.into()
+    AgentRecord { description: failure.message.clone().into(), ..AgentRecord::new(ID, name, source, Status::Invalid, rule) }.into()
 }

@@ -3,6 +3,7 @@
 //! the stored `AgentCardData` rendered as the oracle prints it (`fields`).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::{json, Map as JsonMap, Value as Json};
 
@@ -76,8 +77,9 @@ pub struct Card {
     pub instruction: Text,
     /// The instruction's first line that is not blank: the agent's description when
     /// the card has none.
-    pub headline: String,
-    pub description: Option<String>,
+    pub headline: Arc<str>,
+    /// Shared, as `headline`, with the agent built from the card.
+    pub description: Option<Arc<str>>,
     pub attributes: Attributes,
     pub message_files: Vec<PathBuf>,
     pub references: Vec<Reference>,
@@ -176,9 +178,9 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failu
         name,
         name_line: raw.line("name"),
         card_type,
-        headline: instruction.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string(),
+        headline: instruction.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().into(),
         instruction: Text::from_file(cx.texts, cx.path, cx.bytes, &instruction),
-        description,
+        description: description.map(Arc::from),
         attributes: attributes.finish(),
         message_files,
         references,

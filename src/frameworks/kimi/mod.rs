@@ -430,7 +430,7 @@ impl Context<'_> {
             shadowed_by: None,
             rule: String::new(),
             chain: Arc::default(),
-            description,
+            description: description.into(),
             fields: resolved.fields(self.key).into(),
             attributes: resolved.own.spec().attributes.clone(),
             system_prompt: Some(prompt),
@@ -504,7 +504,7 @@ impl Context<'_> {
             });
         let rule = format!("Kimi cannot load it: {message}");
         let agent = AgentRecord {
-            description: format!("invalid: {}", problem.kind.as_str()),
+            description: format!("invalid: {}", problem.kind.as_str()).into(),
             attributes: own.map(|f| f.spec().attributes.clone()).unwrap_or_default(),
             ..AgentRecord::new(ID, name, source.clone(), Status::Invalid, rule)
         }

@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde_json::{json, Value as Json};
 
@@ -17,7 +18,8 @@ use crate::yaml::{self, Map, Node, Value};
 #[derive(Clone)]
 pub struct Definition {
     pub name: String,
-    pub description: String,
+    /// Shared with every agent built from this parse.
+    pub description: Arc<str>,
     // Shared with every agent built from this parse (see `Agent`).
     pub fields: Fields,
     pub attributes: Attributes,
@@ -401,7 +403,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str, path: &Path, texts: TextFor
     }
     Ok(Definition {
         name,
-        description,
+        description: description.into(),
         fields: fields.into(),
         attributes: attributes.finish(),
         system_prompt: Text::from_file(texts, path, bytes, split.body),

@@ -561,7 +561,7 @@ impl<'a> Loader<'a> {
                     );
                 }
                 agent.status = Status::Invalid;
-                agent.description = format!("cannot be loaded: {}", e.message);
+                agent.description = format!("cannot be loaded: {}", e.message).into();
                 return (agent, vec![self.load_diagnostic(e, &key)], Arc::default());
             }
         };
@@ -592,9 +592,9 @@ impl<'a> Loader<'a> {
                 .map(str::trim)
                 .find(|l| !l.is_empty())
                 .unwrap_or_default()
-                .to_string()
+                .into()
         } else {
-            description.to_string()
+            description.into()
         };
         let mut diags = Vec::new();
         match render::prepare(&resolved.config, &resolved.body, inputs) {
