@@ -15,7 +15,8 @@
 use std::cell::Cell;
 use crate::discover::fast_hash::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::path_key::PathTable;
 
@@ -151,13 +152,14 @@ const FNV_PRIME: u64 = 0x100_0000_01b3;
 /// A Bloom filter of the paths a computation observed and every folder above them:
 /// a change at a path it does not hold touches none of the computation's questions.
 /// It lets a refresh pass over the thousands of unaffected definitions with two bit
-/// tests each instead of comparing every observation with every change.
+/// tests each instead of comparing every observation with every change. 128 bits:
+/// every record of a load keeps one, and most records hold a few paths.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct PathFilter([u64; 4]);
+pub struct PathFilter([u64; 2]);
 
 impl PathFilter {
     fn bits(hash: u64) -> [(usize, u64); 2] {
-        let bit = |h: u64| ((h as usize >> 6) & 3, 1u64 << (h & 63));
+        let bit = |h: u64| ((h as usize >> 6) & 1, 1u64 << (h & 63));
         [bit(hash), bit(hash >> 8)]
     }
 
@@ -194,6 +196,28 @@ impl PathFilter {
     }
 }
 
+/// A [`PathFilter`] made the first time it is asked for, kept in the record itself.
+/// Bit 0 of the first word marks it made (a filter may hold that bit anyway, which
+/// only adds a false positive); the second word is stored before the first, so a
+/// reader that sees the mark sees the whole filter.
+#[derive(Debug, Default)]
+struct LazyFilter([AtomicU64; 2]);
+
+const MADE: u64 = 1;
+
+impl LazyFilter {
+    fn get_or_init(&self, make: impl FnOnce() -> PathFilter) -> PathFilter {
+        let first = self.0[0].load(Ordering::Acquire);
+        if first & MADE != 0 {
+            return PathFilter([first, self.0[1].load(Ordering::Relaxed)]);
+        }
+        let f = make();
+        self.0[1].store(f.0[1], Ordering::Relaxed);
+        self.0[0].store(f.0[0] | MADE, Ordering::Release);
+        PathFilter([f.0[0] | MADE, f.0[1]])
+    }
+}
+
 /// The observations of one finished computation.
 #[derive(Debug, Default)]
 pub struct Observed {
@@ -201,10 +225,10 @@ pub struct Observed {
     /// The observations of the memoized results it reused or computed inside.
     pub parts: Box<[Arc<Observed>]>,
     /// Every path below, made when a refresh first asks (the fields are final by then).
-    /// Boxed: a load makes hundreds of thousands of records, and the box keeps each
-    /// at 48 bytes until a refresh asks (inline, each was 72, in the next larger
-    /// size of allocation).
-    filter: OnceLock<Box<PathFilter>>,
+    /// Inline and 16 bytes: a load makes hundreds of thousands of records, each one
+    /// allocation of 64 bytes with its shared count (with a 256-bit filter behind a
+    /// `OnceLock`, 96).
+    filter: LazyFilter,
 }
 
 const _: () = assert!(std::mem::size_of::<Observed>() == 48, "see `Observed::filter`");
@@ -214,19 +238,19 @@ impl Observed {
         Observed {
             own: own.into(),
             parts: parts.into(),
-            filter: OnceLock::new(),
+            filter: LazyFilter::default(),
         }
     }
 
     /// The paths observed here and in every part, with the folders above them.
-    pub fn filter(&self) -> &PathFilter {
+    pub fn filter(&self) -> PathFilter {
         self.filter.get_or_init(|| {
-            let mut f = Box::<PathFilter>::default();
+            let mut f = PathFilter::default();
             for o in &self.own {
                 f.insert_with_folders(&o.path);
             }
             for part in &self.parts {
-                f.union(part.filter());
+                f.union(&part.filter());
             }
             f
         })
@@ -240,7 +264,7 @@ impl Observed {
     /// [`Observed::touched_by`], deciding each shared part once (`seen`, by address):
     /// a search list reused by thousands of definitions is checked once per pass.
     pub fn touched_once(&self, changes: &Changes, seen: &mut HashMap<*const Observed, bool>) -> bool {
-        if !changes.may_touch(self.filter()) {
+        if !changes.may_touch(&self.filter()) {
             return false;
         }
         if self.own.iter().any(|o| o.touched_by(changes)) {
@@ -248,7 +272,7 @@ impl Observed {
         }
         for part in &self.parts {
             // Most parts are ruled out by their filter, without a look-up in `seen`.
-            if !changes.may_touch(part.filter()) {
+            if !changes.may_touch(&part.filter()) {
                 continue;
             }
             let key = Arc::as_ptr(part);
@@ -419,7 +443,7 @@ mod tests {
         }
         assert!(
             !Changes::new(&["/elsewhere/f.md".into()], Vec::new(), Vec::new())
-                .may_touch(whole.filter())
+                .may_touch(&whole.filter())
         );
     }
 
