@@ -15,10 +15,8 @@
 use std::borrow::{Borrow, Cow};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use crate::discover::fast_hash::HashSet;
-use crate::discover::lock;
 
 /// A path in the form its components give back (see the module documentation).
 #[derive(Clone, Debug)]
@@ -67,9 +65,11 @@ impl Borrow<[u8]> for PathKey {
 }
 
 /// One [`PathKey`] per path for as long as anything holds it (see the module
-/// documentation).
+/// documentation), in the process's table of shared paths
+/// ([`crate::model::shared_path`]), so the texts a snapshot keeps on disk name their
+/// files with the same allocation.
 #[derive(Default)]
-pub(crate) struct PathTable(Mutex<HashSet<PathKey>>);
+pub(crate) struct PathTable;
 
 impl PathTable {
     /// The key of `path`, shared with every other holder of it.
@@ -80,26 +80,14 @@ impl PathTable {
     /// [`PathTable::key`] of a path whose [`key_bytes`] are `bytes` (the caller
     /// looked it up by them already).
     pub(crate) fn key_of(&self, path: &Path, bytes: &[u8]) -> PathKey {
-        let mut keys = lock(&self.0);
-        if let Some(key) = keys.get(bytes) {
-            return key.clone();
-        }
-        let key = PathKey::new(path);
-        keys.insert(key.clone());
-        key
+        PathKey(crate::model::shared_path_by(bytes, || PathKey::new(path).0))
     }
 
     /// The key's path for `path`, which must be in key form (see [`in_key_form`]).
     pub(crate) fn shared(&self, path: PathBuf) -> Arc<Path> {
         let bytes = path.as_os_str().as_encoded_bytes();
         debug_assert!(in_key_form(bytes), "{path:?}");
-        let mut keys = lock(&self.0);
-        if let Some(key) = keys.get(bytes) {
-            return key.0.clone();
-        }
-        let key = PathKey(path.into());
-        keys.insert(key.clone());
-        key.0
+        crate::model::shared_path_by(bytes, || path.as_path().into())
     }
 
     /// [`PathTable::key`] of a path made [`super::observe::clean`], which is in key
@@ -116,7 +104,7 @@ impl PathTable {
 
     /// Forgets the paths nothing else holds any more.
     pub(crate) fn prune(&self) {
-        lock(&self.0).retain(|key| Arc::strong_count(&key.0) > 1);
+        crate::model::prune_shared_paths();
     }
 }
 
@@ -180,9 +168,7 @@ mod tests {
         let held = table.key(Path::new("/a/b"));
         assert!(Arc::ptr_eq(held.shared(), table.key(Path::new("/a//b/")).shared()));
         assert!(Arc::ptr_eq(held.shared(), table.key_of_clean(Path::new("/a/b")).shared()));
-        drop(table.key(Path::new("/a/c")));
         table.prune();
-        assert_eq!(lock(&table.0).len(), 1);
         assert!(Arc::ptr_eq(held.shared(), table.key(Path::new("/a/b")).shared()));
     }
 }

@@ -112,7 +112,7 @@ impl Text {
 
     fn stored(file: &Path, start: usize, text: &str) -> Text {
         Text(Kept::OnDisk(Arc::new(Stored {
-            file: file.into(),
+            file: super::shared_path(file),
             start: start as u64,
             len: text.len(),
             digest: digest(text.as_bytes()),
