@@ -164,7 +164,7 @@ mod tests {
     /// Equal paths, however spelled, get one shared key, kept while someone holds it.
     #[test]
     fn a_table_shares_one_key_per_path() {
-        let table = PathTable::default();
+        let table = PathTable;
         let held = table.key(Path::new("/a/b"));
         assert!(Arc::ptr_eq(held.shared(), table.key(Path::new("/a//b/")).shared()));
         assert!(Arc::ptr_eq(held.shared(), table.key_of_clean(Path::new("/a/b")).shared()));
