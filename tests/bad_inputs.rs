@@ -174,7 +174,7 @@ impl Loaded {
     #[track_caller]
     fn assert_loads(&self, eco: &str, rel: &str, name: &str) {
         let path = self.project.join(rel);
-        let agent = self.catalog.agents().find(|a| a.ecosystem == eco && a.source.path == path);
+        let agent = self.catalog.agents().find(|a| a.ecosystem == eco && *a.source.path == *path);
         let agent = agent.unwrap_or_else(|| panic!("{eco}: {rel} did not load\n{}", self.dump()));
         assert_eq!((agent.name.as_str(), agent.status), (name, Status::Wins), "{eco}: {rel}\n{}", self.dump());
     }
@@ -440,14 +440,14 @@ fn symlink_loops_dangling_links_and_links_outside_the_workspace() {
         // Followed as Python follows it: the file outside loads like any other
         // (fast-agent names it by its resolved path, tsugite by the link's name).
         let outsider = loaded.catalog.agents().find(|a| {
-            a.ecosystem == eco && (a.name == "outsider" || a.source.path == ws.path(&format!("{dir}/outside.{ext}")))
+            a.ecosystem == eco && (a.name == "outsider" || *a.source.path == *ws.path(&format!("{dir}/outside.{ext}")))
         });
         let outsider = outsider.unwrap_or_else(|| panic!("{eco}: the link outside did not load\n{}", loaded.dump()));
         assert_eq!(outsider.status, Status::Wins, "{eco}");
         // No link that leads nowhere becomes an agent.
         for name in ["self", "ping", "pong", "dangling"] {
             let rel = format!("{dir}/{name}.{ext}");
-            let agent = loaded.catalog.agents().find(|a| a.ecosystem == eco && a.source.path == ws.path(&rel));
+            let agent = loaded.catalog.agents().find(|a| a.ecosystem == eco && *a.source.path == *ws.path(&rel));
             assert!(agent.is_none_or(|a| a.status == Status::Invalid), "{eco}: {rel}\n{}", loaded.dump());
         }
     }

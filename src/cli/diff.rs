@@ -45,7 +45,7 @@ fn choose<'a>(catalog: &'a Catalog, name: &str, against: Option<&str>) -> Result
         let other = all
             .iter()
             .copied()
-            .find(|a| a.source.key() == s || a.source.path == Path::new(s) || a.source.rel == s)
+            .find(|a| a.source.key() == s || *a.source.path == *Path::new(s) || a.source.rel == s)
             .ok_or_else(|| {
                 let keys: Vec<String> = all.iter().map(|a| sanitize::line(&a.source.key()).into_owned()).collect();
                 format!(

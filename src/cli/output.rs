@@ -143,7 +143,7 @@ pub fn show(
     let chosen: Vec<&Agent> = match source {
         Some(s) => all
             .into_iter()
-            .filter(|a| a.source.key() == s || a.source.path == Path::new(s) || a.source.rel == s)
+            .filter(|a| a.source.key() == s || *a.source.path == *Path::new(s) || a.source.rel == s)
             .collect(),
         None => {
             let winners: Vec<_> = all.iter().copied().filter(|a| a.status.is_active()).collect();

@@ -1,5 +1,6 @@
 use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -73,7 +74,7 @@ impl Roots {
     /// A [`Source`] for a file, its scope found by [`Roots::locate`].
     pub fn source(&self, path: &Path, builtins: Option<&Path>) -> Source {
         let (scope, rel) = self.locate(path, builtins);
-        Source { scope, path: path.to_path_buf(), rel, card: None }
+        Source { scope, path: super::shared_path(path), rel, card: None }
     }
 }
 
@@ -82,8 +83,10 @@ impl Roots {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Source {
     pub scope: Scope,
-    /// The file as discovery built it (joined, not resolved through symlinks).
-    pub path: PathBuf,
+    /// The file as discovery built it (joined, not resolved through symlinks);
+    /// shared with the loader's cache and the texts kept on disk
+    /// ([`super::shared_path`]).
+    pub path: Arc<Path>,
     /// The path relative to the scope's root, with `/` separators.
     pub rel: String,
     pub card: Option<String>,
@@ -94,7 +97,7 @@ impl Source {
         let rel = plain_below(&path, root)
             .map(str::to_string)
             .unwrap_or_else(|| path.strip_prefix(root).map(posix).unwrap_or_else(|_| posix(&path)));
-        Source { scope, path, rel, card: None }
+        Source { scope, path: super::shared_path(&path), rel, card: None }
     }
 
     /// `SCOPE:PATH[#CARD]`, the identity used by the resolution report.
@@ -287,7 +290,7 @@ mod tests {
 
     #[test]
     fn a_key_matches_the_source_that_builds_it_and_no_other() {
-        let plain = Source { scope: Scope::User, path: "/h/a.md".into(), rel: "a.md".into(), card: None };
+        let plain = Source { scope: Scope::User, path: Path::new("/h/a.md").into(), rel: "a.md".into(), card: None };
         let card = Source { card: Some("x".into()), ..plain.clone() };
         for source in [&plain, &card] {
             assert!(source.key_is(&source.key()), "{}", source.key());

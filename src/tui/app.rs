@@ -586,7 +586,7 @@ impl App {
         let agent = index.agent(n);
         if self.focus == Pane::Sources {
             let o = *index.sources_of(n).get(self.sources.cursor)?;
-            return Some((index.agent(o).source.path.clone(), None));
+            return Some((index.agent(o).source.path.to_path_buf(), None));
         }
         if self.focus == Pane::Inherit {
             let field = agent.fields.get(self.fields.cursor);
@@ -595,11 +595,11 @@ impl App {
                     .by_source_key(agent.ecosystem, &site.source)
                     .map(|o| index.agent(o).source.path.clone())
                     .unwrap_or_else(|| agent.source.path.clone());
-                return Some((path, site.line));
+                return Some((path.to_path_buf(), site.line));
             }
         }
         let line = agent.attributes.lines().map(|(_, line)| line).min();
-        Some((agent.source.path.clone(), line))
+        Some((agent.source.path.to_path_buf(), line))
     }
 
     pub fn on_mouse(&mut self, mouse: MouseEvent) -> Option<Effect> {

@@ -100,7 +100,7 @@ impl Index {
                 by_key.insert_unique(hash, n as u32, |&m: &u32| agent_hash(&catalog, &agents, m as usize));
                 let next = groups.len() as u32;
                 name_group.push(*groups.entry((r, agent.name.as_str())).or_insert(next));
-                diagnostic_counts.push(per_path.get(agent.source.path.as_path()).copied().unwrap_or(0));
+                diagnostic_counts.push(per_path.get(&*agent.source.path).copied().unwrap_or(0));
                 haystacks.push(&haystack(agent));
             }
         }
@@ -175,7 +175,7 @@ impl Index {
         }
         (0..self.agents.len()).find(|&n| {
             let a = self.agent(n);
-            a.ecosystem == d.ecosystem && a.source.path == d.path
+            a.ecosystem == d.ecosystem && *a.source.path == *d.path
         })
     }
 
@@ -326,7 +326,7 @@ mod tests {
     use crate::model::{EcosystemReport, Roots, Scope, Source};
 
     fn agent(ecosystem: &'static str, name: &str, rel: &str, card: Option<&str>, status: Status) -> Agent {
-        let source = Source { scope: Scope::Project, path: rel.into(), rel: rel.into(), card: card.map(str::to_string) };
+        let source = Source { scope: Scope::Project, path: std::path::Path::new(rel).into(), rel: rel.into(), card: card.map(str::to_string) };
         Agent::new(ecosystem, name.into(), source, status, String::new())
     }
 

@@ -36,7 +36,7 @@ fn catalog(n: usize) -> Arc<Catalog> {
         let name = format!("{}-{}-{}", WORDS[i % WORDS.len()], WORDS[(i / 7) % WORDS.len()], i / 3);
         let rel = format!("agents/team{}/{}.md", i % 97, name);
         let source =
-            Source { scope: Scope::Project, path: PathBuf::from(format!("/w/project/{rel}")), rel, card: None };
+            Source { scope: Scope::Project, path: PathBuf::from(format!("/w/project/{rel}")).into(), rel, card: None };
         let status = if i % 3 == 0 { Status::Wins } else { Status::Shadowed };
         reports[i % 4].agents.push(AgentRecord {
             ecosystem: eco,

@@ -18,7 +18,7 @@ fn source(scope: Scope, rel: &str) -> Source {
         Scope::Xdg => "/home/ada/.config".to_string(),
         Scope::Builtin => "/opt/venv/site-packages/fw/agents".to_string(),
     };
-    Source { scope, path: PathBuf::from(format!("{root}/{rel}")), rel: rel.to_string(), card: None }
+    Source { scope, path: PathBuf::from(format!("{root}/{rel}")).into(), rel: rel.to_string(), card: None }
 }
 
 fn field(key: &str, value: serde_json::Value, provenance: Provenance, sites: &[(&str, u32)], rule: &str) -> Arc<Field> {

@@ -195,7 +195,7 @@ fn source_of(cx: &LoadContext, path: &Path) -> Source {
         if real != given && path.starts_with(&real) && !path.starts_with(&given) {
             if let Ok(rest) = path.strip_prefix(&real) {
                 source = cx.roots.source(&given.join(rest), None);
-                source.path = path.to_path_buf();
+                source.path = crate::model::shared_path(path);
             }
             break;
         }

@@ -165,7 +165,7 @@ fn scan_folder(cx: &LoadContext, index: usize, folder: &Folder, entries: &[disco
             });
             let (agent, failure) = match &**parsed {
                 Err(f) => {
-                    let d = Diagnostic::error(ID, f.kind, &source.path, f.message.clone())
+                    let d = Diagnostic::error(ID, f.kind, &*source.path, f.message.clone())
                         .at(f.line, f.col)
                         .failing(key);
                     let name = discover::stem(source.rel.rsplit('/').next().unwrap_or_default())

@@ -147,7 +147,7 @@ impl<'a> Loader<'a> {
             plain
         } else {
             Source {
-                path: path.to_path_buf(),
+                path: crate::model::shared_path(path),
                 ..resolved
             }
         }
@@ -403,7 +403,7 @@ impl<'a> Loader<'a> {
     fn inheritance_folders(&self, agents: &[Agent], lookups: &inherit::Lookups) -> Box<[Arc<Path>]> {
         let mut folders: Vec<Arc<Path>> = Vec::new();
         for a in agents {
-            for p in std::iter::once(a.source.path.clone())
+            for p in std::iter::once(a.source.path.to_path_buf())
                 .chain(a.chain.iter().skip(1).filter_map(|k| self.path_of_key(k)))
             {
                 if let Some(parent) = lookups

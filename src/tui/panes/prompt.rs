@@ -37,7 +37,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(outer, area);
     let mut lines: Vec<Line> = Vec::new();
     let errors =
-        app.all_diagnostics().into_iter().filter(|d| d.kind == DiagKind::Template && d.path == agent.source.path);
+        app.all_diagnostics().into_iter().filter(|d| d.kind == DiagKind::Template && *d.path == *agent.source.path);
     for d in errors {
         let at = d.line.map(|l| format!("line {l}: ")).unwrap_or_default();
         lines.push(Line::from(vec![

@@ -17,7 +17,7 @@ pub fn leaf_files(c: &Catalog) -> Vec<(&'static str, PathBuf)> {
             r.agents
                 .iter()
                 .filter(|a| a.status != Status::Invalid && !parents.contains(a.source.key().as_str()))
-                .map(|a| a.source.path.clone())
+                .map(|a| a.source.path.to_path_buf())
                 .find(|p| p.starts_with(&c.roots.project) && p.is_file())
                 .map(|p| (r.ecosystem, p))
         })
