@@ -82,7 +82,7 @@ fn file_text(path: &Path) -> String {
     }
 }
 
-/// What the model reads from a definition ([`Agent::model_text`]), empty when unknown;
+/// What the model reads from a definition ([`AgentRecord::model_text`](crate::model::AgentRecord::model_text)), empty when unknown;
 /// a prompt that cannot be read shows as the reason.
 fn model_text(a: &Agent) -> String {
     match a.model_text() {

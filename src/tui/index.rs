@@ -121,7 +121,7 @@ impl Index {
         }
     }
 
-    /// The agent whose id (`ecosystem:source key`, as [`Agent::id`]) is given.
+    /// The agent whose id (`ecosystem:source key`, as [`AgentRecord::id`](crate::model::AgentRecord::id)) is given.
     pub fn by_id(&self, id: &str) -> Option<usize> {
         // Framework names hold no `:`, so the id's first one ends the ecosystem.
         let (ecosystem, key) = id.split_once(':')?;
