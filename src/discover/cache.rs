@@ -447,9 +447,9 @@ impl FileCache {
         if let Some(k) = lock(&self.answers).kinds.get(bytes.as_ref()) {
             return *k;
         }
+        // Not kept: the listing keeps telling it (a workspace's looks for names in
+        // several folders were two hundred thousand kinds, each also keeping its path).
         if let Some(kind) = self.kind_from_listing(path) {
-            let key = self.paths.key_of(path, &bytes);
-            lock(&self.answers).kinds.insert(key, kind);
             return kind;
         }
         let kind = match std::fs::metadata(path) {
@@ -469,12 +469,16 @@ impl FileCache {
     /// yet, a symlink (its target decides), a name that is not plain, or a file
     /// system whose names may not match byte for byte.
     fn kind_from_listing(&self, path: &Path) -> Option<Kind> {
+        Self::listed_kind(&lock(&self.answers), path)
+    }
+
+    /// [`FileCache::kind_from_listing`] in `answers`.
+    fn listed_kind(answers: &Answers, path: &Path) -> Option<Kind> {
         if !cfg!(target_os = "linux") || path.as_os_str().as_encoded_bytes().ends_with(b"/") {
             return None;
         }
         let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else { return None };
         let name = name.to_str().filter(|n| *n != "." && *n != "..")?;
-        let answers = lock(&self.answers);
         match answers.listings.get(key_bytes(folder).as_ref())? {
             // Not a folder (missing, a file, a dangling link): nothing is below it.
             Ok(None) => Some(Kind::Missing),
@@ -769,8 +773,10 @@ impl FileCache {
             }
             // A symlink made or removed changes where the path resolves to.
             let link_changed = known.flatten().map(|(_, link)| link) != now.map(|(_, link)| link);
-            let kind_before = answers.kinds.get(key_bytes(path).as_ref());
-            if kind_before != Some(&kind_now) || link_changed {
+            // As [`FileCache::kind`] answered it: kept, or told by the listing.
+            let kind_before =
+                answers.kinds.get(key_bytes(path).as_ref()).copied().or_else(|| Self::listed_kind(&answers, path));
+            if kind_before != Some(kind_now) || link_changed {
                 restated.push(path.clone());
             }
             // Its folder's listing knew it as a plain non-folder, and it is a file now
