@@ -35,12 +35,12 @@ impl Framework for MdFiles {
         let dir = cx.roots.project.join(".agents/agents");
         report.searched.push(SearchDir { scope: Scope::Project, path: dir.clone(), role: "the only folder".into() });
         let Ok(Some(entries)) = cx.files.list_dir(&dir) else { return report };
-        for e in entries.iter().filter(|e| !e.is_dir && suffix(&e.name) == ".md") {
+        for e in entries.iter().filter(|e| !e.is_dir && suffix(&e.name()) == ".md") {
             let Ok(bytes) = cx.files.read(&e.path) else { continue };
             let body = String::from_utf8_lossy(&bytes).into_owned();
             report.agents.push(AgentRecord {
                 ecosystem: "md",
-                name: stem(&e.name).to_string(),
+                name: stem(&e.name()).to_string(),
                 source: Source::new(Scope::Project, &cx.roots.project, e.path.to_path_buf()),
                 status: Status::Wins,
                 shadowed_by: None,
@@ -68,7 +68,7 @@ fn walk_agents(files: Files, dir: &Path, out: &mut Vec<PathBuf>) {
     for e in entries.iter() {
         if e.is_dir {
             walk_agents(files, &e.path, out);
-        } else if suffix(&e.name) == ".agent" {
+        } else if suffix(&e.name()) == ".agent" {
             out.push(e.path.to_path_buf());
         }
     }

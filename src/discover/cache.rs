@@ -482,7 +482,7 @@ impl FileCache {
         match answers.listings.get(key_bytes(folder).as_ref())? {
             // Not a folder (missing, a file, a dangling link): nothing is below it.
             Ok(None) => Some(Kind::Missing),
-            Ok(Some(entries)) => match entries.binary_search_by(|e| (*e.name).cmp(name)) {
+            Ok(Some(entries)) => match entries.binary_search_by(|e| e.cmp_name(name)) {
                 Err(_) => Some(Kind::Missing),
                 Ok(i) => {
                     let e = &entries[i];

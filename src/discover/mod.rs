@@ -12,6 +12,7 @@ mod path_key;
 pub mod observe;
 pub mod site_packages;
 
+use std::borrow::Cow;
 use std::io;
 use std::path::Path;
 use std::sync::Arc;
@@ -205,10 +206,9 @@ pub fn hash_key(parts: impl std::hash::Hash) -> u64 {
 
 /// One entry of a folder. The file cache keeps the listings of a workspace's folders
 /// between loads, over a hundred thousand entries: the path is the one the cache's
-/// other holders share (`path_key::PathTable`), and the name takes no spare room.
+/// other holders share (`path_key::PathTable`), and the name is read from it.
 #[derive(Clone, Debug)]
 pub struct DirEntry {
-    pub name: Box<str>,
     pub path: Arc<Path>,
     /// A folder, following symlinks (Python's `Path.is_dir()`).
     pub is_dir: bool,
@@ -216,6 +216,8 @@ pub struct DirEntry {
     pub is_file: bool,
     /// The entry itself is a symlink (`os.walk` does not enter linked folders).
     pub is_symlink: bool,
+    /// Its name is UTF-8 (it compares as its bytes: [`DirEntry::cmp_name`]).
+    utf8: bool,
 }
 
 /// The entries of a folder in Python's `sorted(Path.iterdir())` order (code-point order
@@ -243,12 +245,41 @@ fn list_dir(dir: &Path, paths: &path_key::PathTable) -> io::Result<Option<Vec<Di
             Some(t) if !t.is_symlink() => (t.is_dir(), t.is_file()),
             _ => std::fs::metadata(&path).map(|m| (m.is_dir(), m.is_file())).unwrap_or((false, false)),
         };
-        let name = entry.file_name().to_string_lossy().into();
         let path = if shared { paths.shared(path) } else { path.into() };
-        out.push(DirEntry { name, path, is_dir, is_file, is_symlink });
+        // The name read with the entry sorts the listing; the entry keeps only its path.
+        let (name, utf8) = match entry.file_name().into_string() {
+            Ok(name) => (name, true),
+            Err(raw) => (raw.to_string_lossy().into_owned(), false),
+        };
+        out.push((name, DirEntry { path, is_dir, is_file, is_symlink, utf8 }));
     }
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(Some(out))
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(Some(out.into_iter().map(|(_, entry)| entry).collect()))
+}
+
+/// The bytes after the last separator of an entry's path (its folder's joined with
+/// its name).
+fn name_bytes(path: &Path) -> &[u8] {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let last = if cfg!(windows) { bytes.iter().rposition(|b| matches!(b, b'/' | b'\\')) } else { memchr::memrchr(b'/', bytes) };
+    &bytes[last.map_or(0, |i| i + 1)..]
+}
+
+impl DirEntry {
+    /// The entry's name, lossy where it is not UTF-8 (as Python's `str` of it).
+    pub fn name(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(name_bytes(&self.path))
+    }
+
+    /// The entry's name compared with `name`, as the listing is sorted: a look-up by
+    /// name searches a listing with this, without decoding each name it passes.
+    pub fn cmp_name(&self, name: &str) -> std::cmp::Ordering {
+        if self.utf8 {
+            name_bytes(&self.path).cmp(name.as_bytes())
+        } else {
+            (*self.name()).cmp(name)
+        }
+    }
 }
 
 /// Python's `Path.suffix`: the last `.xxx` of the name, empty for names without one or

@@ -106,7 +106,7 @@ pub fn settings(project: &Path, env: &Env, files: Files) -> Settings {
 /// directly holds a regular file with a card extension.
 pub fn holds_card_file(files: Files, folder: &Path) -> bool {
     match files.list_dir(folder) {
-        Ok(Some(entries)) => entries.iter().any(|e| !e.is_dir && files.is_file(&e.path) && FileKind::of(&e.name).is_some()),
+        Ok(Some(entries)) => entries.iter().any(|e| !e.is_dir && files.is_file(&e.path) && FileKind::of(&e.name()).is_some()),
         _ => false,
     }
 }
@@ -120,7 +120,7 @@ pub fn card_files(root: &Path, files: Files, skipped: &mut Vec<Diagnostic>) -> s
     Ok(entries
         .iter()
         .filter(|e| !e.is_dir && files.is_file(&e.path))
-        .filter(|e| match FileKind::of(&e.name) {
+        .filter(|e| match FileKind::of(&e.name()) {
             Some(FileKind::Yaml) => true,
             Some(FileKind::Markdown) => match look(files, &e.path, FileKind::Markdown) {
                 Ok(look) => look.markdown_card,

@@ -99,11 +99,11 @@ impl<'s> Ahead<'s> {
         }
         for entry in listing.iter() {
             if entry.is_dir {
-                if !entry.is_symlink && &*entry.name != ".git" {
+                if !entry.is_symlink && &*entry.name() != ".git" {
                     let path = entry.path.to_path_buf();
                     scope.spawn(move |scope| self.look_below(scope, path));
                 }
-            } else if is_yaml(&entry.name) && files.is_file(&entry.path) {
+            } else if is_yaml(&entry.name()) && files.is_file(&entry.path) {
                 let _ = sniffed(files, &entry.path, self.bodies);
             }
         }
@@ -151,11 +151,11 @@ fn yaml_files(files: Files, project: &Path) -> Vec<Met> {
             }
             // `os.walk` sorts a symlinked folder among the folders but does not enter it.
             if entry.is_dir {
-                if !entry.is_symlink && &*entry.name != ".git" {
-                    subdirs.push((&entry.name, &entry.path));
+                if !entry.is_symlink && &*entry.name() != ".git" {
+                    subdirs.push((entry.name(), &entry.path));
                 }
-            } else if is_yaml(&entry.name) {
-                names.push((&entry.name, &entry.path));
+            } else if is_yaml(&entry.name()) {
+                names.push((entry.name(), &entry.path));
             }
         }
         names.sort();

@@ -69,7 +69,7 @@ fn shell() -> String {
 /// Up to `width` entries, folders first then by name, and the total count.
 fn collect_entries(files: Files, dir: &Path, width: usize) -> std::io::Result<(Vec<(String, bool)>, usize)> {
     let listing = files.list_dir(dir)?.ok_or_else(|| std::io::Error::other("not a folder"))?;
-    let mut all: Vec<(String, bool)> = listing.iter().map(|e| (e.name.to_string(), e.is_dir)).collect();
+    let mut all: Vec<(String, bool)> = listing.iter().map(|e| (e.name().into_owned(), e.is_dir)).collect();
     all.sort_by(|a, b| (!a.1, &a.0).cmp(&(!b.1, &b.0)));
     let total = all.len();
     all.truncate(width);

@@ -134,13 +134,14 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
 /// The outcomes of the agent files among a folder's `entries`, in order.
 fn scan_folder(cx: &LoadContext, index: usize, folder: &Folder, entries: &[discover::DirEntry]) -> Vec<Scanned> {
     let is_agent_file = |e: &&discover::DirEntry| {
-        !e.is_dir && discover::suffix(&e.name).eq_ignore_ascii_case(".md") && &*e.name != "README.md" && &*e.name != "readme.md"
+        !e.is_dir && { let name = e.name(); discover::suffix(&name).eq_ignore_ascii_case(".md") && name != "README.md" && name != "readme.md" }
     };
     let files: Vec<&discover::DirEntry> = entries.iter().filter(is_agent_file).collect();
     files
         .into_par_iter()
         .map(|e| {
-            let stem = discover::stem(&e.name);
+            let name = e.name();
+            let stem = discover::stem(&name);
             let source = Source::new(folder.scope, &folder.base, e.path.to_path_buf());
             // Parsed once per version of the file: a reload re-parses only what changed.
             // Parsing is the whole resolution (OpenHands has no inheritance), so the

@@ -273,8 +273,8 @@ pub fn md_stems(files: Files, dir: &Path) -> Result<Vec<String>, std::io::Error>
     };
     Ok(entries
         .iter()
-        .filter(|e| e.name.ends_with(".md"))
-        .map(|e| crate::discover::stem(&e.name).to_string())
+        .filter(|e| e.name().ends_with(".md"))
+        .map(|e| crate::discover::stem(&e.name()).to_string())
         .collect())
 }
 
