@@ -17,7 +17,6 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-
 /// A path in the form its components give back (see the module documentation).
 #[derive(Clone, Debug)]
 pub(crate) struct PathKey(Arc<Path>);
