@@ -12,7 +12,7 @@ mod pretty;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value as Json;
 
-use crate::model::{Agent, CompactJson, Diagnostic, EcosystemReport, Field, Severity, Status, Text};
+use crate::model::{Agent, CompactJson, DiagKind, Diagnostic, EcosystemReport, Field, Severity, Text};
 
 pub const FORMAT: &str = "agentry.resolution/1";
 
@@ -110,6 +110,8 @@ struct ErrorEntry<'a> {
     kind: &'static str,
     message: &'a str,
     line: Option<u32>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    fatal: bool,
 }
 
 impl AgentEntry<'_> {
@@ -192,14 +194,14 @@ pub fn document(r: &EcosystemReport) -> Document<'_> {
 
 /// Whether the document lists the agent: a file that failed to load is an error.
 fn listed(a: &Agent) -> bool {
-    a.status != Status::Invalid
+    !a.status.is_unloaded()
 }
 
 fn agent_entry(a: &Agent) -> AgentEntry<'_> {
     AgentEntry {
         name: &a.name,
         source: a.source.key(),
-        status: if a.status.is_active() { "active" } else { "shadowed" },
+        status: a.status.report_word(),
         shadowed_by: &a.shadowed_by,
         chain: &a.chain,
         fields: Fields(a.fields.iter().collect()),
@@ -208,10 +210,11 @@ fn agent_entry(a: &Agent) -> AgentEntry<'_> {
 }
 
 fn error_entry(d: &Diagnostic) -> Option<ErrorEntry<'_>> {
-    if d.severity != Severity::Error {
+    // A skipped file is no error of the workspace, but the report lists it as one.
+    if d.severity != Severity::Error && d.kind != DiagKind::Skipped {
         return None;
     }
-    Some(ErrorEntry { source: d.source.as_deref()?, kind: d.kind.as_str(), message: &d.message, line: d.line })
+    Some(ErrorEntry { source: d.source.as_deref()?, kind: d.kind.as_str(), message: &d.message, line: d.line, fatal: d.fatal })
 }
 
 #[cfg(test)]
@@ -232,18 +235,13 @@ mod tests {
         let empty = std::env::temp_dir().join(format!("agentry-export-empty-{}", std::process::id()));
         std::fs::create_dir_all(&empty).unwrap();
         let mut compared = 0;
-        for ecosystem in ["openhands", "tsugite", "fast-agent", "kimi"] {
+        for ecosystem in crate::frameworks::all().iter().map(|f| f.id()) {
             let Ok(cases) = std::fs::read_dir(fixtures.join(ecosystem)) else { continue };
             for case in cases {
                 let case = case.unwrap().path();
                 let xdg = case.join("xdg");
                 let opts = LoadOptions {
-                    roots: Roots {
-                        project: case.join("project"),
-                        home: case.join("home"),
-                        xdg: if xdg.is_dir() { xdg } else { case.join("home/.config") },
-                        builtins: Some(empty.clone()),
-                    },
+                    roots: Roots::new(case.join("project"), case.join("home"), if xdg.is_dir() { xdg } else { case.join("home/.config") }, Some(empty.clone())),
                     ecosystems: vec![ecosystem.to_string()],
                     render: RenderMode::Export,
                     env: BTreeMap::new(),

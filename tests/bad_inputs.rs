@@ -80,12 +80,7 @@ impl Workspace {
 
     fn options(&self, render: RenderMode) -> LoadOptions {
         LoadOptions {
-            roots: Roots {
-                project: self.project(),
-                home: self.root.join("home"),
-                xdg: self.root.join("home/.config"),
-                builtins: Some(self.root.join("builtins")),
-            },
+            roots: Roots::new(self.project(), self.root.join("home"), self.root.join("home/.config"), Some(self.root.join("builtins"))),
             ecosystems: Vec::new(),
             render,
             env: BTreeMap::new(),

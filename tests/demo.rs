@@ -84,12 +84,7 @@ fn every_registered_framework_reads_the_demo_as_its_own_loader_does() {
             .map(|(_, p)| demo().join(SITE).join(p.rel_path))
             .unwrap_or_else(support::empty_dir);
         let opts = LoadOptions {
-            roots: Roots {
-                project: demo().join("project"),
-                home: demo().join("home"),
-                xdg: demo().join("home/.config"),
-                builtins: Some(builtins),
-            },
+            roots: Roots::new(demo().join("project"), demo().join("home"), demo().join("home/.config"), Some(builtins)),
             ecosystems: vec![id.to_string()],
             render: RenderMode::Export,
             env: BTreeMap::new(),

@@ -157,13 +157,8 @@ fn apply(project: &Path, step: &Step) {
 
 fn options(root: &Path, texts: TextForm) -> LoadOptions {
     LoadOptions {
-        roots: Roots {
-            project: root.join("project"),
-            home: root.join("home"),
-            xdg: root.join("home/.config"),
-            builtins: Some(root.join("builtins")),
-        },
-        ecosystems: vec!["openhands".into(), "tsugite".into(), "fast-agent".into(), "kimi".into()],
+        roots: Roots::new(root.join("project"), root.join("home"), root.join("home/.config"), Some(root.join("builtins"))),
+        ecosystems: Vec::new(),
         render: RenderMode::Export,
         env: BTreeMap::new(),
         options: BTreeMap::new(),

@@ -129,7 +129,7 @@ fn no_control_reaches_plain_text_output() {
     for shown in ["^[]0;pwned^G", "^[]52;c;SGVsbG8=^G", "<U+202E>", "<U+200B>", "<U+009B>"] {
         assert!(seen.contains(shown), "{shown} never shown:\n{seen}");
     }
-    for eco in ["openhands", "tsugite", "fast-agent", "kimi"] {
+    for eco in agentry::frameworks::all().iter().map(|f| f.id()) {
         assert!(seen.contains(eco), "{eco} missing:\n{seen}");
     }
     let _ = std::fs::remove_dir_all(&root);
@@ -139,7 +139,7 @@ fn no_control_reaches_plain_text_output() {
 fn json_output_escapes_controls_and_keeps_the_text() {
     let root = workspace("json");
     let mut runs: Vec<Vec<&str>> = text_runs().into_iter().filter(|r| r[0] != "diff" || r.len() == 2).collect();
-    runs.extend(["openhands", "tsugite", "fast-agent", "kimi"].map(|e| vec!["export", "--ecosystem", e]));
+    runs.extend(agentry::frameworks::all().iter().map(|f| vec!["export", "--ecosystem", f.id()]));
     let mut intact = false;
     for mut args in runs {
         args.push("--json");
@@ -169,12 +169,7 @@ fn explorer_screens(root: &Path) -> Vec<(String, String)> {
     use ratatui::{backend::TestBackend, layout::Rect, Terminal};
 
     let opts = agentry::load::LoadOptions {
-        roots: agentry::model::Roots {
-            project: root.join("project"),
-            home: root.join("home"),
-            xdg: root.join("home/.config"),
-            builtins: Some(root.join("builtins")),
-        },
+        roots: agentry::model::Roots::new(root.join("project"), root.join("home"), root.join("home/.config"), Some(root.join("builtins"))),
         ecosystems: Vec::new(),
         render: agentry::frameworks::RenderMode::Live { user_prompt: EVIL.to_string() },
         env: Default::default(),

@@ -33,12 +33,7 @@ impl Workspace {
         let empty = self.root.join("no-builtins");
         std::fs::create_dir_all(&empty).expect("mkdir");
         let opts = LoadOptions {
-            roots: Roots {
-                project: self.root.join("project"),
-                home: self.root.join("home"),
-                xdg: self.root.join("home/.config"),
-                builtins: Some(empty),
-            },
+            roots: Roots::new(self.root.join("project"), self.root.join("home"), self.root.join("home/.config"), Some(empty)),
             ecosystems: vec!["kimi".into()],
             render,
             env: BTreeMap::new(),

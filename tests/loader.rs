@@ -39,6 +39,7 @@ impl Framework for MdFiles {
             let Ok(bytes) = cx.files.read(&e.path) else { continue };
             let body = String::from_utf8_lossy(&bytes).into_owned();
             report.agents.push(AgentRecord {
+                undocumented_order: None,
                 ecosystem: "md",
                 name: stem(&e.name()).to_string(),
                 source: Source::new(Scope::Project, &cx.roots.project, e.path.to_path_buf()),
@@ -94,6 +95,7 @@ impl Framework for Walker {
             let Ok(bytes) = cx.files.read(&path) else { continue };
             let name = path.file_name().map(|n| stem(&n.to_string_lossy()).to_string()).unwrap_or_default();
             report.agents.push(AgentRecord {
+                undocumented_order: None,
                 ecosystem: "walk",
                 name,
                 source: Source::new(Scope::Project, &cx.roots.project, path.clone()),
@@ -154,7 +156,7 @@ impl Drop for Workspace {
 
 fn options_for(project: &Path, home: &Path) -> LoadOptions {
     LoadOptions {
-        roots: Roots { project: project.into(), home: home.into(), xdg: home.join(".config"), builtins: None },
+        roots: Roots::new(project.into(), home.into(), home.join(".config"), None),
         ecosystems: Vec::new(),
         render: RenderMode::Export,
         env: BTreeMap::new(),

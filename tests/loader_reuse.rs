@@ -43,12 +43,7 @@ impl Workspace {
 
     fn options(&self, ecosystem: &str) -> LoadOptions {
         LoadOptions {
-            roots: Roots {
-                project: self.root.join("project"),
-                home: self.root.join("home"),
-                xdg: self.root.join("home/.config"),
-                builtins: Some(self.root.join("builtins")),
-            },
+            roots: Roots::new(self.root.join("project"), self.root.join("home"), self.root.join("home/.config"), Some(self.root.join("builtins"))),
             ecosystems: vec![ecosystem.to_string()],
             render: RenderMode::Export,
             env: BTreeMap::new(),

@@ -117,7 +117,7 @@ fn no_subcommand_changes_a_file_of_the_workspace() {
 
     let mut runs: Vec<Vec<String>> = Vec::new();
     let plain = |args: &[&str]| args.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    for eco in ["openhands", "tsugite", "fast-agent", "kimi"] {
+    for eco in agentry::frameworks::all().iter().map(|f| f.id()) {
         runs.push(plain(&["export", "--ecosystem", eco]));
     }
     runs.push(plain(&["list"]));

@@ -26,12 +26,7 @@ fn write(path: &Path, bytes: &[u8]) {
 
 fn report(dir: &Path) -> agentry::model::EcosystemReport {
     let opts = LoadOptions {
-        roots: Roots {
-            project: dir.join("project"),
-            home: dir.join("home"),
-            xdg: dir.join("home/.config"),
-            builtins: Some(dir.join("builtin")),
-        },
+        roots: Roots::new(dir.join("project"), dir.join("home"), dir.join("home/.config"), Some(dir.join("builtin"))),
         ecosystems: vec!["tsugite".into()],
         render: RenderMode::Export,
         env: BTreeMap::new(),

@@ -60,12 +60,7 @@ fn every_change_shows_in_the_next_snapshot_with_the_selection_kept() {
         agent_file(&agents, name, &format!("{name} v1"));
     }
     let opts = LoadOptions {
-        roots: Roots {
-            project: root.join("project"),
-            home: root.join("home"),
-            xdg: root.join("home/.config"),
-            builtins: Some(root.join("builtins")),
-        },
+        roots: Roots::new(root.join("project"), root.join("home"), root.join("home/.config"), Some(root.join("builtins"))),
         ecosystems: vec!["openhands".into()],
         render: RenderMode::Live { user_prompt: String::new() },
         env: BTreeMap::new(),

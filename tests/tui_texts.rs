@@ -59,12 +59,7 @@ fn the_prompt_pane_waits_for_the_reader_then_shows_the_text_or_why_not() {
     let file = agents.join("reviewer.md");
     std::fs::write(&file, format!("---\nname: reviewer\n---\n\n{PROMPT}\n")).expect("write");
     let opts = LoadOptions {
-        roots: Roots {
-            project: root.join("project"),
-            home: root.join("home"),
-            xdg: root.join("home/.config"),
-            builtins: Some(support::empty_dir()),
-        },
+        roots: Roots::new(root.join("project"), root.join("home"), root.join("home/.config"), Some(support::empty_dir())),
         ecosystems: vec!["openhands".into()],
         render: RenderMode::Export,
         env: BTreeMap::new(),

@@ -25,9 +25,18 @@ pub struct Cli {
 
 #[derive(Args, Debug, Clone)]
 pub struct WorkspaceArgs {
-    /// The project folder (default: the current folder).
+    /// The project root (default: the nearest folder above the current one that
+    /// holds `.git`, else the current folder).
     #[arg(long, global = true, value_name = "DIR")]
     pub project: Option<PathBuf>,
+    /// The folder the tools are started in, relative to the project root (default:
+    /// the current folder when it is inside the project, else the project root).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// The user has not trusted (acknowledged) the project folder: tools that ask
+    /// first hold its agents.
+    #[arg(long, global = true)]
+    pub untrusted: bool,
     /// The home folder standing in for `~` (default: $HOME).
     #[arg(long, global = true, value_name = "DIR")]
     pub home: Option<PathBuf>,

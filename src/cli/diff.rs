@@ -460,6 +460,7 @@ mod tests {
 
     fn agent(root: &Path, scope: Scope, rel: &str, status: Status, fields: &[(&str, Json)], prompt: &str) -> Agent {
         crate::model::AgentRecord {
+            undocumented_order: None,
             ecosystem: "openhands",
             name: "reviewer".into(),
             source: Source::new(scope, root, root.join(rel)),
@@ -515,7 +516,7 @@ mod tests {
         ));
         let catalog = Catalog {
             generation: 1,
-            roots: Roots { project, home: home.clone(), xdg: home.join(".config"), builtins: None },
+            roots: Roots::new(project, home.clone(), home.join(".config"), None),
             reports: vec![std::sync::Arc::new(report)],
         };
         (Files(root), catalog)

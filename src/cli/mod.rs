@@ -48,8 +48,14 @@ pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOption
     let demo = if ws.demo { Some(demo_dir()?) } else { None };
     let cwd = std::env::current_dir()
         .map_err(|e| Failure::usage(format!("cannot read the current folder: {e}")))?;
-    let default_project = demo.as_ref().map(|d| d.join("project")).unwrap_or(cwd);
+    let cwd = normalize(&cwd);
+    let default_project = demo.as_ref().map(|d| d.join("project")).unwrap_or_else(|| repository_root(&cwd));
     let project = normalize(&ws.project.clone().unwrap_or(default_project));
+    let start = match &ws.cwd {
+        Some(dir) => normalize(&project.join(dir)),
+        None if demo.is_none() && cwd.starts_with(&project) => cwd.clone(),
+        None => project.clone(),
+    };
     let home = match (&ws.home, &demo) {
         (Some(h), _) => normalize(h),
         // The demo's home stands in for `~`; its XDG folder is `home/.config` below.
@@ -101,19 +107,27 @@ pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOption
         ]),
         None => std::env::vars().collect(),
     };
+    let mut roots = Roots::new(project, home, xdg, ws.builtins.as_deref().map(normalize));
+    roots.cwd = start;
+    roots.trusted = !ws.untrusted;
     Ok(LoadOptions {
-        roots: Roots {
-            project,
-            home,
-            xdg,
-            builtins: ws.builtins.as_deref().map(normalize),
-        },
+        roots,
         ecosystems: ws.ecosystems.clone(),
         render,
         env,
         options,
         texts: crate::model::TextForm::Held,
     })
+}
+
+/// The repository a folder is in, as the coding-agent tools find it: the nearest
+/// folder from `dir` up that holds `.git` (a folder, or a file in a worktree); `dir`
+/// itself when there is none.
+pub fn repository_root(dir: &std::path::Path) -> PathBuf {
+    dir.ancestors()
+        .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+        .unwrap_or(dir)
+        .to_path_buf()
 }
 
 /// The demo workspace (`project/` and `home/`). Looked for next to the executable

@@ -166,6 +166,7 @@ mod tests {
 
     fn agent(fields: &[(&str, Json)]) -> Agent {
         crate::model::AgentRecord {
+            undocumented_order: None,
             ecosystem: "openhands",
             name: "a".into(),
             source: Source::new(Scope::Project, std::path::Path::new("/p"), "/p/a.md".into()),

@@ -218,6 +218,8 @@ pub struct DirEntry {
     pub is_symlink: bool,
     /// Its name is UTF-8 (it compares as its bytes: [`DirEntry::cmp_name`]).
     utf8: bool,
+    /// Its place in the file system's own listing (`readdir` order).
+    pub listed: u32,
 }
 
 /// The entries of a folder in Python's `sorted(Path.iterdir())` order (code-point order
@@ -251,7 +253,8 @@ fn list_dir(dir: &Path, paths: &path_key::PathTable) -> io::Result<Option<Vec<Di
             Ok(name) => (name, true),
             Err(raw) => (raw.to_string_lossy().into_owned(), false),
         };
-        out.push((name, DirEntry { path, is_dir, is_file, is_symlink, utf8 }));
+        let listed = out.len() as u32;
+        out.push((name, DirEntry { path, is_dir, is_file, is_symlink, utf8, listed }));
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(Some(out.into_iter().map(|(_, entry)| entry).collect()))
@@ -280,6 +283,18 @@ impl DirEntry {
             (*self.name()).cmp(name)
         }
     }
+}
+
+/// A listing in the order a tool that reads `readdir` as it comes sees it: the file
+/// system's own order, or sorted byte order of the names under
+/// [`ListingOrder::Name`](crate::model::ListingOrder) (as the oracles pin it).
+pub fn in_listing_order(entries: &[DirEntry], order: crate::model::ListingOrder) -> Vec<&DirEntry> {
+    let mut out: Vec<&DirEntry> = entries.iter().collect();
+    match order {
+        crate::model::ListingOrder::Name => out.sort_by(|a, b| name_bytes(&a.path).cmp(name_bytes(&b.path))),
+        crate::model::ListingOrder::System => out.sort_by_key(|e| e.listed),
+    }
+    out
 }
 
 /// Python's `Path.suffix`: the last `.xxx` of the name, empty for names without one or

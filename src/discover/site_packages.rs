@@ -125,7 +125,7 @@ mod tests {
         let tmp = std::env::temp_dir().join(format!("agentry-sp-{}", std::process::id()));
         let site = tmp.join("p/.venv/lib/python3.12/site-packages");
         std::fs::create_dir_all(site.join("fw/agents")).unwrap();
-        let roots = Roots { project: tmp.join("p"), home: tmp.join("h"), xdg: tmp.join("x"), builtins: None };
+        let roots = Roots::new(tmp.join("p"), tmp.join("h"), tmp.join("x"), None);
         let pkg = Package { rel_path: "fw/agents", dist_prefix: "fw_pkg-", launchers: &[] };
         let env = Default::default();
         assert_eq!(find(&roots, &env, &pkg).0, None);

@@ -227,12 +227,7 @@ mod tests {
         std::fs::create_dir_all(&agents).unwrap();
         std::fs::create_dir_all(root.join("h")).unwrap();
         let opts = LoadOptions {
-            roots: Roots {
-                project: root.join("p"),
-                home: root.join("h"),
-                xdg: root.join("h/.config"),
-                builtins: Some(root.join("h")),
-            },
+            roots: Roots::new(root.join("p"), root.join("h"), root.join("h/.config"), Some(root.join("h"))),
             ecosystems: vec!["openhands".into()],
             render: RenderMode::Export,
             env: BTreeMap::new(),

@@ -269,12 +269,7 @@ mod tests {
         std::os::unix::fs::symlink(root.join("p"), root.join("p/team/loop")).unwrap();
         let catalog = Catalog {
             generation: 1,
-            roots: crate::model::Roots {
-                project: root.join("p"),
-                home: root.join("h"),
-                xdg: root.join("h/.config"),
-                builtins: None,
-            },
+            roots: crate::model::Roots::new(root.join("p"), root.join("h"), root.join("h/.config"), None),
             reports: vec![{
                 let mut r = crate::model::EcosystemReport::new("test");
                 for (path, scope) in [

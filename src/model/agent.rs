@@ -16,6 +16,12 @@ pub enum Status {
     Shadowed,
     Equivalent,
     Invalid,
+    /// Found, but not loaded: the project is untrusted or the definition not
+    /// acknowledged (the tool would load it once the user says yes).
+    Held,
+    /// In a place the tool scans, but ignored without telling the user; the reason is
+    /// the definition's diagnostic (kind `skipped`).
+    Skipped,
 }
 
 impl Status {
@@ -25,12 +31,30 @@ impl Status {
             Status::Shadowed => "SHADOWED",
             Status::Equivalent => "EQUIVALENT",
             Status::Invalid => "INVALID",
+            Status::Held => "HELD",
+            Status::Skipped => "SKIPPED",
         }
     }
 
     /// The framework's view: the one it uses for the name, or one it does not.
     pub fn is_active(self) -> bool {
         self == Status::Wins
+    }
+
+    /// A definition the tool did not load at all (it takes no part in precedence).
+    pub fn is_unloaded(self) -> bool {
+        matches!(self, Status::Invalid | Status::Skipped)
+    }
+
+    /// The resolution report's word (`active`, `shadowed`, `held`).
+    pub fn report_word(self) -> &'static str {
+        match self {
+            Status::Wins => "active",
+            Status::Held => "held",
+            Status::Skipped => "skipped",
+            Status::Invalid => "invalid",
+            Status::Shadowed | Status::Equivalent => "shadowed",
+        }
     }
 }
 
@@ -208,6 +232,9 @@ pub struct AgentRecord {
     pub shadowed_by: Option<String>,
     /// Why this definition wins or loses, in words.
     pub rule: String,
+    /// Set when the tool picked the winner by an order its documentation does not
+    /// promise (a folder's listing order): that order, in words.
+    pub undocumented_order: Option<Arc<str>>,
     // What the definition resolves to is shared (`Arc`), not owned: a framework's
     // memo, the report built from it and every snapshot after hold one copy, so a
     // refresh that rebuilds a report copies pointers, not prompts and fields.
@@ -245,6 +272,7 @@ impl AgentRecord {
             status,
             shadowed_by: None,
             rule,
+            undocumented_order: None,
             description: Arc::default(),
             fields: Fields::default(),
             attributes: Attributes::default(),

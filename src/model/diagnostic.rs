@@ -28,6 +28,9 @@ pub enum DiagKind {
     Dialect,
     /// A value the framework reads differently from what the text suggests.
     Ambiguous,
+    /// A file in a place the tool scans that it ignores without telling the user
+    /// (the resolution report's error kind `skipped`).
+    Skipped,
 }
 
 impl DiagKind {
@@ -42,6 +45,7 @@ impl DiagKind {
             DiagKind::Builtins => "builtins",
             DiagKind::Dialect => "dialect",
             DiagKind::Ambiguous => "ambiguous",
+            DiagKind::Skipped => "skipped",
         }
     }
 }
@@ -61,6 +65,9 @@ pub struct Diagnostic {
     /// the framework reports the definition as an error (the resolution report's
     /// `errors`).
     pub source: Option<String>,
+    /// The tool refuses to start because of this problem: it shows no agent at all.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fatal: bool,
 }
 
 impl Diagnostic {
@@ -74,6 +81,7 @@ impl Diagnostic {
             col: None,
             message: message.into(),
             source: None,
+            fatal: false,
         }
     }
 
@@ -84,6 +92,18 @@ impl Diagnostic {
     pub fn at(mut self, line: Option<u32>, col: Option<u32>) -> Self {
         self.line = line;
         self.col = col;
+        self
+    }
+
+    /// A file the tool skips without a word: reported as the definition's reason
+    /// (kind `skipped`), never as an error of the workspace.
+    pub fn skipped(ecosystem: &'static str, path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Info, ..Self::error(ecosystem, DiagKind::Skipped, path, message) }
+    }
+
+    /// Marks the problem as one that stops the tool from starting.
+    pub fn fatal(mut self) -> Self {
+        self.fatal = true;
         self
     }
 

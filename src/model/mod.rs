@@ -21,5 +21,5 @@ pub use json::CompactJson;
 pub use packed::{Attributes, AttributesBuilder, Fields};
 pub use paths::{prune_shared_paths, shared_path, shared_path_by};
 pub use text::{digest, Part, Text, TextError, TextForm};
-pub use source::{normalize, normalized, posix, relative_to, Roots, Scope, Source};
+pub use source::{normalize, normalized, posix, relative_to, ListingOrder, Roots, Scope, Source};
 pub(crate) use source::is_normal;

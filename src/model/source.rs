@@ -31,13 +31,68 @@ impl Scope {
 /// `None` each framework looks for its installed package itself.
 #[derive(Clone, Debug, Serialize)]
 pub struct Roots {
+    /// The project root: the repository's top folder (the nearest ancestor with
+    /// `.git`) in a real run, or the folder the user names.
     pub project: PathBuf,
     pub home: PathBuf,
     pub xdg: PathBuf,
     pub builtins: Option<PathBuf>,
+    /// The folder the tool is started in (`--cwd`): the project root or a folder
+    /// below it. Tools that walk from it up to the root read every level between.
+    pub cwd: PathBuf,
+    /// Whether the user trusts (has acknowledged) the project folder (`--untrusted`).
+    pub trusted: bool,
+    /// The order folder entries are taken in by tools that take the file system's.
+    pub listing: ListingOrder,
+}
+
+/// How a folder's entries are ordered for a tool that reads them as `readdir` gives
+/// them (FORMAT.md, "Folder listing order").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ListingOrder {
+    /// The file system's own order, as the tool would see it.
+    System,
+    /// Sorted byte order of the names (`AGENTRY_LISTING_ORDER=name`), as the oracles
+    /// pin it so fixtures agree on every machine.
+    Name,
+}
+
+impl ListingOrder {
+    /// `Name` when `AGENTRY_LISTING_ORDER=name` is set in the environment.
+    pub fn from_env() -> ListingOrder {
+        match std::env::var("AGENTRY_LISTING_ORDER") {
+            Ok(v) if v.eq_ignore_ascii_case("name") => ListingOrder::Name,
+            _ => ListingOrder::System,
+        }
+    }
 }
 
 impl Roots {
+    /// A workspace started at the project root, trusted, listing folders in the
+    /// order `AGENTRY_LISTING_ORDER` asks for.
+    pub fn new(project: PathBuf, home: PathBuf, xdg: PathBuf, builtins: Option<PathBuf>) -> Roots {
+        Roots { cwd: project.clone(), project, home, xdg, builtins, trusted: true, listing: ListingOrder::from_env() }
+    }
+
+    /// The folders from the working folder up to the project root, nearest first
+    /// (just the root when the working folder is not below it).
+    pub fn walk_up(&self) -> Vec<PathBuf> {
+        let root = normalized(&self.project).into_owned();
+        let mut dir = normalized(&self.cwd).into_owned();
+        if !below_or_at(&dir, &root) {
+            return vec![root];
+        }
+        let mut out = Vec::new();
+        loop {
+            out.push(dir.clone());
+            if dir == root || !dir.pop() {
+                break;
+            }
+        }
+        out
+    }
+
     /// The scope whose root holds `path` most specifically, and the path relative to
     /// it. A path outside all roots is written relative to the project (it may start
     /// with `..`), as the frameworks' reports do.
@@ -98,6 +153,16 @@ impl Source {
             .map(str::to_string)
             .unwrap_or_else(|| path.strip_prefix(root).map(posix).unwrap_or_else(|_| posix(&path)));
         Source { scope, path: super::shared_path(&path), rel, card: None }
+    }
+
+    /// An agent compiled into the tool: no file anywhere, the key `builtin:NAME`.
+    pub fn builtin(name: &str) -> Source {
+        Source { scope: Scope::Builtin, path: Path::new("").into(), rel: name.to_string(), card: None }
+    }
+
+    /// A definition with no file of its own ([`Source::builtin`]).
+    pub fn is_compiled_in(&self) -> bool {
+        self.scope == Scope::Builtin && self.path.as_os_str().is_empty()
     }
 
     /// `SCOPE:PATH[#CARD]`, the identity used by the resolution report.
@@ -304,13 +369,18 @@ mod tests {
     }
 
     #[test]
+    fn the_walk_up_goes_from_the_working_folder_to_the_root() {
+        let mut roots = Roots::new("/w/p".into(), "/h".into(), "/h/.config".into(), None);
+        assert_eq!(roots.walk_up(), vec![PathBuf::from("/w/p")]);
+        roots.cwd = "/w/p/a/b".into();
+        assert_eq!(roots.walk_up(), vec![PathBuf::from("/w/p/a/b"), "/w/p/a".into(), "/w/p".into()]);
+        roots.cwd = "/elsewhere".into();
+        assert_eq!(roots.walk_up(), vec![PathBuf::from("/w/p")]);
+    }
+
+    #[test]
     fn most_specific_root_wins_and_outside_paths_are_project_relative() {
-        let roots = Roots {
-            project: "/w/p".into(),
-            home: "/w/h".into(),
-            xdg: "/w/h/.config".into(),
-            builtins: None,
-        };
+        let roots = Roots::new("/w/p".into(), "/w/h".into(), "/w/h/.config".into(), None);
         assert_eq!(roots.locate(Path::new("/w/h/.config/k/a.yaml"), None), (Scope::Xdg, "k/a.yaml".into()));
         assert_eq!(roots.locate(Path::new("/w/h/x/../a.yaml"), None), (Scope::User, "a.yaml".into()));
         assert_eq!(roots.locate(Path::new("/w/o/a.yaml"), None), (Scope::Project, "../o/a.yaml".into()));

@@ -61,6 +61,8 @@ pub struct Totals {
     pub winners: usize,
     pub shadowed: usize,
     pub invalid: usize,
+    pub held: usize,
+    pub skipped: usize,
     pub errors: usize,
 }
 
@@ -95,6 +97,8 @@ impl Index {
                     }
                     Status::Shadowed | Status::Equivalent => totals.shadowed += 1,
                     Status::Invalid => totals.invalid += 1,
+                    Status::Held => totals.held += 1,
+                    Status::Skipped => totals.skipped += 1,
                 }
                 let hash = key_hash(agent.ecosystem, &[agent.source.scope.as_str(), ":", &agent.source.rel], &agent.source.card);
                 by_key.insert_unique(hash, n as u32, |&m: &u32| agent_hash(&catalog, &agents, m as usize));
@@ -343,7 +347,7 @@ mod tests {
             agent("fast-agent", "x", "cards.md", Some("x"), Status::Wins),
             agent("fast-agent", "x", "cards.md", Some("x2"), Status::Shadowed),
         ];
-        let roots = Roots { project: "/p".into(), home: "/h".into(), xdg: "/x".into(), builtins: None };
+        let roots = Roots::new("/p".into(), "/h".into(), "/x".into(), None);
         let catalog = Catalog { generation: 1, roots, reports: vec![Arc::new(a), Arc::new(b)] };
         let index = Index::new(Arc::new(catalog));
         for n in 0..index.agents.len() {

@@ -82,6 +82,9 @@ roles!(
     shadowed,
     equivalent,
     invalid,
+    held,
+    skipped,
+    undocumented,
     own,
     inherited,
     merged,
@@ -147,6 +150,8 @@ impl Theme {
             Status::Shadowed => self.shadowed,
             Status::Equivalent => self.equivalent,
             Status::Invalid => self.invalid,
+            Status::Held => self.held,
+            Status::Skipped => self.skipped,
         }
     }
 

@@ -59,7 +59,7 @@ fn main() {
     let agents: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(20_000);
     let dir = corpus(agents);
     let opts = LoadOptions {
-        roots: Roots { project: dir.join("project"), home: dir.join("home"), xdg: dir.join("xdg"), builtins: None },
+        roots: Roots::new(dir.join("project"), dir.join("home"), dir.join("xdg"), None),
         ecosystems: Vec::new(),
         render: RenderMode::Live { user_prompt: String::new() },
         env: BTreeMap::new(),

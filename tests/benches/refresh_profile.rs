@@ -45,12 +45,7 @@ fn main() {
     let builtins = corpus::cache_dir().join("empty-builtins");
     std::fs::create_dir_all(&builtins).expect("an empty built-ins folder");
     let opts = LoadOptions {
-        roots: Roots {
-            project: dir.join("project"),
-            home: dir.join("home"),
-            xdg: dir.join("xdg"),
-            builtins: Some(builtins),
-        },
+        roots: Roots::new(dir.join("project"), dir.join("home"), dir.join("xdg"), Some(builtins)),
         ecosystems: Vec::new(),
         render: RenderMode::Live {
             user_prompt: String::new(),

@@ -39,6 +39,7 @@ fn catalog(n: usize) -> Arc<Catalog> {
             Source { scope: Scope::Project, path: PathBuf::from(format!("/w/project/{rel}")).into(), rel, card: None };
         let status = if i % 3 == 0 { Status::Wins } else { Status::Shadowed };
         reports[i % 4].agents.push(AgentRecord {
+            undocumented_order: None,
             ecosystem: eco,
             name: name.clone(),
             chain: std::sync::Arc::new([source.key()]),
@@ -61,7 +62,7 @@ fn catalog(n: usize) -> Arc<Catalog> {
     }
     Arc::new(Catalog {
         generation: 1,
-        roots: Roots { project: "/w/project".into(), home: "/w/home".into(), xdg: "/w/xdg".into(), builtins: None },
+        roots: Roots::new("/w/project".into(), "/w/home".into(), "/w/xdg".into(), None),
         reports: reports.into_iter().map(Arc::new).collect(),
     })
 }

@@ -53,16 +53,26 @@ impl Drop for Scratch {
     }
 }
 
-/// The roots of a case folder, as `run.sh` passes them.
+/// The roots of a case folder, as `run.sh` passes them: `inputs.json` sets the
+/// working folder and trust, and folders list in name order.
 pub fn case_roots(case: &Path) -> Roots {
     let xdg = case.join("xdg");
     let builtin = case.join("builtin");
-    Roots {
-        project: case.join("project"),
-        home: case.join("home"),
-        xdg: if xdg.is_dir() { xdg } else { case.join("home/.config") },
-        builtins: Some(if builtin.is_dir() { builtin } else { empty_dir() }),
+    let mut roots = Roots::new(
+        case.join("project"),
+        case.join("home"),
+        if xdg.is_dir() { xdg } else { case.join("home/.config") },
+        Some(if builtin.is_dir() { builtin } else { empty_dir() }),
+    );
+    roots.listing = agentry::model::ListingOrder::Name;
+    if let Ok(text) = std::fs::read_to_string(case.join("inputs.json")) {
+        let inputs: Json = serde_json::from_str(&text).expect("inputs.json");
+        if let Some(cwd) = inputs["cwd"].as_str() {
+            roots.cwd = agentry::model::normalize(&roots.project.join(cwd));
+        }
+        roots.trusted = inputs["trusted"].as_bool().unwrap_or(true);
     }
+    roots
 }
 
 /// `agentry export --ecosystem E` over a case, as JSON.
@@ -182,6 +192,31 @@ fn json_eq(a: &Json, b: &Json) -> bool {
         }
         _ => a == b,
     }
+}
+
+/// Fixture folders that are dialects of a framework, run by their own tests.
+const DIALECTS: [&str; 1] = ["agentcard-rfc"];
+
+/// Frameworks whose fixtures are vendored ahead of their reader; none may stay.
+pub const PENDING: [&str; 7] = ["claude-code", "copilot", "opencode", "codex", "gemini-cli", "qwen-code", "kimi-code"];
+
+/// The frameworks with fixture cases under `tests/fixtures/`, in name order: the one
+/// list the conformance, read-only, bad-input and other per-framework tests iterate.
+pub fn fixture_frameworks() -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(fixtures())
+        .expect("tests/fixtures")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|id| !DIALECTS.contains(&id.as_str()) && !PENDING.contains(&id.as_str()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Every registered framework's id (the one list of `agentry::frameworks::all`).
+pub fn framework_ids() -> Vec<&'static str> {
+    agentry::frameworks::all().iter().map(|f| f.id()).collect()
 }
 
 /// Runs every case of one framework; returns the failures, one text per case.

@@ -37,6 +37,7 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
     let src = source(scope, rel);
     let key = src.key();
     AgentRecord {
+        undocumented_order: None,
         ecosystem: eco,
         name: name.into(),
         source: src,
@@ -188,12 +189,7 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
 
     Arc::new(Catalog {
         generation,
-        roots: Roots {
-            project: PROJECT.into(),
-            home: "/home/ada".into(),
-            xdg: "/home/ada/.config".into(),
-            builtins: None,
-        },
+        roots: Roots::new(PROJECT.into(), "/home/ada".into(), "/home/ada/.config".into(), None),
         reports: vec![std::sync::Arc::new(oh), std::sync::Arc::new(ts), std::sync::Arc::new(kimi)],
     })
 }

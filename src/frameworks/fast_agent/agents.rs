@@ -183,6 +183,7 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
         .clone()
         .unwrap_or_else(|| card.headline.clone());
     AgentRecord {
+        undocumented_order: None,
         ecosystem: ID,
         name: card.name.clone(),
         source: l.source.clone(),

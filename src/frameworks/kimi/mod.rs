@@ -423,6 +423,7 @@ impl Context<'_> {
             .or_else(|| listed.and_then(|l| first_line(&l.description)))
             .unwrap_or_default();
         let agent = AgentRecord {
+            undocumented_order: None,
             ecosystem: ID,
             name: resolved.name.clone(),
             source,
@@ -489,6 +490,7 @@ impl Context<'_> {
             col: problem.col,
             message: message.clone(),
             source: Some(key),
+            fatal: false,
         };
         // What the file itself says, when it could be read, so the explorer can show
         // the broken definition next to its error.
@@ -504,6 +506,7 @@ impl Context<'_> {
             });
         let rule = format!("Kimi cannot load it: {message}");
         let agent = AgentRecord {
+            undocumented_order: None,
             description: format!("invalid: {}", problem.kind.as_str()).into(),
             attributes: own.map(|f| f.spec().attributes.clone()).unwrap_or_default(),
             ..AgentRecord::new(ID, name, source.clone(), Status::Invalid, rule)

@@ -187,6 +187,7 @@ fn scan_folder(cx: &LoadContext, index: usize, folder: &Folder, entries: &[disco
 /// The agent a loaded file defines, before it is ranked: a winner with no rule yet.
 fn loaded_agent(def: &definition::Definition, source: Source, key: String) -> Agent {
     AgentRecord {
+        undocumented_order: None,
         ecosystem: ID,
         name: def.name.clone(),
         chain: Arc::new([key]),

@@ -122,6 +122,7 @@ impl<'a> Loader<'a> {
             home: real(&cx.roots.home),
             xdg: real(&cx.roots.xdg),
             builtins: None,
+            ..cx.roots.clone()
         };
         let real_builtins = builtins.as_deref().map(real);
         report.builtins = builtins.clone();

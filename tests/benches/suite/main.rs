@@ -75,12 +75,7 @@ impl Workspace {
 
     pub fn load_options(&self) -> agentry::load::LoadOptions {
         agentry::load::LoadOptions {
-            roots: agentry::model::Roots {
-                project: self.dir.join("project"),
-                home: self.dir.join("home"),
-                xdg: self.dir.join("xdg"),
-                builtins: Some(self.builtins.clone()),
-            },
+            roots: agentry::model::Roots::new(self.dir.join("project"), self.dir.join("home"), self.dir.join("xdg"), Some(self.builtins.clone())),
             ecosystems: Vec::new(),
             render: agentry::frameworks::RenderMode::Live { user_prompt: String::new() },
             env: Default::default(),
