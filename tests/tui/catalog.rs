@@ -48,6 +48,8 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
             Status::Shadowed => "the project definition of the same name is found first".into(),
             Status::Equivalent => "shadowed, but resolves to the same fields and prompt".into(),
             Status::Invalid => "failed to load".into(),
+            Status::Held => "the project is not trusted".into(),
+            Status::Skipped => "no `name` in the front matter".into(),
         },
         chain: Arc::new([key.clone()]),
         description: format!("{name} agent").into(),
