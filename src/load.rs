@@ -62,7 +62,13 @@ pub fn load_with(frameworks: &[&dyn Framework], opts: &LoadOptions, files: &File
         .map(|f| {
             // Frameworks of the same id (tests bring their own) differ in their title.
             let key = cx.memo_key(f.id(), f.title());
-            cx.files.memo(key, |files| f.load(&cx.with_files(files)))
+            cx.files.memo(key, |files| {
+                let mut report = f.load(&cx.with_files(files));
+                // Every list agentry shows is in natural order of names; a framework's
+                // own order of one name's definitions (the winner first) is kept.
+                report.agents.sort_by(|a, b| crate::text::natural::cmp(&a.name, &b.name));
+                report
+            })
         })
         .collect::<Vec<Arc<_>>>();
     Catalog { generation, roots: opts.roots.clone(), reports }

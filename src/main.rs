@@ -36,11 +36,15 @@ fn main() -> ExitCode {
     // What was loaded is never dropped: freeing every file, parse and agent one by
     // one took a tenth of a large workspace's `list` (callgrind), and the process is
     // about to exit, which frees it all at once.
-    let result = load_for(&cli.workspace, command).and_then(|loaded| {
+    let result = if command.needs_no_workspace() {
+        agentry::cli::write_without_workspace(command, &mut out)
+    } else {
+        load_for(&cli.workspace, command).and_then(|loaded| {
         let code = write(command, &loaded.0, &mut out);
         std::mem::forget(loaded);
         code
-    });
+    })
+    };
     if let Err(e) = std::io::Write::flush(&mut out) {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("agentry: cannot write output: {e}");

@@ -45,7 +45,8 @@ fn packages() -> Vec<(&'static str, Package<'static>)> {
 #[test]
 fn the_demo_flag_points_every_root_at_the_demo() {
     let opts = options(&["agentry", "--demo", "list"]);
-    let demo = agentry::model::normalize(&demo());
+    // The binary carries the demo and lays it out in the user's cache.
+    let demo = agentry::cli::demo_dir().unwrap_or_else(|f| panic!("{}", f.message));
     assert_eq!(opts.roots.project, demo.join("project"));
     assert_eq!(opts.roots.home, demo.join("home"));
     assert_eq!(opts.roots.xdg, demo.join("home/.config"));
@@ -62,7 +63,8 @@ fn the_demo_venv_is_where_built_ins_are_looked_for() {
     let opts = options(&["agentry", "--demo", "list"]);
     for (fw, pkg) in packages() {
         let (found, looked) = find(&opts.roots, &opts.env, &pkg);
-        let want = agentry::model::normalize(&demo().join(SITE).join(pkg.rel_path));
+        let laid_out = agentry::cli::demo_dir().unwrap_or_else(|f| panic!("{}", f.message));
+        let want = agentry::model::normalize(&laid_out.join(SITE).join(pkg.rel_path));
         assert_eq!(found, Some(want), "{fw}: looked in {looked:?}");
     }
 }

@@ -125,4 +125,19 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `agentry man > agentry.1`.
+    Man,
+}
+
+impl Command {
+    /// Whether the command prints something about the program itself rather than a
+    /// workspace (no load).
+    pub fn needs_no_workspace(&self) -> bool {
+        matches!(self, Command::Completions { .. } | Command::Man)
+    }
 }

@@ -2,7 +2,9 @@
 //! (sanitised, aligned) and `--json` (the model types, serialised).
 
 mod args;
+mod demo;
 mod diff;
+mod meta;
 mod output;
 
 use std::collections::BTreeMap;
@@ -130,32 +132,10 @@ pub fn repository_root(dir: &std::path::Path) -> PathBuf {
         .to_path_buf()
 }
 
-/// The demo workspace (`project/` and `home/`). Looked for next to the executable
-/// first (an installed copy: `<exe dir>/demo`, `<exe dir>/assets/demo` or
-/// `<exe dir>/../share/agentry/demo`), then in the source tree the binary was built
-/// from (`CARGO_MANIFEST_DIR`, fixed at build time), which is where `cargo run --
-/// --demo` finds it on a fresh checkout.
+/// The demo workspace (`project/` and `home/`), carried inside the binary and laid
+/// out in the user's cache folder on first use.
 pub fn demo_dir() -> Result<PathBuf, Failure> {
-    let mut candidates = Vec::new();
-    if let Some(exe_dir) = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.parent().map(PathBuf::from))
-    {
-        candidates.push(exe_dir.join("demo"));
-        candidates.push(exe_dir.join("assets/demo"));
-        candidates.push(exe_dir.join("../share/agentry/demo"));
-    }
-    candidates.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/demo"));
-    for c in &candidates {
-        if c.join("project").is_dir() {
-            return Ok(normalize(c));
-        }
-    }
-    let looked: Vec<String> = candidates.iter().map(|c| c.display().to_string()).collect();
-    Err(Failure::usage(format!(
-        "the demo workspace was not found (looked in {})",
-        looked.join(", ")
-    )))
+    demo::folder().map_err(|e| Failure::usage(format!("cannot lay out the demo workspace: {e}")))
 }
 
 /// Whether output gets ANSI colours: `auto` means standard output is a terminal and
@@ -170,6 +150,12 @@ pub fn use_colour(choice: ColorChoice) -> bool {
                 && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     }
+}
+
+/// What `command` prints when it needs no workspace (completions, the man page).
+pub fn write_without_workspace(command: &Command, out: &mut dyn Write) -> Result<i32, Failure> {
+    let empty = Catalog { generation: 0, roots: Roots::new(PathBuf::new(), PathBuf::new(), PathBuf::new(), None), reports: Vec::new() };
+    write(command, &empty, out)
 }
 
 /// Loads what `command` shows: the catalog, and the cache it was read through.
@@ -212,6 +198,8 @@ pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Resul
             json,
         } => output::show(catalog, name, source.as_deref(), *origins, *json, out).map_err(io),
         Command::Check { json } => output::check(catalog, *json, out).map_err(io),
+        Command::Completions { shell } => meta::completions(*shell, out).map(|_| exit::OK).map_err(io),
+        Command::Man => meta::man(out).map(|_| exit::OK).map_err(io),
         Command::Diff {
             name,
             against,
