@@ -19,5 +19,6 @@ pub mod model;
 pub mod py;
 pub mod render;
 pub mod text;
+#[cfg(feature = "tui")]
 pub mod tui;
 pub mod yaml;

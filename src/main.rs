@@ -13,23 +13,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let Some(command) = &cli.command else {
-        use std::io::IsTerminal;
-        if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-            eprintln!("agentry: the explorer needs a terminal; for text or JSON output use a subcommand (`agentry list`, `agentry check`, `agentry --help`)");
-            return ExitCode::from(exit::USAGE as u8);
-        }
-        let options = agentry::tui::Options {
-            theme: cli.theme.clone(),
-            no_watch: cli.no_watch,
-            poll: cli.poll,
-        };
-        return match agentry::tui::run(&cli.workspace, &options) {
-            Ok(code) => ExitCode::from(code as u8),
-            Err(f) => {
-                eprintln!("agentry: {}", f.message);
-                ExitCode::from(f.code as u8)
-            }
-        };
+        return explore(&cli);
     };
     // Line-buffered stdout would cost one write per line of a large JSON document.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
@@ -58,4 +42,32 @@ fn main() -> ExitCode {
             ExitCode::from(f.code as u8)
         }
     }
+}
+
+/// The explorer: what `agentry` with no subcommand starts.
+#[cfg(feature = "tui")]
+fn explore(cli: &Cli) -> ExitCode {
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        eprintln!("agentry: the explorer needs a terminal; for text or JSON output use a subcommand (`agentry list`, `agentry check`, `agentry --help`)");
+        return ExitCode::from(exit::USAGE as u8);
+    }
+    let options = agentry::tui::Options {
+        theme: cli.theme.clone(),
+        no_watch: cli.no_watch,
+        poll: cli.poll,
+    };
+    match agentry::tui::run(&cli.workspace, &options) {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(f) => {
+            eprintln!("agentry: {}", f.message);
+            ExitCode::from(f.code as u8)
+        }
+    }
+}
+
+#[cfg(not(feature = "tui"))]
+fn explore(_cli: &Cli) -> ExitCode {
+    eprintln!("agentry: this build has no explorer (built without the `tui` feature); use a subcommand (`agentry list`, `agentry --help`)");
+    ExitCode::from(exit::USAGE as u8)
 }

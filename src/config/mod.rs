@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::tui::theme::StyleSpec;
 
 const DEFAULTS: &str = include_str!("default.yaml");
 
@@ -190,4 +189,24 @@ mod tests {
         );
         assert_eq!(default_path(&env(&[("HOME", "/h")])), Some("/h/.config/agentry/config.yaml".into()));
     }
+}
+
+/// One role's style as written in a theme file.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct StyleSpec {
+    pub fg: Option<String>,
+    pub bg: Option<String>,
+    #[serde(default)]
+    pub bold: bool,
+    #[serde(default)]
+    pub italic: bool,
+    #[serde(default)]
+    pub underline: bool,
+    #[serde(default)]
+    pub dim: bool,
+    #[serde(default)]
+    pub reversed: bool,
+    #[serde(default)]
+    pub crossed_out: bool,
 }

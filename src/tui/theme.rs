@@ -18,25 +18,7 @@ const MONO: &str = include_str!("../../themes/mono.toml");
 /// The names `--theme` and the config accept.
 pub const NAMES: [&str; 3] = ["dark", "light", "mono"];
 
-/// One role's style as written in a theme file.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct StyleSpec {
-    pub fg: Option<String>,
-    pub bg: Option<String>,
-    #[serde(default)]
-    pub bold: bool,
-    #[serde(default)]
-    pub italic: bool,
-    #[serde(default)]
-    pub underline: bool,
-    #[serde(default)]
-    pub dim: bool,
-    #[serde(default)]
-    pub reversed: bool,
-    #[serde(default)]
-    pub crossed_out: bool,
-}
+pub use crate::config::StyleSpec;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
