@@ -7,7 +7,7 @@
 //!     cargo bench --bench refresh -- [AGENTS]      (default 20000)
 //!
 //! The workspace comes from the benches' generator (`corpus/mod.rs`), cached in
-//! `target/bench-corpus/` and shared with the suite, or from
+//! `target/bench-corpus-v2/` and shared with the suite, or from
 //! `$AGENTRY_BENCH_CORPUS` (a folder holding `project/`, `home/` and `xdg/`) when
 //! set. The edited file is restored at the end.
 

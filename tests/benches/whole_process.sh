@@ -21,7 +21,7 @@ cd "$repo"
 cargo build --release --quiet --bin agentry --example gen_corpus
 target=${CARGO_TARGET_DIR:-$repo/target}
 bin=$target/release/agentry
-cache=${AGENTRY_BENCH_CACHE:-$target/bench-corpus}
+cache=${AGENTRY_BENCH_CACHE:-$target/bench-corpus-v2}
 ws=$cache/$size
 tiny=$cache/agents-10
 # The same cache and layout as `cargo bench --bench suite` (seed 1, 1 % broken).

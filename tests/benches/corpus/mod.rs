@@ -3,8 +3,9 @@
 //! benchmarks without anything outside the repository.
 //!
 //! `generate(out, agents, seed, broken_pct)` writes `out/project`, `out/home` and
-//! `out/xdg` holding about `agents` definitions: 30 % OpenHands, 30 % Tsugite, 25 %
-//! fast-agent, 15 % Kimi, with shadowing, inheritance chains, subagent trees,
+//! `out/xdg` holding about `agents` definitions: 18 % OpenHands, 18 % Tsugite, 15 %
+//! fast-agent, 9 % Kimi, and 40 % for the coding-agent CLIs (10 % Claude Code, 6 %
+//! Copilot, 5 % each Gemini CLI, Qwen Code, Kimi Code and OpenCode, 4 % Codex), with shadowing, inheritance chains, subagent trees,
 //! bundles, workflow cards, Jinja templates, ~`broken_pct` % broken files and
 //! log-normal prompt sizes (median ~1.5 KB, at most 20 KB). Same arguments, same
 //! bytes (the draws come from the self-written [`rng::Rng`], so the bytes differ
@@ -14,6 +15,7 @@
 
 #![allow(dead_code)] // each bench target uses a different part
 
+mod coding;
 pub mod edits;
 mod frameworks;
 pub mod rng;
@@ -85,14 +87,39 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
     let mut rng = rng::Rng::new(seed);
     let mut w = Writer::new(out);
     let broken = broken_pct / 100.0;
-    let openhands = agents * 30 / 100;
-    let tsugite = agents * 30 / 100;
-    let fast_agent = agents * 25 / 100;
-    let kimi = agents - openhands - tsugite - fast_agent;
-    frameworks::openhands(&mut w, &mut rng, openhands, broken);
-    frameworks::tsugite(&mut w, &mut rng, tsugite, broken);
-    frameworks::fast_agent(&mut w, &mut rng, fast_agent, broken);
-    frameworks::kimi(&mut w, &mut rng, kimi, broken);
+    // Percentages of `agents`, in generation order; the last takes what rounding left.
+    const SHARES: [(&str, usize); 11] = [
+        ("openhands", 18),
+        ("tsugite", 18),
+        ("fast-agent", 15),
+        ("kimi", 9),
+        ("claude-code", 10),
+        ("copilot", 6),
+        ("gemini-cli", 5),
+        ("qwen-code", 5),
+        ("kimi-code", 5),
+        ("opencode", 5),
+        ("codex", 4),
+    ];
+    let mut counts: Vec<(&'static str, usize)> = SHARES.iter().map(|&(id, pct)| (id, agents * pct / 100)).collect();
+    let given: usize = counts.iter().map(|c| c.1).sum();
+    counts[10].1 += agents - given;
+    for &(id, n) in &counts {
+        let write: fn(&mut Writer, &mut rng::Rng, usize, f64) = match id {
+            "openhands" => frameworks::openhands,
+            "tsugite" => frameworks::tsugite,
+            "fast-agent" => frameworks::fast_agent,
+            "kimi" => frameworks::kimi,
+            "claude-code" => coding::claude_code,
+            "copilot" => coding::copilot,
+            "gemini-cli" => coding::gemini_cli,
+            "qwen-code" => coding::qwen_code,
+            "kimi-code" => coding::kimi_code,
+            "opencode" => coding::opencode,
+            _ => coding::codex,
+        };
+        write(&mut w, &mut rng, n, broken);
+    }
     if let Some(e) = w.error {
         return Err(e);
     }
@@ -102,7 +129,7 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
     Ok(Summary {
         files: w.files,
         bytes: w.bytes,
-        agents: vec![("openhands", openhands), ("tsugite", tsugite), ("fast-agent", fast_agent), ("kimi", kimi)],
+        agents: counts,
     })
 }
 
@@ -135,8 +162,12 @@ pub fn cache_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
-    target.join("bench-corpus")
+    // The shapes' version: a cache made by other shapes is not reused.
+    target.join(format!("bench-corpus-v{SHAPES_VERSION}"))
 }
+
+/// Bumped whenever the shapes change (2: the coding-agent CLIs joined).
+const SHAPES_VERSION: u32 = 2;
 
 /// Generation goes to a side folder renamed into place when complete, so an
 /// interrupted run never leaves a half workspace to be reused.

@@ -1,5 +1,5 @@
 //! The benchmark suite (`cargo bench --bench suite`): generates the `small`, `large`
-//! and `huge` workspaces into `target/bench-corpus/` (reused when present) and
+//! and `huge` workspaces into `target/bench-corpus-v2/` (reused when present) and
 //! measures every target of the Performance section, each against a baseline taken
 //! in the same run, then prints the Markdown table the README shows.
 //!
@@ -11,7 +11,7 @@
 //! - `AGENTRY_BENCH_FRAMEWORKS_SIZE` the size the frameworks' own loaders run on
 //!   (default `large`; their Python takes minutes there);
 //! - `AGENTRY_BENCH_RUNS` repetitions of whole-process figures (default 5);
-//! - `AGENTRY_BENCH_CACHE` the workspace cache (default `target/bench-corpus`).
+//! - `AGENTRY_BENCH_CACHE` the workspace cache (default `target/bench-corpus-v2`).
 //!
 //! Figures are wall times on a shared machine: each is taken as the median (or p99)
 //! of repetitions interleaved with its baseline, and only the ratio is compared

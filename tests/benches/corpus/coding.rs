@@ -1,0 +1,164 @@
+//! The coding-agent CLIs' shapes: Markdown agents with front matter in each tool's
+//! folders (project and user, with names defined again elsewhere, nested folders
+//! and a share of broken files), OpenCode's JSON config overriding some agents
+//! field by field, and Codex role files in TOML.
+
+use super::rng::Rng;
+use super::text::{body, body_size, broken_markdown, sentence, word, MODELS};
+use super::Writer;
+
+/// One Markdown-agent tool: its folders (relative to the workspace root), the
+/// file ending, and how its front matter names tools and models.
+struct Markdown {
+    prefix: &'static str,
+    dirs: &'static [&'static str],
+    suffix: &'static str,
+    /// `tools` as a comma-separated string (Claude Code) instead of a list.
+    tools_as_text: bool,
+    extra: &'static str,
+}
+
+const TOOLS: &[&str] = &["Read", "Grep", "Glob", "Bash", "Edit", "Write", "WebFetch"];
+
+fn markdown(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64, tool: &Markdown) {
+    let mut names: Vec<String> = Vec::new();
+    for i in 0..n {
+        let name = if !names.is_empty() && rng.random() < 0.15 {
+            rng.choice(&names).clone()
+        } else {
+            let name = format!("{}-{}-{i}", tool.prefix, word(rng));
+            names.push(name.clone());
+            name
+        };
+        let dir = rng.choice(tool.dirs);
+        // A tenth of the files sit one folder down (teams), which some tools read.
+        let rel = if rng.random() < 0.1 {
+            format!("{dir}/{}/{name}{}", word(rng), tool.suffix)
+        } else {
+            format!("{dir}/{name}{}", tool.suffix)
+        };
+        if rng.random() < broken {
+            w.write(&rel, &broken_markdown(rng));
+            continue;
+        }
+        let k = rng.randint(0, 4);
+        let tools = rng.sample(TOOLS, k);
+        let tools = if tool.tools_as_text {
+            format!("tools: {}\n", tools.join(", "))
+        } else if tools.is_empty() {
+            String::new()
+        } else {
+            format!("tools:\n{}\n", tools.iter().map(|t| format!("  - {}", t.to_lowercase())).collect::<Vec<_>>().join("\n"))
+        };
+        let fm = format!(
+            "name: {name}\ndescription: {}\n{tools}model: {}\n{}",
+            sentence(rng, 10),
+            rng.choice(MODELS),
+            tool.extra
+        );
+        let size = body_size(rng);
+        w.write(&rel, format!("---\n{fm}---\n\n{}", body(rng, size)).as_bytes());
+    }
+}
+
+pub fn claude_code(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
+    let tool = Markdown {
+        prefix: "cc",
+        dirs: &["project/.claude/agents", "project/.claude/agents", "home/.claude/agents", "project/packages/api/.claude/agents"],
+        suffix: ".md",
+        tools_as_text: true,
+        extra: "color: blue\n",
+    };
+    markdown(w, rng, n, broken, &tool);
+}
+
+pub fn copilot(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
+    let tool = Markdown {
+        prefix: "gh",
+        dirs: &["project/.github/agents", "project/.github/agents", "home/.copilot/agents"],
+        suffix: ".agent.md",
+        tools_as_text: false,
+        extra: "",
+    };
+    markdown(w, rng, n, broken, &tool);
+}
+
+pub fn gemini_cli(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
+    let tool = Markdown {
+        prefix: "gm",
+        dirs: &["project/.gemini/agents", "home/.gemini/agents"],
+        suffix: ".md",
+        tools_as_text: false,
+        extra: "",
+    };
+    markdown(w, rng, n, broken, &tool);
+}
+
+pub fn qwen_code(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
+    let tool = Markdown {
+        prefix: "qw",
+        dirs: &["project/.qwen/agents", "home/.qwen/agents"],
+        suffix: ".md",
+        tools_as_text: false,
+        extra: "",
+    };
+    markdown(w, rng, n, broken, &tool);
+}
+
+pub fn kimi_code(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
+    let tool = Markdown {
+        prefix: "kc",
+        dirs: &["project/.kimi-code/agents", "home/.kimi-code/agents"],
+        suffix: ".md",
+        tools_as_text: false,
+        extra: "",
+    };
+    markdown(w, rng, n, broken, &tool);
+}
+
+pub fn opencode(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
+    let tool = Markdown {
+        prefix: "oc",
+        dirs: &["project/.opencode/agents", "home/.config/opencode/agents"],
+        suffix: ".md",
+        tools_as_text: false,
+        extra: "mode: subagent\n",
+    };
+    // Markdown agents, then a project config that overrides one in twenty of them
+    // field by field (the merge OpenCode does).
+    let mut overrides = Vec::new();
+    let md = n * 19 / 20;
+    markdown(w, rng, md, broken, &tool);
+    for i in 0..n - md {
+        let name = format!("oc-cfg-{i}");
+        overrides.push(format!(
+            "    \"{name}\": {{\n      \"description\": \"{}\",\n      \"model\": \"{}\",\n      \"prompt\": \"{}\",\n      \"temperature\": 0.{}\n    }}",
+            sentence(rng, 8),
+            rng.choice(MODELS),
+            sentence(rng, 20),
+            rng.randint(1, 9)
+        ));
+    }
+    let config = format!("{{\n  // agents configured in the project\n  \"agent\": {{\n{}\n  }}\n}}\n", overrides.join(",\n"));
+    w.write("project/opencode.jsonc", config.as_bytes());
+}
+
+pub fn codex(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
+    let dirs = ["project/.codex/agents", "home/.codex/agents"];
+    for i in 0..n {
+        let name = format!("cx_{}_{i}", word(rng));
+        let rel = format!("{}/{name}.toml", rng.choice(&dirs));
+        if rng.random() < broken {
+            w.write(&rel, format!("name = \"{name}\ndescription = [\n").as_bytes());
+            continue;
+        }
+        let size = body_size(rng) / 4;
+        let toml = format!(
+            "name = \"{name}\"\ndescription = \"{}\"\nmodel = \"{}\"\ndeveloper_instructions = \"\"\"\n{}\n\"\"\"\n",
+            sentence(rng, 10),
+            rng.choice(MODELS),
+            body(rng, size).replace('\\', "\\\\").replace("\"\"\"", "\"\" \""),
+        );
+        w.write(&rel, toml.as_bytes());
+    }
+}
