@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Differential tester: random workspaces, the tool's own loader against agentry.
+
+    python3 tests/differential/run.py FRAMEWORK [--count N] [--seed S] [--keep DIR]
+                                      [--agentry BIN] [--oracles DIR] [--stop-after K]
+
+For each of N random workspaces it runs the framework's oracle (the tool's real
+released code, `../shared/oracle/<fw>/`) and `agentry export`, compares the two
+reports under the rules of `compare.py`, and shrinks every disagreement to the
+smallest workspace that still shows it (whole files first, then lines, then bytes of
+a line), written under `--keep` (default `target/differential/<fw>/`) with the
+oracle's `expected.json` beside it: a ready fixture case. It prints one line per
+disagreement and ends with `N passed, N failed`.
+
+Workspaces are made by mutating the vendored fixture cases (`tests/fixtures/<fw>/`),
+which hold every shape the spec names, with mutations drawn from the spec's rules:
+YAML 1.1 scalars in every position (`yes`, `on`, `~`, `0o17`, `0x1f`, `1_000`, `.inf`,
+dates, timestamps with zones, `!!str`), values of the wrong type (lists, maps,
+numbers, nulls), keys dropped, duplicated or renamed, Jinja constructs in prompt
+bodies (loops over strings, lists and dicts with every `loop` variable, tuples,
+filters, macros, whitespace control, undefined names), CRLF, a BOM, Latin-1 bytes,
+files copied into the other folders the tool searches (shadowing), renamed,
+symlinked, and chains and cycles through `extends`/`extend` keys.
+
+Where the oracle is not installed (`setup.sh` has not run), the tester says so and
+exits 0 without testing: CI replays the fixture cases, not the oracles.
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+FRAMEWORKS = ("openhands", "tsugite", "fast-agent", "kimi")
+
+YAML11 = [
+    "yes", "no", "on", "off", "y", "n", "True", "FALSE", "~", "null", "", "0o17", "017", "0x1f",
+    "1_000", "1e3", ".inf", "-.inf", ".nan", "3.0", "2024-02-29", "2024-02-29T08:15:00Z",
+    "2024-02-29 08:15:00+02:00", "12:30:00", "!!str 5", "'quoted'", '"a\\tb"', "[a, b]", "{a: 1}",
+    "[]", "{}", "- x", "|\n  block\n", ">-\n  folded\n", "&a anchor", "*a", "<<: {k: v}", "null key",
+]
+JINJA = [
+    "{% for c in 'abc' %}{{ loop.index }}{{ c }}{% if loop.last %}.{% endif %}{% endfor %}",
+    "{% for c in 'xy' %}{{ loop.length }}/{{ loop.revindex }}/{{ loop.first }}{% endfor %}",
+    "{% for k, v in {'a': 1, 'b': 2}.items() %}{{ k }}={{ v }};{% endfor %}",
+    "{% for x in [1, 2, 3] %}{{ loop.index0 }}{{ loop.revindex0 }}{{ loop.cycle('a', 'b') }}{% endfor %}",
+    "{{ (1, 2) }}", "{{ [1, 'a', None, True] }}", "{{ {'a': 1} }}", "{{ undefined_name }}",
+    "{{ 'abc' | upper }}{{ 'x' | default('d') }}{{ [3, 1] | sort }}{{ 'a b' | title }}",
+    "{% macro m(x) %}<{{ x }}>{% endmacro %}{{ m(1) }}", "{%- if true -%}  trimmed  {%- endif -%}",
+    "{{ 7 // 2 }} {{ 7 / 2 }} {{ 2 ** 10 }} {{ 'a' ~ 1 }}", "{{ user_prompt }}", "{% raw %}{{ x }}{% endraw %}",
+    "${NAME} ${ROLE_ADDITIONAL}", "{{ none }}{{ true }}", "{# comment #}", "{{ '%s-%d' % ('a', 3) }}",
+]
+KEYS = ["name", "description", "model", "tools", "extends", "extend", "max_turns", "skills", "metadata",
+        "permission_mode", "temperature", "type", "instruction", "servers", "subagents", "system_prompt_path",
+        "when_to_use", "color", "mcp_servers", "agent", "version", "history", "messages", "default"]
+
+
+def oracle_python(oracles: Path, fw: str):
+    """The oracle venv's python when installed, else None (nothing is installed here)."""
+    home = Path(os.environ.get("AGENTRY_ORACLE_HOME", Path.home() / ".cache/agentry-oracle"))
+    for venv in (home / fw, home / fw.replace("-", "_"), home / f"{fw}-venv"):
+        py = venv / "bin/python"
+        if py.exists():
+            return str(py)
+    return None
+
+
+def case_dirs(fw: str):
+    root = REPO / "tests/fixtures" / fw
+    return sorted(p for p in root.iterdir() if (p / "expected.json").is_file())
+
+
+def files_of(ws: Path):
+    return sorted(p for p in ws.rglob("*") if p.is_file() and not p.is_symlink() and p.name != "expected.json")
+
+
+def mutate_text(rng: random.Random, data: bytes) -> bytes:
+    """One spec-driven change to a file's bytes."""
+    kind = rng.randrange(12)
+    text = data.decode("utf-8", "surrogateescape")
+    lines = text.split("\n")
+    keyed = [i for i, l in enumerate(lines) if re.match(r"^\s*[A-Za-z_][\w-]*\s*:", l)]
+    if kind <= 3 and keyed:  # a YAML 1.1 scalar (or a wrong type) as a value
+        i = rng.choice(keyed)
+        key = lines[i].split(":", 1)[0]
+        lines[i] = f"{key}: {rng.choice(YAML11)}"
+    elif kind == 4 and keyed:  # a key dropped or doubled
+        i = rng.choice(keyed)
+        if rng.random() < 0.5:
+            del lines[i]
+        else:
+            lines.insert(i, lines[i])
+    elif kind == 5 and keyed:  # a known key added with a random value
+        lines.insert(rng.choice(keyed), f"{rng.choice(KEYS)}: {rng.choice(YAML11)}")
+    elif kind == 6:  # a Jinja construct in the body
+        lines.insert(len(lines) if rng.random() < 0.7 else rng.randrange(len(lines) + 1), rng.choice(JINJA))
+    elif kind == 7:
+        return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    elif kind == 8:
+        return data if data.startswith(b"\xef\xbb\xbf") else b"\xef\xbb\xbf" + data
+    elif kind == 9:  # a Latin-1 byte
+        at = rng.randrange(len(data) + 1)
+        return data[:at] + rng.choice([b"\xe9", b"\xa0", b"\xff"]) + data[at:]
+    elif kind == 10 and keyed:  # a value as a list or a map
+        i = rng.choice(keyed)
+        key, _, value = lines[i].partition(":")
+        lines[i] = f"{key}: [{value.strip() or 'x'}]" if rng.random() < 0.5 else f"{key}: {{v: {value.strip() or 'x'}}}"
+    else:  # indentation or fence trouble
+        if lines:
+            i = rng.randrange(len(lines))
+            lines[i] = rng.choice(["\t", "  ", "---", "...", "- "]) + lines[i]
+    return "\n".join(lines).encode("utf-8", "surrogateescape")
+
+
+def mutate_tree(rng: random.Random, ws: Path):
+    """One change to the workspace's files: copy (shadowing), rename, link, remove."""
+    files = files_of(ws)
+    if not files:
+        return
+    f = rng.choice(files)
+    kind = rng.randrange(5)
+    if kind == 0:  # the same file in another folder the workspace has
+        dirs = sorted({p.parent for p in files})
+        dest = rng.choice(dirs) / f.name
+        if dest != f:
+            shutil.copyfile(f, dest)
+    elif kind == 1:
+        f.rename(f.with_name(rng.choice(["x", "Renamed", "a.b", "ünï", "README", "_y"]) + f.suffix))
+    elif kind == 2:
+        link = f.with_name("link-" + f.name)
+        if not link.exists():
+            os.symlink(f.name, link)
+    elif kind == 3 and len(files) > 1:
+        f.unlink()
+    else:
+        f.write_bytes(f.read_bytes() + b"\n")
+
+
+def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
+    case = rng.choice(case_dirs(fw))
+    shutil.copytree(case, dest, symlinks=True)
+    (dest / "expected.json").unlink()
+    for _ in range(rng.randint(1, 4)):
+        if rng.random() < 0.75:
+            files = files_of(dest)
+            if files:
+                f = rng.choice(files)
+                f.write_bytes(mutate_text(rng, f.read_bytes()))
+        else:
+            mutate_tree(rng, dest)
+    return dest
+
+
+def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
+    """(expected, actual, problems); expected is None when the oracle failed."""
+    args = ["--project", str(ws / "project"), "--home", str(ws / "home")]
+    if (ws / "xdg").is_dir():
+        args += ["--xdg-config", str(ws / "xdg")]
+    builtin = ws / "builtin"
+    empty = Path(tempfile.mkdtemp(prefix="agentry-diff-empty-"))
+    args += ["--builtins", str(builtin if builtin.is_dir() else empty)]
+    try:
+        for d in ("project", "home"):
+            (ws / d).mkdir(exist_ok=True)
+        o = subprocess.run([py, str(oracles / "oracle" / fw / "oracle.py"), *args], capture_output=True, timeout=120)
+        a = subprocess.run([agentry, "export", "--ecosystem", fw, "--json", *args], capture_output=True, timeout=120,
+                           env={**os.environ, "AGENTRY_LISTING_ORDER": "name"})
+    finally:
+        shutil.rmtree(empty, ignore_errors=True)
+    try:
+        expected = json.loads(o.stdout)
+    except ValueError:
+        return None, None, ["oracle failed: " + o.stderr.decode(errors="replace")[-300:]]
+    try:
+        actual = json.loads(a.stdout)
+    except ValueError:
+        return expected, None, ["agentry printed no JSON: " + a.stderr.decode(errors="replace")[-300:]]
+    sys.path.insert(0, str(oracles / "conformance"))
+    import compare  # the shared rules
+    return expected, actual, compare.compare(expected, actual)
+
+
+def shrink(fw, ws, py, oracles, agentry, first_problem):
+    """The smallest workspace that still shows the same first problem."""
+    def still(path):
+        exp, _, problems = run_pair(fw, path, py, oracles, agentry)
+        return exp is not None and problems and problems[0].split(":")[0] == first_problem.split(":")[0]
+
+    for f in files_of(ws):  # whole files
+        keep = f.read_bytes()
+        f.unlink()
+        if not still(ws):
+            f.write_bytes(keep)
+    for f in files_of(ws):  # lines, then characters of what is left
+        lines = f.read_bytes().split(b"\n")
+        i = 0
+        while i < len(lines) and len(lines) > 1:
+            trial = lines[:i] + lines[i + 1:]
+            f.write_bytes(b"\n".join(trial))
+            if still(ws):
+                lines = trial
+            else:
+                i += 1
+        f.write_bytes(b"\n".join(lines))
+    return ws
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("framework", choices=FRAMEWORKS)
+    p.add_argument("--count", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--keep", type=Path)
+    p.add_argument("--agentry", default=str(REPO / "target/release/agentry"))
+    p.add_argument("--oracles", type=Path, default=REPO.parent / "shared")
+    p.add_argument("--stop-after", type=int, default=10, help="stop after this many disagreements")
+    p.add_argument("--no-shrink", action="store_true")
+    a = p.parse_args(argv)
+    py = oracle_python(a.oracles, a.framework)
+    if py is None or not (a.oracles / "oracle" / a.framework / "oracle.py").is_file():
+        print(f"the {a.framework} oracle is not installed (run {a.oracles}/oracle/{a.framework}/setup.sh): skipped")
+        return 0
+    if not Path(a.agentry).is_file():
+        print(f"no agentry binary at {a.agentry} (cargo build --release)", file=sys.stderr)
+        return 2
+    keep = a.keep or REPO / "target/differential" / a.framework
+    keep.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(a.seed)
+    passed = failed = unusable = 0
+    for n in range(a.count):
+        with tempfile.TemporaryDirectory(prefix="agentry-diff-") as tmp:
+            ws = make_workspace(rng, a.framework, Path(tmp) / "ws")
+            expected, _, problems = run_pair(a.framework, ws, py, a.oracles, a.agentry)
+            if expected is None:
+                unusable += 1  # the oracle itself crashed on this input: nothing to compare
+                continue
+            if not problems:
+                passed += 1
+                continue
+            failed += 1
+            out = keep / f"case-{a.seed}-{n}"
+            shutil.rmtree(out, ignore_errors=True)
+            shutil.copytree(ws, out, symlinks=True)
+            if not a.no_shrink:
+                shrink(a.framework, out, py, a.oracles, a.agentry, problems[0])
+            expected, _, problems = run_pair(a.framework, out, py, a.oracles, a.agentry)
+            (out / "expected.json").write_text(json.dumps(expected, indent=2, ensure_ascii=False) + "\n")
+            print(f"FAIL {out}: {problems[0] if problems else '(gone after shrinking)'}", flush=True)
+            if failed >= a.stop_after:
+                break
+    if unusable:
+        print(f"{unusable} workspaces the oracle could not read were not counted")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
