@@ -12,7 +12,7 @@ mod pretty;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value as Json;
 
-use crate::model::{Agent, CompactJson, DiagKind, Diagnostic, EcosystemReport, Field, Severity, Text};
+use crate::model::{Agent, CompactJson, Diagnostic, EcosystemReport, Field, Text};
 
 pub const FORMAT: &str = "agentry.resolution/1";
 
@@ -210,10 +210,8 @@ fn agent_entry(a: &Agent) -> AgentEntry<'_> {
 }
 
 fn error_entry(d: &Diagnostic) -> Option<ErrorEntry<'_>> {
-    // A skipped file is no error of the workspace, but the report lists it as one.
-    if d.severity != Severity::Error && d.kind != DiagKind::Skipped {
-        return None;
-    }
+    // Every definition the tool failed to load is an error of the report, whatever
+    // its weight for the workspace (a skipped file, a file read only on demand).
     Some(ErrorEntry { source: d.source.as_deref()?, kind: d.kind.as_str(), message: &d.message, line: d.line, fatal: d.fatal })
 }
 

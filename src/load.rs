@@ -64,6 +64,7 @@ pub fn load_with(frameworks: &[&dyn Framework], opts: &LoadOptions, files: &File
             let key = cx.memo_key(f.id(), f.title());
             cx.files.memo(key, |files| {
                 let mut report = f.load(&cx.with_files(files));
+                quiet_when_unused(&mut report);
                 // Every list agentry shows is in natural order of names; a framework's
                 // own order of one name's definitions (the winner first) is kept.
                 report.agents.sort_by(|a, b| crate::text::natural::cmp(&a.name, &b.name));
@@ -72,4 +73,16 @@ pub fn load_with(frameworks: &[&dyn Framework], opts: &LoadOptions, files: &File
         })
         .collect::<Vec<Arc<_>>>();
     Catalog { generation, roots: opts.roots.clone(), reports }
+}
+
+/// A framework the workspace does not use (no definition of its own that loads, no
+/// error or warning) says nothing: its note that the tool's package is not installed
+/// goes.
+fn quiet_when_unused(report: &mut crate::model::EcosystemReport) {
+    use crate::model::{DiagKind, Scope, Severity, Status};
+    let used = report.agents.iter().any(|a| a.source.scope != Scope::Builtin && a.status != Status::Invalid)
+        || report.diagnostics.iter().any(|d| d.severity != Severity::Info);
+    if !used {
+        report.diagnostics.retain(|d| d.kind != DiagKind::Builtins);
+    }
 }

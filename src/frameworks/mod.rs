@@ -122,6 +122,31 @@ pub fn by_id(id: &str) -> Option<&'static dyn Framework> {
     all().into_iter().find(|f| f.id() == id)
 }
 
+/// The note every framework gives when its installed package (and so its built-in
+/// agents) was not found: one wording for all, at the project root. The loader keeps
+/// it only for a framework the workspace uses ([`crate::load`]).
+pub fn builtins_not_installed(
+    ecosystem: &'static str,
+    roots: &Roots,
+    package: &str,
+    looked: &[PathBuf],
+    consequence: &str,
+) -> crate::model::Diagnostic {
+    let places = if looked.is_empty() {
+        "no Python environment was found: project .venv, $VIRTUAL_ENV, launchers on PATH, uv and pipx tools, user site-packages".to_string()
+    } else {
+        looked.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+    };
+    let mut d = crate::model::Diagnostic::warning(
+        ecosystem,
+        crate::model::DiagKind::Builtins,
+        &roots.project,
+        format!("{package} is not installed where agentry looked ({places}); {consequence} (--builtins DIR names them)"),
+    );
+    d.severity = crate::model::Severity::Info;
+    d
+}
+
 /// `true` when `path` is a folder, following symlinks (Python's `Path.is_dir()`).
 pub fn is_dir(path: &Path) -> bool {
     std::fs::metadata(path).map(|m| m.is_dir()).unwrap_or(false)

@@ -3,6 +3,7 @@
 //! ([`num`]), `str.isspace()`/`str.strip()` (here).
 
 pub mod num;
+pub mod pydantic;
 mod repr;
 mod unprintable;
 

@@ -565,25 +565,7 @@ fn locate_builtins(cx: &LoadContext) -> Option<PathBuf> {
 
 fn builtins_not_found(cx: &LoadContext) -> Diagnostic {
     let looked = site_packages::find(cx.roots, cx.env, &PACKAGE).1;
-    let places = if looked.is_empty() {
-        "no Python environment in the project .venv/venv, $VIRTUAL_ENV, behind `kimi` on PATH, in the uv \
-         and pipx tool folders or the user site-packages"
-            .to_string()
-    } else {
-        looked.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-    };
-    Diagnostic {
-        severity: Severity::Info,
-        ..Diagnostic::error(
-            ID,
-            DiagKind::Builtins,
-            &cx.roots.project,
-            format!(
-                "kimi-cli is not installed where agentry looked ({places}); `extend: default` cannot be resolved \
-                 (pass --builtins DIR to name kimi_cli/agents)"
-            ),
-        )
-    }
+    super::builtins_not_installed(ID, cx.roots, "kimi-cli", &looked, "built-in agents are not shown and `extend: default` cannot be resolved")
 }
 
 /// The folders Kimi reads agent files from: the project (agentry's entry points), the

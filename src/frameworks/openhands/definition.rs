@@ -375,7 +375,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str, path: &Path, texts: TextFor
         .entries
         .iter()
         .filter_map(|(k, v)| match &k.value {
-            Value::Str(s) if !KNOWN.contains(&s.as_str()) => Some((s.clone(), v.value.to_json())),
+            Value::Str(s) if !KNOWN.contains(&s.as_str()) => Some((s.clone(), crate::py::pydantic::json(&v.value))),
             _ => None,
         })
         .collect();

@@ -18,7 +18,7 @@ use super::{Framework, LoadContext, RenderMode};
 use crate::discover::fast_hash::HashMap;
 use crate::discover::{self, site_packages, ReadError};
 use crate::model::{
-    Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Severity, Source, Status,
+    Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Source, Status,
 };
 
 pub struct OpenHands;
@@ -262,17 +262,7 @@ impl Framework for OpenHands {
             found
         });
         if builtins.is_none() {
-            let mut d = Diagnostic::warning(
-                ID,
-                DiagKind::Builtins,
-                &cx.roots.project,
-                format!(
-                    "openhands-tools is not installed where agentry looks ({} places: project .venv, launchers on PATH, uv and pipx tools, user site-packages); built-in agents are not shown",
-                    looked.len()
-                ),
-            );
-            d.severity = Severity::Info;
-            report.diagnostics.push(d);
+            report.diagnostics.push(super::builtins_not_installed(ID, cx.roots, "openhands-tools", &looked, "built-in agents are not shown"));
         }
         let folders = folders(cx, builtins.as_deref());
         report.builtins = builtins.clone();

@@ -101,18 +101,13 @@ impl<'a> Loader<'a> {
         let builtins = cx.builtins(|| {
             let (found, looked) = locate_builtins(cx);
             if found.is_none() {
-                let places: Vec<String> = looked.iter().map(|p| p.display().to_string()).collect();
-                let mut d = Diagnostic::warning(
+                report.diagnostics.push(super::builtins_not_installed(
                     ID,
-                    DiagKind::Builtins,
-                    &cx.roots.project,
-                    format!(
-                        "tsugite-cli is not installed where agentry looked, so built-in agents (and the built-in `default` base) are not shown; looked in: {}",
-                        if places.is_empty() { "no Python environment found".to_string() } else { places.join(", ") }
-                    ),
-                );
-                d.severity = Severity::Info;
-                report.diagnostics.push(d);
+                    cx.roots,
+                    "tsugite-cli",
+                    &looked,
+                    "built-in agents (and the built-in `default` base) are not shown",
+                ));
             }
             found
         });
@@ -563,7 +558,18 @@ impl<'a> Loader<'a> {
                 }
                 agent.status = Status::Invalid;
                 agent.description = format!("cannot be loaded: {}", e.message).into();
-                return (agent, vec![self.load_diagnostic(e, &key)], Arc::default());
+                let mut diagnostic = self.load_diagnostic(e, &key);
+                if self.read_on_demand(c.cand) {
+                    // README.md, CHANGELOG.md, … in the start folder: Tsugite reads them
+                    // only when asked for an agent of that name (and `agents list` no
+                    // longer lists them), so they are no error of the workspace.
+                    diagnostic.severity = Severity::Info;
+                    diagnostic.message.push_str(
+                        " (a file in the start folder: Tsugite reads it only when an agent of this name is asked for)",
+                    );
+                    agent.rule.push_str("; a file in the start folder is read only when an agent of this name is asked for");
+                }
+                return (agent, vec![diagnostic], Arc::default());
             }
         };
         let load_key = if c.load_path.as_os_str() == c.cand.as_os_str() {
@@ -717,6 +723,11 @@ impl<'a> Loader<'a> {
             }],
             None => Vec::new(),
         }
+    }
+
+    /// A candidate directly in the folder Tsugite starts in (the project root here).
+    fn read_on_demand(&self, candidate: &Path) -> bool {
+        candidate.parent().is_some_and(|dir| crate::model::normalized(dir) == crate::model::normalized(&self.cx.roots.project))
     }
 
     fn load_diagnostic(&self, e: LoadError, key: &str) -> Diagnostic {
