@@ -76,7 +76,8 @@ impl Js {
 
 /// A JSON number for a double: an integer where JavaScript would print one.
 pub fn number(n: f64) -> serde_json::Value {
-    if n.is_finite() && n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 {
+    // JavaScript prints every integral double below 1e21 without a fraction.
+    if n.is_finite() && n.fract() == 0.0 && n.abs() < 9.2e18 {
         serde_json::Value::from(n as i64)
     } else {
         serde_json::Number::from_f64(n).map_or(serde_json::Value::Null, serde_json::Value::Number)
@@ -110,6 +111,7 @@ const MAX_DEPTH: usize = 1000;
 
 /// `load(text)`: `Ok(None)` for an empty stream (`undefined`).
 pub fn load(text: &str) -> Result<Option<Js>, YamlError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     check_tabs(text)?;
     let mut builder = Builder::default();
     let mut parser = Parser::new(text.chars());
@@ -123,7 +125,19 @@ pub fn load(text: &str) -> Result<Option<Js>, YamlError> {
     if builder.documents.len() > 1 {
         return Err(YamlError { message: "expected a single document in the stream, but found more".into(), line: 1, col: 1 });
     }
+    if builder.documents.is_empty() && has_document(text) {
+        // A stream of comments or blank lines still holds one (empty) document.
+        return Ok(Some(Js::Null));
+    }
     Ok(builder.documents.pop())
+}
+
+/// `loadDocuments`: a newline is appended when missing, leading spaces skipped, and
+/// a document read while more than the final newline is left.
+fn has_document(text: &str) -> bool {
+    let len = text.len() + usize::from(!text.is_empty() && !text.ends_with(['\n', '\r']));
+    let spaces = text.len() - text.trim_start_matches(' ').len();
+    spaces + 1 < len
 }
 
 /// yaml-rust's message without its own position suffix.
@@ -296,6 +310,7 @@ fn resolve(text: &str, style: TScalarStyle, tag: Option<&TokenType>) -> Result<J
         Some("bool") => return bool_of(text).map(Js::Bool).ok_or_else(|| "cannot resolve a node with !<tag:yaml.org,2002:bool> explicit tag".into()),
         Some("int") => return int_of(text).map(Js::Num).ok_or_else(|| "cannot resolve a node with !<tag:yaml.org,2002:int> explicit tag".into()),
         Some("float") => return float_of(text).or_else(|| int_of(text)).map(Js::Num).ok_or_else(|| "cannot resolve a node with !<tag:yaml.org,2002:float> explicit tag".into()),
+        Some("binary") => return binary(text).ok_or_else(|| "cannot resolve a node with !<tag:yaml.org,2002:binary> explicit tag".into()),
         Some("timestamp") => return if is_timestamp(text) { Ok(Js::Date(text.into())) } else { Err("cannot resolve a node with !<tag:yaml.org,2002:timestamp> explicit tag".into()) },
         Some(other) => return Err(format!("unknown tag !<tag:yaml.org,2002:{other}>")),
         None => {}
@@ -319,6 +334,28 @@ fn resolve(text: &str, style: TScalarStyle, tag: Option<&TokenType>) -> Result<J
         return Ok(Js::Date(text.into()));
     }
     Ok(Js::Str(text.into()))
+}
+
+/// `!!binary`: base64 (white space ignored) into a `Uint8Array`, which JavaScript
+/// sees as an object keyed by index.
+fn binary(text: &str) -> Option<Js> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut bits: u32 = 0;
+    let mut count = 0;
+    let mut out = Vec::new();
+    for c in text.bytes().filter(|c| !c.is_ascii_whitespace()) {
+        if c == b'=' {
+            continue;
+        }
+        let v = ALPHABET.iter().position(|&a| a == c)? as u32;
+        bits = (bits << 6) | v;
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push((bits >> count) & 0xff);
+        }
+    }
+    Some(Js::Map(out.into_iter().enumerate().map(|(i, b)| (i.to_string(), Js::Num(b as f64), 0)).collect()))
 }
 
 fn is_null(t: &str) -> bool {
@@ -522,5 +559,49 @@ mod tests {
         assert!(load("a:\n\t- b\n").is_err());
         let v = load("base: &b {x: 1, y: 2}\nm:\n  <<: *b\n  y: 3\n").unwrap().unwrap();
         assert_eq!(v.get("m").unwrap().to_json(), serde_json::json!({"x": 1, "y": 3}));
+    }
+
+    /// The value in the goldens' form (`gen.mjs`): dates, non-finite numbers and
+    /// `undefined` as tagged objects.
+    fn typed(v: Option<&Js>) -> serde_json::Value {
+        use serde_json::json;
+        let Some(v) = v else { return json!({"$undefined": true}) };
+        match v {
+            Js::Date(_) => json!({"$date": true}),
+            Js::Num(n) if n.is_nan() => json!({"$number": "NaN"}),
+            Js::Num(n) if n.is_infinite() => json!({"$number": if *n > 0.0 { "Infinity" } else { "-Infinity" }}),
+            Js::Seq(items) => serde_json::Value::Array(items.iter().map(|i| typed(Some(i))).collect()),
+            Js::Map(entries) => serde_json::Value::Object(entries.iter().map(|(k, v, _)| (k.clone(), typed(Some(v)))).collect()),
+            other => other.to_json(),
+        }
+    }
+
+    /// Every input of `tests/goldens/gemini-cli-yaml/` loads as Gemini CLI's own
+    /// js-yaml loads it (the `.json` next to it, written by `gen.mjs`): the same
+    /// value, or an error where js-yaml throws one.
+    #[test]
+    fn agrees_with_the_cli_s_own_js_yaml() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/goldens/gemini-cli-yaml");
+        let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "yaml")).collect();
+        names.sort();
+        assert!(names.len() > 30, "goldens missing in {}", dir.display());
+        let mut differ = Vec::new();
+        for input in names {
+            let text = String::from_utf8_lossy(&std::fs::read(&input).unwrap()).into_owned();
+            let expected: serde_json::Value = serde_json::from_slice(&std::fs::read(input.with_extension("json")).unwrap()).unwrap();
+            let got = match load(&text) {
+                Ok(v) => serde_json::json!({"value": typed(v.as_ref())}),
+                Err(e) => serde_json::json!({"error": e.message}),
+            };
+            let agree = match (expected.get("error"), got.get("error")) {
+                (Some(_), Some(_)) => true,
+                (None, None) => expected == got,
+                _ => false,
+            };
+            if !agree {
+                differ.push(format!("{}: js-yaml {expected}, agentry {got}", input.display()));
+            }
+        }
+        assert!(differ.is_empty(), "{}", differ.join("\n"));
     }
 }
