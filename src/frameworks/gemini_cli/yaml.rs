@@ -182,10 +182,25 @@ enum Frame {
     Map(Vec<(String, Js, u32)>, Option<(Js, u32, bool)>, Vec<String>, usize),
 }
 
+/// How many values aliases may copy in: js-yaml shares an alias's value, agentry
+/// copies it, so a "billion laughs" document is refused here instead of filling memory.
+const MAX_ALIAS_NODES: usize = 1_000_000;
+
+fn size(v: &Js) -> usize {
+    match v {
+        Js::Seq(items) => 1 + items.iter().map(size).sum::<usize>(),
+        Js::Map(entries) => 1 + entries.iter().map(|(_, v, _)| size(v)).sum::<usize>(),
+        _ => 1,
+    }
+}
+
 #[derive(Default)]
 struct Builder {
     stack: Vec<Frame>,
-    anchors: std::collections::HashMap<usize, Js>,
+    /// Each anchor's value and its size in values.
+    anchors: std::collections::HashMap<usize, (Js, usize)>,
+    /// Values copied in by aliases so far.
+    aliased: usize,
     documents: Vec<Js>,
     error: Option<YamlError>,
 }
@@ -199,7 +214,8 @@ impl Builder {
 
     fn push_value(&mut self, value: Js, anchor: usize, plain_merge_key: bool, mark: Marker) {
         if anchor > 0 {
-            self.anchors.insert(anchor, value.clone());
+            let n = size(&value);
+            self.anchors.insert(anchor, (value.clone(), n));
         }
         match self.stack.last_mut() {
             None => self.documents.push(value),
@@ -260,8 +276,15 @@ impl MarkedEventReceiver for Builder {
                     Err(m) => self.fail(m, mark),
                 }
             }
-            Event::Alias(id) => match self.anchors.get(&id).cloned() {
-                Some(v) => self.push_value(v, 0, false, mark),
+            Event::Alias(id) => match self.anchors.get(&id) {
+                Some((_, n)) if self.aliased + n > MAX_ALIAS_NODES => {
+                    self.fail("aliases expand to too many values (agentry's limit against alias bombs)", mark)
+                }
+                Some((v, n)) => {
+                    self.aliased += n;
+                    let v = v.clone();
+                    self.push_value(v, 0, false, mark)
+                }
                 None => self.fail("unidentified alias", mark),
             },
             Event::SequenceStart(anchor) => {
