@@ -123,7 +123,11 @@ pub fn remote_auth(v: &Js) -> Result<Json, Issues> {
     };
     match v.get("type") {
         Some(Js::Str(t)) if t == "apiKey" => match s("key") {
-            Some(key) => Ok(json!({"type": "apiKey", "key": key, "name": s("name")})),
+            // `name` is dropped by JSON when undefined.
+            Some(key) => Ok(match s("name") {
+                Some(name) => json!({"type": "apiKey", "key": key, "name": name}),
+                None => json!({"type": "apiKey", "key": key}),
+            }),
             None => err("key", "API key is required"),
         },
         Some(Js::Str(t)) if t == "http" => {

@@ -112,6 +112,15 @@ const MAX_DEPTH: usize = 1000;
 /// `load(text)`: `Ok(None)` for an empty stream (`undefined`).
 pub fn load(text: &str) -> Result<Option<Js>, YamlError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // js-yaml ends the input with a line break when it has none (a block scalar at
+    // the end keeps its final newline).
+    let owned;
+    let text = if text.is_empty() || text.ends_with(['\n', '\r']) {
+        text
+    } else {
+        owned = format!("{text}\n");
+        owned.as_str()
+    };
     check_tabs(text)?;
     let mut builder = Builder::default();
     let mut parser = Parser::new(text.chars());
