@@ -138,9 +138,14 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
     for (i, f) in folders.iter().enumerate() {
         let entries = match cx.files.list_dir(&f.path) {
             Ok(Some(entries)) => entries,
-            Ok(None) => continue,
+            // Only a missing folder is fine (ENOENT); a file in its place is not.
+            Ok(None) if matches!(cx.files.kind(&f.path), discover::Kind::Missing) => continue,
+            Ok(None) => {
+                out.push(listing_failure(i, f, "ENOTDIR: not a directory".into()));
+                continue;
+            }
             Err(e) => {
-                report.diagnostics.push(Diagnostic::error(ID, DiagKind::Io, &f.path, format!("Could not list directory: {e}")));
+                out.push(listing_failure(i, f, e.to_string()));
                 continue;
             }
         };
@@ -172,6 +177,15 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
         }
     }
     out
+}
+
+/// A folder the loader cannot list: reported like a file that fails to load.
+fn listing_failure(index: usize, folder: &Folder, why: String) -> Read {
+    let source = Source::new(folder.scope, &folder.base, folder.path.clone());
+    let message = format!("Failed to load agent from {}: Could not list directory: {why}", folder.path.display());
+    let d = Diagnostic::error(ID, DiagKind::Io, &folder.path, message).failing(source.key());
+    let agent = Agent::new(ID, "agents".into(), source, Status::Invalid, "the agents folder cannot be listed: Gemini CLI reports it".into());
+    Read { folder: index, agent, digest: 0, remote: false, failure: Some(d) }
 }
 
 fn read_file(cx: &LoadContext, index: usize, folder: &Folder, path: &Path) -> Vec<Read> {
