@@ -69,9 +69,9 @@ fn tier_of(place: Place) -> usize {
 fn ladder() -> Ladder {
     let order = "the folder's readdir order (not defined by Gemini CLI)";
     Ladder::new(vec![
-        Tier::first("built-in agents (registered first, never replaced)"),
-        Tier::first("project <cwd>/.gemini/agents").undocumented(order),
-        Tier::first("user ~/.gemini/agents").undocumented(order),
+        Tier::first("the built-in agents (registered first; the first registration of a name wins)"),
+        Tier::first("project <cwd>/.gemini/agents (registered after the built-ins)").undocumented(order),
+        Tier::first("user ~/.gemini/agents (registered after the project's)").undocumented(order),
         Tier::first("extension agents (registered last, extensions in folder order)").undocumented(order),
     ])
 }
