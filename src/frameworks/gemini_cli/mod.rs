@@ -134,6 +134,9 @@ struct Read {
 }
 
 fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> Vec<Read> {
+    use rayon::prelude::*;
+    // Listed in order here; the files are parsed on every core below, in order.
+    let mut files: Vec<(usize, Arc<Path>)> = Vec::new();
     let mut out = Vec::new();
     for (i, f) in folders.iter().enumerate() {
         let entries = match cx.files.list_dir(&f.path) {
@@ -173,9 +176,13 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
             if !e.is_file {
                 continue;
             }
-            out.extend(read_file(cx, i, f, &e.path));
+            files.push((i, Arc::clone(&e.path)));
         }
     }
+    // A folder that cannot be listed comes before the files of later folders.
+    let parsed: Vec<Vec<Read>> = files.par_iter().map(|(i, path)| read_file(cx, *i, &folders[*i], path)).collect();
+    out.extend(parsed.into_iter().flatten());
+    out.sort_by_key(|r| r.folder);
     out
 }
 

@@ -93,6 +93,10 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
     frameworks::tsugite(&mut w, &mut rng, tsugite, broken);
     frameworks::fast_agent(&mut w, &mut rng, fast_agent, broken);
     frameworks::kimi(&mut w, &mut rng, kimi, broken);
+    // Gemini CLI agents come on top, drawn last: the other frameworks' files keep
+    // their bytes.
+    let gemini = agents * 5 / 100;
+    frameworks::gemini_cli(&mut w, &mut rng, gemini, broken);
     if let Some(e) = w.error {
         return Err(e);
     }
@@ -102,7 +106,7 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
     Ok(Summary {
         files: w.files,
         bytes: w.bytes,
-        agents: vec![("openhands", openhands), ("tsugite", tsugite), ("fast-agent", fast_agent), ("kimi", kimi)],
+        agents: vec![("openhands", openhands), ("tsugite", tsugite), ("fast-agent", fast_agent), ("kimi", kimi), ("gemini-cli", gemini)],
     })
 }
 
