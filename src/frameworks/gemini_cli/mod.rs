@@ -314,13 +314,14 @@ impl Framework for GeminiCli {
             disabled_everything(reads, &folders, project_read, &mut report);
             return report;
         }
-        let mut candidates: Vec<Candidate> = Vec::new();
+        // Definitions that take part in registration: tier, agent, remote, place.
+        let mut pending: Vec<(usize, Agent, bool, Place)> = Vec::new();
         for name in BUILTINS.iter().copied().chain(settings.browser_enabled.then_some("browser_agent")) {
             if settings.disabled(name) {
                 continue;
             }
             let agent = Agent::new(ID, name.into(), Source::builtin(name), Status::Wins, String::new());
-            candidates.push(Candidate { tier: TIER_BUILTIN, agent });
+            pending.push((TIER_BUILTIN, agent, false, Place::Project));
         }
         // The content hash each project name was acknowledged with: acknowledging
         // every announced agent stores one hash per name, the last one's.
@@ -374,22 +375,43 @@ impl Framework for GeminiCli {
                 report.agents.push(agent);
                 continue;
             }
-            if let Some(message) = registration_error(&settings, &agent, remote, f.place) {
+            pending.push((tier_of(f.place), agent, remote, f.place));
+        }
+        // A registration that fails leaves the name free for the next definition;
+        // one that would be a duplicate is never attempted. So only winners are
+        // registered, and a failed one is taken out before ranking again.
+        let ranked = loop {
+            let candidates = pending.iter().map(|(tier, agent, _, _)| Candidate { tier: *tier, agent: agent.clone() }).collect();
+            let ranked = precedence::rank(&ladder(), candidates);
+            let failed: Vec<(usize, String)> = ranked
+                .iter()
+                .filter(|a| a.status == Status::Wins && !a.source.is_compiled_in())
+                .filter_map(|a| {
+                    let i = pending.iter().position(|(_, p, _, _)| p.source == a.source)?;
+                    let (_, _, remote, place) = &pending[i];
+                    registration_error(&settings, a, *remote, *place).map(|m| (i, m))
+                })
+                .collect();
+            if failed.is_empty() {
+                break ranked;
+            }
+            let mut failed = failed;
+            failed.sort_by(|a, b| b.0.cmp(&a.0));
+            for (i, message) in failed {
+                let (_, mut agent, _, _) = pending.remove(i);
                 let d = Diagnostic::error(ID, DiagKind::Validation, &*agent.source.path, message).failing(agent.source.key());
                 report.diagnostics.push(d);
                 agent.status = Status::Invalid;
                 agent.rule = "registration failed: Gemini CLI shows the error and leaves the name free".into();
                 report.agents.push(agent);
-                continue;
             }
-            if remote && agent.field("agentCardUrl").is_some_and(|u| !u.value.to_json().is_null()) {
-                agent.rule = "the agent card is fetched from its URL at registration; agentry does not fetch it".into();
-            }
-            candidates.push(Candidate { tier: tier_of(f.place), agent });
-        }
-        let mut ranked = precedence::rank(&ladder(), candidates);
+        };
+        let mut ranked = ranked;
         for agent in ranked.iter_mut().filter(|a| a.status == Status::Wins) {
             registered(agent, &settings);
+            if agent.field("agentCardUrl").is_some_and(|u| !u.value.to_json().is_null()) {
+                agent.rule.push_str("; its agent card is fetched from the URL at registration, which agentry does not do (a card that fails to load leaves the name to the next definition)");
+            }
         }
         ranked.append(&mut report.agents);
         report.agents = order(ranked, &sequence);
@@ -449,8 +471,9 @@ fn registration_error(settings: &Settings, agent: &Agent, remote: bool, place: P
     }
     if remote {
         if let Some(card) = agent.field("agentCardJson").and_then(|f| f.value.to_json().as_str().map(str::to_string)) {
-            if !serde_json::from_str::<Json>(&card).is_ok_and(|c| c.is_object()) {
-                return Some(format!("[{}] Failed to load remote agent: the inline agent card is not a JSON object", agent.name));
+            let card = serde_json::from_str::<Json>(&card).unwrap_or(Json::Null);
+            if let Err(why) = settings::check_card(&card) {
+                return Some(format!("[{}] Failed to load remote agent: {why}", agent.name));
             }
         }
     }

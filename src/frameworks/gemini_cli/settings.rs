@@ -244,6 +244,52 @@ pub fn merge_model_config(base: &Json, over: &Json) -> Json {
     serde_json::json!({ "model": model, "generateContentConfig": gen })
 }
 
+/// Whether the A2A client takes an inline card: `normalizeAgentCard` (an object;
+/// `supportedInterfaces` standing in for `additionalInterfaces`), the gRPC URL
+/// `loadAgent` reads, and `ClientFactory.createFromAgentCard` (a transport the CLI
+/// has — JSONRPC, HTTP+JSON, GRPC — with a URL).
+pub fn check_card(card: &Json) -> Result<(), String> {
+    let Json::Object(card) = card else { return Err("Agent card is missing.".into()) };
+    let interfaces: Vec<(String, Json)> = card
+        .get("additionalInterfaces")
+        .filter(|v| truthy(v))
+        .or_else(|| card.get("supportedInterfaces").filter(|v| v.is_array()))
+        .and_then(Json::as_array)
+        .map(|list| {
+            list.iter()
+                .map(|i| {
+                    let transport = i.get("transport").filter(|t| truthy(t)).or_else(|| i.get("protocolBinding").filter(|b| b.is_string()));
+                    (transport.map(js_string).unwrap_or_default(), i.get("url").cloned().unwrap_or(Json::Null))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let url = card.get("url").cloned().unwrap_or(Json::Null);
+    let grpc = interfaces.iter().find(|(t, _)| t == "GRPC").map(|(_, u)| u.clone()).filter(|u| !u.is_null()).unwrap_or_else(|| url.clone());
+    match grpc {
+        Json::String(_) => {}
+        Json::Null => return Err("Cannot read properties of undefined (reading 'startsWith')".into()),
+        _ => return Err("grpcUrl.startsWith is not a function".into()),
+    }
+    let preferred = card.get("preferredTransport").filter(|p| !p.is_null()).map(js_string).unwrap_or_else(|| "JSONRPC".into());
+    let mut urls: Vec<(String, Json)> = vec![(preferred.to_lowercase(), url)];
+    for (t, u) in &interfaces {
+        match urls.iter_mut().find(|(k, _)| *k == t.to_lowercase()) {
+            Some(slot) => slot.1 = u.clone(),
+            None => urls.push((t.to_lowercase(), u.clone())),
+        }
+    }
+    let known = ["jsonrpc", "http+json", "grpc"];
+    let usable = std::iter::once(preferred.to_lowercase()).chain(interfaces.iter().map(|(t, _)| t.to_lowercase())).any(|t| {
+        known.contains(&t.as_str()) && urls.iter().any(|(k, u)| *k == t && truthy(u))
+    });
+    if usable {
+        Ok(())
+    } else {
+        Err("No compatible transport found, available transports: JSONRPC,HTTP+JSON,GRPC".into())
+    }
+}
+
 /// The description `registerRemoteAgent` gives an agent once its card is loaded.
 pub fn card_description(user: &str, card: &Json) -> Option<String> {
     let mut parts = Vec::new();
