@@ -113,7 +113,7 @@ fn read_file(cx: &LoadContext, index: usize, folder: &Folder, path: &Path) -> Ve
             };
             let message = format!("Failed to load agent from {}: {}", path.display(), f.message);
             let d = Diagnostic::error(ID, kind, path, message).at(f.line, f.col).failing(key);
-            let name = discover::stem(&file_source.rel.rsplit('/').next().unwrap_or_default().to_string()).to_string();
+            let name = discover::stem(file_source.rel.rsplit('/').next().unwrap_or_default()).to_string();
             let agent = Agent::new(ID, name, file_source, Status::Invalid, "failed to load: Gemini CLI reports the file and loads the others".into());
             return vec![Read { folder: index, agent, digest: parsed.digest, remote: false, failure: Some(d) }];
         }

@@ -221,7 +221,7 @@ impl Framework for GeminiCli {
                 break ranked;
             }
             let mut failed = failed;
-            failed.sort_by(|a, b| b.0.cmp(&a.0));
+            failed.sort_by_key(|f| std::cmp::Reverse(f.0));
             for (i, message) in failed {
                 let (_, mut agent, _, _) = pending.remove(i);
                 let d = Diagnostic::error(ID, DiagKind::Validation, &*agent.source.path, message).failing(agent.source.key());

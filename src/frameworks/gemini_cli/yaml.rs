@@ -338,7 +338,7 @@ fn resolve(text: &str, style: TScalarStyle, tag: Option<&TokenType>) -> Result<J
     let plain = style == TScalarStyle::Plain;
     match explicit.as_deref() {
         Some("str") => return Ok(Js::Str(text.into())),
-        Some("null") => return if is_null(text) { Ok(Js::Null) } else { Err(format!("cannot resolve a node with !<tag:yaml.org,2002:null> explicit tag")) },
+        Some("null") => return if is_null(text) { Ok(Js::Null) } else { Err("cannot resolve a node with !<tag:yaml.org,2002:null> explicit tag".to_string()) },
         Some("bool") => return bool_of(text).map(Js::Bool).ok_or_else(|| "cannot resolve a node with !<tag:yaml.org,2002:bool> explicit tag".into()),
         Some("int") => return int_of(text).map(Js::Num).ok_or_else(|| "cannot resolve a node with !<tag:yaml.org,2002:int> explicit tag".into()),
         Some("float") => return float_of(text).or_else(|| int_of(text)).map(Js::Num).ok_or_else(|| "cannot resolve a node with !<tag:yaml.org,2002:float> explicit tag".into()),
