@@ -238,6 +238,17 @@ impl Framework for GeminiCli {
                 agent.rule.push_str("; its agent card is fetched from the URL at registration, which agentry does not do (a card that fails to load leaves the name to the next definition)");
             }
         }
+        // Of two project files of one name, the one acknowledged (the later in the
+        // folder's listing) is registered: an order Gemini CLI does not define.
+        let held_twins: std::collections::HashSet<String> = report
+            .agents
+            .iter()
+            .filter(|a| a.status == Status::Held && cx.roots.trusted && project_read && a.source.scope == Scope::Project)
+            .map(|a| a.name.clone())
+            .collect();
+        for agent in ranked.iter_mut().filter(|a| a.status == Status::Wins && a.source.scope == Scope::Project && held_twins.contains(&a.name)) {
+            agent.undocumented_order = Some("the folder's readdir order (the later file's acknowledgement replaces the earlier's)".into());
+        }
         ranked.append(&mut report.agents);
         report.agents = registry::order(ranked, &sequence);
         report
