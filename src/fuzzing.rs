@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::frameworks::{fast_agent, kimi, openhands, tsugite};
+use crate::frameworks::{fast_agent, gemini_cli, kimi, openhands, tsugite};
 use crate::yaml::{self, Loader};
 
 /// Where fuzzed definitions pretend to live. It must not exist, so that the
@@ -32,6 +32,7 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("fast_agent", fast_agent),
     ("kimi", kimi),
     ("tsugite_template", tsugite_template),
+    ("gemini_cli", gemini_cli),
 ];
 
 /// Bytes as the text layers see them: the frameworks decode strictly, but the YAML
@@ -120,6 +121,12 @@ pub fn fast_agent(data: &[u8]) {
         };
         let _ = fast_agent::validate::build(raw, &cx);
     }
+}
+
+/// One Gemini CLI agent file: its front-matter splitter, js-yaml `load` and the
+/// agent schemas.
+pub fn gemini_cli(data: &[u8]) {
+    let _ = gemini_cli::schema::parse(data);
 }
 
 /// One Kimi agent spec file.

@@ -8,6 +8,7 @@ use crate::discover::Files;
 use crate::model::{EcosystemReport, Roots, Scope, TextForm};
 
 pub mod fast_agent;
+pub mod gemini_cli;
 pub mod kimi;
 pub mod openhands;
 pub mod precedence;
@@ -115,7 +116,7 @@ pub struct Location {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi]
+    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

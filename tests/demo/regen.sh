@@ -22,3 +22,8 @@ for fw in openhands tsugite kimi fast-agent; do
   mv "$here/$fw.expected.json.tmp" "$here/$fw.expected.json"
   echo "wrote $fw.expected.json"
 done
+# Gemini CLI's oracle runs the CLI's own JavaScript (built-ins compiled in: no --builtins).
+bash "$oracles/gemini-cli/setup.sh" >/dev/null
+(cd "$demo" && python3 "$oracles/gemini-cli/oracle.py" --project project --home home --xdg-config home/.config > "$here/gemini-cli.expected.json.tmp" 2>/dev/null)
+mv "$here/gemini-cli.expected.json.tmp" "$here/gemini-cli.expected.json"
+echo "wrote gemini-cli.expected.json"

@@ -83,17 +83,6 @@ pub fn copilot(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
     markdown(w, rng, n, broken, &tool);
 }
 
-pub fn gemini_cli(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
-    let tool = Markdown {
-        prefix: "gm",
-        dirs: &["project/.gemini/agents", "home/.gemini/agents"],
-        suffix: ".md",
-        tools_as_text: false,
-        extra: "",
-    };
-    markdown(w, rng, n, broken, &tool);
-}
-
 pub fn qwen_code(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
     let tool = Markdown {
         prefix: "qw",

@@ -235,3 +235,43 @@ pub fn kimi(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
         }
     }
 }
+
+/// Gemini CLI agents: project and user `.gemini/agents` and one extension, names
+/// defined again elsewhere (shadowing), tool lists of the CLI's own names, a few
+/// remote agents with inline cards and a few Claude-format files the strict schema
+/// rejects.
+pub fn gemini_cli(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
+    const DIRS: &[&str] = &["project/.gemini/agents", "home/.gemini/agents", "home/.gemini/extensions/bench-kit/agents"];
+    const GEMINI_TOOLS: &[&str] = &["read_file", "grep_search", "glob", "list_directory", "run_shell_command", "web_fetch", "replace", "write_file"];
+    if n > 0 {
+        w.write("home/.gemini/extensions/bench-kit/gemini-extension.json", b"{\"name\": \"bench-kit\", \"version\": \"1.0.0\"}\n");
+    }
+    let mut names: Vec<String> = Vec::new();
+    for i in 0..n {
+        let name = if !names.is_empty() && rng.random() < 0.2 {
+            rng.choice(&names).clone()
+        } else {
+            let name = format!("gm-{}-{i}", word(rng));
+            names.push(name.clone());
+            name
+        };
+        let dir = *rng.choice(DIRS);
+        let rel = format!("{dir}/{name}-{i}.md");
+        if rng.random() < broken {
+            w.write(&rel, &broken_markdown(rng));
+            continue;
+        }
+        let kind = rng.random();
+        let fm = if kind < 0.05 {
+            format!("kind: remote\nname: {name}\ndescription: {}\nagent_card_json: '{{\"name\":\"{name}\",\"description\":\"{}\",\"skills\":[]}}'\n", sentence(rng, 8), sentence(rng, 6))
+        } else if kind < 0.10 {
+            format!("name: {name}\ndescription: {}\ntools: Read, Grep\ncolor: blue\n", sentence(rng, 8))
+        } else {
+            let k = rng.randint(0, 4);
+            let tools = rng.sample(GEMINI_TOOLS, k);
+            format!("name: {name}\ndescription: {}\ntools:\n{}\nmodel: {}\nmax_turns: {}\n", sentence(rng, 12), yaml_list(&tools, "  "), rng.choice(MODELS), rng.randint(5, 40))
+        };
+        let size = body_size(rng);
+        w.write(&rel, format!("---\n{fm}---\n\n{}", body(rng, size)).as_bytes());
+    }
+}

@@ -112,7 +112,7 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
             "kimi" => frameworks::kimi,
             "claude-code" => coding::claude_code,
             "copilot" => coding::copilot,
-            "gemini-cli" => coding::gemini_cli,
+            "gemini-cli" => frameworks::gemini_cli,
             "qwen-code" => coding::qwen_code,
             "kimi-code" => coding::kimi_code,
             "opencode" => coding::opencode,

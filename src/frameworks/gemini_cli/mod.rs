@@ -1,0 +1,275 @@
+//! Gemini CLI subagents (npm `@google/gemini-cli` 0.61.0).
+//!
+//! Mirrors `AgentRegistry.loadAgents` and `registerAgent` (built-ins, then the
+//! project folder `<cwd>/.gemini/agents` when the folder is trusted, each agent only
+//! once acknowledged, then `~/.gemini/agents`, then each extension's `agents/`; the
+//! first registration of a name wins), `loadAgentsFromDirectory` (regular `*.md`
+//! files at the top level, `_` names skipped), `parseAgentMarkdown` and
+//! `markdownToAgentDefinition` ([`schema`]), js-yaml 4's `load` ([`yaml`]),
+//! `applyOverrides` (settings `agents.overrides`) and `registerRemoteAgent`'s
+//! description for inline agent cards. Extension agents get the ExtensionManager's
+//! `recursivelyHydrateStrings` variables.
+
+mod files;
+mod mcp;
+mod registry;
+pub mod schema;
+mod settings;
+mod tools;
+pub mod yaml;
+
+use std::path::{Path, PathBuf};
+
+use super::precedence::{self, Candidate, Ladder, Tier};
+use super::{Framework, LoadContext, Location, RenderMode};
+use crate::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Source, Status};
+use settings::Settings;
+
+pub struct GeminiCli;
+
+const ID: &str = "gemini-cli";
+
+/// The agents compiled into the CLI (`loadBuiltInAgents`); `browser_agent` only when
+/// settings enable it.
+const BUILTINS: [&str; 3] = ["codebase_investigator", "cli_help", "generalist"];
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Place {
+    Project,
+    User,
+    Extension,
+}
+
+/// One folder the registry loads, in registration order.
+struct Folder {
+    place: Place,
+    scope: Scope,
+    base: PathBuf,
+    path: PathBuf,
+    label: String,
+    /// The extension's folder, for `${extensionPath}`.
+    extension: Option<PathBuf>,
+}
+
+const TIER_BUILTIN: usize = 0;
+
+fn tier_of(place: Place) -> usize {
+    match place {
+        Place::Project => 1,
+        Place::User => 2,
+        Place::Extension => 3,
+    }
+}
+
+fn ladder() -> Ladder {
+    let order = "the folder's readdir order (not defined by Gemini CLI)";
+    Ladder::new(vec![
+        Tier::first("the built-in agents (registered first; the first registration of a name wins)"),
+        Tier::first("project <cwd>/.gemini/agents (registered after the built-ins)").undocumented(order),
+        Tier::first("user ~/.gemini/agents (registered after the project's)").undocumented(order),
+        Tier::first("extension agents (registered last, extensions in folder order)").undocumented(order),
+    ])
+}
+
+/// The user's Gemini home: `$GEMINI_CLI_HOME` in a live run, else the home folder.
+fn gemini_home(cx: &LoadContext) -> PathBuf {
+    match (&cx.render, cx.env.get("GEMINI_CLI_HOME")) {
+        (RenderMode::Live { .. }, Some(h)) if !h.is_empty() => crate::model::normalize(Path::new(h)),
+        _ => cx.roots.home.clone(),
+    }
+}
+
+fn folders(cx: &LoadContext, home: &Path) -> Vec<Folder> {
+    let r = cx.roots;
+    let mut out = vec![
+        Folder {
+            place: Place::Project,
+            scope: Scope::Project,
+            base: r.project.clone(),
+            path: r.cwd.join(".gemini/agents"),
+            label: "project <cwd>/.gemini/agents".into(),
+            extension: None,
+        },
+        Folder {
+            place: Place::User,
+            scope: Scope::User,
+            base: r.home.clone(),
+            path: home.join(".gemini/agents"),
+            label: "user ~/.gemini/agents".into(),
+            extension: None,
+        },
+    ];
+    for ext in settings::extensions(cx, home) {
+        out.push(Folder {
+            place: Place::Extension,
+            scope: Scope::User,
+            base: r.home.clone(),
+            path: ext.dir.join("agents"),
+            label: format!("extension `{}` agents", ext.name),
+            extension: Some(ext.dir),
+        });
+    }
+    out
+}
+
+impl Framework for GeminiCli {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Gemini CLI"
+    }
+
+    fn load(&self, cx: &LoadContext) -> EcosystemReport {
+        let mut report = EcosystemReport::new(ID);
+        let home = gemini_home(cx);
+        let settings = Settings::read(cx, &home);
+        let folders = folders(cx, &home);
+        report.searched = folders
+            .iter()
+            .enumerate()
+            .map(|(i, f)| SearchDir { scope: f.scope, path: f.path.clone(), role: format!("{} (registered {})", f.label, i + 2) })
+            .collect();
+        // Folder trust on and the folder not trusted: the CLI never reads the
+        // project folder; agentry reads it only to show what is held back.
+        let project_read = !settings.folder_trust || cx.roots.trusted;
+        let reads = files::scan(cx, &folders, &mut report);
+        if !settings.agents_enabled {
+            registry::disabled_everything(reads, &folders, project_read, &mut report);
+            return report;
+        }
+        // Definitions that take part in registration: tier, agent, remote, place.
+        let mut pending: Vec<(usize, Agent, bool, Place)> = Vec::new();
+        for name in BUILTINS.iter().copied().chain(settings.browser_enabled.then_some("browser_agent")) {
+            if settings.disabled(name) {
+                continue;
+            }
+            let agent = Agent::new(ID, name.into(), Source::builtin(name), Status::Wins, String::new());
+            pending.push((TIER_BUILTIN, agent, false, Place::Project));
+        }
+        // The content hash each project name was acknowledged with: acknowledging
+        // every announced agent stores one hash per name, the last one's.
+        let mut acknowledged: std::collections::HashMap<String, u128> = std::collections::HashMap::new();
+        for r in &reads {
+            if r.failure.is_none() && folders[r.folder].place == Place::Project {
+                acknowledged.insert(r.agent.name.clone(), r.digest);
+            }
+        }
+        // Registration order, for listing the definitions that do not win.
+        let sequence: std::collections::HashMap<String, usize> = reads.iter().enumerate().map(|(i, r)| (r.agent.source.key(), i)).collect();
+        for files::Read { folder, mut agent, digest, remote, failure } in reads {
+            let f = &folders[folder];
+            if let Some(d) = failure {
+                match f.place {
+                    Place::Project if !project_read => {}
+                    // The ExtensionManager writes these to the debug log only.
+                    Place::Extension => {
+                        let mut d = Diagnostic::skipped(ID, d.path.clone(), format!("not loaded (debug log only): {}", d.message)).at(d.line, d.col);
+                        d.source = Some(agent.source.key());
+                        agent.status = Status::Skipped;
+                        agent.rule = "failed to load: Gemini CLI writes extension agent errors to its debug log only".into();
+                        report.diagnostics.push(d);
+                    }
+                    _ => report.diagnostics.push(d),
+                }
+                report.agents.push(agent);
+                continue;
+            }
+            if f.place == Place::Project {
+                if !project_read {
+                    agent.status = Status::Held;
+                    agent.rule = "held: folder trust is on and this folder is not trusted, so Gemini CLI does not read <cwd>/.gemini/agents".into();
+                } else if !cx.roots.trusted {
+                    agent.status = Status::Held;
+                    agent.rule = "held: not acknowledged yet (~/.gemini/acknowledgments/agents.json); Gemini CLI announces it and waits".into();
+                } else if acknowledged.get(&agent.name) != Some(&digest) {
+                    agent.status = Status::Held;
+                    agent.rule = "held: acknowledgement is stored per project and name, and it holds the hash of a later file of this name".into();
+                }
+                if agent.status == Status::Held {
+                    report.agents.push(agent);
+                    continue;
+                }
+            }
+            if settings.disabled(&agent.name) {
+                let d = Diagnostic::skipped(ID, &*agent.source.path, format!("disabled by settings agents.overrides.{}.enabled = false", agent.name)).failing(agent.source.key());
+                report.diagnostics.push(d);
+                agent.status = Status::Skipped;
+                agent.rule = "skipped: settings agents.overrides disable this name".into();
+                report.agents.push(agent);
+                continue;
+            }
+            pending.push((tier_of(f.place), agent, remote, f.place));
+        }
+        // A registration that fails leaves the name free for the next definition;
+        // one that would be a duplicate is never attempted. So only winners are
+        // registered, and a failed one is taken out before ranking again.
+        let ranked = loop {
+            let candidates = pending.iter().map(|(tier, agent, _, _)| Candidate { tier: *tier, agent: agent.clone() }).collect();
+            let ranked = precedence::rank(&ladder(), candidates);
+            let failed: Vec<(usize, String)> = ranked
+                .iter()
+                .filter(|a| a.status == Status::Wins && !a.source.is_compiled_in())
+                .filter_map(|a| {
+                    let i = pending.iter().position(|(_, p, _, _)| p.source == a.source)?;
+                    let (_, _, remote, place) = &pending[i];
+                    registry::registration_error(&settings, a, *remote, *place).map(|m| (i, m))
+                })
+                .collect();
+            if failed.is_empty() {
+                break ranked;
+            }
+            let mut failed = failed;
+            failed.sort_by_key(|f| std::cmp::Reverse(f.0));
+            for (i, message) in failed {
+                let (_, mut agent, _, _) = pending.remove(i);
+                let d = Diagnostic::error(ID, DiagKind::Validation, &*agent.source.path, message).failing(agent.source.key());
+                report.diagnostics.push(d);
+                agent.status = Status::Invalid;
+                agent.rule = "registration failed: Gemini CLI shows the error and leaves the name free".into();
+                report.agents.push(agent);
+            }
+        };
+        let mut ranked = ranked;
+        for agent in ranked.iter_mut().filter(|a| a.status == Status::Wins) {
+            registry::registered(agent, &settings);
+            if agent.field("agentCardUrl").is_some_and(|u| !u.value.to_json().is_null()) {
+                agent.rule.push_str("; its agent card is fetched from the URL at registration, which agentry does not do (a card that fails to load leaves the name to the next definition)");
+            }
+        }
+        // Of two project files of one name, the one acknowledged (the later in the
+        // folder's listing) is registered: an order Gemini CLI does not define.
+        let held_twins: std::collections::HashSet<String> = report
+            .agents
+            .iter()
+            .filter(|a| a.status == Status::Held && cx.roots.trusted && project_read && a.source.scope == Scope::Project)
+            .map(|a| a.name.clone())
+            .collect();
+        for agent in ranked.iter_mut().filter(|a| a.status == Status::Wins && a.source.scope == Scope::Project && held_twins.contains(&a.name)) {
+            agent.undocumented_order = Some("the folder's readdir order (the later file's acknowledgement replaces the earlier's)".into());
+        }
+        ranked.append(&mut report.agents);
+        report.agents = registry::order(ranked, &sequence);
+        report
+    }
+
+    fn locations(&self, roots: &crate::model::Roots) -> Vec<Location> {
+        let place = |scope, dir: PathBuf, label: String| Location { scope, dir, depth: Some(0), suffixes: &[".md"], label };
+        let mut out = vec![
+            place(Scope::Project, roots.cwd.join(".gemini/agents"), "Gemini CLI project .gemini/agents of the working folder".into()),
+            place(Scope::User, roots.home.join(".gemini/agents"), "Gemini CLI user ~/.gemini/agents".into()),
+        ];
+        // `locations` has no file cache to ask: the extension folders are listed here.
+        if let Ok(dir) = std::fs::read_dir(roots.home.join(".gemini/extensions")) {
+            let mut exts: Vec<PathBuf> = dir.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("gemini-extension.json").is_file()).collect();
+            exts.sort();
+            for ext in exts {
+                let name = ext.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                out.push(place(Scope::User, ext.join("agents"), format!("Gemini CLI extension `{name}` agents")));
+            }
+        }
+        out
+    }
+}
+

@@ -1,0 +1,114 @@
+//! What `AgentRegistry` does with the loaded definitions besides ranking them:
+//! registration failures (`registerAgent`, `registerRemoteAgent`, the 0.61.0
+//! `applyOverrides` bug), the winners' registered form (settings overrides, inline
+//! card descriptions), `experimental.enableAgents: false`, and the report's order.
+
+use std::collections::HashMap;
+
+use serde_json::Value as Json;
+
+use super::files::Read;
+use super::settings::{self, Settings};
+use super::{Folder, Place, ID};
+use crate::model::{Agent, Diagnostic, EcosystemReport, Field, Status};
+
+/// Every file ignored: settings `experimental.enableAgents` is false, so the
+/// registry loads nothing, built-ins included.
+pub(super) fn disabled_everything(reads: Vec<Read>, folders: &[Folder], project_read: bool, report: &mut EcosystemReport) {
+    let mut seen = std::collections::HashSet::new();
+    for Read { folder, mut agent, failure, .. } in reads {
+        if failure.is_some() && folders[folder].place == Place::Project && !project_read {
+            continue;
+        }
+        let path = agent.source.path.clone();
+        let mut file = agent.source.clone();
+        file.card = None;
+        if seen.insert(file.key()) {
+            let d = Diagnostic::skipped(ID, &*path, "subagents are disabled (settings experimental.enableAgents = false)").failing(file.key());
+            report.diagnostics.push(d);
+        }
+        agent.status = Status::Skipped;
+        agent.rule = "skipped: settings experimental.enableAgents = false turns subagents off".into();
+        report.agents.push(agent);
+    }
+}
+
+/// Why registering this definition fails, as the CLI shows it.
+pub(super) fn registration_error(settings: &Settings, agent: &Agent, remote: bool, place: Place) -> Option<String> {
+    let scope = match place {
+        Place::Project => "project",
+        Place::User => "user",
+        Place::Extension => "extension",
+    };
+    if !remote && settings.override_sets_tools(&agent.name) {
+        // 0.61.0: applyOverrides assigns toolConfig on an object with only a getter.
+        return Some(format!("Error registering {scope} agent \"{}\": Cannot set property toolConfig of #<Object> which has only a getter", agent.name));
+    }
+    if remote {
+        if let Some(card) = agent.field("agentCardJson").and_then(|f| f.value.to_json().as_str().map(str::to_string)) {
+            let card = serde_json::from_str::<Json>(&card).unwrap_or(Json::Null);
+            if let Err(why) = settings::check_card(&card) {
+                return Some(format!("[{}] Failed to load remote agent: {why}", agent.name));
+            }
+        }
+    }
+    None
+}
+
+/// What the registry keeps for a winner: settings overrides applied to a local agent,
+/// an inline card's descriptions folded into a remote agent's.
+pub(super) fn registered(agent: &mut Agent, settings: &Settings) {
+    let fields: Vec<Field> = agent.fields.iter().collect();
+    let get = |k: &str| fields.iter().find(|f| f.key == k).map(|f| f.value.to_json());
+    let mut out = fields.clone();
+    let set = |out: &mut Vec<Field>, key: &'static str, value: Json, rule: &'static str| {
+        if let Some(f) = out.iter_mut().find(|f| f.key == key) {
+            f.value = value.into();
+            f.origin.rule = rule.into();
+        }
+    };
+    if get("kind").as_ref().and_then(Json::as_str) == Some("remote") {
+        if let Some(card) = get("agentCardJson").and_then(|c| c.as_str().and_then(|s| serde_json::from_str::<Json>(s).ok())) {
+            let user = get("description").and_then(|d| d.as_str().map(str::to_string)).unwrap_or_default();
+            let description = settings::card_description(&user, &card);
+            if let Some(d) = description {
+                agent.description = d.clone().into();
+                set(&mut out, "description", Json::String(d), "rewritten at registration from the agent card (registerRemoteAgent)");
+            }
+        }
+    } else if let Some(o) = settings.overrides(&agent.name) {
+        if let Some(mc) = o.get("modelConfig").filter(|v| settings::truthy(v)) {
+            let merged = settings::merge_model_config(&get("modelConfig").unwrap_or(Json::Null), mc);
+            set(&mut out, "modelConfig", merged, "merged with settings agents.overrides");
+        }
+        if let Some(rc) = o.get("runConfig").filter(|v| settings::truthy(v)) {
+            let mut run = get("runConfig").unwrap_or(Json::Null);
+            if let (Json::Object(base), Json::Object(over)) = (&mut run, rc) {
+                base.extend(over.clone());
+            }
+            set(&mut out, "runConfig", run, "merged with settings agents.overrides");
+        }
+        // The merged definition has no `mcpServers` getter: only the override's.
+        let servers = match o.get("mcpServers").filter(|v| settings::truthy(v)) {
+            Some(Json::Object(over)) => {
+                let mut m = get("mcpServers").and_then(|v| v.as_object().cloned()).unwrap_or_default();
+                m.extend(over.clone());
+                Json::Object(m)
+            }
+            _ => Json::Null,
+        };
+        set(&mut out, "mcpServers", servers, "settings agents.overrides replace the definition's mcpServers");
+    }
+    agent.fields = out.into();
+}
+
+/// By name, the winner first (built-ins before files), then the others in
+/// registration order.
+pub(super) fn order(mut agents: Vec<Agent>, sequence: &HashMap<String, usize>) -> Vec<Agent> {
+    let key = |a: &Agent| {
+        let seq = if a.source.is_compiled_in() { 0 } else { sequence.get(&a.source.key()).map_or(usize::MAX, |s| s + 1) };
+        (a.status != Status::Wins, seq)
+    };
+    agents.sort_by(|a, b| a.name.cmp(&b.name).then(key(a).cmp(&key(b))));
+    agents
+}
