@@ -13,7 +13,7 @@
 mod build;
 mod layers;
 mod merge;
-mod role;
+pub(crate) mod role;
 mod toml_read;
 
 use super::precedence::{self, Candidate, Ladder, Tier};
