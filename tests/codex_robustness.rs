@@ -80,30 +80,27 @@ fn hostile_role_files_are_diagnosed_and_the_good_role_still_loads() {
     }
 }
 
-/// A role whose description, config_file and nicknames come from three files:
-/// every field names the file and line it came from, and the chain lists them.
+/// A role whose nicknames, description and role file come from three files (the
+/// working folder's layer, the root's, the user's): `agentry show NAME --origins`
+/// names each field's file and line, and the chain lists the three in order.
 #[test]
-fn fields_filled_from_lower_layers_name_their_layer() {
+fn show_origins_names_each_fields_file_for_a_role_filled_from_three_layers() {
     let root = Scratch::new("codex-origins");
     write(&root.join("home/.codex/agents/rev.toml"), b"name = \"rev\"\ndescription = \"user words\"\ndeveloper_instructions = \"review\"\nmodel = \"gpt-5\"\n");
-    write(&root.join("project/.codex/config.toml"), b"[agents.rev]\nnickname_candidates = [\"Ada\"]\n");
-    write(&root.join("project/sub/.codex/agents/rev.toml"), b"name = \"rev\"\ndeveloper_instructions = \"nearest\"\n");
-    let catalog = load_codex(&root);
-    let report = &catalog.reports[0];
-    // Working at the root: the sub folder is not on the path.
-    let rev = report.agents.iter().find(|a| a.name == "rev" && a.status == Status::Wins).expect("rev");
-    assert_eq!(&*rev.chain, ["project:.codex/config.toml#rev".to_string(), "user:.codex/agents/rev.toml".to_string()]);
-    let site = |key: &str| {
-        let f = rev.field(key).unwrap_or_else(|| panic!("field {key}"));
-        (f.origin.sites[0].source.to_string(), f.origin.sites[0].line, f.origin.rule.to_string())
-    };
-    let (src, line, rule) = site("nickname_candidates");
-    assert_eq!((src.as_str(), line), ("project:.codex/config.toml#rev", Some(2)));
-    assert!(rule.starts_with("set by the project layer"), "{rule}");
-    let (src, line, rule) = site("description");
-    assert_eq!((src.as_str(), line), ("user:.codex/agents/rev.toml", Some(2)));
-    assert!(rule.starts_with("filled from the user layer"), "{rule}");
-    let (src, line, _) = site("model");
-    assert_eq!((src.as_str(), line), ("user:.codex/agents/rev.toml", Some(4)));
-    assert_eq!(rev.system_prompt.as_ref().and_then(|t| t.as_held().map(str::to_string)).as_deref(), Some("review"));
+    write(&root.join("project/.codex/config.toml"), b"[agents.rev]\ndescription = \"root words\"\n");
+    write(&root.join("project/sub/.codex/config.toml"), b"# nearest\n[agents.rev]\nnickname_candidates = [\"Ada\"]\n");
+    std::fs::create_dir_all(root.join("builtins")).expect("builtins");
+    let cwd = root.join("project/sub");
+    let out = support::run_agentry(&root, "builtins", &["show", "rev", "--origins", "-e", "codex", "--cwd", cwd.to_str().expect("utf-8")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("chain: project:sub/.codex/config.toml#rev → project:.codex/config.toml#rev → user:.codex/agents/rev.toml"), "{text}");
+    let row = |key: &str| text.lines().find(|l| l.split_whitespace().nth(2) == Some(key)).unwrap_or_else(|| panic!("no {key} row in {text}")).to_string();
+    let nick = row("nickname_candidates");
+    assert!(nick.starts_with("project:sub/.codex/config.toml#rev:3") && nick.contains("own"), "{nick}");
+    let desc = row("description");
+    assert!(desc.starts_with("project:.codex/config.toml#rev:2") && desc.contains("filled from the project layer (.codex)"), "{desc}");
+    let model = row("model");
+    assert!(model.starts_with("user:.codex/agents/rev.toml:4") && model.contains("filled from the user layer"), "{model}");
+    assert!(text.contains("--- system prompt ---\nreview"), "{text}");
 }
