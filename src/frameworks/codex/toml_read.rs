@@ -84,6 +84,9 @@ pub fn key_line(text: &str, section: &[&str], key: &str) -> Option<u32> {
     let mut current: Vec<String> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim_start_matches('\u{feff}').trim();
+        if line.starts_with('#') {
+            continue;
+        }
         if line.starts_with('[') {
             let inner = line.trim_start_matches('[').split(']').next().unwrap_or("");
             current = split_key(inner);
