@@ -22,3 +22,8 @@ for fw in openhands tsugite kimi fast-agent; do
   mv "$here/$fw.expected.json.tmp" "$here/$fw.expected.json"
   echo "wrote $fw.expected.json"
 done
+# Codex: the oracle (python3, stdlib only) runs the real binary; built-ins are compiled in.
+bash "$oracles/codex/setup.sh" >/dev/null
+(cd "$demo" && python3 "$oracles/codex/oracle.py" --project project --home home --xdg-config home/.config > "$here/codex.expected.json.tmp" 2>/dev/null)
+mv "$here/codex.expected.json.tmp" "$here/codex.expected.json"
+echo "wrote codex.expected.json"
