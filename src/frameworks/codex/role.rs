@@ -5,7 +5,7 @@
 
 use toml_codex::Value;
 
-use super::toml_read::{self, invalid_type, key_line, Failure};
+use super::toml_read::{self, invalid_type, Failure};
 use crate::model::{Attribute, DiagKind};
 
 /// A value and the line it is written on.
@@ -114,7 +114,7 @@ pub fn parse_role_file(bytes: &[u8], label: &str, hint: Option<&str>) -> Result<
         }
         f
     })?;
-    let line = |key: &str| key_line(&doc.text, &[], key);
+    let line = |key: &str| doc.lines.key(&[], key);
     let deser = |key: &str, msg: String| {
         Failure::validation(format!("failed to deserialize agent role file at {label}: {msg}")).at(line(key))
     };
@@ -246,22 +246,22 @@ pub fn read_config(bytes: &[u8], label: &str) -> Result<Vec<TableRole>, Failure>
         }
         if let Some(shape @ (Shape::Text | Shape::Flag | Shape::OneOf(_))) = config_key(key) {
             if let Some(msg) = shape_error(key, &shape, value) {
-                return Err(fatal(format!("{msg}\nin `{key}`"), key_line(&doc.text, &[], key)));
+                return Err(fatal(format!("{msg}\nin `{key}`"), doc.lines.key(&[], key)));
             }
         }
     }
     let Some(agents) = doc.table.get("agents") else { return Ok(Vec::new()) };
     let Value::Table(agents) = agents else {
-        return Err(fatal(format!("{}\nin `agents`", invalid_type(agents, "struct AgentsToml")), key_line(&doc.text, &[], "agents")));
+        return Err(fatal(format!("{}\nin `agents`", invalid_type(agents, "struct AgentsToml")), doc.lines.key(&[], "agents").or_else(|| doc.lines.table(&["agents"]))));
     };
     let mut out = Vec::new();
     for (key, value) in agents {
-        let at = |k: &str| key_line(&doc.text, &["agents", key], k);
+        let at = |k: &str| doc.lines.key(&["agents", key], k);
         if AGENT_KNOBS.contains(&key.as_str()) {
             let ok = if key == "interrupt_message" { value.is_bool() } else { value.is_integer() };
             if !ok {
                 let want = if key == "interrupt_message" { "a boolean" } else { "an integer" };
-                return Err(fatal(format!("{}\nin `agents`", invalid_type(value, want)), key_line(&doc.text, &["agents"], key)));
+                return Err(fatal(format!("{}\nin `agents`", invalid_type(value, want)), doc.lines.key(&["agents"], key)));
             }
             continue;
         }
@@ -270,7 +270,7 @@ pub fn read_config(bytes: &[u8], label: &str) -> Result<Vec<TableRole>, Failure>
         };
         let mut entry = TableRole {
             key: key.clone(),
-            line: header_line(&doc.text, key),
+            line: doc.lines.table(&["agents", key]),
             description: None,
             config_file: None,
             nickname_candidates: None,
@@ -296,17 +296,6 @@ pub fn read_config(bytes: &[u8], label: &str) -> Result<Vec<TableRole>, Failure>
         out.push(entry);
     }
     Ok(out)
-}
-
-/// The line of `[agents.KEY]` (or of the first `agents.KEY…` key).
-fn header_line(text: &str, key: &str) -> Option<u32> {
-    text.lines().position(|l| {
-        let l = l.trim();
-        let inner = l.strip_prefix('[').and_then(|r| r.split(']').next()).unwrap_or("");
-        let parts: Vec<String> = inner.split('.').map(|p| p.trim().trim_matches('"').trim_matches('\'').to_string()).collect();
-        parts.len() == 2 && parts[0] == "agents" && parts[1] == key
-    })
-    .map(|i| i as u32 + 1)
 }
 
 #[cfg(test)]

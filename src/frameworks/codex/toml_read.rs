@@ -26,10 +26,10 @@ impl Failure {
     }
 }
 
-/// A parsed document and its text (kept to find the line of a key).
+/// A parsed document and where its keys are written.
 #[derive(Debug)]
 pub struct Document {
-    pub text: String,
+    pub lines: KeyLines,
     pub table: toml_codex::Table,
 }
 
@@ -45,7 +45,7 @@ pub fn parse(bytes: &[u8]) -> Result<Document, Failure> {
         }
     };
     match toml_codex::from_str::<toml_codex::Table>(&text) {
-        Ok(table) => Ok(Document { text, table }),
+        Ok(table) => Ok(Document { lines: KeyLines::new(&text), table }),
         Err(e) => {
             let (line, col) = e.span().map(|s| line_col(&text, s.start)).unzip();
             Err(Failure { kind: DiagKind::Parse, message: e.to_string().trim_end().to_string(), line, col })
@@ -77,30 +77,59 @@ fn floor_boundary(text: &str, mut at: usize) -> usize {
     at
 }
 
-/// The line a key is written on: `key = …` inside the table `[section]` (top level
-/// when `section` is empty), or a dotted `section.key = …` at the top. Only where the
-/// line is found; values themselves come from the parser.
-pub fn key_line(text: &str, section: &[&str], key: &str) -> Option<u32> {
-    let mut current: Vec<String> = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim_start_matches('\u{feff}').trim();
-        if line.starts_with('#') {
-            continue;
+/// Where keys and tables are written, found in one pass over the text: the line of
+/// `key = …` by its full dotted path (`[section]` headers and dotted keys both
+/// count), and of each table by its header or the first key below it. Lines only:
+/// values come from the parser.
+#[derive(Debug, Default)]
+pub struct KeyLines {
+    keys: std::collections::HashMap<Vec<String>, u32>,
+    tables: std::collections::HashMap<Vec<String>, u32>,
+}
+
+impl KeyLines {
+    pub fn new(text: &str) -> KeyLines {
+        let mut out = KeyLines::default();
+        let mut current: Vec<String> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let n = i as u32 + 1;
+            let line = raw.trim_start_matches('\u{feff}').trim();
+            if line.starts_with('#') {
+                continue;
+            }
+            if line.starts_with('[') {
+                let inner = line.trim_start_matches('[').split(']').next().unwrap_or("");
+                current = split_key(inner);
+                out.tables.entry(current.clone()).or_insert(n);
+                continue;
+            }
+            let Some((lhs, _)) = line.split_once('=') else { continue };
+            let mut path = current.clone();
+            path.extend(split_key(lhs));
+            for end in current.len() + 1..path.len() {
+                out.tables.entry(path[..end].to_vec()).or_insert(n);
+            }
+            out.keys.entry(path).or_insert(n);
         }
-        if line.starts_with('[') {
-            let inner = line.trim_start_matches('[').split(']').next().unwrap_or("");
-            current = split_key(inner);
-            continue;
-        }
-        let Some((lhs, _)) = line.split_once('=') else { continue };
-        let mut path = current.clone();
-        path.extend(split_key(lhs));
-        let want: Vec<&str> = section.iter().copied().chain(std::iter::once(key)).collect();
-        if path.len() == want.len() && path.iter().zip(&want).all(|(a, b)| a == b) {
-            return Some(i as u32 + 1);
-        }
+        out
     }
-    None
+
+    /// The line of `key` in table `section` (top level when empty).
+    pub fn key(&self, section: &[&str], key: &str) -> Option<u32> {
+        let path: Vec<String> = section.iter().copied().chain(std::iter::once(key)).map(str::to_string).collect();
+        self.keys.get(&path).copied()
+    }
+
+    /// The line of table `path`.
+    pub fn table(&self, path: &[&str]) -> Option<u32> {
+        let path: Vec<String> = path.iter().map(|p| p.to_string()).collect();
+        self.tables.get(&path).copied()
+    }
+}
+
+/// [`KeyLines::key`] of `text`, for one look-up.
+pub fn key_line(text: &str, section: &[&str], key: &str) -> Option<u32> {
+    KeyLines::new(text).key(section, key)
 }
 
 /// A dotted key's parts, quotes removed (enough to find a line, not a TOML parser).
