@@ -127,7 +127,8 @@ impl KeyLines {
     }
 }
 
-/// [`KeyLines::key`] of `text`, for one look-up.
+/// [`KeyLines::key`] of `text`, for one look-up (tests).
+#[cfg(test)]
 pub fn key_line(text: &str, section: &[&str], key: &str) -> Option<u32> {
     KeyLines::new(text).key(section, key)
 }

@@ -88,11 +88,13 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
     let openhands = agents * 30 / 100;
     let tsugite = agents * 30 / 100;
     let fast_agent = agents * 25 / 100;
-    let kimi = agents - openhands - tsugite - fast_agent;
+    let codex = agents * 5 / 100;
+    let kimi = agents - openhands - tsugite - fast_agent - codex;
     frameworks::openhands(&mut w, &mut rng, openhands, broken);
     frameworks::tsugite(&mut w, &mut rng, tsugite, broken);
     frameworks::fast_agent(&mut w, &mut rng, fast_agent, broken);
     frameworks::kimi(&mut w, &mut rng, kimi, broken);
+    frameworks::codex(&mut w, &mut rng, codex, broken);
     if let Some(e) = w.error {
         return Err(e);
     }
@@ -102,7 +104,7 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
     Ok(Summary {
         files: w.files,
         bytes: w.bytes,
-        agents: vec![("openhands", openhands), ("tsugite", tsugite), ("fast-agent", fast_agent), ("kimi", kimi)],
+        agents: vec![("openhands", openhands), ("tsugite", tsugite), ("fast-agent", fast_agent), ("kimi", kimi), ("codex", codex)],
     })
 }
 
