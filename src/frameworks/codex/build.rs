@@ -43,7 +43,7 @@ fn agent_of(cx: &LoadContext, layers: &[Layer], m: &Merge, s: &State) -> Agent {
             FieldOrigin {
                 provenance: Provenance::Inherited,
                 sites: Box::new([Site::new(site, line)]),
-                rule: format!("filled from {} ({}{what})", layers[from.layer].label, from.key).into(),
+                rule: format!("filled from {} ({}){what}", layers[from.layer].label, from.key).into(),
             }
         }
     };
@@ -65,7 +65,7 @@ fn agent_of(cx: &LoadContext, layers: &[Layer], m: &Merge, s: &State) -> Agent {
         }
         // A role file opened through a symlink is never applied: spawning fails.
         if let Some((role, site, false)) = &cf_def.role {
-            let via = if p == s.winner { "" } else { ", its config_file" };
+            let via = if p == s.winner { "" } else { VIA_ROLE_FILE };
             let mut set = |key: &'static str, v: &Option<super::role::Valued<String>>| {
                 if let Some(v) = v {
                     fields.push(Field::new(key, v.value.clone().into(), origin(p, site, v.line, via)));
@@ -111,17 +111,23 @@ fn chain_of(m: &Merge, s: &State) -> Vec<String> {
     std::iter::once(m.defs[s.winner].key.clone()).chain(lower.into_iter().map(|d| d.key.clone())).collect()
 }
 
-/// The fields filled from below, added to each ranked definition's rule.
+/// How a field read from a lower definition's role file says so.
+const VIA_ROLE_FILE: &str = " — read from the role file it names";
+
+/// The fields filled from below, added to each ranked definition's rule, one
+/// clause per lower definition ("config_file, model filled from the user layer …").
 pub fn explain_fills(agents: &mut [Agent]) {
     for agent in agents.iter_mut() {
-        let fills: Vec<String> = agent
-            .fields
-            .iter()
-            .filter(|f| f.origin.provenance == Provenance::Inherited)
-            .map(|f| format!("{} {}", f.key, f.origin.rule))
-            .collect();
-        if !fills.is_empty() {
-            let note = format!("; {}", fills.join("; "));
+        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+        for f in agent.fields.iter().filter(|f| f.origin.provenance == Provenance::Inherited) {
+            let from = f.origin.rule.split(VIA_ROLE_FILE).next().unwrap_or_default().to_string();
+            match groups.iter_mut().find(|(r, _)| *r == from) {
+                Some((_, keys)) => keys.push(f.key.to_string()),
+                None => groups.push((from, vec![f.key.to_string()])),
+            }
+        }
+        for (from, keys) in groups {
+            let note = format!("; {} {from}", keys.join(", "));
             agent.rule.push_str(&note);
         }
     }
