@@ -129,7 +129,9 @@ pub fn merge(cx: &LoadContext, layers: &[Layer], tables: Vec<Vec<TableRole>>) ->
                 Ok(role) => role,
                 Err(f) => {
                     let name = file_stem(&found.path);
-                    drop_def(&mut m, li, name, source, f.kind, &found.path, f.message, f.line);
+                    // Codex's UTF-8 message names no file: the report's says which.
+                    let message = if f.message.contains("utf-8") && !f.message.contains(" agent role file") { format!("{key}: {}", f.message) } else { f.message };
+                    drop_def(&mut m, li, name, source, f.kind, &found.path, message, f.line);
                     continue;
                 }
             };

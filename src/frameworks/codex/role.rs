@@ -242,9 +242,14 @@ pub fn read_config(bytes: &[u8], label: &str) -> Result<Vec<TableRole>, Failure>
             (Some(l), Some(c)) => format!(":{l}:{c}"),
             _ => String::new(),
         };
-        // toml's own heading is replaced by Codex's `PATH:LINE:COL:`.
-        let body = f.message.split_once('\n').filter(|(h, _)| h.starts_with("TOML parse error")).map_or(f.message.as_str(), |(_, b)| b);
-        f.message = format!("{label}{at}: {body}");
+        // Codex writes `PATH:LINE:COL: MESSAGE` and then toml's excerpt of the line.
+        f.message = match f.message.split_once('\n').filter(|(h, _)| h.starts_with("TOML parse error")) {
+            Some((_, body)) => {
+                let (excerpt, rest): (Vec<&str>, Vec<&str>) = body.lines().partition(|l| l.contains('|'));
+                format!("{label}{at}: {}\n{}", rest.join("\n"), excerpt.join("\n"))
+            }
+            None => format!("{label}{at}: {}", f.message),
+        };
         f
     })?;
     let fatal = |msg: String, line: Option<u32>| Failure::validation(msg).at(line);
