@@ -107,7 +107,7 @@ fn chain_of(m: &Merge, s: &State) -> Vec<String> {
             lower.push(&m.defs[p]);
         }
     }
-    lower.sort_by(|a, b| b.layer.cmp(&a.layer));
+    lower.sort_by_key(|d| std::cmp::Reverse(d.layer));
     std::iter::once(m.defs[s.winner].key.clone()).chain(lower.into_iter().map(|d| d.key.clone())).collect()
 }
 

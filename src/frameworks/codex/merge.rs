@@ -104,7 +104,7 @@ pub fn merge(cx: &LoadContext, layers: &[Layer], tables: Vec<Vec<TableRole>>) ->
             let Some(def) = read_table(cx, &mut m, li, layer, table, &mut declared) else { continue };
             if layer_roles.contains_key(&def.name) {
                 let msg = format!("duplicate agent role name `{}` declared in the same config layer", def.name);
-                drop_def(&mut m, li, def.name.clone(), def.source.clone(), DiagKind::Validation, &def.source.path, msg, None);
+                drop_def(&mut m, def.name.clone(), def.source.clone(), DiagKind::Validation, &def.source.path, msg, None);
                 continue;
             }
             layer_roles.insert(def.name.clone(), m.defs.len());
@@ -131,14 +131,14 @@ pub fn merge(cx: &LoadContext, layers: &[Layer], tables: Vec<Vec<TableRole>>) ->
                     let name = file_stem(&found.path);
                     // Codex's UTF-8 message names no file: the report's says which.
                     let message = if f.message.contains("utf-8") && !f.message.contains(" agent role file") { format!("{key}: {}", f.message) } else { f.message };
-                    drop_def(&mut m, li, name, source, f.kind, &found.path, message, f.line);
+                    drop_def(&mut m, name, source, f.kind, &found.path, message, f.line);
                     continue;
                 }
             };
             let name = role.name.clone().unwrap_or_default();
             if discovered.contains_key(&name) {
                 let msg = format!("duplicate agent role name `{name}` discovered in {}", agents.display());
-                drop_def(&mut m, li, name, source, DiagKind::Validation, &found.path, msg, None);
+                drop_def(&mut m, name, source, DiagKind::Validation, &found.path, msg, None);
                 continue;
             }
             let site: Arc<str> = key.as_str().into();
@@ -162,7 +162,7 @@ pub fn merge(cx: &LoadContext, layers: &[Layer], tables: Vec<Vec<TableRole>>) ->
                 let d = &m.defs[index];
                 let msg = format!("duplicate agent role name `{name}` declared in the same config layer");
                 let (source, path) = (d.source.clone(), d.source.path.to_path_buf());
-                drop_def(&mut m, li, name, source, DiagKind::Validation, &path, msg, None);
+                drop_def(&mut m, name, source, DiagKind::Validation, &path, msg, None);
                 continue;
             }
             layer_roles.insert(name, index);
@@ -181,7 +181,7 @@ pub fn merge(cx: &LoadContext, layers: &[Layer], tables: Vec<Vec<TableRole>>) ->
             if state.description.is_none() {
                 let msg = format!("agent role `{name}` must define a description");
                 let (source, path) = (def.source.clone(), def.source.path.to_path_buf());
-                drop_def(&mut m, li, name, source, DiagKind::Validation, &path, msg, None);
+                drop_def(&mut m, name, source, DiagKind::Validation, &path, msg, None);
                 continue;
             }
             m.history.entry(name.clone()).or_default().push(state.clone());
@@ -200,7 +200,7 @@ fn file_stem(path: &Path) -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn drop_def(m: &mut Merge, _layer: usize, name: String, source: Source, kind: DiagKind, path: &Path, msg: String, line: Option<u32>) {
+fn drop_def(m: &mut Merge, name: String, source: Source, kind: DiagKind, path: &Path, msg: String, line: Option<u32>) {
     let diagnostic = Diagnostic::error(ID, kind, path, msg).at(line, None).failing(source.key());
     m.dropped.push(Dropped { name, source, diagnostic });
 }
@@ -225,7 +225,7 @@ fn read_table(cx: &LoadContext, m: &mut Merge, li: usize, layer: &Layer, table: 
     let key = source.key();
     let site: Arc<str> = key.as_str().into();
     let k = &table.key;
-    let fail = |m: &mut Merge, kind, msg: String, line| drop_def(m, li, k.clone(), source.clone(), kind, &config, msg, line);
+    let fail = |m: &mut Merge, kind, msg: String, line| drop_def(m, k.clone(), source.clone(), kind, &config, msg, line);
     let config_file = table.config_file.as_ref().map(|cf| {
         let raw = Path::new(&cf.value);
         let path = match cf.value.strip_prefix("~/") {

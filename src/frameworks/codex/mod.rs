@@ -122,8 +122,7 @@ fn sort_as_reported(agents: &mut [Agent], layers: &[layers::Layer]) {
             return usize::MAX;
         }
         // Deeper `.codex` folders have longer paths: closest layer first.
-        let depth = layers.iter().rposition(|l| a.source.path.starts_with(&l.dir)).map_or(0, |i| layers.len() - i);
-        depth
+        layers.iter().rposition(|l| a.source.path.starts_with(&l.dir)).map_or(0, |i| layers.len() - i)
     };
     let status = |a: &Agent| match a.status {
         Status::Wins => 0,
