@@ -138,11 +138,12 @@ fn sort_as_reported(agents: &mut [Agent], layers: &[layers::Layer]) {
 /// One diagnostic per (file, kind, definition): Codex loads its config twice and
 /// a file claimed by a failing table is read again on its own.
 fn dedupe(diagnostics: Vec<crate::model::Diagnostic>) -> Vec<crate::model::Diagnostic> {
-    let mut out: Vec<crate::model::Diagnostic> = Vec::with_capacity(diagnostics.len());
-    for d in diagnostics {
-        if !out.iter().any(|o| o.kind == d.kind && o.source == d.source && o.path == d.path && (o.source.is_some() || o.message == d.message)) {
-            out.push(d);
-        }
-    }
-    out
+    let mut seen = std::collections::HashSet::new();
+    diagnostics
+        .into_iter()
+        .filter(|d| {
+            let message = if d.source.is_some() { String::new() } else { d.message.clone() };
+            seen.insert((d.kind.as_str(), d.source.clone(), d.path.clone(), message))
+        })
+        .collect()
 }
