@@ -5,7 +5,7 @@
 //! it has none (`merge_missing_role_fields`); a role still without description is
 //! dropped and feeds nothing above it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -99,7 +99,7 @@ pub fn merge(cx: &LoadContext, layers: &[Layer], tables: Vec<Vec<TableRole>>) ->
     let mut m = Merge::default();
     for (li, (layer, tables)) in layers.iter().zip(tables).enumerate() {
         let mut layer_roles: BTreeMap<String, usize> = BTreeMap::new();
-        let mut declared: Vec<PathBuf> = Vec::new();
+        let mut declared: HashSet<PathBuf> = HashSet::new();
         for table in tables {
             let Some(def) = read_table(cx, &mut m, li, layer, table, &mut declared) else { continue };
             if layer_roles.contains_key(&def.name) {
@@ -218,7 +218,7 @@ fn read_role(cx: &LoadContext, path: &Path, hint: Option<&str>) -> Result<Arc<Ro
 /// A table's role (`read_declared_role`): its config_file checked and read, the
 /// file's name, description and nicknames over the table's. `None` when it fails
 /// (the reason is recorded).
-fn read_table(cx: &LoadContext, m: &mut Merge, li: usize, layer: &Layer, table: TableRole, declared: &mut Vec<PathBuf>) -> Option<Def> {
+fn read_table(cx: &LoadContext, m: &mut Merge, li: usize, layer: &Layer, table: TableRole, declared: &mut HashSet<PathBuf>) -> Option<Def> {
     let config = layer.dir.join("config.toml");
     let mut source = cx.roots.source(&config, None);
     source.card = Some(table.key.clone());
@@ -294,7 +294,7 @@ fn read_table(cx: &LoadContext, m: &mut Merge, li: usize, layer: &Layer, table: 
                 return None;
             }
         }
-        declared.push(cf.value.clone());
+        declared.insert(cf.value.clone());
     }
     Some(Def { layer: li, name, table: Some(k.clone()), description, nickname, config_file, role: role_file, attributes: table.attributes, source, key })
 }
