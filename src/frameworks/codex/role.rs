@@ -310,6 +310,8 @@ pub fn read_config(bytes: &[u8], label: &str) -> Result<Vec<TableRole>, Failure>
         });
         out.push(entry);
     }
+    // Codex keeps its roles in a `BTreeMap`: by key, whatever the table's own order.
+    out.sort_by(|a, b| a.key.cmp(&b.key));
     Ok(out)
 }
 
