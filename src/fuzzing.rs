@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::frameworks::{fast_agent, gemini_cli, kimi, openhands, tsugite};
+use crate::frameworks::{codex, fast_agent, gemini_cli, kimi, openhands, tsugite};
 use crate::yaml::{self, Loader};
 
 /// Where fuzzed definitions pretend to live. It must not exist, so that the
@@ -33,6 +33,7 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("kimi", kimi),
     ("tsugite_template", tsugite_template),
     ("gemini_cli", gemini_cli),
+    ("codex", codex),
 ];
 
 /// Bytes as the text layers see them: the frameworks decode strictly, but the YAML
@@ -163,4 +164,12 @@ pub fn tsugite_template(data: &[u8]) {
 /// A tsugite body kept as the command line keeps it.
 fn held_body(body: &str) -> tsugite::parse::Body {
     tsugite::parse::Body::Held(body.into())
+}
+
+/// One Codex role file (discovered, and as a table's `config_file`), and the same
+/// bytes as a `config.toml` with `[agents.*]` tables.
+pub fn codex(data: &[u8]) {
+    let _ = codex::role::parse_role_file(data, "/nonexistent-agentry-fuzz/agents/role.toml", None);
+    let _ = codex::role::parse_role_file(data, "/nonexistent-agentry-fuzz/role.toml", Some("role"));
+    let _ = codex::role::read_config(data, "/nonexistent-agentry-fuzz/config.toml");
 }

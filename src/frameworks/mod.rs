@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::discover::Files;
 use crate::model::{EcosystemReport, Roots, Scope, TextForm};
 
+pub mod codex;
 pub mod fast_agent;
 pub mod gemini_cli;
 pub mod kimi;
@@ -116,7 +117,7 @@ pub struct Location {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli]
+    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli, &codex::Codex]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

@@ -27,3 +27,8 @@ bash "$oracles/gemini-cli/setup.sh" >/dev/null
 (cd "$demo" && python3 "$oracles/gemini-cli/oracle.py" --project project --home home --xdg-config home/.config > "$here/gemini-cli.expected.json.tmp" 2>/dev/null)
 mv "$here/gemini-cli.expected.json.tmp" "$here/gemini-cli.expected.json"
 echo "wrote gemini-cli.expected.json"
+# Codex: the oracle (python3, stdlib only) runs the real binary; built-ins are compiled in.
+bash "$oracles/codex/setup.sh" >/dev/null
+(cd "$demo" && python3 "$oracles/codex/oracle.py" --project project --home home --xdg-config home/.config > "$here/codex.expected.json.tmp" 2>/dev/null)
+mv "$here/codex.expected.json.tmp" "$here/codex.expected.json"
+echo "wrote codex.expected.json"

@@ -1,7 +1,7 @@
 //! The coding-agent CLIs' shapes: Markdown agents with front matter in each tool's
 //! folders (project and user, with names defined again elsewhere, nested folders
 //! and a share of broken files), OpenCode's JSON config overriding some agents
-//! field by field, and Codex role files in TOML.
+//! field by field, and OpenCode's Markdown agents.
 
 use super::rng::Rng;
 use super::text::{body, body_size, broken_markdown, sentence, word, MODELS};
@@ -130,24 +130,4 @@ pub fn opencode(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
     }
     let config = format!("{{\n  // agents configured in the project\n  \"agent\": {{\n{}\n  }}\n}}\n", overrides.join(",\n"));
     w.write("project/opencode.jsonc", config.as_bytes());
-}
-
-pub fn codex(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
-    let dirs = ["project/.codex/agents", "home/.codex/agents"];
-    for i in 0..n {
-        let name = format!("cx_{}_{i}", word(rng));
-        let rel = format!("{}/{name}.toml", rng.choice(&dirs));
-        if rng.random() < broken {
-            w.write(&rel, format!("name = \"{name}\ndescription = [\n").as_bytes());
-            continue;
-        }
-        let size = body_size(rng) / 4;
-        let toml = format!(
-            "name = \"{name}\"\ndescription = \"{}\"\nmodel = \"{}\"\ndeveloper_instructions = \"\"\"\n{}\n\"\"\"\n",
-            sentence(rng, 10),
-            rng.choice(MODELS),
-            body(rng, size).replace('\\', "\\\\").replace("\"\"\"", "\"\" \""),
-        );
-        w.write(&rel, toml.as_bytes());
-    }
 }

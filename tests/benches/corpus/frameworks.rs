@@ -275,3 +275,58 @@ pub fn gemini_cli(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
         w.write(&rel, format!("---\n{fm}---\n\n{}", body(rng, size)).as_bytes());
     }
 }
+
+/// Codex roles: files under `~/.codex/agents/` and the project's `.codex/agents/`
+/// (team subfolders), a fifth of them redefined in the project layer (half of those
+/// without a description, filled from the user's), `[agents.NAME]` tables in both
+/// `config.toml` files (half pointing at a role file), and a share of broken files.
+pub fn codex(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
+    let mut names: Vec<String> = Vec::new();
+    let mut tables = [String::new(), String::new()];
+    // A name gets one table per config.toml: a second would be a TOML error, which
+    // stops Codex (and agentry's reading of it) altogether.
+    let mut tabled: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    for i in 0..n {
+        let redefine = !names.is_empty() && rng.random() < 0.2;
+        let name = if redefine {
+            rng.choice(&names).clone()
+        } else {
+            let name = format!("cx-{}-{i}", word(rng));
+            names.push(name.clone());
+            name
+        };
+        let (layer, scope) = if redefine || rng.random() < 0.5 { (1, "project") } else { (0, "home") };
+        let size = body_size(rng);
+        let instructions = body(rng, size).replace("'''", "''");
+        if rng.random() < 0.15 && !tabled[layer].contains(&name) {
+            tabled[layer].push(name.clone());
+            let t = &mut tables[layer];
+            t.push_str(&format!("\n[agents.{name}]\ndescription = \"{}\"\n", sentence(rng, 8)));
+            if rng.random() < 0.5 {
+                w.write(&format!("{scope}/.codex/roles/{name}.toml"), format!("developer_instructions = '''\n{instructions}'''\n").as_bytes());
+                t.push_str(&format!("config_file = \"roles/{name}.toml\"\n"));
+            }
+            continue;
+        }
+        let rel = format!("{scope}/.codex/agents/team{}/{name}-{i}.toml", i % 13);
+        if rng.random() < broken {
+            let bytes: &[u8] = if rng.random() < 0.5 { b"name = \"unterminated\ndescription = \"x\"\n" } else { b"name = \"x\"\ndescription = \"d\"\ndeveloper_instructions = \"x\"\ncolor = \"red\"\n" };
+            w.write(&rel, bytes);
+            continue;
+        }
+        let mut text = format!("name = \"{name}\"\n");
+        if !(redefine && rng.random() < 0.5) {
+            text += &format!("description = \"{}\"\n", sentence(rng, 10));
+        }
+        if rng.random() < 0.4 {
+            text += &format!("model = \"{}\"\n", rng.choice(MODELS));
+        }
+        text += &format!("developer_instructions = '''\n{instructions}'''\n");
+        w.write(&rel, text.as_bytes());
+    }
+    for (table, scope) in tables.iter().zip(["home", "project"]) {
+        if !table.is_empty() {
+            w.write(&format!("{scope}/.codex/config.toml"), table.as_bytes());
+        }
+    }
+}

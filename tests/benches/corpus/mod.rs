@@ -116,7 +116,7 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
             "qwen-code" => coding::qwen_code,
             "kimi-code" => coding::kimi_code,
             "opencode" => coding::opencode,
-            _ => coding::codex,
+            _ => frameworks::codex,
         };
         write(&mut w, &mut rng, n, broken);
     }

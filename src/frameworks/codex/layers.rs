@@ -1,0 +1,114 @@
+//! Codex's config layers and the role files under each layer's `agents/` folder
+//! (`ConfigLayerStack` and `collect_agent_role_files` of 0.169.0).
+
+use std::path::{Path, PathBuf};
+
+use super::ID;
+use crate::frameworks::LoadContext;
+use crate::model::{DiagKind, Diagnostic, Scope};
+
+/// One config layer that can hold roles, lowest precedence first in a list.
+#[derive(Clone, Debug)]
+pub struct Layer {
+    pub scope: Scope,
+    /// `$CODEX_HOME`, or a project's `.codex` folder.
+    pub dir: PathBuf,
+    /// How rules name it ("the user layer (~/.codex)").
+    pub label: String,
+}
+
+/// The user layer, then (when `trusted`) every `.codex` folder from the repository
+/// root down to the working folder, the closest last. A `.codex` that is not a
+/// folder is no layer; folders below the working folder or beside the path are not
+/// read.
+pub fn layers(cx: &LoadContext, trusted: bool) -> Vec<Layer> {
+    let roots = cx.roots;
+    let mut out = vec![Layer { scope: Scope::User, dir: roots.home.join(".codex"), label: "the user layer (~/.codex)".into() }];
+    if trusted {
+        for dir in roots.walk_up().into_iter().rev() {
+            let codex = dir.join(".codex");
+            if cx.files.is_dir(&codex) {
+                let rel = crate::model::relative_to(&codex, &crate::model::normalize(&roots.project));
+                out.push(Layer { scope: Scope::Project, dir: codex, label: format!("the project layer ({rel})") });
+            }
+        }
+    }
+    out
+}
+
+/// A `*.toml` file found under a layer's `agents/` folder.
+pub struct Found {
+    pub path: PathBuf,
+    /// The file itself is a symlink: Codex lists its role but will not open it
+    /// through the link when the role is spawned.
+    pub symlink: bool,
+}
+
+/// What the walk of one `agents/` folder saw.
+#[derive(Default)]
+pub struct Walk {
+    /// Regular files named `*.toml` (exactly), in Codex's order: paths compared
+    /// component by component.
+    pub files: Vec<Found>,
+    /// Files Codex passes over without a word that look meant as roles, with why.
+    pub skipped: Vec<(PathBuf, String)>,
+    /// Problems agentry met walking (a folder that cannot be listed, a link loop).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Folders nested deeper than this are not entered (a guard against hostile trees).
+const MAX_DEPTH: usize = 64;
+
+/// Every role file under `agents`, any depth, hidden files too, linked folders
+/// followed.
+pub fn walk(cx: &LoadContext, agents: &Path) -> Walk {
+    let mut walk = Walk::default();
+    let mut stack = Vec::new();
+    visit(cx, agents, &mut stack, &mut walk);
+    walk.files.sort_by(|a, b| a.path.cmp(&b.path));
+    walk.skipped.sort();
+    walk
+}
+
+fn visit(cx: &LoadContext, dir: &Path, stack: &mut Vec<PathBuf>, walk: &mut Walk) {
+    let entries = match cx.files.list_dir(dir) {
+        Ok(Some(entries)) => entries,
+        Ok(None) => return,
+        Err(e) => {
+            walk.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, dir, format!("cannot list folder: {e}")));
+            return;
+        }
+    };
+    let real = cx.files.canonicalize(dir).unwrap_or_else(|| dir.to_path_buf());
+    if stack.contains(&real) || stack.len() >= MAX_DEPTH {
+        let why = if stack.len() >= MAX_DEPTH { "folders nested too deep" } else { "a symlink loop" };
+        walk.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, dir, format!("not entered: {why}")));
+        return;
+    }
+    stack.push(real);
+    for e in entries.iter() {
+        let path = e.path.to_path_buf();
+        let ext = path.extension().map(|x| x.to_string_lossy().into_owned());
+        if e.is_dir {
+            visit(cx, &path, stack, walk);
+        } else if e.is_file && ext.as_deref() == Some("toml") {
+            walk.files.push(Found { path, symlink: e.is_symlink });
+        } else if e.is_file && ext.as_deref().is_some_and(|x| x.eq_ignore_ascii_case("toml")) {
+            let why = format!("ignored: Codex reads only names ending in `.toml` (this one ends in `.{}`)", ext.unwrap_or_default());
+            walk.skipped.push((path, why));
+        } else if e.is_symlink && !e.is_file && !e.is_dir && ext.as_deref() == Some("toml") && !cx.files.exists(&path) {
+            walk.skipped.push((path, "ignored: dangling symlink".into()));
+        }
+    }
+    stack.pop();
+}
+
+/// Whether the last component of `path` is a symlink (asked through the file cache:
+/// the resolved path differs from its folder's resolved path joined with its name).
+pub fn is_link(cx: &LoadContext, path: &Path) -> bool {
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else { return false };
+    match (cx.files.canonicalize(path), cx.files.canonicalize(parent)) {
+        (Some(real), Some(folder)) => real != folder.join(name),
+        _ => false,
+    }
+}

@@ -1,0 +1,347 @@
+//! One agent role as Codex 0.169.0 reads it: a role file (`parse_agent_role_file_contents`:
+//! strict, a config layer plus `name`, `description`, `nickname_candidates`) and the
+//! `[agents.NAME]` tables of a `config.toml` (`AgentsToml`: unknown keys ignored, a
+//! wrong type stops Codex).
+
+use toml_codex::Value;
+
+use super::toml_read::{self, invalid_type, Failure};
+use crate::model::{Attribute, DiagKind};
+
+/// A value and the line it is written on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Valued<T> {
+    pub value: T,
+    pub line: Option<u32>,
+}
+
+/// A role file that loaded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoleFile {
+    /// Trimmed; `None` when the file has none (a table's key names the role then).
+    pub name: Option<String>,
+    /// Trimmed, never blank.
+    pub description: Option<Valued<String>>,
+    pub nickname_candidates: Option<Valued<Vec<String>>>,
+    /// As written: Codex does not trim it.
+    pub developer_instructions: Option<Valued<String>>,
+    pub model: Option<Valued<String>>,
+    pub model_reasoning_effort: Option<Valued<String>>,
+    pub attributes: Vec<Attribute>,
+}
+
+/// Top-level keys of Codex's `ConfigToml` a role file may set, with the type serde
+/// checks where agentry checks it (the rest are taken as written).
+enum Shape {
+    Text,
+    Flag,
+    Whole,
+    Table,
+    List,
+    OneOf(&'static [&'static str]),
+    Any,
+}
+
+const SANDBOX_MODES: &[&str] = &["read-only", "workspace-write", "danger-full-access"];
+const WEB_SEARCH_MODES: &[&str] = &["disabled", "cached", "live"];
+
+fn config_key(key: &str) -> Option<Shape> {
+    use Shape::*;
+    Some(match key {
+        "developer_instructions" | "model" | "model_reasoning_effort" | "plan_mode_reasoning_effort"
+        | "model_provider" | "profile" | "instructions" | "review_model" | "service_tier" | "chatgpt_base_url"
+        | "openai_base_url" | "oss_provider" | "compact_prompt" | "default_permissions" | "apps_mcp_product_sku"
+        | "mcp_oauth_callback_url" | "experimental_realtime_start_instructions"
+        | "experimental_realtime_ws_backend_prompt" | "experimental_realtime_ws_base_url"
+        | "experimental_realtime_ws_model" | "experimental_realtime_ws_startup_context"
+        | "experimental_thread_config_endpoint" => Text,
+        "allow_login_shell" | "check_for_update_on_startup" | "disable_paste_burst" | "experimental_use_unified_exec_tool"
+        | "hide_agent_reasoning" | "include_apps_instructions" | "include_collaboration_mode_instructions"
+        | "include_environment_context" | "include_permissions_instructions" | "model_supports_reasoning_summaries"
+        | "show_raw_agent_reasoning" | "suppress_unstable_features_warning" => Flag,
+        "background_terminal_max_timeout" | "model_auto_compact_token_limit" | "model_context_window"
+        | "mcp_oauth_callback_port" | "project_doc_max_bytes" | "tool_output_token_limit" => Whole,
+        "agents" | "analytics" | "apps" | "audio" | "auto_review" | "debug" | "desktop" | "features" | "feedback"
+        | "ghost_snapshot" | "history" | "hooks" | "marketplaces" | "mcp_servers" | "memories" | "model_providers"
+        | "notice" | "otel" | "permissions" | "plugins" | "profiles" | "projects" | "realtime"
+        | "sandbox_workspace_write" | "shell_environment_policy" | "skills" | "tool_suggest" | "tui" | "windows" => Table,
+        "notify" | "project_doc_fallback_filenames" | "project_root_markers" => List,
+        "sandbox_mode" => OneOf(SANDBOX_MODES),
+        "web_search" => OneOf(WEB_SEARCH_MODES),
+        "tools" => Table,
+        "approval_policy" | "approvals_reviewer" | "cli_auth_credentials_store" | "experimental_compact_prompt_file"
+        | "experimental_thread_store" | "file_opener" | "forced_chatgpt_workspace_id" | "forced_login_method"
+        | "log_dir" | "mcp_oauth_credentials_store" | "model_auto_compact_token_limit_scope" | "model_catalog_json"
+        | "model_instructions_file" | "model_reasoning_summary" | "model_verbosity" | "personality" | "sqlite_home"
+        // In the field list of 0.169.0's `ConfigToml` (its binary), not in the schema.
+        | "model_post_turn_compact_threshold_percent" | "allow_symlinked_codex_home" | "mcp_enterprise_managed_auth"
+        | "mcp_optional_startup_grace_ms" | "thread_unload_delay_secs" | "js_repl_node_path" | "js_repl_node_module_dirs"
+        | "responses_api_metadata" | "orchestrator" | "cloud" | "experimental_realtime_webrtc_call_base_url"
+        | "experimental_thread_store_endpoint" => Any,
+        _ => return None,
+    })
+}
+
+/// serde's complaint about `value` for a key of `shape`, if any.
+fn shape_error(key: &str, shape: &Shape, value: &Value) -> Option<String> {
+    match (shape, value) {
+        (Shape::Text, Value::String(_))
+        | (Shape::Flag, Value::Boolean(_))
+        | (Shape::Whole, Value::Integer(_))
+        | (Shape::Table, Value::Table(_))
+        | (Shape::List, Value::Array(_))
+        | (Shape::Any, _) => None,
+        (Shape::Text, v) => Some(invalid_type(v, "a string")),
+        (Shape::Flag, v) => Some(invalid_type(v, "a boolean")),
+        (Shape::Whole, v) => Some(invalid_type(v, "an integer")),
+        (Shape::List, v) => Some(format!("{}\nin `{key}`", invalid_type(v, "a sequence"))),
+        // Observed: `tools = ["shell"]` is read as a variant of Codex's tools setting.
+        (Shape::Table, Value::Array(items)) if key == "tools" => Some(match items.first() {
+            Some(Value::String(s)) => format!("unknown variant `{s}`, expected `standalone` or `search_mcp`"),
+            _ => invalid_type(value, "struct ToolsToml"),
+        }),
+        (Shape::Table, v) => Some(format!("{}\nin `{key}`", invalid_type(v, "a map"))),
+        (Shape::OneOf(names), Value::String(s)) if names.contains(&s.as_str()) => None,
+        // Observed: `web_search` also takes a table of settings.
+        (Shape::OneOf(_), Value::Table(_)) if key == "web_search" => None,
+        (Shape::OneOf(_), v) if key == "web_search" => Some(invalid_type(v, "string or map")),
+        (Shape::OneOf(names), Value::String(s)) => {
+            let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            Some(format!("unknown variant `{s}`, expected one of {}", list.join(", ")))
+        }
+        (Shape::OneOf(_), v) => Some(invalid_type(v, "a string")),
+    }
+}
+
+/// Reads a role file. `label` is the path as Codex prints it; `hint` the table key
+/// for a table's `config_file` (the role's name when the file has none).
+pub fn parse_role_file(bytes: &[u8], label: &str, hint: Option<&str>) -> Result<RoleFile, Failure> {
+    let doc = toml_read::parse(bytes).map_err(|mut f| {
+        if f.kind == DiagKind::Parse && !f.message.starts_with("invalid utf-8") && !f.message.starts_with("incomplete utf-8") {
+            f.message = format!("failed to parse agent role file at {label}: {}", f.message);
+        }
+        f
+    })?;
+    let line = |key: &str| doc.lines.key(&[], key);
+    let deser = |key: &str, msg: String| {
+        Failure::validation(format!("failed to deserialize agent role file at {label}: {msg}")).at(line(key))
+    };
+    // serde's pass over the whole table: types and unknown keys.
+    for (key, value) in &doc.table {
+        let problem = match key.as_str() {
+            "name" | "description" => (!value.is_str()).then(|| invalid_type(value, "a string")),
+            "nickname_candidates" => string_list_error(value).map(|m| format!("{m}\nin `nickname_candidates`")),
+            other => match config_key(other) {
+                None => Some(format!("unknown field `{other}`")),
+                Some(shape) => shape_error(other, &shape, value),
+            },
+        };
+        if let Some(msg) = problem {
+            return Err(deser(key, msg));
+        }
+    }
+    let text = |key: &str| doc.table.get(key).and_then(Value::as_str).map(|v| Valued { value: v.to_string(), line: line(key) });
+    let description = match text("description") {
+        Some(d) if d.value.trim().is_empty() => {
+            return Err(Failure::validation(format!("agent role file {label}.description cannot be blank")).at(d.line))
+        }
+        Some(d) => Some(Valued { value: d.value.trim().to_string(), line: d.line }),
+        None => None,
+    };
+    let developer_instructions = text("developer_instructions");
+    match &developer_instructions {
+        Some(d) if d.value.trim().is_empty() => {
+            return Err(Failure::validation(format!("agent role file at {label}.developer_instructions cannot be blank")).at(d.line))
+        }
+        None if hint.is_none() => {
+            return Err(Failure::validation(format!("agent role file at {label} must define `developer_instructions`")))
+        }
+        _ => {}
+    }
+    let name = text("name").map(|n| n.value.trim().to_string()).filter(|n| !n.is_empty());
+    if name.is_none() && hint.is_none() {
+        return Err(Failure::validation(format!("agent role file at {label} must define a non-empty `name`")).at(line("name")));
+    }
+    let nickname_candidates = match doc.table.get("nickname_candidates") {
+        Some(Value::Array(items)) => {
+            let names: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+            let at = line("nickname_candidates");
+            let value = normalize_nicknames(&format!("agent role file {label}.nickname_candidates"), &names).map_err(|f| f.at(at))?;
+            Some(Valued { value, line: at })
+        }
+        _ => None,
+    };
+    let attributes = doc
+        .table
+        .iter()
+        .map(|(k, v)| Attribute::new(k, line(k).unwrap_or(0), toml_read::to_json(v)))
+        .collect();
+    Ok(RoleFile {
+        name,
+        description,
+        nickname_candidates,
+        developer_instructions,
+        model: text("model"),
+        model_reasoning_effort: text("model_reasoning_effort"),
+        attributes,
+    })
+}
+
+fn string_list_error(value: &Value) -> Option<String> {
+    match value {
+        Value::Array(items) => items.iter().find(|v| !v.is_str()).map(|v| invalid_type(v, "a string")),
+        other => Some(invalid_type(other, "a sequence")),
+    }
+}
+
+/// `normalize_agent_role_nickname_candidates`: trimmed, at least one, none blank, no
+/// duplicates, only ASCII letters, digits, spaces, `-` and `_`.
+pub fn normalize_nicknames(label: &str, names: &[&str]) -> Result<Vec<String>, Failure> {
+    if names.is_empty() {
+        return Err(Failure::validation(format!("{label} must contain at least one name")));
+    }
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for name in names {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(Failure::validation(format!("{label} cannot contain blank names")));
+        }
+        if out.iter().any(|n| n == name) {
+            return Err(Failure::validation(format!("{label} cannot contain duplicates")));
+        }
+        if !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_')) {
+            return Err(Failure::validation(format!(
+                "{label} may only contain ASCII letters, digits, spaces, hyphens, and underscores"
+            )));
+        }
+        out.push(name.to_string());
+    }
+    Ok(out)
+}
+
+/// One `[agents.KEY]` table as written (checked for types only: the rest is checked
+/// per role, with the file system at hand).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableRole {
+    pub key: String,
+    pub line: Option<u32>,
+    pub description: Option<Valued<String>>,
+    pub config_file: Option<Valued<String>>,
+    pub nickname_candidates: Option<Valued<Vec<String>>>,
+    pub attributes: Vec<Attribute>,
+}
+
+/// Global knobs of `[agents]`, not roles.
+const AGENT_KNOBS: &[&str] = &["max_threads", "max_depth", "job_max_runtime_seconds", "interrupt_message"];
+
+/// The role tables of a `config.toml`, in key order. `Err` is what stops Codex from
+/// starting: a TOML error, or a wrong type where Codex's config has a fixed one.
+pub fn read_config(bytes: &[u8], label: &str) -> Result<Vec<TableRole>, Failure> {
+    let doc = toml_read::parse(bytes).map_err(|mut f| {
+        let at = match (f.line, f.col) {
+            (Some(l), Some(c)) => format!(":{l}:{c}"),
+            _ => String::new(),
+        };
+        // Codex writes `PATH:LINE:COL: MESSAGE` and then toml's excerpt of the line.
+        f.message = match f.message.split_once('\n').filter(|(h, _)| h.starts_with("TOML parse error")) {
+            Some((_, body)) => {
+                let (excerpt, rest): (Vec<&str>, Vec<&str>) = body.lines().partition(|l| l.contains('|'));
+                format!("{label}{at}: {}\n{}", rest.join("\n"), excerpt.join("\n"))
+            }
+            None => format!("{label}{at}: {}", f.message),
+        };
+        f
+    })?;
+    let fatal = |msg: String, line: Option<u32>| Failure::validation(msg).at(line);
+    for (key, value) in &doc.table {
+        if key == "agents" {
+            continue;
+        }
+        // Only types Codex certainly refuses here: a false alarm would hide every role.
+        let sure = |shape: &Shape| matches!(shape, Shape::Text | Shape::Flag) || key == "sandbox_mode";
+        if let Some(shape) = config_key(key).filter(sure) {
+            if let Some(msg) = shape_error(key, &shape, value) {
+                return Err(fatal(format!("{msg}\nin `{key}`"), doc.lines.key(&[], key)));
+            }
+        }
+    }
+    let Some(agents) = doc.table.get("agents") else { return Ok(Vec::new()) };
+    let Value::Table(agents) = agents else {
+        return Err(fatal(format!("{}\nin `agents`", invalid_type(agents, "struct AgentsToml")), doc.lines.key(&[], "agents").or_else(|| doc.lines.table(&["agents"]))));
+    };
+    let mut out = Vec::new();
+    for (key, value) in agents {
+        let at = |k: &str| doc.lines.key(&["agents", key], k);
+        if AGENT_KNOBS.contains(&key.as_str()) {
+            let ok = if key == "interrupt_message" { value.is_bool() } else { value.is_integer() };
+            if !ok {
+                let want = if key == "interrupt_message" { "a boolean" } else { "an integer" };
+                return Err(fatal(format!("{}\nin `agents`", invalid_type(value, want)), doc.lines.key(&["agents"], key)));
+            }
+            continue;
+        }
+        let Value::Table(role) = value else {
+            return Err(fatal(format!("{}\nin `agents`", invalid_type(value, "struct AgentRoleToml")), None));
+        };
+        let mut entry = TableRole {
+            key: key.clone(),
+            line: doc.lines.table(&["agents", key]),
+            description: None,
+            config_file: None,
+            nickname_candidates: None,
+            attributes: role.iter().map(|(k, v)| Attribute::new(k, at(k).unwrap_or(0), toml_read::to_json(v))).collect(),
+        };
+        for (k, v) in role {
+            let problem = match k.as_str() {
+                "description" | "config_file" => (!v.is_str()).then(|| invalid_type(v, "a string")),
+                "nickname_candidates" => string_list_error(v),
+                _ => None,
+            };
+            if let Some(msg) = problem {
+                return Err(fatal(format!("{msg}\nin `agents`"), at(k)));
+            }
+        }
+        let text = |k: &str| role.get(k).and_then(Value::as_str).map(|s| Valued { value: s.to_string(), line: at(k) });
+        entry.description = text("description");
+        entry.config_file = text("config_file");
+        entry.nickname_candidates = role.get("nickname_candidates").and_then(Value::as_array).map(|items| Valued {
+            value: items.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+            line: at("nickname_candidates"),
+        });
+        out.push(entry);
+    }
+    // Codex keeps its roles in a `BTreeMap`: by key, whatever the table's own order.
+    out.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn role_files_are_strict_and_trim_what_codex_trims() {
+        let ok = parse_role_file(b"name = \"  A b \"\ndescription = \" d \"\ndeveloper_instructions = \" keep \"\n", "f", None).unwrap();
+        assert_eq!(ok.name.as_deref(), Some("A b"));
+        assert_eq!(ok.description.unwrap().value, "d");
+        assert_eq!(ok.developer_instructions.unwrap().value, " keep ");
+        let unknown = parse_role_file(b"name = \"a\"\ndescription = \"d\"\ndeveloper_instructions = \"x\"\ncolor = \"red\"\n", "f", None);
+        assert_eq!(unknown.unwrap_err().message, "failed to deserialize agent role file at f: unknown field `color`");
+        let no_di = parse_role_file(b"name = \"a\"\n", "f", None).unwrap_err();
+        assert_eq!(no_di.message, "agent role file at f must define `developer_instructions`");
+        let mode = parse_role_file(b"name = \"a\"\ndeveloper_instructions = \"x\"\nsandbox_mode = \"nope\"\n", "f", None);
+        assert!(mode.unwrap_err().message.contains("unknown variant `nope`"));
+    }
+
+    #[test]
+    fn tables_ignore_unknown_keys_but_a_wrong_type_is_fatal() {
+        let tables = read_config(b"[agents.helper]\ndescription = \"h\"\nprompt = \"x\"\n", "c").unwrap();
+        assert_eq!(tables[0].description.as_ref().unwrap().value, "h");
+        assert_eq!(tables[0].line, Some(1));
+        let fatal = read_config(b"[agents.r]\ndescription = 5\n", "c").unwrap_err();
+        assert_eq!(fatal.message, "invalid type: integer `5`, expected a string\nin `agents`");
+        let syntax = read_config(b"[agents.r\n", "c").unwrap_err();
+        assert_eq!(syntax.kind, DiagKind::Parse);
+        assert!(syntax.message.starts_with("c:1:"), "{}", syntax.message);
+    }
+}
