@@ -140,6 +140,11 @@ fn untab(text: &str) -> String {
 
 /// One YAML document as `Bun.YAML.parse` gives it, as JSON (`null` for an empty one).
 pub fn parse_yaml(text: &str) -> Result<Json, String> {
+    // libyaml's scanner slows to a crawl on thousands of open flow brackets (it
+    // revisits every open level at each token); serde_yaml stops at 128 levels anyway.
+    if flow_depth(text) > MAX_FLOW_DEPTH {
+        return Err(format!("YAML Parse error: nesting deeper than {MAX_FLOW_DEPTH} levels (agentry's bound)"));
+    }
     let mut docs = serde_yaml::Deserializer::from_str(text);
     let Some(first) = docs.next() else { return Ok(Json::Null) };
     let value = first.deserialize_any(JsVisitor).map_err(|e| format!("YAML Parse error: {e}"))?;
@@ -154,6 +159,45 @@ pub fn parse_yaml(text: &str) -> Result<Json, String> {
             Ok(Json::Array(all))
         }
     }
+}
+
+/// How many flow collections (`[`, `{`) agentry lets libyaml open at once.
+const MAX_FLOW_DEPTH: usize = 256;
+
+/// The deepest run of open `[` and `{` outside quoted scalars (a quote counts where
+/// a scalar can start: after a space, an indicator or at a line start). An
+/// over-estimate only refuses what no agent file holds.
+fn flow_depth(text: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    let mut quote: Option<u8> = None;
+    let mut prev = b'\n';
+    let mut escaped = false;
+    for b in text.bytes() {
+        match quote {
+            Some(q) => {
+                if q == b'"' && b == b'\\' && !escaped {
+                    escaped = true;
+                    prev = b;
+                    continue;
+                }
+                if b == q && !escaped {
+                    quote = None;
+                }
+                escaped = false;
+            }
+            None => match b {
+                b'"' | b'\'' if matches!(prev, b' ' | b'\t' | b'\n' | b':' | b'[' | b'{' | b',' | b'-') => quote = Some(b),
+                b'[' | b'{' => {
+                    depth += 1;
+                    max = max.max(depth);
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+        prev = b;
+    }
+    max
 }
 
 /// Builds the JavaScript value Bun builds: maps keep the last value of a repeated
@@ -340,5 +384,81 @@ mod tests {
         assert_eq!(requote("tools: [Read, Grep]"), "tools: [Read, Grep]");
         assert_eq!(requote("d: [open"), "d: \"[open\"");
         assert_eq!(untab("a:\n\t\t- b"), "a:\n    - b");
+    }
+}
+
+/// The goldens: what Claude Code's own parser (Bun 1.4.4's `Bun.YAML.parse`, and the
+/// tool's retry around it) gives for each input of `tests/goldens/claude-code-yaml/`,
+/// written by `golden.js` there.
+#[cfg(test)]
+mod goldens {
+    use super::*;
+    use std::path::Path;
+
+    /// A value as the goldens write it: NaN and Infinity by name.
+    fn as_golden(v: &Json) -> Json {
+        match v {
+            Json::Null => Json::Null,
+            Json::Number(n) if n.as_f64() == Some(f64::MAX) => Json::from("Infinity"),
+            Json::Number(n) if n.as_f64() == Some(f64::MIN) => Json::from("-Infinity"),
+            Json::Array(a) => Json::Array(a.iter().map(as_golden).collect()),
+            Json::Object(m) => Json::Object(m.iter().map(|(k, v)| (k.clone(), as_golden(v))).collect()),
+            other => other.clone(),
+        }
+    }
+
+    fn same(ours: &Result<Json, String>, golden: &Json) -> bool {
+        match (ours, golden.get("ok"), golden.get("error")) {
+            (Ok(v), Some(g), _) => {
+                let g = if *g == Json::from("NaN") { Json::Null } else { g.clone() };
+                json_eq(&as_golden(v), &nan_as_null(&g))
+            }
+            (Err(_), None, Some(_)) => true,
+            _ => false,
+        }
+    }
+
+    /// JSON equality as JavaScript numbers compare (`1 == 1.0`).
+    fn json_eq(a: &Json, b: &Json) -> bool {
+        match (a, b) {
+            (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
+            (Json::Array(x), Json::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q)),
+            (Json::Object(x), Json::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w))),
+            _ => a == b,
+        }
+    }
+
+    fn nan_as_null(v: &Json) -> Json {
+        match v {
+            Json::String(s) if s == "NaN" => Json::Null,
+            Json::Array(a) => Json::Array(a.iter().map(nan_as_null).collect()),
+            Json::Object(m) => Json::Object(m.iter().map(|(k, v)| (k.clone(), nan_as_null(v))).collect()),
+            other => other.clone(),
+        }
+    }
+
+    #[test]
+    fn every_golden_parses_as_claude_code_parses_it() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/goldens/claude-code-yaml");
+        let mut names: Vec<_> = std::fs::read_dir(dir.join("inputs")).unwrap().map(|e| e.unwrap().path()).collect();
+        names.sort();
+        let mut failures = Vec::new();
+        for input in &names {
+            let stem = input.file_stem().unwrap().to_string_lossy().into_owned();
+            let bytes = std::fs::read(input).unwrap();
+            let text = String::from_utf8_lossy(&bytes);
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            let golden: Json = serde_json::from_slice(&std::fs::read(dir.join("expected").join(format!("{stem}.json"))).unwrap()).unwrap();
+            let plain = parse_yaml(text);
+            if !same(&plain, &golden["plain"]) {
+                failures.push(format!("{stem} (Bun.YAML.parse): ours {plain:?}, Bun {}", golden["plain"]));
+            }
+            let claude = parse_block(text).value;
+            if !same(&claude, &golden["claude"]) {
+                failures.push(format!("{stem} (with the retry): ours {claude:?}, Claude Code {}", golden["claude"]));
+            }
+        }
+        assert!(names.len() >= 40, "goldens missing");
+        assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures.join("\n"));
     }
 }
