@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::frameworks::{fast_agent, kimi, openhands, tsugite};
+use crate::frameworks::{claude_code, fast_agent, kimi, openhands, tsugite};
 use crate::yaml::{self, Loader};
 
 /// Where fuzzed definitions pretend to live. It must not exist, so that the
@@ -32,6 +32,7 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("fast_agent", fast_agent),
     ("kimi", kimi),
     ("tsugite_template", tsugite_template),
+    ("claude_code", claude_code),
 ];
 
 /// Bytes as the text layers see them: the frameworks decode strictly, but the YAML
@@ -156,4 +157,12 @@ pub fn tsugite_template(data: &[u8]) {
 /// A tsugite body kept as the command line keeps it.
 fn held_body(body: &str) -> tsugite::parse::Body {
     tsugite::parse::Body::Held(body.into())
+}
+
+/// One Claude Code agent file: the front matter split, Bun-compatible YAML with its
+/// lenient retry, validation and the tools it would be spawned with; then the same
+/// bytes as a plugin's agent, which always loads.
+pub fn claude_code(data: &[u8]) {
+    let _ = claude_code::definition::parse_file(data);
+    let _ = claude_code::definition::parse_plugin_file(data, "fuzz", &["sub".to_string()], "agent", FAKE_DIR);
 }
