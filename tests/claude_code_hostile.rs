@@ -141,3 +141,37 @@ fn symlink_loops_dangling_links_and_fifos_never_hang() {
         assert_eq!(failing(&c, &ws, "pipe.md").0, DiagKind::Io);
     }
 }
+
+/// `check` notes an installed Claude Code of another release (read from its npm
+/// package, never run), and says nothing for the release agentry follows.
+#[cfg(unix)]
+#[test]
+fn an_installed_claude_code_of_another_release_is_noted() {
+    let ws = workspace("release");
+    for (version, noted) in [("2.2.0", true), ("2.1.328", false)] {
+        let pkg = ws.join(format!("npm-{version}/node_modules/@anthropic-ai/claude-code"));
+        std::fs::create_dir_all(pkg.join("bin")).unwrap();
+        std::fs::write(pkg.join("package.json"), format!("{{\"name\":\"@anthropic-ai/claude-code\",\"version\":\"{version}\"}}")).unwrap();
+        std::fs::write(pkg.join("bin/claude.exe"), "#!/bin/sh\n").unwrap();
+        let bin = ws.join(format!("bin-{version}"));
+        std::fs::create_dir_all(&bin).unwrap();
+        std::os::unix::fs::symlink(pkg.join("bin/claude.exe"), bin.join("claude")).unwrap();
+        let mut roots = Roots::new(ws.join("project"), ws.join("home"), ws.join("home/.config"), Some(support::empty_dir()));
+        roots.listing = agentry::model::ListingOrder::Name;
+        let opts = LoadOptions {
+            roots,
+            ecosystems: vec!["claude-code".into()],
+            render: RenderMode::Live { user_prompt: String::new() },
+            env: BTreeMap::from([("PATH".to_string(), bin.display().to_string())]),
+            options: BTreeMap::new(),
+            texts: agentry::model::TextForm::Held,
+        };
+        let c = load(&opts, &FileCache::new(), 1);
+        let note = c.diagnostics().find(|d| d.message.contains("is installed here"));
+        assert_eq!(note.is_some(), noted, "{version}");
+        if let Some(n) = note {
+            assert!(n.message.contains("2.2.0") && n.message.contains("2.1.328"), "{}", n.message);
+        }
+        assert_good_wins(&c);
+    }
+}

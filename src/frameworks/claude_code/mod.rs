@@ -19,6 +19,7 @@
 mod agent;
 pub(crate) mod definition;
 pub(crate) mod frontmatter;
+mod release;
 mod scan;
 mod tools;
 
@@ -156,6 +157,16 @@ impl Framework for ClaudeCode {
 
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
+        if let Some((version, file)) = release::installed(cx).filter(|(v, _)| v != RELEASE) {
+            let mut d = Diagnostic::warning(
+                ID,
+                DiagKind::Builtins,
+                &file,
+                format!("Claude Code {version} is installed here; agentry follows the rules of {RELEASE}, and a different release may read agents differently"),
+            );
+            d.severity = crate::model::Severity::Info;
+            report.diagnostics.push(d);
+        }
         let places = places(cx);
         report.searched = places
             .iter()
