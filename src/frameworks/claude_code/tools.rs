@@ -14,6 +14,10 @@ pub const DEFAULT: &[&str] = &[
 /// Tools outside the default set that a `tools` list can still grant by name.
 pub const NAMED_ONLY: &[&str] = &["Glob", "Grep"];
 
+/// Older names Claude Code still maps to a tool (its `Wgo` table; the other entries
+/// name tools a subagent never has).
+const ALIASES: &[(&str, &str)] = &[("Task", "Agent"), ("KillShell", "TaskStop"), ("KillBash", "TaskStop")];
+
 /// The tools `memory` adds to an explicit list.
 const MEMORY: &[&str] = &["Read", "Write", "Edit"];
 
@@ -104,9 +108,10 @@ pub fn split(items: &[&str]) -> Vec<String> {
     out
 }
 
-/// The tool a name grants: `Bash(git diff:*)` grants Bash.
+/// The tool a name grants: `Bash(git diff:*)` grants Bash, `Task` grants Agent.
 fn tool_of(name: &str) -> &str {
-    name.split('(').next().unwrap_or(name).trim()
+    let t = name.split('(').next().unwrap_or(name).trim();
+    ALIASES.iter().find(|(old, _)| *old == t).map_or(t, |(_, new)| new)
 }
 
 /// The tools a subagent is spawned with, or why the spawn is refused.
@@ -156,6 +161,7 @@ pub fn effective(name: &str, tools: &ToolList, disallowed: Option<&[String]>, pl
         if d.contains('(') {
             continue;
         }
+        let d = tool_of(d);
         set.retain(|t| t != d && !(d == "Bash" && t == "Monitor"));
     }
     set.sort();
