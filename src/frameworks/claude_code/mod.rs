@@ -46,7 +46,7 @@ const LISTING: &str = "the file system's listing order (Claude Code reads folder
 enum Kind {
     /// A `.claude/agents` folder; the settings source Claude Code names it by.
     Agents { settings: &'static str },
-    Plugin { name: String, root: PathBuf },
+    Plugin { name: String, root: PathBuf, rejected: Option<String> },
 }
 
 /// One place Claude Code reads agent files from.
@@ -114,7 +114,7 @@ fn places(cx: &LoadContext) -> Vec<Place> {
                     dir: path.clone(),
                     label: format!("plugin `{}` (auto-loaded from {})", p.name, crate::model::posix(&dir)),
                     tier: user_tier + 1,
-                    kind: Kind::Plugin { name: p.name.clone(), root: p.root.clone() },
+                    kind: Kind::Plugin { name: p.name.clone(), root: p.root.clone(), rejected: p.rejected.clone() },
                     held,
                 });
             }
@@ -208,6 +208,11 @@ impl Framework for ClaudeCode {
             }
             for f in found {
                 let source = Source::new(place.scope, &place.base, f.path.clone());
+                if let Kind::Plugin { rejected: Some(why), .. } = &place.kind {
+                    report.diagnostics.push(Diagnostic::skipped(ID, &*f.path, why.clone()).failing(source.key()));
+                    per_place[i].push(agent::unloaded(&f, source, Status::Skipped, &format!("skipped: {why}")));
+                    continue;
+                }
                 if let Kind::Agents { settings } = place.kind {
                     let id = scan::identity(cx, &f.path);
                     if let Some(first) = first_read.get(&id) {
@@ -286,7 +291,7 @@ fn place_view(p: &Place) -> agent::PlaceView<'_> {
     agent::PlaceView {
         held: p.held,
         plugin: match &p.kind {
-            Kind::Plugin { name, root } => Some((name.as_str(), root.as_path())),
+            Kind::Plugin { name, root, .. } => Some((name.as_str(), root.as_path())),
             Kind::Agents { .. } => None,
         },
     }

@@ -97,6 +97,9 @@ pub struct Plugin {
     /// The folders or files its agents come from (`agents/`, or `plugin.json`'s
     /// `agents`, which replaces it).
     pub agent_paths: Vec<PathBuf>,
+    /// Why Claude Code loads none of its agents (the files of `agents/` are then
+    /// listed as skipped).
+    pub rejected: Option<String>,
 }
 
 pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
@@ -110,14 +113,27 @@ pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
         let Ok(bytes) = cx.files.read(&manifest) else { continue };
         let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
         let folder = e.name().into_owned();
-        let name = json.get("name").and_then(|n| n.as_str()).filter(|n| !n.is_empty()).map_or(folder, str::to_string);
-        let listed: Vec<PathBuf> = match json.get("agents") {
-            Some(serde_json::Value::String(s)) => vec![e.path.join(s)],
-            Some(serde_json::Value::Array(a)) => a.iter().filter_map(|s| s.as_str()).map(|s| e.path.join(s)).collect(),
+        let own_name = json.get("name").and_then(|n| n.as_str()).filter(|n| !n.is_empty());
+        let listed: Vec<&str> = match json.get("agents") {
+            Some(serde_json::Value::String(s)) => vec![s.as_str()],
+            Some(serde_json::Value::Array(a)) => a.iter().filter_map(|s| s.as_str()).collect(),
             _ => Vec::new(),
         };
-        let agent_paths = if listed.is_empty() { vec![e.path.join("agents")] } else { listed };
-        out.push(Plugin { name, root: e.path.to_path_buf(), agent_paths });
+        // Observed with 2.1.328: a manifest without `name`, or whose `agents` names
+        // anything but `.md` files, loads no agent at all.
+        let rejected = if own_name.is_none() {
+            Some(format!("the plugin's .claude-plugin/plugin.json has no `name`: Claude Code loads none of `{folder}`'s agents"))
+        } else if listed.iter().any(|p| !p.ends_with(".md")) {
+            Some(format!("the plugin's plugin.json `agents` names something other than `.md` files: Claude Code loads none of `{folder}`'s agents"))
+        } else {
+            None
+        };
+        let agent_paths = if listed.is_empty() || rejected.is_some() {
+            vec![e.path.join("agents")]
+        } else {
+            listed.iter().map(|p| e.path.join(p)).collect()
+        };
+        out.push(Plugin { name: own_name.unwrap_or(&folder).to_string(), root: e.path.to_path_buf(), agent_paths, rejected });
     }
     out
 }
