@@ -42,9 +42,6 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
     match &f.problem {
         Some(Problem::Dangling) => return io(format!("Failed to follow symlink {}: it leads nowhere", path.display())),
         Some(Problem::NotRegular) => return io("not a regular file: Claude Code skips it".into()),
-        Some(Problem::TooLarge(n)) => {
-            return io(format!("skipping: {n} bytes exceeds the {} byte limit Claude Code reads", definition::MAX_BYTES))
-        }
         None => {}
     }
     let plugin = place.plugin.map(|(n, r)| (n.to_string(), r.to_path_buf()));
@@ -52,7 +49,11 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
     let stem = f.stem.clone();
     let texts = cx.texts;
     let context = discover::hash_key((ID, plugin.as_ref().map(|(n, r)| (n.clone(), r.clone())), &namespace, &stem, format!("{texts:?}")));
+    let too_large = |n: u64| format!("skipping: {n} bytes exceeds the {} byte limit Claude Code reads", definition::MAX_BYTES);
     let parsed = cx.files.derived(path, context, |bytes| {
+        if bytes.len() as u64 > definition::MAX_BYTES {
+            return Parsed { outcome: Outcome::TooLarge(bytes.len() as u64), prompt: None };
+        }
         let outcome = match &plugin {
             Some((name, root)) => {
                 Outcome::Agent(definition::parse_plugin_file(bytes, name, &namespace, &stem, &root.to_string_lossy()))
@@ -68,9 +69,11 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
     let parsed = match parsed {
         Ok(p) => p,
         Err(ReadError::NotFound) => return io(format!("Failed to follow symlink {}: no such file", path.display())),
+        Err(ReadError::TooLarge(n)) => return io(too_large(n)),
         Err(e) => return io(format!("Failed to read {}: {e}", path.display())),
     };
     match &parsed.outcome {
+        Outcome::TooLarge(n) => io(too_large(*n)),
         Outcome::Silent(why) => {
             let d = Diagnostic::skipped(ID, path, why.clone()).failing(key);
             (unloaded(f, source, Status::Skipped, &format!("skipped: {why}")), vec![d])

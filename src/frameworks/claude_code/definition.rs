@@ -35,6 +35,8 @@ pub enum Outcome {
     Silent(String),
     /// Rejected with a line in the debug log.
     Rejected { kind: Rejection, message: String, line: Option<u32> },
+    /// Over the size Claude Code reads ([`MAX_BYTES`]): never parsed.
+    TooLarge(u64),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

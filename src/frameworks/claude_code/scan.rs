@@ -25,9 +25,8 @@ pub struct Found {
 pub enum Problem {
     /// A symlink that leads nowhere.
     Dangling,
-    /// A FIFO, a device, a socket, or over the size limit.
+    /// A FIFO, a device, a socket.
     NotRegular,
-    TooLarge(u64),
 }
 
 /// Every `*.md` file under `root`, depth first, in the listing order the load asks
@@ -65,12 +64,9 @@ fn visit(
             continue;
         }
         let Some(stem) = name.strip_suffix(".md") else { continue };
+        // The size limit is checked on the bytes read (no `stat` per file per load).
         let problem = if e.is_file {
-            match cx.files.metadata(&e.path) {
-                Ok(m) if m.len() > super::definition::MAX_BYTES => Some(Problem::TooLarge(m.len())),
-                Ok(_) => None,
-                Err(_) => Some(Problem::Dangling),
-            }
+            None
         } else if e.is_symlink && cx.files.kind(&e.path) == Kind::Missing {
             Some(Problem::Dangling)
         } else {
