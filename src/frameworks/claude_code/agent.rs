@@ -56,7 +56,7 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
         }
         let outcome = match &plugin {
             Some((name, root)) => {
-                Outcome::Agent(definition::parse_plugin_file(bytes, name, &namespace, &stem, &root.to_string_lossy()))
+                Outcome::Agent(Box::new(definition::parse_plugin_file(bytes, name, &namespace, &stem, &root.to_string_lossy())))
             }
             None => definition::parse_file(bytes),
         };

@@ -30,7 +30,7 @@ pub const UNCHECKED: &[&str] = &[
 
 /// What a file is to Claude Code.
 pub enum Outcome {
-    Agent(Definition),
+    Agent(Box<Definition>),
     /// Ignored without a word: why, in words.
     Silent(String),
     /// Rejected with a line in the debug log.
@@ -123,7 +123,7 @@ pub fn parse_file(bytes: &[u8]) -> Outcome {
             (None, _) => "no front matter (it must open with `---` on the first line and close with `---`): Claude Code ignores the file without a message".into(),
             (Some(_), None) if f.not_table => "the front matter is not a table of keys: Claude Code ignores the file without a message".into(),
             (Some(_), None) => "no `name` in the front matter: Claude Code treats the file as documentation and ignores it without a message".into(),
-            (Some(_), Some(v)) => format!("`name` is {v} (empty): Claude Code ignores the file without a message"),
+            (Some(_), Some(v)) => format!("`name` is {v}, which Claude Code takes for no name: it ignores the file without a message"),
         });
     }
     let reject = |message: String, key: &str| Outcome::Rejected { kind: Rejection::Validation, message, line: line(key) };
@@ -165,7 +165,7 @@ pub fn parse_file(bytes: &[u8]) -> Outcome {
             Some(f.split.first_line),
         ));
     }
-    Outcome::Agent(Definition {
+    Outcome::Agent(Box::new(Definition {
         name: name.clone(),
         description,
         model: model(fm.get("model")),
@@ -177,7 +177,7 @@ pub fn parse_file(bytes: &[u8]) -> Outcome {
         split_line: f.split.first_line,
         block: f.split.block.unwrap_or_default().to_string(),
         warnings,
-    })
+    }))
 }
 
 /// A plugin's agent file (`O3n`): it always loads; the name is

@@ -443,7 +443,7 @@ mod goldens {
     fn same(ours: &Result<Json, String>, golden: &Json) -> bool {
         match (ours, golden.get("ok"), golden.get("error")) {
             (Ok(v), Some(g), _) => {
-                let g = if *g == Json::from("NaN") { Json::Null } else { g.clone() };
+                let g = if g.as_str() == Some("NaN") { Json::Null } else { g.clone() };
                 json_eq(&as_golden(v), &nan_as_null(&g))
             }
             (Err(_), None, Some(_)) => true,

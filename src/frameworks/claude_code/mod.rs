@@ -142,7 +142,7 @@ fn builtins(cx: &LoadContext) -> Vec<&'static str> {
     BUILTINS
         .iter()
         .copied()
-        .filter(|b| !(no_claude && *b == "claude") && !(no_explore_plan && matches!(*b, "Explore" | "Plan")))
+        .filter(|b| !(no_claude && *b == "claude" || no_explore_plan && matches!(*b, "Explore" | "Plan")))
         .collect()
 }
 
