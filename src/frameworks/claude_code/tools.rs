@@ -11,7 +11,8 @@ pub const DEFAULT: &[&str] = &[
     "Skill", "TaskStop", "WebFetch", "WebSearch", "Write",
 ];
 
-/// Tools outside the default set that a `tools` list can still grant by name.
+/// Tools outside the default set that a `tools` list can still grant by name, but
+/// only to a subagent without Bash (observed: with Bash they are dropped).
 pub const NAMED_ONLY: &[&str] = &["Glob", "Grep"];
 
 /// Older names Claude Code still maps to a tool (its `Wgo` table; the other entries
@@ -164,6 +165,9 @@ pub fn effective(name: &str, tools: &ToolList, disallowed: Option<&[String]>, pl
         let d = tool_of(d);
         set.retain(|t| t != d && !(d == "Bash" && t == "Monitor"));
     }
+    if set.iter().any(|t| t == "Bash") {
+        set.retain(|t| !NAMED_ONLY.contains(&t.as_str()));
+    }
     set.sort();
     Effective { tools: set, refused: None, unknown }
 }
@@ -190,5 +194,7 @@ mod tests {
         let no_bash = effective("a", &ToolList::All, Some(&["Bash".to_string()]), false);
         assert!(!no_bash.tools.iter().any(|t| t == "Monitor" || t == "Bash"));
         assert!(effective("a", &ToolList::All, None, true).tools.contains(&"ExitPlanMode".to_string()));
+        assert_eq!(effective("a", &named(&["Bash", "Grep", "Glob"]), None, false).tools, vec!["Bash"]);
+        assert_eq!(effective("a", &named(&["Bash", "Grep"]), Some(&["Bash".to_string()]), false).tools, vec!["Grep"]);
     }
 }
