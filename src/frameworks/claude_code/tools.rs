@@ -158,10 +158,7 @@ pub fn effective(name: &str, tools: &ToolList, disallowed: Option<&[String]>, pl
         }
     };
     for d in disallowed.unwrap_or_default() {
-        // `Bash(rm:*)` denies some calls, not the tool.
-        if d.contains('(') {
-            continue;
-        }
+        // Observed: a pattern (`Bash(rm:*)`) removes the whole tool.
         let d = tool_of(d);
         set.retain(|t| t != d && !(d == "Bash" && t == "Monitor"));
     }
