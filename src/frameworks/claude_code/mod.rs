@@ -10,8 +10,8 @@
 //!
 //! Places, highest precedence first: every `.claude/agents` on the walk from the
 //! working folder up to the repository root (the nearest wins), `~/.claude/agents`,
-//! the agents of plugins auto-loaded from `~/.claude/skills/<p>/` and
-//! `<folder>/.claude/skills/<p>/` (held when the project is untrusted), then the
+//! the agents of plugins auto-loaded from `~/.claude/skills/<p>/` and the working
+//! folder's `.claude/skills/<p>/` (held when the project is untrusted), then the
 //! built-in agents (names only). Inside one folder tree the file read last wins, in
 //! the file system's listing order. Managed agents, `--agents` JSON, `--add-dir`
 //! folders and marketplace plugins are not read.
@@ -101,18 +101,39 @@ fn places(cx: &LoadContext) -> Vec<Place> {
         kind: Kind::Agents { settings: "userSettings" },
         held: false,
     });
-    let mut skills: Vec<(Scope, PathBuf, PathBuf, bool)> = vec![(Scope::User, r.home.clone(), r.home.join(".claude/skills"), false)];
-    for d in &walk {
-        skills.push((Scope::Project, r.project.clone(), d.join(".claude/skills"), !r.trusted));
+    // Plugins auto-load from the user's skills folder and the working folder's (not
+    // the other folders on the walk: observed); a plugin name already loaded keeps
+    // its first folder, the user's before the project's.
+    let mut skills: Vec<(Scope, PathBuf, PathBuf, bool, bool)> =
+        vec![(Scope::User, r.home.clone(), r.home.join(".claude/skills"), false, true)];
+    for (i, d) in walk.iter().enumerate() {
+        skills.push((Scope::Project, r.project.clone(), d.join(".claude/skills"), !r.trusted, i == 0));
     }
-    for (scope, base, dir, held) in skills {
-        for p in scan::plugins(cx, &dir) {
+    let mut loaded_plugins: Vec<(String, String)> = Vec::new();
+    for (scope, base, dir, held, read) in skills {
+        let shown = crate::model::posix(&dir);
+        for mut p in scan::plugins(cx, &dir) {
+            if !read && p.rejected.is_none() {
+                p.rejected = Some(format!(
+                    "{shown} is not the working folder's .claude/skills: Claude Code auto-loads project plugins only from the folder it starts in"
+                ));
+                p.agent_paths = vec![p.root.join("agents")];
+            }
+            if p.rejected.is_none() {
+                match loaded_plugins.iter().find(|(n, _)| *n == p.name) {
+                    Some((_, first)) => {
+                        p.rejected = Some(format!("a plugin named `{}` is already loaded from {first}: Claude Code keeps the first", p.name));
+                        p.agent_paths = vec![p.root.join("agents")];
+                    }
+                    None => loaded_plugins.push((p.name.clone(), shown.clone())),
+                }
+            }
             for path in &p.agent_paths {
                 out.push(Place {
                     scope,
                     base: base.clone(),
                     dir: path.clone(),
-                    label: format!("plugin `{}` (auto-loaded from {})", p.name, crate::model::posix(&dir)),
+                    label: format!("plugin `{}` (auto-loaded from {shown})", p.name),
                     tier: user_tier + 1,
                     kind: Kind::Plugin { name: p.name.clone(), root: p.root.clone(), rejected: p.rejected.clone() },
                     held,
@@ -273,13 +294,13 @@ impl Framework for ClaudeCode {
             suffixes: &[".md"],
             label: "plugin agents: ~/.claude/skills/<plugin>/agents (with .claude-plugin/plugin.json)".into(),
         });
-        for d in walk(roots) {
+        if let Some(start) = walk(roots).first() {
             out.push(Location {
                 scope: Scope::Project,
-                dir: d.join(".claude/skills"),
+                dir: start.join(".claude/skills"),
                 depth: None,
                 suffixes: &[".md"],
-                label: "plugin agents: .claude/skills/<plugin>/agents of the project (held when untrusted)".into(),
+                label: "plugin agents: .claude/skills/<plugin>/agents of the working folder (held when untrusted)".into(),
             });
         }
         out
