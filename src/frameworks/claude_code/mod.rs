@@ -14,7 +14,9 @@
 //! folder's `.claude/skills/<p>/` (held when the project is untrusted), then the
 //! built-in agents (names only). Inside one folder tree the file read last wins, in
 //! the file system's listing order. Managed agents, `--agents` JSON, `--add-dir`
-//! folders and marketplace plugins are not read.
+//! folders and marketplace plugins are not read; nor, in a git worktree, the main
+//! checkout's `.claude/agents` that the tool adds (`qit`); without a repository the
+//! tool walks up to the home folder, where agentry stops at the working folder.
 
 mod agent;
 pub(crate) mod definition;
