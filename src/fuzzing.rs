@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::frameworks::{codex, fast_agent, gemini_cli, kimi, openhands, tsugite};
+use crate::frameworks::{claude_code, codex, fast_agent, gemini_cli, kimi, openhands, tsugite};
 use crate::yaml::{self, Loader};
 
 /// Where fuzzed definitions pretend to live. It must not exist, so that the
@@ -32,6 +32,7 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("fast_agent", fast_agent),
     ("kimi", kimi),
     ("tsugite_template", tsugite_template),
+    ("claude_code", claude_code),
     ("gemini_cli", gemini_cli),
     ("codex", codex),
 ];
@@ -172,4 +173,12 @@ pub fn codex(data: &[u8]) {
     let _ = codex::role::parse_role_file(data, "/nonexistent-agentry-fuzz/agents/role.toml", None);
     let _ = codex::role::parse_role_file(data, "/nonexistent-agentry-fuzz/role.toml", Some("role"));
     let _ = codex::role::read_config(data, "/nonexistent-agentry-fuzz/config.toml");
+}
+
+/// One Claude Code agent file: the front matter split, Bun-compatible YAML with its
+/// lenient retry, validation and the tools it would be spawned with; then the same
+/// bytes as a plugin's agent, which always loads.
+pub fn claude_code(data: &[u8]) {
+    let _ = claude_code::definition::parse_file(data);
+    let _ = claude_code::definition::parse_plugin_file(data, "fuzz", &["sub".to_string()], "agent", FAKE_DIR);
 }

@@ -74,11 +74,26 @@ fn choose<'a>(catalog: &'a Catalog, name: &str, against: Option<&str>) -> Result
     Err(format!("`{}` has no shadowed definition to compare with its winner", sanitize::line(name)))
 }
 
-/// A file's text for diffing; a file that cannot be read shows as the reason.
-fn file_text(path: &Path) -> String {
+/// A definition's file text for diffing; a file that cannot be read shows as the
+/// reason, and an agent compiled into the tool has no file (empty text).
+fn file_text(a: &Agent) -> String {
+    if a.source.is_compiled_in() {
+        return String::new();
+    }
+    let path: &Path = &a.source.path;
     match FileCache::new().read(path) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => format!("<cannot read {}: {e}>\n", path.display()),
+    }
+}
+
+/// How a definition's file is named in the file diff: its path, or for an agent
+/// compiled into the tool its source key.
+fn file_label(a: &Agent) -> String {
+    if a.source.is_compiled_in() {
+        format!("{} (compiled into the tool, no file)", a.source.key())
+    } else {
+        a.source.path.display().to_string()
     }
 }
 
@@ -106,7 +121,7 @@ impl<'a> Report<'a> {
         let file = if same_file {
             TextDiff::default()
         } else {
-            diff::text(&file_text(&other.source.path), &file_text(&winner.source.path), context)
+            diff::text(&file_text(other), &file_text(winner), context)
         };
         let prompt = diff::text(&model_text(other), &model_text(winner), context);
         Report { winner, other, fields: diff::fields(winner, other), file, prompt }
@@ -124,7 +139,7 @@ impl<'a> Report<'a> {
             "winner": side(self.winner),
             "other": side(self.other),
             "fields": self.fields,
-            "file": text(&self.file, &self.other.source.path.display().to_string(), &self.winner.source.path.display().to_string()),
+            "file": text(&self.file, &file_label(self.other), &file_label(self.winner)),
             "prompt": text(&self.prompt, &format!("{old_key} (prompt)"), &format!("{new_key} (prompt)")),
         })
     }
@@ -280,7 +295,7 @@ impl Printer<'_, '_> {
         } else if r.file.is_empty() {
             self.comment("file: identical")?;
         } else {
-            let (old, new) = (r.other.source.path.display().to_string(), r.winner.source.path.display().to_string());
+            let (old, new) = (file_label(r.other), file_label(r.winner));
             self.section(&old, &new, &r.file.hunks, true)?;
         }
 

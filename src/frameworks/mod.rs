@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::discover::Files;
 use crate::model::{EcosystemReport, Roots, Scope, TextForm};
 
+pub mod claude_code;
 pub mod codex;
 pub mod fast_agent;
 pub mod gemini_cli;
@@ -117,7 +118,7 @@ pub struct Location {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli, &codex::Codex]
+    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli, &codex::Codex, &claude_code::ClaudeCode]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

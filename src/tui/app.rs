@@ -386,9 +386,12 @@ impl App {
                     d.side_by_side = !d.side_by_side;
                 }
             }
-            Action::Edit => return self.edit_target().map(|(path, line)| Effect::Edit { path, line }),
+            // An agent compiled into the tool has no file to open.
+            Action::Edit => {
+                return self.edit_target().filter(|(p, _)| !p.as_os_str().is_empty()).map(|(path, line)| Effect::Edit { path, line })
+            }
             Action::CopyPath => {
-                let path = self.agent().map(|a| a.source.path.display().to_string())?;
+                let path = self.agent().map(|a| if a.source.is_compiled_in() { a.source.key() } else { a.source.path.display().to_string() })?;
                 self.notice = Some(format!("copied {}", crate::text::sanitize::line(&path)));
                 return Some(Effect::Copy(path));
             }

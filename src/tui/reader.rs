@@ -179,6 +179,10 @@ impl Reader {
 /// A file's text for the diff, cut at [`MAX_DIFF_BYTES`]; unreadable files diff as
 /// their error message.
 fn read_bounded(path: &Path) -> String {
+    // An agent compiled into the tool (`builtin:NAME`) has no file.
+    if path.as_os_str().is_empty() {
+        return String::new();
+    }
     let mut bytes = Vec::new();
     match std::fs::File::open(path).and_then(|f| f.take(MAX_DIFF_BYTES).read_to_end(&mut bytes)) {
         Ok(_) => String::from_utf8_lossy(&bytes).into_owned(),

@@ -19,6 +19,7 @@ case $target in
   frontmatter|agentcard_bundle|openhands|fast_agent) dict=frontmatter.dict ;;
   tsugite|tsugite_template) dict=jinja.dict ;;
   kimi) dict=yaml.dict ;;
+  claude_code) dict=frontmatter.dict ;;
   *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 work=tests/fuzz/artifacts/work/$target

@@ -1,0 +1,271 @@
+//! One agent file, as Claude Code 2.1.328 turns it into an agent: `Pyn` and its
+//! validator `rGr` for `.claude/agents` files, `O3n` for a plugin's agents, `Pdt` /
+//! `egn` / `mf` for the tool lists.
+
+use serde_json::{Map, Value as Json};
+use unicode_normalization::UnicodeNormalization;
+
+use super::frontmatter::{self, js_trim, Split};
+use super::tools::{self, ToolList};
+
+/// The most bytes Claude Code reads of an agent file (`Bqt`, `R3n`).
+pub const MAX_BYTES: u64 = 1_048_576;
+/// The longest name, in UTF-16 units (`lj`).
+const MAX_NAME: usize = 256;
+
+/// Keys Claude Code reads from an agent file's front matter (its schema's shape);
+/// any other key draws a warning in its debug log.
+pub const KNOWN_KEYS: &[&str] = &[
+    "name", "description", "tools", "disallowedTools", "prompt", "model", "effort", "permissionMode", "mcpServers",
+    "hooks", "maxTurns", "autoCompactWindow", "skills", "initialPrompt", "memory", "background", "omitClaudeMd",
+    "isolation", "observer", "observerMessage", "observeSubagents", "observeToolResults", "color",
+];
+
+/// Keys shown as written: Claude Code reads them, but never says what it made of
+/// them, so agentry cannot check them against the tool.
+pub const UNCHECKED: &[&str] = &[
+    "permissionMode", "disallowedTools", "memory", "maxTurns", "effort", "color", "hooks", "mcpServers", "skills",
+    "background", "isolation", "initialPrompt", "autoCompactWindow", "omitClaudeMd",
+];
+
+/// What a file is to Claude Code.
+pub enum Outcome {
+    Agent(Box<Definition>),
+    /// Ignored without a word: why, in words.
+    Silent(String),
+    /// Rejected with a line in the debug log.
+    Rejected { kind: Rejection, message: String, line: Option<u32> },
+    /// Over the size Claude Code reads ([`MAX_BYTES`]): never parsed.
+    TooLarge(u64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    Parse,
+    Validation,
+}
+
+/// A file that loads.
+pub struct Definition {
+    pub name: String,
+    pub description: String,
+    /// `model` as the tool keeps it (trimmed, `inherit` folded), when it keeps one.
+    pub model: Option<String>,
+    pub tools: ToolList,
+    pub disallowed: Option<Vec<String>>,
+    pub permission_mode: Option<String>,
+    pub prompt: String,
+    /// The front matter as parsed (keys as written).
+    pub frontmatter: Map<String, Json>,
+    pub split_line: u32,
+    pub block: String,
+    /// Warnings the tool logs without rejecting the file (unknown keys, a retry).
+    pub warnings: Vec<(String, Option<u32>)>,
+}
+
+/// `!value` in JavaScript.
+fn falsy(v: Option<&Json>) -> bool {
+    match v {
+        None | Some(Json::Null) => true,
+        Some(Json::Bool(b)) => !b,
+        Some(Json::String(s)) => s.is_empty(),
+        Some(Json::Number(n)) => n.as_f64() == Some(0.0),
+        Some(_) => false,
+    }
+}
+
+/// The text of a file as Claude Code reads it: UTF-8 (bad bytes replaced), BOM gone.
+pub fn decode(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    text.strip_prefix('\u{feff}').unwrap_or(&text).to_string()
+}
+
+struct Front<'a> {
+    split: Split<'a>,
+    map: Map<String, Json>,
+    parse_error: Option<String>,
+    retried: bool,
+    /// The block parsed to something other than a table (a list, a scalar).
+    not_table: bool,
+}
+
+fn front(text: &str) -> Front<'_> {
+    let split = frontmatter::split(text);
+    let Some(block) = split.block else {
+        return Front { split, map: Map::new(), parse_error: None, retried: false, not_table: false };
+    };
+    let parsed = frontmatter::parse_block(block);
+    let (map, parse_error, not_table) = match parsed.value {
+        Ok(Json::Object(m)) => (m, None, false),
+        Ok(Json::Null) => (Map::new(), None, false),
+        Ok(_) => (Map::new(), None, true),
+        Err(e) => (Map::new(), Some(e), false),
+    };
+    Front { split, map, parse_error, retried: parsed.retried, not_table }
+}
+
+/// A `.claude/agents` file (`Pyn`).
+pub fn parse_file(bytes: &[u8]) -> Outcome {
+    let text = decode(bytes);
+    let f = front(&text);
+    let line = |key: &str| f.split.block.and_then(|b| frontmatter::key_line(b, f.split.first_line, key));
+    if let Some(e) = &f.parse_error {
+        return Outcome::Rejected {
+            kind: Rejection::Parse,
+            message: format!("YAML frontmatter failed to parse and was ignored: {e}"),
+            line: Some(f.split.first_line),
+        };
+    }
+    let fm = &f.map;
+    let name = fm.get("name");
+    if falsy(name) {
+        return Outcome::Silent(match (f.split.block, name) {
+            (None, _) => "no front matter (it must open with `---` on the first line and close with `---`): Claude Code ignores the file without a message".into(),
+            (Some(_), None) if f.not_table => "the front matter is not a table of keys: Claude Code ignores the file without a message".into(),
+            (Some(_), None) => "no `name` in the front matter: Claude Code treats the file as documentation and ignores it without a message".into(),
+            (Some(_), Some(v)) => format!("`name` is {v}, which Claude Code takes for no name: it ignores the file without a message"),
+        });
+    }
+    let reject = |message: String, key: &str| Outcome::Rejected { kind: Rejection::Validation, message, line: line(key) };
+    let Some(Json::String(name)) = name else {
+        return reject("Failed to parse agent: Missing required \"name\" field in frontmatter (it is not a string)".into(), "name");
+    };
+    let description = fm.get("description");
+    let invalid = if name.starts_with('-') {
+        Some(("Invalid \"name\": names must not start with \"-\"".to_string(), "name"))
+    } else if name.encode_utf16().count() > MAX_NAME {
+        Some((format!("Invalid \"name\": names must be at most {MAX_NAME} characters"), "name"))
+    } else if name.nfkc().any(|c| c == ':') {
+        Some(("Invalid \"name\": names must not contain \":\" (reserved for plugin namespacing)".to_string(), "name"))
+    } else if falsy(description) || !matches!(description, Some(Json::String(_))) {
+        Some(("Missing required \"description\" field in frontmatter".to_string(), "description"))
+    } else {
+        None
+    };
+    if let Some((message, key)) = invalid {
+        return reject(message, key);
+    }
+    if let Some(why) = hooks_problem(fm) {
+        return reject(format!("Failed to parse agent: Unknown parsing error ({why})"), if fm.contains_key("hooks") { "hooks" } else { "PreToolUse" });
+    }
+    let description = description.and_then(Json::as_str).unwrap_or_default().replace("\\n", "\n");
+    let memory = fm.get("memory").and_then(Json::as_str).filter(|m| ["user", "project", "local"].contains(m)).map(str::to_string);
+    let mut tools = tools::from_value(fm.get("tools"));
+    if memory.is_some() {
+        tools = tools.with_memory();
+    }
+    let mut warnings = Vec::new();
+    let unknown: Vec<&str> = fm.keys().map(String::as_str).filter(|k| !KNOWN_KEYS.contains(k)).collect();
+    if !unknown.is_empty() {
+        warnings.push((format!("frontmatter keys Claude Code does not recognize or apply: {}", unknown.join(", ")), line(unknown[0])));
+    }
+    if f.retried {
+        warnings.push((
+            "the front matter is not valid YAML as written; Claude Code loads it only after quoting risky values (its lenient retry)".into(),
+            Some(f.split.first_line),
+        ));
+    }
+    Outcome::Agent(Box::new(Definition {
+        name: name.clone(),
+        description,
+        model: model(fm.get("model")),
+        tools,
+        disallowed: fm.get("disallowedTools").and_then(|v| tools::from_value(Some(v)).names()),
+        permission_mode: fm.get("permissionMode").and_then(Json::as_str).map(str::to_string),
+        prompt: js_trim(f.split.body).to_string(),
+        frontmatter: fm.clone(),
+        split_line: f.split.first_line,
+        block: f.split.block.unwrap_or_default().to_string(),
+        warnings,
+    }))
+}
+
+/// A plugin's agent file (`O3n`): it always loads; the name is
+/// `plugin:subfolders:name`, the name from the front matter or else the file name.
+pub fn parse_plugin_file(bytes: &[u8], plugin: &str, namespace: &[String], stem: &str, plugin_root: &str) -> Definition {
+    let text = decode(bytes);
+    let f = front(&text);
+    let fm = &f.map;
+    // `nQt`: `String(name)` unless null or over 256 characters.
+    let own = match fm.get("name") {
+        None | Some(Json::Null) => None,
+        Some(v) => Some(frontmatter::js_string(v)).filter(|n| n.encode_utf16().count() <= MAX_NAME && !n.is_empty()),
+    };
+    let short = own.unwrap_or_else(|| stem.to_string());
+    let name = std::iter::once(plugin).chain(namespace.iter().map(String::as_str)).chain([short.as_str()]).collect::<Vec<_>>().join(":");
+    // `Yke`: a string trimmed, a number or boolean as text.
+    let text_of = |v: Option<&Json>| match v {
+        Some(Json::String(s)) => Some(js_trim(s).to_string()).filter(|s| !s.is_empty()),
+        Some(v @ (Json::Number(_) | Json::Bool(_))) => Some(frontmatter::js_string(v)),
+        _ => None,
+    };
+    let description = text_of(fm.get("description"))
+        .or_else(|| text_of(fm.get("when_to_use")))
+        .or_else(|| text_of(fm.get("when-to-use")))
+        .unwrap_or_else(|| format!("Agent from {plugin} plugin"));
+    let memory = fm.get("memory").and_then(Json::as_str).filter(|m| ["user", "project", "local"].contains(m)).map(str::to_string);
+    let mut tools = tools::from_value(fm.get("tools"));
+    if memory.is_some() {
+        tools = tools.with_memory();
+    }
+    let mut warnings = Vec::new();
+    if let Some(e) = &f.parse_error {
+        warnings.push((format!("the front matter does not parse ({e}); Claude Code loads the plugin agent anyway, under its file name"), Some(f.split.first_line)));
+    }
+    for key in ["permissionMode", "hooks", "mcpServers", "initialPrompt"] {
+        if fm.contains_key(key) {
+            let line = f.split.block.and_then(|b| frontmatter::key_line(b, f.split.first_line, key));
+            warnings.push((format!("`{key}` is ignored for plugin agents"), line));
+        }
+    }
+    let prompt = js_trim(f.split.body).replace("${CLAUDE_PLUGIN_ROOT}", plugin_root);
+    Definition {
+        name,
+        description,
+        model: model(fm.get("model")),
+        tools,
+        disallowed: fm.get("disallowedTools").and_then(|v| tools::from_value(Some(v)).names()),
+        permission_mode: None,
+        prompt,
+        frontmatter: fm.clone(),
+        split_line: f.split.first_line,
+        block: f.split.block.unwrap_or_default().to_string(),
+        warnings,
+    }
+}
+
+/// `model`: a non-empty string, trimmed; `inherit` in any case folds to `inherit`.
+fn model(v: Option<&Json>) -> Option<String> {
+    let s = js_trim(v?.as_str()?);
+    if s.is_empty() {
+        return None;
+    }
+    Some(if s.to_lowercase() == "inherit" { "inherit".into() } else { s.to_string() })
+}
+
+/// Why `hooks` rejects the file (`bvs`): `PreToolUse` or `PermissionRequest` at the
+/// top level, or a `hooks` value that is not a map of events to lists of matchers.
+fn hooks_problem(fm: &Map<String, Json>) -> Option<String> {
+    for key in ["PreToolUse", "PermissionRequest"] {
+        if fm.contains_key(key) {
+            return Some(format!("`{key}` is declared at the top level, outside `hooks`"));
+        }
+    }
+    let hooks = fm.get("hooks")?;
+    if falsy(Some(hooks)) {
+        return None;
+    }
+    let Json::Object(events) = hooks else { return Some("`hooks` is not a map of events".into()) };
+    for (event, matchers) in events {
+        let Json::Array(matchers) = matchers else { return Some(format!("`hooks.{event}` is not a list")) };
+        for m in matchers {
+            let Some(list) = m.get("hooks").and_then(Json::as_array) else {
+                return Some(format!("a matcher of `hooks.{event}` has no `hooks` list"));
+            };
+            if list.iter().any(|h| !h.get("type").is_some_and(Json::is_string)) {
+                return Some(format!("a hook of `hooks.{event}` has no `type`"));
+            }
+        }
+    }
+    None
+}

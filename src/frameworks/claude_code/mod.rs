@@ -1,0 +1,321 @@
+//! Claude Code subagents, as `@anthropic-ai/claude-code` 2.1.328 reads them.
+//!
+//! Mirrors the release's bundled loader: `wvs` (load every agent), `N2`
+//! (`loadMarkdownFilesFromDir`: recursive, every `*.md`, symlinks followed, files
+//! de-duplicated by their `lstat` inode, user before project), `qc`/`Bar` (front
+//! matter and its lenient retry, [`frontmatter`]), `Pyn`/`rGr` (one `.claude/agents`
+//! file, [`definition`]), `O3n` (a plugin's agent), `GQ` (the merge: built-ins,
+//! plugins, user, project folders from the shallowest to the deepest, each set by
+//! name, the last set winning) and the spawn's tool resolution ([`tools`]).
+//!
+//! Places, highest precedence first: every `.claude/agents` on the walk from the
+//! working folder up to the repository root (the nearest wins), `~/.claude/agents`,
+//! the agents of plugins auto-loaded from `~/.claude/skills/<p>/` and the working
+//! folder's `.claude/skills/<p>/` (held when the project is untrusted), then the
+//! built-in agents (names only). Inside one folder tree the file read last wins, in
+//! the file system's listing order. Managed agents, `--agents` JSON, `--add-dir`
+//! folders and marketplace plugins are not read; nor, in a git worktree, the main
+//! checkout's `.claude/agents` that the tool adds (`qit`); without a repository the
+//! tool walks up to the home folder, where agentry stops at the working folder.
+
+mod agent;
+pub(crate) mod definition;
+pub(crate) mod frontmatter;
+mod release;
+mod scan;
+mod tools;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::precedence::{self, Candidate, Ladder, Tier};
+use super::{Framework, LoadContext, Location, RenderMode};
+use crate::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Roots, Scope, SearchDir, Source, Status};
+
+pub struct ClaudeCode;
+
+pub const ID: &str = "claude-code";
+/// The release whose rules agentry follows.
+pub const RELEASE: &str = "2.1.328";
+
+/// The built-in agents of print and SDK mode (the interactive CLI adds
+/// `claude-code-guide`).
+const BUILTINS: &[&str] = &["claude", "Explore", "general-purpose", "Plan", "statusline-setup"];
+
+const LISTING: &str = "the file system's listing order (Claude Code reads folders as readdir gives them, unsorted)";
+
+/// Where a place's files come from.
+enum Kind {
+    /// A `.claude/agents` folder; the settings source Claude Code names it by.
+    Agents { settings: &'static str },
+    Plugin { name: String, root: PathBuf, rejected: Option<String> },
+}
+
+/// One place Claude Code reads agent files from.
+struct Place {
+    scope: Scope,
+    /// What source paths are written relative to.
+    base: PathBuf,
+    /// The folder (or a plugin's agent file).
+    dir: PathBuf,
+    label: String,
+    tier: usize,
+    kind: Kind,
+    /// Loaded only in a trusted project.
+    held: bool,
+}
+
+/// The walk from the working folder up to the repository root, nearest first; it
+/// also stops at the home folder, which is the user's place, not the project's.
+fn walk(roots: &Roots) -> Vec<PathBuf> {
+    let home = crate::model::normalize(&roots.home);
+    roots.walk_up().into_iter().take_while(|d| *d != home).collect()
+}
+
+fn where_in(roots: &Roots, dir: &Path) -> String {
+    let rel = crate::model::relative_to(dir, &roots.project);
+    if rel == "." || rel.is_empty() { "the repository root".into() } else { format!("`{rel}`") }
+}
+
+/// Every place, highest precedence first (tiers), with the plugin places last.
+fn places(cx: &LoadContext) -> Vec<Place> {
+    let r = cx.roots;
+    let walk = walk(r);
+    let mut out = Vec::new();
+    for (i, d) in walk.iter().enumerate() {
+        out.push(Place {
+            scope: Scope::Project,
+            base: r.project.clone(),
+            dir: d.join(".claude/agents"),
+            label: format!("project .claude/agents in {} (step {} of the walk up from the working folder)", where_in(r, d), i + 1),
+            tier: i,
+            kind: Kind::Agents { settings: "projectSettings" },
+            held: false,
+        });
+    }
+    let user_tier = walk.len();
+    out.push(Place {
+        scope: Scope::User,
+        base: r.home.clone(),
+        dir: r.home.join(".claude/agents"),
+        label: "user ~/.claude/agents".into(),
+        tier: user_tier,
+        kind: Kind::Agents { settings: "userSettings" },
+        held: false,
+    });
+    // Plugins auto-load from the user's skills folder and the working folder's (not
+    // the other folders on the walk: observed); a plugin name already loaded keeps
+    // its first folder, the user's before the project's.
+    let mut skills: Vec<(Scope, PathBuf, PathBuf, bool, bool)> =
+        vec![(Scope::User, r.home.clone(), r.home.join(".claude/skills"), false, true)];
+    for (i, d) in walk.iter().enumerate() {
+        skills.push((Scope::Project, r.project.clone(), d.join(".claude/skills"), !r.trusted, i == 0));
+    }
+    let mut loaded_plugins: Vec<(String, String)> = Vec::new();
+    for (scope, base, dir, held, read) in skills {
+        let shown = crate::model::posix(&dir);
+        for mut p in scan::plugins(cx, &dir) {
+            if !read && p.rejected.is_none() {
+                p.rejected = Some(format!(
+                    "{shown} is not the working folder's .claude/skills: Claude Code auto-loads project plugins only from the folder it starts in"
+                ));
+                p.agent_paths = vec![p.root.join("agents")];
+            }
+            if p.rejected.is_none() {
+                match loaded_plugins.iter().find(|(n, _)| *n == p.name) {
+                    Some((_, first)) => {
+                        p.rejected = Some(format!("a plugin named `{}` is already loaded from {first}: Claude Code keeps the first", p.name));
+                        p.agent_paths = vec![p.root.join("agents")];
+                    }
+                    None => loaded_plugins.push((p.name.clone(), shown.clone())),
+                }
+            }
+            for path in &p.agent_paths {
+                out.push(Place {
+                    scope,
+                    base: base.clone(),
+                    dir: path.clone(),
+                    label: format!("plugin `{}` (auto-loaded from {shown})", p.name),
+                    tier: user_tier + 1,
+                    kind: Kind::Plugin { name: p.name.clone(), root: p.root.clone(), rejected: p.rejected.clone() },
+                    held,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The built-ins this user's settings leave (`disableAgentView` removes `claude`,
+/// `CLAUDE_CODE_DISABLE_EXPLORE_PLAN_AGENTS` removes Explore and Plan).
+fn builtins(cx: &LoadContext) -> Vec<&'static str> {
+    let settings: serde_json::Value = cx
+        .files
+        .read(&cx.roots.home.join(".claude/settings.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
+    let truthy = |v: Option<&str>| v.is_some_and(|v| !matches!(v.trim().to_lowercase().as_str(), "" | "0" | "false" | "no" | "off"));
+    let live_env = match cx.render {
+        RenderMode::Live { .. } => cx.env.get("CLAUDE_CODE_DISABLE_EXPLORE_PLAN_AGENTS").map(String::as_str),
+        RenderMode::Export => None,
+    };
+    let no_explore_plan = truthy(settings["env"]["CLAUDE_CODE_DISABLE_EXPLORE_PLAN_AGENTS"].as_str()) || truthy(live_env);
+    let no_claude = settings["disableAgentView"] == serde_json::Value::Bool(true);
+    BUILTINS
+        .iter()
+        .copied()
+        .filter(|b| !(no_claude && *b == "claude" || no_explore_plan && matches!(*b, "Explore" | "Plan")))
+        .collect()
+}
+
+impl Framework for ClaudeCode {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Claude Code"
+    }
+
+    fn load(&self, cx: &LoadContext) -> EcosystemReport {
+        let mut report = EcosystemReport::new(ID);
+        if let Some((version, file)) = release::installed(cx).filter(|(v, _)| v != RELEASE) {
+            let mut d = Diagnostic::warning(
+                ID,
+                DiagKind::Builtins,
+                &file,
+                format!("Claude Code {version} is installed here; agentry follows the rules of {RELEASE}, and a different release may read agents differently"),
+            );
+            d.severity = crate::model::Severity::Info;
+            report.diagnostics.push(d);
+        }
+        let places = places(cx);
+        report.searched = places
+            .iter()
+            .map(|p| SearchDir { scope: p.scope, path: p.dir.clone(), role: p.label.clone() })
+            .collect();
+        let builtin_tier = places.iter().map(|p| p.tier).max().unwrap_or(0) + 1;
+        let mut tiers: Vec<Tier> = Vec::new();
+        for t in 0..builtin_tier {
+            let label = places.iter().find(|p| p.tier == t).map_or("plugin agents".to_string(), |p| match p.kind {
+                Kind::Plugin { .. } => "plugin agents".to_string(),
+                Kind::Agents { .. } => p.label.clone(),
+            });
+            tiers.push(Tier::last(label).undocumented(LISTING));
+        }
+        tiers.push(Tier::last("the built-in agents"));
+        let ladder = Ladder::new(tiers);
+
+        // Claude Code reads user files before project files, the nearest folder first:
+        // a file met again through a folder symlink keeps its first reading.
+        let mut read_order: Vec<usize> = places.iter().enumerate().filter(|(_, p)| p.scope == Scope::User && matches!(p.kind, Kind::Agents { .. })).map(|(i, _)| i).collect();
+        read_order.extend(places.iter().enumerate().filter(|(_, p)| p.scope == Scope::Project && matches!(p.kind, Kind::Agents { .. })).map(|(i, _)| i));
+        read_order.extend(places.iter().enumerate().filter(|(_, p)| matches!(p.kind, Kind::Plugin { .. })).map(|(i, _)| i));
+        let mut first_read: HashMap<PathBuf, &'static str> = HashMap::new();
+        let mut per_place: Vec<Vec<Agent>> = vec![Vec::new(); places.len()];
+        for i in read_order {
+            let place = &places[i];
+            let mut too_deep = Vec::new();
+            let found = if cx.files.kind(&place.dir) == crate::discover::Kind::File {
+                let name = place.dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                match name.strip_suffix(".md") {
+                    Some(stem) => vec![scan::Found { path: place.dir.clone(), namespace: Vec::new(), stem: stem.to_string(), problem: None }],
+                    None => Vec::new(),
+                }
+            } else {
+                scan::walk(cx, &place.dir, &mut too_deep)
+            };
+            for dir in too_deep {
+                report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, dir, "folders nested this deep are not followed by agentry"));
+            }
+            for f in found {
+                let source = Source::new(place.scope, &place.base, f.path.clone());
+                if let Kind::Plugin { rejected: Some(why), .. } = &place.kind {
+                    report.diagnostics.push(Diagnostic::skipped(ID, &*f.path, why.clone()).failing(source.key()));
+                    per_place[i].push(agent::unloaded(&f, source, Status::Skipped, &format!("skipped: {why}")));
+                    continue;
+                }
+                if let Kind::Agents { settings } = place.kind {
+                    let id = scan::identity(cx, &f.path);
+                    if let Some(first) = first_read.get(&id) {
+                        let message = format!(
+                            "Skipping duplicate file '{}' from {settings} (same inode already loaded from {first}): the same file, reached again through a folder symlink",
+                            f.path.display()
+                        );
+                        report.diagnostics.push(Diagnostic::skipped(ID, &*f.path, message).failing(source.key()));
+                        per_place[i].push(agent::unloaded(&f, source, Status::Skipped, "skipped: the same file was already read from another place (Claude Code keeps the first reading)"));
+                        continue;
+                    }
+                    first_read.insert(id, settings);
+                }
+                let (agent, diags) = agent::from_file(cx, place_view(place), &f, source);
+                report.diagnostics.extend(diags);
+                per_place[i].push(agent);
+            }
+        }
+        let mut candidates: Vec<Candidate> = Vec::new();
+        for b in builtins(cx) {
+            let a = Agent::new(ID, b.to_string(), Source::builtin(b), Status::Wins, String::new());
+            candidates.push(Candidate { tier: builtin_tier, agent: a });
+        }
+        for (i, agents) in per_place.into_iter().enumerate() {
+            for a in agents {
+                candidates.push(Candidate { tier: places[i].tier, agent: a });
+            }
+        }
+        report.agents = precedence::rank(&ladder, candidates);
+        for a in &report.agents {
+            if a.status == Status::Wins && a.undocumented_order.is_some() {
+                let msg = format!(
+                    "several files in one folder tree define `{}`: Claude Code keeps the one it reads last, and reads folders in {LISTING}",
+                    a.name
+                );
+                report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Ambiguous, &*a.source.path, msg));
+            }
+        }
+        report
+    }
+
+    fn locations(&self, roots: &Roots) -> Vec<Location> {
+        let mut out: Vec<Location> = walk(roots)
+            .iter()
+            .map(|d| Location {
+                scope: Scope::Project,
+                dir: d.join(".claude/agents"),
+                depth: None,
+                suffixes: &[".md"],
+                label: format!("project .claude/agents in {}, on the walk from the working folder up to the repository root", where_in(roots, d)),
+            })
+            .collect();
+        out.push(Location { scope: Scope::User, dir: roots.home.join(".claude/agents"), depth: None, suffixes: &[".md"], label: "user ~/.claude/agents".into() });
+        out.push(Location {
+            scope: Scope::User,
+            dir: roots.home.join(".claude/skills"),
+            depth: None,
+            suffixes: &[".md"],
+            label: "plugin agents: ~/.claude/skills/<plugin>/agents (with .claude-plugin/plugin.json)".into(),
+        });
+        if let Some(start) = walk(roots).first() {
+            out.push(Location {
+                scope: Scope::Project,
+                dir: start.join(".claude/skills"),
+                depth: None,
+                suffixes: &[".md"],
+                label: "plugin agents: .claude/skills/<plugin>/agents of the working folder (held when untrusted)".into(),
+            });
+        }
+        out
+    }
+}
+
+/// What the agent builder needs of a place.
+fn place_view(p: &Place) -> agent::PlaceView<'_> {
+    agent::PlaceView {
+        held: p.held,
+        plugin: match &p.kind {
+            Kind::Plugin { name, root, .. } => Some((name.as_str(), root.as_path())),
+            Kind::Agents { .. } => None,
+        },
+    }
+}

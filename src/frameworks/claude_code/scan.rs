@@ -1,0 +1,135 @@
+//! The folders Claude Code 2.1.328 reads agents from, and how it walks them
+//! (`loadMarkdownFilesFromDir`: ripgrep `--files --hidden --follow --no-ignore
+//! --glob *.md`, or its own walk, which visits a folder once per scan root).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use crate::discover::{self, Kind};
+use crate::frameworks::LoadContext;
+
+/// How deep agentry follows folders; a deeper tree is reported, not walked.
+const MAX_DEPTH: usize = 64;
+
+/// One file found in a scan root, in read order.
+pub struct Found {
+    pub path: PathBuf,
+    /// The folders between the scan root and the file (a plugin's namespace).
+    pub namespace: Vec<String>,
+    /// The file name without `.md`.
+    pub stem: String,
+    /// Where it leads, when it is not a file that can be read.
+    pub problem: Option<Problem>,
+}
+
+pub enum Problem {
+    /// A symlink that leads nowhere.
+    Dangling,
+    /// A FIFO, a device, a socket.
+    NotRegular,
+}
+
+/// Every `*.md` file under `root`, depth first, in the listing order the load asks
+/// for; folders (also through symlinks) are entered once.
+pub fn walk(cx: &LoadContext, root: &Path, too_deep: &mut Vec<PathBuf>) -> Vec<Found> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    visit(cx, root, &mut Vec::new(), &mut seen, &mut out, too_deep);
+    out
+}
+
+fn visit(
+    cx: &LoadContext,
+    dir: &Path,
+    namespace: &mut Vec<String>,
+    seen: &mut HashSet<PathBuf>,
+    out: &mut Vec<Found>,
+    too_deep: &mut Vec<PathBuf>,
+) {
+    if namespace.len() > MAX_DEPTH {
+        too_deep.push(dir.to_path_buf());
+        return;
+    }
+    let Some(real) = cx.files.canonicalize(dir) else { return };
+    if !seen.insert(real) {
+        return;
+    }
+    let Ok(Some(entries)) = cx.files.list_dir(dir) else { return };
+    for e in discover::in_listing_order(&entries, cx.roots.listing) {
+        let name = e.name().into_owned();
+        if e.is_dir {
+            namespace.push(name);
+            visit(cx, &e.path, namespace, seen, out, too_deep);
+            namespace.pop();
+            continue;
+        }
+        let Some(stem) = name.strip_suffix(".md") else { continue };
+        // The size limit is checked on the bytes read (no `stat` per file per load).
+        let problem = if e.is_file {
+            None
+        } else if e.is_symlink && cx.files.kind(&e.path) == Kind::Missing {
+            Some(Problem::Dangling)
+        } else {
+            Some(Problem::NotRegular)
+        };
+        out.push(Found { path: e.path.to_path_buf(), namespace: namespace.clone(), stem: stem.to_string(), problem });
+    }
+}
+
+/// The file's identity as `lstat` sees it: a file reached through a folder symlink is
+/// the file itself, a file symlink is a file of its own.
+pub fn identity(cx: &LoadContext, path: &Path) -> PathBuf {
+    match (path.parent().and_then(|p| cx.files.canonicalize(p)), path.file_name()) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// A plugin folder auto-loaded from a skills folder: `<skills>/<p>/` holding
+/// `.claude-plugin/plugin.json`.
+pub struct Plugin {
+    pub name: String,
+    pub root: PathBuf,
+    /// The folders or files its agents come from (`agents/`, or `plugin.json`'s
+    /// `agents`, which replaces it).
+    pub agent_paths: Vec<PathBuf>,
+    /// Why Claude Code loads none of its agents (the files of `agents/` are then
+    /// listed as skipped).
+    pub rejected: Option<String>,
+}
+
+pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
+    let Ok(Some(entries)) = cx.files.list_dir(skills) else { return Vec::new() };
+    let mut out = Vec::new();
+    for e in discover::in_listing_order(&entries, cx.roots.listing) {
+        if !e.is_dir {
+            continue;
+        }
+        let manifest = e.path.join(".claude-plugin/plugin.json");
+        let Ok(bytes) = cx.files.read(&manifest) else { continue };
+        let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
+        let folder = e.name().into_owned();
+        let own_name = json.get("name").and_then(|n| n.as_str()).filter(|n| !n.is_empty());
+        let listed: Vec<&str> = match json.get("agents") {
+            Some(serde_json::Value::String(s)) => vec![s.as_str()],
+            Some(serde_json::Value::Array(a)) => a.iter().filter_map(|s| s.as_str()).collect(),
+            _ => Vec::new(),
+        };
+        // Observed with 2.1.328: a manifest without `name`, or whose `agents` names
+        // anything but `.md` files, loads no agent at all.
+        let rejected = if own_name.is_none() {
+            Some(format!("the plugin's .claude-plugin/plugin.json has no `name`: Claude Code loads none of `{folder}`'s agents"))
+        } else if listed.iter().any(|p| !p.ends_with(".md")) {
+            Some(format!("the plugin's plugin.json `agents` names something other than `.md` files: Claude Code loads none of `{folder}`'s agents"))
+        } else {
+            None
+        };
+        let agent_paths = if listed.is_empty() || rejected.is_some() {
+            vec![e.path.join("agents")]
+        } else {
+            listed.iter().map(|p| e.path.join(p)).collect()
+        };
+        out.push(Plugin { name: own_name.unwrap_or(&folder).to_string(), root: e.path.to_path_buf(), agent_paths, rejected });
+    }
+    out
+}
