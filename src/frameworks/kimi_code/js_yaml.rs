@@ -46,6 +46,12 @@ enum Frame {
 
 /// js-yaml's `load(text)`: `Ok(Value::Null)` for an empty stream.
 pub fn load(text: &str) -> Result<(Value, KeyLines), Error> {
+    // js-yaml drops a leading byte-order mark and refuses NUL anywhere.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if let Some(at) = text.find('\0') {
+        let line = text[..at].matches('\n').count() as u32 + 1;
+        return Err(Error { message: "null byte is not allowed in input".into(), line: Some(line) });
+    }
     if let Some(e) = tab_indentation(text) {
         return Err(e);
     }
@@ -56,9 +62,15 @@ pub fn load(text: &str) -> Result<(Value, KeyLines), Error> {
     let mut result: Option<Value> = None;
     let mut key_lines: KeyLines = Vec::new();
     loop {
-        let (event, mark) = parser.next().map_err(|e| Error {
-            message: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
-            line: Some(e.marker().line() as u32),
+        let (event, mark) = parser.next().map_err(|e| {
+            let message = e.to_string().split(" at line ").next().unwrap_or_default().to_string();
+            // js-yaml points an unexpected end at the end of the text.
+            let line = if message.contains("end of stream") {
+                text.matches('\n').count() as u32 + 1
+            } else {
+                e.marker().line() as u32
+            };
+            Error { message, line: Some(line) }
         })?;
         let line = mark.line() as u32;
         // A merge key is only a merge key when written plain and untagged.

@@ -12,8 +12,8 @@
 //! like a built-in needs `override: true`, checked per candidate), `isToolActive`
 //! and `renderPromptTemplateResult` ([`render`]).
 
-pub(crate) mod agent_file;
-pub(crate) mod js_yaml;
+pub mod agent_file;
+pub mod js_yaml;
 mod render;
 mod walk;
 

@@ -1,0 +1,49 @@
+//! Kimi Code's front matter YAML, proved against the tool's own parser: every input
+//! under `tests/goldens/kimi-code-yaml/cases/` is loaded by agentry's js-yaml
+//! emulation and compared with what the js-yaml 4.1.1 bundled in Kimi Code 2.1.0
+//! gave for it (`make_goldens.mjs` wrote the `.json` next to each input).
+
+use std::path::Path;
+
+use agentry::frameworks::kimi_code::js_yaml;
+use serde_json::Value as Json;
+
+fn same(a: &Json, b: &Json) -> bool {
+    match (a, b) {
+        (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
+        (Json::Array(x), Json::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (Json::Object(x), Json::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
+        _ => a == b,
+    }
+}
+
+#[test]
+fn js_yaml_emulation_agrees_with_kimi_codes_own_parser() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/goldens/kimi-code-yaml/cases");
+    let mut inputs: Vec<_> = std::fs::read_dir(&dir).expect("cases").filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "yaml")).collect();
+    inputs.sort();
+    assert!(inputs.len() >= 30, "the goldens are missing");
+    let mut failures = Vec::new();
+    for input in &inputs {
+        let text = String::from_utf8_lossy(&std::fs::read(input).expect("input")).into_owned();
+        let golden: Json = serde_json::from_slice(&std::fs::read(input.with_extension("json")).expect("golden")).expect("json");
+        let name = input.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        match (js_yaml::load(&text), golden.get("error")) {
+            (Ok((value, _)), None) => {
+                if !same(&value.to_json(), &golden["value"]) {
+                    failures.push(format!("{name}: got {}, js-yaml gave {}", value.to_json(), golden["value"]));
+                }
+            }
+            (Ok((value, _)), Some(e)) => failures.push(format!("{name}: loaded {} where js-yaml fails with {e}", value.to_json())),
+            (Err(e), None) => failures.push(format!("{name}: fails ({}) where js-yaml gives {}", e.message, golden["value"])),
+            (Err(e), Some(_)) => {
+                if let Some(line) = golden["line"].as_u64() {
+                    if e.line != Some(line as u32) {
+                        failures.push(format!("{name}: error on line {:?}, js-yaml says {line} ({})", e.line, e.message));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} differ:\n{}", failures.len(), inputs.len(), failures.join("\n"));
+}
