@@ -36,6 +36,9 @@ pub struct Error {
     pub line: Option<u32>,
 }
 
+/// Nesting agentry builds at most: its values are dropped and shown recursively.
+const MAX_DEPTH: usize = 500;
+
 /// The top-level keys of a mapping document and the 1-based line of each.
 pub type KeyLines = Vec<(String, u32)>;
 
@@ -84,6 +87,9 @@ pub fn load(text: &str) -> Result<(Value, KeyLines), Error> {
                     return Err(Error { message: "expected a single document in the stream, but found more".into(), line: None });
                 }
                 continue;
+            }
+            Event::SequenceStart(_) | Event::MappingStart(_) if stack.len() >= MAX_DEPTH => {
+                return Err(Error { message: format!("nesting deeper than {MAX_DEPTH} levels (agentry stops here; js-yaml would run out of stack and Kimi Code skip the file)"), line: Some(line) });
             }
             Event::SequenceStart(anchor) => {
                 stack.push(Frame::Seq { items: Vec::new(), anchor });
