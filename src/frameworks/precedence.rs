@@ -138,10 +138,20 @@ pub fn rank_with(ladder: &Ladder, candidates: Vec<Candidate>, barred: &dyn Fn(&A
             let agent = ranked[w].as_mut().expect("ranked once");
             agent.status = Status::Wins;
             agent.shadowed_by = None;
-            agent.rule = winner_rule(ladder, members, &agent.name);
-            if passed_over > 0 {
-                agent.rule.push_str(&format!("; {passed_over} definition(s) in higher places cannot take the name"));
-            }
+            agent.rule = if passed_over > 0 {
+                let below = members.len() - 1 - passed_over;
+                let mut rule = format!(
+                    "{} takes `{}`: the {passed_over} definition(s) in higher places are passed over",
+                    label(wt),
+                    agent.name
+                );
+                if below > 0 {
+                    rule.push_str(&format!(" ({below} more in lower places)"));
+                }
+                rule
+            } else {
+                winner_rule(ladder, members, &agent.name)
+            };
             if same_tier > 1 {
                 agent.undocumented_order = ladder.tiers.get(wt).and_then(|t| t.undocumented.as_deref()).map(Into::into);
             }

@@ -48,11 +48,11 @@ const BUILTIN: usize = 4;
 
 fn ladder() -> Ladder {
     let mut ladder = Ladder::new(vec![
-        Tier::first("the project's agent folders (.kimi-code/agents, then .agents/agents)"),
-        Tier::first("extra_agent_dirs of config.toml"),
+        Tier::first("the project source (.kimi-code/agents, then .agents/agents)"),
+        Tier::first("the extra_agent_dirs source (config.toml, in list order)"),
         Tier::first("the user's SYSTEM.md"),
-        Tier::first("the user's agent folders (~/.kimi-code/agents, then ~/.agents/agents)"),
-        Tier::first("the built-in agents"),
+        Tier::first("the user source (~/.kimi-code/agents, then ~/.agents/agents)"),
+        Tier::first("the built-in set"),
     ]);
     ladder.equivalents = false;
     ladder
