@@ -324,7 +324,19 @@ impl Framework for KimiCode {
                 format!("`{}` is a built-in agent, and a file replaces it only with `override: true` (the tool logs a warning and keeps the built-in)", a.name)
             })
         };
+        let notes: std::collections::HashMap<String, String> = candidates
+            .iter()
+            .filter_map(|c| {
+                let text = c.agent.system_prompt.as_ref()?.as_held()?;
+                Some((c.agent.source.key(), render::runtime_note(text)?))
+            })
+            .collect();
         report.agents = rank_with(&ladder(), candidates, &barred);
+        for agent in &mut report.agents {
+            if let Some(note) = notes.get(&agent.source.key()) {
+                agent.rule.push_str(note);
+            }
+        }
         report
     }
 

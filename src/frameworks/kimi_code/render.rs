@@ -78,6 +78,17 @@ pub fn render(template: &str, vars: &Vars, with_base: bool) -> String {
         .into_owned()
 }
 
+/// The variables of `text` (a rendered prompt) that only the running tool fills, in
+/// words for the agent's rule; `None` when there are none.
+pub fn runtime_note(text: &str) -> Option<String> {
+    const RUNTIME: [&str; 9] =
+        ["base_prompt", "os", "shell", "cwd_listing", "agents_md", "skills", "skills_section", "reply_style_guide", "windows_notes"];
+    let left: Vec<String> = RUNTIME.iter().filter(|v| text.contains(&format!("${{{v}}}"))).map(|v| format!("`${{{v}}}`")).collect();
+    (!left.is_empty()).then(|| {
+        format!("; its prompt shows {} as written: Kimi Code fills them in when the agent starts (the built-in prompt, the machine, AGENTS.md, skills)", left.join(", "))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
