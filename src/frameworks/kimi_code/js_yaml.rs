@@ -58,6 +58,14 @@ pub fn load(text: &str) -> Result<(Value, KeyLines), Error> {
     if let Some(e) = tab_indentation(text) {
         return Err(e);
     }
+    // A lone CR breaks lines for js-yaml; yaml-rust only knows LF and CRLF.
+    let normalized;
+    let text = if text.contains('\r') {
+        normalized = text.replace("\r\n", "\n").replace('\r', "\n");
+        normalized.as_str()
+    } else {
+        text
+    };
     let mut parser = Parser::new(text.chars());
     let mut stack: Vec<Frame> = Vec::new();
     let mut anchors: std::collections::HashMap<usize, Value> = std::collections::HashMap::new();
@@ -111,7 +119,12 @@ pub fn load(text: &str) -> Result<(Value, KeyLines), Error> {
                 Some(v) => v.clone(),
                 None => return Err(Error { message: "unidentified alias".into(), line: Some(line) }),
             },
-            Event::Scalar(text, style, anchor, tag) => {
+            Event::Scalar(mut text, style, anchor, tag) => {
+                // A plain scalar never starts with a blank: yaml-rust keeps a tab that
+                // follows `- ` or `: `, which js-yaml reads as separation.
+                if style == TScalarStyle::Plain && text.starts_with([' ', '\t']) {
+                    text = text.trim_start_matches([' ', '\t']).to_string();
+                }
                 merge_key = style == TScalarStyle::Plain && tag.is_none() && text == "<<";
                 let v = scalar(text, style, tag.as_ref()).map_err(|message| Error { message, line: Some(line) })?;
                 remember(&mut anchors, anchor, v)
