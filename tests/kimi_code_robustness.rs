@@ -78,3 +78,24 @@ fn hostile_files_are_reported_and_the_good_agent_still_wins() {
     #[cfg(unix)]
     assert!(report.diagnostics.iter().any(|d| d.path.ends_with("loop.md") && d.kind == DiagKind::Io));
 }
+
+/// Links back to their own folder multiply the walk (4 links: 4^8 folders by depth
+/// 8); agentry stops after a bounded number of folders, says so, and still loads.
+#[cfg(unix)]
+#[test]
+fn a_fan_of_folder_links_is_bounded() {
+    let root = support::Scratch::new("kimi-code-fan");
+    let agents = root.join("project/.agents/agents");
+    std::fs::create_dir_all(&agents).unwrap();
+    std::fs::create_dir_all(root.join("home")).unwrap();
+    std::fs::write(agents.join("good.md"), GOOD).unwrap();
+    for l in ["l1", "l2", "l3", "l4"] {
+        std::os::unix::fs::symlink(".", agents.join(l)).unwrap();
+    }
+    let started = std::time::Instant::now();
+    let catalog = load_project(&root);
+    assert!(started.elapsed().as_secs() < 60, "took {:?}", started.elapsed());
+    let report = &catalog.reports[0];
+    assert!(report.agents.iter().any(|a| a.name == "good" && a.status == Status::Wins && a.source.rel == ".agents/agents/good.md"));
+    assert_eq!(report.diagnostics.iter().filter(|d| d.message.contains("agentry stops walking here")).count(), 1);
+}

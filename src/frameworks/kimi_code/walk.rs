@@ -29,23 +29,43 @@ pub struct Found {
     pub parsed: Arc<Result<Definition, Failure>>,
 }
 
+/// The folder's agent files in read order, each parsed (on every core: only the
+/// listing must go in order).
 pub fn walk(cx: &LoadContext, folder: &Folder, report: &mut EcosystemReport) -> Vec<Found> {
-    let mut out = Vec::new();
-    let mut budget = MAX_FOLDERS;
-    walk_dir(cx, &folder.shown, 0, &mut out, &mut budget, report);
-    out
+    use rayon::prelude::*;
+    let mut files = Vec::new();
+    let mut budget = (MAX_FOLDERS, false);
+    walk_dir(cx, &folder.shown, 0, &mut files, &mut budget, report);
+    files.into_par_iter().map(|(path, file_name)| parse(cx, path, file_name)).collect()
 }
 
-fn walk_dir(cx: &LoadContext, dir: &Path, depth: u32, out: &mut Vec<Found>, budget: &mut usize, report: &mut EcosystemReport) {
-    if *budget == 0 {
-        if *budget == 0 && depth > 0 {
+/// `parseAgentFileText` on one file, once per version of it.
+fn parse(cx: &LoadContext, path: PathBuf, file_name: String) -> Found {
+    let shown = path.to_string_lossy().into_owned();
+    let context = discover::hash_key((ID, &file_name));
+    let parsed = cx
+        .files
+        .derived(&path, context, |bytes| agent_file::parse(&String::from_utf8_lossy(bytes), &shown, &file_name))
+        .unwrap_or_else(|e| {
+            Arc::new(Err(Failure {
+                kind: DiagKind::Io,
+                message: format!("Skipping agent file at {shown} due to unexpected error: {e}"),
+                line: None,
+            }))
+        });
+    Found { path, file_name, parsed }
+}
+
+fn walk_dir(cx: &LoadContext, dir: &Path, depth: u32, out: &mut Vec<(PathBuf, String)>, budget: &mut (usize, bool), report: &mut EcosystemReport) {
+    if budget.0 == 0 {
+        if !budget.1 {
             let d = Diagnostic::warning(ID, DiagKind::Io, dir, format!("more than {MAX_FOLDERS} folders below one agent folder (links back to their own folder?): agentry stops walking here; Kimi Code would go on to depth {MAX_DEPTH}"));
             report.diagnostics.push(d);
-            *budget = usize::MAX;
+            budget.1 = true;
         }
         return;
     }
-    *budget = budget.saturating_sub(1);
+    budget.0 -= 1;
     let entries = match cx.files.list_dir(dir) {
         Ok(Some(entries)) => entries,
         Ok(None) => return,
@@ -96,18 +116,6 @@ fn walk_dir(cx: &LoadContext, dir: &Path, depth: u32, out: &mut Vec<Found>, budg
             report.diagnostics.push(Diagnostic::skipped(ID, &*entry.path, msg));
             continue;
         }
-        let shown = entry.path.to_string_lossy().into_owned();
-        let context = discover::hash_key((ID, &name));
-        let parsed = cx
-            .files
-            .derived(&entry.path, context, |bytes| agent_file::parse(&String::from_utf8_lossy(bytes), &shown, &name))
-            .unwrap_or_else(|e| {
-                Arc::new(Err(Failure {
-                    kind: DiagKind::Io,
-                    message: format!("Skipping agent file at {shown} due to unexpected error: {e}"),
-                    line: None,
-                }))
-            });
-        out.push(Found { path: entry.path.to_path_buf(), file_name: name, parsed });
+        out.push((entry.path.to_path_buf(), name));
     }
 }
