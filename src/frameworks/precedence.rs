@@ -8,6 +8,9 @@
 //! file system's listing order decided. Definitions that did not load (`INVALID`,
 //! `SKIPPED`) or are `HELD` take no part and pass through as they are.
 //!
+//! [`rank_with`] lets a framework pass over a tier's pick across tiers (Kimi Code: a
+//! file named like a built-in without `override: true` cannot replace it).
+//!
 //! Two helpers cover the frameworks that do not pick one file per name:
 //! [`merge_fields`] (OpenCode: a name's fields merged across sources, later wins per
 //! field) and [`fill_fields`] (Codex: a layer's missing fields filled from the layers
