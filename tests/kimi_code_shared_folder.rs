@@ -10,7 +10,7 @@ use agentry::frameworks::RenderMode;
 use agentry::load::{load, LoadOptions};
 use agentry::model::{EcosystemReport, Scope, Status};
 
-fn reading<'a>(report: &'a EcosystemReport, rel: &str) -> (Option<Status>, bool) {
+fn reading(report: &EcosystemReport, rel: &str) -> (Option<Status>, bool) {
     let agent = report.agents.iter().find(|a| a.source.rel == rel).map(|a| a.status);
     let error = report.diagnostics.iter().any(|d| d.source.as_deref() == Some(&format!("project:{rel}")));
     (agent, error)
@@ -47,9 +47,7 @@ fn openhands_and_kimi_code_read_the_shared_folder_each_their_way() {
     assert!(kc.diagnostics.iter().any(|d| d.path.ends_with("caps.MD") && d.source.is_none()), "Kimi Code says why caps.MD is not read");
     // Kimi Code declares the folder, so `agentry file` knows it reads files there.
     let roots = support::case_roots(&case);
-    for id in ["kimi-code"] {
-        let places = agentry::frameworks::by_id(id).expect(id).locations(&roots);
-        let dir = roots.project.join(".agents/agents");
-        assert!(places.iter().any(|l| l.scope == Scope::Project && l.dir == dir), "{id}: {places:?}");
-    }
+    let places = agentry::frameworks::by_id("kimi-code").expect("kimi-code").locations(&roots);
+    let dir = roots.project.join(".agents/agents");
+    assert!(places.iter().any(|l| l.scope == Scope::Project && l.dir == dir), "{places:?}");
 }

@@ -227,7 +227,7 @@ fn file_agent(def: &agent_file::Definition, source: Source, vars: &render::Vars,
 
 /// `loadSystemMdProfile`: a user-level `agent` with `override: true`, the built-in
 /// main agent's description, tools and sub-agents, and the raw text as its template.
-fn system_md_agent(path: &Path, text: &str, source: Source, vars: &render::Vars) -> Agent {
+fn system_md_agent(text: &str, source: Source, vars: &render::Vars) -> Agent {
     let key: Arc<str> = source.key().into();
     let builtin = |rule: &'static str| FieldOrigin {
         provenance: Provenance::Inherited,
@@ -242,7 +242,6 @@ fn system_md_agent(path: &Path, text: &str, source: Source, vars: &render::Vars)
         Field::new("disallowedTools", Json::Null, builtin("the built-in main agent's")),
         Field::new("subagents", json!(MAIN_SUBAGENTS), builtin("the built-in main agent's")),
     ];
-    let _ = path;
     let mut agent = AgentRecord::new(ID, "agent".into(), source, Status::Wins, String::new());
     agent.chain = Arc::new([key.to_string()]);
     agent.description = "Default agent".into();
@@ -312,7 +311,7 @@ impl Framework for KimiCode {
         if let Some(text) = &system_text {
             let source = cx.roots.source(&system_path, None);
             overriding.insert(source.key());
-            candidates.push(Candidate { tier: SYSTEM_MD, agent: system_md_agent(&system_path, text, source, &vars) });
+            candidates.push(Candidate { tier: SYSTEM_MD, agent: system_md_agent(text, source, &vars) });
         }
         for name in BUILTINS {
             let rule = "compiled into Kimi Code 2.1.0".to_string();
