@@ -55,9 +55,8 @@ pub fn load(text: &str) -> Result<(Value, KeyLines), Error> {
         let line = text[..at].matches('\n').count() as u32 + 1;
         return Err(Error { message: "null byte is not allowed in input".into(), line: Some(line) });
     }
-    if let Some(e) = tab_indentation(text) {
-        return Err(e);
-    }
+    let prepared = prepass(text)?;
+    let text: &str = &prepared;
     // A lone CR breaks lines for js-yaml; yaml-rust only knows LF and CRLF.
     let normalized;
     let text = if text.contains('\r') {
@@ -218,30 +217,95 @@ pub fn js_number(n: f64) -> String {
     }
 }
 
-/// js-yaml reports a tab in a block line's indentation before anything else reads
-/// the line (`readBlockMapping`/`skipSeparationSpace`): a line whose leading blanks
-/// hold a tab, followed by content, outside block scalars and quoted text.
-fn tab_indentation(text: &str) -> Option<Error> {
-    let mut block_indent: Option<usize> = None;
+/// A pass over the text before yaml-rust reads it, outside quoted scalars, flow
+/// collections and block scalars: js-yaml refuses a tab in a content line's
+/// indentation (`readBlockMapping`, `skipSeparationSpace`), and takes a line of
+/// blanks or a comment indented with tabs as nothing, where yaml-rust fails while
+/// scanning the plain scalar before it; such lines are handed over emptied.
+fn prepass(text: &str) -> Result<std::borrow::Cow<'_, str>, Error> {
+    let mut out = String::new();
+    let mut changed = false;
+    let (mut single, mut double, mut flow) = (false, false, 0usize);
+    let mut block: Option<usize> = None;
     for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
         let spaces = line.len() - line.trim_start_matches(' ').len();
-        if let Some(indent) = block_indent {
-            if line.trim().is_empty() || spaces > indent {
-                continue;
+        if !(single || double || flow > 0) {
+            if let Some(indent) = block {
+                if line.trim().is_empty() || spaces > indent {
+                    out.push_str(line);
+                    continue;
+                }
+                block = None;
             }
-            block_indent = None;
+            let lead = line.len() - line.trim_start_matches([' ', '\t']).len();
+            let rest = line[lead..].trim_end_matches('\r');
+            if line[..lead].contains('\t') {
+                if rest.is_empty() || rest.starts_with('#') {
+                    changed = true;
+                    continue;
+                }
+                if i > 0 {
+                    return Err(Error { message: "tab characters must not be used in indentation".into(), line: Some(i as u32 + 1) });
+                }
+            }
         }
-        let lead = line.len() - line.trim_start_matches([' ', '\t']).len();
-        let rest = line[lead..].trim_end_matches('\r');
-        if line[..lead].contains('\t') && !rest.is_empty() && !rest.starts_with('#') && i > 0 {
-            return Some(Error { message: "tab characters must not be used in indentation".into(), line: Some(i as u32 + 1) });
+        out.push_str(line);
+        // Where quotes and flow collections open and close on this line.
+        let chars: Vec<char> = line.chars().collect();
+        let mut last = None::<char>; // the last non-blank character outside a scalar
+        let mut code_end = chars.len();
+        let mut k = 0;
+        while k < chars.len() {
+            let c = chars[k];
+            if double {
+                if c == '\\' {
+                    k += 1;
+                } else if c == '"' {
+                    double = false;
+                    last = Some('"');
+                }
+            } else if single {
+                if c == '\'' {
+                    if chars.get(k + 1) == Some(&'\'') {
+                        k += 1;
+                    } else {
+                        single = false;
+                        last = Some('\'');
+                    }
+                }
+            } else {
+                let starts_token = last.is_none_or(|p| matches!(p, ':' | '-' | '[' | '{' | ',' | '?'));
+                match c {
+                    '#' if k == 0 || chars[k - 1] == ' ' || chars[k - 1] == '\t' => {
+                        code_end = k;
+                        break;
+                    }
+                    '"' if starts_token => double = true,
+                    '\'' if starts_token => single = true,
+                    '[' | '{' if starts_token || flow > 0 => flow += 1,
+                    ']' | '}' if flow > 0 => flow -= 1,
+                    _ => {}
+                }
+                if !c.is_whitespace() && !(single || double) {
+                    last = Some(c);
+                }
+            }
+            k += 1;
         }
-        let body = rest.trim_end();
-        if body.ends_with('|') || body.ends_with('>') || body.ends_with("|-") || body.ends_with(">-") || body.ends_with("|+") || body.ends_with(">+") {
-            block_indent = Some(spaces);
+        if !(single || double || flow > 0) {
+            let code: String = chars[..code_end].iter().collect();
+            let code = code.trim_end();
+            let indicator = code.trim_end_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit());
+            let opens = |head: &str| head.is_empty() || head.ends_with([':', '-', '?']);
+            if (indicator.ends_with('|') || indicator.ends_with('>')) && opens(indicator[..indicator.len() - 1].trim()) {
+                block = Some(spaces);
+            }
         }
     }
-    None
+    Ok(if changed { std::borrow::Cow::Owned(out) } else { std::borrow::Cow::Borrowed(text) })
 }
 
 /// A scalar: its tag's type, or for a plain one js-yaml's implicit types in order
