@@ -47,15 +47,13 @@ const USER: usize = 3;
 const BUILTIN: usize = 4;
 
 fn ladder() -> Ladder {
-    let mut ladder = Ladder::new(vec![
+    Ladder::new(vec![
         Tier::first("the project source (.kimi-code/agents, then .agents/agents)"),
         Tier::first("the extra_agent_dirs source (config.toml, in list order)"),
         Tier::first("the user's SYSTEM.md"),
         Tier::first("the user source (~/.kimi-code/agents, then ~/.agents/agents)"),
         Tier::first("the built-in set"),
-    ]);
-    ladder.equivalents = false;
-    ladder
+    ])
 }
 
 /// One agent folder of a loader: where the walk starts (its real path) and how its
