@@ -61,7 +61,6 @@ fn ladder() -> Ladder {
 pub(crate) struct Folder {
     pub tier: usize,
     pub shown: PathBuf,
-    pub label: String,
 }
 
 /// `$KIMI_CODE_HOME`, default `~/.kimi-code` (the report is made without the variable).
@@ -136,8 +135,18 @@ fn folders(cx: &LoadContext, report: &mut EcosystemReport) -> Vec<Folder> {
     }
     wanted.push((USER, home.join("agents"), "user ~/.kimi-code/agents".into()));
     wanted.push((USER, r.home.join(".agents/agents"), "user ~/.agents/agents".into()));
+    // Every place is watched, found or not: a folder made later is then seen.
+    report.searched = wanted
+        .iter()
+        .enumerate()
+        .map(|(i, (_, path, label))| SearchDir {
+            scope: r.locate(path, None).0,
+            path: path.clone(),
+            role: format!("{label} (searched {})", i + 1),
+        })
+        .collect();
     let mut out: Vec<(Folder, PathBuf)> = Vec::new();
-    for (tier, path, label) in wanted {
+    for (tier, path, _) in wanted {
         if !cx.files.is_dir(&path) {
             continue;
         }
@@ -146,7 +155,7 @@ fn folders(cx: &LoadContext, report: &mut EcosystemReport) -> Vec<Folder> {
             continue;
         }
         let shown = shown_path(cx, &real);
-        out.push((Folder { tier, shown, label }, real));
+        out.push((Folder { tier, shown }, real));
     }
     out.into_iter().map(|(f, _)| f).collect()
 }
@@ -260,15 +269,6 @@ impl Framework for KimiCode {
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         let folders = folders(cx, &mut report);
-        report.searched = folders
-            .iter()
-            .enumerate()
-            .map(|(i, f)| SearchDir {
-                scope: cx.roots.locate(&f.shown, None).0,
-                path: f.shown.clone(),
-                role: format!("{} (searched {})", f.label, i + 1),
-            })
-            .collect();
 
         // SYSTEM.md first: it is every file agent's `${base_prompt}`.
         let home = kimi_home(cx);
