@@ -94,34 +94,48 @@ fn resolve_extra(dir: &str, root: &Path, home: &Path) -> PathBuf {
     crate::model::normalize(&path)
 }
 
-/// `extra_agent_dirs` of `$KIMI_CODE_HOME/config.toml`.
-fn extra_dirs(cx: &LoadContext, config: &Path, report: &mut EcosystemReport) -> Vec<String> {
-    let Ok(bytes) = cx.files.read(config) else { return Vec::new() };
+/// What `$KIMI_CODE_HOME/config.toml` says about agents: `extra_agent_dirs`, and the
+/// global tool switches `[tools] enabled` / `disabled` every agent is held to.
+#[derive(Default)]
+pub(crate) struct Config {
+    pub extra_dirs: Vec<String>,
+    pub tools_enabled: Option<Vec<String>>,
+    pub tools_disabled: Option<Vec<String>>,
+}
+
+fn config(cx: &LoadContext, path: &Path, report: &mut EcosystemReport) -> Config {
+    let Ok(bytes) = cx.files.read(path) else { return Config::default() };
     let text = String::from_utf8_lossy(&bytes);
     let table: toml::Table = match toml::from_str(&text) {
         Ok(t) => t,
         Err(e) => {
             let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u32 + 1);
-            let d = Diagnostic::warning(ID, DiagKind::Parse, config, format!("config.toml is not valid TOML; extra_agent_dirs not read: {}", e.message()));
+            let d = Diagnostic::warning(ID, DiagKind::Parse, path, format!("config.toml is not valid TOML; its agent settings are not read: {}", e.message()));
             report.diagnostics.push(d.at(line, None));
-            return Vec::new();
+            return Config::default();
         }
     };
-    match table.get("extra_agent_dirs") {
-        None => Vec::new(),
-        Some(toml::Value::Array(items)) if items.iter().all(|i| i.is_str()) => {
-            items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect()
+    let mut strings = |value: Option<&toml::Value>, what: &str| -> Option<Vec<String>> {
+        match value? {
+            toml::Value::Array(items) if items.iter().all(|i| i.is_str()) => {
+                Some(items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect())
+            }
+            _ => {
+                report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Validation, path, format!("{what} must be a list of strings; not read")));
+                None
+            }
         }
-        Some(_) => {
-            let d = Diagnostic::warning(ID, DiagKind::Validation, config, "extra_agent_dirs must be a list of strings; not read");
-            report.diagnostics.push(d);
-            Vec::new()
-        }
+    };
+    let tools = table.get("tools").and_then(|t| t.as_table());
+    Config {
+        extra_dirs: strings(table.get("extra_agent_dirs"), "extra_agent_dirs").unwrap_or_default(),
+        tools_enabled: strings(tools.and_then(|t| t.get("enabled")), "[tools] enabled").filter(|l| !l.is_empty()),
+        tools_disabled: strings(tools.and_then(|t| t.get("disabled")), "[tools] disabled"),
     }
 }
 
 /// Every agent folder, loader by loader, each taken once per loader by real path.
-fn folders(cx: &LoadContext, report: &mut EcosystemReport) -> Vec<Folder> {
+fn folders(cx: &LoadContext, config: &Config, report: &mut EcosystemReport) -> Vec<Folder> {
     let r = cx.roots;
     let root = project_root(cx);
     let home = kimi_home(cx);
@@ -129,9 +143,9 @@ fn folders(cx: &LoadContext, report: &mut EcosystemReport) -> Vec<Folder> {
         (WORKSPACE, root.join(".kimi-code/agents"), "project .kimi-code/agents".into()),
         (WORKSPACE, root.join(".agents/agents"), "project .agents/agents".into()),
     ];
-    for dir in extra_dirs(cx, &home.join("config.toml"), report) {
+    for dir in &config.extra_dirs {
         let label = format!("extra_agent_dirs entry `{dir}`");
-        wanted.push((EXTRA, resolve_extra(&dir, &root, &r.home), label));
+        wanted.push((EXTRA, resolve_extra(dir, &root, &r.home), label));
     }
     wanted.push((USER, home.join("agents"), "user ~/.kimi-code/agents".into()));
     wanted.push((USER, r.home.join(".agents/agents"), "user ~/.agents/agents".into()));
@@ -191,10 +205,10 @@ fn file_agent(def: &agent_file::Definition, source: Source, vars: &render::Vars,
         Field::new("override", json!(def.override_builtin), own("override", "needed to replace a built-in agent of the same name")),
         Field::new(
             "tools",
-            json!(render::effective_tools(def.tools.as_deref(), def.disallowed_tools.as_deref())),
+            json!(vars.tools(def.tools.as_deref(), def.disallowed_tools.as_deref())),
             own(
                 "tools",
-                "the tools the model receives in a default 2.1.0 session (26 built-in tools; no MCP servers, no web search, experimental flags off): `tools` keeps exact names (`*` alone = all), then `disallowedTools` removes; unknown names are dropped",
+                "the tools the model receives in a default 2.1.0 session (26 built-in tools; no MCP servers, no web search, experimental flags off): `tools` keeps exact names (`*` alone = all), then `disallowedTools` removes, then config.toml's `[tools] enabled`/`disabled`; unknown names are dropped",
             ),
         ),
         Field::new("disallowedTools", list(&def.disallowed_tools), own("disallowedTools", "as written; applied after `tools`")),
@@ -245,7 +259,7 @@ fn system_md_agent(text: &str, source: Source, vars: &render::Vars) -> Agent {
         Field::new("description", json!("Default agent"), builtin("the built-in main agent's description")),
         Field::new("whenToUse", Json::Null, builtin("SYSTEM.md sets none")),
         Field::new("override", json!(true), FieldOrigin::own(&key, None, "SYSTEM.md always replaces the built-in main agent")),
-        Field::new("tools", json!(render::effective_tools(None, None)), builtin("the built-in main agent's tools (all of a default session)")),
+        Field::new("tools", json!(vars.tools(None, None)), builtin("the built-in main agent's tools (all of a default session, less config.toml's switches)")),
         Field::new("disallowedTools", Json::Null, builtin("the built-in main agent's")),
         Field::new("subagents", json!(MAIN_SUBAGENTS), builtin("the built-in main agent's")),
     ];
@@ -268,7 +282,8 @@ impl Framework for KimiCode {
 
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
-        let folders = folders(cx, &mut report);
+        let config = config(cx, &kimi_home(cx).join("config.toml"), &mut report);
+        let folders = folders(cx, &config, &mut report);
 
         // SYSTEM.md first: it is every file agent's `${base_prompt}`.
         let home = kimi_home(cx);
@@ -279,6 +294,7 @@ impl Framework for KimiCode {
             None
         };
         let mut vars = render::Vars::new(cx);
+        vars.global_tools = (config.tools_enabled.clone(), config.tools_disabled.clone());
         if let Some(text) = &system_text {
             vars.base_prompt = Some(render::render(text, &vars, false));
         }

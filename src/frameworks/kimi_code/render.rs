@@ -32,6 +32,8 @@ pub struct Vars {
     /// built-in one is the tool's own text, which agentry does not copy.
     pub base_prompt: Option<String>,
     cwd: String,
+    /// config.toml's `[tools] enabled` (when not empty) and `disabled`.
+    pub global_tools: (Option<Vec<String>>, Option<Vec<String>>),
 }
 
 impl Vars {
@@ -45,12 +47,21 @@ impl Vars {
             },
             RenderMode::Live { .. } => r.cwd.to_string_lossy().into_owned(),
         };
-        Vars { base_prompt: None, cwd }
+        Vars { base_prompt: None, cwd, global_tools: (None, None) }
     }
 
     #[cfg(test)]
     pub fn plain(cwd: &std::path::Path) -> Vars {
-        Vars { base_prompt: None, cwd: cwd.to_string_lossy().into_owned() }
+        Vars { base_prompt: None, cwd: cwd.to_string_lossy().into_owned(), global_tools: (None, None) }
+    }
+}
+
+impl Vars {
+    /// An agent's tools (`isToolActiveComposed`): its own policy, then the global
+    /// switches of config.toml, which work the same way.
+    pub fn tools(&self, tools: Option<&[String]>, disallowed: Option<&[String]>) -> Vec<&'static str> {
+        let global = effective_tools(self.global_tools.0.as_deref(), self.global_tools.1.as_deref());
+        effective_tools(tools, disallowed).into_iter().filter(|t| global.contains(t)).collect()
     }
 }
 
