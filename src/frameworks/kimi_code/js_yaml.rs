@@ -289,7 +289,7 @@ fn prepass(text: &str) -> Result<std::borrow::Cow<'_, str>, Error> {
                     ']' | '}' if flow > 0 => flow -= 1,
                     _ => {}
                 }
-                if !c.is_whitespace() && !(single || double) {
+                if !(c.is_whitespace() || single || double) {
                     last = Some(c);
                 }
             }
