@@ -32,6 +32,7 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("fast_agent", fast_agent),
     ("kimi", kimi),
     ("tsugite_template", tsugite_template),
+    ("kimi_code", kimi_code),
     ("claude_code", claude_code),
     ("gemini_cli", gemini_cli),
     ("codex", codex),
@@ -134,6 +135,13 @@ pub fn gemini_cli(data: &[u8]) {
 /// One Kimi agent spec file.
 pub fn kimi(data: &[u8]) {
     let _ = kimi::spec::parse(&Path::new(FAKE_DIR).join("agent.yaml"), data);
+}
+
+/// One Kimi Code agent file: front matter split, js-yaml emulation, field rules.
+pub fn kimi_code(data: &[u8]) {
+    let text = text(data);
+    let _ = crate::frameworks::kimi_code::agent_file::parse(&text, "/nonexistent-agentry-fuzz/agent.md", "agent.md");
+    let _ = crate::frameworks::kimi_code::js_yaml::load(&text).map(|(v, _)| v.to_json());
 }
 
 /// tsugite's template renderer, bounded by fuel and an output cap: the input is an

@@ -12,6 +12,7 @@ pub mod codex;
 pub mod fast_agent;
 pub mod gemini_cli;
 pub mod kimi;
+pub mod kimi_code;
 pub mod openhands;
 pub mod precedence;
 pub mod tsugite;
@@ -118,7 +119,7 @@ pub struct Location {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli, &codex::Codex, &claude_code::ClaudeCode]
+    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli, &codex::Codex, &claude_code::ClaudeCode, &kimi_code::KimiCode]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

@@ -8,6 +8,9 @@
 //! file system's listing order decided. Definitions that did not load (`INVALID`,
 //! `SKIPPED`) or are `HELD` take no part and pass through as they are.
 //!
+//! [`rank_with`] lets a framework pass over a tier's pick across tiers (Kimi Code: a
+//! file named like a built-in without `override: true` cannot replace it).
+//!
 //! Two helpers cover the frameworks that do not pick one file per name:
 //! [`merge_fields`] (OpenCode: a name's fields merged across sources, later wins per
 //! field) and [`fill_fields`] (Codex: a layer's missing fields filled from the layers
@@ -95,6 +98,15 @@ pub struct Candidate {
 /// in sorted order), each name's winner first, then the others from the highest
 /// precedence down; definitions that take no part follow their name's ranked ones.
 pub fn rank(ladder: &Ladder, candidates: Vec<Candidate>) -> Vec<Agent> {
+    rank_with(ladder, candidates, &|_| None)
+}
+
+/// [`rank`], where a tier's pick may be passed over across tiers: `barred` gives the
+/// reason a definition cannot take its name (Kimi Code: a file named like a built-in
+/// without `override: true`). Each tier's own pick is made first (the first or last
+/// one read there), so a barred pick still hides the others of its tier; the winner
+/// is the highest pick not barred.
+pub fn rank_with(ladder: &Ladder, candidates: Vec<Candidate>, barred: &dyn Fn(&Agent) -> Option<String>) -> Vec<Agent> {
     // Each name's definitions that take part, in precedence order.
     let mut groups: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
     let mut read_order: Vec<(usize, Agent)> = Vec::with_capacity(candidates.len());
@@ -110,6 +122,13 @@ pub fn rank(ladder: &Ladder, candidates: Vec<Candidate>) -> Vec<Agent> {
             let last = ladder.tiers.get(tier).is_some_and(|t| t.within == Within::Last);
             (tier, if last { usize::MAX - i } else { i })
         });
+        // The winner first: the highest tier pick that is not barred.
+        let picks = members.iter().enumerate().filter(|&(k, &(t, _))| k == 0 || members[k - 1].0 != t);
+        let winner = picks.map(|(k, _)| k).find(|&k| barred(&read_order[members[k].1].1).is_none());
+        if let Some(k) = winner.filter(|&k| k > 0) {
+            let w = members.remove(k);
+            members.insert(0, w);
+        }
     }
     let mut ranked: Vec<Option<Agent>> = read_order.iter().map(|(_, a)| Some(a.clone())).collect();
     for members in groups.values() {
@@ -117,28 +136,51 @@ pub fn rank(ladder: &Ladder, candidates: Vec<Candidate>) -> Vec<Agent> {
         let same_tier = members.iter().filter(|&&(t, _)| t == wt).count();
         let winner_key = read_order[w].1.source.key();
         let label = |t: usize| ladder.tiers.get(t).map_or("", |t| t.label.as_str());
+        let passed_over = members[1..].iter().filter(|&&(t, _)| t < wt).count();
         {
             let agent = ranked[w].as_mut().expect("ranked once");
             agent.status = Status::Wins;
             agent.shadowed_by = None;
-            agent.rule = winner_rule(ladder, members, &agent.name);
+            agent.rule = if passed_over > 0 {
+                let below = members.len() - 1 - passed_over;
+                let mut rule = format!(
+                    "{} takes `{}`: the {passed_over} definition(s) in higher places are passed over",
+                    label(wt),
+                    agent.name
+                );
+                if below > 0 {
+                    rule.push_str(&format!(" ({below} more in lower places)"));
+                }
+                rule
+            } else {
+                winner_rule(ladder, members, &agent.name)
+            };
             if same_tier > 1 {
                 agent.undocumented_order = ladder.tiers.get(wt).and_then(|t| t.undocumented.as_deref()).map(Into::into);
             }
         }
-        for &(lt, l) in &members[1..] {
+        for (k, &(lt, l)) in members.iter().enumerate().skip(1) {
             let equivalent = ladder.equivalents && same_resolution(&read_order[l].1, &read_order[w].1);
+            let pick = members[..k].iter().all(|&(t, _)| t != lt);
+            let reason = barred(&read_order[l].1);
             let agent = ranked[l].as_mut().expect("ranked once");
             agent.status = if equivalent { Status::Equivalent } else { Status::Shadowed };
             agent.shadowed_by = Some(winner_key.clone());
-            agent.rule = if lt == wt {
-                let order = match ladder.tiers.get(wt).map(|t| &t.within) {
-                    Some(Within::Last) => "a file read later in the same place replaces it (the last one read wins)",
-                    _ => "a file read earlier in the same place wins (the first one read wins)",
-                };
-                format!("shadowed: {order}; {}", label(wt))
-            } else {
-                format!("shadowed: {} ranks above {}", label(wt), label(lt))
+            agent.rule = match (lt < wt, pick, reason) {
+                (true, true, Some(reason)) => format!("passed over: {reason}; {} wins", label(wt)),
+                (true, _, _) => format!(
+                    "shadowed: a definition read before it in {} takes the name there, and {} wins",
+                    label(lt),
+                    label(wt)
+                ),
+                _ if lt == wt => {
+                    let order = match ladder.tiers.get(wt).map(|t| &t.within) {
+                        Some(Within::Last) => "a file read later in the same place replaces it (the last one read wins)",
+                        _ => "a file read earlier in the same place wins (the first one read wins)",
+                    };
+                    format!("shadowed: {order}; {}", label(wt))
+                }
+                _ => format!("shadowed: {} ranks above {}", label(wt), label(lt)),
             };
             if equivalent {
                 agent.rule.push_str(" (it resolves to exactly what the winner does)");
@@ -287,6 +329,30 @@ mod tests {
         assert_eq!(out[0].undocumented_order.as_deref(), Some("readdir order"));
         assert_eq!(out[1].shadowed_by.as_deref(), Some("project:near/a2.md"));
         assert!(out[3].undocumented_order.is_none());
+    }
+
+    #[test]
+    fn a_barred_pick_is_passed_over_but_still_hides_its_tier() {
+        let ladder = Ladder::new(vec![Tier::first("project"), Tier::first("user"), Tier::first("built-in")]);
+        let builtin = Agent::new("toy", "plan".into(), Source::builtin("plan"), Status::Wins, String::new());
+        let cands = vec![
+            Candidate { tier: 0, agent: agent("plan", "p/plan.md") },
+            Candidate { tier: 1, agent: agent("plan", "u/a/plan.md") },
+            Candidate { tier: 1, agent: agent("plan", "u/b/plan.md") },
+            Candidate { tier: 2, agent: builtin },
+            Candidate { tier: 0, agent: agent("x", "p/x.md") },
+        ];
+        // Only `u/b/plan.md` may replace the built-in, but `u/a/plan.md` is its tier's pick.
+        let barred = |a: &Agent| (a.name == "plan" && !a.source.rel.ends_with("u/b/plan.md") && !a.source.is_compiled_in()).then(|| "no override".to_string());
+        let out = rank_with(&ladder, cands, &barred);
+        let got: Vec<(&str, Status)> = out.iter().map(|a| (a.source.rel.as_str(), a.status)).collect();
+        assert_eq!(got[0], ("plan", Status::Wins));
+        assert_eq!(got[1].0, "p/plan.md");
+        assert!(out[1].rule.starts_with("passed over: no override"), "{}", out[1].rule);
+        assert_eq!(got[2].0, "u/a/plan.md");
+        assert_eq!(got[3].0, "u/b/plan.md");
+        assert!(out[3].rule.contains("takes the name there"), "{}", out[3].rule);
+        assert_eq!(got[4], ("p/x.md", Status::Wins));
     }
 
     #[test]

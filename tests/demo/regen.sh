@@ -13,9 +13,12 @@ declare -A builtins=(
   [tsugite]=$site/tsugite/builtin_agents
   [kimi]=$site/kimi_cli/agents
   [fast-agent]=
+  [kimi-code]=
 )
-for fw in openhands tsugite kimi fast-agent; do
+for fw in openhands tsugite kimi fast-agent kimi-code; do
   py=$(bash "$oracles/$fw/setup.sh" | tail -n 1)
+  # The kimi-code oracle is stdlib Python around Node; its setup prints its folder.
+  [ "$fw" = kimi-code ] && py=python3
   args=(--project project --home home --xdg-config home/.config)
   [ -n "${builtins[$fw]}" ] && args+=(--builtins "${builtins[$fw]}")
   (cd "$demo" && "$py" "$oracles/$fw/oracle.py" "${args[@]}" > "$here/$fw.expected.json.tmp" 2>/dev/null)

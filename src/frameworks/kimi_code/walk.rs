@@ -1,0 +1,121 @@
+//! `discoverAgentFiles` (`agentFileDiscovery.ts`): one loader's folders walked in
+//! order, each recursively in JavaScript's default sort order (UTF-16 code units), a
+//! subfolder walked where its name sorts; dot entries and `node_modules` skipped;
+//! folders entered down to depth 8; only names ending in `.md` (case-sensitive) that
+//! are regular files after following links are read.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::agent_file::{self, Definition, Failure};
+use super::{Folder, ID};
+use crate::discover::{self, DirEntry};
+use crate::frameworks::LoadContext;
+use crate::model::{DiagKind, Diagnostic, EcosystemReport};
+
+/// `MAX_AGENT_SCAN_DEPTH`: the agent folder is depth 0.
+pub const MAX_DEPTH: u32 = 8;
+/// Folders one walk enters at most: a few links back to their own folder would make
+/// the tool walk 8 levels of every combination; agentry stops and says so.
+const MAX_FOLDERS: usize = 20_000;
+/// `ELOOP` on Linux and macOS' `ELOOP`.
+const ELOOP: [i32; 2] = [40, 62];
+
+/// A file the walk read, in read order, and what it defines.
+pub struct Found {
+    pub path: PathBuf,
+    /// The name it was found under (a link's own name).
+    pub file_name: String,
+    pub parsed: Arc<Result<Definition, Failure>>,
+}
+
+/// The folder's agent files in read order, each parsed (on every core: only the
+/// listing must go in order).
+pub fn walk(cx: &LoadContext, folder: &Folder, report: &mut EcosystemReport) -> Vec<Found> {
+    use rayon::prelude::*;
+    let mut files = Vec::new();
+    let mut budget = (MAX_FOLDERS, false);
+    walk_dir(cx, &folder.shown, 0, &mut files, &mut budget, report);
+    files.into_par_iter().map(|(path, file_name)| parse(cx, path, file_name)).collect()
+}
+
+/// `parseAgentFileText` on one file, once per version of it.
+fn parse(cx: &LoadContext, path: PathBuf, file_name: String) -> Found {
+    let shown = path.to_string_lossy().into_owned();
+    let context = discover::hash_key((ID, &file_name));
+    let parsed = cx
+        .files
+        .derived(&path, context, |bytes| agent_file::parse(&String::from_utf8_lossy(bytes), &shown, &file_name))
+        .unwrap_or_else(|e| {
+            Arc::new(Err(Failure {
+                kind: DiagKind::Io,
+                message: format!("Skipping agent file at {shown} due to unexpected error: {e}"),
+                line: None,
+            }))
+        });
+    Found { path, file_name, parsed }
+}
+
+fn walk_dir(cx: &LoadContext, dir: &Path, depth: u32, out: &mut Vec<(PathBuf, String)>, budget: &mut (usize, bool), report: &mut EcosystemReport) {
+    if budget.0 == 0 {
+        if !budget.1 {
+            let d = Diagnostic::warning(ID, DiagKind::Io, dir, format!("more than {MAX_FOLDERS} folders below one agent folder (links back to their own folder?): agentry stops walking here; Kimi Code would go on to depth {MAX_DEPTH}"));
+            report.diagnostics.push(d);
+            budget.1 = true;
+        }
+        return;
+    }
+    budget.0 -= 1;
+    let entries = match cx.files.list_dir(dir) {
+        Ok(Some(entries)) => entries,
+        Ok(None) => return,
+        Err(e) => {
+            let d = Diagnostic::error(ID, DiagKind::Io, dir, format!("Skipping unreadable directory {}: {e}", dir.display()));
+            report.diagnostics.push(d);
+            return;
+        }
+    };
+    let mut sorted: Vec<(String, &DirEntry)> = entries.iter().map(|e| (e.name().into_owned(), e)).collect();
+    sorted.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+    for (name, entry) in sorted {
+        if name.starts_with('.') || name == "node_modules" {
+            if name.ends_with(".md") || (entry.is_dir && name == "node_modules") {
+                let why = if name == "node_modules" { "a `node_modules` folder" } else { "its name starts with `.`" };
+                report.diagnostics.push(Diagnostic::skipped(ID, &*entry.path, format!("not read by Kimi Code: {why}")));
+            }
+            continue;
+        }
+        if entry.is_dir {
+            if depth + 1 > MAX_DEPTH {
+                let msg = format!("not read by Kimi Code: folders deeper than {MAX_DEPTH} levels below an agent folder are not entered");
+                report.diagnostics.push(Diagnostic::skipped(ID, &*entry.path, msg));
+                continue;
+            }
+            walk_dir(cx, &entry.path, depth + 1, out, budget, report);
+            continue;
+        }
+        if entry.is_symlink && !entry.is_file {
+            // `realpath` failing other than "missing" is a warning of the tool's.
+            if let Err(Some(code)) = cx.files.canonicalize_or_os_error(&entry.path) {
+                if ELOOP.contains(&code) {
+                    let msg = format!("Skipping unreadable agent path {}: a symbolic link loop", entry.path.display());
+                    report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, &*entry.path, msg));
+                    continue;
+                }
+            }
+        }
+        if !name.ends_with(".md") {
+            if discover::suffix(&name).eq_ignore_ascii_case(".md") {
+                let msg = "not read by Kimi Code: only names ending in lower-case `.md` are agent files";
+                report.diagnostics.push(Diagnostic::skipped(ID, &*entry.path, msg));
+            }
+            continue;
+        }
+        if !entry.is_file {
+            let msg = "not read by Kimi Code: not a regular file (a dangling link?)";
+            report.diagnostics.push(Diagnostic::skipped(ID, &*entry.path, msg));
+            continue;
+        }
+        out.push((entry.path.to_path_buf(), name));
+    }
+}
