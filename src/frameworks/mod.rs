@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::discover::Files;
 use crate::model::{EcosystemReport, Roots, Scope, TextForm};
 
+pub mod copilot;
 pub mod fast_agent;
 pub mod kimi;
 pub mod openhands;
@@ -115,7 +116,7 @@ pub struct Location {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi]
+    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &copilot::Copilot]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

@@ -1,0 +1,83 @@
+//! Which tools a Copilot CLI sub-agent gets from its `tools` list (CLI 1.0.102,
+//! observed: the tool list of each sub-agent's first model request). Names are
+//! matched case-insensitively; Claude Code's names map like aliases; names the
+//! session does not have give nothing; an empty or blank body drops the
+//! restriction altogether.
+
+/// The tools of the offline session the fixtures pin, in the order the CLI offers
+/// them (no GitHub MCP server, no web tools): what `*`, an omitted `tools`, or an
+/// empty body give.
+pub const SESSION_TOOLS: [&str; 19] = [
+    "bash", "read_bash", "stop_bash", "list_bash", "view", "create", "edit", "fetch_copilot_cli_documentation",
+    "skill", "sql", "session_store_sql", "read_agent", "list_agents", "write_agent", "tool_search_tool",
+    "update_todo", "grep", "glob", "task",
+];
+
+const SHELL: &[&str] = &["bash", "read_bash", "stop_bash", "list_bash"];
+const AGENTS: &[&str] = &["task", "read_agent", "list_agents", "write_agent"];
+const EDIT: &[&str] = &["create", "edit"];
+const SEARCH: &[&str] = &["grep", "glob"];
+
+/// The session tools one name in `tools` stands for (lower-cased first).
+fn expand(name: &str) -> Vec<&'static str> {
+    let lower = name.to_lowercase();
+    match lower.as_str() {
+        "read" | "view" => vec!["view"],
+        "search" | "codebase" => SEARCH.to_vec(),
+        "edit" | "write" | "multiedit" | "notebookedit" => EDIT.to_vec(),
+        "shell" | "execute" | "bash" | "runcommands" => SHELL.to_vec(),
+        "agent" | "task" | "custom-agent" | "runsubagent" => AGENTS.to_vec(),
+        "todo" | "todowrite" => vec!["update_todo"],
+        other => SESSION_TOOLS.iter().copied().filter(|t| *t == other).collect(),
+    }
+}
+
+/// Whether `tools` asks for every tool (`*` anywhere in it).
+pub fn is_all(tools: &[String]) -> bool {
+    tools.iter().any(|t| t == "*")
+}
+
+/// The sub-agent's tools, in the order `tools` names them, each once.
+pub fn effective(tools: &[String], body_is_blank: bool) -> Vec<&'static str> {
+    if body_is_blank || is_all(tools) {
+        return SESSION_TOOLS.to_vec();
+    }
+    let mut out: Vec<&'static str> = Vec::new();
+    for name in tools {
+        for t in expand(name) {
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+/// Names in `tools` that give the sub-agent nothing (unknown here, web tools
+/// offline, `server/tool` names of MCP servers).
+pub fn unmatched(tools: &[String]) -> Vec<&str> {
+    tools.iter().filter(|t| *t != "*" && expand(t).is_empty()).map(String::as_str).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn aliases_expand_in_the_order_written() {
+        assert_eq!(
+            effective(&names(&["Read", "Grep", "Glob", "Edit", "Write", "Bash"]), false),
+            ["view", "grep", "glob", "create", "edit", "bash", "read_bash", "stop_bash", "list_bash"]
+        );
+        assert_eq!(effective(&names(&["read", "read", "view"]), false), ["view"]);
+        assert_eq!(effective(&names(&["READ", "Search"]), false), ["view", "grep", "glob"]);
+        assert!(effective(&names(&["nosuchtool", "web", "github/*", "Read Grep"]), false).is_empty());
+        assert_eq!(effective(&names(&["read"]), true).len(), SESSION_TOOLS.len());
+        assert_eq!(effective(&names(&["*"]), false).len(), SESSION_TOOLS.len());
+        assert_eq!(unmatched(&names(&["read", "web"])), ["web"]);
+    }
+}
