@@ -46,11 +46,13 @@ pub struct Definition {
     pub starts_processes: bool,
 }
 
-/// The zod type word of a YAML value.
+/// The zod type word of a YAML value, as the CLI names it after turning the YAML
+/// into JSON (where `.inf` and `.nan` become null; a tag is dropped).
 fn type_word(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
+        Value::Number(n) if n.as_f64().is_some_and(|f| !f.is_finite()) => "null",
         Value::Number(_) => "number",
         Value::String(_) => "string",
         Value::Sequence(_) => "array",
@@ -187,6 +189,9 @@ pub fn check(split: &Split, id: &str) -> Result<Definition, Failure> {
         None => None,
     };
     let models = strings("model", false, &mut error);
+    if matches!(get("model"), Some(Value::Sequence(items)) if items.is_empty()) {
+        error("model", "model: Expected a non-empty list of model names".into());
+    }
     let dmi = boolean("disable-model-invocation", &mut error);
     let user_invocable = boolean("user-invocable", &mut error);
     let infer = boolean("infer", &mut error);
