@@ -1,5 +1,5 @@
 //! The copilot reader's front matter against Copilot CLI 1.0.102's own: every agent
-//! file of `tests/goldens/copilot-yaml/case` (tricky YAML written by `inputs.py`)
+//! file of `tests/goldens/copilot-yaml/{case,tools-case}` (written by `inputs.py`)
 //! was read by the real CLI (`make.sh` runs the conformance oracle), which wrote
 //! `case/expected.json`. agentry must load the same agents with the same fields,
 //! fail the same files with the tool's own messages, and warn about the same keys.
@@ -15,7 +15,21 @@ use serde_json::Value as Json;
 
 #[test]
 fn copilot_front_matter_matches_the_cli() {
-    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/goldens/copilot-yaml/case");
+    let checked = agrees_with_the_cli("case");
+    assert!(checked >= 40, "only {checked} error messages compared");
+}
+
+/// The sub-agents' tools for tool lists of every kind (aliases in any case, Claude
+/// and VS Code names, native names, MCP names, `*` in a list or a string).
+#[test]
+fn copilot_tool_names_match_the_cli() {
+    agrees_with_the_cli("tools-case");
+}
+
+/// Compares agentry's reading of one golden workspace with the CLI's; returns how
+/// many error messages were compared.
+fn agrees_with_the_cli(name: &str) -> usize {
+    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/goldens/copilot-yaml").join(name);
     let expected: Json = serde_json::from_slice(&std::fs::read(case.join("expected.json")).expect("expected.json")).expect("json");
     let opts = LoadOptions {
         roots: support::case_roots(&case),
@@ -55,6 +69,6 @@ fn copilot_front_matter_matches_the_cli() {
             problems.push(format!("{file}: no warning {want:?}"));
         }
     }
-    assert!(checked >= 25, "only {checked} error messages compared");
-    assert!(problems.is_empty(), "{} differences from the CLI:\n{}", problems.len(), problems.join("\n"));
+    assert!(problems.is_empty(), "{name}: {} differences from the CLI:\n{}", problems.len(), problems.join("\n"));
+    checked
 }

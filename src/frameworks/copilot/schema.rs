@@ -198,18 +198,22 @@ pub fn check(split: &Split, id: &str) -> Result<Definition, Failure> {
     if let Some(servers) = get("mcp-servers") {
         check_servers(servers, &mut error);
     }
-    for key in ["hooks", "github"] {
-        if let Some(v) = get(key).filter(|v| !v.is_mapping()) {
-            error(if key == "hooks" { "hooks" } else { "github" }, format!("{key}: Expected object, received {}", type_word(v)));
-        }
+    // Observed wording: `hooks: hooks must be an object`.
+    if get("hooks").is_some_and(|v| !v.is_mapping()) {
+        error("hooks", "hooks: hooks must be an object".into());
     }
-    let _ = strings("skills", true, &mut error);
+    if let Some(v) = get("github").filter(|v| !v.is_mapping()) {
+        error("github", format!("github: Expected object, received {}", type_word(v)));
+    }
+    // `skills` is a list only (a string is an error, unlike `tools` and `model`).
+    if let Some(v) = get("skills").filter(|v| v.is_string()) {
+        error("skills", format!("skills: Expected array, received {}", type_word(v)));
+    } else {
+        let _ = strings("skills", true, &mut error);
+    }
     let _ = string("reasoning-effort", &mut error);
     for key in ["include-custom-instructions", "strict-tools-list", "deferred-tool-loading"] {
-        if let Some(v) = get(key).filter(|v| !v.is_bool()) {
-            let k: &'static str = KNOWN.iter().find(|k| **k == key).copied().unwrap_or("");
-            error(k, format!("{key}: Expected boolean, received {}", type_word(v)));
-        }
+        let _ = boolean(key, &mut error);
     }
     if !errors.is_empty() {
         let line = errors.iter().map(|(_, k)| key_line(split, k)).min();
@@ -239,8 +243,9 @@ pub fn check(split: &Split, id: &str) -> Result<Definition, Failure> {
     })
 }
 
-/// `mcp-servers`: an object of servers; a local (`stdio`) server needs `args` and
-/// `tools`.
+/// `mcp-servers`: an object of servers, each an object; every server needs
+/// `tools`, a local one (`local`, `stdio` or no `type`) `args`, a remote one
+/// (`http`, `sse`) `url` (observed: `mcp-servers.srv.args: Required`).
 fn check_servers(servers: &Value, error: &mut dyn FnMut(&'static str, String)) {
     let Value::Mapping(servers) = servers else {
         error("mcp-servers", format!("mcp-servers: Expected object, received {}", type_word(servers)));
@@ -253,15 +258,28 @@ fn check_servers(servers: &Value, error: &mut dyn FnMut(&'static str, String)) {
             continue;
         };
         let field = |k: &str| server.iter().find(|(key, _)| key.as_str() == Some(k)).map(|(_, v)| untagged(v));
-        let local = matches!(field("type"), Some(Value::String(t)) if t == "local" || t == "stdio");
-        if !local {
-            continue;
-        }
-        for key in ["args", "tools"] {
-            match field(key) {
+        let kind = match field("type") {
+            None => Some("args"),
+            Some(Value::String(t)) if t == "local" || t == "stdio" => Some("args"),
+            Some(Value::String(t)) if t == "http" || t == "sse" => Some("url"),
+            _ => None,
+        };
+        let wanted: &[(&str, &str)] = match kind {
+            Some("args") => &[("args", "array"), ("tools", "array")],
+            Some(_) => &[("url", "string"), ("tools", "array")],
+            None => &[("tools", "array")],
+        };
+        for &(key, want) in wanted {
+            let v = field(key);
+            let fits = match v {
+                Some(Value::Sequence(_)) => want == "array",
+                Some(Value::String(_)) => want == "string",
+                _ => false,
+            };
+            match v {
                 None => error("mcp-servers", format!("mcp-servers.{name}.{key}: Required")),
-                Some(Value::Sequence(_)) => {}
-                Some(other) => error("mcp-servers", format!("mcp-servers.{name}.{key}: Expected array, received {}", type_word(other))),
+                Some(_) if fits => {}
+                Some(other) => error("mcp-servers", format!("mcp-servers.{name}.{key}: Expected {want}, received {}", type_word(other))),
             }
         }
     }

@@ -14,7 +14,10 @@ pub const SESSION_TOOLS: [&str; 19] = [
 ];
 
 const SHELL: &[&str] = &["bash", "read_bash", "stop_bash", "list_bash"];
-const AGENTS: &[&str] = &["task", "read_agent", "list_agents", "write_agent"];
+/// The tools that come with `task`: appended after every other tool (observed:
+/// `[EXECUTE, Todo, Agent, WRITE]` gives `bash…, update_todo, task, create, edit,
+/// read_agent, list_agents, write_agent`).
+const WITH_TASK: &[&str] = &["read_agent", "list_agents", "write_agent"];
 const EDIT: &[&str] = &["create", "edit"];
 const SEARCH: &[&str] = &["grep", "glob"];
 
@@ -26,7 +29,7 @@ fn expand(name: &str) -> Vec<&'static str> {
         "search" | "codebase" => SEARCH.to_vec(),
         "edit" | "write" | "multiedit" | "notebookedit" => EDIT.to_vec(),
         "shell" | "execute" | "bash" | "runcommands" => SHELL.to_vec(),
-        "agent" | "task" | "custom-agent" | "runsubagent" => AGENTS.to_vec(),
+        "agent" | "task" | "custom-agent" | "runsubagent" => vec!["task"],
         "todo" | "todowrite" => vec!["update_todo"],
         other => SESSION_TOOLS.iter().copied().filter(|t| *t == other).collect(),
     }
@@ -43,11 +46,10 @@ pub fn effective(tools: &[String], body_is_blank: bool) -> Vec<&'static str> {
         return SESSION_TOOLS.to_vec();
     }
     let mut out: Vec<&'static str> = Vec::new();
-    for name in tools {
-        for t in expand(name) {
-            if !out.contains(&t) {
-                out.push(t);
-            }
+    let with_task = if tools.iter().any(|name| expand(name).contains(&"task")) { WITH_TASK } else { &[] };
+    for t in tools.iter().flat_map(|name| expand(name)).chain(with_task.iter().copied()) {
+        if !out.contains(&t) {
+            out.push(t);
         }
     }
     out
@@ -74,6 +76,10 @@ mod tests {
             ["view", "grep", "glob", "create", "edit", "bash", "read_bash", "stop_bash", "list_bash"]
         );
         assert_eq!(effective(&names(&["read", "read", "view"]), false), ["view"]);
+        assert_eq!(
+            effective(&names(&["EXECUTE", "Todo", "Agent", "WRITE"]), false),
+            ["bash", "read_bash", "stop_bash", "list_bash", "update_todo", "task", "create", "edit", "read_agent", "list_agents", "write_agent"]
+        );
         assert_eq!(effective(&names(&["READ", "Search"]), false), ["view", "grep", "glob"]);
         assert!(effective(&names(&["nosuchtool", "web", "github/*", "Read Grep"]), false).is_empty());
         assert_eq!(effective(&names(&["read"]), true).len(), SESSION_TOOLS.len());

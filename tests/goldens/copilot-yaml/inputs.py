@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Writes the golden inputs: one Copilot agent file per tricky front matter, under
-case/project/.github/agents/ (byte-exact: BOM, CRLF and Latin-1 cases included).
+case/project/.github/agents/ (byte-exact: BOM, CRLF and Latin-1 cases included),
+and one per tricky `tools` list under tools-case/project/.github/agents/.
 make.sh then runs the real Copilot CLI 1.0.102 (shared/oracle/copilot) on them."""
 import os
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-AGENTS = HERE / "case" / "project" / ".github" / "agents"
 
 def fm(text: str, body: str = "Body.") -> bytes:
     return f"---\n{text}\n---\n{body}\n".encode()
@@ -60,7 +60,6 @@ CASES: dict[str, bytes] = {
     "flow-mapping": fm("{description: flow, name: flowname}"),
     "tab-after-colon": fm("description:\ttabbed"),
     "tab-indent": fm("description: d\ntools:\n\t- read"),
-    "indent-list": fm("description: d\ntools:\n- read\n- edit"),
     "deep-nesting": fm("description: d\ngithub: " + "{a: " * 40 + "x" + "}" * 40),
     "control-char": fm("description: bell\x07here"),
     # bytes
@@ -71,25 +70,72 @@ CASES: dict[str, bytes] = {
     # field shapes
     "name-null": fm("description: d\nname: ~"),
     "name-empty": fm("description: d\nname: ''"),
-    "tools-star-mixed": fm("description: d\ntools: [read, '*']"),
-    "tools-empty-items": fm("description: d\ntools: 'read,, search ,'"),
     "tools-nested": fm("description: d\ntools: [[read]]"),
     "model-empty-list": fm("description: d\nmodel: []"),
     "model-nested": fm("description: d\nmodel: [[a]]"),
     "infer-yes": fm("description: d\ninfer: yes"),
     "dmi-upper": fm("description: d\ndisable-model-invocation: FALSE"),
+    # fences and bodies
+    "fence-leading-space": b" ---\ndescription: d\n---\nBody.\n",
+    "fence-tab": b"---\t\ndescription: d\n---\t\nBody.\n",
+    "fence-four-dashes": b"----\ndescription: d\n----\nBody.\n",
+    "fence-cr-only": b"---\rdescription: d\r---\rBody.\r",
+    "crlf-folded-end": b"---\r\ndescription: >\r\n  folded\r\n  end\r\n---\r\nBody.\r\n",
+    "body-lone-cr": b"---\ndescription: d\n---\nOne\rTwo\n",
+    "body-nbsp-edges": "---\ndescription: d\n---\n\u00a0Body.\u3000\n".encode(),
+    "body-only-fence": b"---\ndescription: d\n---\n---\n",
+    # more keys
+    "key-case": fm("Description: capital"),
+    "tools-bool": fm("description: d\ntools: true"),
+    "model-bool": fm("description: d\nmodel: false"),
+    "name-list": fm("description: d\nname: [a]"),
+    "two-errors": fm("description: 5\nname: 6\ntools: 7"),
+    "two-errors-reversed": fm("tools: 7\nname: 6\ndescription: 5"),
+    "ui-string": fm("description: d\nuser-invocable: 'false'"),
+    "skills-string": fm("description: d\nskills: one"),
+    "skills-numbers": fm("description: d\nskills: [1]"),
+    "github-list": fm("description: d\ngithub: [a]"),
+    "effort-list": fm("description: d\nreasoning-effort: [high]"),
+    "cii-string": fm("description: d\ninclude-custom-instructions: 'yes'"),
+    "mcp-list": fm("description: d\nmcp-servers: [a]"),
+    "mcp-server-string": fm("description: d\nmcp-servers: {srv: x}"),
+    "mcp-no-type": fm("description: d\nmcp-servers: {srv: {command: x}}"),
+    "mcp-stdio": fm("description: d\nmcp-servers: {srv: {type: stdio, command: x}}"),
+    "mcp-http": fm("description: d\nmcp-servers: {srv: {type: http}}"),
+    "mcp-args-string": fm("description: d\nmcp-servers: {srv: {type: local, command: x, args: a, tools: ['*']}}"),
+    "unknown-many-order": fm("zeta: 1\ndescription: d\nalpha: 2\nmcpServers: {}"),
 }
 
-def main() -> None:
-    AGENTS.mkdir(parents=True, exist_ok=True)
-    for old in AGENTS.iterdir():
+# Tool names (a case of their own: the CLI's sub-agents, one per name, reveal the
+# tools each gets; in a workspace of many agents the model is not offered them all).
+TOOL_CASES: dict[str, bytes] = {
+    "indent-list": fm("description: d\ntools:\n- read\n- edit"),
+    "tools-star-mixed": fm("description: d\ntools: [read, '*']"),
+    "tools-empty-items": fm("description: d\ntools: 'read,, search ,'"),
+    "tools-comma-star": fm("description: d\ntools: 'read, *'"),
+    "tools-native": fm("description: d\ntools: [read_bash, sql, skill, update_todo, write_agent, list_bash, tool_search_tool]"),
+    "tools-claude-more": fm("description: d\ntools: [MultiEdit, NotebookEdit, TodoWrite, Task, WebFetch, LS, WebSearch]"),
+    "tools-vscode": fm("description: d\ntools: [codebase, runCommands, runSubagent, custom-agent, fetch, terminal, str_replace_editor]"),
+    "tools-alias-case": fm("description: d\ntools: [EXECUTE, Todo, Agent, WRITE]"),
+    "tools-blank-body": fm("description: d\ntools: [read]", "   "),
+    "tools-mcp-name": fm("description: d\ntools: [read, github/get_issue, playwright/*]"),
+}
+
+def write(case: str, cases: dict[str, bytes]) -> None:
+    agents = HERE / case / "project" / ".github" / "agents"
+    agents.mkdir(parents=True, exist_ok=True)
+    for old in agents.iterdir():
         old.unlink()
-    for name, data in CASES.items():
-        (AGENTS / f"{name}.agent.md").write_bytes(data)
-    home = HERE / "case" / "home"
+    for name, data in cases.items():
+        (agents / f"{name}.agent.md").write_bytes(data)
+    home = HERE / case / "home"
     home.mkdir(parents=True, exist_ok=True)
     (home / ".gitkeep").write_bytes(b"")
-    print(f"{len(CASES)} inputs in {AGENTS}")
+    print(f"{len(cases)} inputs in {agents}")
+
+def main() -> None:
+    write("case", CASES)
+    write("tools-case", TOOL_CASES)
 
 if __name__ == "__main__":
     main()
