@@ -71,8 +71,8 @@ pub fn split(bytes: &[u8]) -> Result<Split, Failure> {
         // opening fence above it.
         Failure::parse(
             format!("{MALFORMED}failed to parse YAML frontmatter: {e}"),
-            Some(loc.as_ref().map_or(1, |l| l.line() as u32 + 1)),
-            loc.map(|l| l.column() as u32),
+            Some(loc.map_or(1, |(line, _)| line as u32 + 1)),
+            loc.map(|(_, column)| column as u32),
         )
     })?;
     let body = lines.collect::<Vec<_>>().join("\n").trim().to_string();
@@ -81,8 +81,77 @@ pub fn split(bytes: &[u8]) -> Result<Split, Failure> {
 
 /// The front matter's YAML as `serde_yaml::from_str::<Value>` reads it: an empty
 /// front matter is null.
-pub fn parse_yaml(text: &str) -> Result<Value, serde_yaml::Error> {
-    serde_yaml::from_str::<Value>(text)
+pub fn parse_yaml(text: &str) -> Result<Value, YamlError> {
+    // libyaml's scanner takes time quadratic in the flow nesting depth (a minute
+    // for 100,000 `[`); serde_yaml refuses anything deeper than 128 levels after
+    // scanning it all. Past a depth no file means, agentry gives that refusal at
+    // once, at the bracket serde_yaml would name.
+    if let Some((line, column)) = too_deep(text) {
+        return Err(YamlError::TooDeep { line, column });
+    }
+    serde_yaml::from_str::<Value>(text).map_err(YamlError::Yaml)
+}
+
+/// Why the front matter is not YAML: serde_yaml's error, or a flow nesting past
+/// its recursion limit, found before scanning.
+#[derive(Debug)]
+pub enum YamlError {
+    Yaml(serde_yaml::Error),
+    TooDeep { line: usize, column: usize },
+}
+
+impl YamlError {
+    /// The line and column (1-based, in the front matter) the message names.
+    pub fn location(&self) -> Option<(usize, usize)> {
+        match self {
+            YamlError::Yaml(e) => e.location().map(|l| (l.line(), l.column())),
+            YamlError::TooDeep { line, column } => Some((*line, *column)),
+        }
+    }
+}
+
+impl std::fmt::Display for YamlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            YamlError::Yaml(e) => e.fmt(f),
+            YamlError::TooDeep { line, column } => write!(f, "recursion limit exceeded at line {line} column {column}"),
+        }
+    }
+}
+
+/// Flow nesting deeper than this is refused before scanning.
+const SCAN_DEPTH: usize = 1_000;
+/// serde_yaml's recursion limit: the top-level mapping and 127 more levels.
+const SERDE_YAML_DEPTH: usize = 128;
+
+/// The position of the bracket past serde_yaml's limit, when the flow nesting
+/// (brackets and braces, quotes not told apart) goes past [`SCAN_DEPTH`].
+fn too_deep(text: &str) -> Option<(usize, usize)> {
+    let (mut depth, mut line, mut column) = (0usize, 1usize, 0usize);
+    let mut limit_at = None;
+    for c in text.chars() {
+        column += 1;
+        match c {
+            '\n' => (line, column) = (line + 1, 0),
+            '[' | '{' => {
+                depth += 1;
+                if depth == SERDE_YAML_DEPTH && limit_at.is_none() {
+                    limit_at = Some((line, column));
+                }
+                if depth > SCAN_DEPTH {
+                    return limit_at;
+                }
+            }
+            ']' | '}' => {
+                depth = depth.saturating_sub(1);
+                if depth < SERDE_YAML_DEPTH {
+                    limit_at = None;
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A fence line: `---` with nothing after it but whitespace (a CR included).
@@ -125,6 +194,19 @@ mod tests {
             error(b"---\ntools: [read, edit\n---\n"),
             format!("{MALFORMED}failed to parse YAML frontmatter: did not find expected ',' or ']' at line 2 column 1, while parsing a flow sequence at line 1 column 8")
         );
+        // Past the scan depth, the message serde_yaml gives after scanning it all.
+        let mut deep = b"---\ndescription: d\ngithub: ".to_vec();
+        deep.extend(std::iter::repeat_n(b'[', 5_000));
+        deep.extend_from_slice(b"\n---\n");
+        assert_eq!(
+            error(&deep),
+            format!("{MALFORMED}failed to parse YAML frontmatter: recursion limit exceeded at line 2 column 136")
+        );
+        let mut shallow = b"description: d\ngithub: ".to_vec();
+        shallow.extend(std::iter::repeat_n(b'[', 300));
+        shallow.extend(std::iter::repeat_n(b']', 300));
+        let slow = serde_yaml::from_slice::<Value>(&shallow).unwrap_err().to_string();
+        assert_eq!(slow, "recursion limit exceeded at line 2 column 136");
         let empty = split(b"---\n---\nBody").expect("an empty front matter parses");
         assert!(empty.yaml.is_null());
         // The front matter ends without a newline: a folded block keeps none.

@@ -32,7 +32,6 @@ use crate::model::{
     Scope, SearchDir, Severity, Source, Status, Text,
 };
 
-pub use frontmatter::parse_yaml;
 use frontmatter::Failure;
 use schema::Definition;
 
@@ -104,6 +103,18 @@ fn parse_file(cx: &LoadContext, path: &Path, id: &str) -> Arc<Outcome> {
             };
             Arc::new(Err(Failure { kind: DiagKind::Io, message, line: None, col: None }))
         })
+}
+
+/// One agent file's bytes read as the CLI reads them (front matter, keys, tools),
+/// as if it had the ID `id`: the fields it loads with, or the tool's message.
+/// For the fuzz target and the tests; the reader goes through the file cache.
+#[doc(hidden)]
+pub fn read_bytes(bytes: &[u8], id: &str) -> Result<Vec<Field>, String> {
+    let split = frontmatter::split(bytes).map_err(|f| f.message)?;
+    let def = schema::check(&split, id).map_err(|f| f.message)?;
+    let effective = tools::effective(&def.tools, def.body.is_empty());
+    let loaded = Loaded { prompt: Text::held(def.body.as_str()), def, effective };
+    Ok(fields(&loaded, &Arc::from(format!("project:.github/agents/{id}.agent.md"))))
 }
 
 /// The fields the CLI's event shows for a loaded file, plus the sub-agent's tools.
@@ -439,3 +450,4 @@ fn note_reachability(report: &mut EcosystemReport, by_id: &mut BTreeMap<String, 
         agent.rule.push_str(&note);
     }
 }
+
