@@ -93,6 +93,9 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
     frameworks::tsugite(&mut w, &mut rng, tsugite, broken);
     frameworks::fast_agent(&mut w, &mut rng, fast_agent, broken);
     frameworks::kimi(&mut w, &mut rng, kimi, broken);
+    // Written last, on top of the others' share, so their files stay as they were.
+    let copilot = agents / 10;
+    frameworks::copilot(&mut w, &mut rng, copilot, broken);
     if let Some(e) = w.error {
         return Err(e);
     }
@@ -102,7 +105,7 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
     Ok(Summary {
         files: w.files,
         bytes: w.bytes,
-        agents: vec![("openhands", openhands), ("tsugite", tsugite), ("fast-agent", fast_agent), ("kimi", kimi)],
+        agents: vec![("openhands", openhands), ("tsugite", tsugite), ("fast-agent", fast_agent), ("kimi", kimi), ("copilot", copilot)],
     })
 }
 
