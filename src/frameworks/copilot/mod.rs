@@ -350,7 +350,14 @@ impl Framework for Copilot {
             agent.rule = rule;
             group.push(agent);
         }
-        note_reachability(&mut report, &mut by_id);
+        for group in by_id.values_mut() {
+            let never_parsed = group.iter().filter(|a| a.rule.starts_with("shadowed: never parsed")).count();
+            if let Some(w) = group.iter_mut().find(|a| a.status == Status::Wins && never_parsed > 0) {
+                w.rule.push_str(&format!(" ({never_parsed} more path(s) of this ID never parsed: another path of their tree claimed it first)"));
+            }
+        }
+        let tiers: BTreeMap<String, usize> = listed.iter().map(|l| (l.source.key(), l.tier)).collect();
+        note_reachability(&mut report, &mut by_id, &tiers);
         let mut agents: Vec<Agent> = by_id.into_values().flatten().collect();
         unloaded.sort_by(|a, b| a.name.cmp(&b.name));
         agents.extend(unloaded);
@@ -415,8 +422,9 @@ fn note_walk_problems(report: &mut EcosystemReport, tree: &Tree, walked: &walk::
 
 /// Which active agents the model can call by `name`: the `task` tool looks a name
 /// up among the built-ins first, then among the custom agents in precedence order
-/// (user, then each tree's, by path); `disable-model-invocation` hides an agent.
-fn note_reachability(report: &mut EcosystemReport, by_id: &mut BTreeMap<String, Vec<Agent>>) {
+/// (tree by tree, each by path in byte order: observed); `disable-model-invocation`
+/// hides an agent. `tiers` gives each file's tree.
+fn note_reachability(report: &mut EcosystemReport, by_id: &mut BTreeMap<String, Vec<Agent>>, tiers: &BTreeMap<String, usize>) {
     let mut winners: Vec<(usize, String, String)> = Vec::new();
     for (id, group) in by_id.iter() {
         for (i, a) in group.iter().enumerate() {
@@ -426,10 +434,15 @@ fn note_reachability(report: &mut EcosystemReport, by_id: &mut BTreeMap<String, 
             }
         }
     }
-    // Precedence order of the winners: the scope (user first), then the path.
-    let order = |a: &Agent| (a.source.scope != Scope::User, a.source.rel.clone());
+    // Precedence order of the winners: the tree, then the path.
+    let order = |a: &Agent| (tiers.get(&a.source.key()).copied().unwrap_or(usize::MAX), a.source.rel.clone());
     winners.sort_by_key(|(i, id, _)| order(&by_id[id][*i]));
     let mut taken: BTreeMap<String, String> = BUILTINS.iter().map(|b| (b.to_string(), format!("builtin:{b}"))).collect();
+    for group in by_id.values_mut() {
+        for a in group.iter_mut().filter(|a| a.shadowed_by.as_deref().is_some_and(|k| k.starts_with("builtin:"))) {
+            a.rule.push_str(" — the model's `task` call for this name runs the built-in's prompt; `--agent` still selects the file");
+        }
+    }
     for (i, id, name) in winners {
         let agent = &mut by_id.get_mut(&id).expect("grouped")[i];
         let hidden = agent.field("disableModelInvocation").is_some_and(|f| f.value.to_json() == Json::Bool(true));
