@@ -353,6 +353,9 @@ impl Framework for Copilot {
         for group in by_id.values_mut() {
             let never_parsed = group.iter().filter(|a| a.rule.starts_with("shadowed: never parsed")).count();
             if let Some(w) = group.iter_mut().find(|a| a.status == Status::Wins && never_parsed > 0) {
+                if let Some(rest) = w.rule.strip_prefix("the only definition of") {
+                    w.rule = format!("the only definition that loads of{rest}");
+                }
                 w.rule.push_str(&format!(" ({never_parsed} more path(s) of this ID never parsed: another path of their tree claimed it first)"));
             }
         }
