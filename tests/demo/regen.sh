@@ -13,9 +13,12 @@ declare -A builtins=(
   [tsugite]=$site/tsugite/builtin_agents
   [kimi]=$site/kimi_cli/agents
   [fast-agent]=
+  [copilot]=
 )
-for fw in openhands tsugite kimi fast-agent; do
+for fw in openhands tsugite kimi fast-agent copilot; do
   py=$(bash "$oracles/$fw/setup.sh" | tail -n 1)
+  # The copilot oracle runs the CLI's own executable (what setup.sh prints) from Python.
+  [ "$fw" = copilot ] && py=python3
   args=(--project project --home home --xdg-config home/.config)
   [ -n "${builtins[$fw]}" ] && args+=(--builtins "${builtins[$fw]}")
   (cd "$demo" && "$py" "$oracles/$fw/oracle.py" "${args[@]}" > "$here/$fw.expected.json.tmp" 2>/dev/null)
