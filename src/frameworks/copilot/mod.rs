@@ -33,6 +33,9 @@ use crate::model::{
 };
 
 use frontmatter::Failure;
+/// The front-matter keys Copilot CLI reads; any other key loads with a warning
+/// (`unknown field ignored: KEY`) and is ignored.
+pub use schema::KNOWN as KNOWN_KEYS;
 use schema::Definition;
 
 pub struct Copilot;
@@ -52,13 +55,14 @@ struct Tree {
     label: String,
 }
 
-fn trees(roots: &Roots) -> Vec<Tree> {
-    let mut out = vec![Tree {
-        scope: Scope::User,
-        base: roots.home.clone(),
-        path: roots.home.join(".copilot/agents"),
-        label: "user ~/.copilot/agents".into(),
-    }];
+/// The trees in precedence order; `copilot_home` is `$COPILOT_HOME` where the
+/// user's environment sets it (default `~/.copilot`).
+fn trees(roots: &Roots, copilot_home: Option<&Path>) -> Vec<Tree> {
+    let (user, label) = match copilot_home {
+        Some(dir) => (dir.join("agents"), "user $COPILOT_HOME/agents".to_string()),
+        None => (roots.home.join(".copilot/agents"), "user ~/.copilot/agents".to_string()),
+    };
+    let mut out = vec![Tree { scope: Scope::User, base: roots.home.clone(), path: user, label }];
     let up = roots.walk_up();
     for sub in [".github/agents", ".claude/agents"] {
         for (i, dir) in up.iter().enumerate() {
@@ -202,7 +206,7 @@ impl Framework for Copilot {
     }
 
     fn locations(&self, roots: &Roots) -> Vec<Location> {
-        trees(roots)
+        trees(roots, None)
             .into_iter()
             .map(|t| Location { scope: t.scope, dir: t.path, depth: None, suffixes: &[".md"], label: t.label })
             .collect()
@@ -210,7 +214,13 @@ impl Framework for Copilot {
 
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
-        let trees = trees(cx.roots);
+        // `$COPILOT_HOME` moves the user's folder; the resolution report is made
+        // without it, as the oracle runs the CLI.
+        let copilot_home = match (&cx.render, cx.env.get("COPILOT_HOME")) {
+            (super::RenderMode::Live { .. }, Some(dir)) if !dir.is_empty() => Some(crate::model::normalize(Path::new(dir))),
+            _ => None,
+        };
+        let trees = trees(cx.roots, copilot_home.as_deref());
         report.searched = trees
             .iter()
             .enumerate()
