@@ -13,7 +13,9 @@
 //! Front matter: [`frontmatter`] (serde_yaml, as the CLI); keys: [`schema`];
 //! tools a sub-agent gets: [`tools`].
 
+mod definition;
 mod frontmatter;
+mod notes;
 mod schema;
 mod tools;
 mod walk;
@@ -22,21 +24,16 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde_json::{json, Value as Json};
-
 use super::precedence::{rank, Candidate, Ladder, Tier};
 use super::{Framework, LoadContext, Location};
-use crate::discover::{self, ReadError};
-use crate::model::{
-    relative_to, Agent, AgentRecord, Attribute, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Roots,
-    Scope, SearchDir, Severity, Source, Status, Text,
-};
+use crate::model::{relative_to, Agent, DiagKind, Diagnostic, EcosystemReport, Roots, Scope, SearchDir, Source, Status};
+use definition::{loaded_agent, parse_file, Outcome};
+#[doc(hidden)]
+pub use definition::read_bytes;
 
-use frontmatter::Failure;
 /// The front-matter keys Copilot CLI reads; any other key loads with a warning
 /// (`unknown field ignored: KEY`) and is ignored.
 pub use schema::KNOWN as KNOWN_KEYS;
-use schema::Definition;
 
 pub struct Copilot;
 
@@ -78,113 +75,6 @@ fn trees(roots: &Roots, copilot_home: Option<&Path>) -> Vec<Tree> {
         }
     }
     out
-}
-
-/// A file that loaded: what the CLI shows of it, its prompt and its sub-agent's
-/// tools.
-struct Loaded {
-    def: Definition,
-    prompt: Text,
-    effective: Vec<&'static str>,
-}
-
-type Outcome = Result<Loaded, Failure>;
-
-fn parse_file(cx: &LoadContext, path: &Path, id: &str) -> Arc<Outcome> {
-    let context = discover::hash_key((cx.key, ID, id));
-    cx.files
-        .derived(path, context, |bytes| {
-            let split = frontmatter::split(bytes)?;
-            let def = schema::check(&split, id)?;
-            let prompt = Text::from_file(cx.texts, path, bytes, &def.body);
-            let effective = tools::effective(&def.tools, def.body.is_empty());
-            Ok(Loaded { def, prompt, effective })
-        })
-        .unwrap_or_else(|e| {
-            let message = match e {
-                ReadError::NotFound => "no such file (it went away while being read)".to_string(),
-                other => format!("cannot read the file: {other}"),
-            };
-            Arc::new(Err(Failure { kind: DiagKind::Io, message, line: None, col: None }))
-        })
-}
-
-/// One agent file's bytes read as the CLI reads them (front matter, keys, tools),
-/// as if it had the ID `id`: the fields it loads with, or the tool's message.
-/// For the fuzz target and the tests; the reader goes through the file cache.
-#[doc(hidden)]
-pub fn read_bytes(bytes: &[u8], id: &str) -> Result<Vec<Field>, String> {
-    let split = frontmatter::split(bytes).map_err(|f| f.message)?;
-    let def = schema::check(&split, id).map_err(|f| f.message)?;
-    let effective = tools::effective(&def.tools, def.body.is_empty());
-    let loaded = Loaded { prompt: Text::held(def.body.as_str()), def, effective };
-    Ok(fields(&loaded, &Arc::from(format!("project:.github/agents/{id}.agent.md"))))
-}
-
-/// The fields the CLI's event shows for a loaded file, plus the sub-agent's tools.
-fn fields(loaded: &Loaded, source: &Arc<str>) -> Vec<Field> {
-    let def = &loaded.def;
-    let line = |key: &str| def.keys.iter().find(|k| k.name == key).map(|k| k.line);
-    let own = |key: &str, rule: &'static str| FieldOrigin::own(source, line(key), rule);
-    let mut out = vec![Field::new("description", json!(def.description), own("description", "set by `description`"))];
-    let dmi_origin = match (line("disable-model-invocation"), line("infer")) {
-        (Some(l), _) => FieldOrigin::own(source, Some(l), "set by `disable-model-invocation` (it wins over `infer`)"),
-        (None, Some(l)) => FieldOrigin::own(source, Some(l), "`infer: false` hides the agent from the model"),
-        (None, None) => FieldOrigin::default("default: false (the model may call it)"),
-    };
-    out.push(Field::new("disableModelInvocation", json!(def.disable_model_invocation), dmi_origin));
-    if let Some(models) = &def.models {
-        if let Some(first) = models.first() {
-            out.push(Field::new("model", json!(first), own("model", "set by `model` (its first entry)")));
-        }
-        out.push(Field::new("models", json!(models), own("model", "set by `model`, in order")));
-    }
-    let name_origin = if def.keys.iter().any(|k| k.name == "name" && k.value.as_str().is_some_and(|s| !s.is_empty())) {
-        own("name", "set by `name`: the name the model calls it by (the ID stays the path)")
-    } else {
-        FieldOrigin::default("default: the ID (no `name`, or an empty one)")
-    };
-    out.push(Field::new("name", json!(def.name), name_origin));
-    let tools_origin = if def.tools_given {
-        own("tools", "set by `tools` (as written; a string is split at commas)")
-    } else {
-        FieldOrigin::default("default: `*`, every tool (no `tools`)")
-    };
-    out.push(Field::new("tools", json!(def.tools), tools_origin));
-    let ui_origin = match line("user-invocable") {
-        Some(l) => FieldOrigin::own(source, Some(l), "set by `user-invocable`"),
-        None => FieldOrigin::default("default: true"),
-    };
-    out.push(Field::new("userInvocable", json!(def.user_invocable), ui_origin));
-    let effective_rule = if def.body.is_empty() {
-        "the body is empty: the sub-agent gets every tool of the session, whatever `tools` says"
-    } else if tools::is_all(&def.tools) {
-        "`*`: every tool of the session (offline: no GitHub or web tools)"
-    } else {
-        "`tools` mapped to the session's tools (aliases and Claude names, any case; unknown names give nothing)"
-    };
-    let effective_origin = match line("tools") {
-        Some(l) => FieldOrigin::own(source, Some(l), effective_rule),
-        None => FieldOrigin::default(effective_rule),
-    };
-    out.push(Field::new("effective_tools", json!(loaded.effective), effective_origin));
-    out
-}
-
-fn attributes(def: &Definition) -> crate::model::Attributes {
-    def.keys.iter().map(|k| Attribute::new(&k.name, k.line, k.value.clone())).collect::<Vec<_>>().into()
-}
-
-fn loaded_agent(id: &str, source: Source, loaded: &Loaded) -> Agent {
-    let key: Arc<str> = source.key().into();
-    AgentRecord {
-        description: loaded.def.description.as_str().into(),
-        fields: fields(loaded, &key).into_iter().collect(),
-        attributes: attributes(&loaded.def),
-        system_prompt: Some(loaded.prompt.clone()),
-        ..AgentRecord::new(ID, id.to_string(), source, Status::Wins, String::new())
-    }
-    .into()
 }
 
 /// Every `.md` file of one tree that the CLI lists, in byte order of its relative
@@ -234,7 +124,7 @@ impl Framework for Copilot {
         let mut listed: Vec<Listed> = Vec::new();
         for (i, tree) in trees.iter().enumerate() {
             let walked = walk::walk(cx, &tree.path);
-            note_walk_problems(&mut report, tree, &walked);
+            notes::note_walk_problems(&mut report, tree, &walked);
             let mut first_path: BTreeMap<&Path, String> = BTreeMap::new();
             let mut files: Vec<Listed> = Vec::new();
             for found in &walked.files {
@@ -322,7 +212,7 @@ impl Framework for Copilot {
                     unloaded.push(Agent::new(ID, l.id.clone(), l.source.clone(), Status::Invalid, rule));
                 }
                 Ok(loaded) => {
-                    note_loaded(&mut report, &l.source, loaded);
+                    notes::note_loaded(&mut report, &l.source, loaded);
                     if let Some(msg) = schema::unknown_warning(&loaded.def.unknown) {
                         let line = loaded.def.unknown.first().map(|k| k.line);
                         report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Validation, &*l.source.path, msg).at(line, None));
@@ -370,7 +260,7 @@ impl Framework for Copilot {
             }
         }
         let tiers: BTreeMap<String, usize> = listed.iter().map(|l| (l.source.key(), l.tier)).collect();
-        note_reachability(&mut report, &mut by_id, &tiers);
+        notes::note_reachability(&mut report, &mut by_id, &tiers);
         let mut agents: Vec<Agent> = by_id.into_values().flatten().collect();
         unloaded.sort_by(|a, b| a.name.cmp(&b.name));
         agents.extend(unloaded);
@@ -379,101 +269,33 @@ impl Framework for Copilot {
     }
 }
 
-/// What a loaded file says that the user may not expect: tool names that give the
-/// sub-agent nothing, and MCP servers or hooks that start when it runs.
-fn note_loaded(report: &mut EcosystemReport, source: &Source, loaded: &Loaded) {
-    let def = &loaded.def;
-    let line = |key: &str| def.keys.iter().find(|k| k.name == key).map(|k| k.line);
-    let unmatched = tools::unmatched(&def.tools);
-    if !unmatched.is_empty() && !def.body.is_empty() {
-        let mut d = Diagnostic::warning(
-            ID,
-            DiagKind::Ambiguous,
-            &*source.path,
-            format!("`tools` names that give the sub-agent no tool (ignored without a message): {}", unmatched.join(", ")),
-        )
-        .at(line("tools"), None);
-        d.severity = Severity::Info;
-        report.diagnostics.push(d);
-    }
-    if def.starts_processes {
-        let mut d = Diagnostic::warning(
-            ID,
-            DiagKind::Ambiguous,
-            &*source.path,
-            "declares `mcp-servers` or `hooks`: they start when the agent runs (agentry shows them as written)",
-        )
-        .at(line("mcp-servers").or(line("hooks")), None);
-        d.severity = Severity::Info;
-        report.diagnostics.push(d);
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    /// The trees in precedence order from a nested working folder: the user's,
+    /// every `.github/agents` from the working folder up, then every
+    /// `.claude/agents`; all of any depth, `.md` names only.
+    #[test]
+    fn locations_follow_the_precedence_order() {
+        let mut roots = Roots::new(PathBuf::from("/p"), PathBuf::from("/h"), PathBuf::from("/h/.config"), None);
+        roots.cwd = PathBuf::from("/p/packages/api");
+        let got: Vec<(Scope, String)> =
+            Copilot.locations(&roots).into_iter().map(|l| (l.scope, l.dir.display().to_string())).collect();
+        let want = [
+            (Scope::User, "/h/.copilot/agents"),
+            (Scope::Project, "/p/packages/api/.github/agents"),
+            (Scope::Project, "/p/packages/.github/agents"),
+            (Scope::Project, "/p/.github/agents"),
+            (Scope::Project, "/p/packages/api/.claude/agents"),
+            (Scope::Project, "/p/packages/.claude/agents"),
+            (Scope::Project, "/p/.claude/agents"),
+        ];
+        assert_eq!(got, want.map(|(s, d)| (s, d.to_string())));
+        assert!(Copilot.locations(&roots).iter().all(|l| l.depth.is_none() && l.suffixes == [".md"]));
+        assert!(Copilot.locations(&roots)[1].label.contains("working folder"));
     }
 }
-
-/// Listing failures, loops, near-miss names and a cut-off walk, as diagnostics
-/// that fail no definition.
-fn note_walk_problems(report: &mut EcosystemReport, tree: &Tree, walked: &walk::Walk) {
-    for (dir, e) in &walked.unlisted {
-        report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, dir, format!("cannot list folder: {e}")));
-    }
-    for link in &walked.loops {
-        let mut d = Diagnostic::warning(ID, DiagKind::Skipped, link, "folder link back to one of its own ancestors: the tool does not walk it again");
-        d.severity = Severity::Info;
-        report.diagnostics.push(d);
-    }
-    for path in &walked.near_misses {
-        report.diagnostics.push(Diagnostic::skipped(ID, path, "not read: the tool reads only names ending in lower-case `.md`"));
-    }
-    if walked.truncated {
-        report.diagnostics.push(Diagnostic::warning(
-            ID,
-            DiagKind::Io,
-            &tree.path,
-            format!("more than {} entries in {}: agentry stopped walking it", walk::MAX_ENTRIES, tree.label),
-        ));
-    }
-}
-
-/// Which active agents the model can call by `name`: the `task` tool looks a name
-/// up among the built-ins first, then among the custom agents in precedence order
-/// (tree by tree, each by path in byte order: observed); `disable-model-invocation`
-/// hides an agent. `tiers` gives each file's tree.
-fn note_reachability(report: &mut EcosystemReport, by_id: &mut BTreeMap<String, Vec<Agent>>, tiers: &BTreeMap<String, usize>) {
-    let mut winners: Vec<(usize, String, String)> = Vec::new();
-    for (id, group) in by_id.iter() {
-        for (i, a) in group.iter().enumerate() {
-            if a.status == Status::Wins && !a.source.is_compiled_in() {
-                let name = a.field("name").and_then(|f| f.value.to_json().as_str().map(str::to_string)).unwrap_or_default();
-                winners.push((i, id.clone(), name));
-            }
-        }
-    }
-    // Precedence order of the winners: the tree, then the path.
-    let order = |a: &Agent| (tiers.get(&a.source.key()).copied().unwrap_or(usize::MAX), a.source.rel.clone());
-    winners.sort_by_key(|(i, id, _)| order(&by_id[id][*i]));
-    let mut taken: BTreeMap<String, String> = BUILTINS.iter().map(|b| (b.to_string(), format!("builtin:{b}"))).collect();
-    for group in by_id.values_mut() {
-        for a in group.iter_mut().filter(|a| a.shadowed_by.as_deref().is_some_and(|k| k.starts_with("builtin:"))) {
-            a.rule.push_str(" — the model's `task` call for this name runs the built-in's prompt; `--agent` still selects the file");
-        }
-    }
-    for (i, id, name) in winners {
-        let agent = &mut by_id.get_mut(&id).expect("grouped")[i];
-        let hidden = agent.field("disableModelInvocation").is_some_and(|f| f.value.to_json() == Json::Bool(true));
-        let note = if hidden {
-            " — hidden from the model (`disable-model-invocation` or `infer: false`); `--agent` and `/agent` still select it".to_string()
-        } else if let Some(first) = taken.get(&name) {
-            let msg = format!(
-                "the model cannot call this agent: its name `{name}` is already taken by {first} (the `task` tool takes the first agent of a name); `--agent {id}` still selects it"
-            );
-            let mut d = Diagnostic::warning(ID, DiagKind::Ambiguous, &*agent.source.path, msg.clone());
-            d.severity = Severity::Warning;
-            report.diagnostics.push(d);
-            format!(" — {msg}")
-        } else {
-            taken.insert(name.clone(), agent.source.key());
-            format!(" — the model calls it by the name `{name}`")
-        };
-        agent.rule.push_str(&note);
-    }
-}
-
