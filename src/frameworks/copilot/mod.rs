@@ -260,6 +260,9 @@ impl Framework for Copilot {
             }
         }
         let tiers: BTreeMap<String, usize> = listed.iter().map(|l| (l.source.key(), l.tier)).collect();
+        for group in by_id.values_mut() {
+            order_group(group, &tiers);
+        }
         notes::note_reachability(&mut report, &mut by_id, &tiers);
         let mut agents: Vec<Agent> = by_id.into_values().flatten().collect();
         unloaded.sort_by(|a, b| a.name.cmp(&b.name));
@@ -269,6 +272,19 @@ impl Framework for Copilot {
     }
 }
 
+/// One ID's entries in the report's order: the built-in of that name, the file
+/// that won the ID, the other files that load from the highest tree down (by
+/// path inside a tree, claimed or not), then those that fail alone.
+fn order_group(group: &mut [Agent], tiers: &BTreeMap<String, usize>) {
+    // rank() put the built-in first, then the trees' claimants from the highest.
+    let file_winner = group.iter().find(|a| !a.source.is_compiled_in()).map(|a| a.source.key());
+    let key = |a: &Agent| {
+        let k = a.source.key();
+        let tier = tiers.get(&k).copied().unwrap_or(usize::MAX);
+        (!a.source.is_compiled_in(), a.fields.is_empty(), Some(&k) != file_winner.as_ref(), tier, a.source.rel.clone())
+    };
+    group.sort_by_cached_key(key);
+}
 
 #[cfg(test)]
 mod tests {
