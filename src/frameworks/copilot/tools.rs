@@ -1,8 +1,8 @@
 //! Which tools a Copilot CLI sub-agent gets from its `tools` list (CLI 1.0.102,
-//! observed: the tool list of each sub-agent's first model request). Names are
-//! matched case-insensitively; Claude Code's names map like aliases; names the
-//! session does not have give nothing; an empty or blank body drops the
-//! restriction altogether.
+//! observed: the tool list of each sub-agent's first model request). Aliases and
+//! most tool names are matched case-insensitively; Claude Code's names map like
+//! aliases; a few tools exist only when named exactly; names the session does not
+//! have give nothing; an empty or blank body drops the restriction altogether.
 
 /// The tools of the offline session the fixtures pin, in the order the CLI offers
 /// them (no GitHub MCP server, no web tools): what `*`, an omitted `tools`, or an
@@ -12,6 +12,13 @@ pub const SESSION_TOOLS: [&str; 19] = [
     "skill", "sql", "session_store_sql", "read_agent", "list_agents", "write_agent", "tool_search_tool",
     "update_todo", "grep", "glob", "task",
 ];
+
+/// Session tools matched only as written (observed: `Update_Todo` and
+/// `Tool_Search_Tool` give nothing where `SQL`, `Read_Bash` give their tool), and
+/// tools the CLI adds only when named, exactly (observed with the oracle: not part
+/// of `*`; `READ_FILE` gives nothing).
+const EXACT_ONLY: [&str; 7] =
+    ["update_todo", "tool_search_tool", "read_file", "file_search", "semantic_search", "report_dreaming_artifact", "send_inbox"];
 
 const SHELL: &[&str] = &["bash", "read_bash", "stop_bash", "list_bash"];
 /// The tools that come with `task`: appended after every other tool (observed:
@@ -31,7 +38,11 @@ fn expand(name: &str) -> Vec<&'static str> {
         "shell" | "execute" | "bash" | "runcommands" => SHELL.to_vec(),
         "agent" | "task" | "custom-agent" | "runsubagent" => vec!["task"],
         "todo" | "todowrite" => vec!["update_todo"],
-        other => SESSION_TOOLS.iter().copied().filter(|t| *t == other).collect(),
+        other => {
+            let any_case = SESSION_TOOLS.iter().copied().find(|t| *t == other && !EXACT_ONLY.contains(t));
+            let exact = EXACT_ONLY.iter().copied().find(|t| *t == name);
+            any_case.or(exact).into_iter().collect()
+        }
     }
 }
 
@@ -85,5 +96,6 @@ mod tests {
         assert_eq!(effective(&names(&["read"]), true).len(), SESSION_TOOLS.len());
         assert_eq!(effective(&names(&["*"]), false).len(), SESSION_TOOLS.len());
         assert_eq!(unmatched(&names(&["read", "web"])), ["web"]);
+        assert_eq!(effective(&names(&["SQL", "Update_Todo", "update_todo", "READ_FILE", "read_file"]), false), ["sql", "update_todo", "read_file"]);
     }
 }

@@ -119,6 +119,8 @@ TOOL_CASES: dict[str, bytes] = {
     "tools-alias-case": fm("description: d\ntools: [EXECUTE, Todo, Agent, WRITE]"),
     "tools-blank-body": fm("description: d\ntools: [read]", "   "),
     "tools-mcp-name": fm("description: d\ntools: [read, github/get_issue, playwright/*]"),
+    "tools-on-request": fm("description: d\ntools: [read_file, file_search, READ_FILE, Semantic_Search, semantic_search, send_inbox, apply_patch, web_fetch]"),
+    "tools-native-case": fm("description: d\ntools: [SQL, Update_Todo, Tool_Search_Tool, Read_Bash, Fetch_Copilot_CLI_Documentation, Skill]"),
 }
 
 def write(case: str, cases: dict[str, bytes]) -> None:
