@@ -28,16 +28,25 @@ const WITH_TASK: &[&str] = &["read_agent", "list_agents", "write_agent"];
 const EDIT: &[&str] = &["create", "edit"];
 const SEARCH: &[&str] = &["grep", "glob"];
 
-/// The session tools one name in `tools` stands for (lower-cased first).
+/// The session tools one name in `tools` stands for. Aliases are matched in any
+/// case; a VS Code tool-set name `set/tool` stands for its tool part
+/// (`search/codebase`, `execute/runInTerminal`), and `set/*` for nothing.
 fn expand(name: &str) -> Vec<&'static str> {
+    if let Some((_, tool)) = name.rsplit_once('/') {
+        return if tool == "*" { Vec::new() } else { expand(tool) };
+    }
     let lower = name.to_lowercase();
     match lower.as_str() {
-        "read" | "view" => vec!["view"],
+        "read" | "view" | "readfile" => vec!["view"],
         "search" | "codebase" => SEARCH.to_vec(),
+        "filesearch" => vec!["glob"],
+        "textsearch" => vec!["grep"],
         "edit" | "write" | "multiedit" | "notebookedit" => EDIT.to_vec(),
-        "shell" | "execute" | "bash" | "runcommands" => SHELL.to_vec(),
+        "editfiles" => vec!["edit"],
+        "createfile" | "createdirectory" => vec!["create"],
+        "shell" | "execute" | "bash" | "runcommands" | "runinterminal" => SHELL.to_vec(),
         "agent" | "task" | "custom-agent" | "runsubagent" => vec!["task"],
-        "todo" | "todowrite" => vec!["update_todo"],
+        "todo" | "todowrite" | "todos" => vec!["update_todo"],
         other => {
             let any_case = SESSION_TOOLS.iter().copied().find(|t| *t == other && !EXACT_ONLY.contains(t));
             let exact = EXACT_ONLY.iter().copied().find(|t| *t == name);
@@ -96,6 +105,11 @@ mod tests {
         assert_eq!(effective(&names(&["read"]), true).len(), SESSION_TOOLS.len());
         assert_eq!(effective(&names(&["*"]), false).len(), SESSION_TOOLS.len());
         assert_eq!(unmatched(&names(&["read", "web"])), ["web"]);
+        assert_eq!(
+            effective(&names(&["search/codebase", "edit/editFiles", "runCommands/terminal", "read/readFile", "execute/runInTerminal", "web/fetch", "agent/runSubagent", "todo", "memory"]), false),
+            ["grep", "glob", "edit", "view", "bash", "read_bash", "stop_bash", "list_bash", "task", "update_todo", "read_agent", "list_agents", "write_agent"]
+        );
+        assert!(effective(&names(&["edit/*", "github/*"]), false).is_empty());
         assert_eq!(effective(&names(&["SQL", "Update_Todo", "update_todo", "READ_FILE", "read_file"]), false), ["sql", "update_todo", "read_file"]);
     }
 }

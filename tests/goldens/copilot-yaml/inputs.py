@@ -120,6 +120,9 @@ TOOL_CASES: dict[str, bytes] = {
     "tools-blank-body": fm("description: d\ntools: [read]", "   "),
     "tools-mcp-name": fm("description: d\ntools: [read, github/get_issue, playwright/*]"),
     "tools-on-request": fm("description: d\ntools: [read_file, file_search, READ_FILE, Semantic_Search, semantic_search, send_inbox, apply_patch, web_fetch]"),
+    "tools-vscode-sets": fm("description: d\ntools: ['search/codebase', 'edit/editFiles', 'runCommands/terminal', 'read/readFile', 'execute/runInTerminal', 'web/fetch', 'agent/runSubagent', 'todo', 'vscode/askQuestions', 'memory', 'edit/*']"),
+    "tools-vscode-plain": fm("description: d\ntools: [editFiles, createFile, readFile, runInTerminal, fileSearch, textSearch, createDirectory, todos, runTasks, problems, usages]"),
+    "tools-vscode-search": fm("description: d\ntools: ['search/fileSearch', 'search/textSearch', 'edit/createFile', 'Search/Codebase', 'search/usages']"),
     "tools-native-case": fm("description: d\ntools: [SQL, Update_Todo, Tool_Search_Tool, Read_Bash, Fetch_Copilot_CLI_Documentation, Skill]"),
 }
 
