@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::frameworks::{claude_code, codex, fast_agent, gemini_cli, kimi, openhands, tsugite};
+use crate::frameworks::{claude_code, codex, copilot, fast_agent, gemini_cli, kimi, openhands, tsugite};
 use crate::yaml::{self, Loader};
 
 /// Where fuzzed definitions pretend to live. It must not exist, so that the
@@ -31,6 +31,7 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("tsugite", tsugite),
     ("fast_agent", fast_agent),
     ("kimi", kimi),
+    ("copilot", copilot),
     ("tsugite_template", tsugite_template),
     ("kimi_code", kimi_code),
     ("claude_code", claude_code),
@@ -142,6 +143,12 @@ pub fn kimi_code(data: &[u8]) {
     let text = text(data);
     let _ = crate::frameworks::kimi_code::agent_file::parse(&text, "/nonexistent-agentry-fuzz/agent.md", "agent.md");
     let _ = crate::frameworks::kimi_code::js_yaml::load(&text).map(|(v, _)| v.to_json());
+}
+
+/// One Copilot CLI agent file: strict UTF-8, its front-matter split, serde_yaml,
+/// the key checks and the tool mapping.
+pub fn copilot(data: &[u8]) {
+    let _ = copilot::read_bytes(data, "fuzz--agent");
 }
 
 /// tsugite's template renderer, bounded by fuel and an output cap: the input is an

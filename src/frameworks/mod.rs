@@ -9,6 +9,7 @@ use crate::model::{EcosystemReport, Roots, Scope, TextForm};
 
 pub mod claude_code;
 pub mod codex;
+pub mod copilot;
 pub mod fast_agent;
 pub mod gemini_cli;
 pub mod kimi;
@@ -119,7 +120,7 @@ pub struct Location {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli, &codex::Codex, &claude_code::ClaudeCode, &kimi_code::KimiCode]
+    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli, &codex::Codex, &claude_code::ClaudeCode, &kimi_code::KimiCode, &copilot::Copilot]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

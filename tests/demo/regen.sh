@@ -14,11 +14,13 @@ declare -A builtins=(
   [kimi]=$site/kimi_cli/agents
   [fast-agent]=
   [kimi-code]=
+  [copilot]=
 )
-for fw in openhands tsugite kimi fast-agent kimi-code; do
+for fw in openhands tsugite kimi fast-agent kimi-code copilot; do
   py=$(bash "$oracles/$fw/setup.sh" | tail -n 1)
-  # The kimi-code oracle is stdlib Python around Node; its setup prints its folder.
-  [ "$fw" = kimi-code ] && py=python3
+  # The kimi-code oracle is stdlib Python around Node, the copilot oracle runs the
+  # CLI's own executable (what its setup prints) from Python.
+  [ "$fw" = kimi-code ] || [ "$fw" = copilot ] && py=python3
   args=(--project project --home home --xdg-config home/.config)
   [ -n "${builtins[$fw]}" ] && args+=(--builtins "${builtins[$fw]}")
   (cd "$demo" && "$py" "$oracles/$fw/oracle.py" "${args[@]}" > "$here/$fw.expected.json.tmp" 2>/dev/null)

@@ -16,7 +16,7 @@ seconds=${2:-3600}
 shift; [ $# -gt 0 ] && shift
 case $target in
   yaml) dict=yaml.dict ;;
-  frontmatter|agentcard_bundle|openhands|fast_agent) dict=frontmatter.dict ;;
+  frontmatter|agentcard_bundle|openhands|fast_agent|copilot) dict=frontmatter.dict ;;
   tsugite|tsugite_template) dict=jinja.dict ;;
   kimi) dict=yaml.dict ;;
   claude_code) dict=frontmatter.dict ;;

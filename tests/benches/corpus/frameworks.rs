@@ -330,3 +330,54 @@ pub fn codex(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
         }
     }
 }
+
+/// Copilot CLI agents: the user folder, `.github/agents` (with team sub-folders,
+/// so `--` IDs) and `.claude/agents`, the same ID in several trees, `name` keys
+/// unlike the file name, tool lists as lists and comma strings, unknown keys.
+pub fn copilot(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
+    const DIRS: &[(&str, &str)] = &[
+        ("home", ".copilot/agents"),
+        ("project", ".github/agents"),
+        ("project", ".github/agents/team"),
+        ("project", ".claude/agents"),
+    ];
+    let mut ids: Vec<String> = Vec::new();
+    for i in 0..n {
+        let id = if !ids.is_empty() && rng.random() < 0.2 {
+            rng.choice(&ids).clone() // the same ID in another tree: shadowing
+        } else {
+            let id = format!("cp-{}-{i}", word(rng));
+            ids.push(id.clone());
+            id
+        };
+        let (scope, dir) = *rng.choice(DIRS);
+        let suffix = if dir.starts_with(".claude") || rng.random() < 0.3 { ".md" } else { ".agent.md" };
+        let rel = format!("{scope}/{dir}/{id}{suffix}");
+        if rng.random() < broken {
+            let bytes = broken_markdown(rng);
+            w.write(&rel, &bytes);
+            continue;
+        }
+        let k = rng.randint(0, 4);
+        let tools = rng.sample(TOOLS, k);
+        let mut fm = format!("description: {}\n", sentence(rng, 10));
+        if rng.random() < 0.5 {
+            fm += &format!("name: {}\n", word(rng));
+        }
+        if tools.is_empty() {
+            fm += "tools: []\n";
+        } else if rng.random() < 0.5 {
+            fm += &format!("tools: {}\n", tools.join(", "));
+        } else {
+            fm += &format!("tools:\n{}\n", yaml_list(&tools, "  "));
+        }
+        if rng.random() < 0.4 {
+            fm += &format!("model: {}\n", rng.choice(MODELS));
+        }
+        if rng.random() < 0.2 {
+            fm += "color: blue\n";
+        }
+        let size = body_size(rng);
+        w.write(&rel, format!("---\n{fm}---\n\n{}", body(rng, size)).as_bytes());
+    }
+}

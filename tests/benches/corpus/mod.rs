@@ -111,7 +111,7 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
             "fast-agent" => frameworks::fast_agent,
             "kimi" => frameworks::kimi,
             "claude-code" => coding::claude_code,
-            "copilot" => coding::copilot,
+            "copilot" => frameworks::copilot,
             "gemini-cli" => frameworks::gemini_cli,
             "qwen-code" => coding::qwen_code,
             "kimi-code" => coding::kimi_code,
