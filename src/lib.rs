@@ -21,3 +21,4 @@ pub mod render;
 pub mod text;
 pub mod tui;
 pub mod yaml;
+pub mod views;
