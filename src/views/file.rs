@@ -153,3 +153,42 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
     }
     FileReport { exists: path.exists(), path, readings, would_read }
 }
+
+/// The report as text lines (sanitised), as `agentry file` prints it and the
+/// explorer's file view shows it.
+pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
+    use super::shown;
+    use crate::text::sanitize;
+    let mut out: Vec<String> = Vec::new();
+    let s = |t: &str| sanitize::line(t).into_owned();
+    out.push(format!("{}{}", s(&shown(&report.path, roots)), if report.exists { "" } else { " (no such file)" }));
+    for r in &report.readings {
+        out.push(format!("  {} ({}) — {}", r.ecosystem, r.title, s(&r.location)));
+        out.push(format!("    {}", s(&r.outcome)));
+        for d in &r.definitions {
+            out.push(format!("    [{}] `{}` {}: {}", d.status.word(), s(&d.name), s(&d.source), s(&d.rule)));
+            if let Some(w) = &d.shadowed_by {
+                out.push(format!("      shadowed by {}", s(w)));
+            }
+            if d.ladder.len() > 1 {
+                let rungs: Vec<String> = d.ladder.iter().map(|r| format!("[{}] {}{}", r.status.word(), s(&r.source), if r.this { " (this file)" } else { "" })).collect();
+                out.push(format!("      ladder: {}", rungs.join(" > ")));
+            }
+            for k in &d.keys {
+                let note = k.note.as_deref().map(|n| format!(" — {}", s(n))).unwrap_or_default();
+                out.push(format!("      {:<9} {}:{}{note}", k.verdict, s(&k.key), k.line));
+            }
+        }
+        for n in &r.diagnostics {
+            let at = n.line.map(|l| format!(":{l}")).unwrap_or_default();
+            out.push(format!("    {:?}{at} {}: {}", n.severity, n.kind, s(&n.message)));
+        }
+    }
+    if report.readings.is_empty() {
+        out.push(format!("  no tool agentry knows scans this path"));
+        for w in &report.would_read {
+            out.push(format!("  {} would read it in {} ({})", w.ecosystem, s(&shown(&w.dir, roots)), s(&w.label)));
+        }
+    }
+    out
+}

@@ -58,28 +58,31 @@ impl Miss {
 /// How `path` misses `locations` (which must not cover it): the closest reason.
 pub fn miss(locations: &[Location], roots: &Roots, path: &Path) -> Miss {
     let path = normalize(path);
+    let project = normalize(&roots.project);
     for loc in locations {
         let dir = normalize(&loc.dir);
+        // The project folder itself is a place for files of the tool's own kind
+        // only: a file anywhere in the project is not "near" it.
+        if dir == project {
+            continue;
+        }
         if let Ok(rel) = path.strip_prefix(&dir) {
             let depth = rel.components().count().saturating_sub(1);
             if loc.depth.is_some_and(|d| depth > d as usize) {
-                // A project-wide place (the root itself, depth 0) is not "near".
-                if dir != normalize(&roots.project) || depth <= 1 {
-                    return Miss::TooDeep { location: loc.label.clone(), depth: loc.depth.unwrap_or(0) };
-                }
+                return Miss::TooDeep { location: loc.label.clone(), depth: loc.depth.unwrap_or(0) };
             } else if !suffix_ok(loc, &path) {
                 return Miss::WrongExtension { location: loc.label.clone(), suffixes: loc.suffixes.iter().map(|s| s.to_string()).collect() };
             }
         }
     }
     let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let project = normalize(&roots.project);
     for loc in locations {
         let dir = normalize(&loc.dir);
         // The folder's own tail below the project (`.claude/agents`), found at the
         // end of the file's folder somewhere else in the project.
         let Ok(tail) = dir.strip_prefix(&project) else { continue };
-        if tail.as_os_str().is_empty() || parent == dir || !parent.starts_with(&project) {
+        // One folder name (`agents/`) is too common to say the file was meant there.
+        if tail.components().count() < 2 || parent == dir || !parent.starts_with(&project) {
             continue;
         }
         if parent.ends_with(tail) {

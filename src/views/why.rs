@@ -13,7 +13,9 @@ use super::bytes::{self, ByteCause};
 use super::places::{self, Miss};
 use super::walk;
 use crate::frameworks::{Framework, Location};
-use crate::model::{Agent, Catalog, Diagnostic, Status};
+use super::shown;
+use crate::model::{Agent, Catalog, Diagnostic, Roots, Status};
+use crate::text::sanitize;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct WhyReport {
@@ -181,7 +183,15 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
                     continue;
                 }
                 let miss = places::miss(locations, roots, path);
-                if miss != Miss::WrongFolder {
+                // A file another tool reads where it is is that tool's file, not one
+                // misplaced for this tool (unless it sits in this tool's own folder).
+                let others = all_locations.iter().any(|(f, ls)| f.id() != report.ecosystem && ls.iter().any(|l| places::covers(l, path)));
+                let near = match &miss {
+                    Miss::WrongFolder => false,
+                    Miss::OutsideWalk { .. } => !others,
+                    _ => true,
+                };
+                if near {
                     close_to_some.insert(path.clone());
                     fw.near_misses.push(NearMiss { path: path.clone(), kind: "unscanned", source: None, reason: miss.rule(), line: None, miss: Some(miss), causes: Vec::new() });
                 }
@@ -223,4 +233,82 @@ fn from_catalog(path: &Path, status: Status, source: Option<String>, diag: Optio
     // A held file loads once trusted: its bytes are not the cause.
     let causes = if status == Status::Held { Vec::new() } else { causes_of(path) };
     NearMiss { path: path.to_path_buf(), kind, source, reason, line: diag.and_then(|d| d.line), miss: None, causes }
+}
+
+/// The report as text lines (sanitised), as `agentry why` prints it and the
+/// explorer's overlay shows it.
+pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let catalog = roots;
+    let name = sanitize::line(&report.name);
+    let mut blank = false;
+    for f in report.frameworks.iter().filter(|f| !f.sources.is_empty()) {
+        out.push(format!("{name} ({})", f.ecosystem));
+        for s in &f.sources {
+            let word = format!("[{}]", s.status.word());
+            let mut head = format!("{word:<12} {}", sanitize::line(&s.source));
+            if let Some(w) = &s.shadowed_by {
+                head.push_str(&format!(" → {}", sanitize::line(w)));
+            }
+            out.push(format!("{head}"));
+            out.push(format!("{:12} {}", "", sanitize::line(&s.rule)));
+        }
+        blank = true;
+    }
+    let mut quiet = Vec::new();
+    for f in report.frameworks.iter().filter(|f| !f.active) {
+        if f.near_misses.is_empty() && f.similar.is_empty() {
+            quiet.push(f.ecosystem);
+            continue;
+        }
+        if blank {
+            out.push(String::new());
+        }
+        blank = true;
+        out.push(format!("{name} is not active in {} ({}):", f.ecosystem, f.title));
+        for m in &f.near_misses {
+            let mut at = shown(&m.path, catalog);
+            if let Some(l) = m.line {
+                at.push_str(&format!(":{l}"));
+            }
+            out.push(format!("  {:<10} {}", m.kind, sanitize::line(&at)));
+            out.push(format!("  {:10} {}", "", sanitize::line(&m.reason)));
+            for c in &m.causes {
+                out.push(format!("  {:10} {}:{} {}: {}", "", c.line, c.col, c.kind, sanitize::line(&c.message)));
+                for l in bytes::caret_lines(c, &format!("  {:10} ", "")) {
+                    out.push(sanitize::line(&l).into_owned());
+                }
+            }
+        }
+        if f.near_misses.iter().any(|m| m.kind == "unscanned") {
+            out.push(format!("  {} looks in:", f.title));
+            for p in &f.looks_in {
+                out.push(format!("  {:10} {:<28} {}", "", sanitize::line(&shown(&p.dir, catalog)), sanitize::line(&p.label)));
+            }
+        }
+        for s in &f.similar {
+            let how = match s.difference {
+                "case" => "differs only in case".to_string(),
+                "separators" => "differs only in separators".to_string(),
+                _ => format!("{} edit(s) away", s.distance),
+            };
+            out.push(format!("  {:<10} `{}` [{}] {}: {how}; {} looks agents up by their exact name",
+                "near name",
+                sanitize::line(&s.name),
+                s.status.word(),
+                sanitize::line(&s.source),
+                f.title
+            ));
+        }
+    }
+    if !quiet.is_empty() {
+        if blank {
+            out.push(String::new());
+        }
+        out.push(format!("{name} is not active in {}: no file, near miss or near name", quiet.join(", ")));
+    }
+    for u in &report.unscanned {
+        out.push(format!("named like {name}, read by no tool: {} ({})", sanitize::line(&shown(&u.path, catalog)), u.reason));
+    }
+    out
 }
