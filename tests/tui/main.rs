@@ -444,3 +444,63 @@ fn config_errors_stay_on_the_status_bar_and_highlights_replace_plain_text() {
     let (x, y) = find(buffer, "You review code.").expect("prompt line");
     assert_ne!(buffer[(x, y)].fg, ratatui::style::Color::Rgb(1, 2, 3));
 }
+
+#[test]
+fn by_name_grouping_puts_one_name_of_every_framework_together() {
+    let mut app = app(160, 48);
+    press(&mut app, "b");
+    assert!(app.by_name);
+    let names: Vec<String> = app.rows.iter().filter_map(|r| match r { Row::Name { name } => Some(name.clone()), _ => None }).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(names, sorted, "one heading per name, in name order");
+    // Every agent row follows the heading of its own name.
+    let index = app.index.as_ref().unwrap();
+    let mut current = None;
+    for row in &app.rows {
+        match row {
+            Row::Name { name } => current = Some(name.clone()),
+            Row::Agent { agent, .. } => assert_eq!(Some(&index.agent(*agent).name), current.as_ref()),
+            _ => {}
+        }
+    }
+    snapshot("by_name", &app);
+    press(&mut app, "b");
+    assert!(!app.rows.iter().any(|r| matches!(r, Row::Name { .. })));
+}
+
+#[test]
+fn a_finder_query_with_no_match_offers_why_and_the_file_view_opens() {
+    let mut app = app(80, 24);
+    press(&mut app, "/");
+    press(&mut app, "zzqx");
+    assert_eq!(app.match_count(), 0);
+    let hint = screen(draw(&app, &dark()).backend().buffer());
+    assert!(hint.contains("why is it missing?"), "{hint}");
+    special(&mut app, KeyCode::Enter);
+    assert!(app.finder.is_none());
+    let report = app.report.as_ref().expect("why overlay");
+    assert_eq!(report.title, "why is `zzqx` missing?");
+    snapshot("why_overlay", &app);
+    special(&mut app, KeyCode::Esc);
+    assert!(app.report.is_none() && !app.quit);
+
+    press(&mut app, "f");
+    let report = app.report.as_ref().expect("file view");
+    assert!(report.title.ends_with("as every tool reads it"), "{}", report.title);
+    special(&mut app, KeyCode::Esc);
+}
+
+/// The overlay's render function alone: the same report always draws the same cells.
+#[test]
+fn the_report_overlay_renders_its_lines() {
+    let report = agentry::tui::app::ReportOverlay {
+        title: "why is `ghost` missing?".into(),
+        lines: vec!["ghost is not active in toy (Toy):".into(), "  skipped    .claude/agents/ghost.md".into(), "                1 | \u{1b}[31m---".into()],
+        scroll: 0,
+    };
+    let mut terminal = Terminal::new(TestBackend::new(60, 8)).unwrap();
+    terminal.draw(|f| agentry::tui::overlays::report::render(f, f.area(), &report, &dark())).unwrap();
+    insta::assert_snapshot!("report_overlay_60x8", terminal.backend());
+}
