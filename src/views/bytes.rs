@@ -163,9 +163,16 @@ fn char_col(line: &str, at: usize) -> usize {
 /// `line` and a caret under column `col` (1-based), each prefixed with `indent` and
 /// the line number gutter; control characters shown as `␍`/`␉`-style pictures.
 pub fn caret_lines(cause: &ByteCause, indent: &str) -> [String; 2] {
-    let shown: String = cause.text.chars().map(picture).collect();
+    // A long line (minified, hostile) is shown as a window around the column.
+    const WINDOW: usize = 120;
+    let col = cause.col.saturating_sub(1) as usize;
+    let skip = col.saturating_sub(WINDOW / 2);
+    let mut shown: String = cause.text.chars().skip(skip).take(WINDOW).map(picture).collect();
+    if skip > 0 {
+        shown.insert(0, '…');
+    }
     let gutter = format!("{:>4} | ", cause.line);
-    let pad: String = shown.chars().take(cause.col.saturating_sub(1) as usize).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+    let pad: String = " ".repeat(col - skip + usize::from(skip > 0));
     let mut line = format!("{indent}{gutter}{shown}");
     if cause.kind == "crlf" {
         line.push('␍');
@@ -221,5 +228,10 @@ mod tests {
         let [line, caret] = caret_lines(c, "");
         assert_eq!(line, "   2 | name:a");
         assert_eq!(caret, "     |      ^");
+        let long = format!("---\nname: {}:x\n---\n", "a".repeat(5000));
+        let c = &causes(long.as_bytes())[0];
+        let [line, caret] = caret_lines(c, "");
+        assert!(line.chars().count() < 140 && line.ends_with(":x"), "{line}");
+        assert_eq!(caret.find('^').map(|i| caret[..i].chars().count()), line.find(":x").map(|i| line[..i].chars().count()));
     }
 }

@@ -196,7 +196,8 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
                     fw.near_misses.push(NearMiss { path: path.clone(), kind: "unscanned", source: None, reason: miss.rule(), line: None, miss: Some(miss), causes: Vec::new() });
                 }
             }
-            for a in report.agents.iter().filter(|a| !a.status.is_unloaded()) {
+            // Each near name once: its winner (or held definition), not its shadowed copies.
+            for a in report.agents.iter().filter(|a| matches!(a.status, Status::Wins | Status::Held)) {
                 if let Some((difference, distance)) = places::difference(name, &a.name) {
                     if !fw.similar.iter().any(|s| s.source == a.source.key() && s.name == a.name) {
                         fw.similar.push(Similar { name: a.name.clone(), status: a.status, source: a.source.key(), difference, distance });
@@ -290,14 +291,14 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
             let how = match s.difference {
                 "case" => "differs only in case".to_string(),
                 "separators" => "differs only in separators".to_string(),
-                _ => format!("{} edit(s) away", s.distance),
+                _ => format!("{} edit{} away", s.distance, if s.distance == 1 { "" } else { "s" }),
             };
-            out.push(format!("  {:<10} `{}` [{}] {}: {how}; {} looks agents up by their exact name",
+            out.push(format!(
+                "  {:<10} `{}` [{}] {}: {how}",
                 "near name",
                 sanitize::line(&s.name),
                 s.status.word(),
-                sanitize::line(&s.source),
-                f.title
+                sanitize::line(&s.source)
             ));
         }
     }
