@@ -36,6 +36,8 @@ pub enum Action {
     FileView,
     /// Group the list by framework or by name (one name's definitions in every tool).
     ToggleByName,
+    /// Diff the selected file as one tool reads it against another tool's reading.
+    DiffReadings,
     // Finder: the query line has the keyboard; these are its own keys.
     FinderAccept,
     FinderCancel,
@@ -73,6 +75,7 @@ impl Action {
             Action::Why => "why",
             Action::FileView => "file_view",
             Action::ToggleByName => "toggle_by_name",
+            Action::DiffReadings => "diff_readings",
             Action::FinderAccept => "finder_accept",
             Action::FinderCancel => "finder_cancel",
             Action::FinderUp => "finder_up",

@@ -422,6 +422,7 @@ impl App {
                 self.rebuild_rows();
             }
             Action::FileView => self.open_file_view(),
+            Action::DiffReadings => return self.open_readings_diff(),
             Action::Why => self.open_why(),
             Action::FinderAccept if self.match_count() == 0 && self.finder.as_ref().is_some_and(|f| !f.query.is_empty()) => {
                 self.open_why();
@@ -619,6 +620,28 @@ impl App {
         let effect = Effect::OpenDiff { winner: winner.clone(), other: others[current].clone() };
         self.help = None;
         self.diff = Some(DiffState { winner, others, current, side_by_side: false, scroll: 0, view: None });
+        Some(effect)
+    }
+
+    /// The selected definition against the same file as each other framework reads
+    /// it (`]`/`[` step through them): one file's two readings, field by field.
+    fn open_readings_diff(&mut self) -> Option<Effect> {
+        let index = self.index.as_ref()?;
+        let n = self.selected_agent()?;
+        let a = index.agent(n);
+        let others: Vec<String> = (0..index.agents.len())
+            .map(|o| index.agent(o))
+            .filter(|b| b.ecosystem != a.ecosystem && !a.source.is_compiled_in() && b.source.path == a.source.path)
+            .map(|b| b.id())
+            .collect();
+        if others.is_empty() {
+            self.notice = Some("no other framework reads this file as an agent".into());
+            return None;
+        }
+        let winner = a.id();
+        let effect = Effect::OpenDiff { winner: winner.clone(), other: others[0].clone() };
+        self.help = None;
+        self.diff = Some(DiffState { winner, others, current: 0, side_by_side: false, scroll: 0, view: None });
         Some(effect)
     }
 

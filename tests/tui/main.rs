@@ -4,6 +4,7 @@
 
 mod catalog;
 
+use agentry::model::{Scope, Status};
 use agentry::tui::action::{Action, Effect};
 use agentry::tui::app::App;
 use agentry::tui::index::Row;
@@ -503,4 +504,24 @@ fn the_report_overlay_renders_its_lines() {
     let mut terminal = Terminal::new(TestBackend::new(60, 8)).unwrap();
     terminal.draw(|f| agentry::tui::overlays::report::render(f, f.area(), &report, &dark())).unwrap();
     insta::assert_snapshot!("report_overlay_60x8", terminal.backend());
+}
+
+#[test]
+fn one_files_two_readings_open_in_the_diff_view() {
+    // The same file read by a second framework, under another name.
+    let twin = catalog::agent("tsugite", "code-reviewer", Scope::Project, ".openhands/agents/reviewer.md", Status::Wins);
+    let mut app = App::new(Keymap::default(), Rect::new(0, 0, 160, 48));
+    app.on_snapshot(catalog::catalog(1, vec![twin]));
+    select_name(&mut app, "reviewer");
+    let effect = app.on_key(key('x'));
+    match effect {
+        Some(Effect::OpenDiff { winner, other }) => {
+            assert!(winner.starts_with("openhands:") && other.starts_with("tsugite:"), "{winner} {other}");
+        }
+        other => panic!("{other:?}"),
+    }
+    special(&mut app, KeyCode::Esc);
+    select_name(&mut app, "planner");
+    assert_eq!(app.on_key(key('x')), None);
+    assert_eq!(app.notice.as_deref(), Some("no other framework reads this file as an agent"));
 }
