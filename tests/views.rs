@@ -40,6 +40,10 @@ fn scan(cx: &LoadContext, id: &'static str, dirs: &[PathBuf], by_path: bool) -> 
                 report.diagnostics.push(Diagnostic::skipped(id, &*e.path, "no `name` in the front matter").failing(source.key()));
                 continue;
             };
+            if !cx.roots.trusted {
+                report.agents.push(Agent::new(id, name, source, Status::Held, "the project is not trusted".into()));
+                continue;
+            }
             let shadowed = report.agents.iter().find(|a| a.name == name && a.status == Status::Wins).map(|a| a.source.key());
             let mut agent = Agent::new(id, name, source, if shadowed.is_some() { Status::Shadowed } else { Status::Wins }, "first in folder order".into());
             agent.shadowed_by = shadowed;
@@ -100,7 +104,12 @@ fn workspace(tag: &str, files: &[(&str, &[u8])]) -> support::Scratch {
 }
 
 fn catalog(root: &Path) -> agentry::model::Catalog {
-    let roots = Roots::new(root.join("project"), root.join("home"), root.join("home/.config"), Some(root.join("builtins")));
+    catalog_trusted(root, true)
+}
+
+fn catalog_trusted(root: &Path, trusted: bool) -> agentry::model::Catalog {
+    let mut roots = Roots::new(root.join("project"), root.join("home"), root.join("home/.config"), Some(root.join("builtins")));
+    roots.trusted = trusted;
     let opts = LoadOptions {
         roots,
         ecosystems: Vec::new(),
@@ -348,4 +357,19 @@ fn the_github_action_script_writes_sarif_and_annotations() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).lines().any(|l| l.starts_with("::error file=.agents/agents/bad.md,line=")));
     assert_eq!(run("nonsense").status.code(), Some(2));
+}
+
+#[test]
+fn held_definitions_are_near_misses_without_byte_causes_and_can_fail_the_gate() {
+    let root = workspace("held", &[(".claude/agents/ghost.md", b"\xEF\xBB\xBF---\nname: ghost\n---\nBoo\n")]);
+    let cat = catalog_trusted(&root, false);
+    let report = views::why::why(&cat, &FRAMEWORKS, "ghost");
+    assert!(!report.active);
+    let path = report.frameworks.iter().find(|f| f.ecosystem == "toy-path").unwrap();
+    let held = &path.near_misses[0];
+    assert_eq!((held.kind, held.reason.as_str()), ("held", "the project is not trusted"));
+    assert!(held.causes.is_empty(), "a held file loads once trusted: its bytes are not the cause");
+    let mut findings = views::check::findings(&cat);
+    assert!(!views::check::gate(&mut findings, &[], None));
+    assert!(views::check::gate(&mut findings, &["held".parse().unwrap()], None));
 }

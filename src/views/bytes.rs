@@ -222,6 +222,26 @@ mod tests {
         assert_eq!(declared_name(b"---\nnames: x\n  name: y\n"), None);
     }
 
+    proptest::proptest! {
+        /// Any bytes: no panic, and every cause points inside the file's lines.
+        #[test]
+        fn hostile_bytes_never_panic(bytes in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::prelude::any::<u8>(),
+                // Mostly the bytes the causes look at, so front matter forms often.
+                proptest::sample::select(b"-:\r\n\t #name=\"'a\xEF\xBB\xBF\xCE\xA9".to_vec()),
+            ],
+            0..400,
+        )) {
+            let lines = bytes.split(|&b| b == b'\n').count() as u32;
+            for c in causes(&bytes) {
+                proptest::prop_assert!(c.line >= 1 && c.line <= lines && c.col >= 1);
+                let _ = caret_lines(&c, "");
+            }
+            let _ = declared_name(&bytes);
+        }
+    }
+
     #[test]
     fn the_caret_sits_under_the_column() {
         let c = &causes(b"---\nname:a\n---\n")[0];
