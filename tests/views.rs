@@ -192,6 +192,16 @@ fn file_shows_each_reading_of_one_file_and_where_unscanned_files_would_be_read()
     let ladder = &report.readings[1].definitions[0].ladder;
     assert!(ladder[0].source.ends_with(".github/agents/reviewer.md") && ladder[1].this, "{ladder:?}");
 
+    // A file reached through a symlink in a scanned folder is that file's reading.
+    std::fs::create_dir_all(root.join("project/shared")).unwrap();
+    std::fs::write(root.join("project/shared/linked.md"), "---\nname: linked\ndescription: x\n---\nB\n").unwrap();
+    std::os::unix::fs::symlink("../../shared/linked.md", root.join("project/.claude/agents/linked.md")).unwrap();
+    let cat = catalog(&root);
+    let linked = views::file::file(&cat, &FRAMEWORKS, &root.join("project/shared/linked.md"));
+    let ids: Vec<_> = linked.readings.iter().map(|r| (r.ecosystem, r.definitions.len())).collect();
+    assert_eq!(ids, vec![("toy-front", 1), ("toy-path", 1)]);
+    assert_eq!(linked.readings[0].location, "through .claude/agents/linked.md in project .claude/agents");
+
     let stray = views::file::file(&cat, &FRAMEWORKS, &root.join("project/docs/reviewer.md"));
     assert!(stray.readings.is_empty());
     let ids: Vec<_> = stray.would_read.iter().map(|w| w.ecosystem).collect();

@@ -78,21 +78,37 @@ pub struct WouldRead {
     pub label: String,
 }
 
-/// Whether two paths name the same file: equal once normalised, or once resolved.
-fn same(a: &Path, b: &Path) -> bool {
-    normalize(a) == normalize(b) || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+/// The file asked about, compared with every path of the catalog: equal once
+/// normalised, or (for a path with the same file name) once resolved through
+/// symlinks. Resolving only same-named paths keeps a large catalog cheap.
+struct Target {
+    path: PathBuf,
+    real: Option<PathBuf>,
+}
+
+impl Target {
+    fn is(&self, other: &Path) -> bool {
+        if other.as_os_str().is_empty() {
+            return false;
+        }
+        let other = normalize(other);
+        other == self.path
+            || (other.file_name() == self.path.file_name()
+                && self.real.as_ref().is_some_and(|r| std::fs::canonicalize(&other).is_ok_and(|o| o == *r)))
+    }
 }
 
 pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> FileReport {
     let path = normalize(path);
+    let target = Target { real: std::fs::canonicalize(&path).ok(), path: path.clone() };
     let roots = &catalog.roots;
     let mut readings = Vec::new();
     let mut would_read = Vec::new();
     for report in &catalog.reports {
         let Some(framework) = frameworks.iter().find(|f| f.id() == report.ecosystem) else { continue };
         let locations = framework.locations(roots);
-        let agents: Vec<_> = report.agents.iter().filter(|a| !a.source.is_compiled_in() && same(&a.source.path, &path)).collect();
-        let diags: Vec<_> = report.diagnostics.iter().filter(|d| same(&d.path, &path)).collect();
+        let agents: Vec<_> = report.agents.iter().filter(|a| !a.source.is_compiled_in() && target.is(&a.source.path)).collect();
+        let diags: Vec<_> = report.diagnostics.iter().filter(|d| target.is(&d.path)).collect();
         let covering = locations.iter().find(|l| super::places::covers(l, &path));
         if covering.is_none() && agents.is_empty() && diags.is_empty() {
             let ending = |s: &str| path.file_name().is_some_and(|n| n.to_string_lossy().to_lowercase().ends_with(&s.to_lowercase()));
@@ -142,7 +158,14 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
         readings.push(Reading {
             ecosystem: report.ecosystem,
             title: framework.title(),
-            location: covering.map(|l| l.label.clone()).unwrap_or_else(|| "reached from another definition".into()),
+            location: match covering {
+                Some(l) => l.label.clone(),
+                // Read through a symlink (or a reference) from a place the tool scans.
+                None => agents
+                    .first()
+                    .and_then(|a| locations.iter().find(|l| super::places::covers(l, &a.source.path)).map(|l| format!("through {} in {}", super::shown(&a.source.path, roots), l.label)))
+                    .unwrap_or_else(|| "reached from another definition".into()),
+            },
             definitions,
             diagnostics: notes,
             outcome,
