@@ -31,21 +31,34 @@ fn scan(cx: &LoadContext, id: &'static str, dirs: &[PathBuf], by_path: bool) -> 
                 report.diagnostics.push(Diagnostic::skipped(id, &*e.path, "no front matter").failing(source.key()));
                 continue;
             } else if text.contains("\r\n") && text.lines().any(|l| l.matches(": ").count() > 1) {
-                report.diagnostics.push(Diagnostic::error(id, DiagKind::Parse, &*e.path, "cannot parse the front matter").at(Some(3), Some(20)).failing(source.key()));
+                report.diagnostics.push(
+                    Diagnostic::error(id, DiagKind::Parse, &*e.path, "cannot parse the front matter")
+                        .at(Some(3), Some(20))
+                        .failing(source.key()),
+                );
                 continue;
             } else {
                 text.lines().find_map(|l| l.strip_prefix("name: ")).map(|n| n.trim().to_string())
             };
             let Some(name) = name else {
-                report.diagnostics.push(Diagnostic::skipped(id, &*e.path, "no `name` in the front matter").failing(source.key()));
+                report
+                    .diagnostics
+                    .push(Diagnostic::skipped(id, &*e.path, "no `name` in the front matter").failing(source.key()));
                 continue;
             };
             if !cx.roots.trusted {
                 report.agents.push(Agent::new(id, name, source, Status::Held, "the project is not trusted".into()));
                 continue;
             }
-            let shadowed = report.agents.iter().find(|a| a.name == name && a.status == Status::Wins).map(|a| a.source.key());
-            let mut agent = Agent::new(id, name, source, if shadowed.is_some() { Status::Shadowed } else { Status::Wins }, "first in folder order".into());
+            let shadowed =
+                report.agents.iter().find(|a| a.name == name && a.status == Status::Wins).map(|a| a.source.key());
+            let mut agent = Agent::new(
+                id,
+                name,
+                source,
+                if shadowed.is_some() { Status::Shadowed } else { Status::Wins },
+                "first in folder order".into(),
+            );
             agent.shadowed_by = shadowed;
             report.agents.push(agent);
         }
@@ -54,7 +67,15 @@ fn scan(cx: &LoadContext, id: &'static str, dirs: &[PathBuf], by_path: bool) -> 
 }
 
 fn places(roots: &Roots, dirs: &[&str]) -> Vec<Location> {
-    dirs.iter().map(|d| Location { scope: Scope::Project, dir: roots.project.join(d), depth: Some(0), suffixes: &[".md"], label: format!("project {d}") }).collect()
+    dirs.iter()
+        .map(|d| Location {
+            scope: Scope::Project,
+            dir: roots.project.join(d),
+            depth: Some(0),
+            suffixes: &[".md"],
+            label: format!("project {d}"),
+        })
+        .collect()
 }
 
 impl Framework for ByFrontMatter {
@@ -108,7 +129,8 @@ fn catalog(root: &Path) -> agentry::model::Catalog {
 }
 
 fn catalog_trusted(root: &Path, trusted: bool) -> agentry::model::Catalog {
-    let mut roots = Roots::new(root.join("project"), root.join("home"), root.join("home/.config"), Some(root.join("builtins")));
+    let mut roots =
+        Roots::new(root.join("project"), root.join("home"), root.join("home/.config"), Some(root.join("builtins")));
     roots.trusted = trusted;
     let opts = LoadOptions {
         roots,
@@ -142,7 +164,9 @@ fn why_names_every_near_miss_per_framework_and_the_winner_elsewhere() {
 
     let front = by("toy-front");
     assert!(!front.active);
-    let miss = |suffix: &str| front.near_misses.iter().find(|m| m.path.ends_with(suffix)).unwrap_or_else(|| panic!("{suffix}: {json:#}"));
+    let miss = |suffix: &str| {
+        front.near_misses.iter().find(|m| m.path.ends_with(suffix)).unwrap_or_else(|| panic!("{suffix}: {json:#}"))
+    };
     assert_eq!(miss(".claude/agents/ghost.md").kind, "skipped");
     assert!(miss(".claude/agents/ghost.md").reason.contains("no `name`"));
     let haunt = miss(".claude/agents/haunt.md");
@@ -187,7 +211,11 @@ fn file_shows_each_reading_of_one_file_and_where_unscanned_files_would_be_read()
     let cat = catalog(&root);
     let path = root.join("project/.claude/agents/reviewer.md");
     let report = views::file::file(&cat, &FRAMEWORKS, &path);
-    let names: Vec<_> = report.readings.iter().map(|r| (r.ecosystem, r.definitions[0].name.as_str(), r.definitions[0].status)).collect();
+    let names: Vec<_> = report
+        .readings
+        .iter()
+        .map(|r| (r.ecosystem, r.definitions[0].name.as_str(), r.definitions[0].status))
+        .collect();
     assert_eq!(names, vec![("toy-front", "code-reviewer", Status::Wins), ("toy-path", "reviewer", Status::Shadowed)]);
     let ladder = &report.readings[1].definitions[0].ladder;
     assert!(ladder[0].source.ends_with(".github/agents/reviewer.md") && ladder[1].this, "{ladder:?}");
@@ -263,15 +291,22 @@ fn check_formats_fail_on_and_baseline_through_the_binary() {
     assert_eq!(agentry(&root, &["check", "--fail-on", "new-shadow"]).0, 2);
     // A new shadow since the baseline fails the run.
     std::fs::create_dir_all(root.join("home/.agents/agents")).unwrap();
-    std::fs::write(root.join("home/.agents/agents/reviewer.md"), "---\nname: reviewer\ndescription: user\n---\nC\n").unwrap();
+    std::fs::write(root.join("home/.agents/agents/reviewer.md"), "---\nname: reviewer\ndescription: user\n---\nC\n")
+        .unwrap();
     assert_eq!(agentry(&root, &["check", "--fail-on", "new-shadow", "--baseline", base]).0, 1);
 
     // A broken file: an error, an annotation, a SARIF result with its line.
-    std::fs::write(root.join("project/.agents/agents/broken.md"), "---\nname: broken\ntools: [unclosed\n---\nx\n").unwrap();
+    std::fs::write(root.join("project/.agents/agents/broken.md"), "---\nname: broken\ntools: [unclosed\n---\nx\n")
+        .unwrap();
     let (code, out) = agentry(&root, &["check", "--format", "github"]);
     assert_eq!(code, 1);
     let annotation = out.lines().find(|l| l.contains("broken.md")).expect("annotation");
-    assert!(annotation.starts_with("::error file=") && annotation.contains(",line=4") && annotation.contains("title=agentry parse (openhands)::"), "{annotation}");
+    assert!(
+        annotation.starts_with("::error file=")
+            && annotation.contains(",line=4")
+            && annotation.contains("title=agentry parse (openhands)::"),
+        "{annotation}"
+    );
     let (code, out) = agentry(&root, &["check", "--format", "sarif"]);
     assert_eq!(code, 1);
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -283,17 +318,27 @@ fn check_formats_fail_on_and_baseline_through_the_binary() {
 
 #[test]
 fn why_and_file_through_the_binary() {
-    let root = workspace("why-cli", &[(".openhands/agents/sub/ghost.md", b"---\nname: ghost\ndescription: x\n---\nB\n"), (".agents/agents/haunt.md", b"---\r\nname: ghost\r\ndescription: Haunts: the halls\r\n---\r\nB\r\n")]);
+    let root = workspace(
+        "why-cli",
+        &[
+            (".openhands/agents/sub/ghost.md", b"---\nname: ghost\ndescription: x\n---\nB\n"),
+            (".agents/agents/haunt.md", b"---\r\nname: ghost\r\ndescription: Haunts: the halls\r\n---\r\nB\r\n"),
+        ],
+    );
     let (code, out) = agentry(&root, &["why", "ghost"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("ghost is not active in openhands (OpenHands):"), "{out}");
     assert!(out.contains("only the top level is read"), "{out}");
-    assert!(out.contains("   3 | description: Haunts: the halls") && out.contains("     |                    ^"), "{out}");
+    assert!(
+        out.contains("   3 | description: Haunts: the halls") && out.contains("     |                    ^"),
+        "{out}"
+    );
     let (code, out) = agentry(&root, &["why", "ghost", "--json"]);
     assert_eq!(code, 1);
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(doc["active"], false);
-    let (code, out) = agentry(&root, &["file", &root.join("project/.agents/agents/haunt.md").to_string_lossy(), "--json"]);
+    let (code, out) =
+        agentry(&root, &["file", &root.join("project/.agents/agents/haunt.md").to_string_lossy(), "--json"]);
     assert_eq!(code, 0, "{out}");
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(doc["file"]["readings"][0]["ecosystem"], "openhands");
@@ -304,13 +349,18 @@ fn why_and_file_through_the_binary() {
 #[test]
 fn the_pre_commit_hook_entry_gates_a_broken_definition() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let hooks: serde_yaml::Value = serde_yaml::from_str(&std::fs::read_to_string(manifest.join(".pre-commit-hooks.yaml")).unwrap()).unwrap();
+    let hooks: serde_yaml::Value =
+        serde_yaml::from_str(&std::fs::read_to_string(manifest.join(".pre-commit-hooks.yaml")).unwrap()).unwrap();
     let hook = &hooks[0];
     assert_eq!(hook["id"], "agentry-check");
     assert_eq!(hook["language"], "rust");
     assert_eq!(hook["pass_filenames"], false);
     let files = regex::Regex::new(hook["files"].as_str().unwrap()).unwrap();
-    assert!(files.is_match(".claude/agents/a.md") && files.is_match("sub/.agents/agents/x.md") && !files.is_match("src/main.rs"));
+    assert!(
+        files.is_match(".claude/agents/a.md")
+            && files.is_match("sub/.agents/agents/x.md")
+            && !files.is_match("src/main.rs")
+    );
     let entry: Vec<&str> = hook["entry"].as_str().unwrap().split_whitespace().collect();
     assert_eq!(entry[0], "agentry");
     let root = workspace("hook", &[(".agents/agents/good.md", b"---\nname: good\ndescription: x\n---\nA\n")]);
@@ -338,7 +388,9 @@ fn the_pre_commit_hook_entry_gates_a_broken_definition() {
 #[test]
 fn the_github_action_script_writes_sarif_and_annotations() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let action: serde_yaml::Value = serde_yaml::from_str(&std::fs::read_to_string(manifest.join("assets/github-action/action.yml")).unwrap()).unwrap();
+    let action: serde_yaml::Value =
+        serde_yaml::from_str(&std::fs::read_to_string(manifest.join("assets/github-action/action.yml")).unwrap())
+            .unwrap();
     assert_eq!(action["runs"]["using"], "composite");
     assert!(action["runs"]["steps"][0]["run"].as_str().unwrap().contains("run.sh"));
     let root = workspace("action", &[(".agents/agents/bad.md", b"---\nname: bad\ntools: [x\n---\n")]);
@@ -360,12 +412,15 @@ fn the_github_action_script_writes_sarif_and_annotations() {
     let out = run("sarif");
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(std::fs::read_to_string(&output).unwrap().contains("sarif-file=agentry.sarif"));
-    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root.join("project/agentry.sarif")).unwrap()).unwrap();
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("project/agentry.sarif")).unwrap()).unwrap();
     validate_sarif(&doc);
     assert!(doc["runs"][0]["results"].as_array().unwrap().iter().any(|r| r["ruleId"] == "parse"));
     let out = run("github");
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stdout).lines().any(|l| l.starts_with("::error file=.agents/agents/bad.md,line=")));
+    assert!(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .any(|l| l.starts_with("::error file=.agents/agents/bad.md,line=")));
     assert_eq!(run("nonsense").status.code(), Some(2));
 }
 

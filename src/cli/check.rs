@@ -47,10 +47,13 @@ fn line(f: &Finding) -> String {
 pub fn check(catalog: &Catalog, args: &CheckArgs, out: &mut dyn Write) -> Result<i32, Failure> {
     let baseline = match args.baseline {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| Failure::usage(format!("cannot read the baseline {}: {e}", path.display())))?;
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::usage(format!("cannot read the baseline {}: {e}", path.display())))?;
             Some(gate::baseline(&text).map_err(Failure::usage)?)
         }
-        None if args.fail_on.contains(&FailOn::NewShadow) => return Err(Failure::usage("--fail-on new-shadow needs --baseline FILE")),
+        None if args.fail_on.contains(&FailOn::NewShadow) => {
+            return Err(Failure::usage("--fail-on new-shadow needs --baseline FILE"))
+        }
         None => None,
     };
     let mut findings = gate::findings(catalog);
@@ -75,7 +78,13 @@ pub fn check(catalog: &Catalog, args: &CheckArgs, out: &mut dyn Write) -> Result
         }
         CheckFormat::Text => {
             // Every diagnostic (as before), and the other findings that fail.
-            for f in findings.iter().filter(|f| f.fails || matches!(f.class, gate::Class::Error | gate::Class::Warning | gate::Class::Skipped | gate::Class::Note)) {
+            for f in findings.iter().filter(|f| {
+                f.fails
+                    || matches!(
+                        f.class,
+                        gate::Class::Error | gate::Class::Warning | gate::Class::Skipped | gate::Class::Note
+                    )
+            }) {
                 writeln!(out, "{}", line(f)).map_err(io)?;
             }
             summary(catalog, &findings, out).map_err(io)?;
@@ -88,5 +97,10 @@ fn summary(catalog: &Catalog, findings: &[Finding], out: &mut dyn Write) -> io::
     let valid = catalog.agents().filter(|a| a.status != Status::Invalid).count();
     let count = |c: gate::Class| findings.iter().filter(|f| f.class == c).count();
     let failing = findings.iter().filter(|f| f.fails).count();
-    writeln!(out, "{valid} agents loaded, {} errors, {} warnings, {failing} failing the check", count(gate::Class::Error), count(gate::Class::Warning))
+    writeln!(
+        out,
+        "{valid} agents loaded, {} errors, {} warnings, {failing} failing the check",
+        count(gate::Class::Error),
+        count(gate::Class::Warning)
+    )
 }

@@ -10,7 +10,13 @@ use super::output::SCHEMA;
 use crate::frameworks::Framework;
 use crate::model::Catalog;
 
-pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path, json: bool, out: &mut dyn Write) -> io::Result<i32> {
+pub fn file(
+    catalog: &Catalog,
+    frameworks: &[&dyn Framework],
+    path: &Path,
+    json: bool,
+    out: &mut dyn Write,
+) -> io::Result<i32> {
     let report = crate::views::file::file(catalog, frameworks, path);
     let code = if report.readings.is_empty() { exit::FINDINGS } else { exit::OK };
     if json {

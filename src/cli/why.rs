@@ -6,11 +6,17 @@ use serde_json::json;
 
 use super::exit;
 use super::output::SCHEMA;
+use crate::frameworks::Framework;
 use crate::model::Catalog;
 use crate::views::why::why as explain;
-use crate::frameworks::Framework;
 
-pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str, json: bool, out: &mut dyn Write) -> io::Result<i32> {
+pub fn why(
+    catalog: &Catalog,
+    frameworks: &[&dyn Framework],
+    name: &str,
+    json: bool,
+    out: &mut dyn Write,
+) -> io::Result<i32> {
     let report = explain(catalog, frameworks, name);
     let code = if report.active { exit::OK } else { exit::FINDINGS };
     if json {
@@ -30,4 +36,3 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str, json: b
     }
     Ok(code)
 }
-

@@ -41,7 +41,12 @@ pub fn causes(bytes: &[u8]) -> Vec<ByteCause> {
     }
     if let Some(i) = lines.iter().position(|l| l.ends_with(b"\r")) {
         let col = char_col(&text(i), text(i).len());
-        push("crlf", i, col, "CRLF line endings (\\r\\n): the \\r stays in values of parsers that split on \\n only".into());
+        push(
+            "crlf",
+            i,
+            col,
+            "CRLF line endings (\\r\\n): the \\r stays in values of parsers that split on \\n only".into(),
+        );
     }
     let first = lines.first().map(|l| trim_end(strip_bom(l))).unwrap_or(b"");
     let fenced = first == b"---";
@@ -51,7 +56,12 @@ pub fn causes(bytes: &[u8]) -> Vec<ByteCause> {
         match lines.iter().skip(1).position(|l| matches!(trim_end(l), b"---" | b"...")) {
             Some(close) => (1, close + 1),
             None => {
-                push("unclosed-fence", 0, 0, "the front matter opened with `---` is never closed by a `---` line".into());
+                push(
+                    "unclosed-fence",
+                    0,
+                    0,
+                    "the front matter opened with `---` is never closed by a `---` line".into(),
+                );
                 (1, lines.len())
             }
         }
@@ -62,7 +72,12 @@ pub fn causes(bytes: &[u8]) -> Vec<ByteCause> {
         let line = text(i);
         let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
         if let Some(tab) = line[..indent].find('\t') {
-            push("tab-indent", i, char_col(&line, tab), "indented with a tab: YAML allows only spaces for indentation".into());
+            push(
+                "tab-indent",
+                i,
+                char_col(&line, tab),
+                "indented with a tab: YAML allows only spaces for indentation".into(),
+            );
         }
         let body = &line[indent..];
         if body.starts_with('#') || body.starts_with('-') {
@@ -72,16 +87,31 @@ pub fn causes(bytes: &[u8]) -> Vec<ByteCause> {
         let after = &body[colon + 1..];
         let at = indent + colon;
         if !after.is_empty() && !after.starts_with([' ', '\t']) && !after.starts_with("//") {
-            push("no-space-after-colon", i, char_col(&line, at + 1), "no space after the colon: YAML reads `key:value` as one plain string, not a key".into());
+            push(
+                "no-space-after-colon",
+                i,
+                char_col(&line, at + 1),
+                "no space after the colon: YAML reads `key:value` as one plain string, not a key".into(),
+            );
             continue;
         }
         let value = after.trim_start();
         let value_at = indent + colon + 1 + (after.len() - value.len());
         if !value.starts_with(['"', '\'', '[', '{', '|', '>', '&', '*', '!']) {
             if let Some(c) = value.find(": ") {
-                push("unquoted-colon", i, char_col(&line, value_at + c), "an unquoted `: ` inside the value: YAML reads a second mapping here (quote the value)".into());
+                push(
+                    "unquoted-colon",
+                    i,
+                    char_col(&line, value_at + c),
+                    "an unquoted `: ` inside the value: YAML reads a second mapping here (quote the value)".into(),
+                );
             } else if value.ends_with(':') {
-                push("unquoted-colon", i, char_col(&line, value_at + value.len() - 1), "the value ends with an unquoted `:`".into());
+                push(
+                    "unquoted-colon",
+                    i,
+                    char_col(&line, value_at + value.len() - 1),
+                    "the value ends with an unquoted `:`".into(),
+                );
             }
         }
         let key = body[..colon].trim();
@@ -89,8 +119,12 @@ pub fn causes(bytes: &[u8]) -> Vec<ByteCause> {
             let name = unquote(value);
             if let Some(bad) = name.find(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))) {
                 let c = name[bad..].chars().next().unwrap_or(' ');
-                push("name-character", i, char_col(&line, value_at + (value.len() - value.trim_start_matches(['"', '\'']).len()) + bad),
-                    format!("the name holds {c:?}: most tools allow only letters, digits, `-`, `_` and `.` in a name"));
+                push(
+                    "name-character",
+                    i,
+                    char_col(&line, value_at + (value.len() - value.trim_start_matches(['"', '\'']).len()) + bad),
+                    format!("the name holds {c:?}: most tools allow only letters, digits, `-`, `_` and `.` in a name"),
+                );
             }
         }
     }
@@ -200,7 +234,10 @@ mod tests {
     #[test]
     fn each_cause_is_found_at_its_byte() {
         assert_eq!(kinds(b"\xEF\xBB\xBF---\nname: a\n---\n"), vec![("bom", 1, 1)]);
-        assert_eq!(kinds(b"---\r\nname: a\r\ndescription: Haunts: halls\r\n---\r\n"), vec![("crlf", 1, 4), ("unquoted-colon", 3, 20)]);
+        assert_eq!(
+            kinds(b"---\r\nname: a\r\ndescription: Haunts: halls\r\n---\r\n"),
+            vec![("crlf", 1, 4), ("unquoted-colon", 3, 20)]
+        );
         assert_eq!(kinds(b"---\nname: a\ntools:\n\t- read\n---\n"), vec![("tab-indent", 4, 1)]);
         assert_eq!(kinds(b"---\nname:a\n---\n"), vec![("no-space-after-colon", 2, 6)]);
         assert_eq!(kinds(b"---\nname: a\nbody\n"), vec![("unclosed-fence", 1, 1)]);
@@ -210,7 +247,9 @@ mod tests {
 
     #[test]
     fn good_files_and_urls_raise_nothing() {
-        assert!(causes(b"---\nname: ghost\ndescription: \"a: b\"\nurl: https://x.y/z\n---\nBody: with colon\n").is_empty());
+        assert!(
+            causes(b"---\nname: ghost\ndescription: \"a: b\"\nurl: https://x.y/z\n---\nBody: with colon\n").is_empty()
+        );
         assert!(causes(b"").is_empty());
         assert!(causes(b"\xff\xfe\x00garbage\n\n").is_empty());
     }
@@ -252,6 +291,9 @@ mod tests {
         let c = &causes(long.as_bytes())[0];
         let [line, caret] = caret_lines(c, "");
         assert!(line.chars().count() < 140 && line.ends_with(":x"), "{line}");
-        assert_eq!(caret.find('^').map(|i| caret[..i].chars().count()), line.find(":x").map(|i| line[..i].chars().count()));
+        assert_eq!(
+            caret.find('^').map(|i| caret[..i].chars().count()),
+            line.find(":x").map(|i| line[..i].chars().count())
+        );
     }
 }

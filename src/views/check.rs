@@ -57,7 +57,11 @@ impl std::str::FromStr for FailOn {
             "shadowed" => FailOn::Class(Class::Shadowed),
             "undocumented" => FailOn::Class(Class::Undocumented),
             "new-shadow" => FailOn::NewShadow,
-            other => return Err(format!("unknown --fail-on `{other}` (error, warning, skipped, held, shadowed, undocumented, new-shadow)")),
+            other => {
+                return Err(format!(
+                    "unknown --fail-on `{other}` (error, warning, skipped, held, shadowed, undocumented, new-shadow)"
+                ))
+            }
         })
     }
 }
@@ -84,7 +88,8 @@ pub struct Finding {
 /// Every finding of `catalog`, diagnostics first, in the catalog's order.
 pub fn findings(catalog: &Catalog) -> Vec<Finding> {
     let project = &catalog.roots.project;
-    let rel = |p: &Path| p.strip_prefix(project).map(|r| r.display().to_string()).unwrap_or_else(|_| p.display().to_string());
+    let rel =
+        |p: &Path| p.strip_prefix(project).map(|r| r.display().to_string()).unwrap_or_else(|_| p.display().to_string());
     let mut out = Vec::new();
     for d in catalog.diagnostics() {
         let class = match (d.severity, d.kind) {
@@ -94,8 +99,20 @@ pub fn findings(catalog: &Catalog) -> Vec<Finding> {
             (Severity::Info, _) => Class::Note,
         };
         let path = (!d.path.as_os_str().is_empty()).then(|| d.path.clone());
-        let fingerprint = format!("{}|{}|{}|{}|{}", class.as_str(), d.ecosystem, d.kind.as_str(), rel(&d.path), d.message);
-        out.push(Finding { class, rule: d.kind.as_str(), level: d.severity, ecosystem: d.ecosystem, path, line: d.line, col: d.col, message: d.message.clone(), fingerprint, fails: false });
+        let fingerprint =
+            format!("{}|{}|{}|{}|{}", class.as_str(), d.ecosystem, d.kind.as_str(), rel(&d.path), d.message);
+        out.push(Finding {
+            class,
+            rule: d.kind.as_str(),
+            level: d.severity,
+            ecosystem: d.ecosystem,
+            path,
+            line: d.line,
+            col: d.col,
+            message: d.message.clone(),
+            fingerprint,
+            fails: false,
+        });
     }
     for a in catalog.agents() {
         let path = (!a.source.is_compiled_in()).then(|| a.source.path.to_path_buf());
@@ -103,16 +120,45 @@ pub fn findings(catalog: &Catalog) -> Vec<Finding> {
             Status::Held => (Class::Held, format!("`{}` ({}) is held: {}", a.name, a.source.key(), a.rule)),
             Status::Shadowed => (
                 Class::Shadowed,
-                format!("`{}` ({}) is shadowed by {}: {}", a.name, a.source.key(), a.shadowed_by.as_deref().unwrap_or("another definition"), a.rule),
+                format!(
+                    "`{}` ({}) is shadowed by {}: {}",
+                    a.name,
+                    a.source.key(),
+                    a.shadowed_by.as_deref().unwrap_or("another definition"),
+                    a.rule
+                ),
             ),
             Status::Wins if a.undocumented_order.is_some() => (
                 Class::Undocumented,
-                format!("`{}` ({}) wins by an order the tool does not promise: {}", a.name, a.source.key(), a.undocumented_order.as_deref().unwrap_or("")),
+                format!(
+                    "`{}` ({}) wins by an order the tool does not promise: {}",
+                    a.name,
+                    a.source.key(),
+                    a.undocumented_order.as_deref().unwrap_or("")
+                ),
             ),
             _ => continue,
         };
-        let fingerprint = format!("{}|{}|{}|{}|{}", class.as_str(), a.ecosystem, a.name, a.source.key(), a.shadowed_by.as_deref().unwrap_or(""));
-        out.push(Finding { class, rule: class.as_str(), level: Severity::Info, ecosystem: a.ecosystem, path, line: None, col: None, message, fingerprint, fails: false });
+        let fingerprint = format!(
+            "{}|{}|{}|{}|{}",
+            class.as_str(),
+            a.ecosystem,
+            a.name,
+            a.source.key(),
+            a.shadowed_by.as_deref().unwrap_or("")
+        );
+        out.push(Finding {
+            class,
+            rule: class.as_str(),
+            level: Severity::Info,
+            ecosystem: a.ecosystem,
+            path,
+            line: None,
+            col: None,
+            message,
+            fingerprint,
+            fails: false,
+        });
     }
     out
 }
@@ -144,7 +190,10 @@ pub fn gate(findings: &mut [Finding], fail_on: &[FailOn], baseline: Option<&BTre
 /// The fingerprints of a saved `check --format json`.
 pub fn baseline(text: &str) -> Result<BTreeSet<String>, String> {
     let doc: Value = serde_json::from_str(text).map_err(|e| format!("the baseline is not JSON: {e}"))?;
-    let findings = doc.get("findings").and_then(Value::as_array).ok_or("the baseline has no `findings` (save it with `agentry check --format json`)")?;
+    let findings = doc
+        .get("findings")
+        .and_then(Value::as_array)
+        .ok_or("the baseline has no `findings` (save it with `agentry check --format json`)")?;
     Ok(findings.iter().filter_map(|f| f.get("fingerprint").and_then(Value::as_str)).map(str::to_string).collect())
 }
 
@@ -185,10 +234,8 @@ pub fn sarif(findings: &[Finding], project: &Path) -> Value {
             rules.push(f.rule);
         }
     }
-    let rule_objects: Vec<Value> = rules
-        .iter()
-        .map(|r| json!({ "id": r, "name": r, "shortDescription": { "text": rule_text(r) } }))
-        .collect();
+    let rule_objects: Vec<Value> =
+        rules.iter().map(|r| json!({ "id": r, "name": r, "shortDescription": { "text": rule_text(r) } })).collect();
     let results: Vec<Value> = findings
         .iter()
         .map(|f| {
@@ -292,12 +339,24 @@ mod tests {
     use super::*;
 
     fn finding(class: Class, level: Severity, fp: &str) -> Finding {
-        Finding { class, rule: class.as_str(), level, ecosystem: "toy", path: Some("/p/a.md".into()), line: Some(3), col: Some(2), message: "a, b: 100%\nnext".into(), fingerprint: fp.into(), fails: false }
+        Finding {
+            class,
+            rule: class.as_str(),
+            level,
+            ecosystem: "toy",
+            path: Some("/p/a.md".into()),
+            line: Some(3),
+            col: Some(2),
+            message: "a, b: 100%\nnext".into(),
+            fingerprint: fp.into(),
+            fails: false,
+        }
     }
 
     #[test]
     fn the_gate_fails_on_errors_and_the_chosen_classes_minus_the_baseline() {
-        let mut fs = vec![finding(Class::Warning, Severity::Warning, "w"), finding(Class::Shadowed, Severity::Info, "s")];
+        let mut fs =
+            vec![finding(Class::Warning, Severity::Warning, "w"), finding(Class::Shadowed, Severity::Info, "s")];
         assert!(!gate(&mut fs, &[], None));
         assert!(gate(&mut fs, &[FailOn::Class(Class::Warning)], None));
         assert!(gate(&mut fs, &["new-shadow".parse().unwrap()], None));
@@ -311,7 +370,10 @@ mod tests {
     #[test]
     fn annotations_escape_what_github_requires() {
         let f = finding(Class::Error, Severity::Error, "e");
-        assert_eq!(github(&f, Some("d,1/a:b.md")), "::error file=d%2C1/a%3Ab.md,line=3,col=2,title=agentry error (toy)::a, b: 100%25%0Anext");
+        assert_eq!(
+            github(&f, Some("d,1/a:b.md")),
+            "::error file=d%2C1/a%3Ab.md,line=3,col=2,title=agentry error (toy)::a, b: 100%25%0Anext"
+        );
     }
 
     #[test]

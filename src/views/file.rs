@@ -107,13 +107,21 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
     for report in &catalog.reports {
         let Some(framework) = frameworks.iter().find(|f| f.id() == report.ecosystem) else { continue };
         let locations = framework.locations(roots);
-        let agents: Vec<_> = report.agents.iter().filter(|a| !a.source.is_compiled_in() && target.is(&a.source.path)).collect();
+        let agents: Vec<_> =
+            report.agents.iter().filter(|a| !a.source.is_compiled_in() && target.is(&a.source.path)).collect();
         let diags: Vec<_> = report.diagnostics.iter().filter(|d| target.is(&d.path)).collect();
         let covering = locations.iter().find(|l| super::places::covers(l, &path));
         if covering.is_none() && agents.is_empty() && diags.is_empty() {
-            let ending = |s: &str| path.file_name().is_some_and(|n| n.to_string_lossy().to_lowercase().ends_with(&s.to_lowercase()));
+            let ending = |s: &str| {
+                path.file_name().is_some_and(|n| n.to_string_lossy().to_lowercase().ends_with(&s.to_lowercase()))
+            };
             for l in locations.iter().filter(|l| l.suffixes.is_empty() || l.suffixes.iter().any(|s| ending(s))) {
-                would_read.push(WouldRead { ecosystem: report.ecosystem, title: framework.title(), dir: l.dir.clone(), label: l.label.clone() });
+                would_read.push(WouldRead {
+                    ecosystem: report.ecosystem,
+                    title: framework.title(),
+                    dir: l.dir.clone(),
+                    label: l.label.clone(),
+                });
             }
             continue;
         }
@@ -133,7 +141,8 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
                     .map(|attr| {
                         let on_line = diags.iter().find(|d| d.line == Some(attr.line) && d.severity != Severity::Info);
                         let read = a.fields.iter().any(|f| {
-                            f.key == *attr.key || f.origin.sites.iter().any(|s| *s.source == *key && s.line == Some(attr.line))
+                            f.key == *attr.key
+                                || f.origin.sites.iter().any(|s| *s.source == *key && s.line == Some(attr.line))
                         });
                         let (verdict, note) = match on_line {
                             Some(d) if d.severity == Severity::Error => ("rejected", Some(d.message.clone())),
@@ -144,10 +153,21 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
                         KeyReading { key: attr.key.to_string(), line: attr.line, verdict, note }
                     })
                     .collect();
-                Definition { name: a.name.clone(), source: key, status: a.status, rule: a.rule.clone(), shadowed_by: a.shadowed_by.clone(), ladder, keys }
+                Definition {
+                    name: a.name.clone(),
+                    source: key,
+                    status: a.status,
+                    rule: a.rule.clone(),
+                    shadowed_by: a.shadowed_by.clone(),
+                    ladder,
+                    keys,
+                }
             })
             .collect::<Vec<_>>();
-        let notes: Vec<Note> = diags.iter().map(|d| Note { severity: d.severity, kind: d.kind.as_str(), line: d.line, message: d.message.clone() }).collect();
+        let notes: Vec<Note> = diags
+            .iter()
+            .map(|d| Note { severity: d.severity, kind: d.kind.as_str(), line: d.line, message: d.message.clone() })
+            .collect();
         let outcome = if let Some(a) = agents.first() {
             format!("{} as `{}`", a.status.word(), a.name)
         } else if let Some(d) = diags.first() {
@@ -163,7 +183,12 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
                 // Read through a symlink (or a reference) from a place the tool scans.
                 None => agents
                     .first()
-                    .and_then(|a| locations.iter().find(|l| super::places::covers(l, &a.source.path)).map(|l| format!("through {} in {}", super::shown(&a.source.path, roots), l.label)))
+                    .and_then(|a| {
+                        locations
+                            .iter()
+                            .find(|l| super::places::covers(l, &a.source.path))
+                            .map(|l| format!("through {} in {}", super::shown(&a.source.path, roots), l.label))
+                    })
                     .unwrap_or_else(|| "reached from another definition".into()),
             },
             definitions,
@@ -194,7 +219,13 @@ pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
                 out.push(format!("      shadowed by {}", s(w)));
             }
             if d.ladder.len() > 1 {
-                let rungs: Vec<String> = d.ladder.iter().map(|r| format!("[{}] {}{}", r.status.word(), s(&r.source), if r.this { " (this file)" } else { "" })).collect();
+                let rungs: Vec<String> = d
+                    .ladder
+                    .iter()
+                    .map(|r| {
+                        format!("[{}] {}{}", r.status.word(), s(&r.source), if r.this { " (this file)" } else { "" })
+                    })
+                    .collect();
                 out.push(format!("      ladder: {}", rungs.join(" > ")));
             }
             for k in &d.keys {
@@ -208,7 +239,7 @@ pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
         }
     }
     if report.readings.is_empty() {
-        out.push(format!("  no tool agentry knows scans this path"));
+        out.push("  no tool agentry knows scans this path".to_string());
         for w in &report.would_read {
             out.push(format!("  {} would read it in {} ({})", w.ecosystem, s(&shown(&w.dir, roots)), s(&w.label)));
         }

@@ -42,7 +42,9 @@ impl Miss {
     /// The rule in words.
     pub fn rule(&self) -> String {
         match self {
-            Miss::TooDeep { location, depth: 0 } => format!("in a subfolder of {location}, where only the top level is read"),
+            Miss::TooDeep { location, depth: 0 } => {
+                format!("in a subfolder of {location}, where only the top level is read")
+            }
             Miss::TooDeep { location, depth } => format!("deeper than {location} is read ({depth} subfolder levels)"),
             Miss::WrongExtension { location, suffixes } => {
                 format!("in {location}, but only files ending {} are read there", suffixes.join(", "))
@@ -71,7 +73,10 @@ pub fn miss(locations: &[Location], roots: &Roots, path: &Path) -> Miss {
             if loc.depth.is_some_and(|d| depth > d as usize) {
                 return Miss::TooDeep { location: loc.label.clone(), depth: loc.depth.unwrap_or(0) };
             } else if !suffix_ok(loc, &path) {
-                return Miss::WrongExtension { location: loc.label.clone(), suffixes: loc.suffixes.iter().map(|s| s.to_string()).collect() };
+                return Miss::WrongExtension {
+                    location: loc.label.clone(),
+                    suffixes: loc.suffixes.iter().map(|s| s.to_string()).collect(),
+                };
             }
         }
     }

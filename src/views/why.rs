@@ -11,9 +11,9 @@ use serde::Serialize;
 
 use super::bytes::{self, ByteCause};
 use super::places::{self, Miss};
+use super::shown;
 use super::walk;
 use crate::frameworks::{Framework, Location};
-use super::shown;
 use crate::model::{Agent, Catalog, Diagnostic, Roots, Status};
 use crate::text::sanitize;
 
@@ -120,19 +120,29 @@ fn causes_of(path: &Path) -> Vec<ByteCause> {
 }
 
 fn source_view(a: &Agent) -> SourceView {
-    SourceView { status: a.status, source: a.source.key(), path: a.source.path.to_path_buf(), shadowed_by: a.shadowed_by.clone(), rule: a.rule.clone() }
+    SourceView {
+        status: a.status,
+        source: a.source.key(),
+        path: a.source.path.to_path_buf(),
+        shadowed_by: a.shadowed_by.clone(),
+        rule: a.rule.clone(),
+    }
 }
 
 /// Explains `name` across `frameworks` (those the catalog was loaded with).
 pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyReport {
     let roots = &catalog.roots;
-    let all_locations: Vec<(&dyn Framework, Vec<Location>)> = frameworks.iter().map(|f| (*f, f.locations(roots))).collect();
+    let all_locations: Vec<(&dyn Framework, Vec<Location>)> =
+        frameworks.iter().map(|f| (*f, f.locations(roots))).collect();
     let named_files = walk::files_named_like(roots, all_locations.iter().flat_map(|(_, l)| l.iter()), name);
     let mut reports = Vec::new();
     let mut close_to_some = BTreeSet::new();
     for report in &catalog.reports {
-        let Some((framework, locations)) = all_locations.iter().find(|(f, _)| f.id() == report.ecosystem) else { continue };
-        let sources: Vec<SourceView> = report.agents.iter().filter(|a| a.name == name && !a.status.is_unloaded()).map(source_view).collect();
+        let Some((framework, locations)) = all_locations.iter().find(|(f, _)| f.id() == report.ecosystem) else {
+            continue;
+        };
+        let sources: Vec<SourceView> =
+            report.agents.iter().filter(|a| a.name == name && !a.status.is_unloaded()).map(source_view).collect();
         let active = sources.iter().any(|s| s.status.is_active());
         let mut fw = FrameworkWhy {
             ecosystem: report.ecosystem,
@@ -151,7 +161,10 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
                 if !unloaded || !(places::fold(&a.name) == places::fold(name) || would_define(&a.source.path, name)) {
                     continue;
                 }
-                let diag = report.diagnostics.iter().find(|d| d.source.as_deref().is_some_and(|k| a.source.key_is(k)) || d.path == *a.source.path);
+                let diag = report
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.source.as_deref().is_some_and(|k| a.source.key_is(k)) || d.path == *a.source.path);
                 fw.near_misses.push(from_catalog(&a.source.path, a.status, Some(a.source.key()), diag, &a.rule));
                 seen.insert(a.source.path.to_path_buf());
             }
@@ -175,7 +188,11 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
                         path: path.clone(),
                         kind: "unreported",
                         source: None,
-                        reason: format!("in {}, but {} did not read it as an agent (nothing reported about it)", loc.label, framework.title()),
+                        reason: format!(
+                            "in {}, but {} did not read it as an agent (nothing reported about it)",
+                            loc.label,
+                            framework.title()
+                        ),
                         line: None,
                         miss: None,
                         causes: causes_of(path),
@@ -185,7 +202,9 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
                 let miss = places::miss(locations, roots, path);
                 // A file another tool reads where it is is that tool's file, not one
                 // misplaced for this tool (unless it sits in this tool's own folder).
-                let others = all_locations.iter().any(|(f, ls)| f.id() != report.ecosystem && ls.iter().any(|l| places::covers(l, path)));
+                let others = all_locations
+                    .iter()
+                    .any(|(f, ls)| f.id() != report.ecosystem && ls.iter().any(|l| places::covers(l, path)));
                 let near = match &miss {
                     Miss::WrongFolder => false,
                     Miss::OutsideWalk { .. } => !others,
@@ -193,20 +212,36 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
                 };
                 if near {
                     close_to_some.insert(path.clone());
-                    fw.near_misses.push(NearMiss { path: path.clone(), kind: "unscanned", source: None, reason: miss.rule(), line: None, miss: Some(miss), causes: Vec::new() });
+                    fw.near_misses.push(NearMiss {
+                        path: path.clone(),
+                        kind: "unscanned",
+                        source: None,
+                        reason: miss.rule(),
+                        line: None,
+                        miss: Some(miss),
+                        causes: Vec::new(),
+                    });
                 }
             }
             // Each near name once: its winner (or held definition), not its shadowed copies.
             for a in report.agents.iter().filter(|a| matches!(a.status, Status::Wins | Status::Held)) {
                 if let Some((difference, distance)) = places::difference(name, &a.name) {
                     if !fw.similar.iter().any(|s| s.source == a.source.key() && s.name == a.name) {
-                        fw.similar.push(Similar { name: a.name.clone(), status: a.status, source: a.source.key(), difference, distance });
+                        fw.similar.push(Similar {
+                            name: a.name.clone(),
+                            status: a.status,
+                            source: a.source.key(),
+                            difference,
+                            distance,
+                        });
                     }
                 }
             }
         }
         for path in &named_files {
-            if report.agents.iter().any(|a| *a.source.path == **path) || report.diagnostics.iter().any(|d| d.path == *path) {
+            if report.agents.iter().any(|a| *a.source.path == **path)
+                || report.diagnostics.iter().any(|d| d.path == *path)
+            {
                 close_to_some.insert(path.clone());
             }
         }
@@ -214,13 +249,21 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
     }
     let unscanned = named_files
         .iter()
-        .filter(|p| !close_to_some.contains(*p) && !all_locations.iter().any(|(_, ls)| ls.iter().any(|l| places::covers(l, p))))
+        .filter(|p| {
+            !close_to_some.contains(*p) && !all_locations.iter().any(|(_, ls)| ls.iter().any(|l| places::covers(l, p)))
+        })
         .map(|p| Unscanned { path: p.clone(), reason: "no tool agentry knows scans this folder".into() })
         .collect();
     WhyReport { name: name.to_string(), active: reports.iter().any(|f| f.active), frameworks: reports, unscanned }
 }
 
-fn from_catalog(path: &Path, status: Status, source: Option<String>, diag: Option<&Diagnostic>, rule: &str) -> NearMiss {
+fn from_catalog(
+    path: &Path,
+    status: Status,
+    source: Option<String>,
+    diag: Option<&Diagnostic>,
+    rule: &str,
+) -> NearMiss {
     let kind = match status {
         Status::Held => "held",
         Status::Skipped => "skipped",
@@ -240,7 +283,6 @@ fn from_catalog(path: &Path, status: Status, source: Option<String>, diag: Optio
 /// explorer's overlay shows it.
 pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let catalog = roots;
     let name = sanitize::line(&report.name);
     let mut blank = false;
     for f in report.frameworks.iter().filter(|f| !f.sources.is_empty()) {
@@ -251,7 +293,7 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
             if let Some(w) = &s.shadowed_by {
                 head.push_str(&format!(" → {}", sanitize::line(w)));
             }
-            out.push(format!("{head}"));
+            out.push(head);
             out.push(format!("{:12} {}", "", sanitize::line(&s.rule)));
         }
         blank = true;
@@ -268,7 +310,7 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
         blank = true;
         out.push(format!("{name} is not active in {} ({}):", f.ecosystem, f.title));
         for m in &f.near_misses {
-            let mut at = shown(&m.path, catalog);
+            let mut at = shown(&m.path, roots);
             if let Some(l) = m.line {
                 at.push_str(&format!(":{l}"));
             }
@@ -284,7 +326,12 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
         if f.near_misses.iter().any(|m| m.kind == "unscanned") {
             out.push(format!("  {} looks in:", f.title));
             for p in &f.looks_in {
-                out.push(format!("  {:10} {:<28} {}", "", sanitize::line(&shown(&p.dir, catalog)), sanitize::line(&p.label)));
+                out.push(format!(
+                    "  {:10} {:<28} {}",
+                    "",
+                    sanitize::line(&shown(&p.dir, roots)),
+                    sanitize::line(&p.label)
+                ));
             }
         }
         for s in &f.similar {
@@ -309,7 +356,11 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
         out.push(format!("{name} is not active in {}: no file, near miss or near name", quiet.join(", ")));
     }
     for u in &report.unscanned {
-        out.push(format!("named like {name}, read by no tool: {} ({})", sanitize::line(&shown(&u.path, catalog)), u.reason));
+        out.push(format!(
+            "named like {name}, read by no tool: {} ({})",
+            sanitize::line(&shown(&u.path, roots)),
+            u.reason
+        ));
     }
     out
 }

@@ -22,6 +22,7 @@ pub fn render(frame: &mut Frame, area: Rect, report: &ReportOverlay, theme: &The
     let inner = outer.inner(popup);
     frame.render_widget(outer, popup);
     let start = report.scroll.min(report.lines.len().saturating_sub(inner.height as usize));
-    let lines: Vec<Line> = report.lines.iter().skip(start).take(inner.height as usize).map(|l| Line::from(safe(l, theme.text))).collect();
+    let lines: Vec<Line> =
+        report.lines.iter().skip(start).take(inner.height as usize).map(|l| Line::from(safe(l, theme.text))).collect();
     frame.render_widget(Paragraph::new(lines), inner);
 }
