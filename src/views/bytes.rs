@@ -22,7 +22,19 @@ pub struct ByteCause {
 /// The most a view reads of one file to explain it.
 pub const MAX_BYTES: usize = 1 << 20;
 
-/// Every cause found in `bytes`, in line order; at most one of each kind per line.
+/// [`causes`] for a file at `path`: TOML and JSON files get the encoding causes
+/// only (a BOM, CRLF), since their syntax is not YAML's.
+pub fn causes_in(path: &std::path::Path, bytes: &[u8]) -> Vec<ByteCause> {
+    let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let mut found = causes(bytes);
+    if matches!(ext.as_str(), "toml" | "json" | "jsonc") {
+        found.retain(|c| matches!(c.kind, "bom" | "crlf"));
+    }
+    found
+}
+
+/// Every cause found in `bytes` read as YAML or Markdown front matter, in line order;
+/// at most one of each kind per line.
 pub fn causes(bytes: &[u8]) -> Vec<ByteCause> {
     let bytes = &bytes[..bytes.len().min(MAX_BYTES)];
     let mut out = Vec::new();
@@ -139,7 +151,12 @@ pub fn declared_name(bytes: &[u8]) -> Option<String> {
         let raw = if i == 0 { strip_bom(raw) } else { raw };
         let line = String::from_utf8_lossy(raw);
         let line = line.trim_end_matches(['\r', '\n']);
-        let Some(rest) = line.strip_prefix("name") else { continue };
+        // Top level, or one mapping down (`agent:` / `[agents.x]` layouts indent it).
+        let body = line.trim_start_matches(' ');
+        if line.len() - body.len() > 4 {
+            continue;
+        }
+        let Some(rest) = body.strip_prefix("name") else { continue };
         let rest = rest.trim_start_matches([' ', '\t']);
         let Some(value) = rest.strip_prefix(':').or_else(|| rest.strip_prefix('=')) else { continue };
         let value = unquote(value.trim());
@@ -255,10 +272,19 @@ mod tests {
     }
 
     #[test]
+    fn toml_files_get_only_the_encoding_causes() {
+        let text = b"\xEF\xBB\xBFname = \"a\"\r\n\tdescription = \"x: y\"\r\n";
+        let kinds: Vec<_> = causes_in(std::path::Path::new("r.toml"), text).into_iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, vec!["bom", "crlf"]);
+        assert!(causes_in(std::path::Path::new("r.md"), text).iter().any(|c| c.kind == "tab-indent"));
+    }
+
+    #[test]
     fn the_declared_name_survives_broken_bytes() {
         assert_eq!(declared_name(b"\xEF\xBB\xBF---\r\nname: ghost\r\n"), Some("ghost".into()));
         assert_eq!(declared_name(b"name = \"ghost\"\n"), Some("ghost".into()));
-        assert_eq!(declared_name(b"---\nnames: x\n  name: y\n"), None);
+        assert_eq!(declared_name(b"agent:\n  name: ghost\n"), Some("ghost".into()));
+        assert_eq!(declared_name(b"---\nnames: x\n        name: y\n"), None);
     }
 
     proptest::proptest! {

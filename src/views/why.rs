@@ -116,7 +116,7 @@ fn read(path: &Path) -> Option<Vec<u8>> {
 }
 
 fn causes_of(path: &Path) -> Vec<ByteCause> {
-    read(path).map(|b| bytes::causes(&b)).unwrap_or_default()
+    read(path).map(|b| bytes::causes_in(path, &b)).unwrap_or_default()
 }
 
 fn source_view(a: &Agent) -> SourceView {
