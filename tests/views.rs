@@ -438,3 +438,17 @@ fn held_definitions_are_near_misses_without_byte_causes_and_can_fail_the_gate() 
     assert!(!views::check::gate(&mut findings, &[], None));
     assert!(views::check::gate(&mut findings, &["held".parse().unwrap()], None));
 }
+
+#[test]
+fn why_looks_in_the_user_folders_the_frameworks_declare() {
+    let root = workspace("why-home", &[]);
+    let deep = root.join("home/.agents/agents/team/ghost.md");
+    std::fs::create_dir_all(deep.parent().unwrap()).unwrap();
+    std::fs::write(&deep, "---\nname: ghost\ndescription: x\n---\nB\n").unwrap();
+    let report = views::why::why(&catalog(&root), &FRAMEWORKS, "ghost");
+    let oh = report.frameworks.iter().find(|f| f.ecosystem == "openhands").unwrap();
+    let miss = oh.near_misses.iter().find(|m| m.path == deep).expect("the user file one folder too deep");
+    assert!(miss.reason.contains("only the top level is read"), "{}", miss.reason);
+    let lines = views::why::lines(&report, &catalog(&root).roots);
+    assert!(lines.iter().any(|l| l.contains("~/.agents/agents/team/ghost.md")), "{lines:#?}");
+}

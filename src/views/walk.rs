@@ -15,7 +15,7 @@ const MAX_ENTRIES: usize = 50_000;
 const PRUNED: &[&str] = &[".git", "node_modules", "target", ".venv", "venv", "__pycache__", ".cache"];
 
 /// Files whose stem equals `name` once case and separators are folded, below the
-/// project and below the first folder under home of each user-side location.
+/// project and below the parent folder of each place outside it (under home).
 pub fn files_named_like<'a>(roots: &Roots, locations: impl Iterator<Item = &'a Location>, name: &str) -> Vec<PathBuf> {
     let want = fold(name);
     let project = normalize(&roots.project);
@@ -26,10 +26,11 @@ pub fn files_named_like<'a>(roots: &Roots, locations: impl Iterator<Item = &'a L
         if dir.starts_with(&project) {
             continue;
         }
-        // `~/.claude/agents` is searched from `~/.claude`; other places from themselves.
-        let top = match dir.strip_prefix(&home).ok().and_then(|r| r.components().next()) {
-            Some(first) => home.join(first),
-            None => dir,
+        // `~/.claude/agents` is searched from `~/.claude` (a sibling folder is a near
+        // miss), never from home itself; other places from themselves.
+        let top = match dir.parent() {
+            Some(parent) if dir.starts_with(&home) && parent != home => parent.to_path_buf(),
+            _ => dir,
         };
         if !tops.iter().any(|t| top.starts_with(t)) {
             tops.retain(|t| !t.starts_with(&top));
