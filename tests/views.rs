@@ -452,3 +452,49 @@ fn why_looks_in_the_user_folders_the_frameworks_declare() {
     let lines = views::why::lines(&report, &catalog(&root).roots);
     assert!(lines.iter().any(|l| l.contains("~/.agents/agents/team/ghost.md")), "{lines:#?}");
 }
+
+/// Every case of the hostile corpus (`tests/bad_inputs/`), read by the real readers:
+/// `why`, `file` and `check` never fail on it, their SARIF stays valid, and each bad
+/// file that failed to load is a near miss of its own name.
+#[test]
+fn the_views_survive_the_hostile_corpus() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_inputs");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&corpus).unwrap().map(|e| e.unwrap().path()).collect();
+    cases.sort();
+    let builtins = support::empty_dir();
+    let mut checked = 0;
+    for case in cases {
+        let mut roots = Roots::new(case.clone(), builtins.join("home"), builtins.join("home/.config"), Some(builtins.clone()));
+        roots.cwd = case.clone();
+        let opts = LoadOptions {
+            roots,
+            ecosystems: Vec::new(),
+            render: RenderMode::Export,
+            env: Default::default(),
+            options: Default::default(),
+            texts: TextForm::Held,
+        };
+        let cat = agentry::load::load(&opts, &agentry::discover::FileCache::for_one_load(), 1);
+        let all = agentry::frameworks::all();
+        for name in ["bad", "good", "Bad", "nothing-like-it"] {
+            let report = views::why::why(&cat, &all, name);
+            let _ = views::why::lines(&report, &cat.roots);
+            serde_json::to_string(&report).unwrap();
+        }
+        let bad = views::why::why(&cat, &all, "bad");
+        let failed: Vec<_> = cat.diagnostics().filter(|d| d.source.is_some() && d.path.file_stem().is_some_and(|s| s == "bad")).collect();
+        checked += failed.len();
+        for d in &failed {
+            let f = bad.frameworks.iter().find(|f| f.ecosystem == d.ecosystem).unwrap();
+            assert!(f.active || f.near_misses.iter().any(|m| m.path == d.path), "{}: {} not a near miss", case.display(), d.path.display());
+        }
+        for d in cat.diagnostics() {
+            let report = views::file::file(&cat, &all, &d.path);
+            let _ = views::file::lines(&report, &cat.roots);
+        }
+        let mut findings = views::check::findings(&cat);
+        views::check::gate(&mut findings, &[], None);
+        validate_sarif(&views::check::sarif(&findings, &cat.roots.project));
+    }
+    assert!(checked >= 10, "only {checked} failed bad files in the corpus");
+}
