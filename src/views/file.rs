@@ -140,10 +140,12 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
                     .iter()
                     .map(|attr| {
                         let on_line = diags.iter().find(|d| d.line == Some(attr.line) && d.severity != Severity::Info);
+                        // A key is read when a field comes from it, or when it is the
+                        // name the definition was loaded under.
                         let read = a.fields.iter().any(|f| {
                             f.key == *attr.key
                                 || f.origin.sites.iter().any(|s| *s.source == *key && s.line == Some(attr.line))
-                        });
+                        }) || attr.value.to_json().as_str() == Some(a.name.as_str());
                         let (verdict, note) = match on_line {
                             Some(d) if d.severity == Severity::Error => ("rejected", Some(d.message.clone())),
                             Some(d) => ("warned", Some(d.message.clone())),
@@ -188,6 +190,10 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
                             .iter()
                             .find(|l| super::places::covers(l, &a.source.path))
                             .map(|l| format!("through {} in {}", super::shown(&a.source.path, roots), l.label))
+                    })
+                    .or_else(|| {
+                        // A folder the tool found at load time (installed built-ins).
+                        report.searched.iter().find(|d| path.starts_with(&d.path)).map(|d| d.role.clone())
                     })
                     .unwrap_or_else(|| "reached from another definition".into()),
             },
