@@ -182,6 +182,8 @@ fn why_names_every_near_miss_per_framework_and_the_winner_elsewhere() {
     assert_eq!(sub.kind, "unscanned");
     assert!(sub.reason.contains("only the top level is read"), "{}", sub.reason);
     assert!(oh.similar.iter().any(|s| s.name == "Ghost" && s.difference == "case"), "{json:#}");
+    let lines = views::why::lines(&report, &cat.roots);
+    assert!(lines.iter().any(|l| l.trim() == "how OpenHands finds an agent: by exact name (case-sensitive)"), "{lines:#?}");
     // The OpenHands file is not a misplaced file for the toys: they do not read it.
     assert!(!front.near_misses.iter().any(|m| m.path.to_string_lossy().contains(".openhands")));
 }

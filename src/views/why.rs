@@ -37,6 +37,8 @@ pub struct FrameworkWhy {
     pub sources: Vec<SourceView>,
     pub near_misses: Vec<NearMiss>,
     pub similar: Vec<Similar>,
+    /// How the tool matches a name asked for ([`Framework::name_matching`]).
+    pub name_matching: &'static str,
     /// Where the tool looks, in its order.
     pub looks_in: Vec<Place>,
 }
@@ -151,6 +153,7 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
             sources,
             near_misses: Vec::new(),
             similar: Vec::new(),
+            name_matching: framework.name_matching(),
             looks_in: locations.iter().map(|l| Place { dir: l.dir.clone(), label: l.label.clone() }).collect(),
         };
         let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
@@ -347,6 +350,9 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
                 s.status.word(),
                 sanitize::line(&s.source)
             ));
+        }
+        if !f.similar.is_empty() {
+            out.push(format!("  {:10} how {} finds an agent: {}", "", f.title, f.name_matching));
         }
     }
     if !quiet.is_empty() {

@@ -57,6 +57,10 @@ impl Framework for Tsugite {
 
     /// `iter_agent_search_paths` from the project (config `agent_paths` entries are
     /// read from a file, so they are not listed here), `*.md` directly in each folder.
+    fn name_matching(&self) -> &'static str {
+        "by the file `NAME.md`, as the file system compares names (case-sensitive on Linux)"
+    }
+
     fn locations(&self, roots: &Roots) -> Vec<crate::frameworks::Location> {
         let at = |scope, dir: PathBuf, label: &str| crate::frameworks::Location { scope, dir, depth: Some(0), suffixes: &[".md"], label: label.into() };
         let p = &roots.project;
