@@ -22,3 +22,4 @@ pub mod text;
 #[cfg(feature = "tui")]
 pub mod tui;
 pub mod yaml;
+pub mod views;

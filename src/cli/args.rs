@@ -83,7 +83,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Every source of one name, status word first, with the rule that decided it.
+    /// Every source of one name, status word first, with the rule that decided it; in
+    /// each framework where it is not active, every near miss (exit 1 when it is
+    /// active nowhere).
     Why {
         name: String,
         #[arg(long)]
@@ -120,8 +122,27 @@ pub enum Command {
         #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
         color: ColorChoice,
     },
-    /// Every problem in the workspace, one per line: `path:line:col: kind: message`.
+    /// Every problem in the workspace, one per line: `path:line:col: kind: framework:
+    /// message`; exits 1 when a finding `--fail-on` names is found.
     Check {
+        /// The same as `--format json`.
+        #[arg(long)]
+        json: bool,
+        /// text, json, sarif (SARIF 2.1.0) or github (workflow annotations).
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
+        /// What fails the run besides errors (repeatable or comma-separated): error,
+        /// warning, skipped, held, shadowed, undocumented, new-shadow (with --baseline).
+        #[arg(long = "fail-on", value_name = "WHAT", value_delimiter = ',')]
+        fail_on: Vec<crate::views::check::FailOn>,
+        /// A saved `check --format json`: findings it holds never fail the run.
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
+    },
+    /// One file as every framework reads it: loaded as what, which keys each reads or
+    /// ignores, where it stands in each tool's ladder; or which tools would read it where.
+    File {
+        path: PathBuf,
         #[arg(long)]
         json: bool,
     },
@@ -140,4 +161,13 @@ impl Command {
     pub fn needs_no_workspace(&self) -> bool {
         matches!(self, Command::Completions { .. } | Command::Man)
     }
+}
+
+/// `check`'s output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
+    Sarif,
+    Github,
 }

@@ -2,16 +2,19 @@
 //! (sanitised, aligned) and `--json` (the model types, serialised).
 
 mod args;
+mod check;
 mod demo;
 mod diff;
+mod file;
 mod meta;
 mod output;
+mod why;
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-pub use args::{Cli, ColorChoice, Command, WorkspaceArgs};
+pub use args::{CheckFormat, Cli, ColorChoice, Command, WorkspaceArgs};
 
 use crate::discover::FileCache;
 use crate::frameworks::RenderMode;
@@ -177,6 +180,11 @@ pub fn load_for(ws: &WorkspaceArgs, command: &Command) -> Result<(Catalog, FileC
     Ok((catalog, cache))
 }
 
+/// The frameworks `catalog` was loaded with, for the views built on their locations.
+fn frameworks_of(catalog: &Catalog) -> Vec<&'static dyn crate::frameworks::Framework> {
+    crate::frameworks::all().into_iter().filter(|f| catalog.reports.iter().any(|r| r.ecosystem == f.id())).collect()
+}
+
 /// Writes what `command` prints of `catalog` to `out`; returns the exit code.
 pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Result<i32, Failure> {
     let io = |e: std::io::Error| Failure {
@@ -190,14 +198,21 @@ pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Resul
             Ok(exit::OK)
         }
         Command::List { json } => output::list(catalog, *json, out).map_err(io),
-        Command::Why { name, json } => output::why(catalog, name, *json, out).map_err(io),
+        Command::Why { name, json } => why::why(catalog, &frameworks_of(catalog), name, *json, out).map_err(io),
+        Command::File { path, json } => {
+            let cwd = std::env::current_dir().map_err(|e| Failure::usage(format!("cannot read the current folder: {e}")))?;
+            file::file(catalog, &frameworks_of(catalog), &normalize(&cwd.join(path)), *json, out).map_err(io)
+        }
         Command::Show {
             name,
             origins,
             source,
             json,
         } => output::show(catalog, name, source.as_deref(), *origins, *json, out).map_err(io),
-        Command::Check { json } => output::check(catalog, *json, out).map_err(io),
+        Command::Check { json, format, fail_on, baseline } => {
+            let format = if *json { CheckFormat::Json } else { *format };
+            check::check(catalog, &check::CheckArgs { format, fail_on, baseline: baseline.as_ref() }, out)
+        }
         Command::Completions { shell } => meta::completions(*shell, out).map(|_| exit::OK).map_err(io),
         Command::Man => meta::man(out).map(|_| exit::OK).map_err(io),
         Command::Diff {

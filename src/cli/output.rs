@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::json;
 
 use super::exit;
-use crate::model::{Agent, Catalog, Diagnostic, Provenance, Severity};
+use crate::model::{Agent, Catalog, Provenance};
 use crate::text::sanitize;
 
 /// The `--json` schema version of `list`, `why`, `show` and `check`.
@@ -79,41 +79,6 @@ fn not_found(out: &mut dyn Write, name: &str, json: bool) -> io::Result<i32> {
         writeln!(out, "no agent named `{}`", sanitize::line(name))?;
     }
     Ok(exit::FINDINGS)
-}
-
-pub fn why(catalog: &Catalog, name: &str, json: bool, out: &mut dyn Write) -> io::Result<i32> {
-    let agents = named(catalog, name);
-    if agents.is_empty() {
-        return not_found(out, name, json);
-    }
-    if json {
-        let sources: Vec<_> = agents
-            .iter()
-            .map(|a| {
-                json!({
-                    "ecosystem": a.ecosystem, "status": a.status, "source": a.source.key(),
-                    "path": a.source.path, "shadowed_by": a.shadowed_by, "rule": a.rule,
-                })
-            })
-            .collect();
-        json_out(out, &json!({ "schema": SCHEMA, "name": name, "sources": sources }))?;
-        return Ok(exit::OK);
-    }
-    let mut ecosystem = "";
-    for a in agents {
-        if a.ecosystem != ecosystem {
-            ecosystem = a.ecosystem;
-            writeln!(out, "{} ({ecosystem})", sanitize::line(name))?;
-        }
-        let word = format!("[{}]", a.status.word());
-        let mut head = format!("{word:<12} {}", sanitize::line(&a.source.key()));
-        if let Some(w) = &a.shadowed_by {
-            head.push_str(&format!(" → {}", sanitize::line(w)));
-        }
-        writeln!(out, "{head}")?;
-        writeln!(out, "{:12} {}", "", sanitize::line(&a.rule))?;
-    }
-    Ok(exit::OK)
 }
 
 fn site_text(f: &crate::model::Field) -> String {
@@ -215,42 +180,4 @@ pub fn show(
         }
     }
     Ok(exit::OK)
-}
-
-/// `path:line:col: kind: message`, the path relative to the current folder when it
-/// is inside it.
-pub fn diagnostic_line(d: &Diagnostic) -> String {
-    let cwd = std::env::current_dir().ok();
-    let path = cwd.as_deref().and_then(|c| d.path.strip_prefix(c).ok()).unwrap_or(&d.path);
-    let mut at = path.display().to_string();
-    if let Some(l) = d.line {
-        at.push_str(&format!(":{l}"));
-        if let Some(c) = d.col {
-            at.push_str(&format!(":{c}"));
-        }
-    }
-    let severity = match d.severity {
-        Severity::Error => "",
-        Severity::Warning => "warning: ",
-        Severity::Info => "note: ",
-    };
-    sanitize::line(&format!("{at}: {severity}{}: {}", d.kind.as_str(), d.message)).into_owned()
-}
-
-pub fn check(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i32> {
-    let diags: Vec<&Diagnostic> = catalog.diagnostics().collect();
-    let findings = diags.iter().any(|d| d.severity != Severity::Info);
-    if json {
-        let agents = catalog.agents().count();
-        json_out(out, &json!({ "schema": SCHEMA, "agents": agents, "diagnostics": diags }))?;
-    } else {
-        for d in &diags {
-            writeln!(out, "{}", diagnostic_line(d))?;
-        }
-        let valid = catalog.agents().filter(|a| a.status != crate::model::Status::Invalid).count();
-        let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
-        let warnings = diags.iter().filter(|d| d.severity == Severity::Warning).count();
-        writeln!(out, "{valid} agents loaded, {errors} errors, {warnings} warnings")?;
-    }
-    Ok(if findings { exit::FINDINGS } else { exit::OK })
 }

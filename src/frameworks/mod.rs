@@ -100,6 +100,11 @@ pub trait Framework: Send + Sync {
     fn locations(&self, _roots: &Roots) -> Vec<Location> {
         Vec::new()
     }
+    /// How the tool matches a name asked for against the names it loaded, in words:
+    /// `agentry why` shows it next to names that differ only in case or spelling.
+    fn name_matching(&self) -> &'static str {
+        "by exact name (case-sensitive)"
+    }
 }
 
 /// A place a framework scans for agent files.

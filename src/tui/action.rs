@@ -30,6 +30,14 @@ pub enum Action {
     Edit,
     CopyPath,
     Reload,
+    /// "Why is NAME missing?" for the finder's query ([`crate::views::why`]).
+    Why,
+    /// The selected definition's file as every framework reads it.
+    FileView,
+    /// Group the list by framework or by name (one name's definitions in every tool).
+    ToggleByName,
+    /// Diff the selected file as one tool reads it against another tool's reading.
+    DiffReadings,
     // Finder: the query line has the keyboard; these are its own keys.
     FinderAccept,
     FinderCancel,
@@ -64,6 +72,10 @@ impl Action {
             Action::Edit => "edit",
             Action::CopyPath => "copy_path",
             Action::Reload => "reload",
+            Action::Why => "why",
+            Action::FileView => "file_view",
+            Action::ToggleByName => "toggle_by_name",
+            Action::DiffReadings => "diff_readings",
             Action::FinderAccept => "finder_accept",
             Action::FinderCancel => "finder_cancel",
             Action::FinderUp => "finder_up",

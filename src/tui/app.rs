@@ -54,6 +54,20 @@ impl Scroll {
     }
 }
 
+/// A text report drawn over the panes ([`crate::tui::overlays::report`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportOverlay {
+    pub title: String,
+    /// Already sanitised.
+    pub lines: Vec<String>,
+    pub scroll: usize,
+}
+
+/// The frameworks a catalog was loaded with, for the views built on their locations.
+fn frameworks_of(catalog: &Catalog) -> Vec<&'static dyn crate::frameworks::Framework> {
+    crate::frameworks::all().into_iter().filter(|f| catalog.reports.iter().any(|r| r.ecosystem == f.id())).collect()
+}
+
 /// The diff overlay: the winner against one of the other definitions of its name.
 #[derive(Debug)]
 pub struct DiffState {
@@ -92,6 +106,10 @@ pub struct App {
     /// The help overlay, with its scroll offset.
     pub help: Option<usize>,
     pub diff: Option<DiffState>,
+    /// A text report over the panes: "why is NAME missing?" or one file's readings.
+    pub report: Option<ReportOverlay>,
+    /// The list is grouped by name across frameworks instead of by framework.
+    pub by_name: bool,
     pub sources: Scroll,
     pub fields: Scroll,
     pub prompt_scroll: usize,
@@ -128,6 +146,8 @@ impl App {
             finder: None,
             help: None,
             diff: None,
+            report: None,
+            by_name: false,
             sources: Scroll::default(),
             fields: Scroll::default(),
             prompt_scroll: 0,
@@ -228,7 +248,11 @@ impl App {
     fn rebuild_rows(&mut self) {
         let Some(index) = &self.index else { return };
         let only = self.visible_matches();
-        self.rows = if self.tree { index.tree_rows(only) } else { index.flat_rows(only) };
+        self.rows = match (self.tree, self.by_name) {
+            (true, _) => index.tree_rows(only),
+            (false, true) => index.name_rows(only),
+            (false, false) => index.flat_rows(only),
+        };
         let found = self.selected.as_ref().and_then(|id| {
             let n = index.by_id(id)?;
             self.rows.iter().position(|r| matches!(r, Row::Agent { agent, .. } if *agent == n))
@@ -396,6 +420,16 @@ impl App {
                 return Some(Effect::Copy(path));
             }
             Action::Reload => return Some(Effect::Reload),
+            Action::ToggleByName => {
+                self.by_name = !self.by_name;
+                self.rebuild_rows();
+            }
+            Action::FileView => self.open_file_view(),
+            Action::DiffReadings => return self.open_readings_diff(),
+            Action::Why => self.open_why(),
+            Action::FinderAccept if self.match_count() == 0 && self.finder.as_ref().is_some_and(|f| !f.query.is_empty()) => {
+                self.open_why();
+            }
             Action::FinderAccept => {
                 if let Some(finder) = self.finder.take() {
                     self.filter = finder.into_filter();
@@ -429,9 +463,39 @@ impl App {
     }
 
     /// Esc: closes the innermost thing open; quits when nothing is.
+    /// "Why is NAME missing?" for the finder's query: the finder closes (the list
+    /// as it was) and the report opens over the panes.
+    fn open_why(&mut self) {
+        let Some(query) = self.finder.as_ref().map(|f| f.query.trim().to_string()).filter(|q| !q.is_empty()) else { return };
+        self.apply(Action::FinderCancel);
+        let Some(catalog) = self.catalog() else { return };
+        let report = crate::views::why::why(catalog, &frameworks_of(catalog), &query);
+        let mut lines = crate::views::why::lines(&report, &catalog.roots);
+        if lines.is_empty() {
+            lines.push("nothing close in any framework".into());
+        }
+        let title = format!("why is `{}` missing?", crate::text::sanitize::line(&query));
+        self.report = Some(ReportOverlay { title, lines, scroll: 0 });
+    }
+
+    /// The selected definition's file as every framework reads it.
+    fn open_file_view(&mut self) {
+        let Some(catalog) = self.catalog() else { return };
+        let Some(path) = self.agent().filter(|a| !a.source.is_compiled_in()).map(|a| a.source.path.to_path_buf()) else {
+            self.notice = Some("a built-in agent has no file".into());
+            return;
+        };
+        let report = crate::views::file::file(catalog, &frameworks_of(catalog), &path);
+        let lines = crate::views::file::lines(&report, &catalog.roots);
+        let title = format!("{} as every tool reads it", crate::text::sanitize::line(&crate::views::shown(&path, &catalog.roots)));
+        self.report = Some(ReportOverlay { title, lines, scroll: 0 });
+    }
+
     fn back(&mut self) -> Option<Effect> {
         if self.help.is_some() {
             self.help = None;
+        } else if self.report.is_some() {
+            self.report = None;
         } else if self.diff.is_some() {
             self.diff = None;
         } else if self.finder.is_some() {
@@ -462,6 +526,10 @@ impl App {
         };
         if let Some(help) = &mut self.help {
             *help = help.saturating_add_signed(delta).min(self.keymap.rows.len());
+            return;
+        }
+        if let Some(r) = &mut self.report {
+            r.scroll = r.scroll.saturating_add_signed(delta).min(r.lines.len().saturating_sub(1));
             return;
         }
         if let Some(d) = &mut self.diff {
@@ -555,6 +623,28 @@ impl App {
         let effect = Effect::OpenDiff { winner: winner.clone(), other: others[current].clone() };
         self.help = None;
         self.diff = Some(DiffState { winner, others, current, side_by_side: false, scroll: 0, view: None });
+        Some(effect)
+    }
+
+    /// The selected definition against the same file as each other framework reads
+    /// it (`]`/`[` step through them): one file's two readings, field by field.
+    fn open_readings_diff(&mut self) -> Option<Effect> {
+        let index = self.index.as_ref()?;
+        let n = self.selected_agent()?;
+        let a = index.agent(n);
+        let others: Vec<String> = (0..index.agents.len())
+            .map(|o| index.agent(o))
+            .filter(|b| b.ecosystem != a.ecosystem && !a.source.is_compiled_in() && b.source.path == a.source.path)
+            .map(|b| b.id())
+            .collect();
+        if others.is_empty() {
+            self.notice = Some("no other framework reads this file as an agent".into());
+            return None;
+        }
+        let winner = a.id();
+        let effect = Effect::OpenDiff { winner: winner.clone(), other: others[0].clone() };
+        self.help = None;
+        self.diff = Some(DiffState { winner, others, current: 0, side_by_side: false, scroll: 0, view: None });
         Some(effect)
     }
 

@@ -25,6 +25,8 @@ pub enum Row {
     Group { report: usize },
     /// An agent; in tree mode with its depth and the edge that led to it.
     Agent { agent: usize, depth: u16, via: Option<EdgeKind> },
+    /// A name heading of the by-name grouping.
+    Name { name: String },
     /// A tree edge whose target was not found, or that would close a cycle.
     Unresolved { name: String, depth: u16, via: EdgeKind, cycle: bool },
 }
@@ -203,6 +205,25 @@ impl Index {
             rows.push(Row::Group { report });
             rows.extend(grouped[start..start + count].iter().map(|&agent| Row::Agent { agent, depth: 0, via: None }));
             start += count;
+        }
+        rows
+    }
+
+    /// Grouped by name: each name's heading, then its definitions in every
+    /// framework (frameworks in the catalog's order, each in its precedence order).
+    pub fn name_rows(&self, only: Option<&[usize]>) -> Vec<Row> {
+        let mut list: Vec<usize> = match only {
+            Some(list) => list.to_vec(),
+            None => (0..self.agents.len()).collect(),
+        };
+        list.sort_by(|&a, &b| self.agent(a).name.cmp(&self.agent(b).name).then(self.agents[a].cmp(&self.agents[b])));
+        let mut rows = Vec::with_capacity(list.len() * 2);
+        for n in list {
+            let name = &self.agent(n).name;
+            if !matches!(rows.iter().rev().find(|r| matches!(r, Row::Name { .. })), Some(Row::Name { name: last }) if last == name) {
+                rows.push(Row::Name { name: name.clone() });
+            }
+            rows.push(Row::Agent { agent: n, depth: 0, via: None });
         }
         rows
     }

@@ -64,6 +64,9 @@ pub const DEFAULTS: &[Binding] = &[
     bind(Action::Edit, P, &["e"], "open $EDITOR at the file:line"),
     bind(Action::CopyPath, P, &["y"], "copy the path (OSC 52)"),
     bind(Action::Reload, P, &["r"], "reload the workspace"),
+    bind(Action::ToggleByName, P, &["b"], "group by framework / by name (one name in every tool)"),
+    bind(Action::FileView, P, &["f"], "the selected file as every framework reads it"),
+    bind(Action::DiffReadings, P, &["x"], "diff the selected file's readings by two tools"),
     bind(Action::NextAgainst, D, &["]", "n"], "compare with the next shadowed definition"),
     bind(Action::PrevAgainst, D, &["[", "p"], "compare with the previous shadowed definition"),
     bind(Action::ToggleSideBySide, D, &["s"], "unified / side by side"),
@@ -73,6 +76,7 @@ pub const DEFAULTS: &[Binding] = &[
     bind(Action::FinderDown, F, &["down", "ctrl-n"], "next match"),
     bind(Action::FinderBackspace, F, &["backspace"], "delete a character"),
     bind(Action::FinderClear, F, &["ctrl-u"], "clear the query"),
+    bind(Action::Why, F, &["ctrl-w"], "why is the query missing? (enter, when nothing matches)"),
 ];
 
 /// A key with its modifiers, normalised so `G` and `shift-g` are the same chord.

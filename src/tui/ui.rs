@@ -39,6 +39,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     } else {
         status_bar(frame, areas.status, app, theme);
     }
+    if let Some(report) = &app.report {
+        overlays::report::render(frame, areas.main, report, theme);
+    }
     overlays::help::render(frame, areas.main, app, theme);
 }
 

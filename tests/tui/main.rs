@@ -4,6 +4,7 @@
 
 mod catalog;
 
+use agentry::model::{Scope, Status};
 use agentry::tui::action::{Action, Effect};
 use agentry::tui::app::App;
 use agentry::tui::index::Row;
@@ -443,4 +444,84 @@ fn config_errors_stay_on_the_status_bar_and_highlights_replace_plain_text() {
     let buffer = terminal.backend().buffer();
     let (x, y) = find(buffer, "You review code.").expect("prompt line");
     assert_ne!(buffer[(x, y)].fg, ratatui::style::Color::Rgb(1, 2, 3));
+}
+
+#[test]
+fn by_name_grouping_puts_one_name_of_every_framework_together() {
+    let mut app = app(160, 48);
+    press(&mut app, "b");
+    assert!(app.by_name);
+    let names: Vec<String> = app.rows.iter().filter_map(|r| match r { Row::Name { name } => Some(name.clone()), _ => None }).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(names, sorted, "one heading per name, in name order");
+    // Every agent row follows the heading of its own name.
+    let index = app.index.as_ref().unwrap();
+    let mut current = None;
+    for row in &app.rows {
+        match row {
+            Row::Name { name } => current = Some(name.clone()),
+            Row::Agent { agent, .. } => assert_eq!(Some(&index.agent(*agent).name), current.as_ref()),
+            _ => {}
+        }
+    }
+    snapshot("by_name", &app);
+    press(&mut app, "b");
+    assert!(!app.rows.iter().any(|r| matches!(r, Row::Name { .. })));
+}
+
+#[test]
+fn a_finder_query_with_no_match_offers_why_and_the_file_view_opens() {
+    let mut app = app(80, 24);
+    press(&mut app, "/");
+    press(&mut app, "zzqx");
+    assert_eq!(app.match_count(), 0);
+    let hint = screen(draw(&app, &dark()).backend().buffer());
+    assert!(hint.contains("why is it missing?"), "{hint}");
+    special(&mut app, KeyCode::Enter);
+    assert!(app.finder.is_none());
+    let report = app.report.as_ref().expect("why overlay");
+    assert_eq!(report.title, "why is `zzqx` missing?");
+    snapshot("why_overlay", &app);
+    special(&mut app, KeyCode::Esc);
+    assert!(app.report.is_none() && !app.quit);
+
+    press(&mut app, "f");
+    let report = app.report.as_ref().expect("file view");
+    assert!(report.title.ends_with("as every tool reads it"), "{}", report.title);
+    special(&mut app, KeyCode::Esc);
+}
+
+/// The overlay's render function alone: the same report always draws the same cells.
+#[test]
+fn the_report_overlay_renders_its_lines() {
+    let report = agentry::tui::app::ReportOverlay {
+        title: "why is `ghost` missing?".into(),
+        lines: vec!["ghost is not active in toy (Toy):".into(), "  skipped    .claude/agents/ghost.md".into(), "                1 | \u{1b}[31m---".into()],
+        scroll: 0,
+    };
+    let mut terminal = Terminal::new(TestBackend::new(60, 8)).unwrap();
+    terminal.draw(|f| agentry::tui::overlays::report::render(f, f.area(), &report, &dark())).unwrap();
+    insta::assert_snapshot!("report_overlay_60x8", terminal.backend());
+}
+
+#[test]
+fn one_files_two_readings_open_in_the_diff_view() {
+    // The same file read by a second framework, under another name.
+    let twin = catalog::agent("tsugite", "code-reviewer", Scope::Project, ".openhands/agents/reviewer.md", Status::Wins);
+    let mut app = App::new(Keymap::default(), Rect::new(0, 0, 160, 48));
+    app.on_snapshot(catalog::catalog(1, vec![twin]));
+    select_name(&mut app, "reviewer");
+    let effect = app.on_key(key('x'));
+    match effect {
+        Some(Effect::OpenDiff { winner, other }) => {
+            assert!(winner.starts_with("openhands:") && other.starts_with("tsugite:"), "{winner} {other}");
+        }
+        other => panic!("{other:?}"),
+    }
+    special(&mut app, KeyCode::Esc);
+    select_name(&mut app, "planner");
+    assert_eq!(app.on_key(key('x')), None);
+    assert_eq!(app.notice.as_deref(), Some("no other framework reads this file as an agent"));
 }

@@ -48,6 +48,17 @@ impl Framework for FastAgent {
         "fast-agent"
     }
 
+    /// The default fast-agent home's card folders (`home:` and `$FAST_AGENT_HOME`
+    /// move it; they are read from files and the environment, not listed here).
+    fn locations(&self, roots: &crate::model::Roots) -> Vec<super::Location> {
+        const CARDS: &[&str] = &[".md", ".markdown", ".yaml", ".yml"];
+        let home = roots.project.join(".fast-agent");
+        vec![
+            super::Location { scope: Scope::Project, dir: home.join("agent-cards"), depth: Some(0), suffixes: CARDS, label: "agent cards, .fast-agent/agent-cards (top level only)".into() },
+            super::Location { scope: Scope::Project, dir: home.join("tool-cards"), depth: Some(0), suffixes: CARDS, label: "tool cards, .fast-agent/tool-cards (top level only)".into() },
+        ]
+    }
+
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         let dialect = match cx.options.get("dialect").map(String::as_str) {

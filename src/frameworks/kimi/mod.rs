@@ -45,6 +45,21 @@ impl Framework for Kimi {
         "Kimi CLI"
     }
 
+    /// Every `.yaml`/`.yml` under the project at any depth (the entry points agentry
+    /// shows), and the built-in agents.
+    fn name_matching(&self) -> &'static str {
+        "not by name: Kimi loads the one file given to --agent-file"
+    }
+
+    fn locations(&self, roots: &crate::model::Roots) -> Vec<crate::frameworks::Location> {
+        const YAML: &[&str] = &[".yaml", ".yml"];
+        let mut out = vec![crate::frameworks::Location { scope: Scope::Project, dir: roots.project.clone(), depth: None, suffixes: YAML, label: "the project, any depth (files with a top-level `agent:`)".into() }];
+        if let Some(b) = &roots.builtins {
+            out.push(crate::frameworks::Location { scope: Scope::Builtin, dir: b.clone(), depth: None, suffixes: YAML, label: "kimi-cli's built-in agents".into() });
+        }
+        out
+    }
+
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         let builtins = cx.builtins(|| locate_builtins(cx));

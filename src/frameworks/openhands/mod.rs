@@ -253,6 +253,22 @@ impl Framework for OpenHands {
         "OpenHands"
     }
 
+    /// The four folders of `folders`, top level `*.md` only, then the built-ins (as
+    /// the resolution report is made: `~/.openhands` without `$OH_PERSISTENCE_DIR`).
+    fn locations(&self, roots: &crate::model::Roots) -> Vec<super::Location> {
+        let at = |scope, dir: PathBuf, label: &str| super::Location { scope, dir, depth: Some(0), suffixes: &[".md"], label: label.into() };
+        let mut out = vec![
+            at(Scope::Project, roots.project.join(".agents/agents"), "project .agents/agents (top level only)"),
+            at(Scope::Project, roots.project.join(".openhands/agents"), "project .openhands/agents (top level only)"),
+            at(Scope::User, roots.home.join(".agents/agents"), "user ~/.agents/agents (top level only)"),
+            at(Scope::User, roots.home.join(".openhands/agents"), "user ~/.openhands/agents (top level only)"),
+        ];
+        if let Some(b) = &roots.builtins {
+            out.push(at(Scope::Builtin, b.clone(), "the built-in agents"));
+        }
+        out
+    }
+
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         let mut looked = Vec::new();

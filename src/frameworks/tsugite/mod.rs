@@ -30,7 +30,7 @@ use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages::{self, Package};
 use crate::model::{
     Agent, CompactJson, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Message, Roots, SearchDir,
-    Part, Severity, Source, Status, Text, TextForm,
+    Part, Scope, Severity, Source, Status, Text, TextForm,
 };
 use inherit::Resolver;
 use parse::LoadError;
@@ -53,6 +53,29 @@ impl Framework for Tsugite {
 
     fn title(&self) -> &'static str {
         "Tsugite"
+    }
+
+    /// `iter_agent_search_paths` from the project (config `agent_paths` entries are
+    /// read from a file, so they are not listed here), `*.md` directly in each folder.
+    fn name_matching(&self) -> &'static str {
+        "by the file `NAME.md`, as the file system compares names (case-sensitive on Linux)"
+    }
+
+    fn locations(&self, roots: &Roots) -> Vec<crate::frameworks::Location> {
+        let at = |scope, dir: PathBuf, label: &str| crate::frameworks::Location { scope, dir, depth: Some(0), suffixes: &[".md"], label: label.into() };
+        let p = &roots.project;
+        let mut out = vec![
+            at(Scope::Project, p.join(".tsugite"), "project .tsugite/"),
+            at(Scope::Project, p.join(".tsugite/agents"), "project .tsugite/agents/"),
+            at(Scope::Project, p.join("agents"), "project agents/"),
+            at(Scope::Project, p.clone(), "the project folder itself (`*.md` directly in it)"),
+        ];
+        if let Some(b) = &roots.builtins {
+            out.push(at(Scope::Builtin, b.clone(), "the built-in agents"));
+        }
+        out.push(at(Scope::Xdg, roots.xdg.join("tsugite/agents"), "XDG tsugite/agents"));
+        out.push(at(Scope::User, roots.home.join(".config/tsugite/agents"), "user ~/.config/tsugite/agents"));
+        out
     }
 
     fn load(&self, cx: &LoadContext) -> EcosystemReport {

@@ -19,7 +19,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         safe(&finder.query, theme.text),
         Span::styled("█", theme.muted),
         Span::styled(format!("  {} of {}  ", thousands(count), thousands(total)), theme.muted),
-        Span::styled("enter keep · esc restore", theme.muted),
+        Span::styled(
+            if count == 0 && !finder.query.trim().is_empty() { "enter: why is it missing? · esc restore" } else { "enter keep · esc restore" },
+            theme.muted,
+        ),
     ]);
     frame.render_widget(Paragraph::new(line).style(theme.status), area);
 }

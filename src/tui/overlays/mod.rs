@@ -2,3 +2,4 @@
 
 pub mod finder;
 pub mod help;
+pub mod report;

@@ -18,7 +18,11 @@ use crate::tui::theme::Theme;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let focused = app.focus == Pane::Agents;
-    let mut title = vec![Span::raw(if app.tree { " Agents · tree " } else { " Agents " })];
+    let mut title = vec![Span::raw(match (app.tree, app.by_name) {
+        (true, _) => " Agents · tree ",
+        (false, true) => " Agents · by name ",
+        (false, false) => " Agents ",
+    })];
     if let Some(q) = app.query() {
         let count = app.match_count();
         title.push(super::safe(&format!("/{q} "), theme.r#match));
@@ -94,7 +98,7 @@ fn name_cell(index: &Index, row: &Row) -> Option<(String, String)> {
         None => String::new(),
     };
     match row {
-        Row::Group { .. } => None,
+        Row::Group { .. } | Row::Name { .. } => None,
         Row::Agent { agent, depth, via } => Some((prefix(*depth, *via), index.agent(*agent).name.clone())),
         Row::Unresolved { name, depth, via, .. } => Some((prefix(*depth, Some(*via)), name.clone())),
     }
@@ -125,6 +129,14 @@ fn row_line(index: &Index, row: &Row, query: Option<&str>, app: &App, theme: &Th
                 Span::styled(format!("  {} agents, {} definitions", winners, report.agents.len()), theme.muted),
             ])
         }
+        Row::Name { name } => {
+            let tools: std::collections::BTreeSet<&str> =
+                (0..index.agents.len()).map(|n| index.agent(n)).filter(|a| a.name == *name).map(|a| a.ecosystem).collect();
+            Line::from(vec![
+                safe(name, theme.header),
+                Span::styled(format!("  in {}", tools.into_iter().collect::<Vec<_>>().join(", ")), theme.muted),
+            ])
+        }
         Row::Agent { agent, .. } => {
             let a = index.agent(*agent);
             let (prefix, _) = cell.unwrap_or_default();
@@ -146,6 +158,9 @@ fn row_line(index: &Index, row: &Row, query: Option<&str>, app: &App, theme: &Th
             if let Some(card) = &a.source.card {
                 path.push('#');
                 path.push_str(card);
+            }
+            if app.by_name && !app.tree {
+                spans.push(Span::styled(format!("{}  ", a.ecosystem), theme.header));
             }
             spans.push(Span::styled(format!("{}:", a.source.scope.as_str()), theme.muted));
             spans.extend(marked(&path, &marks, path_offset, theme.muted, theme.r#match));

@@ -1,0 +1,254 @@
+//! `agentry file PATH`: one file as every framework reads it — each framework whose
+//! declared places cover it, what it loaded the file as (name, status, rule), which
+//! keys it reads, warns about, rejects or ignores, and where the definition stands in
+//! that tool's ladder. For a path no tool scans, where each tool would read a file
+//! of that kind.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::frameworks::Framework;
+use crate::model::{normalize, Catalog, Severity, Status};
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FileReport {
+    pub path: PathBuf,
+    pub exists: bool,
+    /// One entry per framework that scans the path.
+    pub readings: Vec<Reading>,
+    /// When no framework scans it: the places that read files ending like it.
+    pub would_read: Vec<WouldRead>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Reading {
+    pub ecosystem: &'static str,
+    pub title: &'static str,
+    /// The place that covers the file.
+    pub location: String,
+    pub definitions: Vec<Definition>,
+    /// The framework's diagnostics about the file.
+    pub diagnostics: Vec<Note>,
+    /// In words, when the file defines nothing: skipped and why, or not reported.
+    pub outcome: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Definition {
+    pub name: String,
+    pub source: String,
+    pub status: Status,
+    pub rule: String,
+    pub shadowed_by: Option<String>,
+    /// Every definition of the name in this tool, in its order (this one marked).
+    pub ladder: Vec<Rung>,
+    pub keys: Vec<KeyReading>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Rung {
+    pub source: String,
+    pub status: Status,
+    pub this: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct KeyReading {
+    pub key: String,
+    pub line: u32,
+    /// `read`, `warned`, `rejected` or `ignored`.
+    pub verdict: &'static str,
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Note {
+    pub severity: Severity,
+    pub kind: &'static str,
+    pub line: Option<u32>,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WouldRead {
+    pub ecosystem: &'static str,
+    pub title: &'static str,
+    pub dir: PathBuf,
+    pub label: String,
+}
+
+/// The file asked about, compared with every path of the catalog: equal once
+/// normalised, or (for a path with the same file name) once resolved through
+/// symlinks. Resolving only same-named paths keeps a large catalog cheap.
+struct Target {
+    path: PathBuf,
+    real: Option<PathBuf>,
+}
+
+impl Target {
+    fn is(&self, other: &Path) -> bool {
+        if other.as_os_str().is_empty() {
+            return false;
+        }
+        let other = normalize(other);
+        other == self.path
+            || (other.file_name() == self.path.file_name()
+                && self.real.as_ref().is_some_and(|r| std::fs::canonicalize(&other).is_ok_and(|o| o == *r)))
+    }
+}
+
+pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> FileReport {
+    let path = normalize(path);
+    let target = Target { real: std::fs::canonicalize(&path).ok(), path: path.clone() };
+    let roots = &catalog.roots;
+    let mut readings = Vec::new();
+    let mut would_read = Vec::new();
+    for report in &catalog.reports {
+        let Some(framework) = frameworks.iter().find(|f| f.id() == report.ecosystem) else { continue };
+        let locations = framework.locations(roots);
+        let agents: Vec<_> =
+            report.agents.iter().filter(|a| !a.source.is_compiled_in() && target.is(&a.source.path)).collect();
+        let diags: Vec<_> = report.diagnostics.iter().filter(|d| target.is(&d.path)).collect();
+        let covering = locations.iter().find(|l| super::places::covers(l, &path));
+        if covering.is_none() && agents.is_empty() && diags.is_empty() {
+            let ending = |s: &str| {
+                path.file_name().is_some_and(|n| n.to_string_lossy().to_lowercase().ends_with(&s.to_lowercase()))
+            };
+            for l in locations.iter().filter(|l| l.suffixes.is_empty() || l.suffixes.iter().any(|s| ending(s))) {
+                would_read.push(WouldRead {
+                    ecosystem: report.ecosystem,
+                    title: framework.title(),
+                    dir: l.dir.clone(),
+                    label: l.label.clone(),
+                });
+            }
+            continue;
+        }
+        let definitions = agents
+            .iter()
+            .map(|a| {
+                let key = a.source.key();
+                let ladder = report
+                    .agents
+                    .iter()
+                    .filter(|b| b.name == a.name && !b.status.is_unloaded())
+                    .map(|b| Rung { source: b.source.key(), status: b.status, this: b.source == a.source })
+                    .collect();
+                let keys = a
+                    .attributes
+                    .iter()
+                    .map(|attr| {
+                        let on_line = diags.iter().find(|d| d.line == Some(attr.line) && d.severity != Severity::Info);
+                        // A key is read when a field comes from it, or when it is the
+                        // name the definition was loaded under.
+                        let read = a.fields.iter().any(|f| {
+                            f.key == *attr.key
+                                || f.origin.sites.iter().any(|s| *s.source == *key && s.line == Some(attr.line))
+                        }) || attr.value.to_json().as_str() == Some(a.name.as_str());
+                        let (verdict, note) = match on_line {
+                            Some(d) if d.severity == Severity::Error => ("rejected", Some(d.message.clone())),
+                            Some(d) => ("warned", Some(d.message.clone())),
+                            None if read => ("read", None),
+                            None => ("ignored", None),
+                        };
+                        KeyReading { key: attr.key.to_string(), line: attr.line, verdict, note }
+                    })
+                    .collect();
+                Definition {
+                    name: a.name.clone(),
+                    source: key,
+                    status: a.status,
+                    rule: a.rule.clone(),
+                    shadowed_by: a.shadowed_by.clone(),
+                    ladder,
+                    keys,
+                }
+            })
+            .collect::<Vec<_>>();
+        let notes: Vec<Note> = diags
+            .iter()
+            .map(|d| Note { severity: d.severity, kind: d.kind.as_str(), line: d.line, message: d.message.clone() })
+            .collect();
+        let outcome = if let Some(a) = agents.first() {
+            format!("{} as `{}`", a.status.word(), a.name)
+        } else if let Some(d) = diags.first() {
+            format!("not loaded: {}", d.message)
+        } else {
+            "scanned, but not read as an agent (nothing reported)".to_string()
+        };
+        readings.push(Reading {
+            ecosystem: report.ecosystem,
+            title: framework.title(),
+            location: match covering {
+                Some(l) => l.label.clone(),
+                // Read through a symlink (or a reference) from a place the tool scans.
+                None => agents
+                    .first()
+                    .and_then(|a| {
+                        locations
+                            .iter()
+                            .find(|l| super::places::covers(l, &a.source.path))
+                            .map(|l| format!("through {} in {}", super::shown(&a.source.path, roots), l.label))
+                    })
+                    .or_else(|| {
+                        // A folder the tool found at load time (installed built-ins).
+                        report.searched.iter().find(|d| path.starts_with(&d.path)).map(|d| d.role.clone())
+                    })
+                    .unwrap_or_else(|| "reached from another definition".into()),
+            },
+            definitions,
+            diagnostics: notes,
+            outcome,
+        });
+    }
+    if !readings.is_empty() {
+        would_read.clear();
+    }
+    FileReport { exists: path.exists(), path, readings, would_read }
+}
+
+/// The report as text lines (sanitised), as `agentry file` prints it and the
+/// explorer's file view shows it.
+pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
+    use super::shown;
+    use crate::text::sanitize;
+    let mut out: Vec<String> = Vec::new();
+    let s = |t: &str| sanitize::line(t).into_owned();
+    out.push(format!("{}{}", s(&shown(&report.path, roots)), if report.exists { "" } else { " (no such file)" }));
+    for r in &report.readings {
+        out.push(format!("  {} ({}) — {}", r.ecosystem, r.title, s(&r.location)));
+        out.push(format!("    {}", s(&r.outcome)));
+        for d in &r.definitions {
+            out.push(format!("    [{}] `{}` {}: {}", d.status.word(), s(&d.name), s(&d.source), s(&d.rule)));
+            if let Some(w) = &d.shadowed_by {
+                out.push(format!("      shadowed by {}", s(w)));
+            }
+            if d.ladder.len() > 1 {
+                let rungs: Vec<String> = d
+                    .ladder
+                    .iter()
+                    .map(|r| {
+                        format!("[{}] {}{}", r.status.word(), s(&r.source), if r.this { " (this file)" } else { "" })
+                    })
+                    .collect();
+                out.push(format!("      ladder: {}", rungs.join(" > ")));
+            }
+            for k in &d.keys {
+                let note = k.note.as_deref().map(|n| format!(" — {}", s(n))).unwrap_or_default();
+                out.push(format!("      {:<9} {}:{}{note}", k.verdict, s(&k.key), k.line));
+            }
+        }
+        for n in &r.diagnostics {
+            let at = n.line.map(|l| format!(":{l}")).unwrap_or_default();
+            out.push(format!("    {:?}{at} {}: {}", n.severity, n.kind, s(&n.message)));
+        }
+    }
+    if report.readings.is_empty() {
+        out.push("  no tool agentry knows scans this path".to_string());
+        for w in &report.would_read {
+            out.push(format!("  {} would read it in {} ({})", w.ecosystem, s(&shown(&w.dir, roots)), s(&w.label)));
+        }
+    }
+    out
+}

@@ -1,0 +1,183 @@
+//! Which declared [`Location`]s cover a path, and, for a path none covers, how close
+//! it came: one folder too deep, the wrong extension, the right folder name outside
+//! the walk from the working folder to the root, or just the wrong folder.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::frameworks::Location;
+use crate::model::{normalize, Roots};
+
+/// Whether `loc` scans `path` (a file): below its folder, within its depth, with
+/// one of its suffixes (compared without case: a view does not know the tool's).
+pub fn covers(loc: &Location, path: &Path) -> bool {
+    let path = normalize(path);
+    let Ok(rel) = path.strip_prefix(normalize(&loc.dir)) else { return false };
+    let parts = rel.components().count();
+    parts > 0 && loc.depth.is_none_or(|d| parts - 1 <= d as usize) && suffix_ok(loc, &path)
+}
+
+fn suffix_ok(loc: &Location, path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    loc.suffixes.is_empty() || loc.suffixes.iter().any(|s| name.ends_with(&s.to_lowercase()) && name.len() > s.len())
+}
+
+/// How a path missed a framework's places.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "miss")]
+pub enum Miss {
+    /// In a scanned folder, deeper than the tool reads.
+    TooDeep { location: String, depth: u32 },
+    /// In a scanned folder, with a name ending the tool does not read.
+    WrongExtension { location: String, suffixes: Vec<String> },
+    /// In a folder named like a scanned one, in a place the walk from the working
+    /// folder up to the root does not reach.
+    OutsideWalk { location: String, walked: Vec<PathBuf> },
+    /// Nowhere near a place the tool scans.
+    WrongFolder,
+}
+
+impl Miss {
+    /// The rule in words.
+    pub fn rule(&self) -> String {
+        match self {
+            Miss::TooDeep { location, depth: 0 } => {
+                format!("in a subfolder of {location}, where only the top level is read")
+            }
+            Miss::TooDeep { location, depth } => format!("deeper than {location} is read ({depth} subfolder levels)"),
+            Miss::WrongExtension { location, suffixes } => {
+                format!("in {location}, but only files ending {} are read there", suffixes.join(", "))
+            }
+            Miss::OutsideWalk { location, .. } => {
+                format!("a folder named like {location}, outside the walk from the working folder up to the repository root")
+            }
+            Miss::WrongFolder => "in a folder the tool does not scan".into(),
+        }
+    }
+}
+
+/// How `path` misses `locations` (which must not cover it): the closest reason.
+pub fn miss(locations: &[Location], roots: &Roots, path: &Path) -> Miss {
+    let path = normalize(path);
+    let project = normalize(&roots.project);
+    for loc in locations {
+        let dir = normalize(&loc.dir);
+        // The project folder itself is a place for files of the tool's own kind
+        // only: a file anywhere in the project is not "near" it.
+        if dir == project {
+            continue;
+        }
+        if let Ok(rel) = path.strip_prefix(&dir) {
+            let depth = rel.components().count().saturating_sub(1);
+            if loc.depth.is_some_and(|d| depth > d as usize) {
+                return Miss::TooDeep { location: loc.label.clone(), depth: loc.depth.unwrap_or(0) };
+            } else if !suffix_ok(loc, &path) {
+                return Miss::WrongExtension {
+                    location: loc.label.clone(),
+                    suffixes: loc.suffixes.iter().map(|s| s.to_string()).collect(),
+                };
+            }
+        }
+    }
+    let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    for loc in locations {
+        let dir = normalize(&loc.dir);
+        // The folder's own tail below the project (`.claude/agents`), found at the
+        // end of the file's folder somewhere else in the project.
+        let Ok(tail) = dir.strip_prefix(&project) else { continue };
+        // One folder name (`agents/`) is too common to say the file was meant there.
+        if tail.components().count() < 2 || parent == dir || !parent.starts_with(&project) {
+            continue;
+        }
+        if parent.ends_with(tail) {
+            let walked = roots.walk_up();
+            return Miss::OutsideWalk { location: loc.label.clone(), walked };
+        }
+    }
+    Miss::WrongFolder
+}
+
+/// A name with case and separators (`-`, `_`, `.`, space) folded away.
+pub fn fold(name: &str) -> String {
+    name.chars().filter(|c| !matches!(c, '-' | '_' | '.' | ' ')).flat_map(char::to_lowercase).collect()
+}
+
+/// How `other` differs from `name`, when it is close: `case`, `separators`, or
+/// `spelling` within a small edit distance (1 for names up to 4 characters, else 2).
+pub fn difference(name: &str, other: &str) -> Option<(&'static str, usize)> {
+    if name == other {
+        return None;
+    }
+    if name.to_lowercase() == other.to_lowercase() {
+        return Some(("case", 0));
+    }
+    if fold(name) == fold(other) {
+        return Some(("separators", 0));
+    }
+    let limit = if name.chars().count() <= 4 { 1 } else { 2 };
+    let d = edit_distance(&name.to_lowercase(), &other.to_lowercase(), limit);
+    (d <= limit).then_some(("spelling", d))
+}
+
+/// Levenshtein distance, stopping early past `limit`.
+fn edit_distance(a: &str, b: &str, limit: usize) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len().abs_diff(b.len()) > limit {
+        return limit + 1;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        if cur.iter().min().is_some_and(|&m| m > limit) {
+            return limit + 1;
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Scope;
+
+    fn loc(dir: &str, depth: Option<u32>, suffixes: &'static [&'static str]) -> Location {
+        Location { scope: Scope::Project, dir: dir.into(), depth, suffixes, label: format!("project {dir}") }
+    }
+
+    #[test]
+    fn coverage_follows_depth_and_suffix() {
+        let top = loc("/p/.claude/agents", Some(0), &[".md"]);
+        assert!(covers(&top, Path::new("/p/.claude/agents/a.md")));
+        assert!(covers(&top, Path::new("/p/.claude/agents/A.MD")));
+        assert!(!covers(&top, Path::new("/p/.claude/agents/sub/a.md")));
+        assert!(!covers(&top, Path::new("/p/.claude/agents/a.txt")));
+        assert!(!covers(&top, Path::new("/p/.claude/agents")));
+        assert!(covers(&loc("/p", None, &[]), Path::new("/p/x/y/z")));
+    }
+
+    #[test]
+    fn a_miss_names_the_closest_rule() {
+        let mut roots = Roots::new("/p".into(), "/h".into(), "/h/.config".into(), None);
+        roots.cwd = "/p/a".into();
+        let locs = [loc("/p/a/.claude/agents", Some(0), &[".md"]), loc("/p/.claude/agents", Some(0), &[".md"])];
+        assert!(matches!(miss(&locs, &roots, Path::new("/p/.claude/agents/sub/g.md")), Miss::TooDeep { depth: 0, .. }));
+        assert!(matches!(miss(&locs, &roots, Path::new("/p/.claude/agents/g.txt")), Miss::WrongExtension { .. }));
+        assert!(matches!(miss(&locs, &roots, Path::new("/p/b/.claude/agents/g.md")), Miss::OutsideWalk { .. }));
+        assert_eq!(miss(&locs, &roots, Path::new("/p/docs/g.md")), Miss::WrongFolder);
+    }
+
+    #[test]
+    fn near_names_by_case_separators_and_spelling() {
+        assert_eq!(difference("ghost", "Ghost"), Some(("case", 0)));
+        assert_eq!(difference("code-reviewer", "code_reviewer"), Some(("separators", 0)));
+        assert_eq!(difference("reviewer", "reveiwer"), Some(("spelling", 2)));
+        assert_eq!(difference("ghost", "ghast"), Some(("spelling", 1)));
+        assert_eq!(difference("ghost", "planner"), None);
+        assert_eq!(difference("ab", "xy"), None);
+    }
+}

@@ -1,0 +1,372 @@
+//! `agentry why NAME`: for each framework, the definitions of NAME (when it has
+//! one), and where it has no active one, every near miss: files that would define
+//! NAME but are skipped, invalid or held (with the tool's reason and the byte-level
+//! causes), files named like NAME in places the tool does not scan, and names that
+//! differ only in case, separators or spelling.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::bytes::{self, ByteCause};
+use super::places::{self, Miss};
+use super::shown;
+use super::walk;
+use crate::frameworks::{Framework, Location};
+use crate::model::{Agent, Catalog, Diagnostic, Roots, Status};
+use crate::text::sanitize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WhyReport {
+    pub name: String,
+    /// Whether some framework has an active definition of the name.
+    pub active: bool,
+    pub frameworks: Vec<FrameworkWhy>,
+    /// Files named like NAME that no framework scans, and what no framework is close to.
+    pub unscanned: Vec<Unscanned>,
+}
+
+/// One framework's answer.
+#[derive(Clone, Debug, Serialize)]
+pub struct FrameworkWhy {
+    pub ecosystem: &'static str,
+    pub title: &'static str,
+    pub active: bool,
+    /// The definitions of NAME, winner first.
+    pub sources: Vec<SourceView>,
+    pub near_misses: Vec<NearMiss>,
+    pub similar: Vec<Similar>,
+    /// How the tool matches a name asked for ([`Framework::name_matching`]).
+    pub name_matching: &'static str,
+    /// Where the tool looks, in its order.
+    pub looks_in: Vec<Place>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SourceView {
+    pub status: Status,
+    pub source: String,
+    pub path: PathBuf,
+    pub shadowed_by: Option<String>,
+    pub rule: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Place {
+    pub dir: PathBuf,
+    pub label: String,
+}
+
+/// A file that would define NAME for this tool, and why it does not.
+#[derive(Clone, Debug, Serialize)]
+pub struct NearMiss {
+    pub path: PathBuf,
+    /// `skipped`, `invalid`, `held`, `unscanned` or `unreported`.
+    pub kind: &'static str,
+    pub source: Option<String>,
+    /// The reason in words: the tool's diagnostic, or the place rule.
+    pub reason: String,
+    pub line: Option<u32>,
+    pub miss: Option<Miss>,
+    pub causes: Vec<ByteCause>,
+}
+
+/// A definition of a name close to NAME.
+#[derive(Clone, Debug, Serialize)]
+pub struct Similar {
+    pub name: String,
+    pub status: Status,
+    pub source: String,
+    /// `case`, `separators` or `spelling`.
+    pub difference: &'static str,
+    pub distance: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Unscanned {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+/// Whether the file at `path` would define `name`: its file name's stem, or the name
+/// it declares, folded (case and separators) equals `name` folded.
+fn would_define(path: &Path, name: &str) -> bool {
+    let want = places::fold(name);
+    if stem(path).is_some_and(|s| places::fold(&s) == want) {
+        return true;
+    }
+    read(path).and_then(|b| bytes::declared_name(&b)).is_some_and(|n| places::fold(&n) == want)
+}
+
+/// A file name up to its first dot after a leading one (`ghost.agent.md` → `ghost`).
+pub fn stem(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_string_lossy().into_owned();
+    let body = name.strip_prefix('.').unwrap_or(&name);
+    Some(body.split('.').next().unwrap_or(body).to_string())
+}
+
+fn read(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut buf = Vec::new();
+    file.take(bytes::MAX_BYTES as u64).read_to_end(&mut buf).ok()?;
+    Some(buf)
+}
+
+fn causes_of(path: &Path) -> Vec<ByteCause> {
+    read(path).map(|b| bytes::causes_in(path, &b)).unwrap_or_default()
+}
+
+fn source_view(a: &Agent) -> SourceView {
+    SourceView {
+        status: a.status,
+        source: a.source.key(),
+        path: a.source.path.to_path_buf(),
+        shadowed_by: a.shadowed_by.clone(),
+        rule: a.rule.clone(),
+    }
+}
+
+/// Explains `name` across `frameworks` (those the catalog was loaded with).
+pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyReport {
+    let roots = &catalog.roots;
+    let all_locations: Vec<(&dyn Framework, Vec<Location>)> =
+        frameworks.iter().map(|f| (*f, f.locations(roots))).collect();
+    let named_files = walk::files_named_like(roots, all_locations.iter().flat_map(|(_, l)| l.iter()), name);
+    let mut reports = Vec::new();
+    let mut close_to_some = BTreeSet::new();
+    for report in &catalog.reports {
+        let Some((framework, locations)) = all_locations.iter().find(|(f, _)| f.id() == report.ecosystem) else {
+            continue;
+        };
+        let sources: Vec<SourceView> =
+            report.agents.iter().filter(|a| a.name == name && !a.status.is_unloaded()).map(source_view).collect();
+        let active = sources.iter().any(|s| s.status.is_active());
+        let mut fw = FrameworkWhy {
+            ecosystem: report.ecosystem,
+            title: framework.title(),
+            active,
+            sources,
+            near_misses: Vec::new(),
+            similar: Vec::new(),
+            name_matching: framework.name_matching(),
+            looks_in: locations.iter().map(|l| Place { dir: l.dir.clone(), label: l.label.clone() }).collect(),
+        };
+        let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
+        if !active {
+            // Files the tool found and did not load.
+            for a in report.agents.iter().filter(|a| !a.source.is_compiled_in()) {
+                let unloaded = matches!(a.status, Status::Held | Status::Invalid | Status::Skipped);
+                if !unloaded || !(places::fold(&a.name) == places::fold(name) || would_define(&a.source.path, name)) {
+                    continue;
+                }
+                let diag = report
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.source.as_deref().is_some_and(|k| a.source.key_is(k)) || d.path == *a.source.path);
+                fw.near_misses.push(from_catalog(&a.source.path, a.status, Some(a.source.key()), diag, &a.rule));
+                seen.insert(a.source.path.to_path_buf());
+            }
+            for d in &report.diagnostics {
+                if seen.contains(&d.path) || d.path.as_os_str().is_empty() || !would_define(&d.path, name) {
+                    continue;
+                }
+                let status = if d.kind == crate::model::DiagKind::Skipped { Status::Skipped } else { Status::Invalid };
+                fw.near_misses.push(from_catalog(&d.path, status, d.source.clone(), Some(d), ""));
+                seen.insert(d.path.clone());
+            }
+            // Files named like NAME that this tool scans but said nothing about, or
+            // that sit just outside its places.
+            for path in &named_files {
+                if seen.contains(path) || report.agents.iter().any(|a| *a.source.path == **path) {
+                    continue;
+                }
+                if let Some(loc) = locations.iter().find(|l| places::covers(l, path)) {
+                    close_to_some.insert(path.clone());
+                    fw.near_misses.push(NearMiss {
+                        path: path.clone(),
+                        kind: "unreported",
+                        source: None,
+                        reason: format!(
+                            "in {}, but {} did not read it as an agent (nothing reported about it)",
+                            loc.label,
+                            framework.title()
+                        ),
+                        line: None,
+                        miss: None,
+                        causes: causes_of(path),
+                    });
+                    continue;
+                }
+                let miss = places::miss(locations, roots, path);
+                // A file another tool reads where it is is that tool's file, not one
+                // misplaced for this tool (unless it sits in this tool's own folder).
+                let others = all_locations
+                    .iter()
+                    .any(|(f, ls)| f.id() != report.ecosystem && ls.iter().any(|l| places::covers(l, path)));
+                let near = match &miss {
+                    Miss::WrongFolder => false,
+                    Miss::OutsideWalk { .. } => !others,
+                    _ => true,
+                };
+                if near {
+                    close_to_some.insert(path.clone());
+                    fw.near_misses.push(NearMiss {
+                        path: path.clone(),
+                        kind: "unscanned",
+                        source: None,
+                        reason: miss.rule(),
+                        line: None,
+                        miss: Some(miss),
+                        causes: Vec::new(),
+                    });
+                }
+            }
+            // Each near name once: its winner (or held definition), not its shadowed copies.
+            for a in report.agents.iter().filter(|a| matches!(a.status, Status::Wins | Status::Held)) {
+                if let Some((difference, distance)) = places::difference(name, &a.name) {
+                    if !fw.similar.iter().any(|s| s.source == a.source.key() && s.name == a.name) {
+                        fw.similar.push(Similar {
+                            name: a.name.clone(),
+                            status: a.status,
+                            source: a.source.key(),
+                            difference,
+                            distance,
+                        });
+                    }
+                }
+            }
+        }
+        for path in &named_files {
+            if report.agents.iter().any(|a| *a.source.path == **path)
+                || report.diagnostics.iter().any(|d| d.path == *path)
+            {
+                close_to_some.insert(path.clone());
+            }
+        }
+        reports.push(fw);
+    }
+    let unscanned = named_files
+        .iter()
+        .filter(|p| {
+            !close_to_some.contains(*p) && !all_locations.iter().any(|(_, ls)| ls.iter().any(|l| places::covers(l, p)))
+        })
+        .map(|p| Unscanned { path: p.clone(), reason: "no tool agentry knows scans this folder".into() })
+        .collect();
+    WhyReport { name: name.to_string(), active: reports.iter().any(|f| f.active), frameworks: reports, unscanned }
+}
+
+fn from_catalog(
+    path: &Path,
+    status: Status,
+    source: Option<String>,
+    diag: Option<&Diagnostic>,
+    rule: &str,
+) -> NearMiss {
+    let kind = match status {
+        Status::Held => "held",
+        Status::Skipped => "skipped",
+        _ => "invalid",
+    };
+    let reason = match diag {
+        Some(d) => d.message.clone(),
+        None if !rule.is_empty() => rule.to_string(),
+        None => "not loaded".into(),
+    };
+    // A held file loads once trusted: its bytes are not the cause.
+    let causes = if status == Status::Held { Vec::new() } else { causes_of(path) };
+    NearMiss { path: path.to_path_buf(), kind, source, reason, line: diag.and_then(|d| d.line), miss: None, causes }
+}
+
+/// The report as text lines (sanitised), as `agentry why` prints it and the
+/// explorer's overlay shows it.
+pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let name = sanitize::line(&report.name);
+    let mut blank = false;
+    for f in report.frameworks.iter().filter(|f| !f.sources.is_empty()) {
+        out.push(format!("{name} ({})", f.ecosystem));
+        for s in &f.sources {
+            let word = format!("[{}]", s.status.word());
+            let mut head = format!("{word:<12} {}", sanitize::line(&s.source));
+            if let Some(w) = &s.shadowed_by {
+                head.push_str(&format!(" → {}", sanitize::line(w)));
+            }
+            out.push(head);
+            out.push(format!("{:12} {}", "", sanitize::line(&s.rule)));
+        }
+        blank = true;
+    }
+    let mut quiet = Vec::new();
+    for f in report.frameworks.iter().filter(|f| !f.active) {
+        if f.near_misses.is_empty() && f.similar.is_empty() {
+            quiet.push(f.ecosystem);
+            continue;
+        }
+        if blank {
+            out.push(String::new());
+        }
+        blank = true;
+        out.push(format!("{name} is not active in {} ({}):", f.ecosystem, f.title));
+        for m in &f.near_misses {
+            let mut at = shown(&m.path, roots);
+            if let Some(l) = m.line {
+                at.push_str(&format!(":{l}"));
+            }
+            out.push(format!("  {:<10} {}", m.kind, sanitize::line(&at)));
+            out.push(format!("  {:10} {}", "", sanitize::line(&m.reason)));
+            for c in &m.causes {
+                out.push(format!("  {:10} {}:{} {}: {}", "", c.line, c.col, c.kind, sanitize::line(&c.message)));
+                for l in bytes::caret_lines(c, &format!("  {:10} ", "")) {
+                    out.push(sanitize::line(&l).into_owned());
+                }
+            }
+        }
+        if f.near_misses.iter().any(|m| m.kind == "unscanned") {
+            out.push(format!("  {} looks in:", f.title));
+            for p in &f.looks_in {
+                out.push(format!(
+                    "  {:10} {:<28} {}",
+                    "",
+                    sanitize::line(&shown(&p.dir, roots)),
+                    sanitize::line(&p.label)
+                ));
+            }
+        }
+        for s in &f.similar {
+            let how = match s.difference {
+                "case" => "differs only in case".to_string(),
+                "separators" => "differs only in separators".to_string(),
+                _ => format!("{} edit{} away", s.distance, if s.distance == 1 { "" } else { "s" }),
+            };
+            out.push(format!(
+                "  {:<10} `{}` [{}] {}: {how}",
+                "near name",
+                sanitize::line(&s.name),
+                s.status.word(),
+                sanitize::line(&s.source)
+            ));
+        }
+        if !f.similar.is_empty() {
+            out.push(format!("  {:10} how {} finds an agent: {}", "", f.title, f.name_matching));
+        }
+    }
+    if !quiet.is_empty() {
+        if blank {
+            out.push(String::new());
+        }
+        out.push(format!("{name} is not active in {}: no file, near miss or near name", quiet.join(", ")));
+    }
+    for u in &report.unscanned {
+        out.push(format!(
+            "named like {name}, read by no tool: {} ({})",
+            sanitize::line(&shown(&u.path, roots)),
+            u.reason
+        ));
+    }
+    out
+}
