@@ -9,6 +9,7 @@ use crate::model::{EcosystemReport, Roots, Scope, TextForm};
 
 pub mod fast_agent;
 pub mod kimi;
+pub mod opencode;
 pub mod openhands;
 pub mod precedence;
 pub mod tsugite;
@@ -115,7 +116,7 @@ pub struct Location {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi]
+    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &opencode::OpenCode]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

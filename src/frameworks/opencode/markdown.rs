@@ -1,0 +1,260 @@
+//! Markdown agent files as OpenCode 1.18.33 reads them (`ConfigMarkdown.parse`):
+//! gray-matter's splitter and js-yaml "safe" load, and when that throws, OpenCode's
+//! `fallbackSanitization` rewrite (a `key: a: b` value becomes a block scalar) and a
+//! second gray-matter call — which, when the rewrite left the text as it was, hits
+//! gray-matter's cache of the failed parse and gives no data and the whole text.
+
+use serde_json::{Map, Value as Json};
+
+/// What a file gives: its frontmatter data and its body.
+#[derive(Debug, PartialEq)]
+pub struct Parsed {
+    /// The frontmatter spread into an object (`{...md.data}`: a list gives keys "0", "1").
+    pub data: Map<String, Json>,
+    /// Line of each top-level key in the file (1-based).
+    pub lines: Vec<(String, u32)>,
+    /// The body, trimmed as OpenCode trims it (`md.content.trim()`).
+    pub body: String,
+}
+
+/// `Err` when OpenCode drops the file (the rewrite still fails), with YAML's message.
+pub fn parse(bytes: &[u8]) -> Result<Parsed, String> {
+    let text = String::from_utf8_lossy(bytes);
+    match matter(&text) {
+        Ok(p) => Ok(p),
+        Err(_) => {
+            let rewritten = fallback_sanitization(&text);
+            if rewritten == *text {
+                // gray-matter cached the failed call's file object: no data, whole text.
+                let whole = strip_bom(&text);
+                return Ok(Parsed { data: Map::new(), lines: Vec::new(), body: js_trim(whole).to_string() });
+            }
+            matter(&rewritten)
+        }
+    }
+}
+
+fn strip_bom(s: &str) -> &str {
+    s.strip_prefix('\u{feff}').unwrap_or(s)
+}
+
+/// JavaScript's `String.prototype.trim` (ECMAScript white space and line ends).
+pub fn js_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+}
+
+/// gray-matter 4 with its default `---` delimiters and the YAML engine.
+fn matter(input: &str) -> Result<Parsed, String> {
+    let content = strip_bom(input);
+    let empty = |body: &str| Parsed { data: Map::new(), lines: Vec::new(), body: js_trim(body).to_string() };
+    if !content.starts_with("---") || content[3..].starts_with('-') {
+        return Ok(empty(content));
+    }
+    let rest = &content[3..];
+    // `---yaml` names the language; anything but YAML has no engine and throws.
+    let first_line = rest.split('\n').next().unwrap_or("");
+    let language = first_line.trim();
+    let rest = if language.is_empty() { rest } else { &rest[first_line.len()..] };
+    if !language.is_empty() && language != "yaml" && language != "yml" {
+        return Err(format!("gray-matter has no engine for `{language}`"));
+    }
+    let (block, body) = match rest.find("\n---") {
+        Some(i) => {
+            let mut body = &rest[i + 4..];
+            body = body.strip_prefix('\r').unwrap_or(body);
+            body = body.strip_prefix('\n').unwrap_or(body);
+            (&rest[..i], body)
+        }
+        None => (rest, ""),
+    };
+    // Block line i is file line 1 + i (the block starts with the rest of `---`'s line).
+    let first_line_no = 1;
+    let without_comments: String =
+        block.split('\n').filter(|l| !l.trim_start().starts_with('#')).collect::<Vec<_>>().join("\n");
+    if without_comments.trim().is_empty() {
+        return Ok(empty(body));
+    }
+    let data = yaml_to_json(block)?;
+    let data = spread(data);
+    let lines = key_lines(block, first_line_no);
+    Ok(Parsed { data, lines, body: js_trim(body).to_string() })
+}
+
+/// `{...value}`: an object's own keys, an array's or string's indices, else nothing.
+fn spread(value: Json) -> Map<String, Json> {
+    match value {
+        Json::Object(m) => m,
+        Json::Array(items) => items.into_iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect(),
+        Json::String(s) => s.chars().enumerate().map(|(i, c)| (i.to_string(), Json::String(c.to_string()))).collect(),
+        _ => Map::new(),
+    }
+}
+
+/// The line of each top-level `key:` in the frontmatter block, which starts on the
+/// line after `first` (the `---` line).
+fn key_lines(block: &str, first: u32) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for (i, line) in block.split('\n').enumerate().skip(1) {
+        if line.starts_with([' ', '\t', '#', '-']) {
+            continue;
+        }
+        if let Some(colon) = line.find(':') {
+            let key = line[..colon].trim().trim_matches(|c| c == '"' || c == '\'');
+            if !key.is_empty() {
+                out.push((key.to_string(), first + i as u32));
+            }
+        }
+    }
+    out
+}
+
+/// js-yaml 3 `safeLoad`: one document (a second one throws), merge keys applied,
+/// duplicate keys rejected.
+pub fn yaml_to_json(text: &str) -> Result<Json, String> {
+    let mut docs = Vec::new();
+    for doc in serde_yaml::Deserializer::from_str(text) {
+        let v = serde_yaml::Value::deserialize(doc).map_err(|e| e.to_string())?;
+        docs.push(v);
+    }
+    if docs.len() > 1 {
+        return Err("expected a single document in the stream".into());
+    }
+    let mut value = docs.pop().unwrap_or(serde_yaml::Value::Null);
+    value.apply_merge().map_err(|e| e.to_string())?;
+    Ok(to_json(value))
+}
+
+use serde::Deserialize;
+
+fn to_json(v: serde_yaml::Value) -> Json {
+    use serde_yaml::Value as Y;
+    match v {
+        Y::Null => Json::Null,
+        Y::Bool(b) => Json::Bool(b),
+        Y::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Json::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Json::from(u)
+            } else {
+                // NaN and the infinities have no JSON form; JSON.stringify writes null.
+                n.as_f64().and_then(serde_json::Number::from_f64).map_or(Json::Null, Json::Number)
+            }
+        }
+        Y::String(s) => Json::String(s),
+        Y::Sequence(items) => Json::Array(items.into_iter().map(to_json).collect()),
+        Y::Mapping(m) => {
+            let mut out = Map::new();
+            for (k, v) in m {
+                let key = match k {
+                    Y::String(s) => s,
+                    Y::Null => "null".into(),
+                    other => match to_json(other) {
+                        Json::String(s) => s,
+                        j => j.to_string(),
+                    },
+                };
+                out.insert(key, to_json(v));
+            }
+            Json::Object(out)
+        }
+        Y::Tagged(t) => to_json(t.value),
+    }
+}
+
+/// OpenCode's `fallbackSanitization`: inside a `---` … `---` block at the very start,
+/// a top-level `key: value` whose unquoted value holds a `:` becomes `key: |-` and
+/// the value on an indented line.
+pub fn fallback_sanitization(content: &str) -> String {
+    // /^---\r?\n([\s\S]*?)\r?\n---/
+    let Some(after) = content.strip_prefix("---") else { return content.to_string() };
+    let after = after.strip_prefix("\r\n").or_else(|| after.strip_prefix('\n'));
+    let Some(after) = after else { return content.to_string() };
+    let start = content.len() - after.len();
+    // The lazy match ends at the first `\r?\n---` (the block may be empty only when
+    // that newline belongs to the opening line, which the regex does not allow).
+    let Some(end_rel) = after.find("\n---") else { return content.to_string() };
+    let mut end = start + end_rel;
+    if end > start && content.as_bytes()[end - 1] == b'\r' {
+        end -= 1;
+    }
+    let frontmatter = &content[start..end];
+    let mut result: Vec<String> = Vec::new();
+    for line in split_crlf(frontmatter) {
+        let trimmed = line.trim();
+        if trimmed.starts_with('#') || trimmed.is_empty() || line.starts_with(char::is_whitespace) {
+            result.push(line.to_string());
+            continue;
+        }
+        let Some((key, value)) = key_value(line) else {
+            result.push(line.to_string());
+            continue;
+        };
+        let value = value.trim();
+        if value.is_empty() || value == ">" || value == "|" || value.starts_with('"') || value.starts_with('\'') {
+            result.push(line.to_string());
+            continue;
+        }
+        if value.contains(':') {
+            result.push(format!("{key}: |-"));
+            result.push(format!("  {value}"));
+            continue;
+        }
+        result.push(line.to_string());
+    }
+    let processed = result.join("\n");
+    // `content.replace(frontmatter, …)`: the first occurrence of the block's text.
+    match content.find(frontmatter) {
+        Some(i) => format!("{}{}{}", &content[..i], processed, &content[i + frontmatter.len()..]),
+        None => content.to_string(),
+    }
+}
+
+fn split_crlf(s: &str) -> Vec<&str> {
+    s.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
+}
+
+/// `/^([a-zA-Z_][a-zA-Z0-9_]*)\s*:\s*(.*)$/`
+fn key_value(line: &str) -> Option<(&str, &str)> {
+    let bytes = line.as_bytes();
+    if !bytes.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_') {
+        return None;
+    }
+    let key_end = bytes.iter().position(|b| !(b.is_ascii_alphanumeric() || *b == b'_')).unwrap_or(bytes.len());
+    let rest = line[key_end..].trim_start();
+    let rest = rest.strip_prefix(':')?;
+    Some((&line[..key_end], rest.trim_start()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frontmatter_and_body() {
+        let p = parse(b"---\ndescription: Hi\nmode: subagent\n---\nBody.\n").unwrap();
+        assert_eq!(p.data["description"], "Hi");
+        assert_eq!(p.body, "Body.");
+        assert_eq!(p.lines, vec![("description".into(), 2), ("mode".into(), 3)]);
+    }
+
+    #[test]
+    fn colon_value_is_rescued_and_unclosed_bracket_is_whole_text() {
+        let p = parse(b"---\ndescription: Use when: x\n---\nB").unwrap();
+        assert_eq!(p.data["description"], "Use when: x");
+        let p = parse(b"---\ndescription: [unclosed\n---\nB").unwrap();
+        assert!(p.data.is_empty());
+        assert_eq!(p.body, "---\ndescription: [unclosed\n---\nB");
+        assert!(parse(b"---\ndescription: a: b\nmodel: [oops\n---\nB").is_err());
+    }
+
+    #[test]
+    fn duplicate_keys_list_and_bom() {
+        assert!(parse(b"---\na: 1\na: 2\n---\nB").unwrap().data.is_empty());
+        let p = parse(b"---\n- a\n- b\n---\nL").unwrap();
+        assert_eq!(p.data["1"], "b");
+        let p = parse("\u{feff}---\r\ndescription: x\r\n---\r\nA\r\nB\r\n".as_bytes()).unwrap();
+        assert_eq!(p.data["description"], "x");
+        assert_eq!(p.body, "A\r\nB");
+    }
+}
