@@ -18,6 +18,7 @@ mod jsonc;
 pub(crate) mod markdown;
 mod schema;
 mod sources;
+mod yaml;
 
 use std::sync::Arc;
 

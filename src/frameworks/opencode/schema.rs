@@ -34,6 +34,11 @@ fn positive_int(v: &Json) -> bool {
     v.as_u64().is_some_and(|n| n > 0) || v.as_f64().is_some_and(|f| f > 0.0 && f.fract() == 0.0 && f.is_finite())
 }
 
+/// Whether `key` is one of the schema's own keys.
+pub fn is_known(key: &str) -> bool {
+    KNOWN.contains(&key)
+}
+
 /// The entry OpenCode keeps, or the first schema error (message, key).
 pub fn normalise(entry: &Map<String, Json>) -> Result<Map<String, Json>, (String, String)> {
     let fail = |what: &str, key: &str, v: &Json| Err((expected(what, key, v), key.to_string()));

@@ -318,7 +318,13 @@ impl<'c, 'a> Reader<'c, 'a> {
             if !lines.iter().any(|(k, _)| k == "prompt") {
                 lines.push(("prompt".into(), 1));
             }
-            let fields = match schema::normalise(&config) {
+            // A YAML timestamp is a Date, which no field of the schema accepts.
+            let date = parsed.dates.iter().find(|k| schema::is_known(k) && *k != "name" && *k != "prompt");
+            let checked = match date {
+                Some(k) => Err((format!("Expected a non-Date value | undefined, got Date {k}"), k.clone())),
+                None => schema::normalise(&config),
+            };
+            let fields = match checked {
                 Ok(f) => f,
                 Err((message, field)) => {
                     let line = lines.iter().find(|(k, _)| *k == field).map(|&(_, l)| l);
