@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::frameworks::{fast_agent, kimi, openhands, tsugite};
+use crate::frameworks::{fast_agent, kimi, opencode, openhands, tsugite};
 use crate::yaml::{self, Loader};
 
 /// Where fuzzed definitions pretend to live. It must not exist, so that the
@@ -31,6 +31,7 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("tsugite", tsugite),
     ("fast_agent", fast_agent),
     ("kimi", kimi),
+    ("opencode", opencode),
     ("tsugite_template", tsugite_template),
 ];
 
@@ -125,6 +126,12 @@ pub fn fast_agent(data: &[u8]) {
 /// One Kimi agent spec file.
 pub fn kimi(data: &[u8]) {
     let _ = kimi::spec::parse(&Path::new(FAKE_DIR).join("agent.yaml"), data);
+}
+
+/// OpenCode's parsers: a Markdown agent file (gray-matter, js-yaml, OpenCode's
+/// fallback, the schema) and a JSON(C) config with its agent maps.
+pub fn opencode(data: &[u8]) {
+    opencode::parse_for_fuzzing(data);
 }
 
 /// tsugite's template renderer, bounded by fuel and an output cap: the input is an

@@ -14,9 +14,9 @@
 //! each effective field naming the file and line that set it; every other source is
 //! `shadowed` with its own fields, and the chain lists every contributing source.
 
-mod jsonc;
+pub(crate) mod jsonc;
 pub(crate) mod markdown;
-mod schema;
+pub(crate) mod schema;
 mod sources;
 mod yaml;
 
@@ -131,8 +131,22 @@ fn merge(name: &str, group: &[&Entry]) -> Merged {
         _ => Map::new(),
     };
     for f in &mut fields {
-        if let Some(v) = merged.get(f.key.as_ref()) {
-            f.value = v.clone().into();
+        let Some(v) = merged.get(f.key.as_ref()) else { continue };
+        f.value = v.clone().into();
+        // An object is merged key by key: every source that sets it contributed.
+        let setters: Vec<(&Entry, &String)> =
+            group.iter().copied().zip(&keys).filter(|(e, _)| e.fields.contains_key(f.key.as_ref())).collect();
+        if v.is_object() && setters.len() > 1 {
+            f.origin.sites = setters
+                .iter()
+                .rev()
+                .map(|(e, key)| crate::model::Site::new(&Arc::from(key.as_str()), e.line(&f.key)))
+                .collect();
+            f.origin.rule = format!(
+                "{MERGE_RULE}; an object merges key by key across {} sources (later wins per key)",
+                setters.len()
+            )
+            .into();
         }
     }
     let disabled = merged.get("disable").and_then(Json::as_bool) == Some(true);
@@ -173,6 +187,28 @@ fn merge(name: &str, group: &[&Entry]) -> Merged {
         prompt,
         disabled,
         description: merged.get("description").and_then(Json::as_str).unwrap_or_default().to_string(),
+    }
+}
+
+/// One input as every parser of this reader sees it (the fuzz target): as a
+/// Markdown agent file (frontmatter, fallback, schema) and as a JSON(C) config.
+pub fn parse_for_fuzzing(data: &[u8]) {
+    if let Ok(parsed) = markdown::parse(data) {
+        let mut config = parsed.data;
+        config.insert("prompt".into(), Json::from(parsed.body));
+        let _ = schema::normalise(&config);
+    }
+    if let Ok(Json::Object(config)) = jsonc::parse(&String::from_utf8_lossy(data)) {
+        for section in ["agent", "mode"] {
+            for entry in config.get(section).and_then(Json::as_object).into_iter().flat_map(|m| m.values()) {
+                if let Some(entry) = entry.as_object() {
+                    let _ = schema::normalise(entry);
+                }
+            }
+        }
+        for entry in config.get("agents").and_then(Json::as_object).into_iter().flat_map(|m| m.values()) {
+            let _ = schema::from_v2(entry);
+        }
     }
 }
 
