@@ -133,21 +133,36 @@ fn merge(name: &str, group: &[&Entry]) -> Merged {
     for f in &mut fields {
         let Some(v) = merged.get(f.key.as_ref()) else { continue };
         f.value = v.clone().into();
-        // An object is merged key by key: every source that sets it contributed.
-        let setters: Vec<(&Entry, &String)> =
-            group.iter().copied().zip(&keys).filter(|(e, _)| e.fields.contains_key(f.key.as_ref())).collect();
-        if v.is_object() && setters.len() > 1 {
-            f.origin.sites = setters
-                .iter()
-                .rev()
-                .map(|(e, key)| crate::model::Site::new(&Arc::from(key.as_str()), e.line(&f.key)))
-                .collect();
-            f.origin.rule = format!(
-                "{MERGE_RULE}; an object merges key by key across {} sources (later wins per key)",
-                setters.len()
-            )
-            .into();
+        // An object is merged key by key: every source that sets it contributed. The
+        // empty `options` and `permission` OpenCode's schema gives every entry count
+        // only where the file wrote them.
+        if !v.is_object() {
+            continue;
         }
+        let setters: Vec<(&Entry, &String)> = group
+            .iter()
+            .copied()
+            .zip(&keys)
+            .filter(|(e, _)| {
+                e.line(&f.key).is_some() || e.fields.get(f.key.as_ref()).is_some_and(|v| v.as_object().is_some_and(|m| !m.is_empty()))
+            })
+            .collect();
+        f.origin = match setters.len() {
+            0 => FieldOrigin::default("OpenCode's schema gives every entry this map (empty)"),
+            n => FieldOrigin {
+                provenance: if n > 1 { crate::model::Provenance::Merged } else { crate::model::Provenance::Own },
+                sites: setters
+                    .iter()
+                    .rev()
+                    .map(|(e, key)| crate::model::Site::new(&Arc::from(key.as_str()), e.line(&f.key)))
+                    .collect(),
+                rule: if n > 1 {
+                    format!("{MERGE_RULE}; an object merges key by key across {n} sources (later wins per key)").into()
+                } else {
+                    format!("{MERGE_RULE}; set by {}", setters[0].0.label).into()
+                },
+            },
+        };
     }
     let disabled = merged.get("disable").and_then(Json::as_bool) == Some(true);
     if !disabled {

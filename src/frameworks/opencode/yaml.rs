@@ -15,6 +15,10 @@ use yaml_rust::scanner::{Marker, TScalarStyle, TokenType};
 /// of whoever drops the value).
 const MAX_DEPTH: usize = 512;
 
+/// How many values aliases may copy in all: js-yaml shares an alias's value, agentry
+/// copies it, so a chain of doubling aliases must stop (the input is then refused).
+const ALIAS_BUDGET: usize = 1_000_000;
+
 /// A loaded document: the value (Dates as ISO strings, as `JSON.stringify` writes
 /// them) and the top-level keys whose value is a Date.
 pub struct Loaded {
@@ -39,6 +43,8 @@ struct Builder {
     docs: Vec<Json>,
     dates: Vec<String>,
     error: Option<String>,
+    /// Values aliases have copied so far.
+    copied: usize,
 }
 
 pub fn load(text: &str) -> Result<Loaded, String> {
@@ -84,8 +90,16 @@ impl MarkedEventReceiver for Builder {
                 Some(Frame::Map { map, anchor, .. }) => self.close(Json::Object(map), anchor),
                 None => Ok(()),
             },
-            Event::Alias(id) => match self.anchors.get(&id).cloned() {
-                Some(v) => self.push(v, false, false),
+            Event::Alias(id) => match self.anchors.get(&id) {
+                Some(v) => {
+                    self.copied += size(v, ALIAS_BUDGET - self.copied.min(ALIAS_BUDGET) + 1);
+                    if self.copied > ALIAS_BUDGET {
+                        Err("aliases expand to too many values".into())
+                    } else {
+                        let v = v.clone();
+                        self.push(v, false, false)
+                    }
+                }
                 None => Err("unidentified alias".into()),
             },
             _ => Ok(()),
@@ -149,6 +163,24 @@ impl Builder {
         }
         Ok(())
     }
+}
+
+/// How many values `v` holds, counting at most `limit`.
+fn size(v: &Json, limit: usize) -> usize {
+    let mut count = 0;
+    let mut todo = vec![v];
+    while let Some(v) = todo.pop() {
+        count += 1;
+        if count >= limit {
+            return count;
+        }
+        match v {
+            Json::Array(items) => todo.extend(items),
+            Json::Object(map) => todo.extend(map.values()),
+            _ => {}
+        }
+    }
+    count
 }
 
 /// `String(value)` in JavaScript, for a mapping key.
