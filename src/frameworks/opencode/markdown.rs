@@ -17,6 +17,21 @@ pub struct Parsed {
     pub dates: Vec<String>,
     /// The body, trimmed as OpenCode trims it (`md.content.trim()`).
     pub body: String,
+    /// The line the trimmed body starts on.
+    pub body_line: u32,
+    /// Why the frontmatter was not read, when OpenCode took the whole text as the
+    /// prompt instead (YAML error and its line).
+    pub unread_frontmatter: Option<(String, Option<u32>)>,
+}
+
+/// The line (1-based) where `suffix`, a tail of `whole`, starts once trimmed.
+fn line_of_tail(whole: &str, suffix: &str) -> u32 {
+    let at = whole.len() - suffix.len() + (suffix.len() - js_trim_start(suffix).len());
+    1 + whole.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() as u32
+}
+
+fn js_trim_start(s: &str) -> &str {
+    s.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
 }
 
 /// `Err` when OpenCode drops the file (the rewrite still fails), with YAML's message.
@@ -24,14 +39,21 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, String> {
     let text = String::from_utf8_lossy(bytes);
     match matter(&text) {
         Ok(p) => Ok(p),
-        Err(_) => {
+        Err(first_error) => {
             let rewritten = fallback_sanitization(&text);
             if rewritten == *text {
                 // gray-matter cached the failed call's file object: no data, whole text.
                 let whole = strip_bom(&text);
-                return Ok(Parsed { data: Map::new(), lines: Vec::new(), dates: Vec::new(), body: js_trim(whole).to_string() });
+                return Ok(Parsed {
+                    data: Map::new(),
+                    lines: Vec::new(),
+                    dates: Vec::new(),
+                    body: js_trim(whole).to_string(),
+                    body_line: line_of_tail(whole, whole),
+                    unread_frontmatter: Some(first_error),
+                });
             }
-            matter(&rewritten)
+            matter(&rewritten).map_err(|(message, _)| message)
         }
     }
 }
@@ -46,9 +68,16 @@ pub fn js_trim(s: &str) -> &str {
 }
 
 /// gray-matter 4 with its default `---` delimiters and the YAML engine.
-fn matter(input: &str) -> Result<Parsed, String> {
+fn matter(input: &str) -> Result<Parsed, (String, Option<u32>)> {
     let content = strip_bom(input);
-    let empty = |body: &str| Parsed { data: Map::new(), lines: Vec::new(), dates: Vec::new(), body: js_trim(body).to_string() };
+    let empty = |body: &str| Parsed {
+        data: Map::new(),
+        lines: Vec::new(),
+        dates: Vec::new(),
+        body: js_trim(body).to_string(),
+        body_line: line_of_tail(content, body),
+        unread_frontmatter: None,
+    };
     if !content.starts_with("---") || content[3..].starts_with('-') {
         return Ok(empty(content));
     }
@@ -58,7 +87,7 @@ fn matter(input: &str) -> Result<Parsed, String> {
     let language = first_line.trim();
     let rest = if language.is_empty() { rest } else { &rest[first_line.len()..] };
     if !language.is_empty() && language != "yaml" && language != "yml" {
-        return Err(format!("gray-matter has no engine for `{language}`"));
+        return Err((format!("gray-matter has no engine for `{language}`"), Some(1)));
     }
     let (block, body) = match rest.find("\n---") {
         Some(i) => {
@@ -76,10 +105,11 @@ fn matter(input: &str) -> Result<Parsed, String> {
     if without_comments.trim().is_empty() {
         return Ok(empty(body));
     }
-    let loaded = super::yaml::load(block)?;
+    // YAML's lines count from the block's first line, the rest of the `---` line.
+    let loaded = super::yaml::load(block).map_err(|(message, line)| (message, line.map(|l| l + first_line_no - 1)))?;
     let data = spread(loaded.value);
     let lines = key_lines(block, first_line_no);
-    Ok(Parsed { data, lines, dates: loaded.dates, body: js_trim(body).to_string() })
+    Ok(Parsed { data, lines, dates: loaded.dates, body: js_trim(body).to_string(), body_line: line_of_tail(content, body), unread_frontmatter: None })
 }
 
 /// `{...value}`: an object's own keys, an array's or string's indices, else nothing.

@@ -309,15 +309,21 @@ impl<'c, 'a> Reader<'c, 'a> {
                     continue;
                 }
             };
+            if let Some((why, line)) = &parsed.unread_frontmatter {
+                let message = format!(
+                    "OpenCode cannot read this frontmatter ({why}) and loads the file anyway, with no fields and the whole text, frontmatter included, as the prompt"
+                );
+                self.diagnostics.push(Diagnostic::warning(ID, DiagKind::Parse, &path, message).at(line.or(Some(1)), None));
+            }
             // `{name, ...md.data, prompt: md.content.trim()}`
             let mut config = Map::new();
             config.insert("name".into(), Json::from(derived.as_str()));
             config.extend(parsed.data);
             config.insert("prompt".into(), Json::from(parsed.body));
+            // The body always sets the prompt (over a frontmatter `prompt:`).
             let mut lines = parsed.lines;
-            if !lines.iter().any(|(k, _)| k == "prompt") {
-                lines.push(("prompt".into(), 1));
-            }
+            lines.retain(|(k, _)| k != "prompt");
+            lines.push(("prompt".into(), parsed.body_line));
             // A YAML timestamp is a Date, which no field of the schema accepts.
             let date = parsed.dates.iter().find(|k| schema::is_known(k) && *k != "name" && *k != "prompt");
             let checked = match date {

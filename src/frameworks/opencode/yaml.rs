@@ -42,23 +42,24 @@ struct Builder {
     anchors: HashMap<usize, Json>,
     docs: Vec<Json>,
     dates: Vec<String>,
-    error: Option<String>,
+    error: Option<(String, Option<u32>)>,
     /// Values aliases have copied so far.
     copied: usize,
 }
 
-pub fn load(text: &str) -> Result<Loaded, String> {
+/// Err: the message and the line (1-based) of the problem.
+pub fn load(text: &str) -> Result<Loaded, (String, Option<u32>)> {
     let mut b = Builder::default();
     // js-yaml ends the input with a line break when it has none (a block scalar at
     // the end keeps its last line break).
     let text = if text.ends_with('\n') { std::borrow::Cow::Borrowed(text) } else { std::borrow::Cow::Owned(format!("{text}\n")) };
     let mut parser = Parser::new(text.chars());
-    parser.load(&mut b, true).map_err(|e| e.to_string())?;
+    parser.load(&mut b, true).map_err(|e| (e.to_string(), Some(e.marker().line() as u32)))?;
     if let Some(e) = b.error {
         return Err(e);
     }
     if b.docs.len() > 1 {
-        return Err("expected a single document in the stream, but found more".into());
+        return Err(("expected a single document in the stream, but found more".into(), None));
     }
     Ok(Loaded { value: b.docs.pop().unwrap_or(Json::Null), dates: b.dates })
 }
@@ -105,7 +106,7 @@ impl MarkedEventReceiver for Builder {
             _ => Ok(()),
         };
         if let Err(e) = result {
-            self.error = Some(format!("{e} at line {}, column {}", mark.line(), mark.col() + 1));
+            self.error = Some((format!("{e} at line {}, column {}", mark.line(), mark.col() + 1), Some(mark.line() as u32)));
         }
     }
 }
