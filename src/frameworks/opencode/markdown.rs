@@ -7,7 +7,7 @@
 use serde_json::{Map, Value as Json};
 
 /// What a file gives: its frontmatter data and its body.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Parsed {
     /// The frontmatter spread into an object (`{...md.data}`: a list gives keys "0", "1").
     pub data: Map<String, Json>,

@@ -297,8 +297,10 @@ impl<'c, 'a> Reader<'c, 'a> {
             let source = Source::new(d.scope, &d.root, path.clone());
             let key = source.key();
             let folder = path.parent().map(|p| rel_label(d.scope, &d.root, p)).unwrap_or_default();
-            let parsed = match self.cx.files.read(&path) {
-                Ok(bytes) => markdown::parse(&bytes),
+            // Parsed once per version of the file: a refresh re-parses only what changed.
+            let context = discover::hash_key((ID, "markdown"));
+            let parsed = match self.cx.files.derived(&path, context, markdown::parse) {
+                Ok(parsed) => (*parsed).clone(),
                 Err(e) => Err(format!("cannot read the file ({e})")),
             };
             let parsed = match parsed {
