@@ -22,3 +22,8 @@ for fw in openhands tsugite kimi fast-agent; do
   mv "$here/$fw.expected.json.tmp" "$here/$fw.expected.json"
   echo "wrote $fw.expected.json"
 done
+# OpenCode's oracle drives the real binary (setup.sh installs it) from Python 3.
+bash "$oracles/opencode/setup.sh" > /dev/null
+(cd "$demo" && python3 "$oracles/opencode/oracle.py" --project project --home home --xdg-config home/.config > "$here/opencode.expected.json.tmp" 2>/dev/null)
+mv "$here/opencode.expected.json.tmp" "$here/opencode.expected.json"
+echo "wrote opencode.expected.json"
