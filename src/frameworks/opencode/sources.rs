@@ -135,7 +135,14 @@ impl<'c, 'a> Reader<'c, 'a> {
             return;
         };
         let label = rel_label(scope, root, path);
-        if let Some(at) = jsonc::find_key(&text, "permissions", 0) {
+        // V2's plural `permissions`, at the top level or in an agent entry.
+        let v2_permissions = config.contains_key("permissions")
+            || ["agent", "agents", "mode"].iter().any(|section| {
+                config.get(*section).and_then(Json::as_object).is_some_and(|m| {
+                    m.values().any(|e| e.as_object().is_some_and(|e| e.contains_key("permissions")))
+                })
+            });
+        if let Some(at) = v2_permissions.then(|| jsonc::find_key(&text, "permissions", 0).unwrap_or(0)) {
             let d = Diagnostic::error(ID, DiagKind::Validation, path, "V2 permissions are not supported by OpenCode V1");
             self.diagnostics.push(d.at(Some(jsonc::line_of(&text, at)), None).fatal().failing(file_key.clone()));
             return;
