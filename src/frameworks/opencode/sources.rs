@@ -110,6 +110,11 @@ impl<'c, 'a> Reader<'c, 'a> {
                 return;
             }
         };
+        // An empty file is no configuration at all; blank or comment-only text is
+        // invalid JSON(C) (checked with the real tool).
+        if bytes.is_empty() {
+            return;
+        }
         let file_key = Source::new(scope, root, path.to_path_buf()).key();
         let raw = String::from_utf8_lossy(&bytes);
         let text = match self.substitute(&raw, path) {
