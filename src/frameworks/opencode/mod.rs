@@ -316,9 +316,10 @@ impl Framework for OpenCode {
                     agent.rule = match &e.replaced {
                         Some(rule) => rule.clone(),
                         None => format!(
-                            "{MERGE_RULE}: {} is merged before {}, which wins the fields both set",
-                            e.label,
-                            agent.shadowed_by.as_deref().unwrap_or("the winner")
+                            "{MERGE_RULE}: one of {} sources merged into {} ({}); its fields count where no later source sets them",
+                            group.len(),
+                            agent.shadowed_by.as_deref().unwrap_or("the winner"),
+                            e.label
                         ),
                     };
                 }
@@ -342,8 +343,5 @@ impl Framework for OpenCode {
 
     fn locations(&self, roots: &Roots) -> Vec<Location> {
         sources::places(roots)
-            .into_iter()
-            .map(|(scope, dir, depth, suffixes, label)| Location { scope, dir, depth, suffixes, label })
-            .collect()
     }
 }

@@ -12,7 +12,7 @@ use serde_json::{Map, Value as Json};
 
 use super::{jsonc, markdown, schema, ID};
 use crate::discover::{self, ReadError};
-use crate::frameworks::LoadContext;
+use crate::frameworks::{LoadContext, Location};
 use crate::model::{DiagKind, Diagnostic, Scope, Source};
 
 /// One definition of one name from one source, normalised as OpenCode keeps it.
@@ -477,12 +477,15 @@ fn config_dirs(cx: &LoadContext) -> Vec<ConfigDir> {
 }
 
 /// The places OpenCode scans, in its merge order (for `Framework::locations`).
-pub fn places(r: &crate::model::Roots) -> Vec<(Scope, PathBuf, Option<u32>, &'static [&'static str], String)> {
+pub fn places(r: &crate::model::Roots) -> Vec<Location> {
     let mut out = Vec::new();
+    let mut push = |scope, dir, depth, suffixes, label: String| out.push(Location { scope, dir, depth, suffixes, label });
     let json: &'static [&'static str] = &["opencode.json", "opencode.jsonc"];
-    out.push((Scope::Xdg, r.xdg.join("opencode"), Some(0), &["config.json", "opencode.json", "opencode.jsonc"][..], "global config $XDG_CONFIG_HOME/opencode".to_string()));
+    let global: &'static [&'static str] = &["config.json", "opencode.json", "opencode.jsonc"];
+    push(Scope::Xdg, r.xdg.join("opencode"), Some(0), global, "global config $XDG_CONFIG_HOME/opencode".into());
     for dir in r.walk_up().iter().rev() {
-        out.push((Scope::Project, dir.clone(), Some(0), json, "project opencode.json[c], from the root down to the working folder".into()));
+        let label = "project opencode.json[c], from the root down to the working folder".to_string();
+        push(Scope::Project, dir.clone(), Some(0), json, label);
     }
     let dirs = [(Scope::Xdg, r.xdg.join("opencode"), "global")]
         .into_iter()
@@ -490,13 +493,13 @@ pub fn places(r: &crate::model::Roots) -> Vec<(Scope, PathBuf, Option<u32>, &'st
         .chain([(Scope::User, r.home.join(".opencode"), "~/.opencode")]);
     for (scope, dir, what) in dirs {
         if scope != Scope::Xdg {
-            out.push((scope, dir.clone(), Some(0), json, format!("{what} opencode.json[c]")));
+            push(scope, dir.clone(), Some(0), json, format!("{what} opencode.json[c]"));
         }
         for sub in ["agent", "agents"] {
-            out.push((scope, dir.join(sub), None, &[".md"][..], format!("{what} {sub}/ (Markdown agents, any depth)")));
+            push(scope, dir.join(sub), None, &[".md"], format!("{what} {sub}/ (Markdown agents, any depth)"));
         }
         for sub in ["mode", "modes"] {
-            out.push((scope, dir.join(sub), Some(0), &[".md"][..], format!("{what} {sub}/ (Markdown modes, forced primary)")));
+            push(scope, dir.join(sub), Some(0), &[".md"], format!("{what} {sub}/ (Markdown modes, forced primary)"));
         }
     }
     out
