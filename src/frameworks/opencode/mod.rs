@@ -20,6 +20,7 @@ pub(crate) mod schema;
 mod sources;
 mod yaml;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::{Map, Value as Json};
@@ -254,14 +255,25 @@ impl Framework for OpenCode {
         let n = merged_at.len();
         let mut tiers: Vec<Tier> = merged_at.iter().rev().map(|&i| Tier::first(entries[i].label.clone())).collect();
         tiers.push(Tier::first("OpenCode's built-in agents"));
-        let tier_of = |i: usize| n - 1 - merged_at.iter().position(|&m| m == i).unwrap_or(0);
+        // Lookups by position, name and source key: workspaces may hold thousands.
+        let mut rank_of = vec![0; entries.len()];
+        for (r, &i) in merged_at.iter().enumerate() {
+            rank_of[i] = r;
+        }
+        let tier_of = |i: usize| n - 1 - rank_of[i];
+        let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+        for &i in &merged_at {
+            by_name.entry(entries[i].name.as_str()).or_default().push(i);
+        }
+        let by_key: HashMap<String, usize> = entries.iter().enumerate().map(|(i, e)| (e.source.key(), i)).collect();
         let mut candidates: Vec<Candidate> = Vec::with_capacity(entries.len() + BUILTINS.len());
         for &i in &merged_at {
             candidates.push(Candidate { tier: tier_of(i), agent: own_agent(&entries[i]) });
         }
         for (i, e) in entries.iter().enumerate().filter(|(_, e)| e.replaced.is_some()) {
-            let winner = (0..entries.len())
-                .find(|&w| entries[w].replaced.is_none() && entries[w].scan == e.scan && entries[w].name == e.name)
+            let winner = by_name
+                .get(e.name.as_str())
+                .and_then(|ws| ws.iter().copied().find(|&w| entries[w].scan == e.scan))
                 .unwrap_or(i);
             candidates.push(Candidate { tier: tier_of(winner), agent: own_agent(e) });
         }
@@ -275,9 +287,8 @@ impl Framework for OpenCode {
 
         for agent in &mut agents {
             let group: Vec<&Entry> =
-                entries.iter().filter(|e| e.replaced.is_none() && e.name == agent.name).collect();
-            let key = agent.source.key();
-            let own = entries.iter().find(|e| e.source.key() == key);
+                by_name.get(agent.name.as_str()).into_iter().flatten().map(|&i| &entries[i]).collect();
+            let own = by_key.get(&agent.source.key()).map(|&i| &entries[i]);
             match (agent.status, own) {
                 (Status::Wins, None) => {
                     agent.rule = "a built-in agent of OpenCode (compiled in); nothing configures it".into();

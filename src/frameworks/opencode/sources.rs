@@ -382,12 +382,11 @@ impl<'c, 'a> Reader<'c, 'a> {
     /// the file listed first is kept, a subfolder's file beats its parents' files, and
     /// files in sibling folders race.
     fn resolve_clashes(&mut self, scanned: &mut [Entry]) {
-        let mut names: Vec<&str> = scanned.iter().map(|e| e.name.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        let names: Vec<String> = names.into_iter().map(str::to_string).collect();
-        for name in names {
-            let idx: Vec<usize> = (0..scanned.len()).filter(|&i| scanned[i].name == name).collect();
+        let mut by_name: std::collections::BTreeMap<String, Vec<usize>> = std::collections::BTreeMap::new();
+        for (i, e) in scanned.iter().enumerate() {
+            by_name.entry(e.name.clone()).or_default().push(i);
+        }
+        for (name, idx) in by_name {
             if idx.len() < 2 {
                 continue;
             }
