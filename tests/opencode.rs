@@ -34,6 +34,10 @@ impl Workspace {
     }
 
     fn load(&self) -> EcosystemReport {
+        self.load_with(RenderMode::Export, BTreeMap::new())
+    }
+
+    fn load_with(&self, render: RenderMode, env: BTreeMap<String, String>) -> EcosystemReport {
         let opts = LoadOptions {
             roots: Roots::new(
                 self.root.join("project"),
@@ -42,8 +46,8 @@ impl Workspace {
                 Some(self.root.join("no-builtins")),
             ),
             ecosystems: vec!["opencode".into()],
-            render: RenderMode::Export,
-            env: BTreeMap::new(),
+            render,
+            env,
             options: BTreeMap::new(),
             texts: agentry::model::TextForm::Held,
         };
@@ -204,4 +208,30 @@ fn a_broken_config_is_fatal_with_file_and_line_and_still_shows_each_file() {
     let report = wrong.load();
     let d = report.diagnostics.iter().find(|d| d.fatal).expect("fatal");
     assert_eq!((d.path.as_path(), d.kind, d.line), (hot.as_path(), DiagKind::Validation, Some(3)));
+}
+
+/// `OPENCODE_CONFIG` (after the global JSON), `OPENCODE_CONFIG_DIR` (the last config
+/// folder) and `OPENCODE_DISABLE_PROJECT_CONFIG` count in a live run; the resolution
+/// report is made without them, as the oracle runs OpenCode.
+#[test]
+fn opencode_config_variables_count_in_a_live_run_only() {
+    let w = Workspace::new("env");
+    let config = w.write("home/custom/extra.json", "{\"agent\": {\"extra\": {\"description\": \"from OPENCODE_CONFIG\"}}}\n");
+    w.write("home/dir/agents/dirred.md", "From OPENCODE_CONFIG_DIR.\n");
+    w.write("project/.opencode/agents/local.md", "Project agent.\n");
+    let env = BTreeMap::from([
+        ("OPENCODE_CONFIG".to_string(), config.display().to_string()),
+        ("OPENCODE_CONFIG_DIR".to_string(), w.root.join("home/dir").display().to_string()),
+    ]);
+    let names = |r: &EcosystemReport| -> Vec<String> {
+        let mut n: Vec<String> = r.agents.iter().filter(|a| !a.source.is_compiled_in()).map(|a| a.name.clone()).collect();
+        n.sort();
+        n
+    };
+    let live = RenderMode::Live { user_prompt: String::new() };
+    assert_eq!(names(&w.load_with(live.clone(), env.clone())), ["dirred", "extra", "local"]);
+    assert_eq!(names(&w.load_with(RenderMode::Export, env.clone())), ["local"]);
+    let mut disabled = env;
+    disabled.insert("OPENCODE_DISABLE_PROJECT_CONFIG".into(), "1".into());
+    assert_eq!(names(&w.load_with(live, disabled)), ["dirred", "extra"]);
 }

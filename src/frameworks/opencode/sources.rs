@@ -77,10 +77,16 @@ impl<'c, 'a> Reader<'c, 'a> {
         for file in ["config.json", "opencode.json", "opencode.jsonc"] {
             r.json_file(Scope::Xdg, &roots.xdg, &global.join(file));
         }
-        let walk = roots.walk_up();
-        for dir in walk.iter().rev() {
-            for file in ["opencode.json", "opencode.jsonc"] {
-                r.json_file(Scope::Project, &roots.project, &dir.join(file));
+        if let Some(path) = live_var(cx, "OPENCODE_CONFIG") {
+            let path = crate::model::normalize(&roots.cwd.join(path));
+            let (scope, root) = scope_of(cx, &path);
+            r.json_file(scope, &root, &path);
+        }
+        if live_var(cx, "OPENCODE_DISABLE_PROJECT_CONFIG").is_none() {
+            for dir in roots.walk_up().iter().rev() {
+                for file in ["opencode.json", "opencode.jsonc"] {
+                    r.json_file(Scope::Project, &roots.project, &dir.join(file));
+                }
             }
         }
         for d in config_dirs(cx) {
@@ -454,6 +460,25 @@ impl<'c, 'a> Reader<'c, 'a> {
     }
 }
 
+/// An `OPENCODE_*` variable of the user's environment, in a live run only: the
+/// resolution report is made without them, as the oracle runs OpenCode.
+fn live_var<'e>(cx: &'e LoadContext, name: &str) -> Option<&'e str> {
+    match cx.render {
+        crate::frameworks::RenderMode::Live { .. } => cx.env.get(name).map(String::as_str).filter(|v| !v.is_empty()),
+        crate::frameworks::RenderMode::Export => None,
+    }
+}
+
+/// The scope and its root for a file named by the environment.
+fn scope_of(cx: &LoadContext, path: &Path) -> (Scope, PathBuf) {
+    let r = cx.roots;
+    match r.locate(path, None).0 {
+        Scope::User => (Scope::User, r.home.clone()),
+        Scope::Xdg => (Scope::Xdg, r.xdg.clone()),
+        _ => (Scope::Project, r.project.clone()),
+    }
+}
+
 fn config_dirs(cx: &LoadContext) -> Vec<ConfigDir> {
     let r = cx.roots;
     let mut out = vec![ConfigDir {
@@ -463,10 +488,17 @@ fn config_dirs(cx: &LoadContext) -> Vec<ConfigDir> {
         reads_json: false,
         label: String::new(),
     }];
-    for dir in r.walk_up() {
-        out.push(ConfigDir { scope: Scope::Project, root: r.project.clone(), dir: dir.join(".opencode"), reads_json: true, label: String::new() });
+    if live_var(cx, "OPENCODE_DISABLE_PROJECT_CONFIG").is_none() {
+        for dir in r.walk_up() {
+            out.push(ConfigDir { scope: Scope::Project, root: r.project.clone(), dir: dir.join(".opencode"), reads_json: true, label: String::new() });
+        }
     }
     out.push(ConfigDir { scope: Scope::User, root: r.home.clone(), dir: r.home.join(".opencode"), reads_json: true, label: String::new() });
+    if let Some(dir) = live_var(cx, "OPENCODE_CONFIG_DIR") {
+        let dir = crate::model::normalize(&r.cwd.join(dir));
+        let (scope, root) = scope_of(cx, &dir);
+        out.push(ConfigDir { scope, root, dir, reads_json: true, label: String::new() });
+    }
     let mut seen = HashSet::new();
     out.retain(|d| seen.insert(d.dir.clone()));
     for d in &mut out {
