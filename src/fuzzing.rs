@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::frameworks::{claude_code, codex, copilot, fast_agent, gemini_cli, kimi, openhands, tsugite};
+use crate::frameworks::{claude_code, codex, copilot, fast_agent, gemini_cli, kimi, opencode, openhands, tsugite};
 use crate::yaml::{self, Loader};
 
 /// Where fuzzed definitions pretend to live. It must not exist, so that the
@@ -31,6 +31,7 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("tsugite", tsugite),
     ("fast_agent", fast_agent),
     ("kimi", kimi),
+    ("opencode", opencode),
     ("copilot", copilot),
     ("tsugite_template", tsugite_template),
     ("kimi_code", kimi_code),
@@ -149,6 +150,12 @@ pub fn kimi_code(data: &[u8]) {
 /// the key checks and the tool mapping.
 pub fn copilot(data: &[u8]) {
     let _ = copilot::read_bytes(data, "fuzz--agent");
+}
+
+/// OpenCode's parsers: a Markdown agent file (gray-matter, js-yaml, OpenCode's
+/// fallback, the schema) and a JSON(C) config with its agent maps.
+pub fn opencode(data: &[u8]) {
+    opencode::parse_for_fuzzing(data);
 }
 
 /// tsugite's template renderer, bounded by fuel and an output cap: the input is an

@@ -14,6 +14,7 @@ pub mod fast_agent;
 pub mod gemini_cli;
 pub mod kimi;
 pub mod kimi_code;
+pub mod opencode;
 pub mod openhands;
 pub mod precedence;
 pub mod tsugite;
@@ -125,7 +126,7 @@ pub struct Location {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli, &codex::Codex, &claude_code::ClaudeCode, &kimi_code::KimiCode, &copilot::Copilot]
+    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli, &codex::Codex, &claude_code::ClaudeCode, &kimi_code::KimiCode, &copilot::Copilot, &opencode::OpenCode]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

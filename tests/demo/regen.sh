@@ -37,3 +37,8 @@ bash "$oracles/codex/setup.sh" >/dev/null
 (cd "$demo" && python3 "$oracles/codex/oracle.py" --project project --home home --xdg-config home/.config > "$here/codex.expected.json.tmp" 2>/dev/null)
 mv "$here/codex.expected.json.tmp" "$here/codex.expected.json"
 echo "wrote codex.expected.json"
+# OpenCode's oracle drives the real binary (setup.sh installs it) from Python 3.
+bash "$oracles/opencode/setup.sh" > /dev/null
+(cd "$demo" && python3 "$oracles/opencode/oracle.py" --project project --home home --xdg-config home/.config > "$here/opencode.expected.json.tmp" 2>/dev/null)
+mv "$here/opencode.expected.json.tmp" "$here/opencode.expected.json"
+echo "wrote opencode.expected.json"
