@@ -11,6 +11,7 @@ pub mod fast_agent;
 pub mod kimi;
 pub mod openhands;
 pub mod precedence;
+pub mod qwen_code;
 pub mod tsugite;
 
 /// How prompts are rendered. `Export` uses the fixed context of the resolution report
@@ -115,7 +116,7 @@ pub struct Location {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi]
+    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &qwen_code::QwenCode]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

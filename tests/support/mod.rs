@@ -198,7 +198,7 @@ fn json_eq(a: &Json, b: &Json) -> bool {
 const DIALECTS: [&str; 1] = ["agentcard-rfc"];
 
 /// Frameworks whose fixtures are vendored ahead of their reader; none may stay.
-pub const PENDING: [&str; 7] = ["claude-code", "copilot", "opencode", "codex", "gemini-cli", "qwen-code", "kimi-code"];
+pub const PENDING: [&str; 6] = ["claude-code", "copilot", "opencode", "codex", "gemini-cli", "kimi-code"];
 
 /// The frameworks with fixture cases under `tests/fixtures/`, in name order: the one
 /// list the conformance, read-only, bad-input and other per-framework tests iterate.
