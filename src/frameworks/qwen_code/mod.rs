@@ -138,7 +138,7 @@ fn extensions(cx: &LoadContext, dir: &Path, report: &mut EcosystemReport) -> Vec
                 continue;
             }
         };
-        if disabled(enablement.as_ref(), &name, &project_root(cx.roots)) {
+        if disabled(cx, enablement.as_ref(), &name, &project_root(cx.roots)) {
             continue;
         }
         out.push((name, entry.path.to_path_buf()));
@@ -147,34 +147,63 @@ fn extensions(cx: &LoadContext, dir: &Path, report: &mut EcosystemReport) -> Vec
 }
 
 /// `ExtensionManager.isEnabled`: the last override rule matching the start folder
-/// decides (`!` disables; a trailing `*` covers the folders below).
-fn disabled(enablement: Option<&serde_json::Value>, name: &str, cwd: &Path) -> bool {
+/// (as written or resolved, with a slash at each end) decides; `!` disables.
+fn disabled(cx: &LoadContext, enablement: Option<&serde_json::Value>, name: &str, cwd: &Path) -> bool {
     let Some(rules) = enablement.and_then(|e| e.get(name)).and_then(|c| c.get("overrides")).and_then(|o| o.as_array()) else {
         return false;
     };
-    let mut path = cwd.to_string_lossy().into_owned();
-    if !path.ends_with('/') {
-        path.push('/');
-    }
+    let slashed = |p: &Path| {
+        let mut s = p.to_string_lossy().replace('\\', "/");
+        if !s.starts_with('/') {
+            s.insert(0, '/');
+        }
+        if !s.ends_with('/') {
+            s.push('/');
+        }
+        s
+    };
+    let lexical = slashed(cwd);
+    let canonical = cx.files.canonicalize(cwd).map_or_else(|| lexical.clone(), |p| slashed(&p));
     let mut enabled = true;
     for rule in rules.iter().filter_map(|r| r.as_str()) {
-        let (disable, rule) = match rule.strip_prefix('!') {
+        let (disable, glob) = match rule.strip_prefix('!') {
             Some(r) => (true, r),
             None => (false, rule),
         };
-        let (subdirs, base) = match rule.strip_suffix('*') {
-            Some(b) => (true, b),
-            None => (false, rule),
-        };
-        let mut base = base.to_string();
-        if !base.ends_with('/') {
-            base.push('/');
-        }
-        if path == base || (subdirs && path.starts_with(&base)) {
-            enabled = !disable;
+        if let Some(re) = glob_regex(glob) {
+            if re.is_match(&lexical) || re.is_match(&canonical) {
+                enabled = !disable;
+            }
         }
     }
     !enabled
+}
+
+/// `globToRegex`: regex characters escaped, each `*` (with the slash before it)
+/// matching any rest of the path.
+fn glob_regex(glob: &str) -> Option<regex::Regex> {
+    let mut out = String::from("^");
+    let chars: Vec<char> = glob.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '/' && chars.get(i + 1) == Some(&'*') {
+            out.push_str("(/.*)?");
+            i += 2;
+            continue;
+        }
+        if c == '*' {
+            out.push_str("(.*)?");
+        } else if ".+?^${}()|[]\\".contains(c) {
+            out.push('\\');
+            out.push(c);
+        } else {
+            out.push(c);
+        }
+        i += 1;
+    }
+    out.push('$');
+    regex::Regex::new(&out).ok()
 }
 
 /// A file's outcome, in read order.

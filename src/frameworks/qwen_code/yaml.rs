@@ -48,6 +48,9 @@ pub fn full(text: &str) -> Result<Js, (String, usize)> {
         Err(line) => return Err(("Tabs are not allowed as indentation".into(), line)),
         Ok(text) => text,
     };
+    // The `yaml` package ends the last line of a block scalar with a line break
+    // even at the end of the text (the front matter never has one).
+    let text = if text.ends_with('\n') { text } else { std::borrow::Cow::Owned(format!("{text}\n")) };
     let mut builder = Builder::default();
     let mut parser = Parser::new(text.chars());
     if let Err(e) = parser.load(&mut builder, true) {
