@@ -32,6 +32,7 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("fast_agent", fast_agent),
     ("kimi", kimi),
     ("tsugite_template", tsugite_template),
+    ("qwen_code", qwen_code),
 ];
 
 /// Bytes as the text layers see them: the frameworks decode strictly, but the YAML
@@ -120,6 +121,12 @@ pub fn fast_agent(data: &[u8]) {
         };
         let _ = fast_agent::validate::build(raw, &cx);
     }
+}
+
+/// One Qwen Code agent file: `parseSubagentContent`, its YAML with the line-parser
+/// fallback, and the validator.
+pub fn qwen_code(data: &[u8]) {
+    let _ = crate::frameworks::qwen_code::parse_definition(data);
 }
 
 /// One Kimi agent spec file.

@@ -178,33 +178,35 @@ pub fn parse(bytes: &[u8]) -> Result<Definition, Failure> {
     let prompt = js::trim(&body).to_string();
     let run_config = get("runConfig").cloned();
 
-    // SubagentValidator.validateConfig.
-    let mut errors: Vec<String> = Vec::new();
-    errors.extend(name_errors(&name));
+    // SubagentValidator.validateConfig: every error, each at the line it is about.
+    let body_line = Some(front.split('\n').count() as u32 + 3);
+    let mut errors: Vec<(String, Option<u32>)> = Vec::new();
+    errors.extend(name_errors(&name).into_iter().map(|e| (e, line_of("name"))));
     if js::trim(&description).is_empty() {
-        errors.push("Description is required and cannot be empty".into());
+        errors.push(("Description is required and cannot be empty".into(), line_of("description")));
     }
     if prompt.is_empty() {
-        errors.push("System prompt is required and cannot be empty".into());
+        errors.push(("System prompt is required and cannot be empty".into(), body_line));
     } else if js::js_len(&prompt) < 10 {
-        errors.push("System prompt must be at least 10 characters long".into());
+        errors.push(("System prompt must be at least 10 characters long".into(), body_line));
     }
-    for list in [&tools, &disallowed].into_iter().flatten() {
-        if list.iter().any(|t| js::trim(t).is_empty()) {
-            errors.push("Tool name cannot be empty".into());
+    for (key, list) in [("tools", &tools), ("disallowedTools", &disallowed)] {
+        if list.as_ref().is_some_and(|l| l.iter().any(|t| js::trim(t).is_empty())) {
+            errors.push(("Tool name cannot be empty".into(), line_of(key)));
         }
     }
     if let Some(m) = model.as_deref().filter(|m| !m.is_empty()) {
         if let Some(e) = model_error(m) {
-            errors.push(e.into());
+            errors.push((e.into(), line_of("model").or_else(|| line_of("modelConfig"))));
         }
     }
     if let Some(rc) = run_config.as_ref().filter(|r| r.truthy()) {
-        errors.extend(run_config_errors(rc));
+        errors.extend(run_config_errors(rc).into_iter().map(|e| (e, line_of("runConfig"))));
     }
-    if !errors.is_empty() {
-        let line = if errors.iter().any(|e| e.starts_with("System prompt")) { None } else { line_of("name") };
-        return Err(fail(Cause::Validation, format!("Validation failed: {}", errors.join(", ")), line));
+    if let Some((_, line)) = errors.first() {
+        let line = *line;
+        let all: Vec<&str> = errors.iter().map(|(e, _)| e.as_str()).collect();
+        return Err(fail(Cause::Validation, format!("Validation failed: {}", all.join(", ")), line));
     }
 
     let list_json = |l: &Option<Vec<String>>| l.as_ref().map_or(Json::Null, |l| Json::from(l.clone()));

@@ -119,13 +119,30 @@ fn extensions(cx: &LoadContext, dir: &Path, report: &mut EcosystemReport) -> Vec
         if !entry.is_dir {
             continue;
         }
-        let manifest = entry.path.join("qwen-extension.json");
+        // `qwen extensions link`: the install record points at the folder in use.
+        let mut root = entry.path.to_path_buf();
+        if let Some(source) = cx
+            .files
+            .read(&entry.path.join(".qwen-extension-install.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .filter(|m| m.get("type").and_then(|t| t.as_str()) == Some("link"))
+            .and_then(|m| m.get("source").and_then(|s| s.as_str()).filter(|s| !s.is_empty()).map(PathBuf::from))
+        {
+            root = crate::model::normalize(&entry.path.join(source));
+        }
+        let manifest = root.join("qwen-extension.json");
         let Ok(bytes) = cx.files.read(&manifest) else { continue };
         let name = match serde_json::from_slice::<serde_json::Value>(&bytes) {
-            Ok(v) => match v.get("name").and_then(|n| n.as_str()).filter(|n| !n.is_empty()) {
+            Ok(v) => match v.get("name").and_then(|n| n.as_str()).filter(|n| valid_extension_name(n)) {
                 Some(n) => n.to_string(),
                 None => {
-                    let mut d = Diagnostic::warning(ID, DiagKind::Validation, &manifest, "extension skipped: its manifest has no \"name\"");
+                    let mut d = Diagnostic::warning(
+                        ID,
+                        DiagKind::Validation,
+                        &manifest,
+                        "extension skipped: its manifest has no valid \"name\" (letters, digits, `_`, `.`, `-`)",
+                    );
                     d.severity = crate::model::Severity::Info;
                     report.diagnostics.push(d);
                     continue;
@@ -141,9 +158,14 @@ fn extensions(cx: &LoadContext, dir: &Path, report: &mut EcosystemReport) -> Vec
         if disabled(cx, enablement.as_ref(), &name, &project_root(cx.roots)) {
             continue;
         }
-        out.push((name, entry.path.to_path_buf()));
+        out.push((name, root));
     }
     out
+}
+
+/// `validateName` of an extension manifest: `^[a-zA-Z0-9-_.]+$`.
+fn valid_extension_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
 }
 
 /// `ExtensionManager.isEnabled`: the last override rule matching the start folder
@@ -224,7 +246,11 @@ fn scan_folder(cx: &LoadContext, folder: &Folder, out: &mut Vec<Scanned>) {
         if !file_name.ends_with(".md") {
             continue;
         }
-        let source = Source::new(folder.scope, &folder.base, entry.path.to_path_buf());
+        let source = if folder.tier == EXTENSION {
+            cx.roots.source(&entry.path, None)
+        } else {
+            Source::new(folder.scope, &folder.base, entry.path.to_path_buf())
+        };
         let key = source.key();
         let parsed = cx
             .files

@@ -44,6 +44,12 @@ pub fn parse(text: &str) -> Parsed {
 /// value, or the first error.
 pub fn full(text: &str) -> Result<Js, (String, usize)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // yaml-rust's block parser recurses once per level, and a block level needs one
+    // more space of indentation: deeper text is refused (and falls back) before it
+    // can exhaust the stack.
+    if let Some(i) = text.split('\n').position(|l| l.bytes().take_while(|&b| b == b' ').count() >= MAX_DEPTH) {
+        return Err(("nesting too deep".into(), i + 1));
+    }
     let text = match tab_indented_line(text) {
         Err(line) => return Err(("Tabs are not allowed as indentation".into(), line)),
         Ok(text) => text,
@@ -541,6 +547,14 @@ mod tests {
         let p = parse("name: a\nname: b\n");
         assert!(p.error.is_some());
         assert_eq!(p.object, vec![("name".to_string(), Js::Str("b".into()))]);
+    }
+
+    #[test]
+    fn deep_nesting_falls_back_without_exhausting_the_stack() {
+        let block = (0..2000).map(|i| format!("{}k{i}:", " ".repeat(i))).collect::<Vec<_>>().join("\n");
+        assert!(full(&format!("runConfig:\n{block}\n")).is_err());
+        let flow = format!("d: {}x{}\n", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(full(&flow).is_err());
     }
 
     #[test]
