@@ -116,3 +116,25 @@ fn the_parser_never_panics_on_arbitrary_front_matter() {
         agentry::fuzzing::qwen_code(s);
     }
 }
+
+/// A dropped file that declares an executor for a name makes Qwen Code refuse to
+/// dispatch that name (`throwRecordedExecutorRefusal`): the definitions of lower
+/// levels, the built-in included, do not run; a definition of the same level that
+/// loads still does.
+#[test]
+fn a_broken_executor_declaration_refuses_the_name_below_its_level() {
+    let ws = Workspace::new("refusal");
+    ws.write("codex.md", "---\nname: codex\ndescription: external\nmodel: 'openai:'\nexecutor:\n  kind: acp\n  command: agent\n---\nRun it elsewhere, please.\n");
+    ws.write("helper-exec.md", "---\nname: helper\ndescription: broken\nexecutor: ~\n---\nRun it elsewhere, please.\n");
+    ws.write("helper.md", "---\nname: Helper\ndescription: loads\n---\nA helper that loads fine.\n");
+    std::fs::write(ws.0.join("home/.qwen/agents/codex.md"), "---\nname: codex\ndescription: user codex\n---\nThe user's codex agent.\n").unwrap();
+    let report = ws.report();
+    let refusing = "project:.qwen/agents/codex.md";
+    for source in ["user:.qwen/agents/codex.md", "builtin:codex"] {
+        let a = report.agents.iter().find(|a| a.source.key() == source).expect(source);
+        assert_eq!((a.status, a.shadowed_by.as_deref()), (Status::Shadowed, Some(refusing)), "{source}: {}", a.rule);
+    }
+    let helper = report.agents.iter().find(|a| a.name == "Helper").unwrap();
+    assert_eq!(helper.status, Status::Wins, "{}", helper.rule);
+    assert!(report.diagnostics.iter().any(|d| d.path.ends_with("codex.md") && d.message.contains("refuses to run `codex`")));
+}

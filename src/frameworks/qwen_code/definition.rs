@@ -30,6 +30,11 @@ pub struct Failure {
     pub cause: Cause,
     pub message: String,
     pub line: Option<u32>,
+    /// The names whose dispatch Qwen Code refuses because of this file (an
+    /// executor or execution backend it declares but cannot honour), lower-case.
+    pub refuses: Vec<String>,
+    /// The failure is itself a refusal of the executor or backend block.
+    executor_block: bool,
 }
 
 /// A loaded definition: the SubagentConfig without name, prompt and paths.
@@ -68,6 +73,38 @@ pub fn split(content: &str) -> Option<(String, String)> {
 }
 
 pub fn parse(bytes: &[u8]) -> Result<Definition, Failure> {
+    let mut result = parse_content(bytes);
+    if let Err(f) = &mut result {
+        if f.cause == Cause::Validation {
+            f.refuses = refused_names(bytes, f.executor_block);
+        }
+    }
+    result
+}
+
+/// The names a dropped file makes Qwen Code refuse to dispatch (`recordExecutionRefusal`):
+/// its declared name when the file failed over its executor or backend block, or
+/// failed otherwise while declaring a valid backend or an executor.
+fn refused_names(bytes: &[u8], executor_block: bool) -> Vec<String> {
+    let Some((front, _)) = split(&decode(bytes)) else { return Vec::new() };
+    let parsed = yaml::parse(&front);
+    let declared = match &parsed.document {
+        Some(doc @ Js::Obj(_)) => doc.get("name").filter(|n| **n != Js::Null).map(Js::to_js_string),
+        _ => parsed.object.iter().find(|(k, _)| k == "name").map(|(_, v)| v.to_js_string()),
+    };
+    let Some(declared) = declared.filter(|n| !n.is_empty()) else { return Vec::new() };
+    let doc_has = |key: &str| parsed.error.is_none() && parsed.document.as_ref().and_then(|d| d.get(key)).is_some();
+    let backend_valid = parsed.error.is_none()
+        && parsed.document.as_ref().and_then(|d| d.get("executionBackend")).and_then(Js::as_str) == Some("container");
+    let claims_executor = doc_has("executor") || yaml::claims_outside_block_scalars(&front, "executor");
+    if executor_block || backend_valid || claims_executor {
+        vec![declared.to_lowercase()]
+    } else {
+        Vec::new()
+    }
+}
+
+fn parse_content(bytes: &[u8]) -> Result<Definition, Failure> {
     let content = decode(bytes);
     let Some((front, body)) = split(&content) else {
         return Err(fail(Cause::Parse, "Invalid format: missing YAML frontmatter", Some(1)));
@@ -79,16 +116,17 @@ pub fn parse(bytes: &[u8]) -> Result<Definition, Failure> {
 
     // The raw document's view (`parseDocument`): refusals of executor and backend
     // blocks. Both need a document that parsed.
-    let claims = |key: &str| front.lines().any(|l| claims_key(l, key));
+    let claims = |key: &str| yaml::claims_outside_block_scalars(&front, key);
+    let refusal = |message: String, line| Failure { executor_block: true, ..fail(Cause::Validation, message, line) };
     let has = |key: &str| parsed.document.as_ref().and_then(|d| d.get(key)).is_some();
     let mut execution_backend = None;
     if has("executionBackend") || claims("executionBackend") {
         let line = line_of("executionBackend");
         match (&parsed.document, &parsed.error) {
-            (_, Some((e, _))) => return Err(fail(Cause::Validation, format!("invalid executionBackend declaration: {e}"), line)),
+            (_, Some((e, _))) => return Err(refusal(format!("invalid executionBackend declaration: {e}"), line)),
             (Some(doc), None) if has("executionBackend") => match doc.get("executionBackend") {
                 Some(Js::Str(s)) if s == "container" => execution_backend = Some(Json::from("container")),
-                _ => return Err(fail(Cause::Validation, "invalid executionBackend declaration: expected \"container\"", line)),
+                _ => return Err(refusal("invalid executionBackend declaration: expected \"container\"".into(), line)),
             },
             _ => {}
         }
@@ -159,15 +197,14 @@ pub fn parse(bytes: &[u8]) -> Result<Definition, Failure> {
     if has("executor") || claims("executor") {
         let line = line_of("executor");
         if let Some((e, _)) = &parsed.error {
-            return Err(fail(Cause::Validation, format!("invalid executor block: its frontmatter YAML does not parse ({e})"), line));
+            return Err(refusal(format!("invalid executor block: its frontmatter YAML does not parse ({e})"), line));
         }
         if has("executor") {
             match parsed.document.as_ref().and_then(|d| d.get("executor")).and_then(parse_executor) {
                 Some(e) => executor = Some(e),
                 None => {
-                    return Err(fail(
-                        Cause::Validation,
-                        "invalid executor block (expected { kind: 'acp' | 'codex', command: string, args?: string[] })",
+                    return Err(refusal(
+                        "invalid executor block (expected { kind: 'acp' | 'codex', command: string, args?: string[] })".into(),
                         line,
                     ))
                 }
@@ -243,8 +280,13 @@ pub fn parse(bytes: &[u8]) -> Result<Definition, Failure> {
     Ok(Definition { name, description, fields, attributes, prompt, lenient: parsed.error })
 }
 
+/// A file that could not be read.
+pub fn io_failure(message: String) -> Failure {
+    fail(Cause::Io, message, None)
+}
+
 fn fail(cause: Cause, message: impl Into<String>, line: Option<u32>) -> Failure {
-    Failure { cause, message: message.into(), line }
+    Failure { cause, message: message.into(), line, refuses: Vec::new(), executor_block: false }
 }
 
 /// The file line of a top-level `key:` in the front matter (which starts on line 2).
@@ -257,16 +299,6 @@ fn key_line(front: &str, key: &str) -> Option<u32> {
         })
     })
     .map(|i| i as u32 + 2)
-}
-
-/// `^[ \t]*["']?KEY["']?[ \t]*:` on one line: the file claims the key.
-fn claims_key(line: &str, key: &str) -> bool {
-    let l = line.trim_start_matches([' ', '\t']);
-    let l = l.strip_prefix(['"', '\'']).unwrap_or(l);
-    l.strip_prefix(key).is_some_and(|rest| {
-        let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
-        rest.trim_start_matches([' ', '\t']).starts_with(':')
-    })
 }
 
 /// `parseMaxTurns`: a positive integer, numeric strings accepted.

@@ -233,6 +233,8 @@ struct Scanned {
     tier: usize,
     agent: Agent,
     failure: Option<Diagnostic>,
+    /// Names whose dispatch this dropped file makes Qwen Code refuse (lower-case).
+    refuses: Vec<String>,
 }
 
 fn scan_folder(cx: &LoadContext, folder: &Folder, out: &mut Vec<Scanned>) {
@@ -262,11 +264,50 @@ fn scan_folder(cx: &LoadContext, folder: &Folder, out: &mut Vec<Scanned>) {
                     .at(f.line, None)
                     .failing(key);
                 let rule = format!("skipped: {}", f.message);
-                Scanned { tier: folder.tier, agent: Agent::new(ID, discover::stem(&file_name).to_string(), source, Status::Skipped, rule), failure: Some(d) }
+                let agent = Agent::new(ID, discover::stem(&file_name).to_string(), source, Status::Skipped, rule);
+                Scanned { tier: folder.tier, agent, failure: Some(d), refuses: f.refuses.clone() }
             }
-            Ok(def) => Scanned { tier: folder.tier, agent: loaded(def, source, key, &folder.label), failure: lenient_note(def, cx, &entry.path) },
+            Ok(def) => Scanned {
+                tier: folder.tier,
+                agent: loaded(def, source, key, &folder.label),
+                failure: lenient_note(def, cx, &entry.path),
+                refuses: Vec::new(),
+            },
         };
         out.push(scanned);
+    }
+}
+
+/// `throwRecordedExecutorRefusal`: when a level holds no loadable definition of a
+/// name but dropped a file that declared an executor or backend for it, Qwen Code
+/// refuses the dispatch rather than fall through, so no definition of a lower level
+/// runs for that name.
+fn refuse(report: &mut EcosystemReport, tiers: &std::collections::HashMap<String, usize>, refusals: &[(usize, String, String, PathBuf)]) {
+    for (level, name, refusing, path) in refusals {
+        let tier_of = |a: &Agent| tiers.get(&a.source.key()).copied().unwrap_or(BUILTIN);
+        let loaded = |a: &&mut Agent| !a.status.is_unloaded() && a.name.to_lowercase() == *name;
+        if report.agents.iter_mut().filter(loaded).any(|a| tier_of(a) <= *level) {
+            continue;
+        }
+        let mut refused = false;
+        for agent in report.agents.iter_mut().filter(|a| !a.status.is_unloaded() && a.name.to_lowercase() == *name) {
+            refused = true;
+            agent.status = Status::Shadowed;
+            agent.shadowed_by = Some(refusing.clone());
+            agent.undocumented_order = None;
+            agent.rule = format!(
+                "refused: {refusing} declares an executor or execution backend for `{}` but fails to load, and Qwen Code refuses to dispatch the name rather than fall through to this definition",
+                agent.name
+            );
+        }
+        if refused {
+            report.diagnostics.push(Diagnostic::warning(
+                ID,
+                DiagKind::Validation,
+                path,
+                format!("Qwen Code refuses to run `{name}`: this file declares an executor or execution backend for it but fails to load"),
+            ));
+        }
     }
 }
 
@@ -275,7 +316,7 @@ fn read_failure(e: &ReadError) -> definition::Failure {
         ReadError::NotFound => "Failed to read subagent file: no such file (a dangling symlink?)".to_string(),
         other => format!("Failed to read subagent file: {other}"),
     };
-    definition::Failure { cause: definition::Cause::Io, message, line: None }
+    definition::io_failure(message)
 }
 
 /// YAML that did not parse is no error in Qwen Code (its line parser reads it), but
@@ -342,15 +383,22 @@ impl Framework for QwenCode {
             scan_folder(cx, folder, &mut scanned);
         }
         let mut candidates = Vec::with_capacity(scanned.len() + BUILTINS.len());
-        for Scanned { tier, agent, failure } in scanned {
+        let mut refusals: Vec<(usize, String, String, PathBuf)> = Vec::new();
+        for Scanned { tier, agent, failure, refuses } in scanned {
             report.diagnostics.extend(failure);
+            for name in refuses {
+                refusals.push((tier, name, agent.source.key(), agent.source.path.to_path_buf()));
+            }
             candidates.push(Candidate { tier, agent });
         }
         for name in BUILTINS {
             let rule = "compiled into Qwen Code".to_string();
             candidates.push(Candidate { tier: BUILTIN, agent: Agent::new(ID, name.to_string(), Source::builtin(name), Status::Wins, rule) });
         }
+        let tiers: std::collections::HashMap<String, usize> =
+            candidates.iter().map(|c| (c.agent.source.key(), c.tier)).collect();
         report.agents = rank(&ladder(), candidates);
+        refuse(&mut report, &tiers, &refusals);
         report
     }
 

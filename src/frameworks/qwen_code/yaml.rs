@@ -304,6 +304,44 @@ fn tab_indented_line(text: &str) -> Result<std::borrow::Cow<'_, str>, usize> {
     })
 }
 
+/// `^[ \t]*["']?KEY["']?[ \t]*:` on a line outside the body of a block scalar
+/// (`probeMatchInsideBlockScalar`): the front matter claims the key.
+pub fn claims_outside_block_scalars(text: &str, key: &str) -> bool {
+    let claims = |line: &str| {
+        let l = line.trim_start_matches([' ', '\t']);
+        let l = l.strip_prefix(['"', '\'']).unwrap_or(l);
+        l.strip_prefix(key).is_some_and(|rest| {
+            let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+            rest.trim_start_matches([' ', '\t']).starts_with(':')
+        })
+    };
+    let mut block: Option<(usize, Option<usize>)> = None;
+    for line in text.split('\n') {
+        let spaces = line.bytes().take_while(|&b| b == b' ').count();
+        let content = line.trim_start_matches([' ', '\t']);
+        if let Some((parent, inner)) = block {
+            if content.is_empty() {
+                continue;
+            }
+            match inner {
+                None if spaces > parent => {
+                    block = Some((parent, Some(spaces)));
+                    continue;
+                }
+                Some(m) if spaces >= m => continue,
+                _ => block = None,
+            }
+        }
+        if claims(line) {
+            return true;
+        }
+        if opens_block_scalar(content) {
+            block = Some((spaces, None));
+        }
+    }
+    false
+}
+
 /// Whether a line ends with a block scalar header (`key: |`, `- >-`, `|2 # c`).
 fn opens_block_scalar(content: &str) -> bool {
     let code = match content.find(" #") {
