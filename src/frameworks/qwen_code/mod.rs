@@ -13,6 +13,8 @@
 
 mod definition;
 mod js;
+mod lines;
+mod scalars;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};
