@@ -36,3 +36,23 @@ fn json_eq(a: &serde_json::Value, b: &serde_json::Value) -> bool {
         _ => a == b,
     }
 }
+
+/// 1,500 random front matters (`random_inputs.py`) parse as Qwen Code's `parse`
+/// parsed them (`random-outputs.json`, written by `golden.mjs`).
+#[test]
+fn random_front_matters_parse_as_qwen_code_parses_them() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/goldens/qwen-code-yaml");
+    let read = |name: &str| -> serde_json::Value { serde_json::from_slice(&std::fs::read(dir.join(name)).unwrap()).unwrap() };
+    let (inputs, outputs) = (read("random-inputs.json"), read("random-outputs.json"));
+    let (inputs, outputs) = (inputs.as_array().unwrap(), outputs.as_array().unwrap());
+    assert_eq!(inputs.len(), outputs.len());
+    let failures: Vec<String> = inputs
+        .iter()
+        .zip(outputs)
+        .filter_map(|(input, expected)| {
+            let got = agentry::frameworks::qwen_code::yaml::golden(input.as_str().unwrap());
+            (!json_eq(&got, expected)).then(|| format!("{input}:\n  expected {expected}\n  got      {got}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} of {} differ:\n{}", failures.len(), inputs.len(), failures.join("\n"));
+}

@@ -10,7 +10,7 @@
 //! the tool's own answers for tricky inputs.
 
 use yaml_rust::parser::{Event, MarkedEventReceiver, Parser};
-use yaml_rust::scanner::Marker;
+use yaml_rust::scanner::{Marker, TScalarStyle};
 
 use super::js::{self, Js};
 use super::lines::{parse_simple, tab_indented_line};
@@ -61,7 +61,7 @@ pub fn full(text: &str) -> Result<Js, (String, usize)> {
     // The `yaml` package ends the last line of a block scalar with a line break
     // even at the end of the text (the front matter never has one).
     let text = if text.ends_with('\n') { text } else { std::borrow::Cow::Owned(format!("{text}\n")) };
-    let mut builder = Builder::default();
+    let mut builder = Builder { lines: text.split('\n').collect(), ..Builder::default() };
     let mut parser = Parser::new(text.chars());
     if let Err(e) = parser.load(&mut builder, true) {
         return Err((e.to_string(), e.marker().line()));
@@ -76,12 +76,15 @@ pub fn full(text: &str) -> Result<Js, (String, usize)> {
 }
 
 enum Frame {
-    Seq { anchor: usize, items: Vec<Js> },
-    Map { anchor: usize, entries: Vec<(String, Js)>, keys: Vec<Js>, pending: Option<Js> },
+    Seq { anchor: usize, items: Vec<Js>, start: Marker, block: bool },
+    /// `pending`: the key read, waiting for its value, and where it starts.
+    Map { anchor: usize, entries: Vec<(String, Js)>, keys: Vec<Js>, pending: Option<(Js, Option<Marker>)>, start: Marker },
 }
 
 #[derive(Default)]
-struct Builder {
+struct Builder<'a> {
+    /// The text's lines, to tell a block sequence (`- `) from a flow one.
+    lines: Vec<&'a str>,
     stack: Vec<Frame>,
     anchors: Vec<(usize, Js)>,
     root: Option<Js>,
@@ -89,7 +92,7 @@ struct Builder {
     error: Option<(String, usize)>,
 }
 
-impl Builder {
+impl Builder<'_> {
     fn fail(&mut self, message: impl Into<String>, mark: Marker) {
         if self.error.is_none() {
             self.error = Some((message.into(), mark.line()));
@@ -103,7 +106,10 @@ impl Builder {
         }
     }
 
-    fn put(&mut self, value: Js, mark: Marker) {
+    /// Adds a node that starts at `mark` (`None`: an empty value with no place in
+    /// the text); `block_seq` when it is a block sequence (which may sit at its
+    /// key's indentation).
+    fn put(&mut self, value: Js, mark: Option<Marker>, block_seq: bool) {
         match self.stack.last_mut() {
             None => {
                 if self.documents <= 1 {
@@ -114,18 +120,27 @@ impl Builder {
             Some(Frame::Map { entries, keys, pending, .. }) => match pending.take() {
                 None => {
                     if keys.iter().any(|k| same_key(k, &value)) {
-                        self.error.get_or_insert(("Map keys must be unique".into(), mark.line()));
+                        self.error.get_or_insert(("Map keys must be unique".into(), mark.map_or(1, |m| m.line())));
                     }
                     keys.push(value.clone());
-                    *pending = Some(value);
+                    *pending = Some((value, mark));
                 }
-                Some(key) => Js::set(entries, key_string(&key), value),
+                Some((key, Some(key_mark))) if mark.is_some_and(|m| m.line() > key_mark.line() && m.col() <= key_mark.col()) => {
+                    let mark = mark.unwrap_or(key_mark);
+                    // A value on a later line must be indented deeper than its key
+                    // (yaml-rust takes `key:\nvalue`; the `yaml` package does not).
+                    if !block_seq && !explicit(&self.lines, mark) {
+                        self.error.get_or_insert(("a value must be indented deeper than its key".into(), mark.line()));
+                    }
+                    Js::set(entries, key_string(&key), value)
+                }
+                Some((key, _)) => Js::set(entries, key_string(&key), value),
             },
         }
     }
 }
 
-impl MarkedEventReceiver for Builder {
+impl MarkedEventReceiver for Builder<'_> {
     fn on_event(&mut self, ev: Event, mark: Marker) {
         if self.error.is_some() {
             return;
@@ -135,12 +150,25 @@ impl MarkedEventReceiver for Builder {
             Event::Scalar(text, style, anchor, tag) => {
                 let value = resolve(&text, style, tag.as_ref());
                 self.anchor(anchor, &value);
-                self.put(value, mark);
+                // An empty value yaml-rust supplies is marked where the next token
+                // starts: it is no node of the text, so it sits at no indentation.
+                let written = at(&self.lines, mark).is_some_and(|rest| match style {
+                    // yaml-rust's own empty value reads `~`: a written `~` ends there.
+                    TScalarStyle::Plain if text == "~" => {
+                        rest.strip_prefix('~').is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', ',', ']', '}', '#']))
+                    }
+                    TScalarStyle::Plain => !text.is_empty() && (rest.starts_with(text.as_str()) || tag.is_some() || anchor > 0),
+                    TScalarStyle::SingleQuoted => rest.starts_with('\''),
+                    TScalarStyle::DoubleQuoted => rest.starts_with('"'),
+                    // yaml-rust marks a block scalar where its content ends.
+                    _ => false,
+                });
+                self.put(value, written.then_some(mark), false);
             }
             Event::Alias(id) => match self.anchors.iter().rev().find(|(a, _)| *a == id) {
                 Some((_, v)) => {
                     let v = v.clone();
-                    self.put(v, mark)
+                    self.put(v, Some(mark), false)
                 }
                 None => self.fail("Aliased anchor not found", mark),
             },
@@ -148,26 +176,46 @@ impl MarkedEventReceiver for Builder {
                 if self.stack.len() >= MAX_DEPTH {
                     return self.fail("nesting too deep", mark);
                 }
-                self.stack.push(Frame::Seq { anchor, items: Vec::new() })
+                let block = self
+                    .lines
+                    .get(mark.line().wrapping_sub(1))
+                    .and_then(|l| l.chars().nth(mark.col()))
+                    .is_some_and(|c| c == '-');
+                self.stack.push(Frame::Seq { anchor, items: Vec::new(), start: mark, block })
             }
             Event::MappingStart(anchor) => {
                 if self.stack.len() >= MAX_DEPTH {
                     return self.fail("nesting too deep", mark);
                 }
-                self.stack.push(Frame::Map { anchor, entries: Vec::new(), keys: Vec::new(), pending: None })
+                self.stack.push(Frame::Map { anchor, entries: Vec::new(), keys: Vec::new(), pending: None, start: mark })
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let (anchor, value) = match self.stack.pop() {
-                    Some(Frame::Seq { anchor, items }) => (anchor, Js::Arr(items)),
-                    Some(Frame::Map { anchor, entries, .. }) => (anchor, Js::Obj(entries)),
+                let (anchor, value, start, block) = match self.stack.pop() {
+                    Some(Frame::Seq { anchor, items, start, block }) => (anchor, Js::Arr(items), start, block),
+                    Some(Frame::Map { anchor, entries, start, .. }) => (anchor, Js::Obj(entries), start, false),
                     None => return,
                 };
                 self.anchor(anchor, &value);
-                self.put(value, mark);
+                self.put(value, Some(start), block);
             }
             _ => {}
         }
     }
+}
+
+/// The text from `mark` to the end of its line.
+fn at<'t>(lines: &[&'t str], mark: Marker) -> Option<&'t str> {
+    let line = lines.get(mark.line().checked_sub(1)?)?;
+    let start = line.char_indices().nth(mark.col()).map_or(line.len(), |(i, _)| i);
+    Some(&line[start..])
+}
+
+/// Whether the node at `mark` follows an explicit value indicator (`? key` then
+/// `: value` on a line of its own).
+fn explicit(lines: &[&str], mark: Marker) -> bool {
+    let Some(line) = mark.line().checked_sub(1).and_then(|i| lines.get(i)) else { return false };
+    let start = line.char_indices().nth(mark.col()).map_or(line.len(), |(i, _)| i);
+    line[..start].trim_end().ends_with(':')
 }
 
 /// Whether two keys are the same for the `yaml` package's unique-keys check: equal

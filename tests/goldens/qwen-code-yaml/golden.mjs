@@ -7,7 +7,8 @@
 //   node golden.mjs PKG_DIR    (PKG_DIR = .../node_modules/@qwen-code/qwen-code)
 //
 // Output: `outputs/NAME.json` = {"object": ..., "yaml_ok": bool}. Non-finite
-// numbers are written as the strings "Infinity", "-Infinity", "NaN".
+// numbers are written as the strings "Infinity", "-Infinity", "NaN". The same for
+// each text of `random-inputs.json` (random_inputs.py), as `random-outputs.json`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
@@ -23,15 +24,22 @@ const yaml = mod.require_dist();
 
 const replacer = (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v);
 fs.mkdirSync(path.join(here, 'outputs'), { recursive: true });
-for (const name of fs.readdirSync(path.join(here, 'inputs')).sort()) {
-  const text = fs.readFileSync(path.join(here, 'inputs', name), 'utf8');
+const golden = (text) => {
   let yamlOk = true;
   try {
     yaml.parse(text, { schema: 'core' });
   } catch {
     yamlOk = false;
   }
-  const object = mod.parse(text);
-  const out = JSON.stringify({ object, yaml_ok: yamlOk }, replacer, 2) + '\n';
+  return { object: mod.parse(text), yaml_ok: yamlOk };
+};
+for (const name of fs.readdirSync(path.join(here, 'inputs')).sort()) {
+  const text = fs.readFileSync(path.join(here, 'inputs', name), 'utf8');
+  const out = JSON.stringify(golden(text), replacer, 2) + '\n';
   fs.writeFileSync(path.join(here, 'outputs', name.replace(/\.yaml$/, '.json')), out);
+}
+const randomInputs = path.join(here, 'random-inputs.json');
+if (fs.existsSync(randomInputs)) {
+  const outputs = JSON.parse(fs.readFileSync(randomInputs, 'utf8')).map(golden);
+  fs.writeFileSync(path.join(here, 'random-outputs.json'), JSON.stringify(outputs, replacer) + '\n');
 }
