@@ -331,7 +331,7 @@ fn lenient_note(def: &definition::Definition, _cx: &LoadContext, path: &Path) ->
         path,
         format!("the front matter is not valid YAML ({message}); Qwen Code reads it with its simple line parser instead"),
     )
-    .at(Some(*line as u32 + 2), None);
+    .at(Some(*line as u32 + 1), None);
     d.severity = crate::model::Severity::Warning;
     Some(d)
 }

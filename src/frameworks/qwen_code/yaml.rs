@@ -64,7 +64,10 @@ pub fn full(text: &str) -> Result<Js, (String, usize)> {
     let mut builder = Builder { lines: text.split('\n').collect(), ..Builder::default() };
     let mut parser = Parser::new(text.chars());
     if let Err(e) = parser.load(&mut builder, true) {
-        return Err((e.to_string(), e.marker().line()));
+        // The position goes with the diagnostic, not into its words.
+        let message = e.to_string();
+        let message = message.rsplit_once(" at line ").map_or(message.as_str(), |(m, _)| m).to_string();
+        return Err((message, e.marker().line()));
     }
     if let Some(e) = builder.error {
         return Err(e);
