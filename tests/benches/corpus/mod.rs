@@ -93,6 +93,9 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
     frameworks::tsugite(&mut w, &mut rng, tsugite, broken);
     frameworks::fast_agent(&mut w, &mut rng, fast_agent, broken);
     frameworks::kimi(&mut w, &mut rng, kimi, broken);
+    // Added on top, so the other frameworks' shares stay as they were.
+    let qwen_code = agents * 10 / 100;
+    frameworks::qwen_code(&mut w, &mut rng, qwen_code, broken);
     if let Some(e) = w.error {
         return Err(e);
     }
@@ -102,7 +105,7 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
     Ok(Summary {
         files: w.files,
         bytes: w.bytes,
-        agents: vec![("openhands", openhands), ("tsugite", tsugite), ("fast-agent", fast_agent), ("kimi", kimi)],
+        agents: vec![("openhands", openhands), ("tsugite", tsugite), ("fast-agent", fast_agent), ("kimi", kimi), ("qwen-code", qwen_code)],
     })
 }
 
