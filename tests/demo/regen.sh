@@ -22,3 +22,9 @@ for fw in openhands tsugite kimi fast-agent; do
   mv "$here/$fw.expected.json.tmp" "$here/$fw.expected.json"
   echo "wrote $fw.expected.json"
 done
+# Qwen Code's oracle drives the CLI's own JavaScript (setup.sh installs it and Node);
+# oracle.py runs on the system Python, and the built-ins are compiled in.
+bash "$oracles/qwen-code/setup.sh" >/dev/null
+(cd "$demo" && python3 "$oracles/qwen-code/oracle.py" --project project --home home --xdg-config home/.config > "$here/qwen-code.expected.json.tmp" 2>/dev/null)
+mv "$here/qwen-code.expected.json.tmp" "$here/qwen-code.expected.json"
+echo "wrote qwen-code.expected.json"
