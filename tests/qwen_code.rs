@@ -138,3 +138,17 @@ fn a_broken_executor_declaration_refuses_the_name_below_its_level() {
     assert_eq!(helper.status, Status::Wins, "{}", helper.rule);
     assert!(report.diagnostics.iter().any(|d| d.path.ends_with("codex.md") && d.message.contains("refuses to run `codex`")));
 }
+
+/// A file name that is not UTF-8 reaches Qwen Code with replacement characters
+/// (Node's `readdir`), so the path it opens does not exist: the file is skipped.
+#[test]
+fn a_file_name_that_is_not_utf8_is_skipped_as_unreadable() {
+    use std::os::unix::ffi::OsStrExt;
+    let ws = Workspace::new("latin1-name");
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.md");
+    std::fs::write(ws.agents().join(name), GOOD.replace("name: good", "name: cafe")).unwrap();
+    let report = ws.report();
+    assert!(report.agents.iter().all(|a| a.name != "cafe" || a.status == Status::Skipped), "{:#?}", report.agents);
+    assert!(skipped_at(&report, &ws.agents().join(name)).is_some(), "{:#?}", report.diagnostics);
+    assert!(report.agents.iter().any(|a| a.name == "good" && a.status == Status::Wins));
+}

@@ -256,10 +256,17 @@ fn scan_folder(cx: &LoadContext, folder: &Folder, out: &mut Vec<Scanned>) {
             Source::new(folder.scope, &folder.base, entry.path.to_path_buf())
         };
         let key = source.key();
-        let parsed = cx
-            .files
-            .derived(&source.path, discover::context_key(ID), definition::parse)
-            .unwrap_or_else(|e| Arc::new(Err(read_failure(&e))));
+        // Node decodes a name that is not UTF-8 with replacement characters, and the
+        // path joined from it names no file: Qwen Code cannot read it.
+        let parsed = if entry.path.file_name().and_then(|n| n.to_str()).is_none() {
+            Arc::new(Err(definition::io_failure(
+                "Failed to read subagent file: the file name is not UTF-8, and the name Node reads from the folder opens no file".into(),
+            )))
+        } else {
+            cx.files
+                .derived(&source.path, discover::context_key(ID), definition::parse)
+                .unwrap_or_else(|e| Arc::new(Err(read_failure(&e))))
+        };
         let scanned = match &*parsed {
             Err(f) => {
                 let d = Diagnostic::skipped(ID, &*source.path, format!("{} ({}): Qwen Code drops the file with a debug-log line only", f.message, f.cause.word()))
