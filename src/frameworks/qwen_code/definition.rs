@@ -196,11 +196,20 @@ fn parse_content(bytes: &[u8]) -> Result<Definition, Failure> {
     let mut executor = None;
     if has("executor") || claims("executor") {
         let line = line_of("executor");
-        if let Some((e, _)) = &parsed.error {
-            return Err(refusal(format!("invalid executor block: its frontmatter YAML does not parse ({e})"), line));
+        // With YAML errors the `yaml` package still builds the document; the claim is
+        // refused when an error reaches the executor line or the block is lost. The
+        // block is then read on its own, as that document holds it.
+        let mut recovered = None;
+        if let Some((e, error_line)) = &parsed.error {
+            let segment = line.and_then(|l| executor_segment(&front, l as usize - 2));
+            match segment.and_then(|text| yaml::full(&text).ok()) {
+                Some(doc) if (*error_line as u32) + 1 < line.unwrap_or(0) && doc.get("executor").is_some() => recovered = Some(doc),
+                _ => return Err(refusal(format!("invalid executor block: its frontmatter YAML does not parse ({e})"), line)),
+            }
         }
-        if has("executor") {
-            match parsed.document.as_ref().and_then(|d| d.get("executor")).and_then(parse_executor) {
+        let document = recovered.as_ref().or(parsed.document.as_ref());
+        if document.and_then(|d| d.get("executor")).is_some() {
+            match document.and_then(|d| d.get("executor")).and_then(parse_executor) {
                 Some(e) => executor = Some(e),
                 None => {
                     return Err(refusal(
@@ -299,6 +308,18 @@ fn key_line(front: &str, key: &str) -> Option<u32> {
         })
     })
     .map(|i| i as u32 + 2)
+}
+
+/// The top-level `executor:` entry starting on line `first` (0-based) of the front
+/// matter, down to the next top-level line.
+fn executor_segment(front: &str, first: usize) -> Option<String> {
+    let lines: Vec<&str> = front.split('\n').collect();
+    let start = *lines.get(first)?;
+    let rest = lines[first + 1..]
+        .iter()
+        .take_while(|l| l.is_empty() || l.starts_with([' ', '\t', '#']))
+        .copied();
+    Some(std::iter::once(start).chain(rest).collect::<Vec<_>>().join("\n"))
 }
 
 /// `parseMaxTurns`: a positive integer, numeric strings accepted.
