@@ -279,7 +279,7 @@ fn scan_folder(cx: &LoadContext, folder: &Folder, out: &mut Vec<Scanned>) {
             Ok(def) => Scanned {
                 tier: folder.tier,
                 agent: loaded(def, source, key, &folder.label),
-                failure: lenient_note(def, cx, &entry.path),
+                failure: lenient_note(def, &entry.path),
                 refuses: Vec::new(),
             },
         };
@@ -330,17 +330,15 @@ fn read_failure(e: &ReadError) -> definition::Failure {
 
 /// YAML that did not parse is no error in Qwen Code (its line parser reads it), but
 /// what it loads may not be what the text says: a warning, not a failure.
-fn lenient_note(def: &definition::Definition, _cx: &LoadContext, path: &Path) -> Option<Diagnostic> {
+fn lenient_note(def: &definition::Definition, path: &Path) -> Option<Diagnostic> {
     let (message, line) = def.lenient.as_ref()?;
-    let mut d = Diagnostic::warning(
+    let d = Diagnostic::warning(
         ID,
         DiagKind::Ambiguous,
         path,
         format!("the front matter is not valid YAML ({message}); Qwen Code reads it with its simple line parser instead"),
-    )
-    .at(Some(*line as u32 + 1), None);
-    d.severity = crate::model::Severity::Warning;
-    Some(d)
+    );
+    Some(d.at(Some(*line as u32 + 1), None))
 }
 
 fn loaded(def: &definition::Definition, source: Source, key: String, label: &str) -> Agent {
