@@ -32,6 +32,7 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("fast_agent", fast_agent),
     ("kimi", kimi),
     ("opencode", opencode),
+    ("qwen_code", qwen_code),
     ("copilot", copilot),
     ("tsugite_template", tsugite_template),
     ("kimi_code", kimi_code),
@@ -132,6 +133,12 @@ pub fn fast_agent(data: &[u8]) {
 /// agent schemas.
 pub fn gemini_cli(data: &[u8]) {
     let _ = gemini_cli::schema::parse(data);
+}
+
+/// One Qwen Code agent file: `parseSubagentContent`, its YAML with the line-parser
+/// fallback, and the validator.
+pub fn qwen_code(data: &[u8]) {
+    let _ = crate::frameworks::qwen_code::parse_definition(data);
 }
 
 /// One Kimi agent spec file.

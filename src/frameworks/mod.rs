@@ -17,6 +17,7 @@ pub mod kimi_code;
 pub mod opencode;
 pub mod openhands;
 pub mod precedence;
+pub mod qwen_code;
 pub mod tsugite;
 
 /// How prompts are rendered. `Export` uses the fixed context of the resolution report
@@ -126,7 +127,7 @@ pub struct Location {
 
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
-    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli, &codex::Codex, &claude_code::ClaudeCode, &kimi_code::KimiCode, &copilot::Copilot, &opencode::OpenCode]
+    vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli, &codex::Codex, &claude_code::ClaudeCode, &kimi_code::KimiCode, &copilot::Copilot, &opencode::OpenCode, &qwen_code::QwenCode]
 }
 
 pub fn by_id(id: &str) -> Option<&'static dyn Framework> {

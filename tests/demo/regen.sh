@@ -42,3 +42,9 @@ bash "$oracles/opencode/setup.sh" > /dev/null
 (cd "$demo" && python3 "$oracles/opencode/oracle.py" --project project --home home --xdg-config home/.config > "$here/opencode.expected.json.tmp" 2>/dev/null)
 mv "$here/opencode.expected.json.tmp" "$here/opencode.expected.json"
 echo "wrote opencode.expected.json"
+# Qwen Code's oracle drives the CLI's own JavaScript (setup.sh installs it and Node);
+# oracle.py runs on the system Python, and the built-ins are compiled in.
+bash "$oracles/qwen-code/setup.sh" >/dev/null
+(cd "$demo" && python3 "$oracles/qwen-code/oracle.py" --project project --home home --xdg-config home/.config > "$here/qwen-code.expected.json.tmp" 2>/dev/null)
+mv "$here/qwen-code.expected.json.tmp" "$here/qwen-code.expected.json"
+echo "wrote qwen-code.expected.json"

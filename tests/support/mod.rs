@@ -197,8 +197,6 @@ fn json_eq(a: &Json, b: &Json) -> bool {
 /// Fixture folders that are dialects of a framework, run by their own tests.
 const DIALECTS: [&str; 1] = ["agentcard-rfc"];
 
-/// Frameworks whose fixtures are vendored ahead of their reader; none may stay.
-pub const PENDING: [&str; 1] = ["qwen-code"];
 
 /// The frameworks with fixture cases under `tests/fixtures/`, in name order: the one
 /// list the conformance, read-only, bad-input and other per-framework tests iterate.
@@ -208,7 +206,7 @@ pub fn fixture_frameworks() -> Vec<String> {
         .filter_map(|e| e.ok())
         .filter(|e| e.path().is_dir())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|id| !DIALECTS.contains(&id.as_str()) && !PENDING.contains(&id.as_str()))
+        .filter(|id| !DIALECTS.contains(&id.as_str()))
         .collect();
     out.sort();
     out

@@ -72,17 +72,6 @@ pub fn claude_code(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
     markdown(w, rng, n, broken, &tool);
 }
 
-pub fn qwen_code(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
-    let tool = Markdown {
-        prefix: "qw",
-        dirs: &["project/.qwen/agents", "home/.qwen/agents"],
-        suffix: ".md",
-        tools_as_text: false,
-        extra: "",
-    };
-    markdown(w, rng, n, broken, &tool);
-}
-
 pub fn kimi_code(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
     let tool = Markdown {
         prefix: "kc",

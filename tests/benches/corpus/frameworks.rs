@@ -381,3 +381,47 @@ pub fn copilot(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
         w.write(&rel, format!("---\n{fm}---\n\n{}", body(rng, size)).as_bytes());
     }
 }
+
+/// Qwen Code subagents: the start folder's `.qwen/agents`, `~/.qwen/agents` and two
+/// extensions, names redefined in other places and other letter cases (Qwen compares
+/// them case-insensitively), comma tool strings, a share of front matter its YAML
+/// parser rejects (read by its line parser) and of broken files.
+pub fn qwen_code(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
+    const DIRS: &[&str] = &[
+        "project/.qwen/agents",
+        "home/.qwen/agents",
+        "home/.qwen/extensions/bench-kit/agents",
+        "home/.qwen/extensions/team-kit/agents",
+    ];
+    for ext in ["bench-kit", "team-kit"] {
+        w.write(&format!("home/.qwen/extensions/{ext}/qwen-extension.json"), format!("{{\"name\": \"{ext}\", \"version\": \"1.0.0\"}}\n").as_bytes());
+    }
+    let mut names: Vec<String> = Vec::new();
+    for i in 0..n {
+        let name = if !names.is_empty() && rng.random() < 0.2 {
+            let name = rng.choice(&names).clone();
+            if rng.random() < 0.5 { name.to_uppercase() } else { name }
+        } else {
+            let name = format!("qw-{}-{i}", word(rng));
+            names.push(name.clone());
+            name
+        };
+        let dir = *rng.choice(DIRS);
+        let rel = format!("{dir}/{i}-{}.md", name.to_lowercase());
+        if rng.random() < broken {
+            w.write(&rel, &broken_markdown(rng));
+            continue;
+        }
+        let k = rng.randint(0, 4);
+        let tools = rng.sample(TOOLS, k).join(", ");
+        let mut fm = format!("name: {name}\ndescription: {}\ntools: {tools}\nmodel: {}\n", sentence(rng, 12), rng.choice(MODELS));
+        if rng.random() < 0.2 {
+            fm += "permissionMode: acceptEdits\nmaxTurns: 12\n";
+        }
+        if rng.random() < 0.05 {
+            fm += "notes: [unclosed\n";
+        }
+        let size = body_size(rng);
+        w.write(&rel, format!("---\n{fm}---\n\n{}", body(rng, size)).as_bytes());
+    }
+}

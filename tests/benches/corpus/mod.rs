@@ -113,7 +113,7 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
             "claude-code" => coding::claude_code,
             "copilot" => frameworks::copilot,
             "gemini-cli" => frameworks::gemini_cli,
-            "qwen-code" => coding::qwen_code,
+            "qwen-code" => frameworks::qwen_code,
             "kimi-code" => coding::kimi_code,
             "opencode" => coding::opencode,
             _ => frameworks::codex,

@@ -1,0 +1,432 @@
+//! Qwen Code subagents (`@qwen-code/qwen-code` 0.24.4).
+//!
+//! Mirrors `SubagentManager` (`packages/core/src/subagents/subagent-manager.ts`):
+//! `listSubagentsAtLevel` reads `<start folder>/.qwen/agents`, `~/.qwen/agents` and
+//! the `agents/` folder of each active extension (`loadSubagentFromDir`): every
+//! entry whose name ends in `.md`, no recursion, symlinks followed, no `_` or dot
+//! rule. `parseSubagentContent` reads a file (see [`definition`]); a file that fails
+//! is dropped with a debug-log line only (reported as `skipped`). What runs for a
+//! name is `loadSubagent`: project, user, extension, then the built-ins, names
+//! compared case-insensitively, the first match of a level winning — so an
+//! extension agent replaces a built-in, and of `Helper.md` and `helper.md` the first
+//! listed serves both spellings.
+
+mod definition;
+mod js;
+mod lines;
+mod scalars;
+pub mod yaml;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::precedence::{rank, Candidate, Ladder, NameKey, Tier};
+use super::{Framework, LoadContext, Location};
+use crate::discover::{self, ReadError};
+use crate::model::{
+    Agent, AgentRecord, Attribute, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir,
+    Source, Status, Text,
+};
+
+pub use definition::{parse as parse_definition, split as split_front_matter};
+
+pub struct QwenCode;
+
+const ID: &str = "qwen-code";
+
+/// The agents compiled into Qwen Code 0.24.4 (`BuiltinAgentRegistry.BUILTIN_AGENTS`).
+pub const BUILTINS: [&str; 6] = ["general-purpose", "Explore", "statusline-setup", "review-agent", "claude-code", "codex"];
+
+const PROJECT: usize = 0;
+const USER: usize = 1;
+const EXTENSION: usize = 2;
+const BUILTIN: usize = 3;
+
+/// One folder of agent files, in read order.
+struct Folder {
+    tier: usize,
+    scope: Scope,
+    base: PathBuf,
+    path: PathBuf,
+    label: String,
+}
+
+/// `~/.qwen`: `$QWEN_HOME` where set in a live run, else `~/.qwen`.
+fn qwen_home(cx: &LoadContext) -> PathBuf {
+    match (&cx.render, cx.env.get("QWEN_HOME")) {
+        (super::RenderMode::Live { .. }, Some(p)) if !p.is_empty() => crate::model::normalize(Path::new(p)),
+        _ => cx.roots.home.join(".qwen"),
+    }
+}
+
+/// `Config.getProjectRoot()`: the folder Qwen starts in, not the repository root.
+fn project_root(roots: &Roots) -> PathBuf {
+    crate::model::normalize(&roots.cwd)
+}
+
+fn ladder() -> Ladder {
+    let order = "the folder's listing order (readdir), which Qwen Code does not sort";
+    let mut ladder = Ladder::new(vec![
+        Tier::first("project .qwen/agents (in the start folder)").undocumented(order),
+        Tier::first("user ~/.qwen/agents").undocumented(order),
+        Tier::first("extension agents (active extensions, in folder order)").undocumented(order),
+        Tier::first("the built-in agents"),
+    ]);
+    ladder.names = NameKey::CaseInsensitive;
+    ladder
+}
+
+/// The folders read, in `loadSubagent`'s order: project, user, then each active
+/// extension's `agents/`.
+fn folders(cx: &LoadContext, report: &mut EcosystemReport) -> Vec<Folder> {
+    let roots = cx.roots;
+    let home = qwen_home(cx);
+    let project = project_root(roots);
+    let mut out = Vec::new();
+    // `listSubagentsAtLevel` reads no project level when the project is the home folder.
+    if crate::model::normalize(&project) != crate::model::normalize(&roots.home) {
+        out.push(Folder {
+            tier: PROJECT,
+            scope: Scope::Project,
+            base: roots.project.clone(),
+            path: project.join(".qwen/agents"),
+            label: "project .qwen/agents".into(),
+        });
+    }
+    out.push(Folder { tier: USER, scope: Scope::User, base: roots.home.clone(), path: home.join("agents"), label: "user ~/.qwen/agents".into() });
+    for (name, dir) in extensions(cx, &home.join("extensions"), report) {
+        out.push(Folder {
+            tier: EXTENSION,
+            scope: Scope::User,
+            base: roots.home.clone(),
+            path: dir.join("agents"),
+            label: format!("extension `{name}`"),
+        });
+    }
+    out
+}
+
+/// The active extensions under `~/.qwen/extensions`, in folder order
+/// (`loadExtensionsFromExtensionsDir`): a folder with a `qwen-extension.json` that
+/// names the extension, not disabled for the start folder.
+fn extensions(cx: &LoadContext, dir: &Path, report: &mut EcosystemReport) -> Vec<(String, PathBuf)> {
+    let Ok(Some(entries)) = cx.files.list_dir(dir) else { return Vec::new() };
+    let enablement = cx
+        .files
+        .read(&dir.join("extension-enablement.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
+    let mut out = Vec::new();
+    for entry in discover::in_listing_order(&entries, cx.roots.listing) {
+        if !entry.is_dir {
+            continue;
+        }
+        // `qwen extensions link`: the install record points at the folder in use.
+        let mut root = entry.path.to_path_buf();
+        if let Some(source) = cx
+            .files
+            .read(&entry.path.join(".qwen-extension-install.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .filter(|m| m.get("type").and_then(|t| t.as_str()) == Some("link"))
+            .and_then(|m| m.get("source").and_then(|s| s.as_str()).filter(|s| !s.is_empty()).map(PathBuf::from))
+        {
+            root = crate::model::normalize(&entry.path.join(source));
+        }
+        let manifest = root.join("qwen-extension.json");
+        let Ok(bytes) = cx.files.read(&manifest) else { continue };
+        let name = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+            Ok(v) => match v.get("name").and_then(|n| n.as_str()).filter(|n| valid_extension_name(n)) {
+                Some(n) => n.to_string(),
+                None => {
+                    let mut d = Diagnostic::warning(
+                        ID,
+                        DiagKind::Validation,
+                        &manifest,
+                        "extension skipped: its manifest has no valid \"name\" (letters, digits, `_`, `.`, `-`)",
+                    );
+                    d.severity = crate::model::Severity::Info;
+                    report.diagnostics.push(d);
+                    continue;
+                }
+            },
+            Err(e) => {
+                let d = Diagnostic::warning(ID, DiagKind::Parse, &manifest, format!("extension skipped: its manifest is not JSON ({e})"))
+                    .at(Some(e.line() as u32), Some(e.column() as u32));
+                report.diagnostics.push(d);
+                continue;
+            }
+        };
+        if disabled(cx, enablement.as_ref(), &name, &project_root(cx.roots)) {
+            continue;
+        }
+        out.push((name, root));
+    }
+    out
+}
+
+/// `validateName` of an extension manifest: `^[a-zA-Z0-9-_.]+$`.
+fn valid_extension_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
+}
+
+/// `ExtensionManager.isEnabled`: the last override rule matching the start folder
+/// (as written or resolved, with a slash at each end) decides; `!` disables.
+fn disabled(cx: &LoadContext, enablement: Option<&serde_json::Value>, name: &str, cwd: &Path) -> bool {
+    let Some(rules) = enablement.and_then(|e| e.get(name)).and_then(|c| c.get("overrides")).and_then(|o| o.as_array()) else {
+        return false;
+    };
+    let slashed = |p: &Path| {
+        let mut s = p.to_string_lossy().replace('\\', "/");
+        if !s.starts_with('/') {
+            s.insert(0, '/');
+        }
+        if !s.ends_with('/') {
+            s.push('/');
+        }
+        s
+    };
+    let lexical = slashed(cwd);
+    let canonical = cx.files.canonicalize(cwd).map_or_else(|| lexical.clone(), |p| slashed(&p));
+    let mut enabled = true;
+    for rule in rules.iter().filter_map(|r| r.as_str()) {
+        let (disable, glob) = match rule.strip_prefix('!') {
+            Some(r) => (true, r),
+            None => (false, rule),
+        };
+        if let Some(re) = glob_regex(glob) {
+            if re.is_match(&lexical) || re.is_match(&canonical) {
+                enabled = !disable;
+            }
+        }
+    }
+    !enabled
+}
+
+/// `globToRegex`: regex characters escaped, each `*` (with the slash before it)
+/// matching any rest of the path.
+fn glob_regex(glob: &str) -> Option<regex::Regex> {
+    let mut out = String::from("^");
+    let chars: Vec<char> = glob.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '/' && chars.get(i + 1) == Some(&'*') {
+            out.push_str("(/.*)?");
+            i += 2;
+            continue;
+        }
+        if c == '*' {
+            out.push_str("(.*)?");
+        } else if ".+?^${}()|[]\\".contains(c) {
+            out.push('\\');
+            out.push(c);
+        } else {
+            out.push(c);
+        }
+        i += 1;
+    }
+    out.push('$');
+    regex::Regex::new(&out).ok()
+}
+
+/// A file's outcome, in read order.
+struct Scanned {
+    tier: usize,
+    agent: Agent,
+    failure: Option<Diagnostic>,
+    /// Names whose dispatch this dropped file makes Qwen Code refuse (lower-case).
+    refuses: Vec<String>,
+}
+
+fn scan_folder(cx: &LoadContext, folder: &Folder, out: &mut Vec<Scanned>) {
+    let entries = match cx.files.list_dir(&folder.path) {
+        Ok(Some(entries)) => entries,
+        // `readdir` failing (missing, not a folder, unreadable): the level is empty.
+        _ => return,
+    };
+    for entry in discover::in_listing_order(&entries, cx.roots.listing) {
+        let file_name = entry.name();
+        if !file_name.ends_with(".md") {
+            continue;
+        }
+        let source = if folder.tier == EXTENSION {
+            cx.roots.source(&entry.path, None)
+        } else {
+            Source::new(folder.scope, &folder.base, entry.path.to_path_buf())
+        };
+        let key = source.key();
+        // Node decodes a name that is not UTF-8 with replacement characters, and the
+        // path joined from it names no file: Qwen Code cannot read it.
+        let parsed = if entry.path.file_name().and_then(|n| n.to_str()).is_none() {
+            Arc::new(Err(definition::io_failure(
+                "Failed to read subagent file: the file name is not UTF-8, and the name Node reads from the folder opens no file".into(),
+            )))
+        } else {
+            cx.files
+                .derived(&source.path, discover::context_key(ID), definition::parse)
+                .unwrap_or_else(|e| Arc::new(Err(read_failure(&e))))
+        };
+        let scanned = match &*parsed {
+            Err(f) => {
+                let d = Diagnostic::skipped(ID, &*source.path, format!("{} ({}): Qwen Code drops the file with a debug-log line only", f.message, f.cause.word()))
+                    .at(f.line, None)
+                    .failing(key);
+                let rule = format!("skipped: {}", f.message);
+                let agent = Agent::new(ID, discover::stem(&file_name).to_string(), source, Status::Skipped, rule);
+                Scanned { tier: folder.tier, agent, failure: Some(d), refuses: f.refuses.clone() }
+            }
+            Ok(def) => Scanned {
+                tier: folder.tier,
+                agent: loaded(def, source, key, &folder.label),
+                failure: lenient_note(def, &entry.path),
+                refuses: Vec::new(),
+            },
+        };
+        out.push(scanned);
+    }
+}
+
+/// `throwRecordedExecutorRefusal`: when a level holds no loadable definition of a
+/// name but dropped a file that declared an executor or backend for it, Qwen Code
+/// refuses the dispatch rather than fall through, so no definition of a lower level
+/// runs for that name.
+fn refuse(report: &mut EcosystemReport, tiers: &std::collections::HashMap<String, usize>, refusals: &[(usize, String, String, PathBuf)]) {
+    for (level, name, refusing, path) in refusals {
+        let tier_of = |a: &Agent| tiers.get(&a.source.key()).copied().unwrap_or(BUILTIN);
+        let loaded = |a: &&mut Agent| !a.status.is_unloaded() && a.name.to_lowercase() == *name;
+        if report.agents.iter_mut().filter(loaded).any(|a| tier_of(a) <= *level) {
+            continue;
+        }
+        let mut refused = false;
+        for agent in report.agents.iter_mut().filter(|a| !a.status.is_unloaded() && a.name.to_lowercase() == *name) {
+            refused = true;
+            agent.status = Status::Shadowed;
+            agent.shadowed_by = Some(refusing.clone());
+            agent.undocumented_order = None;
+            agent.rule = format!(
+                "refused: {refusing} declares an executor or execution backend for `{}` but fails to load, and Qwen Code refuses to dispatch the name rather than fall through to this definition",
+                agent.name
+            );
+        }
+        if refused {
+            report.diagnostics.push(Diagnostic::warning(
+                ID,
+                DiagKind::Validation,
+                path,
+                format!("Qwen Code refuses to run `{name}`: this file declares an executor or execution backend for it but fails to load"),
+            ));
+        }
+    }
+}
+
+fn read_failure(e: &ReadError) -> definition::Failure {
+    let message = match e {
+        ReadError::NotFound => "Failed to read subagent file: no such file (a dangling symlink?)".to_string(),
+        other => format!("Failed to read subagent file: {other}"),
+    };
+    definition::io_failure(message)
+}
+
+/// YAML that did not parse is no error in Qwen Code (its line parser reads it), but
+/// what it loads may not be what the text says: a warning, not a failure.
+fn lenient_note(def: &definition::Definition, path: &Path) -> Option<Diagnostic> {
+    let (message, line) = def.lenient.as_ref()?;
+    let d = Diagnostic::warning(
+        ID,
+        DiagKind::Ambiguous,
+        path,
+        format!("the front matter is not valid YAML ({message}); Qwen Code reads it with its simple line parser instead"),
+    );
+    Some(d.at(Some(*line as u32 + 1), None))
+}
+
+fn loaded(def: &definition::Definition, source: Source, key: String, label: &str) -> Agent {
+    let source_key: Arc<str> = key.as_str().into();
+    let fields: Vec<Field> = def
+        .fields
+        .iter()
+        .map(|(k, v, line)| Field::new(*k, v.clone(), FieldOrigin::own(&source_key, *line, "as parseSubagentContent reads it")))
+        .collect();
+    let attributes: Vec<Attribute> = def.attributes.iter().map(|(k, line, v)| Attribute::new(k, *line, v.clone())).collect();
+    AgentRecord {
+        ecosystem: ID,
+        name: def.name.clone(),
+        chain: Arc::new([key]),
+        source,
+        status: Status::Wins,
+        shadowed_by: None,
+        rule: format!("loaded from {label}"),
+        undocumented_order: None,
+        description: def.description.as_str().into(),
+        fields: fields.into(),
+        attributes: attributes.into(),
+        system_prompt: Some(Text::held(def.prompt.as_str())),
+        messages: Arc::default(),
+        edges: Arc::default(),
+    }
+    .into()
+}
+
+impl Framework for QwenCode {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Qwen Code"
+    }
+
+    fn load(&self, cx: &LoadContext) -> EcosystemReport {
+        let mut report = EcosystemReport::new(ID);
+        let folders = folders(cx, &mut report);
+        report.searched = folders
+            .iter()
+            .enumerate()
+            .map(|(i, f)| SearchDir { scope: f.scope, path: f.path.clone(), role: format!("{} (searched {})", f.label, i + 1) })
+            .collect();
+        let mut scanned = Vec::new();
+        for folder in &folders {
+            scan_folder(cx, folder, &mut scanned);
+        }
+        let mut candidates = Vec::with_capacity(scanned.len() + BUILTINS.len());
+        let mut refusals: Vec<(usize, String, String, PathBuf)> = Vec::new();
+        for Scanned { tier, agent, failure, refuses } in scanned {
+            report.diagnostics.extend(failure);
+            for name in refuses {
+                refusals.push((tier, name, agent.source.key(), agent.source.path.to_path_buf()));
+            }
+            candidates.push(Candidate { tier, agent });
+        }
+        for name in BUILTINS {
+            let rule = "compiled into Qwen Code".to_string();
+            candidates.push(Candidate { tier: BUILTIN, agent: Agent::new(ID, name.to_string(), Source::builtin(name), Status::Wins, rule) });
+        }
+        let tiers: std::collections::HashMap<String, usize> =
+            candidates.iter().map(|c| (c.agent.source.key(), c.tier)).collect();
+        report.agents = rank(&ladder(), candidates);
+        refuse(&mut report, &tiers, &refusals);
+        report
+    }
+
+    fn locations(&self, roots: &Roots) -> Vec<Location> {
+        let qwen = roots.home.join(".qwen");
+        vec![
+            Location {
+                scope: Scope::Project,
+                dir: project_root(roots).join(".qwen/agents"),
+                depth: Some(0),
+                suffixes: &[".md"],
+                label: "project .qwen/agents (in the start folder, not the repository root)".into(),
+            },
+            Location { scope: Scope::User, dir: qwen.join("agents"), depth: Some(0), suffixes: &[".md"], label: "user ~/.qwen/agents".into() },
+            Location {
+                scope: Scope::User,
+                dir: qwen.join("extensions"),
+                depth: Some(2),
+                suffixes: &[".md"],
+                label: "extension agents (~/.qwen/extensions/<extension>/agents)".into(),
+            },
+        ]
+    }
+}
