@@ -85,8 +85,11 @@ fn every_registered_framework_reads_the_demo_as_its_own_loader_does() {
             .find(|(f, _)| *f == id)
             .map(|(_, p)| demo().join(SITE).join(p.rel_path))
             .unwrap_or_else(support::empty_dir);
+        // The oracles take a folder's entries in name order (FORMAT.md).
+        let mut roots = Roots::new(demo().join("project"), demo().join("home"), demo().join("home/.config"), Some(builtins));
+        roots.listing = agentry::model::ListingOrder::Name;
         let opts = LoadOptions {
-            roots: Roots::new(demo().join("project"), demo().join("home"), demo().join("home/.config"), Some(builtins)),
+            roots,
             ecosystems: vec![id.to_string()],
             render: RenderMode::Export,
             env: BTreeMap::new(),

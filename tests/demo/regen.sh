@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Re-runs each framework's oracle over the demo workspace (assets/demo) and writes
 # tests/demo/<framework>.expected.json, which tests/demo.rs compares agentry with.
-# The demo's venv/ plays the installed packages; each oracle gets its framework's
-# built-in folder from there as --builtins (fast-agent has no built-ins).
+# The demo's venv/ plays the seed frameworks' installed packages: each seed oracle
+# gets its framework's built-in folder from there as --builtins (fast-agent has no
+# built-ins). The coding-agent CLIs' oracles run the tools' own code (their setup
+# installs it) from the system Python; their built-ins are compiled in.
+#
+#   regen.sh [FRAMEWORK...]      (default: all)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 demo=$here/../../assets/demo
@@ -13,38 +17,18 @@ declare -A builtins=(
   [tsugite]=$site/tsugite/builtin_agents
   [kimi]=$site/kimi_cli/agents
   [fast-agent]=
-  [kimi-code]=
-  [copilot]=
 )
-for fw in openhands tsugite kimi fast-agent kimi-code copilot; do
-  py=$(bash "$oracles/$fw/setup.sh" | tail -n 1)
-  # The kimi-code oracle is stdlib Python around Node, the copilot oracle runs the
-  # CLI's own executable (what its setup prints) from Python.
-  [ "$fw" = kimi-code ] || [ "$fw" = copilot ] && py=python3
+all=(openhands tsugite kimi fast-agent claude-code copilot opencode codex gemini-cli qwen-code kimi-code)
+for fw in "${@:-${all[@]}}"; do
+  if [ -n "${builtins[$fw]+seed}" ]; then
+    py=$(bash "$oracles/$fw/setup.sh" | tail -n 1)
+  else
+    bash "$oracles/$fw/setup.sh" >/dev/null
+    py=python3
+  fi
   args=(--project project --home home --xdg-config home/.config)
-  [ -n "${builtins[$fw]}" ] && args+=(--builtins "${builtins[$fw]}")
+  [ -n "${builtins[$fw]:-}" ] && args+=(--builtins "${builtins[$fw]}")
   (cd "$demo" && "$py" "$oracles/$fw/oracle.py" "${args[@]}" > "$here/$fw.expected.json.tmp" 2>/dev/null)
   mv "$here/$fw.expected.json.tmp" "$here/$fw.expected.json"
   echo "wrote $fw.expected.json"
 done
-# Gemini CLI's oracle runs the CLI's own JavaScript (built-ins compiled in: no --builtins).
-bash "$oracles/gemini-cli/setup.sh" >/dev/null
-(cd "$demo" && python3 "$oracles/gemini-cli/oracle.py" --project project --home home --xdg-config home/.config > "$here/gemini-cli.expected.json.tmp" 2>/dev/null)
-mv "$here/gemini-cli.expected.json.tmp" "$here/gemini-cli.expected.json"
-echo "wrote gemini-cli.expected.json"
-# Codex: the oracle (python3, stdlib only) runs the real binary; built-ins are compiled in.
-bash "$oracles/codex/setup.sh" >/dev/null
-(cd "$demo" && python3 "$oracles/codex/oracle.py" --project project --home home --xdg-config home/.config > "$here/codex.expected.json.tmp" 2>/dev/null)
-mv "$here/codex.expected.json.tmp" "$here/codex.expected.json"
-echo "wrote codex.expected.json"
-# OpenCode's oracle drives the real binary (setup.sh installs it) from Python 3.
-bash "$oracles/opencode/setup.sh" > /dev/null
-(cd "$demo" && python3 "$oracles/opencode/oracle.py" --project project --home home --xdg-config home/.config > "$here/opencode.expected.json.tmp" 2>/dev/null)
-mv "$here/opencode.expected.json.tmp" "$here/opencode.expected.json"
-echo "wrote opencode.expected.json"
-# Qwen Code's oracle drives the CLI's own JavaScript (setup.sh installs it and Node);
-# oracle.py runs on the system Python, and the built-ins are compiled in.
-bash "$oracles/qwen-code/setup.sh" >/dev/null
-(cd "$demo" && python3 "$oracles/qwen-code/oracle.py" --project project --home home --xdg-config home/.config > "$here/qwen-code.expected.json.tmp" 2>/dev/null)
-mv "$here/qwen-code.expected.json.tmp" "$here/qwen-code.expected.json"
-echo "wrote qwen-code.expected.json"
