@@ -1,5 +1,24 @@
-//! One module per framework, each behind [`Framework`]. Adding a framework is one
-//! file here plus its fixtures, and one line in [`all`].
+//! One module per framework, each behind [`Framework`].
+//!
+//! # Adding a framework
+//!
+//! 1. **The folder**: `src/frameworks/<id>/`, its module doc naming the tool's release
+//!    and the tool's own functions each part mirrors. Parse with the tool's own YAML
+//!    semantics (PyYAML: `crate::yaml`; js-yaml, Bun, serde_yaml: see the readers
+//!    that use them) and prove it with goldens from the tool's parser.
+//! 2. **The trait**: `id`, `title`, `load` (every file-system question through
+//!    `cx.files`, so a refresh re-reads only what changed; `cx.roots` gives the
+//!    project, home, working folder, trust and listing order) and `locations` (every
+//!    place the tool scans: `agentry file` and `agentry why` are built from it).
+//! 3. **The engine**: rank with [`precedence`] — tiers, first or last wins inside a
+//!    tier, an undocumented order marked, `merge_fields`/`fill_fields` for tools that
+//!    assemble one agent from several sources. Every definition says in its `rule`
+//!    why it won, lost, was skipped or held; a file the tool ignores silently is
+//!    `SKIPPED` (an info diagnostic), never an error.
+//! 4. **The fixtures**: `tests/fixtures/<id>/<case>/` with the oracle's
+//!    `expected.json` (`tests/fixtures/vendor.sh`); the conformance test runs every
+//!    folder there and fails for one with no registered framework.
+//! 5. **The one list**: a line in [`all`]. Tests and benches iterate it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -5,9 +5,14 @@
 use std::cmp::Ordering;
 
 /// Compares two names in natural order. Digit runs compare by value (then by how
-/// many leading zeros they carry, fewer first); other text compares as bytes; names
-/// equal in that order fall back to plain byte order, so the order is total.
+/// many leading zeros they carry, fewer first); other text compares without regard
+/// to ASCII case (`Plan` between `explore` and `review`); names equal in that order
+/// fall back to plain byte order, so the order is total.
 pub fn cmp(a: &str, b: &str) -> Ordering {
+    folded(a, b).then_with(|| a.as_bytes().cmp(b.as_bytes()))
+}
+
+fn folded(a: &str, b: &str) -> Ordering {
     let (x, y) = (a.as_bytes(), b.as_bytes());
     let (mut i, mut j) = (0, 0);
     while i < x.len() && j < y.len() {
@@ -22,13 +27,13 @@ pub fn cmp(a: &str, b: &str) -> Ordering {
             }
             (i, j) = (ei, ej);
         } else {
-            match x[i].cmp(&y[j]) {
+            match x[i].to_ascii_lowercase().cmp(&y[j].to_ascii_lowercase()) {
                 Ordering::Equal => (i, j) = (i + 1, j + 1),
                 other => return other,
             }
         }
     }
-    (x.len() - i).cmp(&(y.len() - j)).then_with(|| x.cmp(y))
+    (x.len() - i).cmp(&(y.len() - j))
 }
 
 fn run_end(s: &[u8], from: usize) -> usize {
@@ -51,9 +56,12 @@ mod tests {
 
     #[test]
     fn numbers_compare_as_numbers() {
-        let mut names = vec!["oh-alert-1003", "oh-alert-103", "oh-alert-2", "oh-alert", "a10b2", "a10b10", "a9", "x007", "x7", "x07"];
+        let mut names = vec!["oh-alert-1003", "oh-alert-103", "oh-alert-2", "oh-alert", "a10b2", "a10b10", "a9", "x007", "x7", "x07", "Plan", "explore", "review", "Explore"];
         names.sort_by(|a, b| cmp(a, b));
-        assert_eq!(names, ["a9", "a10b2", "a10b10", "oh-alert", "oh-alert-2", "oh-alert-103", "oh-alert-1003", "x7", "x07", "x007"]);
+        assert_eq!(
+            names,
+            ["a9", "a10b2", "a10b10", "Explore", "explore", "oh-alert", "oh-alert-2", "oh-alert-103", "oh-alert-1003", "Plan", "review", "x7", "x07", "x007"]
+        );
     }
 
     #[test]

@@ -50,6 +50,8 @@ pub struct SourceView {
     pub path: PathBuf,
     pub shadowed_by: Option<String>,
     pub rule: String,
+    /// The order that decided this winner, where the tool does not document it.
+    pub undocumented_order: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -128,6 +130,7 @@ fn source_view(a: &Agent) -> SourceView {
         path: a.source.path.to_path_buf(),
         shadowed_by: a.shadowed_by.clone(),
         rule: a.rule.clone(),
+        undocumented_order: a.undocumented_order.as_deref().map(str::to_string),
     }
 }
 
@@ -298,6 +301,9 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
             }
             out.push(head);
             out.push(format!("{:12} {}", "", sanitize::line(&s.rule)));
+            if let Some(order) = &s.undocumented_order {
+                out.push(format!("{:12} decided by an undocumented order: {}", "", sanitize::line(order)));
+            }
         }
         blank = true;
     }

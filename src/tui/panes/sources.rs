@@ -38,6 +38,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         if o == n {
             head.push(Span::styled("  (selected)", theme.muted));
         }
+        if let Some(order) = &a.undocumented_order {
+            // The tool's documentation does not promise this order: say which it was.
+            head.push(Span::raw("  "));
+            head.push(safe(&format!("decided by an undocumented order: {order}"), theme.undocumented));
+        }
         let mut line = Line::from(head);
         if i == app.sources.cursor && app.focus == Pane::Sources {
             line = line.style(theme.selection);
