@@ -165,12 +165,15 @@ def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
         args += ["--xdg-config", str(ws / "xdg")]
     builtin = ws / "builtin"
     empty = Path(tempfile.mkdtemp(prefix="agentry-diff-empty-"))
-    args += ["--builtins", str(builtin if builtin.is_dir() else empty)]
+    builtins = ["--builtins", str(builtin if builtin.is_dir() else empty)]
+    oracle = oracles / "oracle" / fw / "oracle.py"
+    # Only the oracles of frameworks with built-in agents take `--builtins`.
+    oracle_args = args + (builtins if "--builtins" in oracle.read_text() else [])
     try:
         for d in ("project", "home"):
             (ws / d).mkdir(exist_ok=True)
-        o = subprocess.run([py, str(oracles / "oracle" / fw / "oracle.py"), *args], capture_output=True, timeout=120)
-        a = subprocess.run([agentry, "export", "--ecosystem", fw, "--json", *args], capture_output=True, timeout=120,
+        o = subprocess.run([py, str(oracle), *oracle_args], capture_output=True, timeout=120)
+        a = subprocess.run([agentry, "export", "--ecosystem", fw, "--json", *args, *builtins], capture_output=True, timeout=120,
                            env={**os.environ, "AGENTRY_LISTING_ORDER": "name"})
     finally:
         shutil.rmtree(empty, ignore_errors=True)
