@@ -510,19 +510,24 @@ impl Context<'_> {
         // What the file itself says, when it could be read, so the explorer can show
         // the broken definition next to its error.
         let own = resolver.load_file(path).ok();
-        let name = own
-            .as_ref()
-            .and_then(|f| match &f.spec().name.state {
-                Setting::Set(n) => Some(n.clone()),
-                _ => None,
-            })
-            .unwrap_or_else(|| {
-                crate::discover::stem(source.rel.rsplit('/').next().unwrap_or_default()).to_string()
-            });
+        // Never an empty row: a file with no usable `name` is shown by the name it is
+        // called by (its subagent key, else its file's stem), and the row says which.
+        let own_name = own.as_ref().and_then(|f| match &f.spec().name.state {
+            Setting::Set(n) if !n.trim().is_empty() => Some(n.clone()),
+            _ => None,
+        });
+        let (name, called) = match (own_name, listed) {
+            (Some(n), _) => (n, ""),
+            (None, Some(l)) if !l.name.trim().is_empty() => (l.name.clone(), "; no `name`: shown by its subagent key"),
+            (None, _) => (
+                crate::discover::stem(source.rel.rsplit('/').next().unwrap_or_default()).to_string(),
+                "; no `name`: shown by its file's stem",
+            ),
+        };
         let rule = format!("Kimi cannot load it: {message}");
         let agent = AgentRecord {
             undocumented_order: None,
-            description: format!("invalid: {}", problem.kind.as_str()).into(),
+            description: format!("invalid: {}{called}", problem.kind.as_str()).into(),
             attributes: own.map(|f| f.spec().attributes.clone()).unwrap_or_default(),
             ..AgentRecord::new(ID, name, source.clone(), Status::Invalid, rule)
         }
@@ -559,7 +564,7 @@ fn listing(parent: &str, path: &Path, sub: &spec::SubagentEntry) -> ListedBy {
 
 /// Joined to its exact length: every load makes one for each of its agents.
 fn why_it_wins(listed: Option<&ListedBy>) -> String {
-    let base = "Kimi loads an agent by its file path (`--agent-file`); `name` is only a label, so no other file shadows it";
+    let base = "Kimi loads an agent by its file path (`--agent-file`); `name` is only a label: files of one name are separate entry points and none shadows another";
     match listed {
         Some(l) => [base, "; reached as subagent `", &l.name, "` of ", &l.parent].concat(),
         None => [base, "; an entry point of the project (a .yaml/.yml with an `agent:` mapping)"].concat(),
