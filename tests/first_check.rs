@@ -98,3 +98,26 @@ fn the_first_check_in_an_ordinary_repository_prints_no_diagnostic_and_exits_0() 
         assert!(!line.starts_with(": ") && !line.contains(".."), "{line}");
     }
 }
+
+#[test]
+fn a_tsugite_template_error_gives_the_line_in_the_file_that_wrote_it() {
+    let root = support::Scratch::new("first-check-tsugite-lines");
+    for (path, text) in [
+        ("project/.tsugite/base.md", "---\nname: base\n---\nline one\n\nline three\n"),
+        ("project/.tsugite/kid.md", "---\nname: kid\nextends: base\n---\nfirst\nsecond\n{{ foo( }}\n"),
+        ("project/.tsugite/lower.md", "---\nname: lower\nextends: broken\n---\nfine\n"),
+        ("project/.tsugite/broken.md", "---\nname: broken\n---\nok\n\n{% if %}\n"),
+    ] {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+    std::fs::create_dir_all(root.join("home")).expect("home");
+    let (code, lines) = check(&root, &["-e", "tsugite"]);
+    assert_eq!(code, 1, "{lines:#?}");
+    // Line 7 of kid.md, not a line of the body merged with base's.
+    assert!(lines.iter().any(|l| l.contains("kid.md:7: ") && l.contains("cannot render the body")), "{lines:#?}");
+    // A parent's broken body, reached through a child, points at the parent's line.
+    assert!(lines.iter().any(|l| l.contains("broken.md:6: ") && l.contains("lower.md inherits it")), "{lines:#?}");
+    assert!(!lines.iter().any(|l| l.contains("merged body")), "{lines:#?}");
+}

@@ -677,10 +677,15 @@ impl<'a> Loader<'a> {
                     render::Part::Body if resolved.chain.len() == 1 => {
                         (e.line.map(|l| l + parsed.body_line - 1), "body".to_string())
                     }
-                    render::Part::Body => (
-                        None,
-                        format!("merged body (line {} of it)", e.line.unwrap_or(0)),
-                    ),
+                    // Told as the line of the file of the chain that wrote it.
+                    render::Part::Body => match e.line.and_then(|l| resolved.body_origin(l)) {
+                        Some((file, line)) if file == c.load_path => (Some(line), "body".into()),
+                        Some((_, line)) => (
+                            Some(line),
+                            format!("body as {} inherits it", crate::views::shown(c.load_path, self.cx.roots)),
+                        ),
+                        None => (None, "merged body".into()),
+                    },
                     render::Part::Instructions => (
                         resolved.config.origins[schema::index_of("instructions").unwrap_or(0)]
                             .sites
@@ -715,6 +720,10 @@ impl<'a> Loader<'a> {
                             .first()
                     })
                     .and_then(|site| self.path_of_key(&site.source))
+                    .or_else(|| match (field, resolved.chain.len()) {
+                        (None, 2..) => e.line.and_then(|l| resolved.body_origin(l)).map(|(p, _)| p.to_path_buf()),
+                        _ => None,
+                    })
                     .unwrap_or_else(|| c.load_path.to_path_buf());
                 let d = Diagnostic::error(
                     ID,
