@@ -12,6 +12,9 @@ const FILES: &[(&str, &str)] = &[
     ("CHANGELOG.md", "# Changelog\n\n## 1.0\n- first\n"),
     ("CONTRIBUTING.md", "Pull requests welcome.\n"),
     ("SECURITY.md", "# Security\n"),
+    // Front matter Tsugite accepts and a body that is no Jinja: still a file Tsugite
+    // reads only when asked for `notes` by name.
+    ("notes.md", "---\nname: notes\n---\nUse {{ .Site.Title }} in the templates.\n"),
     ("LICENSE", "MIT\n"),
     ("src/main.rs", "fn main() {}\n"),
     ("docs/guide.md", "---\ntitle: Guide\nname: guide\ndescription: How to use it\n---\n# Guide\n"),

@@ -587,9 +587,7 @@ impl<'a> Loader<'a> {
                     // only when asked for an agent of that name (and `agents list` no
                     // longer lists them), so they are no error of the workspace.
                     diagnostic.severity = Severity::Info;
-                    diagnostic.message.push_str(
-                        " (a file in the start folder: Tsugite reads it only when an agent of this name is asked for)",
-                    );
+                    diagnostic.message.push_str(ON_DEMAND);
                     agent.rule.push_str("; a file in the start folder is read only when an agent of this name is asked for");
                 }
                 return (agent, vec![diagnostic], Arc::default());
@@ -736,6 +734,12 @@ impl<'a> Loader<'a> {
                 diags.push(d);
             }
         }
+        if self.read_on_demand(c.cand) {
+            for d in diags.iter_mut().filter(|d| d.severity == Severity::Error) {
+                d.severity = Severity::Info;
+                d.message.push_str(ON_DEMAND);
+            }
+        }
         (agent, diags, resolved.body)
     }
 
@@ -768,6 +772,9 @@ impl<'a> Loader<'a> {
             .failing(key.to_string())
     }
 }
+
+/// Said of a problem in a file Tsugite reads only when asked for it by name.
+const ON_DEMAND: &str = " (a file in the start folder: Tsugite reads it only when an agent of this name is asked for)";
 
 struct Candidate<'p> {
     name: &'p str,
