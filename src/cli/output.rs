@@ -52,7 +52,11 @@ pub fn list(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i3
     }
     let mut rows = vec![vec!["NAME".into(), "FRAMEWORK".into(), "STATUS".into(), "SCOPE".into(), "PATH".into()]];
     for a in catalog.agents() {
-        let mut path = a.source.rel.clone();
+        // Built-ins by their name in the tool; files as every view prints a path.
+        let mut path = match a.source.scope {
+            crate::model::Scope::Builtin => a.source.rel.clone(),
+            _ => crate::views::shown(&a.source.path, &catalog.roots),
+        };
         if let Some(card) = &a.source.card {
             path = format!("{path}#{card}");
         }

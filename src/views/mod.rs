@@ -40,3 +40,26 @@ pub fn shown(path: &Path, roots: &Roots) -> String {
     }
     crate::model::posix(&path)
 }
+
+#[cfg(test)]
+mod shown_tests {
+    use super::*;
+
+    #[test]
+    fn a_path_prints_below_the_project_or_home_without_dots_and_a_literal_tilde_stays_literal() {
+        let roots = Roots::new("/h/work/p".into(), "/h".into(), "/h/.config".into(), None);
+        let shown = |p: &str| shown(Path::new(p), &roots);
+        assert_eq!(shown("/h/work/p"), ".");
+        assert_eq!(shown("/h/work/p/a/../b.md"), "b.md");
+        assert_eq!(shown("/h/work/p/../q/x.yaml"), "~/work/q/x.yaml");
+        assert_eq!(shown("/h/work/p/../../.claude/agents/a.md"), "~/.claude/agents/a.md");
+        assert_eq!(shown("/h"), "~");
+        assert_eq!(shown("/elsewhere/./x/../y.md"), "/elsewhere/y.md");
+        // A folder called `~` that a tool did not expand is not the home folder.
+        assert_eq!(shown("/h/work/p/~/x.md"), "./~/x.md");
+        assert_eq!(shown("/h/work/p/a/~/x.md"), "a/~/x.md");
+        for p in ["/h/work/p/../../../etc/x", "/h/./work/../x"] {
+            assert!(!shown(p).contains(".."), "{p}: {}", shown(p));
+        }
+    }
+}
