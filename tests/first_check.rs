@@ -47,6 +47,8 @@ const FILES: &[(&str, &str)] = &[
         "agents/coder/agent.yaml",
         "version: 1\nagent:\n  name: coder\n  system_prompt_path: ./system.md\n  tools:\n    - \"kimi_cli.tools.shell:Shell\"\n",
     ),
+    // Plain Markdown in a folder Tsugite searches: no definition.
+    ("agents/README.md", "# Agents\n\nThe agents of this project.\n"),
     ("agents/coder/system.md", "You are a coder. Today is ${KIMI_NOW}.\n"),
 ];
 

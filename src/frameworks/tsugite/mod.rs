@@ -581,8 +581,18 @@ impl<'a> Loader<'a> {
                 }
                 agent.status = Status::Invalid;
                 agent.description = format!("cannot be loaded: {}", e.message).into();
+                // A file with no front matter at all is plain Markdown (a README in
+                // `agents/`), no definition: `tsugite agents list` hides it, and only
+                // `tsugite run` of its very name would read it.
+                let plain = e.kind == DiagKind::Parse
+                    && crate::model::normalized(&e.path) == crate::model::normalized(c.load_path)
+                    && self.cx.files.read(c.load_path).is_ok_and(|b| !b.starts_with(b"---"));
                 let mut diagnostic = self.load_diagnostic(e, &key);
-                if self.read_on_demand(c.cand) {
+                if plain && !self.read_on_demand(c.cand) {
+                    diagnostic.severity = Severity::Info;
+                    diagnostic.message.push_str(PLAIN);
+                    agent.rule.push_str("; plain Markdown, read only when an agent of this name is asked for");
+                } else if self.read_on_demand(c.cand) {
                     // README.md, CHANGELOG.md, … in the start folder: Tsugite reads them
                     // only when asked for an agent of that name (and `agents list` no
                     // longer lists them), so they are no error of the workspace.
@@ -775,6 +785,9 @@ impl<'a> Loader<'a> {
 
 /// Said of a problem in a file Tsugite reads only when asked for it by name.
 const ON_DEMAND: &str = " (a file in the start folder: Tsugite reads it only when an agent of this name is asked for)";
+
+/// Said of a file with no front matter in a folder Tsugite searches.
+const PLAIN: &str = " (plain Markdown with no front matter: `tsugite agents list` hides it; Tsugite reads it only when an agent of this name is asked for)";
 
 struct Candidate<'p> {
     name: &'p str,
