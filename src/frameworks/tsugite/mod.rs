@@ -585,6 +585,7 @@ impl<'a> Loader<'a> {
                 // `agents/`), no definition: `tsugite agents list` hides it, and only
                 // `tsugite run` of its very name would read it.
                 let plain = e.kind == DiagKind::Parse
+                    && agent.source.scope == Scope::Project
                     && crate::model::normalized(&e.path) == crate::model::normalized(c.load_path)
                     && self.cx.files.read(c.load_path).is_ok_and(|b| !b.starts_with(b"---"));
                 let mut diagnostic = self.load_diagnostic(e, &key);
@@ -690,7 +691,10 @@ impl<'a> Loader<'a> {
                         Some((file, line)) if file == c.load_path => (Some(line), "body".into()),
                         Some((_, line)) => (
                             Some(line),
-                            format!("body as {} inherits it", crate::views::shown(c.load_path, self.cx.roots)),
+                            format!("body as {} inherits it", match agent.source.scope {
+                                Scope::Builtin => agent.source.key(),
+                                _ => crate::views::shown(c.load_path, self.cx.roots),
+                            }),
                         ),
                         None => (None, "merged body".into()),
                     },
