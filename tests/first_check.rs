@@ -47,6 +47,13 @@ const FILES: &[(&str, &str)] = &[
         "agents/coder/agent.yaml",
         "version: 1\nagent:\n  name: coder\n  system_prompt_path: ./system.md\n  tools:\n    - \"kimi_cli.tools.shell:Shell\"\n",
     ),
+    // A Kimi base with no `name` of its own, and the agent that extends it.
+    ("agents/team/base.yaml", "version: 1\nagent:\n  system_prompt_path: ./system.md\n  tools: [\"kimi_cli.tools.shell:Shell\"]\n"),
+    ("agents/team/system.md", "You are ${ROLE}.\n"),
+    (
+        "agents/team/reviewer.yaml",
+        "version: 1\nagent:\n  extend: ./base.yaml\n  name: reviewer\n  system_prompt_args:\n    ROLE: a reviewer\n",
+    ),
     // Plain Markdown in a folder Tsugite searches: no definition.
     ("agents/README.md", "# Agents\n\nThe agents of this project.\n"),
     ("agents/coder/system.md", "You are a coder. Today is ${KIMI_NOW}.\n"),

@@ -131,6 +131,7 @@ impl Framework for Kimi {
         // caller (an export) waits on nothing they hold.
         rayon::spawn(move || drop(lookups));
         report.searched = searched(cx, builtins.as_deref(), elsewhere);
+        quiet_bases(&mut report);
         // By name, then source key: Kimi sources carry no card and no scope name is a
         // prefix of another, so (scope, path) orders as the key `scope:path` does.
         report.agents.sort_by(|a, b| {
@@ -142,6 +143,30 @@ impl Framework for Kimi {
             ))
         });
         report
+    }
+}
+
+/// A file that loading agents `extend`, and that Kimi would refuse only when asked
+/// for on its own (`--agent-file`, e.g. a base with no `name`): a base, not a broken
+/// definition, so its own failure is a note and fails no check.
+fn quiet_bases(report: &mut EcosystemReport) {
+    let mut extended: HashSet<&str> = HashSet::default();
+    for a in report.agents.iter().filter(|a| a.status == Status::Wins) {
+        let own = a.source.key();
+        extended.extend(a.chain.iter().filter(|k| **k != own).map(String::as_str));
+    }
+    let bases: HashSet<String> = report
+        .agents
+        .iter()
+        .filter(|a| a.status == Status::Invalid)
+        .map(|a| a.source.key())
+        .filter(|k| extended.contains(k.as_str()))
+        .collect();
+    for d in report.diagnostics.iter_mut() {
+        if d.severity == Severity::Error && d.source.as_ref().is_some_and(|k| bases.contains(k)) {
+            d.severity = Severity::Info;
+            d.message.push_str(" (on its own; other agents extend it and load)");
+        }
     }
 }
 
