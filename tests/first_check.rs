@@ -133,3 +133,25 @@ fn a_tsugite_template_error_gives_the_line_in_the_file_that_wrote_it() {
     assert!(lines.iter().any(|l| l.contains("broken.md:6: ") && l.contains("lower.md inherits it")), "{lines:#?}");
     assert!(!lines.iter().any(|l| l.contains("merged body")), "{lines:#?}");
 }
+
+#[test]
+fn a_kimi_row_with_an_empty_name_shows_the_file_stem_marked_as_such() {
+    let root = support::Scratch::new("first-check-kimi-names");
+    for (path, text) in [
+        ("project/agents/team/agent.yaml", "version: 1\nagent:\n  name: \"\"\n  system_prompt_path: ./s.md\n"),
+        ("project/agents/team/s.md", "x\n"),
+        // No `name` at all, and invalid: shown the same way.
+        ("project/agents/other/agent.yaml", "version: 1\nagent:\n  system_prompt_path: ./s.md\n"),
+    ] {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+    std::fs::create_dir_all(root.join("home")).expect("home");
+    let out = support::run_agentry(&root, "no-builtins", &["list", "-e", "kimi"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = text.lines().find(|l| l.contains("agents/team/agent.yaml")).expect("a row for the file");
+    assert!(row.starts_with("agent (file stem: no name)"), "{text}");
+    let row = text.lines().find(|l| l.contains("agents/other/agent.yaml")).expect("a row for the file");
+    assert!(row.starts_with("agent (file stem: no name)"), "{text}");
+}

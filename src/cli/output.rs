@@ -61,7 +61,7 @@ pub fn list(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i3
             path = format!("{path}#{card}");
         }
         rows.push(vec![
-            sanitize::line(&a.name).into_owned(),
+            sanitize::line(&a.shown_name()).into_owned(),
             a.ecosystem.to_string(),
             a.status.word().to_string(),
             a.source.scope.as_str().to_string(),

@@ -544,10 +544,8 @@ impl Context<'_> {
         let (name, called) = match (own_name, listed) {
             (Some(n), _) => (n, ""),
             (None, Some(l)) if !l.name.trim().is_empty() => (l.name.clone(), "; no `name`: shown by its subagent key"),
-            (None, _) => (
-                crate::discover::stem(source.rel.rsplit('/').next().unwrap_or_default()).to_string(),
-                "; no `name`: shown by its file's stem",
-            ),
+            // Shown by its file's stem, marked ([`AgentRecord::shown_name`]).
+            (None, _) => (String::new(), ""),
         };
         let rule = format!("Kimi cannot load it: {message}");
         let agent = AgentRecord {
