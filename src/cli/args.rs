@@ -138,6 +138,10 @@ pub enum Command {
         /// A saved `check --format json`: findings it holds never fail the run.
         #[arg(long, value_name = "FILE")]
         baseline: Option<PathBuf>,
+        /// Also print the notes (files a tool skips or reads only when asked for by
+        /// name, built-ins not installed); without it only problems are printed.
+        #[arg(long)]
+        notes: bool,
     },
     /// One file as every framework reads it: loaded as what, which keys each reads or
     /// ignores, where it stands in each tool's ladder; or which tools would read it where.

@@ -9,7 +9,7 @@ use serde_json::json;
 use super::args::CheckFormat;
 use super::output::SCHEMA;
 use super::{exit, Failure};
-use crate::model::{Catalog, Severity, Status};
+use crate::model::{Catalog, Roots, Severity, Status};
 use crate::text::sanitize;
 use crate::views::check::{self as gate, FailOn, Finding};
 
@@ -17,17 +17,26 @@ pub struct CheckArgs<'a> {
     pub format: CheckFormat,
     pub fail_on: &'a [FailOn],
     pub baseline: Option<&'a PathBuf>,
+    /// Print info notes too (`--notes`): a first run shows only problems.
+    pub notes: bool,
 }
 
-/// The finding's path relative to the current folder when it is inside it.
-fn shown(f: &Finding) -> Option<String> {
-    let cwd = std::env::current_dir().ok();
-    f.path.as_ref().map(|p| cwd.as_deref().and_then(|c| p.strip_prefix(c).ok()).unwrap_or(p).display().to_string())
+/// The finding's path relative to the current folder when it is inside it (so an
+/// editor opens it), else as every view prints it ([`crate::views::shown`]).
+fn shown(f: &Finding, roots: &Roots) -> Option<String> {
+    let cwd = std::env::current_dir().ok().map(|c| crate::model::normalize(&c));
+    f.path.as_ref().map(|p| {
+        let p = crate::model::normalize(p);
+        match cwd.as_ref().filter(|c| p.starts_with(c)) {
+            Some(c) => crate::views::shown(&p, &Roots { project: c.clone(), ..roots.clone() }),
+            None => crate::views::shown(&p, roots),
+        }
+    })
 }
 
 /// `path:line:col: [severity: ]kind: framework: message`.
-fn line(f: &Finding) -> String {
-    let mut at = shown(f).unwrap_or_default();
+fn line(f: &Finding, roots: &Roots) -> String {
+    let mut at = shown(f, roots).unwrap_or_default();
     if let Some(l) = f.line {
         at.push_str(&format!(":{l}"));
         if let Some(c) = f.col {
@@ -72,22 +81,28 @@ pub fn check(catalog: &Catalog, args: &CheckArgs, out: &mut dyn Write) -> Result
         CheckFormat::Sarif => pretty(out, &gate::sarif(&findings, &catalog.roots.project)).map_err(io)?,
         CheckFormat::Github => {
             for f in findings.iter().filter(|f| f.fails || f.level != Severity::Info) {
-                writeln!(out, "{}", gate::github(f, shown(f).as_deref())).map_err(io)?;
+                writeln!(out, "{}", gate::github(f, shown(f, &catalog.roots).as_deref())).map_err(io)?;
             }
             summary(catalog, &findings, out).map_err(io)?;
         }
         CheckFormat::Text => {
-            // Every diagnostic (as before), and the other findings that fail.
+            // Errors, warnings and the other findings that fail; the notes (skipped
+            // files, built-ins not installed) only with `--notes`.
             for f in findings.iter().filter(|f| {
                 f.fails
-                    || matches!(
-                        f.class,
-                        gate::Class::Error | gate::Class::Warning | gate::Class::Skipped | gate::Class::Note
-                    )
+                    || f.level != Severity::Info
+                    || (args.notes && matches!(f.class, gate::Class::Skipped | gate::Class::Note))
             }) {
-                writeln!(out, "{}", line(f)).map_err(io)?;
+                writeln!(out, "{}", line(f, &catalog.roots)).map_err(io)?;
             }
             summary(catalog, &findings, out).map_err(io)?;
+            let hidden = findings
+                .iter()
+                .filter(|f| !f.fails && f.level == Severity::Info && matches!(f.class, gate::Class::Skipped | gate::Class::Note))
+                .count();
+            if hidden > 0 && !args.notes {
+                writeln!(out, "{hidden} notes not shown (--notes shows them)").map_err(io)?;
+            }
         }
     }
     Ok(if failed { exit::FINDINGS } else { exit::OK })

@@ -209,9 +209,9 @@ pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Resul
             source,
             json,
         } => output::show(catalog, name, source.as_deref(), *origins, *json, out).map_err(io),
-        Command::Check { json, format, fail_on, baseline } => {
+        Command::Check { json, format, fail_on, baseline, notes } => {
             let format = if *json { CheckFormat::Json } else { *format };
-            check::check(catalog, &check::CheckArgs { format, fail_on, baseline: baseline.as_ref() }, out)
+            check::check(catalog, &check::CheckArgs { format, fail_on, baseline: baseline.as_ref(), notes: *notes }, out)
         }
         Command::Completions { shell } => meta::completions(*shell, out).map(|_| exit::OK).map_err(io),
         Command::Man => meta::man(out).map(|_| exit::OK).map_err(io),

@@ -52,12 +52,16 @@ pub fn list(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i3
     }
     let mut rows = vec![vec!["NAME".into(), "FRAMEWORK".into(), "STATUS".into(), "SCOPE".into(), "PATH".into()]];
     for a in catalog.agents() {
-        let mut path = a.source.rel.clone();
+        // Built-ins by their name in the tool; files as every view prints a path.
+        let mut path = match a.source.scope {
+            crate::model::Scope::Builtin => a.source.rel.clone(),
+            _ => crate::views::shown(&a.source.path, &catalog.roots),
+        };
         if let Some(card) = &a.source.card {
             path = format!("{path}#{card}");
         }
         rows.push(vec![
-            sanitize::line(&a.name).into_owned(),
+            sanitize::line(&a.shown_name()).into_owned(),
             a.ecosystem.to_string(),
             a.status.word().to_string(),
             a.source.scope.as_str().to_string(),

@@ -286,6 +286,17 @@ impl AgentRecord {
         format!("{}:{}", self.ecosystem, self.source.key())
     }
 
+    /// The name a row shows: the name as the tool has it, or, when that is empty or
+    /// blank (Kimi takes `name: ""` as a label), the file's stem marked as such, so
+    /// no row is without a name. The reports keep the name as the tool has it.
+    pub fn shown_name(&self) -> std::borrow::Cow<'_, str> {
+        if !self.name.trim().is_empty() {
+            return self.name.as_str().into();
+        }
+        let file = self.source.rel.rsplit('/').next().unwrap_or_default();
+        format!("{} (file stem: no name)", crate::discover::stem(file)).into()
+    }
+
     /// Everything the model reads from this definition, as one text: the system
     /// prompt, then each other message under a `--- ROLE message[: LABEL] ---` heading
     /// (as `agentry show` prints them). `None` when none of it can be known without

@@ -131,6 +131,7 @@ impl Framework for Kimi {
         // caller (an export) waits on nothing they hold.
         rayon::spawn(move || drop(lookups));
         report.searched = searched(cx, builtins.as_deref(), elsewhere);
+        quiet_bases(&mut report);
         // By name, then source key: Kimi sources carry no card and no scope name is a
         // prefix of another, so (scope, path) orders as the key `scope:path` does.
         report.agents.sort_by(|a, b| {
@@ -142,6 +143,30 @@ impl Framework for Kimi {
             ))
         });
         report
+    }
+}
+
+/// A file that loading agents `extend`, and that Kimi would refuse only when asked
+/// for on its own (`--agent-file`, e.g. a base with no `name`): a base, not a broken
+/// definition, so its own failure is a note and fails no check.
+fn quiet_bases(report: &mut EcosystemReport) {
+    let mut extended: HashSet<&str> = HashSet::default();
+    for a in report.agents.iter().filter(|a| a.status == Status::Wins) {
+        let own = a.source.key();
+        extended.extend(a.chain.iter().filter(|k| **k != own).map(String::as_str));
+    }
+    let bases: HashSet<String> = report
+        .agents
+        .iter()
+        .filter(|a| a.status == Status::Invalid)
+        .map(|a| a.source.key())
+        .filter(|k| extended.contains(k.as_str()))
+        .collect();
+    for d in report.diagnostics.iter_mut() {
+        if d.severity == Severity::Error && d.source.as_ref().is_some_and(|k| bases.contains(k)) {
+            d.severity = Severity::Info;
+            d.message.push_str(" (on its own; other agents extend it and load)");
+        }
     }
 }
 
@@ -510,19 +535,22 @@ impl Context<'_> {
         // What the file itself says, when it could be read, so the explorer can show
         // the broken definition next to its error.
         let own = resolver.load_file(path).ok();
-        let name = own
-            .as_ref()
-            .and_then(|f| match &f.spec().name.state {
-                Setting::Set(n) => Some(n.clone()),
-                _ => None,
-            })
-            .unwrap_or_else(|| {
-                crate::discover::stem(source.rel.rsplit('/').next().unwrap_or_default()).to_string()
-            });
+        // Never an empty row: a file with no usable `name` is shown by the name it is
+        // called by (its subagent key, else its file's stem), and the row says which.
+        let own_name = own.as_ref().and_then(|f| match &f.spec().name.state {
+            Setting::Set(n) if !n.trim().is_empty() => Some(n.clone()),
+            _ => None,
+        });
+        let (name, called) = match (own_name, listed) {
+            (Some(n), _) => (n, ""),
+            (None, Some(l)) if !l.name.trim().is_empty() => (l.name.clone(), "; no `name`: shown by its subagent key"),
+            // Shown by its file's stem, marked ([`AgentRecord::shown_name`]).
+            (None, _) => (String::new(), ""),
+        };
         let rule = format!("Kimi cannot load it: {message}");
         let agent = AgentRecord {
             undocumented_order: None,
-            description: format!("invalid: {}", problem.kind.as_str()).into(),
+            description: format!("invalid: {}{called}", problem.kind.as_str()).into(),
             attributes: own.map(|f| f.spec().attributes.clone()).unwrap_or_default(),
             ..AgentRecord::new(ID, name, source.clone(), Status::Invalid, rule)
         }
@@ -559,7 +587,7 @@ fn listing(parent: &str, path: &Path, sub: &spec::SubagentEntry) -> ListedBy {
 
 /// Joined to its exact length: every load makes one for each of its agents.
 fn why_it_wins(listed: Option<&ListedBy>) -> String {
-    let base = "Kimi loads an agent by its file path (`--agent-file`); `name` is only a label, so no other file shadows it";
+    let base = "Kimi loads an agent by its file path (`--agent-file`); `name` is only a label: files of one name are separate entry points and none shadows another";
     match listed {
         Some(l) => [base, "; reached as subagent `", &l.name, "` of ", &l.parent].concat(),
         None => [base, "; an entry point of the project (a .yaml/.yml with an `agent:` mapping)"].concat(),

@@ -29,6 +29,29 @@ pub struct Resolved {
     /// the file ([`Parsed::body_at`]): the explorer keeps on disk the lines of a
     /// message these hold.
     pub bodies: Vec<(Arc<str>, Option<u32>)>,
+    /// The line of each file of `chain` its body starts on ([`Parsed::body_line`]):
+    /// a line of the merged body is told as a line of the file that wrote it.
+    pub body_lines: Vec<u32>,
+}
+
+impl Resolved {
+    /// The file of `chain` and its line that line `line` (1-based) of the merged
+    /// body comes from: the bodies are joined root first with a blank line between.
+    /// `None` for a separating blank line.
+    pub fn body_origin(&self, line: u32) -> Option<(&Path, u32)> {
+        let mut start = 1u32;
+        for ((path, (body, _)), first) in self.chain.iter().zip(&self.bodies).zip(&self.body_lines).rev() {
+            let count = body.split('\n').count() as u32;
+            if line < start {
+                return None;
+            }
+            if line < start + count {
+                return Some((path, line - start + first));
+            }
+            start += count + 1;
+        }
+        None
+    }
 }
 
 /// What a resolution needs to know about the world.
@@ -251,11 +274,14 @@ impl Resolver<'_> {
         let merged = format!("{}\n\n{}", base.body, body).into();
         let mut bodies = vec![(body, agent.body_at)];
         bodies.extend(base.bodies);
+        let mut body_lines = vec![agent.body_line];
+        body_lines.extend(base.body_lines);
         Ok(Resolved {
             config,
             body: merged,
             chain,
             bodies,
+            body_lines,
         })
     }
 
@@ -386,6 +412,7 @@ fn own((agent, fresh): Parse, file: &Path) -> Result<Resolved, LoadError> {
         body: body.clone(),
         chain: vec![file.to_path_buf()],
         bodies: vec![(body, agent.body_at)],
+        body_lines: vec![agent.body_line],
     })
 }
 

@@ -581,15 +581,24 @@ impl<'a> Loader<'a> {
                 }
                 agent.status = Status::Invalid;
                 agent.description = format!("cannot be loaded: {}", e.message).into();
+                // A file with no front matter at all is plain Markdown (a README in
+                // `agents/`), no definition: `tsugite agents list` hides it, and only
+                // `tsugite run` of its very name would read it.
+                let plain = e.kind == DiagKind::Parse
+                    && agent.source.scope == Scope::Project
+                    && crate::model::normalized(&e.path) == crate::model::normalized(c.load_path)
+                    && self.cx.files.read(c.load_path).is_ok_and(|b| !b.starts_with(b"---"));
                 let mut diagnostic = self.load_diagnostic(e, &key);
-                if self.read_on_demand(c.cand) {
+                if plain && !self.read_on_demand(c.cand) {
+                    diagnostic.severity = Severity::Info;
+                    diagnostic.message.push_str(PLAIN);
+                    agent.rule.push_str("; plain Markdown, read only when an agent of this name is asked for");
+                } else if self.read_on_demand(c.cand) {
                     // README.md, CHANGELOG.md, … in the start folder: Tsugite reads them
                     // only when asked for an agent of that name (and `agents list` no
                     // longer lists them), so they are no error of the workspace.
                     diagnostic.severity = Severity::Info;
-                    diagnostic.message.push_str(
-                        " (a file in the start folder: Tsugite reads it only when an agent of this name is asked for)",
-                    );
+                    diagnostic.message.push_str(ON_DEMAND);
                     agent.rule.push_str("; a file in the start folder is read only when an agent of this name is asked for");
                 }
                 return (agent, vec![diagnostic], Arc::default());
@@ -677,10 +686,18 @@ impl<'a> Loader<'a> {
                     render::Part::Body if resolved.chain.len() == 1 => {
                         (e.line.map(|l| l + parsed.body_line - 1), "body".to_string())
                     }
-                    render::Part::Body => (
-                        None,
-                        format!("merged body (line {} of it)", e.line.unwrap_or(0)),
-                    ),
+                    // Told as the line of the file of the chain that wrote it.
+                    render::Part::Body => match e.line.and_then(|l| resolved.body_origin(l)) {
+                        Some((file, line)) if file == c.load_path => (Some(line), "body".into()),
+                        Some((_, line)) => (
+                            Some(line),
+                            format!("body as {} inherits it", match agent.source.scope {
+                                Scope::Builtin => agent.source.key(),
+                                _ => crate::views::shown(c.load_path, self.cx.roots),
+                            }),
+                        ),
+                        None => (None, "merged body".into()),
+                    },
                     render::Part::Instructions => (
                         resolved.config.origins[schema::index_of("instructions").unwrap_or(0)]
                             .sites
@@ -715,6 +732,10 @@ impl<'a> Loader<'a> {
                             .first()
                     })
                     .and_then(|site| self.path_of_key(&site.source))
+                    .or_else(|| match (field, resolved.chain.len()) {
+                        (None, 2..) => e.line.and_then(|l| resolved.body_origin(l)).map(|(p, _)| p.to_path_buf()),
+                        _ => None,
+                    })
                     .unwrap_or_else(|| c.load_path.to_path_buf());
                 let d = Diagnostic::error(
                     ID,
@@ -725,6 +746,12 @@ impl<'a> Loader<'a> {
                 .at(line, None)
                 .failing(key.clone());
                 diags.push(d);
+            }
+        }
+        if self.read_on_demand(c.cand) {
+            for d in diags.iter_mut().filter(|d| d.severity == Severity::Error) {
+                d.severity = Severity::Info;
+                d.message.push_str(ON_DEMAND);
             }
         }
         (agent, diags, resolved.body)
@@ -759,6 +786,12 @@ impl<'a> Loader<'a> {
             .failing(key.to_string())
     }
 }
+
+/// Said of a problem in a file Tsugite reads only when asked for it by name.
+const ON_DEMAND: &str = " (a file in the start folder: Tsugite reads it only when an agent of this name is asked for)";
+
+/// Said of a file with no front matter in a folder Tsugite searches.
+const PLAIN: &str = " (plain Markdown with no front matter: `tsugite agents list` hides it; Tsugite reads it only when an agent of this name is asked for)";
 
 struct Candidate<'p> {
     name: &'p str,

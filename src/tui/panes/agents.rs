@@ -143,6 +143,9 @@ fn row_line(index: &Index, row: &Row, query: Option<&str>, app: &App, theme: &Th
             let mut spans = vec![status_word(a.status, theme), Span::styled(prefix, theme.muted)];
             let marks = query.map(|q| matched_chars(&app.matcher, &index.haystacks[*agent], q)).unwrap_or_default();
             spans.extend(marked(&a.name, &marks, 0, theme.text.patch(theme.title), theme.r#match));
+            if a.name.trim().is_empty() {
+                spans.push(safe(&a.shown_name(), theme.muted));
+            }
             spans.push(pad(&spans));
             let shadows = index.shadows(*agent);
             if shadows > 0 {

@@ -7,7 +7,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::{block, safe};
-use crate::model::{relative_to, Diagnostic, Severity};
+use crate::model::{Diagnostic, Severity};
 use crate::tui::app::App;
 use crate::tui::layout::Pane;
 use crate::tui::theme::Theme;
@@ -23,7 +23,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         frame.render_widget(Paragraph::new(Span::styled(text, theme.muted)), inner);
         return;
     }
-    let project = app.catalog().map(|c| c.roots.project.clone()).unwrap_or_default();
+    let Some(roots) = app.catalog().map(|c| c.roots.clone()) else { return };
     let height = inner.height as usize;
     let offset = app.diagnostics.visible_offset(height);
     let lines: Vec<Line> = diagnostics
@@ -32,7 +32,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .skip(offset)
         .take(height)
         .map(|(i, d)| {
-            let mut line = diagnostic_line(d, &project, theme);
+            let mut line = diagnostic_line(d, &roots, theme);
             if i == app.diagnostics.cursor && focused {
                 line = line.style(theme.selection);
             }
@@ -43,8 +43,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 }
 
 /// `path:line:col: [warning: |note: ]kind: message`, as `agentry check` prints it.
-pub fn diagnostic_line(d: &Diagnostic, project: &std::path::Path, theme: &Theme) -> Line<'static> {
-    let path = if d.path.starts_with(project) { relative_to(&d.path, project) } else { d.path.display().to_string() };
+pub fn diagnostic_line(d: &Diagnostic, roots: &crate::model::Roots, theme: &Theme) -> Line<'static> {
+    let path = crate::views::shown(&d.path, roots);
     let mut at = path;
     if let Some(line) = d.line {
         at.push_str(&format!(":{line}"));
