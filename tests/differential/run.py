@@ -143,6 +143,23 @@ def mutate_tree(rng: random.Random, ws: Path):
         f.write_bytes(f.read_bytes() + b"\n")
 
 
+FAST_AGENT_SETTINGS = [
+    "mcp: {targets: [uvx fetch]}", "mcp: {servers: 5}", "mcp: {servers: {a: 5}}", "mcp: 5", "mcp: {defaults: {x: 1}}",
+    "logger: {level: nonsense}", "logger: {level: info}", "logger: 5", "logger: ~", "logger: {batch_size: true}",
+    "default_model: 5", "default_model: -.inf", "default_model: haiku", "session_history: maybe", "session_history: 'yes'",
+    "llm_retries: 2.5", "llm_retries: '3'", "openai: 5", "default_environment: x", "home: 5", "home: h2", "[1, 2]",
+    "unknown: [1]", "mcp_ui_mode: x", "model_references: {ns: {k: ''}}", "environments: {_x: {}}", "a2a: 5",
+]
+
+
+def fast_agent_settings(rng: random.Random, dest: Path):
+    """A settings file, valid or refused, in one of the places discovery looks."""
+    folder = dest / "project" / rng.choice(["", ".fast-agent"])
+    folder.mkdir(parents=True, exist_ok=True)
+    name = rng.choice(["fast-agent.yaml", "fast-agent.yaml", "fastagent.config.yaml", "fast-agent.config.yaml"])
+    (folder / name).write_text("\n".join(rng.sample(FAST_AGENT_SETTINGS, rng.randint(1, 2))) + "\n")
+
+
 def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
     case = rng.choice(case_dirs(fw))
     shutil.copytree(case, dest, symlinks=True)
@@ -155,6 +172,8 @@ def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
                 f.write_bytes(mutate_text(rng, f.read_bytes()))
         else:
             mutate_tree(rng, dest)
+    if fw == "fast-agent" and rng.random() < 0.25:
+        fast_agent_settings(rng, dest)
     return dest
 
 

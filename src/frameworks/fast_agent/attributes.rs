@@ -51,7 +51,7 @@ pub(super) fn a2a(c: &Checker) -> Result<Json, Failure> {
     };
     let auth = match raw.value("auth") {
         None | Some(Value::Null) => Json::Null,
-        Some(v @ Value::Map(_)) => v.to_json(),
+        Some(Value::Map(m)) => a2a_auth(m).map_err(|why| c.err("auth", &why))?,
         Some(_) => return Err(c.err("auth", "must be a mapping")),
     };
     let url = c.string("url", None)?;
@@ -278,4 +278,77 @@ fn mcp_connect_entry(path: &str, implicit: Option<String>, m: &crate::yaml::Map)
         }
     }
     Ok((name, out))
+}
+
+/// `MCPServerAuthSettings.model_validate(auth)` (pydantic, lax; extra keys kept) as
+/// `model_dump(exclude_none=True)` writes it: the defaults `oauth: true`,
+/// `redirect_port: 3030`, `redirect_path: /callback`, `persist: keyring` filled in.
+fn a2a_auth(map: &crate::yaml::Map) -> Result<Json, String> {
+    let mut out = JsonMap::new();
+    out.insert("oauth".into(), json!(true));
+    out.insert("redirect_port".into(), json!(3030));
+    out.insert("redirect_path".into(), json!("/callback"));
+    out.insert("persist".into(), json!("keyring"));
+    for (k, v) in &map.entries {
+        let key = py::str_of(&k.value);
+        let value = &v.value;
+        let rendered = match key.as_str() {
+            "oauth" => match value {
+                Value::Bool(b) => json!(b),
+                Value::Int(0) => json!(false),
+                Value::Int(1) => json!(true),
+                Value::Str(s) => match s.to_ascii_lowercase().as_str() {
+                    "0" | "off" | "f" | "false" | "n" | "no" => json!(false),
+                    "1" | "on" | "t" | "true" | "y" | "yes" => json!(true),
+                    _ => return Err("oauth must be a boolean".into()),
+                },
+                _ => return Err("oauth must be a boolean".into()),
+            },
+            "redirect_port" => match value {
+                Value::Int(i) => json!(i),
+                Value::Float(f) if f.is_finite() && f.fract() == 0.0 => json!(*f as i64),
+                Value::Str(s) if s.trim().parse::<i64>().is_ok() => json!(s.trim().parse::<i64>().unwrap_or_default()),
+                _ => return Err("redirect_port must be an integer".into()),
+            },
+            "redirect_path" => match value {
+                Value::Str(s) => json!(s),
+                _ => return Err("redirect_path must be a string".into()),
+            },
+            "persist" => match value {
+                Value::Str(s) if s == "keyring" || s == "memory" => json!(s),
+                _ => return Err("persist must be keyring or memory".into()),
+            },
+            "forward" => match value {
+                Value::Null => Json::Null,
+                Value::Str(s) if s == "huggingface" => json!(s),
+                _ => return Err("forward must be huggingface".into()),
+            },
+            "scope" => match value {
+                Value::Null => Json::Null,
+                Value::Str(s) => json!(s),
+                Value::Seq(items) if items.iter().all(|i| matches!(i.value, Value::Str(_))) => v.value.to_json(),
+                _ => return Err("scope must be a string or a list of strings".into()),
+            },
+            "client_metadata_url" => match value {
+                Value::Null => Json::Null,
+                Value::Str(s) => {
+                    let Some(rest) = s.strip_prefix("https://") else { return Err("client_metadata_url must use HTTPS scheme".into()) };
+                    let path = rest.find(['/', '?', '#']).map(|i| &rest[i..]).unwrap_or("");
+                    let path = path.split(['?', '#']).next().unwrap_or("");
+                    if path.is_empty() || path == "/" {
+                        return Err("client_metadata_url must have a non-root pathname".into());
+                    }
+                    json!(s)
+                }
+                _ => return Err("client_metadata_url must be a string".into()),
+            },
+            _ => v.value.to_json(),
+        };
+        if rendered.is_null() {
+            out.remove(&key);
+        } else {
+            out.insert(key, rendered);
+        }
+    }
+    Ok(Json::Object(out))
 }

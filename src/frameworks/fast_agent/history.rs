@@ -14,8 +14,25 @@ pub fn parse(file_name: &str, bytes: &[u8]) -> Result<Vec<Message>, String> {
     if is_json {
         parse_json(&text)
     } else {
-        Ok(parse_delimited(&text))
+        Ok(merge_roles(parse_delimited(&text)))
     }
+}
+
+/// `create_messages_with_resources` builds one `PromptMessageExtended` per run of
+/// sections of one role (`PromptMessageExtended.to_extended` merges them), so
+/// `all_text()` of a run is its sections' texts joined with `\n`.
+fn merge_roles(messages: Vec<Message>) -> Vec<Message> {
+    let mut out: Vec<Message> = Vec::with_capacity(messages.len());
+    for m in messages {
+        match out.last_mut() {
+            Some(last) if last.role == m.role => {
+                last.text.push('\n');
+                last.text.push_str(&m.text);
+            }
+            _ => out.push(m),
+        }
+    }
+    out
 }
 
 /// `prompt_serialization.load_messages`: `{"messages": [{role, content: [...]}]}`;

@@ -84,10 +84,20 @@ pub fn settings(project: &Path, env: &Env, files: Files) -> Settings {
         Ok(doc) => doc,
         Err(e) => return broken(format!("invalid settings YAML: {}", e.message), Some(e.line)),
     };
+    // `load_yaml_mapping`: `${VAR}` resolved, a document that is not a mapping read as empty.
     let home_entry = match doc.map(|n| n.value) {
-        None | Some(Value::Null) => None,
-        Some(Value::Map(map)) => entries_of(&map, 0, env).into_iter().find(|e| e.key_is_str && e.key == "home"),
-        Some(other) => return broken(format!("the settings must be a mapping, not {}", other.type_name()), Some(1)),
+        Some(Value::Map(map)) => {
+            let entries = entries_of(&map, 0, env);
+            let mut resolved = map.clone();
+            for ((_, v), e) in resolved.entries.iter_mut().zip(&entries) {
+                *v = e.value.clone();
+            }
+            if let Err(refusal) = super::settings::refusal(&Value::Map(resolved)) {
+                return broken(format!("fast-agent refuses these settings and loads no agent: {}", refusal.message), Some(refusal.line));
+            }
+            entries.into_iter().find(|e| e.key_is_str && e.key == "home")
+        }
+        _ => None,
     };
     match home_entry.map(|e| (e.value.value, e.line)) {
         None | Some((Value::Null, _)) => Settings::Home { home: discovery_home, rule: format!("{} (settings: {})", default_rule(), config.display()) },

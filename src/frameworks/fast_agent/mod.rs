@@ -22,6 +22,7 @@ mod registry;
 mod request_params;
 pub mod rfc;
 mod rules;
+mod settings;
 pub(crate) mod validate;
 mod values;
 
@@ -97,7 +98,7 @@ impl Framework for FastAgent {
                 for (path, failure) in problems {
                     let key = source_of(cx, &path).key();
                     report.diagnostics.push(
-                        Diagnostic::error(ID, failure.kind, &path, failure.message).at(failure.line, None).failing(key),
+                        Diagnostic::error(ID, failure.kind, &path, failure.message).at(failure.line, None).failing(key).fatal(),
                     );
                 }
                 return report;

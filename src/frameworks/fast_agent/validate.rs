@@ -282,6 +282,12 @@ fn message_files(raw: &RawCard, card_type: CardType, cx: &CardContext) -> Result
         if strip_to_none(text).is_none() {
             return Err(fail("'messages' entries must be strings".into(), line));
         }
+        // `Path.expanduser()` raises for `~name` when no such user is known (the
+        // loader reports it as a failed card); agentry knows no other user's home.
+        let first = text.split('/').next().unwrap_or("");
+        if first.starts_with('~') && first != "~" {
+            return Err(fail(format!("cannot expand {first:?} in 'messages' {text:?}: Could not determine home directory"), line));
+        }
         let expanded = expand_user(text, cx.home);
         let candidate = if expanded.is_absolute() {
             expanded
