@@ -4,6 +4,7 @@
 //! Jinja2 filters minijinja lacks. Each framework builds its own environment (its
 //! delimiters, whitespace and undefined rules) on top of these pieces.
 
+mod pyformat;
 mod pysource;
 mod python;
 

@@ -20,6 +20,10 @@ pub fn add_python_syntax(env: &mut Environment) {
     env.add_filter("__py_tuple", |v: Value| {
         Value::from_object(Tuple(v.try_iter().map(|it| it.collect()).unwrap_or_default()))
     });
+    env.add_filter("__py_mod", |fmt: Value, args: Value| match fmt.as_str() {
+        Some(f) => super::pyformat::percent_format(f, args).map(Value::from),
+        None => Err(minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, "unsupported operand for %")),
+    });
     env.add_filter("__py_seq", |v: Value| match (v.kind(), v.as_str()) {
         (ValueKind::String, Some(s)) => Value::from(s.chars().map(|c| Value::from(c.to_string())).collect::<Vec<_>>()),
         _ => v,
@@ -39,11 +43,11 @@ enum Tok {
 /// `source` with tuple literals marked and `for` iterables wrapped, for a template
 /// whose variables are written `var_start … var_end` (`{{ }}`, Kimi's `${ }`).
 pub fn pythonize<'a>(source: &'a str, var_start: &str, var_end: &str) -> Cow<'a, str> {
-    if !source.contains('(') && !source.contains("for") {
+    if !source.contains('(') && !source.contains("for") && !source.contains('%') {
         return Cow::Borrowed(source);
     }
     let b = source.as_bytes();
-    let mut inserts: Vec<(usize, &'static str)> = Vec::new();
+    let mut inserts: Vec<(usize, usize, &'static str)> = Vec::new();
     let mut i = 0;
     while i < b.len() {
         let rest = &source[i..];
@@ -67,13 +71,13 @@ pub fn pythonize<'a>(source: &'a str, var_start: &str, var_end: &str) -> Cow<'a,
     if inserts.is_empty() {
         return Cow::Borrowed(source);
     }
-    inserts.sort_by_key(|&(at, _)| at);
+    inserts.sort_by_key(|&(at, _, _)| at);
     let mut out = String::with_capacity(source.len() + inserts.len() * 12);
     let mut from = 0;
-    for (at, text) in inserts {
+    for (at, to, text) in inserts {
         out.push_str(&source[from..at]);
         out.push_str(text);
-        from = at;
+        from = to;
     }
     out.push_str(&source[from..]);
     Cow::Owned(out)
@@ -141,7 +145,7 @@ fn tokens(source: &str, at: usize, end: &str) -> (Vec<(Tok, usize, usize)>, usiz
 
 const KEYWORDS: [&str; 8] = ["in", "not", "and", "or", "if", "else", "elif", "is"];
 
-fn rewrite(source: &str, toks: &[(Tok, usize, usize)], block: bool, inserts: &mut Vec<(usize, &'static str)>) {
+fn rewrite(source: &str, toks: &[(Tok, usize, usize)], block: bool, inserts: &mut Vec<(usize, usize, &'static str)>) {
     let text = |k: usize| &source[toks[k].1..toks[k].2];
     let keyword = if block && !toks.is_empty() && toks[0].0 == Tok::Name { text(0) } else { "" };
     // Assignment targets (`for (k, v) in`, `set (a, b) =`) are not tuple literals.
@@ -182,8 +186,8 @@ fn rewrite(source: &str, toks: &[(Tok, usize, usize)], block: bool, inserts: &mu
             }
         }
         if last > first {
-            inserts.push((toks[first].1, "("));
-            inserts.push((toks[last - 1].2, ")|__py_seq"));
+            inserts.push((toks[first].1, toks[first].1, "("));
+            inserts.push((toks[last - 1].2, toks[last - 1].2, ")|__py_seq"));
         }
     }
     for k in first.max(usize::from(block))..toks.len() {
@@ -216,10 +220,58 @@ fn rewrite(source: &str, toks: &[(Tok, usize, usize)], block: bool, inserts: &mu
         }
         if let Some(m) = close {
             if comma || m == k + 1 {
-                inserts.push((toks[k].1, "("));
-                inserts.push((toks[m].2, "|__py_tuple)"));
+                inserts.push((toks[k].1, toks[k].1, "("));
+                inserts.push((toks[m].2, toks[m].2, "|__py_tuple)"));
             }
         }
+    }
+    // `'fmt' % args`: Python's printf-style formatting, as `('fmt'|__py_mod(args))`.
+    for k in first.max(1)..toks.len() {
+        let is_str = |t: &(Tok, usize, usize)| t.0 == Tok::Lit && matches!(source.as_bytes()[t.1], b'\'' | b'"');
+        if toks[k].0 != Tok::Op || text(k) != "%" || !is_str(&toks[k - 1]) {
+            continue;
+        }
+        let mut j = k + 1;
+        while j < toks.len() && toks[j].0 == Tok::Op && matches!(text(j), "-" | "+") {
+            j += 1;
+        }
+        let past = |j: usize| -> usize {
+            let mut depth = 0i32;
+            for (m, t) in toks.iter().enumerate().skip(j) {
+                match t.0 {
+                    Tok::Open(_) => depth += 1,
+                    Tok::Close => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return m + 1;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            toks.len()
+        };
+        j = match toks.get(j).map(|t| t.0) {
+            Some(Tok::Name | Tok::Lit) => j + 1,
+            Some(Tok::Open(_)) => past(j),
+            _ => continue,
+        };
+        loop {
+            match toks.get(j).map(|t| t.0) {
+                Some(Tok::Op) if text(j) == "." && toks.get(j + 1).is_some_and(|t| t.0 == Tok::Name) => j += 2,
+                Some(Tok::Open(b'[' | b'(')) => j = past(j),
+                Some(Tok::Op) if text(j) == "|" && toks.get(j + 1).is_some_and(|t| t.0 == Tok::Name) => {
+                    j += 2;
+                    if toks.get(j).is_some_and(|t| t.0 == Tok::Open(b'(')) {
+                        j = past(j);
+                    }
+                }
+                _ => break,
+            }
+        }
+        inserts.push((toks[k - 1].1, toks[k - 1].1, "("));
+        inserts.push((toks[k].1, toks[k].2, "|__py_mod("));
+        inserts.push((toks[j - 1].2, toks[j - 1].2, "))"));
     }
 }
 
@@ -236,6 +288,7 @@ mod tests {
         assert_eq!(r("{% for (k, v) in x if k -%}"), "{% for (k, v) in (x)|__py_seq if k -%}");
         assert_eq!(r("{% raw %}{{ (1, 2) }}{% endraw %}"), "{% raw %}{{ (1, 2) }}{% endraw %}");
         assert_eq!(r("{# (1, 2) #}{{ {'a': (1,)} }}"), "{# (1, 2) #}{{ {'a': ((1,)|__py_tuple)} }}");
+        assert_eq!(r("{{ '%s' % x.y|upper ~ 'z' }}"), "{{ ('%s' |__py_mod( x.y|upper)) ~ 'z' }}");
         assert_eq!(pythonize("${ x in (1, 2) }", "${", "}"), "${ x in ((1, 2)|__py_tuple) }");
     }
 }
