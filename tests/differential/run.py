@@ -225,8 +225,12 @@ def main(argv):
     p.add_argument("--count", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--keep", type=Path)
-    p.add_argument("--agentry", default=str(REPO / "target/release/agentry"))
-    p.add_argument("--oracles", type=Path, default=REPO.parent / "shared")
+    built = [REPO / "target" / kind / "agentry" for kind in ("release", "debug")]
+    p.add_argument("--agentry", default=str(next((b for b in built if b.is_file()), built[0])))
+    # `../shared` beside the repository, or beside the folder of worktrees.
+    shared = next((d / "shared" for d in (REPO.parent, REPO.parent.parent) if (d / "shared/oracle").is_dir()),
+                  REPO.parent / "shared")
+    p.add_argument("--oracles", type=Path, default=shared)
     p.add_argument("--stop-after", type=int, default=10, help="stop after this many disagreements")
     p.add_argument("--no-shrink", action="store_true")
     a = p.parse_args(argv)
