@@ -13,6 +13,7 @@ fn type_error(msg: &str) -> Error {
 
 /// `fmt % args`: a tuple gives the arguments, anything else is the one argument.
 pub fn percent_format(fmt: &str, args: Value) -> Result<String, Error> {
+    let mapping = if args.downcast_object_ref::<Tuple>().is_some() { Value::UNDEFINED } else { args.clone() };
     let args: Vec<Value> = match args.downcast_object_ref::<Tuple>() {
         Some(t) => t.0.clone(),
         None => vec![args.clone()],
@@ -24,6 +25,28 @@ pub fn percent_format(fmt: &str, args: Value) -> Result<String, Error> {
         if c != '%' {
             out.push(c);
             continue;
+        }
+        // `%(key)s`: the argument is looked up in a mapping right operand.
+        let mut keyed = None;
+        if chars.peek() == Some(&'(') {
+            chars.next();
+            let (mut key, mut depth) = (String::new(), 1);
+            for k in chars.by_ref() {
+                depth += i32::from(k == '(') - i32::from(k == ')');
+                if depth == 0 {
+                    break;
+                }
+                key.push(k);
+            }
+            if depth != 0 {
+                return Err(Error::new(ErrorKind::InvalidOperation, "ValueError: incomplete format key"));
+            }
+            if mapping.kind() != ValueKind::Map {
+                return Err(type_error("format requires a mapping"));
+            }
+            keyed = Some(mapping.get_item(&Value::from(key.clone())).ok().filter(|v| !v.is_undefined()).ok_or_else(|| {
+                Error::new(ErrorKind::InvalidOperation, format!("KeyError: {}", crate::py::repr_str(&key)))
+            })?);
         }
         let mut flags = String::new();
         while let Some(&f) = chars.peek().filter(|f| "-+ 0#".contains(**f)) {
@@ -58,7 +81,10 @@ pub fn percent_format(fmt: &str, args: Value) -> Result<String, Error> {
             out.push('%');
             continue;
         }
-        let arg = next.next().ok_or_else(|| type_error("not enough arguments for format string"))?;
+        let arg = match &keyed {
+            Some(v) => v,
+            None => next.next().ok_or_else(|| type_error("not enough arguments for format string"))?,
+        };
         let number_of = |v: &Value| -> Result<f64, Error> {
             match v.kind() {
                 ValueKind::Number | ValueKind::Bool => f64::try_from(v.clone()).map_err(|_| type_error("a real number is required")),
@@ -116,7 +142,8 @@ pub fn percent_format(fmt: &str, args: Value) -> Result<String, Error> {
         };
         out.push_str(&pad(body, width.unwrap_or(0), &flags, matches!(conv, 's' | 'r' | 'a' | 'c')));
     }
-    if next.next().is_some() {
+    // A mapping operand is never "not all converted" (Python checks only sequences).
+    if next.next().is_some() && mapping.kind() != ValueKind::Map {
         return Err(type_error("not all arguments converted during string formatting"));
     }
     Ok(out)
@@ -184,6 +211,9 @@ mod tests {
         assert_eq!(percent_format("%s", Value::from(vec![1, 2])).unwrap(), "[1, 2]");
         assert!(percent_format("%s %s", Value::from(1)).is_err());
         assert!(percent_format("%s", t(vec![1.into(), 2.into()])).is_err());
+        let m = Value::from_serialize(serde_json::json!({"a": 1}));
+        assert_eq!(percent_format("%(a)s/%(a)03d", m.clone()).unwrap(), "1/001");
+        assert!(percent_format("%(b)s", m).is_err());
         assert_eq!(percent_format("%.2e", Value::from(1500.0)).unwrap(), "1.50e+03");
     }
 }
