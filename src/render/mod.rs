@@ -8,6 +8,7 @@ mod pyformat;
 mod pysource;
 mod python;
 
+pub use pyformat::int_filter;
 pub use pysource::{add_python_syntax, pythonize};
 
 pub use python::{center, py_repr, py_str, python_formatter, tuple_repr, Tuple};

@@ -199,6 +199,84 @@ fn python_exp(f: f64, precision: usize) -> String {
     format!("{mantissa}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
 }
 
+/// Jinja2's `int` filter (`do_int(value, default=0, base=10)`): `int(value, base)`
+/// for a string, `int(value)` otherwise, then `int(float(value))`, then `default`.
+pub fn int_filter(
+    value: Value,
+    default: Option<Value>,
+    base: Option<u32>,
+    kwargs: minijinja::value::Kwargs,
+) -> Result<Value, Error> {
+    let default = match kwargs.get::<Option<Value>>("default")? {
+        Some(v) => v,
+        None => default.unwrap_or(Value::from(0)),
+    };
+    let base = kwargs.get::<Option<u32>>("base")?.or(base);
+    kwargs.assert_all_used()?;
+    // Jinja2 falls back to the default on OverflowError too (`'inf'|int`).
+    let from_float = |f: f64| -> Result<Value, Error> {
+        if !f.is_finite() {
+            Ok(default.clone())
+        } else {
+            Ok(Value::from(f.trunc() as i128))
+        }
+    };
+    match value.kind() {
+        ValueKind::String => {
+            let s = value.as_str().unwrap_or_default();
+            if let Some(i) = int_parse(s, base.unwrap_or(10)) {
+                return Ok(Value::from(i));
+            }
+            match crate::py::float_parse(s) {
+                Some(f) => from_float(f),
+                None => Ok(default),
+            }
+        }
+        ValueKind::Bool => Ok(Value::from(i64::from(value.is_true()))),
+        ValueKind::Number => match value.as_i64() {
+            Some(i) if value.is_integer() => Ok(Value::from(i)),
+            _ => from_float(f64::try_from(value.clone()).unwrap_or(f64::NAN)),
+        },
+        _ => Ok(default),
+    }
+}
+
+/// Python's `int(s, base)` for bases 0 and 2..=36: whitespace around, a sign, the
+/// base's prefix, `_` between digits.
+fn int_parse(s: &str, base: u32) -> Option<i128> {
+    let s = s.trim_matches(crate::py::is_space);
+    let (neg, body) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let lower = body.to_ascii_lowercase();
+    let prefixed = |p: &str| lower.starts_with(p);
+    let zero_base = base == 0;
+    let (base, digits, after_prefix) = match base {
+        0 if prefixed("0x") => (16, &body[2..], true),
+        0 if prefixed("0o") => (8, &body[2..], true),
+        0 if prefixed("0b") => (2, &body[2..], true),
+        0 => (10, body, false),
+        16 if prefixed("0x") => (16, &body[2..], true),
+        8 if prefixed("0o") => (8, &body[2..], true),
+        2 if prefixed("0b") => (2, &body[2..], true),
+        b if (2..=36).contains(&b) => (b, body, false),
+        _ => return None,
+    };
+    let digits = if after_prefix { digits.strip_prefix('_').unwrap_or(digits) } else { digits };
+    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+        return None;
+    }
+    let clean: String = digits.chars().filter(|&c| c != '_').collect();
+    // Base 0 reads `010` as Python source would: an error, not eight or ten.
+    if zero_base && !after_prefix && clean.starts_with('0') && clean.chars().any(|c| c != '0') {
+        return None;
+    }
+    let v = i128::from_str_radix(&clean, base).ok()?;
+    Some(if neg { -v } else { v })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +292,12 @@ mod tests {
         let m = Value::from_serialize(serde_json::json!({"a": 1}));
         assert_eq!(percent_format("%(a)s/%(a)03d", m.clone()).unwrap(), "1/001");
         assert!(percent_format("%(b)s", m).is_err());
+        let int = |v: Value, b| int_filter(v, None, b, minijinja::value::Kwargs::from_iter(std::iter::empty::<(&str, Value)>())).unwrap().to_string();
+        assert_eq!(int("0x1f".into(), Some(16)), "31");
+        assert_eq!(int(" 1_000 ".into(), None), "1000");
+        assert_eq!(int("3.7".into(), None), "3");
+        assert_eq!(int("010".into(), Some(0)), "10");
+        assert_eq!(int("x".into(), None), "0");
         assert_eq!(percent_format("%.2e", Value::from(1500.0)).unwrap(), "1.50e+03");
     }
 }

@@ -24,6 +24,8 @@ pub fn add_python_syntax(env: &mut Environment) {
         Some(f) => super::pyformat::percent_format(f, args).map(Value::from),
         None => Err(minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, "unsupported operand for %")),
     });
+    // minijinja's `int` takes no default and no base.
+    env.add_filter("int", super::pyformat::int_filter);
     env.add_filter("__py_seq", |v: Value| match (v.kind(), v.as_str()) {
         (ValueKind::String, Some(s)) => Value::from(s.chars().map(|c| Value::from(c.to_string())).collect::<Vec<_>>()),
         _ => v,
