@@ -4,6 +4,11 @@
 //! Jinja2 filters minijinja lacks. Each framework builds its own environment (its
 //! delimiters, whitespace and undefined rules) on top of these pieces.
 
+mod pyformat;
+mod pysource;
 mod python;
+
+pub use pyformat::int_filter;
+pub use pysource::{add_python_syntax, pythonize};
 
 pub use python::{center, py_repr, py_str, python_formatter, tuple_repr, Tuple};

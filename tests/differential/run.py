@@ -45,6 +45,9 @@ YAML11 = [
     "1_000", "1e3", ".inf", "-.inf", ".nan", "3.0", "2024-02-29", "2024-02-29T08:15:00Z",
     "2024-02-29 08:15:00+02:00", "12:30:00", "!!str 5", "'quoted'", '"a\\tb"', "[a, b]", "{a: 1}",
     "[]", "{}", "- x", "|\n  block\n", ">-\n  folded\n", "&a anchor", "*a", "<<: {k: v}", "null key",
+    # constructor exceptions that escape `except yaml.YAMLError` (ValueError, KeyError, …)
+    "!!int x", "!!float x", "!!bool maybe", "!!timestamp nope", "!!int ''", "2024-02-30", "2024-13-01",
+    "2024-02-29 25:00:00", "!!binary xx", "!custom x", "7.0", "'7'", "' 8 '", "-3",
 ]
 JINJA = [
     "{% for c in 'abc' %}{{ loop.index }}{{ c }}{% if loop.last %}.{% endif %}{% endfor %}",
@@ -56,6 +59,10 @@ JINJA = [
     "{% macro m(x) %}<{{ x }}>{% endmacro %}{{ m(1) }}", "{%- if true -%}  trimmed  {%- endif -%}",
     "{{ 7 // 2 }} {{ 7 / 2 }} {{ 2 ** 10 }} {{ 'a' ~ 1 }}", "{{ user_prompt }}", "{% raw %}{{ x }}{% endraw %}",
     "${NAME} ${ROLE_ADDITIONAL}", "{{ none }}{{ true }}", "{# comment #}", "{{ '%s-%d' % ('a', 3) }}",
+    "{% for c in 'a-b' if c != '-' %}{{ loop.length }}{{ loop.last }}{{ loop.revindex0 }}{% endfor %}",
+    "{{ ('a',) }}{{ () }}{{ [(1, 'x')] }}{{ 2 in (1, 2) }}{{ (1, 2)[0] }}", "{% set t = (1, 2) %}{{ t }}",
+    "{{ '%5.1f|%-3s|%03d|%x|%%|%r' % (2.25, 'a', 7, 255, 'q') }}", "{{ '%s' % [1] }}{{ '%d' % 'x' }}",
+    "{{ '<%s>' % 'abc'|upper }}{{ '%s %s' % 1 }}",
 ]
 KEYS = ["name", "description", "model", "tools", "extends", "extend", "max_turns", "skills", "metadata",
         "permission_mode", "temperature", "type", "instruction", "servers", "subagents", "system_prompt_path",
@@ -240,8 +247,12 @@ def main(argv):
     p.add_argument("--count", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--keep", type=Path)
-    p.add_argument("--agentry", default=str(REPO / "target/release/agentry"))
-    p.add_argument("--oracles", type=Path, default=REPO.parent / "shared")
+    built = [REPO / "target" / kind / "agentry" for kind in ("release", "debug")]
+    p.add_argument("--agentry", default=str(next((b for b in built if b.is_file()), built[0])))
+    # `../shared` beside the repository, or beside the folder of worktrees.
+    shared = next((d / "shared" for d in (REPO.parent, REPO.parent.parent) if (d / "shared/oracle").is_dir()),
+                  REPO.parent / "shared")
+    p.add_argument("--oracles", type=Path, default=shared)
     p.add_argument("--stop-after", type=int, default=10, help="stop after this many disagreements")
     p.add_argument("--no-shrink", action="store_true")
     a = p.parse_args(argv)

@@ -111,6 +111,7 @@ fn render_template(
     line_shift: usize,
 ) -> Result<String, Problem> {
     let folder = path.parent().unwrap_or(Path::new("/")).to_path_buf();
+    let source = &*crate::render::pythonize(source, "${", "}");
     let includes: Includes = Arc::default();
     // Includes are read through the shared cache between attempts: a render that
     // asks for a file not read yet is run again once the file is in.
@@ -185,6 +186,7 @@ fn environment(includes: Includes, pending: Arc<Mutex<Vec<String>>>) -> Environm
     env.add_filter("striptags", minijinja_contrib::filters::striptags);
     env.add_filter("center", crate::render::center);
     env.set_formatter(crate::render::python_formatter);
+    crate::render::add_python_syntax(&mut env);
     env.add_function("cycler", minijinja_contrib::globals::cycler);
     env.add_function("joiner", minijinja_contrib::globals::joiner);
     env.set_loader(move |name| {
@@ -232,7 +234,7 @@ fn read_include(files: Files, folder: &Path, name: &str) -> Result<Option<String
             if text.contains("KIMI_NOW") {
                 crate::discover::untracked_access();
             }
-            Ok(Some(text))
+            Ok(Some(crate::render::pythonize(&text, "${", "}").into_owned()))
         }
         Err(ReadError::NotFound) => Ok(None),
         Err(e) => Err(Problem::new(DiagKind::Io, &path, None, format!("cannot read the included file: {e}"))),

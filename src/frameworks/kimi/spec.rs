@@ -165,14 +165,26 @@ impl Placed {
 
 fn parse_in(path: &Path, folder: &Path, bytes: &[u8]) -> Result<SpecFile, Problem> {
     let text = decode_utf8(path, bytes)?;
-    let root = yaml::load(&text).map_err(|e| Problem {
-        kind: DiagKind::Parse,
-        path: path.to_path_buf(),
-        line: Some(e.line),
-        col: Some(e.col),
-        message: format!("Invalid YAML in agent spec file: {}", e.message),
+    let root = yaml::load(&text).map_err(|e| {
+        // Kimi wraps only `yaml.YAMLError`; an exception a constructor raises (`!!int x`,
+        // a 30 February, `!!bool maybe`) escapes as itself: a parse failure only when
+        // it is an `AttributeError`, else a validation failure (`load_agent_spec`).
+        let escaped = python_exception(&e.message);
+        let (kind, message) = match escaped {
+            Some("AttributeError") => (DiagKind::Parse, e.message.clone()),
+            Some(_) => (DiagKind::Validation, e.message.clone()),
+            None => (DiagKind::Parse, format!("Invalid YAML in agent spec file: {}", e.message)),
+        };
+        Problem { kind, path: path.to_path_buf(), line: Some(e.line), col: Some(e.col), message }
     })?;
     validate(path, folder, root.as_ref())
+}
+
+/// The Python exception class a YAML error message names (`ValueError: …`): one
+/// raised by a constructor, not by the YAML parser.
+fn python_exception(message: &str) -> Option<&str> {
+    let (class, _) = message.split_once(": ")?;
+    (class.ends_with("Error") && class.chars().all(|c| c.is_ascii_alphanumeric())).then_some(class)
 }
 
 /// The checks of [`parse`] after the YAML loaded; relative paths are joined to `folder`.

@@ -216,6 +216,7 @@ fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'static>
     env.set_fuel(Some(FUEL));
     env.set_recursion_limit(100);
     super::pyfilters::install(&mut env);
+    crate::render::add_python_syntax(&mut env);
     env.set_formatter(move |out, _state, value| {
         if value.is_undefined() {
             return Err(Error::new(ErrorKind::UndefinedError, "undefined value"));
@@ -418,7 +419,8 @@ pub fn render_bounded<S: serde::Serialize>(
     }
     let mut out = BoundedOutput(Vec::new());
     // A write failure here is always the bound (the error keeps its line).
-    env.template_from_str(source)?.render_captured_to(ctx(), &mut out)?;
+    let source = crate::render::pythonize(source, "{{", "}}");
+    env.template_from_str(&source)?.render_captured_to(ctx(), &mut out)?;
     String::from_utf8(out.0).map_err(|_| Error::new(ErrorKind::InvalidOperation, "output is not UTF-8"))
 }
 

@@ -50,6 +50,8 @@ pub enum ErrClass {
     Key,
     /// `OSError`: unreadable files, folders where a file was expected.
     Os,
+    /// Another exception a YAML constructor raises (`IndexError`, `AttributeError`).
+    Other,
 }
 
 /// Why a definition could not be loaded: the file at fault, where, and the kind the
@@ -274,11 +276,19 @@ pub fn parse_agent(
         ));
     };
     // The frontmatter starts on the file's first line, so YAML lines are file lines.
-    let doc = yaml::load(front).map_err(|e| {
-        parse_err(
-            Some(e.line),
-            format!("Invalid YAML frontmatter in agent text: {}", e.message),
-        )
+    // `parse_frontmatter` wraps only `yaml.YAMLError`; an exception a constructor
+    // raises (`!!int x`, a 30 February, `!!bool maybe`) escapes as itself.
+    let doc = yaml::load(front).map_err(|e| match e.message.split_once(": ") {
+        Some((class, _)) if class.ends_with("Error") && class.chars().all(|c| c.is_ascii_alphanumeric()) => {
+            let class = match class {
+                "ValueError" => ErrClass::Value,
+                "KeyError" => ErrClass::Key,
+                "TypeError" => ErrClass::Type,
+                _ => ErrClass::Other,
+            };
+            LoadError::new(class, DiagKind::Validation, path, Some(e.line), e.message.clone())
+        }
+        _ => parse_err(Some(e.line), format!("Invalid YAML frontmatter in agent text: {}", e.message)),
     })?;
     let body_start = text.len() - rest.len();
     let body = crate::py::strip(rest);
