@@ -1,5 +1,5 @@
-//! The proleptic Gregorian calendar Python's `datetime` uses, as day counts since
-//! 1970-01-01 (Howard Hinnant's civil-from-days algorithms).
+//! The proleptic Gregorian calendar Python's `datetime` and JavaScript's `Date` both
+//! use, as day counts since 1970-01-01 (Howard Hinnant's civil-from-days algorithms).
 
 /// The `(year, month, day)` of a day counted from 1970-01-01.
 pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
@@ -25,6 +25,20 @@ pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
+/// JavaScript's `Date.prototype.toISOString()` of a time value (milliseconds since
+/// 1970-01-01 UTC), as the js-yaml readers print a timestamp.
+pub fn js_iso_string(millis: i64) -> String {
+    let (days, rest) = (millis.div_euclid(86_400_000), millis.rem_euclid(86_400_000));
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rest / 3_600_000,
+        rest / 60_000 % 60,
+        rest / 1000 % 60,
+        rest % 1000
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -35,5 +49,7 @@ mod tests {
         assert_eq!(civil_from_days(days_from_civil(2024, 2, 29)), (2024, 2, 29));
         assert_eq!(days_from_civil(2025, 1, 15), 20_103);
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(js_iso_string(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(js_iso_string(951_782_400_123 + 86_400_000), "2000-03-01T00:00:00.123Z");
     }
 }

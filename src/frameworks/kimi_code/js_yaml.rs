@@ -456,40 +456,9 @@ fn timestamp(s: &str) -> Option<String> {
     // Date.UTC(y, mo - 1, d, h, mi, sec, ms) - offset.
     let months = y * 12 + (mo - 1);
     let (yy, mm) = (months.div_euclid(12), months.rem_euclid(12) + 1);
-    let days = days_from_civil(yy, mm, 1) + (d - 1);
+    let days = crate::py::calendar::days_from_civil(yy, mm as u32, 1) + (d - 1);
     let millis = (((days * 24 + h) * 60 + mi - offset_min) * 60 + sec) * 1000 + ms;
-    Some(iso(millis))
-}
-
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146097 + doe - 719468
-}
-
-fn iso(millis: i64) -> String {
-    let days = millis.div_euclid(86_400_000);
-    let rest = millis.rem_euclid(86_400_000);
-    let z = days + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rest / 3_600_000,
-        rest / 60_000 % 60,
-        rest / 1000 % 60,
-        rest % 1000
-    )
+    Some(crate::py::calendar::js_iso_string(millis))
 }
 
 impl Value {

@@ -11,6 +11,8 @@ use serde_json::{Map, Value as Json};
 use yaml_rust::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust::scanner::{Marker, TScalarStyle, TokenType};
 
+use crate::py::calendar;
+
 /// Deeper than this, the input is refused (a hostile file cannot exhaust the stack
 /// of whoever drops the value).
 const MAX_DEPTH: usize = 512;
@@ -368,41 +370,13 @@ fn timestamp(s: &str) -> Option<String> {
     };
     // Date.UTC rolls over out-of-range parts; days from the civil date.
     let (yy, mm) = { let m0 = mo - 1; (y + m0.div_euclid(12), m0.rem_euclid(12) + 1) };
-    let days = days_from_civil(yy, mm, 1) + d - 1;
+    let days = calendar::days_from_civil(yy, mm as u32, 1) + d - 1;
     let total_ms = ((days * 24 + h) * 60 + mi - offset_min) * 60_000 + sec * 1000 + ms;
-    let (days, rest) = (total_ms.div_euclid(86_400_000), total_ms.rem_euclid(86_400_000));
-    let (y, m, d) = civil_from_days(days);
+    let (y, _, _) = calendar::civil_from_days(total_ms.div_euclid(86_400_000));
     if !(0..=9999).contains(&y) {
         return None;
     }
-    Some(format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rest / 3_600_000,
-        rest / 60_000 % 60,
-        rest / 1000 % 60,
-        rest % 1000
-    ))
-}
-
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
+    Some(calendar::js_iso_string(total_ms))
 }
 
 #[cfg(test)]

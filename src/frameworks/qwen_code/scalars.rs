@@ -118,17 +118,7 @@ fn timestamp(s: &str) -> Option<String> {
     let doy = (153 * mm + 2) / 5 + d - 1;
     let days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
     let total = ((days * 24 + h) * 60 + mi - offset) * 60 + sec;
-    let (days, secs) = (total.div_euclid(86400), total.rem_euclid(86400));
-    let z = days + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    Some(format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{ms:03}Z", secs / 3600, secs / 60 % 60, secs % 60))
+    Some(crate::py::calendar::js_iso_string(total * 1000 + ms))
 }
 
 /// `!!binary`: base64, white space ignored.
