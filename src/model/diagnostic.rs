@@ -50,6 +50,16 @@ impl DiagKind {
     }
 }
 
+/// Why one file did not load, before it becomes a [`Diagnostic`]: the report's error
+/// kind, the tool's own message and, where known, the line and column in the file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub kind: DiagKind,
+    pub message: String,
+    pub line: Option<u32>,
+    pub col: Option<u32>,
+}
+
 /// One problem, at a file position.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Diagnostic {

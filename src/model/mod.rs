@@ -16,7 +16,7 @@ mod text;
 
 pub use agent::{Agent, AgentRecord, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Status};
 pub use catalog::{Catalog, EcosystemReport, SearchDir};
-pub use diagnostic::{DiagKind, Diagnostic, Severity};
+pub use diagnostic::{DiagKind, Diagnostic, Failure, Severity};
 pub use json::CompactJson;
 pub use packed::{Attributes, AttributesBuilder, Fields};
 pub use paths::{prune_shared_paths, shared_path, shared_path_by};

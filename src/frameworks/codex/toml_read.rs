@@ -7,13 +7,7 @@ use toml_codex::Value;
 use crate::model::DiagKind;
 
 /// Why a file or a value was refused, in Codex's words where it has them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Failure {
-    pub kind: DiagKind,
-    pub message: String,
-    pub line: Option<u32>,
-    pub col: Option<u32>,
-}
+pub use crate::model::Failure;
 
 impl Failure {
     pub fn validation(message: impl Into<String>) -> Failure {

@@ -16,13 +16,7 @@ pub const MALFORMED: &str = "custom agent markdown frontmatter is malformed: ";
 
 /// Why a file did not load: the tool's own message, the report's error kind and,
 /// where known, the file line and column.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Failure {
-    pub kind: DiagKind,
-    pub message: String,
-    pub line: Option<u32>,
-    pub col: Option<u32>,
-}
+pub use crate::model::Failure;
 
 impl Failure {
     pub fn parse(message: impl Into<String>, line: Option<u32>, col: Option<u32>) -> Failure {

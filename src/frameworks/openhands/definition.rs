@@ -27,13 +27,7 @@ pub struct Definition {
 }
 
 /// Why a file did not load, as the oracle classifies it.
-#[derive(Clone)]
-pub struct Failure {
-    pub kind: DiagKind,
-    pub message: String,
-    pub line: Option<u32>,
-    pub col: Option<u32>,
-}
+pub use crate::model::Failure;
 
 fn fail(kind: DiagKind, message: impl Into<String>, line: Option<u32>) -> Failure {
     Failure { kind, message: message.into(), line, col: None }
