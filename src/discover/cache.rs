@@ -223,6 +223,9 @@ pub struct FileCache {
     /// bumped whenever a folder comes or goes from it.
     folders: Mutex<HashMap<PathKey, usize>>,
     folders_version: AtomicU64,
+    /// Listed symlinks and where each points: a change there is a change of the link
+    /// (the target's folder is watched too, [`FileCache::folders`]).
+    links: Mutex<Vec<(PathBuf, PathBuf)>>,
     /// Memoized results a trusting pass invalidated, dropped by
     /// [`FileCache::settle`] once the new results are out (a framework's
     /// old report takes a while to free).
@@ -513,6 +516,9 @@ impl FileCache {
                     Ok(entries) => Ok(entries.map(Arc::from)),
                     Err(e) => Err((e.kind(), e.to_string())),
                 };
+                if let (false, Ok(Some(entries))) = (self.one_load, &fresh) {
+                    self.note_links(dir, entries);
+                }
                 let key = self.paths.key_of(dir, &bytes);
                 lock(&self.answers).listings.insert(key, fresh.clone());
                 fresh
@@ -597,6 +603,34 @@ impl FileCache {
         }
     }
 
+    /// Remembers where the symlinks of a fresh listing point: only the link's folder
+    /// is watched for the link itself, so an edit, rename or removal of its target
+    /// (which changes what the link is, and the listing's word on it) must reach the
+    /// watcher through the target's folder. A dangling link keeps the place it names,
+    /// so its target's return is seen too.
+    /// The folder listed counts too when it is a link itself (a tool may list
+    /// `.claude/agents` without listing `.claude`).
+    fn note_links(&self, dir: &Path, entries: &[DirEntry]) {
+        let dir_is_link = std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink());
+        let mut fresh = entries.iter().filter(|e| e.is_symlink).map(|e| &*e.path).chain(dir_is_link.then_some(dir)).peekable();
+        if fresh.peek().is_none() {
+            return;
+        }
+        let mut links = lock(&self.links);
+        for link in fresh {
+            let target = std::fs::canonicalize(link).ok().or_else(|| {
+                let named = std::fs::read_link(link).ok()?;
+                Some(super::observe::clean(&link.parent()?.join(named)))
+            });
+            let Some(target) = target else { continue };
+            links.retain(|(l, _)| l != link);
+            if !links.iter().any(|(_, t)| t.parent() == target.parent()) {
+                self.folders_version.fetch_add(1, Ordering::Relaxed);
+            }
+            links.push((link.to_path_buf(), target));
+        }
+    }
+
     /// Keeps [`FileCache::folders`] in step with a file added to (or removed from)
     /// the held files. Called with the entries locked, so the two agree.
     fn count_folder(&self, path: &Path, added: bool) {
@@ -653,7 +687,13 @@ impl FileCache {
     /// The folders of every file held, each once (what the live loader watches for
     /// them: tens of thousands of files live in a few folders).
     pub fn folders(&self) -> Vec<PathBuf> {
-        lock(&self.folders).keys().map(|k| k.as_path().to_path_buf()).collect()
+        let mut out: Vec<PathBuf> = lock(&self.folders).keys().map(|k| k.as_path().to_path_buf()).collect();
+        for (_, real) in lock(&self.links).iter() {
+            if let Some(folder) = real.parent().filter(|f| !out.iter().any(|o| o == f)) {
+                out.push(folder.to_path_buf());
+            }
+        }
+        out
     }
 
     /// Changes whenever [`FileCache::folders`] does: equal versions, equal folders.
@@ -694,7 +734,45 @@ impl FileCache {
             lock(&self.memos).clear();
             return;
         };
-        let (relisted, restated, files_only) = self.relisted(changed);
+        // A change at a link's target, or above it, changes the link: what it is, and
+        // what its folder's listing says of it. (Kept while it dangles; listed again,
+        // a link is noted with where it points now.)
+        // A change below a linked folder is one below the link too, and the other way
+        // round: the system reports it under one of the two names only.
+        let links = lock(&self.links).clone();
+        let reported = changed;
+        let mut changed: Vec<PathBuf> = changed.to_vec();
+        for (link, target) in &links {
+            // Both ways: a link to a folder above it lies below its own target. From
+            // the reported paths only, so links that lead into each other stay bounded.
+            let aliases: Vec<PathBuf> = reported
+                .iter()
+                .flat_map(|c| {
+                    let below = |base: &Path| c.strip_prefix(base).ok().filter(|rest| !rest.as_os_str().is_empty());
+                    [below(target).map(|rest| link.join(rest)), below(link).map(|rest| target.join(rest))]
+                })
+                .flatten()
+                .collect();
+            changed.extend(aliases);
+        }
+        let probe = Changes::new(&changed, Vec::new(), Vec::new());
+        let moved: Vec<PathBuf> = links
+            .iter()
+            .filter(|(link, target)| probe.covers(target) && !probe.covers(link))
+            .map(|(link, _)| link.clone())
+            .collect();
+        changed.extend(moved.iter().cloned());
+        changed.sort();
+        changed.dedup();
+        let (mut relisted, mut restated, mut files_only) = self.relisted(&changed);
+        for link in &moved {
+            files_only = false;
+            restated.push(link.clone());
+            if let Some(folder) = link.parent().filter(|f| !relisted.iter().any(|r| r == f)) {
+                relisted.push(folder.to_path_buf());
+            }
+        }
+        let changed = &changed[..];
         let changes = Changes::new(changed, relisted, restated);
         let below = |p: &Path| changes.covers(p);
         // A changed file is read again (a same-size write within the clock's
@@ -812,6 +890,10 @@ impl FileCache {
             }
             keep
         });
+        // Links of folders this pass did not list are no longer read through.
+        let answers = lock(&self.answers);
+        lock(&self.links).retain(|(link, _)| link.parent().is_some_and(|f| answers.listings.contains_key(key_bytes(f).as_ref())));
+        drop(answers);
         lock(&self.memos).retain(|_, m| m.pass == pass);
         self.paths.prune();
     }
