@@ -96,11 +96,15 @@ pub struct Ladder {
     /// Mark a shadowed definition that resolves exactly as its winner `EQUIVALENT`.
     pub equivalents: bool,
     pub order: Order,
+    /// A definition that fails to load still takes its name (Tsugite: the first file
+    /// that exists wins, broken or not). It keeps its status (`INVALID`) and is ranked
+    /// with the others; otherwise it takes no part.
+    pub failures_take_part: bool,
 }
 
 impl Ladder {
     pub fn new(tiers: Vec<Tier>) -> Ladder {
-        Ladder { tiers, names: NameKey::Exact, equivalents: true, order: Order::Ranked }
+        Ladder { tiers, names: NameKey::Exact, equivalents: true, order: Order::Ranked, failures_take_part: false }
     }
 
     pub fn ordered(mut self, order: Order) -> Ladder {
@@ -222,7 +226,7 @@ pub fn rank_by(ladder: &Ladder, candidates: Vec<Candidate>, rules: &dyn Rules) -
     let mut groups: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
     let mut verdicts: Vec<Option<Verdict>> = (0..agents.len()).map(|_| None).collect();
     for (i, agent) in agents.iter().enumerate() {
-        if !takes_part(agent.status) {
+        if !takes_part(ladder, agent.status) {
             continue;
         }
         if ladder.within(tiers[i]) == Within::Separate {
@@ -257,7 +261,8 @@ pub fn rank_by(ladder: &Ladder, candidates: Vec<Candidate>, rules: &dyn Rules) -
         });
         let winner_key = agents[w].source.key();
         for (k, &(_, l)) in members.iter().enumerate().skip(1) {
-            let equivalent = rules.equivalent(&contest, k);
+            let loaded = !agents[l].status.is_unloaded() && !agents[w].status.is_unloaded();
+            let equivalent = loaded && rules.equivalent(&contest, k);
             let rule = rules.loser_rule(&contest, k, equivalent).unwrap_or_else(|| loser_rule(&contest, rules, k, equivalent));
             verdicts[l] = Some(Verdict {
                 status: if equivalent { Status::Equivalent } else { Status::Shadowed },
@@ -280,7 +285,10 @@ pub fn rank_by(ladder: &Ladder, candidates: Vec<Candidate>, rules: &dyn Rules) -
         }),
     }
     for (agent, verdict) in agents.iter_mut().zip(verdicts) {
-        let Some(v) = verdict else { continue };
+        let Some(mut v) = verdict else { continue };
+        if agent.status.is_unloaded() {
+            v.status = agent.status;
+        }
         if agent.status != v.status || agent.shadowed_by != v.shadowed_by {
             agent.status = v.status;
             agent.shadowed_by = v.shadowed_by;
@@ -293,15 +301,17 @@ pub fn rank_by(ladder: &Ladder, candidates: Vec<Candidate>, rules: &dyn Rules) -
         }
     }
     let mut slots: Vec<Option<Agent>> = agents.into_iter().map(Some).collect();
-    order.into_iter().filter_map(|i| slots[i].take()).collect()
+    let mut out = Vec::with_capacity(slots.len());
+    out.extend(order.into_iter().filter_map(|i| slots[i].take()));
+    out
 }
 
 fn key_of_source(a: &Agent) -> (&str, &str, &str, Option<&str>) {
     (a.name.as_str(), a.source.scope.as_str(), a.source.rel.as_str(), a.source.card.as_deref())
 }
 
-fn takes_part(status: Status) -> bool {
-    !status.is_unloaded() && status != Status::Held
+fn takes_part(ladder: &Ladder, status: Status) -> bool {
+    (ladder.failures_take_part || !status.is_unloaded()) && status != Status::Held
 }
 
 /// The engine's words for why the winner wins.
@@ -534,6 +544,22 @@ mod tests {
                 ("far/a2.md", Status::Equivalent, "far/a2.md loses (read 3, equivalent true)"),
             ]
         );
+    }
+
+    /// Where failures take part, a broken first definition keeps its status and
+    /// still takes the name.
+    #[test]
+    fn a_failure_that_takes_part_keeps_the_name() {
+        let mut ladder = Ladder::new(vec![Tier::first("near"), Tier::first("far")]);
+        ladder.failures_take_part = true;
+        let mut broken = agent("a", "near/a.md");
+        broken.status = Status::Invalid;
+        let cands = vec![Candidate { tier: 0, agent: broken }, Candidate { tier: 1, agent: agent("a", "far/a.md") }];
+        let out = rank(&ladder, cands);
+        let got: Vec<(&str, Status)> = out.iter().map(|a| (a.source.rel.as_str(), a.status)).collect();
+        assert_eq!(got, vec![("near/a.md", Status::Invalid), ("far/a.md", Status::Shadowed)]);
+        assert_eq!(out[0].rule, "near ranks above the other definitions of `a` (1 more in lower places)");
+        assert_eq!(out[1].shadowed_by.as_deref(), Some("project:near/a.md"));
     }
 
     /// Separate entry points each win with their own rule, listed by source.
