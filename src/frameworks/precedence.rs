@@ -69,17 +69,15 @@ pub struct Tier {
 }
 
 impl Tier {
-    pub fn first(label: impl Into<String>) -> Tier {
-        Tier { label: label.into(), within: Within::First, undocumented: None }
+    fn new(label: impl Into<String>, within: Within) -> Tier {
+        Tier { label: label.into(), within, undocumented: None }
     }
 
-    pub fn last(label: impl Into<String>) -> Tier {
-        Tier { label: label.into(), within: Within::Last, undocumented: None }
-    }
+    pub fn first(label: impl Into<String>) -> Tier { Tier::new(label, Within::First) }
 
-    pub fn separate(label: impl Into<String>) -> Tier {
-        Tier { label: label.into(), within: Within::Separate, undocumented: None }
-    }
+    pub fn last(label: impl Into<String>) -> Tier { Tier::new(label, Within::Last) }
+
+    pub fn separate(label: impl Into<String>) -> Tier { Tier::new(label, Within::Separate) }
 
     /// The read order inside the tier is `order`, which the tool does not promise.
     pub fn undocumented(mut self, order: impl Into<String>) -> Tier {
@@ -119,13 +117,9 @@ impl Ladder {
         }
     }
 
-    fn label(&self, tier: usize) -> &str {
-        self.tiers.get(tier).map_or("", |t| t.label.as_str())
-    }
+    fn label(&self, tier: usize) -> &str { self.tiers.get(tier).map_or("", |t| t.label.as_str()) }
 
-    fn within(&self, tier: usize) -> Within {
-        self.tiers.get(tier).map_or(Within::First, |t| t.within.clone())
-    }
+    fn within(&self, tier: usize) -> Within { self.tiers.get(tier).map_or(Within::First, |t| t.within.clone()) }
 }
 
 /// One definition as read: the tier it was found in, and the agent it resolved to.
@@ -150,18 +144,14 @@ pub struct Contest<'a> {
 }
 
 impl Contest<'_> {
-    pub fn winner(&self) -> &Agent {
-        self.members[0].agent
-    }
+    pub fn winner(&self) -> &Agent { self.members[0].agent }
 }
 
 /// What a framework decides beyond its ladder; every default is the engine's.
 pub trait Rules {
     /// Why `agent` cannot take its name though it is its tier's pick (Kimi Code: a
     /// file named like a built-in without `override: true`).
-    fn barred(&self, _agent: &Agent) -> Option<String> {
-        None
-    }
+    fn barred(&self, _agent: &Agent) -> Option<String> { None }
 
     /// Whether member `loser` resolves to exactly what the winner does (`EQUIVALENT`):
     /// fields and prompt.
@@ -170,34 +160,24 @@ pub trait Rules {
     }
 
     /// The winner's rule in the framework's words, where they are not the engine's.
-    fn winner_rule(&self, _contest: &Contest<'_>) -> Option<String> {
-        None
-    }
+    fn winner_rule(&self, _contest: &Contest<'_>) -> Option<String> { None }
 
     /// Member `loser`'s rule in the framework's words (the whole rule: `equivalent`
     /// says whether it is marked `EQUIVALENT`).
-    fn loser_rule(&self, _contest: &Contest<'_>, _loser: usize, _equivalent: bool) -> Option<String> {
-        None
-    }
+    fn loser_rule(&self, _contest: &Contest<'_>, _loser: usize, _equivalent: bool) -> Option<String> { None }
 }
 
-/// The engine's own rules throughout.
-pub struct Plain;
-
-impl Rules for Plain {}
-
+/// The engine's own rules, with a framework's `barred`.
 struct Barring<'a>(&'a dyn Fn(&Agent) -> Option<String>);
 
 impl Rules for Barring<'_> {
-    fn barred(&self, agent: &Agent) -> Option<String> {
-        (self.0)(agent)
-    }
+    fn barred(&self, agent: &Agent) -> Option<String> { (self.0)(agent) }
 }
 
 /// Ranks `candidates` on `ladder`. Returns every definition, grouped by name (names
 /// in sorted order), in the ladder's [`Order`].
 pub fn rank(ladder: &Ladder, candidates: Vec<Candidate>) -> Vec<Agent> {
-    rank_by(ladder, candidates, &Plain)
+    rank_with(ladder, candidates, &|_| None)
 }
 
 /// [`rank`], where a tier's pick may be passed over across tiers: `barred` gives the
@@ -209,28 +189,21 @@ pub fn rank_with(ladder: &Ladder, candidates: Vec<Candidate>, barred: &dyn Fn(&A
     rank_by(ladder, candidates, &Barring(barred))
 }
 
-/// What ranking decided for one definition.
-struct Verdict {
-    status: Status,
-    shadowed_by: Option<String>,
-    rule: Option<String>,
-    undocumented: Option<std::sync::Arc<str>>,
-    /// 0 for the winner, then its place among its name's ranked definitions.
-    rank: usize,
-}
-
 /// [`rank`] with a framework's [`Rules`].
 pub fn rank_by(ladder: &Ladder, candidates: Vec<Candidate>, rules: &dyn Rules) -> Vec<Agent> {
     let (tiers, mut agents): (Vec<usize>, Vec<Agent>) = candidates.into_iter().map(|c| (c.tier, c.agent)).unzip();
-    // Each name's definitions that take part, in precedence order.
+    // Each name's definitions that take part, in precedence order; each one's place there.
     let mut groups: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
-    let mut verdicts: Vec<Option<Verdict>> = (0..agents.len()).map(|_| None).collect();
-    for (i, agent) in agents.iter().enumerate() {
+    let mut ranks = vec![usize::MAX; agents.len()];
+    for (i, agent) in agents.iter_mut().enumerate() {
         if !takes_part(ladder, agent.status) {
             continue;
         }
         if ladder.within(tiers[i]) == Within::Separate {
-            verdicts[i] = Some(Verdict { status: Status::Wins, shadowed_by: None, rule: None, undocumented: None, rank: 0 });
+            ranks[i] = 0;
+            if agent.status != Status::Wins {
+                (agent.status, agent.shadowed_by) = (Status::Wins, None);
+            }
         } else {
             groups.entry(ladder.key(&agent.name)).or_default().push((tiers[i], i));
         }
@@ -245,69 +218,47 @@ pub fn rank_by(ladder: &Ladder, candidates: Vec<Candidate>, rules: &dyn Rules) -
             let w = members.remove(k);
             members.insert(0, w);
         }
-        let contest = Contest {
-            ladder,
-            members: members.iter().map(|&(tier, read)| Member { tier, read, agent: &agents[read] }).collect(),
-        };
         let (wt, w) = members[0];
-        let same_tier = members.iter().filter(|&&(t, _)| t == wt).count();
-        let undocumented = (same_tier > 1).then(|| ladder.tiers.get(wt).and_then(|t| t.undocumented.as_deref())).flatten();
-        verdicts[w] = Some(Verdict {
-            status: Status::Wins,
-            shadowed_by: None,
-            rule: Some(rules.winner_rule(&contest).unwrap_or_else(|| winner_rule(&contest))),
-            undocumented: undocumented.map(Into::into),
-            rank: 0,
-        });
-        let winner_key = agents[w].source.key();
-        for (k, &(_, l)) in members.iter().enumerate().skip(1) {
-            let loaded = !agents[l].status.is_unloaded() && !agents[w].status.is_unloaded();
-            let equivalent = loaded && rules.equivalent(&contest, k);
-            let rule = rules.loser_rule(&contest, k, equivalent).unwrap_or_else(|| loser_rule(&contest, rules, k, equivalent));
-            verdicts[l] = Some(Verdict {
-                status: if equivalent { Status::Equivalent } else { Status::Shadowed },
-                shadowed_by: Some(winner_key.clone()),
-                rule: Some(rule),
-                undocumented: None,
-                rank: k,
+        // Each member's status and rule, the winner's first.
+        let decided: Vec<(Status, String)> = {
+            let contest = Contest { ladder, members: members.iter().map(|&(tier, read)| Member { tier, read, agent: &agents[read] }).collect() };
+            let winner = rules.winner_rule(&contest).unwrap_or_else(|| winner_rule(&contest));
+            let losers = (1..members.len()).map(|k| {
+                let loaded = !agents[members[k].1].status.is_unloaded() && !agents[w].status.is_unloaded();
+                let equivalent = loaded && rules.equivalent(&contest, k);
+                let rule = rules.loser_rule(&contest, k, equivalent).unwrap_or_else(|| loser_rule(&contest, rules, k, equivalent));
+                (if equivalent { Status::Equivalent } else { Status::Shadowed }, rule)
             });
+            std::iter::once((Status::Wins, winner)).chain(losers).collect()
+        };
+        let winner_key = agents[w].source.key();
+        for (k, (&(_, i), (status, rule))) in members.iter().zip(decided).enumerate() {
+            ranks[i] = k;
+            let agent = &mut agents[i];
+            // A failure that takes part keeps its status.
+            if !agent.status.is_unloaded() {
+                agent.status = status;
+            }
+            agent.shadowed_by = (k > 0).then(|| winner_key.clone());
+            agent.rule = rule;
+        }
+        if members.iter().filter(|&&(t, _)| t == wt).count() > 1 {
+            agents[w].undocumented_order = ladder.tiers.get(wt).and_then(|t| t.undocumented.as_deref()).map(Into::into);
         }
     }
     let mut order: Vec<usize> = (0..agents.len()).collect();
-    let rank_of = |i: usize| verdicts[i].as_ref().map_or(usize::MAX, |v| v.rank);
     match ladder.order {
-        Order::Ranked => order.sort_by(|&x, &y| (&agents[x].name, rank_of(x), x).cmp(&(&agents[y].name, rank_of(y), y))),
-        Order::WinnerThenRead => order.sort_by(|&x, &y| {
-            (&agents[x].name, rank_of(x) != 0, x).cmp(&(&agents[y].name, rank_of(y) != 0, y))
+        Order::Ranked => order.sort_by_key(|&i| (&agents[i].name, ranks[i], i)),
+        Order::WinnerThenRead => order.sort_by_key(|&i| (&agents[i].name, ranks[i] != 0, i)),
+        Order::Source => order.sort_by_key(|&i| {
+            let (a, s) = (&agents[i], &agents[i].source);
+            (a.name.as_str(), s.scope.as_str(), s.rel.as_str(), s.card.as_deref())
         }),
-        Order::Source => order.sort_by(|&x, &y| {
-            key_of_source(&agents[x]).cmp(&key_of_source(&agents[y]))
-        }),
-    }
-    for (agent, verdict) in agents.iter_mut().zip(verdicts) {
-        let Some(mut v) = verdict else { continue };
-        if agent.status.is_unloaded() {
-            v.status = agent.status;
-        }
-        if agent.status != v.status || agent.shadowed_by != v.shadowed_by {
-            agent.status = v.status;
-            agent.shadowed_by = v.shadowed_by;
-        }
-        if let Some(rule) = v.rule {
-            agent.rule = rule;
-        }
-        if v.undocumented.is_some() {
-            agent.undocumented_order = v.undocumented;
-        }
     }
     let mut slots: Vec<Option<Agent>> = agents.into_iter().map(Some).collect();
     let mut out = Vec::with_capacity(slots.len());
     out.extend(order.into_iter().filter_map(|i| slots[i].take()));
     out
-}
-
-fn key_of_source(a: &Agent) -> (&str, &str, &str, Option<&str>) {
-    (a.name.as_str(), a.source.scope.as_str(), a.source.rel.as_str(), a.source.card.as_deref())
 }
 
 fn takes_part(ladder: &Ladder, status: Status) -> bool {
@@ -508,58 +459,48 @@ mod tests {
         assert_eq!(got[4], ("p/x.md", Status::Wins));
     }
 
-    /// A framework's words and equivalence, and the order that keeps every other
-    /// definition (loaded or not) in read order after the winner.
+    /// A framework's words and equivalence; the winner, then every other definition
+    /// in read order; a failure that takes part keeps its status and takes the name.
     #[test]
-    fn rules_write_the_words_and_the_read_order_follows_the_winner() {
+    fn rules_words_read_order_and_failures_that_take_part() {
         struct Words;
         impl Rules for Words {
-            fn equivalent(&self, contest: &Contest<'_>, loser: usize) -> bool {
-                contest.members[loser].read == 3
-            }
-            fn winner_rule(&self, contest: &Contest<'_>) -> Option<String> {
-                Some(format!("{} wins", contest.winner().source.rel))
-            }
-            fn loser_rule(&self, contest: &Contest<'_>, loser: usize, equivalent: bool) -> Option<String> {
-                Some(format!("{} loses (read {}, equivalent {equivalent})", contest.members[loser].agent.source.rel, contest.members[loser].read))
+            fn equivalent(&self, contest: &Contest<'_>, loser: usize) -> bool { contest.members[loser].read == 3 }
+            fn winner_rule(&self, contest: &Contest<'_>) -> Option<String> { Some(format!("{} wins", contest.winner().source.rel)) }
+            fn loser_rule(&self, contest: &Contest<'_>, loser: usize, eq: bool) -> Option<String> {
+                Some(format!("{} loses ({eq})", contest.members[loser].agent.source.rel))
             }
         }
-        let ladder = Ladder::new(vec![Tier::first("near"), Tier::first("far")]).ordered(Order::WinnerThenRead);
-        let mut broken = agent("a", "near/broken.md");
-        broken.status = Status::Invalid;
-        let cands = vec![
-            Candidate { tier: 1, agent: agent("a", "far/a.md") },
-            Candidate { tier: 0, agent: broken },
-            Candidate { tier: 0, agent: agent("a", "near/a.md") },
-            Candidate { tier: 1, agent: agent("a", "far/a2.md") },
-        ];
-        let out = rank_by(&ladder, cands, &Words);
-        let got: Vec<(&str, Status, &str)> = out.iter().map(|a| (a.source.rel.as_str(), a.status, a.rule.as_str())).collect();
+        let mut ladder = Ladder::new(vec![Tier::first("near"), Tier::first("far")]).ordered(Order::WinnerThenRead);
+        let cands = || {
+            let mut broken = agent("a", "near/broken.md");
+            broken.status = Status::Invalid;
+            let tiers = [(1, agent("a", "far/a.md")), (0, broken), (0, agent("a", "near/a.md")), (1, agent("a", "far/a2.md"))];
+            tiers.into_iter().map(|(tier, agent)| Candidate { tier, agent }).collect()
+        };
+        let got = |out: Vec<Agent>| -> Vec<(String, Status, String)> { out.iter().map(|a| (a.source.rel.clone(), a.status, a.rule.clone())).collect() };
+        let row = |rel: &str, status, rule: &str| (rel.to_string(), status, rule.to_string());
         assert_eq!(
-            got,
+            got(rank_by(&ladder, cands(), &Words)),
             vec![
-                ("near/a.md", Status::Wins, "near/a.md wins"),
-                ("far/a.md", Status::Shadowed, "far/a.md loses (read 0, equivalent false)"),
-                ("near/broken.md", Status::Invalid, ""),
-                ("far/a2.md", Status::Equivalent, "far/a2.md loses (read 3, equivalent true)"),
+                row("near/a.md", Status::Wins, "near/a.md wins"),
+                row("far/a.md", Status::Shadowed, "far/a.md loses (false)"),
+                row("near/broken.md", Status::Invalid, ""),
+                row("far/a2.md", Status::Equivalent, "far/a2.md loses (true)"),
             ]
         );
-    }
-
-    /// Where failures take part, a broken first definition keeps its status and
-    /// still takes the name.
-    #[test]
-    fn a_failure_that_takes_part_keeps_the_name() {
-        let mut ladder = Ladder::new(vec![Tier::first("near"), Tier::first("far")]);
         ladder.failures_take_part = true;
-        let mut broken = agent("a", "near/a.md");
-        broken.status = Status::Invalid;
-        let cands = vec![Candidate { tier: 0, agent: broken }, Candidate { tier: 1, agent: agent("a", "far/a.md") }];
-        let out = rank(&ladder, cands);
-        let got: Vec<(&str, Status)> = out.iter().map(|a| (a.source.rel.as_str(), a.status)).collect();
-        assert_eq!(got, vec![("near/a.md", Status::Invalid), ("far/a.md", Status::Shadowed)]);
-        assert_eq!(out[0].rule, "near ranks above the other definitions of `a` (1 more in lower places)");
-        assert_eq!(out[1].shadowed_by.as_deref(), Some("project:near/a.md"));
+        let out = rank_by(&ladder, cands(), &Words);
+        assert_eq!(out[2].shadowed_by.as_deref(), Some("project:near/broken.md"));
+        assert_eq!(
+            got(out),
+            vec![
+                row("near/broken.md", Status::Invalid, "near/broken.md wins"),
+                row("far/a.md", Status::Shadowed, "far/a.md loses (false)"),
+                row("near/a.md", Status::Shadowed, "near/a.md loses (false)"),
+                row("far/a2.md", Status::Shadowed, "far/a2.md loses (false)"),
+            ]
+        );
     }
 
     /// Separate entry points each win with their own rule, listed by source.
@@ -568,17 +509,10 @@ mod tests {
         let ladder = Ladder::new(vec![Tier::separate("entry points")]).ordered(Order::Source);
         let mut own = agent("a", "z/a.yaml");
         own.rule = "its own rule".into();
-        let cands = vec![
-            Candidate { tier: 0, agent: own },
-            Candidate { tier: 0, agent: agent("b", "a/b.yaml") },
-            Candidate { tier: 0, agent: agent("a", "b/a.yaml") },
-        ];
+        let cands = [own, agent("b", "a/b.yaml"), agent("a", "b/a.yaml")].into_iter().map(|agent| Candidate { tier: 0, agent }).collect();
         let out = rank(&ladder, cands);
         let got: Vec<(&str, Status, &str)> = out.iter().map(|a| (a.source.rel.as_str(), a.status, a.rule.as_str())).collect();
-        assert_eq!(
-            got,
-            vec![("b/a.yaml", Status::Wins, ""), ("z/a.yaml", Status::Wins, "its own rule"), ("a/b.yaml", Status::Wins, "")]
-        );
+        assert_eq!(got, vec![("b/a.yaml", Status::Wins, ""), ("z/a.yaml", Status::Wins, "its own rule"), ("a/b.yaml", Status::Wins, "")]);
         assert!(out.iter().all(|a| a.shadowed_by.is_none()));
     }
 
