@@ -8,8 +8,11 @@
 //! file system's listing order decided. Definitions that did not load (`INVALID`,
 //! `SKIPPED`) or are `HELD` take no part and pass through as they are.
 //!
-//! [`rank_with`] lets a framework pass over a tier's pick across tiers (Kimi Code: a
-//! file named like a built-in without `override: true` cannot replace it).
+//! [`rank_by`] takes a framework's [`Rules`]: a tier's pick passed over across tiers
+//! (Kimi Code: a file named like a built-in without `override: true` cannot replace
+//! it), what counts as equivalent, and the rules in the framework's own words (the
+//! seed readers'). A tier may hold separate entry points that each win (Kimi CLI),
+//! and the ladder's [`Order`] says how a name's definitions are listed.
 //!
 //! Two helpers cover the frameworks that do not pick one file per name:
 //! [`merge_fields`] (OpenCode: a name's fields merged across sources, later wins per
@@ -27,6 +30,9 @@ pub enum Within {
     First,
     /// The last one read replaces the earlier ones (Claude Code: a map keyed by name).
     Last,
+    /// None: each definition is an entry point of its own that wins alone, with the
+    /// rule its framework wrote (Kimi CLI loads a file by its path, not by name).
+    Separate,
 }
 
 /// How names are compared.
@@ -35,6 +41,19 @@ pub enum NameKey {
     Exact,
     /// Case-insensitive (Qwen Code).
     CaseInsensitive,
+}
+
+/// The order of the ranked definitions: always by name first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// The winner, the others from the highest precedence down, then the ones that
+    /// take no part, in read order.
+    Ranked,
+    /// The winner, then every other definition of the name (loaded or not) in read
+    /// order (OpenHands, fast-agent).
+    WinnerThenRead,
+    /// By source: scope, path, card (Kimi CLI).
+    Source,
 }
 
 /// One rung of a ladder: a folder, scope or layer, in precedence order.
@@ -50,13 +69,15 @@ pub struct Tier {
 }
 
 impl Tier {
-    pub fn first(label: impl Into<String>) -> Tier {
-        Tier { label: label.into(), within: Within::First, undocumented: None }
+    fn new(label: impl Into<String>, within: Within) -> Tier {
+        Tier { label: label.into(), within, undocumented: None }
     }
 
-    pub fn last(label: impl Into<String>) -> Tier {
-        Tier { label: label.into(), within: Within::Last, undocumented: None }
-    }
+    pub fn first(label: impl Into<String>) -> Tier { Tier::new(label, Within::First) }
+
+    pub fn last(label: impl Into<String>) -> Tier { Tier::new(label, Within::Last) }
+
+    pub fn separate(label: impl Into<String>) -> Tier { Tier::new(label, Within::Separate) }
 
     /// The read order inside the tier is `order`, which the tool does not promise.
     pub fn undocumented(mut self, order: impl Into<String>) -> Tier {
@@ -72,11 +93,21 @@ pub struct Ladder {
     pub names: NameKey,
     /// Mark a shadowed definition that resolves exactly as its winner `EQUIVALENT`.
     pub equivalents: bool,
+    pub order: Order,
+    /// A definition that fails to load still takes its name (Tsugite: the first file
+    /// that exists wins, broken or not). It keeps its status (`INVALID`) and is ranked
+    /// with the others; otherwise it takes no part.
+    pub failures_take_part: bool,
 }
 
 impl Ladder {
     pub fn new(tiers: Vec<Tier>) -> Ladder {
-        Ladder { tiers, names: NameKey::Exact, equivalents: true }
+        Ladder { tiers, names: NameKey::Exact, equivalents: true, order: Order::Ranked, failures_take_part: false }
+    }
+
+    pub fn ordered(mut self, order: Order) -> Ladder {
+        self.order = order;
+        self
     }
 
     fn key(&self, name: &str) -> String {
@@ -85,6 +116,10 @@ impl Ladder {
             NameKey::CaseInsensitive => name.to_lowercase(),
         }
     }
+
+    fn label(&self, tier: usize) -> &str { self.tiers.get(tier).map_or("", |t| t.label.as_str()) }
+
+    fn within(&self, tier: usize) -> Within { self.tiers.get(tier).map_or(Within::First, |t| t.within.clone()) }
 }
 
 /// One definition as read: the tier it was found in, and the agent it resolved to.
@@ -94,9 +129,53 @@ pub struct Candidate {
     pub agent: Agent,
 }
 
+/// One definition taking part in a name's contest.
+pub struct Member<'a> {
+    pub tier: usize,
+    /// Its place in the read order (the candidates as given).
+    pub read: usize,
+    pub agent: &'a Agent,
+}
+
+/// A name's contest: its definitions in precedence order, the winner first.
+pub struct Contest<'a> {
+    pub ladder: &'a Ladder,
+    pub members: Vec<Member<'a>>,
+}
+
+impl Contest<'_> {
+    pub fn winner(&self) -> &Agent { self.members[0].agent }
+}
+
+/// What a framework decides beyond its ladder; every default is the engine's.
+pub trait Rules {
+    /// Why `agent` cannot take its name though it is its tier's pick (Kimi Code: a
+    /// file named like a built-in without `override: true`).
+    fn barred(&self, _agent: &Agent) -> Option<String> { None }
+
+    /// Whether member `loser` resolves to exactly what the winner does (`EQUIVALENT`):
+    /// fields and prompt.
+    fn equivalent(&self, contest: &Contest<'_>, loser: usize) -> bool {
+        contest.ladder.equivalents && same_resolution(contest.members[loser].agent, contest.winner())
+    }
+
+    /// The winner's rule in the framework's words, where they are not the engine's.
+    fn winner_rule(&self, _contest: &Contest<'_>) -> Option<String> { None }
+
+    /// Member `loser`'s rule in the framework's words (the whole rule: `equivalent`
+    /// says whether it is marked `EQUIVALENT`).
+    fn loser_rule(&self, _contest: &Contest<'_>, _loser: usize, _equivalent: bool) -> Option<String> { None }
+}
+
+/// The engine's own rules, with a framework's `barred`.
+struct Barring<'a>(&'a dyn Fn(&Agent) -> Option<String>);
+
+impl Rules for Barring<'_> {
+    fn barred(&self, agent: &Agent) -> Option<String> { (self.0)(agent) }
+}
+
 /// Ranks `candidates` on `ladder`. Returns every definition, grouped by name (names
-/// in sorted order), each name's winner first, then the others from the highest
-/// precedence down; definitions that take no part follow their name's ranked ones.
+/// in sorted order), in the ladder's [`Order`].
 pub fn rank(ladder: &Ladder, candidates: Vec<Candidate>) -> Vec<Agent> {
     rank_with(ladder, candidates, &|_| None)
 }
@@ -107,119 +186,106 @@ pub fn rank(ladder: &Ladder, candidates: Vec<Candidate>) -> Vec<Agent> {
 /// one read there), so a barred pick still hides the others of its tier; the winner
 /// is the highest pick not barred.
 pub fn rank_with(ladder: &Ladder, candidates: Vec<Candidate>, barred: &dyn Fn(&Agent) -> Option<String>) -> Vec<Agent> {
-    // Each name's definitions that take part, in precedence order.
+    rank_by(ladder, candidates, &Barring(barred))
+}
+
+/// [`rank`] with a framework's [`Rules`].
+pub fn rank_by(ladder: &Ladder, candidates: Vec<Candidate>, rules: &dyn Rules) -> Vec<Agent> {
+    let (tiers, mut agents): (Vec<usize>, Vec<Agent>) = candidates.into_iter().map(|c| (c.tier, c.agent)).unzip();
+    // Each name's definitions that take part, in precedence order; each one's place there.
     let mut groups: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
-    let mut read_order: Vec<(usize, Agent)> = Vec::with_capacity(candidates.len());
-    for (i, c) in candidates.into_iter().enumerate() {
-        if takes_part(c.agent.status) {
-            groups.entry(ladder.key(&c.agent.name)).or_default().push((c.tier, i));
+    let mut ranks = vec![usize::MAX; agents.len()];
+    for (i, agent) in agents.iter_mut().enumerate() {
+        if !takes_part(ladder, agent.status) {
+            continue;
         }
-        read_order.push((c.tier, c.agent));
+        if ladder.within(tiers[i]) == Within::Separate {
+            ranks[i] = 0;
+            if agent.status != Status::Wins {
+                (agent.status, agent.shadowed_by) = (Status::Wins, None);
+            }
+        } else {
+            groups.entry(ladder.key(&agent.name)).or_default().push((tiers[i], i));
+        }
     }
     for members in groups.values_mut() {
         // Tier first; inside a tier, read order, reversed where the last one wins.
-        members.sort_by_key(|&(tier, i)| {
-            let last = ladder.tiers.get(tier).is_some_and(|t| t.within == Within::Last);
-            (tier, if last { usize::MAX - i } else { i })
-        });
+        members.sort_by_key(|&(tier, i)| (tier, if ladder.within(tier) == Within::Last { usize::MAX - i } else { i }));
         // The winner first: the highest tier pick that is not barred.
         let picks = members.iter().enumerate().filter(|&(k, &(t, _))| k == 0 || members[k - 1].0 != t);
-        let winner = picks.map(|(k, _)| k).find(|&k| barred(&read_order[members[k].1].1).is_none());
+        let winner = picks.map(|(k, _)| k).find(|&k| rules.barred(&agents[members[k].1]).is_none());
         if let Some(k) = winner.filter(|&k| k > 0) {
             let w = members.remove(k);
             members.insert(0, w);
         }
-    }
-    let mut ranked: Vec<Option<Agent>> = read_order.iter().map(|(_, a)| Some(a.clone())).collect();
-    for members in groups.values() {
         let (wt, w) = members[0];
-        let same_tier = members.iter().filter(|&&(t, _)| t == wt).count();
-        let winner_key = read_order[w].1.source.key();
-        let label = |t: usize| ladder.tiers.get(t).map_or("", |t| t.label.as_str());
-        let passed_over = members[1..].iter().filter(|&&(t, _)| t < wt).count();
-        {
-            let agent = ranked[w].as_mut().expect("ranked once");
-            agent.status = Status::Wins;
-            agent.shadowed_by = None;
-            agent.rule = if passed_over > 0 {
-                let below = members.len() - 1 - passed_over;
-                let mut rule = format!(
-                    "{} takes `{}`: the {passed_over} definition(s) in higher places are passed over",
-                    label(wt),
-                    agent.name
-                );
-                if below > 0 {
-                    rule.push_str(&format!(" ({below} more in lower places)"));
-                }
-                rule
-            } else {
-                winner_rule(ladder, members, &agent.name)
-            };
-            if same_tier > 1 {
-                agent.undocumented_order = ladder.tiers.get(wt).and_then(|t| t.undocumented.as_deref()).map(Into::into);
+        // Each member's status and rule, the winner's first.
+        let decided: Vec<(Status, String)> = {
+            let contest = Contest { ladder, members: members.iter().map(|&(tier, read)| Member { tier, read, agent: &agents[read] }).collect() };
+            let winner = rules.winner_rule(&contest).unwrap_or_else(|| winner_rule(&contest));
+            let losers = (1..members.len()).map(|k| {
+                let loaded = !agents[members[k].1].status.is_unloaded() && !agents[w].status.is_unloaded();
+                let equivalent = loaded && rules.equivalent(&contest, k);
+                let rule = rules.loser_rule(&contest, k, equivalent).unwrap_or_else(|| loser_rule(&contest, rules, k, equivalent));
+                (if equivalent { Status::Equivalent } else { Status::Shadowed }, rule)
+            });
+            std::iter::once((Status::Wins, winner)).chain(losers).collect()
+        };
+        let winner_key = agents[w].source.key();
+        for (k, (&(_, i), (status, rule))) in members.iter().zip(decided).enumerate() {
+            ranks[i] = k;
+            let agent = &mut agents[i];
+            // A failure that takes part keeps its status.
+            if !agent.status.is_unloaded() {
+                agent.status = status;
             }
+            agent.shadowed_by = (k > 0).then(|| winner_key.clone());
+            agent.rule = rule;
         }
-        for (k, &(lt, l)) in members.iter().enumerate().skip(1) {
-            let equivalent = ladder.equivalents && same_resolution(&read_order[l].1, &read_order[w].1);
-            let pick = members[..k].iter().all(|&(t, _)| t != lt);
-            let reason = barred(&read_order[l].1);
-            let agent = ranked[l].as_mut().expect("ranked once");
-            agent.status = if equivalent { Status::Equivalent } else { Status::Shadowed };
-            agent.shadowed_by = Some(winner_key.clone());
-            agent.rule = match (lt < wt, pick, reason) {
-                (true, true, Some(reason)) => format!("passed over: {reason}; {} wins", label(wt)),
-                (true, _, _) => format!(
-                    "shadowed: a definition read before it in {} takes the name there, and {} wins",
-                    label(lt),
-                    label(wt)
-                ),
-                _ if lt == wt => {
-                    let order = match ladder.tiers.get(wt).map(|t| &t.within) {
-                        Some(Within::Last) => "a file read later in the same place replaces it (the last one read wins)",
-                        _ => "a file read earlier in the same place wins (the first one read wins)",
-                    };
-                    format!("shadowed: {order}; {}", label(wt))
-                }
-                _ => format!("shadowed: {} ranks above {}", label(wt), label(lt)),
-            };
-            if equivalent {
-                agent.rule.push_str(" (it resolves to exactly what the winner does)");
-            }
+        if members.iter().filter(|&&(t, _)| t == wt).count() > 1 {
+            agents[w].undocumented_order = ladder.tiers.get(wt).and_then(|t| t.undocumented.as_deref()).map(Into::into);
         }
     }
-    // Output: by name, the ranked ones in precedence order, then the rest by read order.
-    let mut order: Vec<(String, usize, usize)> = Vec::with_capacity(ranked.len());
-    for members in groups.values() {
-        for (rank, &(_, i)) in members.iter().enumerate() {
-            order.push((read_order[i].1.name.clone(), rank, i));
-        }
+    let mut order: Vec<usize> = (0..agents.len()).collect();
+    match ladder.order {
+        Order::Ranked => order.sort_by_key(|&i| (&agents[i].name, ranks[i], i)),
+        Order::WinnerThenRead => order.sort_by_key(|&i| (&agents[i].name, ranks[i] != 0, i)),
+        Order::Source => order.sort_by_key(|&i| {
+            let (a, s) = (&agents[i], &agents[i].source);
+            (a.name.as_str(), s.scope.as_str(), s.rel.as_str(), s.card.as_deref())
+        }),
     }
-    for (i, (_, agent)) in read_order.iter().enumerate() {
-        if !takes_part(agent.status) {
-            order.push((agent.name.clone(), usize::MAX, i));
-        }
-    }
-    order.sort();
-    order.into_iter().filter_map(|(_, _, i)| ranked[i].take()).collect()
+    let mut slots: Vec<Option<Agent>> = agents.into_iter().map(Some).collect();
+    let mut out = Vec::with_capacity(slots.len());
+    out.extend(order.into_iter().filter_map(|i| slots[i].take()));
+    out
 }
 
-fn takes_part(status: Status) -> bool {
-    !status.is_unloaded() && status != Status::Held
+fn takes_part(ladder: &Ladder, status: Status) -> bool {
+    (ladder.failures_take_part || !status.is_unloaded()) && status != Status::Held
 }
 
-fn winner_rule(ladder: &Ladder, members: &[(usize, usize)], name: &str) -> String {
-    let (wt, _) = members[0];
-    let label = ladder.tiers.get(wt).map_or("", |t| t.label.as_str());
-    let same = members.iter().filter(|&&(t, _)| t == wt).count();
-    let others = members.len() - 1;
-    if others == 0 {
+/// The engine's words for why the winner wins.
+fn winner_rule(contest: &Contest<'_>) -> String {
+    let ladder = contest.ladder;
+    let members = &contest.members;
+    let (wt, name) = (members[0].tier, &contest.winner().name);
+    let label = ladder.label(wt);
+    let passed_over = members[1..].iter().filter(|m| m.tier < wt).count();
+    if passed_over > 0 {
+        let below = members.len() - 1 - passed_over;
+        let mut rule = format!("{label} takes `{name}`: the {passed_over} definition(s) in higher places are passed over");
+        if below > 0 {
+            rule.push_str(&format!(" ({below} more in lower places)"));
+        }
+        return rule;
+    }
+    let same = members.iter().filter(|m| m.tier == wt).count();
+    if members.len() == 1 {
         return format!("the only definition of `{name}`: {label}");
     }
     let mut rule = if same > 1 {
-        let which = match ladder.tiers.get(wt).map(|t| &t.within) {
-            Some(Within::Last) => "last",
-            _ => "first",
-        };
+        let which = if ladder.within(wt) == Within::Last { "last" } else { "first" };
         format!("the {which} of {same} definitions of `{name}` read in {label} wins")
     } else {
         format!("{label} ranks above the other definitions of `{name}`")
@@ -231,9 +297,47 @@ fn winner_rule(ladder: &Ladder, members: &[(usize, usize)], name: &str) -> Strin
     rule
 }
 
+/// The engine's words for why member `k` loses.
+fn loser_rule(contest: &Contest<'_>, rules: &dyn Rules, k: usize, equivalent: bool) -> String {
+    let ladder = contest.ladder;
+    let (wt, lt) = (contest.members[0].tier, contest.members[k].tier);
+    let pick = contest.members[..k].iter().all(|m| m.tier != lt);
+    let mut rule = match (lt < wt, pick, rules.barred(contest.members[k].agent)) {
+        (true, true, Some(reason)) => format!("passed over: {reason}; {} wins", ladder.label(wt)),
+        (true, _, _) => format!(
+            "shadowed: a definition read before it in {} takes the name there, and {} wins",
+            ladder.label(lt),
+            ladder.label(wt)
+        ),
+        _ if lt == wt => {
+            let order = match ladder.within(wt) {
+                Within::Last => "a file read later in the same place replaces it (the last one read wins)",
+                _ => "a file read earlier in the same place wins (the first one read wins)",
+            };
+            format!("shadowed: {order}; {}", ladder.label(wt))
+        }
+        _ => format!("shadowed: {} ranks above {}", ladder.label(wt), ladder.label(lt)),
+    };
+    if equivalent {
+        rule.push_str(EQUIVALENT);
+    }
+    rule
+}
+
+/// Said of a shadowed definition marked `EQUIVALENT`.
+pub const EQUIVALENT: &str = " (it resolves to exactly what the winner does)";
+
 /// Whether two definitions resolve to the same thing: fields and prompt.
 fn same_resolution(a: &Agent, b: &Agent) -> bool {
     a.system_prompt == b.system_prompt && a.messages == b.messages && a.fields.same(&b.fields)
+}
+
+/// Whether two definitions have the same prompt and the same field values in the same
+/// order, wherever each field came from (OpenHands compares two loaded definitions).
+pub fn same_prompt_and_values(a: &Agent, b: &Agent) -> bool {
+    a.system_prompt == b.system_prompt
+        && a.fields.len() == b.fields.len()
+        && a.fields.iter().zip(b.fields.iter()).all(|(x, y)| x.key == y.key && x.value == y.value)
 }
 
 /// One source's contribution to a merged definition: the fields it sets, each with
@@ -353,6 +457,63 @@ mod tests {
         assert_eq!(got[3].0, "u/b/plan.md");
         assert!(out[3].rule.contains("takes the name there"), "{}", out[3].rule);
         assert_eq!(got[4], ("p/x.md", Status::Wins));
+    }
+
+    /// A framework's words and equivalence; the winner, then every other definition
+    /// in read order; a failure that takes part keeps its status and takes the name.
+    #[test]
+    fn rules_words_read_order_and_failures_that_take_part() {
+        struct Words;
+        impl Rules for Words {
+            fn equivalent(&self, contest: &Contest<'_>, loser: usize) -> bool { contest.members[loser].read == 3 }
+            fn winner_rule(&self, contest: &Contest<'_>) -> Option<String> { Some(format!("{} wins", contest.winner().source.rel)) }
+            fn loser_rule(&self, contest: &Contest<'_>, loser: usize, eq: bool) -> Option<String> {
+                Some(format!("{} loses ({eq})", contest.members[loser].agent.source.rel))
+            }
+        }
+        let mut ladder = Ladder::new(vec![Tier::first("near"), Tier::first("far")]).ordered(Order::WinnerThenRead);
+        let cands = || {
+            let mut broken = agent("a", "near/broken.md");
+            broken.status = Status::Invalid;
+            let tiers = [(1, agent("a", "far/a.md")), (0, broken), (0, agent("a", "near/a.md")), (1, agent("a", "far/a2.md"))];
+            tiers.into_iter().map(|(tier, agent)| Candidate { tier, agent }).collect()
+        };
+        let got = |out: Vec<Agent>| -> Vec<(String, Status, String)> { out.iter().map(|a| (a.source.rel.clone(), a.status, a.rule.clone())).collect() };
+        let row = |rel: &str, status, rule: &str| (rel.to_string(), status, rule.to_string());
+        assert_eq!(
+            got(rank_by(&ladder, cands(), &Words)),
+            vec![
+                row("near/a.md", Status::Wins, "near/a.md wins"),
+                row("far/a.md", Status::Shadowed, "far/a.md loses (false)"),
+                row("near/broken.md", Status::Invalid, ""),
+                row("far/a2.md", Status::Equivalent, "far/a2.md loses (true)"),
+            ]
+        );
+        ladder.failures_take_part = true;
+        let out = rank_by(&ladder, cands(), &Words);
+        assert_eq!(out[2].shadowed_by.as_deref(), Some("project:near/broken.md"));
+        assert_eq!(
+            got(out),
+            vec![
+                row("near/broken.md", Status::Invalid, "near/broken.md wins"),
+                row("far/a.md", Status::Shadowed, "far/a.md loses (false)"),
+                row("near/a.md", Status::Shadowed, "near/a.md loses (false)"),
+                row("far/a2.md", Status::Shadowed, "far/a2.md loses (false)"),
+            ]
+        );
+    }
+
+    /// Separate entry points each win with their own rule, listed by source.
+    #[test]
+    fn separate_entry_points_each_win_in_source_order() {
+        let ladder = Ladder::new(vec![Tier::separate("entry points")]).ordered(Order::Source);
+        let mut own = agent("a", "z/a.yaml");
+        own.rule = "its own rule".into();
+        let cands = [own, agent("b", "a/b.yaml"), agent("a", "b/a.yaml")].into_iter().map(|agent| Candidate { tier: 0, agent }).collect();
+        let out = rank(&ladder, cands);
+        let got: Vec<(&str, Status, &str)> = out.iter().map(|a| (a.source.rel.as_str(), a.status, a.rule.as_str())).collect();
+        assert_eq!(got, vec![("b/a.yaml", Status::Wins, ""), ("z/a.yaml", Status::Wins, "its own rule"), ("a/b.yaml", Status::Wins, "")]);
+        assert!(out.iter().all(|a| a.shadowed_by.is_none()));
     }
 
     #[test]

@@ -12,6 +12,7 @@ use super::raw::Failure;
 use super::registry::Entry;
 use super::validate::{Card, Stored};
 use super::ID;
+use crate::frameworks::precedence::{self, Contest};
 use crate::model::{Agent, AgentRecord, Edge, EdgeKind, Field, FieldOrigin, Fields, Message, Provenance, Site, Source, Status};
 
 /// The attribute a stored key comes from, when it is not the key itself.
@@ -143,32 +144,43 @@ fn same_stored(a: &Fields, b: &Fields) -> bool {
     a.iter().all(|x| b.iter().any(|y| y.key == x.key && y.value == x.value))
 }
 
-/// The agent for one registered card.
-pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &HashMap<&str, (String, bool)>) -> Agent {
+/// The registry's rules in fast-agent's words: the last card registered under a name
+/// is the one kept (a tool card replaces an agent card); `registered` is the read order.
+pub struct Registry<'a> {
+    pub registered: &'a [Entry],
+}
+
+impl precedence::Rules for Registry<'_> {
+    fn equivalent(&self, contest: &Contest<'_>, loser: usize) -> bool {
+        let (w, l) = (&self.registered[contest.members[0].read], &self.registered[contest.members[loser].read]);
+        same_stored(&w.loaded.card_fields, &l.loaded.card_fields) && w.loaded.card.instruction == l.loaded.card.instruction && w.history == l.history
+    }
+
+    fn winner_rule(&self, contest: &Contest<'_>) -> Option<String> {
+        let entry = &self.registered[contest.members[0].read];
+        let name = &entry.loaded.card.name;
+        Some(if let Some(replaced) = &entry.replaced {
+            format!("tool-cards/ is loaded after agent-cards/, and this tool card replaces the agent card {replaced} of the same name")
+        } else if entry.loaded.is_tool {
+            format!("the only card named `{name}` (from tool-cards/)")
+        } else {
+            format!("the only card named `{name}`")
+        })
+    }
+
+    fn loser_rule(&self, contest: &Contest<'_>, _loser: usize, _equivalent: bool) -> Option<String> {
+        Some(format!(
+            "replaced by the tool card {}: tool-cards/ is loaded after agent-cards/ and fast-agent keeps the tool card",
+            contest.winner().source.key()
+        ))
+    }
+}
+
+/// The agent for one registered card, before it is ranked: a winner with no rule yet.
+pub fn build(entry: &Entry, winners: &HashMap<&str, (String, bool)>) -> Agent {
     let l = &entry.loaded;
     let card = &l.card;
     let fields = fields_of(entry);
-
-    let winner_key = winner.map(|w| w.loaded.source.key());
-    let (status, rule) = if active {
-        let rule = if let Some(replaced) = &entry.replaced {
-            format!("tool-cards/ is loaded after agent-cards/, and this tool card replaces the agent card {replaced} of the same name")
-        } else if l.is_tool {
-            format!("the only card named `{}` (from tool-cards/)", card.name)
-        } else {
-            format!("the only card named `{}`", card.name)
-        };
-        (Status::Wins, rule)
-    } else {
-        let equivalent = winner.is_some_and(|w| {
-            same_stored(&w.loaded.card_fields, &l.card_fields) && w.loaded.card.instruction == card.instruction && w.history == entry.history
-        });
-        let rule = format!(
-            "replaced by the tool card {}: tool-cards/ is loaded after agent-cards/ and fast-agent keeps the tool card",
-            winner_key.clone().unwrap_or_default()
-        );
-        (if equivalent { Status::Equivalent } else { Status::Shadowed }, rule)
-    };
     let edges: Vec<Edge> = card
         .references
         .iter()
@@ -187,9 +199,9 @@ pub fn build(entry: &Entry, active: bool, winner: Option<&Entry>, winners: &Hash
         ecosystem: ID,
         name: card.name.clone(),
         source: l.source.clone(),
-        status,
-        shadowed_by: if active { None } else { winner_key },
-        rule,
+        status: Status::Wins,
+        shadowed_by: None,
+        rule: String::new(),
         chain: Arc::new([l.source.key()]),
         description,
         fields,

@@ -15,6 +15,7 @@ use super::rfc::Dialect;
 use super::rules::CardType;
 use super::validate::{self, Card, CardContext, InstructionRule};
 use super::{agents, home_of, source_of, ID};
+use crate::frameworks::precedence::{self, Candidate, Ladder, Order, Tier};
 use crate::frameworks::LoadContext;
 use crate::model::{DiagKind, Diagnostic, EcosystemReport, Fields, Source};
 
@@ -131,7 +132,6 @@ pub fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, F
 /// A registered card and whether the registry kept it.
 pub struct Entry {
     pub loaded: Loaded,
-    pub order: usize,
     pub history: Vec<Message>,
     /// The source key of the agent card this tool card replaced.
     pub replaced: Option<String>,
@@ -181,7 +181,7 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], loads: Vec<Result<Vec<Loaded>, 
             }
             winners.insert(name.clone(), registered.len());
             agent_order.push(name);
-            registered.push(Entry { order: registered.len(), loaded: l, history: Vec::new(), replaced });
+            registered.push(Entry { loaded: l, history: Vec::new(), replaced });
         }
     }
 
@@ -222,16 +222,10 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], loads: Vec<Result<Vec<Loaded>, 
 
     let winner_keys: HashMap<&str, (String, bool)> =
         by_name.iter().map(|(n, e)| (*n, (e.loaded.source.key(), e.loaded.is_tool))).collect();
-    let mut built: Vec<(String, u8, usize, crate::model::Agent)> = Vec::new();
-    for entry in &registered {
-        let name = entry.loaded.card.name.as_str();
-        let active = winners.get(name).is_some_and(|&i| registered[i].order == entry.order);
-        let winner = by_name.get(name).copied();
-        let agent = agents::build(entry, active, winner, &winner_keys);
-        built.push((name.to_string(), u8::from(!active), entry.order, agent));
-    }
-    built.sort_by(|a, b| (&a.0, a.1, a.2).cmp(&(&b.0, b.1, b.2)));
-    report.agents.extend(built.into_iter().map(|b| b.3));
+    let candidates = registered.iter().map(|entry| Candidate { tier: 0, agent: agents::build(entry, &winner_keys) }).collect();
+    // The oracle's order: by name, the card kept, then the replaced ones as registered.
+    let ladder = Ladder::new(vec![Tier::last("the registry")]).ordered(Order::WinnerThenRead);
+    report.agents.extend(precedence::rank_by(&ladder, candidates, &agents::Registry { registered: &registered }));
 }
 
 /// `_validate_changed_agent_cards` for one file: a name twice in the file, or already

@@ -24,6 +24,7 @@ use crate::discover::fast_hash::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::precedence::{self, Candidate, Ladder, Order, Tier};
 use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages;
 use crate::model::{
@@ -132,16 +133,11 @@ impl Framework for Kimi {
         rayon::spawn(move || drop(lookups));
         report.searched = searched(cx, builtins.as_deref(), elsewhere);
         quiet_bases(&mut report);
-        // By name, then source key: Kimi sources carry no card and no scope name is a
-        // prefix of another, so (scope, path) orders as the key `scope:path` does.
-        report.agents.sort_by(|a, b| {
-            (&a.name, a.source.scope.as_str(), &a.source.rel, &a.source.card).cmp(&(
-                &b.name,
-                b.source.scope.as_str(),
-                &b.source.rel,
-                &b.source.card,
-            ))
-        });
+        // Kimi has no name lookup: every file it loads is an entry point of its own and
+        // wins with the rule `why_it_wins` wrote. Listed by name, then source.
+        let ladder = Ladder::new(vec![Tier::separate("the project's entry points")]).ordered(Order::Source);
+        let candidates = std::mem::take(&mut report.agents).into_iter().map(|agent| Candidate { tier: 0, agent }).collect();
+        report.agents = precedence::rank(&ladder, candidates);
         report
     }
 }

@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use super::precedence::{self, Candidate, Contest, Ladder, Order, Tier};
 use super::{Framework, LoadContext, RenderMode};
-use crate::discover::fast_hash::HashMap;
 use crate::discover::{self, site_packages, ReadError};
 use crate::model::{
     Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Source, Status,
@@ -212,35 +212,43 @@ fn io_message(e: &ReadError) -> String {
     }
 }
 
-/// Why `loser` (in folder `lf`) lost to the winner (in folder `wf`), in words.
-fn rule_against(
-    folders: &[Folder],
-    wf: usize,
-    lf: usize,
-    winner: &Source,
-    loser: &Source,
-) -> String {
-    let (w, l) = (&folders[wf], &folders[lf]);
-    if wf == lf {
-        let name = |s: &Source| {
-            s.path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default()
+/// OpenHands' rules in its words: the first definition read wins (folders in order,
+/// files sorted by name), and a loser that loads exactly as its winner is EQUIVALENT.
+struct Registration<'a> {
+    folders: &'a [Folder],
+}
+
+impl precedence::Rules for Registration<'_> {
+    fn equivalent(&self, contest: &Contest<'_>, loser: usize) -> bool {
+        precedence::same_prompt_and_values(contest.members[loser].agent, contest.winner())
+    }
+
+    fn winner_rule(&self, contest: &Contest<'_>) -> Option<String> {
+        let label = &self.folders[contest.members[0].tier].label;
+        Some(["first definition of `", &contest.winner().name, "`: ", label].concat())
+    }
+
+    fn loser_rule(&self, contest: &Contest<'_>, loser: usize, equivalent: bool) -> Option<String> {
+        let (winner, loser_member) = (&contest.members[0], &contest.members[loser]);
+        let (w, l) = (&self.folders[winner.tier], &self.folders[loser_member.tier]);
+        let mut rule = if winner.tier == loser_member.tier {
+            let name = |s: &Source| s.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            format!(
+                "same folder: `{}` sorts before `{}`, and the first file of a name wins",
+                name(&winner.agent.source),
+                name(&loser_member.agent.source)
+            )
+        } else if w.scope == l.scope {
+            format!("{} is searched before {}", w.label, l.label)
+        } else if l.scope == Scope::Builtin {
+            "built-in agents are registered after every file agent, so any file of the same name wins".into()
+        } else {
+            "project agents are registered before user agents; the first registration of a name wins".into()
         };
-        format!(
-            "same folder: `{}` sorts before `{}`, and the first file of a name wins",
-            name(winner),
-            name(loser)
-        )
-    } else if w.scope == l.scope {
-        format!("{} is searched before {}", w.label, l.label)
-    } else if l.scope == Scope::Builtin {
-        "built-in agents are registered after every file agent, so any file of the same name wins"
-            .into()
-    } else {
-        "project agents are registered before user agents; the first registration of a name wins"
-            .into()
+        if equivalent {
+            rule.push_str(precedence::EQUIVALENT);
+        }
+        Some(rule)
     }
 }
 
@@ -293,124 +301,19 @@ impl Framework for OpenHands {
             .collect();
 
         let scanned = scan(cx, &folders, &mut report);
-        // Each name's winner: its folder and its place in `agents`.
-        let mut winners: HashMap<String, (usize, usize)> = HashMap::default();
-        let mut agents: Vec<Agent> = Vec::with_capacity(scanned.len());
-        for Scanned { folder, mut agent, failure } in scanned {
-            if let Some(d) = failure {
-                report.diagnostics.push(d);
-                agents.push(agent);
-                continue;
-            }
-            match winners.get(&agent.name) {
-                None => {
-                    winners.insert(agent.name.clone(), (folder, agents.len()));
-                    agent.rule = ["first definition of `", &agent.name, "`: ", &folders[folder].label].concat();
-                }
-                Some(&(wf, w)) => {
-                    let winner = &agents[w];
-                    agent.status = Status::Shadowed;
-                    agent.shadowed_by = Some(winner.chain[0].clone());
-                    agent.rule = rule_against(&folders, wf, folder, &winner.source, &agent.source);
-                }
-            }
-            agents.push(agent);
+        let mut candidates = Vec::with_capacity(scanned.len());
+        for Scanned { folder, agent, failure } in scanned {
+            report.diagnostics.extend(failure);
+            candidates.push(Candidate { tier: folder, agent });
         }
-        mark_equivalents(&mut agents);
-        // The oracle's order: by name, the winner first, then scan order. Positions
-        // are sorted rather than the agents themselves, which are large to move.
-        let mut order: Vec<usize> = (0..agents.len()).collect();
-        order.sort_by(|&x, &y| {
-            let (a, b) = (&agents[x], &agents[y]);
-            (a.name.as_str(), a.status != Status::Wins, x).cmp(&(b.name.as_str(), b.status != Status::Wins, y))
-        });
-        permute(&mut agents, order);
-        report.agents = agents;
+        // The oracle's order: by name, the winner first, then scan order.
+        let ladder = Ladder::new(folders.iter().map(|f| Tier::first(&f.label)).collect()).ordered(Order::WinnerThenRead);
+        report.agents = precedence::rank_by(&ladder, candidates, &Registration { folders: &folders });
         report
-    }
-}
-
-/// Puts `items[order[k]]` at `k` for every `k`, in place: each item moves by one
-/// swap, where gathering them into a new list took two more lists of every agent
-/// (fresh memory, which the system clears page by page).
-fn permute<T>(items: &mut [T], mut order: Vec<usize>) {
-    const PLACED: usize = usize::MAX;
-    for start in 0..items.len() {
-        // Around each cycle of the permutation, the item first at `start` moves on
-        // to the position that is filled next.
-        let mut k = start;
-        while order[k] != PLACED {
-            let from = std::mem::replace(&mut order[k], PLACED);
-            if from == start {
-                break;
-            }
-            items.swap(k, from);
-            k = from;
-        }
     }
 }
 
 fn invalid_agent(name: String, source: Source) -> Agent {
     let rule = "failed to load: OpenHands skips the file and does not reserve its name".to_string();
     Agent::new(ID, name, source, Status::Invalid, rule)
-}
-
-/// A shadowed definition whose fields and prompt equal the winner's is EQUIVALENT.
-fn mark_equivalents(agents: &mut [Agent]) {
-    // Winners by source key (an OpenHands agent's chain is its own key alone).
-    let winner_of: Vec<Option<usize>> = {
-        let winners: HashMap<&str, usize> = agents
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| a.status == Status::Wins)
-            .map(|(i, a)| (a.chain[0].as_str(), i))
-            .collect();
-        agents.iter().map(|a| a.shadowed_by.as_deref().and_then(|k| winners.get(k)).copied()).collect()
-    };
-    for (i, w) in winner_of.into_iter().enumerate() {
-        let Some(w) = w else { continue };
-        let same = {
-            let (a, b) = (&agents[i], &agents[w]);
-            a.system_prompt == b.system_prompt
-                && a.fields.len() == b.fields.len()
-                && a.fields.iter().zip(b.fields.iter()).all(|(x, y)| x.key == y.key && x.value == y.value)
-        };
-        if same {
-            let a = &mut agents[i];
-            a.status = Status::Equivalent;
-            a.rule = format!("{} (it resolves to exactly what the winner does)", a.rule);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    /// `permute` places items as gathering them by position does, for every
-    /// permutation of a few items.
-    #[test]
-    fn permute_places_items_as_gathering_does() {
-        fn permutations(n: usize) -> Vec<Vec<usize>> {
-            if n == 0 {
-                return vec![Vec::new()];
-            }
-            let mut all = Vec::new();
-            for rest in permutations(n - 1) {
-                for at in 0..n {
-                    let mut p = rest.clone();
-                    p.insert(at, n - 1);
-                    all.push(p);
-                }
-            }
-            all
-        }
-        for n in 0..6 {
-            for order in permutations(n) {
-                let items: Vec<String> = (0..n).map(|i| format!("item {i}")).collect();
-                let gathered: Vec<String> = order.iter().map(|&i| items[i].clone()).collect();
-                let mut permuted = items;
-                super::permute(&mut permuted, order.clone());
-                assert_eq!(permuted, gathered, "{order:?}");
-            }
-        }
-    }
 }

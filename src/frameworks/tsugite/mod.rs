@@ -32,6 +32,7 @@ use crate::model::{
     Agent, CompactJson, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Message, Roots, SearchDir,
     Part, Scope, Severity, Source, Status, Text, TextForm,
 };
+use super::precedence::{self, Ladder, Tier};
 use inherit::Resolver;
 use parse::LoadError;
 use search::{py_resolve, SearchSpace};
@@ -107,12 +108,6 @@ struct Loader<'a> {
 struct NameOutcome {
     agents: Vec<Agent>,
     diagnostics: Vec<Diagnostic>,
-}
-
-/// What one candidate resolved to, for the equivalence check.
-struct Outcome {
-    index: usize,
-    fingerprint: Option<Fingerprint>,
 }
 
 /// A candidate's field values, system prompt and merged body.
@@ -345,23 +340,20 @@ impl<'a> Loader<'a> {
         } else {
             winner.as_deref().map(|w| self.key_of(w))
         };
-        let mut outcomes: Vec<Outcome> = Vec::new();
-        for (idx, ((cand, dir_index), source)) in candidates.iter().zip(&sources).enumerate() {
+        let mut fingerprints: Vec<Option<Fingerprint>> = Vec::with_capacity(candidates.len());
+        for (idx, ((cand, _), source)) in candidates.iter().zip(&sources).enumerate() {
             let is_winner = direct && idx == 0;
             let load_path = if is_winner {
                 winner.clone().unwrap_or_else(|| cand.clone())
             } else {
                 cand.clone()
             };
-            let rule = self.rule(
-                name,
-                is_winner,
-                direct,
-                dirs,
-                *dir_index,
-                winner_key.as_deref(),
-                &candidates,
-            );
+            // Found through the search folders, the rules are the ranking's; the load
+            // adds to them.
+            let rule = match direct {
+                true => String::new(),
+                false => unreachable_rule(name, winner_key.as_deref()),
+            };
             let ctx = Candidate {
                 name,
                 cand,
@@ -381,10 +373,7 @@ impl<'a> Loader<'a> {
                     body,
                 )
             });
-            outcomes.push(Outcome {
-                index: agents.len(),
-                fingerprint,
-            });
+            fingerprints.push(fingerprint);
             agents.push(agent);
             for d in diags {
                 if !diagnostics
@@ -395,17 +384,11 @@ impl<'a> Loader<'a> {
                 }
             }
         }
-        // A shadowed definition that resolves to what the winner resolves to.
         if direct {
-            if let Some(win) = outcomes.first().and_then(|o| o.fingerprint.as_ref()) {
-                for o in outcomes.iter().skip(1) {
-                    if o.fingerprint.as_ref() == Some(win)
-                        && agents[o.index].status == Status::Shadowed
-                    {
-                        agents[o.index].status = Status::Equivalent;
-                    }
-                }
-            }
+            let mut ladder = Ladder::new(dirs.iter().enumerate().map(|(i, d)| Tier::first(role(d, i))).collect());
+            ladder.failures_take_part = true;
+            let ranked = agents.into_iter().zip(&candidates).map(|(agent, &(_, tier))| precedence::Candidate { tier, agent }).collect();
+            agents = precedence::rank_by(&ladder, ranked, &SearchOrder { fingerprints: &fingerprints });
         }
         diagnostics.shrink_to_fit();
         NameOutcome {
@@ -514,40 +497,6 @@ impl<'a> Loader<'a> {
                 }
             }
         }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn rule(
-        &self,
-        name: &str,
-        is_winner: bool,
-        direct: bool,
-        dirs: &[search::SearchEntry],
-        dir_index: usize,
-        winner_key: Option<&str>,
-        candidates: &[(PathBuf, usize)],
-    ) -> String {
-        let role = |i: usize| format!("{} (searched {})", dirs[i].role, ordinal(i + 1));
-        if is_winner {
-            return if candidates.len() > 1 {
-                format!("first `{name}.md` in the search order: {} is searched before the other folders holding it", role(dir_index))
-            } else {
-                format!("the only `{name}.md`: {}", role(dir_index))
-            };
-        }
-        if !direct {
-            return match winner_key {
-                Some(w) => format!("`{name}` reads as a path, so tsugite resolves it to {w}, not through the search folders"),
-                None => format!("`{name}` reads as a path (it ends in `.md`) and ./{name} does not exist: unreachable by name"),
-            };
-        }
-        let first = candidates.first().map(|c| c.1).unwrap_or(0);
-        format!(
-            "shadowed by {}: {} is searched before {}",
-            winner_key.unwrap_or("?"),
-            role(first),
-            role(dir_index)
-        )
     }
 
     /// Loads and renders one candidate: the agent, its diagnostics, and its resolved
@@ -802,6 +751,49 @@ struct Candidate<'p> {
     is_winner: bool,
     winner_key: Option<String>,
     rule: String,
+}
+
+/// How a search folder is named in rules: its role and place in the search order.
+fn role(dir: &search::SearchEntry, index: usize) -> String {
+    format!("{} (searched {})", dir.role, ordinal(index + 1))
+}
+
+/// Why a candidate of a name that reads as a path is not what `tsugite run NAME` loads.
+fn unreachable_rule(name: &str, winner_key: Option<&str>) -> String {
+    match winner_key {
+        Some(w) => format!("`{name}` reads as a path, so tsugite resolves it to {w}, not through the search folders"),
+        None => format!("`{name}` reads as a path (it ends in `.md`) and ./{name} does not exist: unreachable by name"),
+    }
+}
+
+/// `find_agent_file` in Tsugite's words: the first folder of the search list holding
+/// `NAME.md` wins, broken or not; a shadowed candidate is EQUIVALENT when its field
+/// values, system prompt and merged body (`fingerprints`, in read order; none for a
+/// candidate with problems) are the winner's. The load's own remarks follow the rule.
+struct SearchOrder<'a> {
+    fingerprints: &'a [Option<Fingerprint>],
+}
+
+impl precedence::Rules for SearchOrder<'_> {
+    fn equivalent(&self, contest: &precedence::Contest<'_>, loser: usize) -> bool {
+        let winner = &self.fingerprints[contest.members[0].read];
+        winner.is_some() && *winner == self.fingerprints[contest.members[loser].read]
+    }
+
+    fn winner_rule(&self, contest: &precedence::Contest<'_>) -> Option<String> {
+        let (winner, label) = (contest.winner(), &contest.ladder.tiers[contest.members[0].tier].label);
+        let name = &winner.name;
+        Some(match contest.members.len() {
+            1 => format!("the only `{name}.md`: {label}{}", winner.rule),
+            _ => format!("first `{name}.md` in the search order: {label} is searched before the other folders holding it{}", winner.rule),
+        })
+    }
+
+    fn loser_rule(&self, contest: &precedence::Contest<'_>, loser: usize, _equivalent: bool) -> Option<String> {
+        let label = |k: usize| &contest.ladder.tiers[contest.members[k].tier].label;
+        let key = contest.winner().source.key();
+        Some(format!("shadowed by {key}: {} is searched before {}{}", label(0), label(loser), contest.members[loser].agent.rule))
+    }
 }
 
 fn ordinal(n: usize) -> String {
