@@ -7,6 +7,7 @@
 //! The old side is always the other definition, the new side the winner. Every
 //! string from a file passes [`sanitize`] before it is printed as text.
 
+use crate::discover::Hold;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -81,7 +82,7 @@ fn file_text(a: &Agent) -> String {
         return String::new();
     }
     let path: &Path = &a.source.path;
-    match FileCache::new().read(path) {
+    match FileCache::new().read(path, Hold::Kept) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => format!("<cannot read {}: {e}>\n", path.display()),
     }

@@ -2,6 +2,7 @@
 //! it (a definition, a silent skip, a logged rejection), its fields with their lines,
 //! and the diagnostics that explain it.
 
+use crate::discover::Hold;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -50,7 +51,7 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
     let texts = cx.texts;
     let context = discover::hash_key((ID, plugin.as_ref().map(|(n, r)| (n.clone(), r.clone())), &namespace, &stem, format!("{texts:?}")));
     let too_large = |n: u64| format!("skipping: {n} bytes exceeds the {} byte limit Claude Code reads", definition::MAX_BYTES);
-    let parsed = cx.files.derived(path, context, |bytes| {
+    let parsed = cx.files.parse(path, Hold::Not, context, |bytes| {
         if bytes.len() as u64 > definition::MAX_BYTES {
             return Parsed { outcome: Outcome::TooLarge(bytes.len() as u64), prompt: None };
         }

@@ -2,6 +2,7 @@
 //! (`loadMarkdownFilesFromDir`: ripgrep `--files --hidden --follow --no-ignore
 //! --glob *.md`, or its own walk, which visits a folder once per scan root).
 
+use crate::discover::Hold;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -106,7 +107,7 @@ pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
             continue;
         }
         let manifest = e.path.join(".claude-plugin/plugin.json");
-        let Ok(bytes) = cx.files.read(&manifest) else { continue };
+        let Ok(bytes) = cx.files.read(&manifest, Hold::Kept) else { continue };
         let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
         let folder = e.name().into_owned();
         let own_name = json.get("name").and_then(|n| n.as_str()).filter(|n| !n.is_empty());

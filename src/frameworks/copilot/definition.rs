@@ -2,6 +2,7 @@
 //! file), the fields its `session.custom_agents_updated` event shows, the keys as
 //! written, and the sub-agent's tools.
 
+use crate::discover::Hold;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -27,7 +28,7 @@ pub type Outcome = Result<Loaded, Failure>;
 pub fn parse_file(cx: &LoadContext, path: &Path, id: &str) -> Arc<Outcome> {
     let context = discover::hash_key((cx.key, ID, id));
     cx.files
-        .derived(path, context, |bytes| {
+        .parse(path, Hold::Not, context, |bytes| {
             let split = frontmatter::split(bytes)?;
             let def = schema::check(&split, id)?;
             let prompt = Text::from_file(cx.texts, path, bytes, &def.body);

@@ -2,6 +2,7 @@
 //! fast-agent home it may move (`home:`), and the home's `agent-cards/` and
 //! `tool-cards/` folders, each used only when it directly holds a card file.
 
+use crate::discover::Hold;
 use std::path::{Path, PathBuf};
 
 use super::parse::{look, FileKind};
@@ -75,7 +76,7 @@ pub fn settings(project: &Path, env: &Env, files: Files) -> Settings {
         let failure = Failure::new(DiagKind::Parse, message, line);
         Settings::Broken(present_configs(files, &folders).into_iter().map(|p| (p, failure.clone())).collect())
     };
-    let bytes = match files.read(&config) {
+    let bytes = match files.read(&config, Hold::Kept) {
         Ok(b) => b,
         Err(e) => return broken(format!("cannot read the settings file: {e}"), None),
     };

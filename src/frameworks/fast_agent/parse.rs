@@ -2,6 +2,7 @@
 //! `_load_markdown_card`): exactly one card per file, YAML through `safe_load`,
 //! Markdown through python-frontmatter after a BOM is dropped.
 
+use crate::discover::{Hold, ParseKey};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -51,7 +52,7 @@ pub struct Look {
 pub fn look(files: Files, path: &Path, kind: FileKind) -> Result<Arc<Look>, ReadError> {
     static CONTEXT: OnceLock<u64> = OnceLock::new();
     let context = *CONTEXT.get_or_init(|| crate::discover::context_key("fast-agent card file look"));
-    files.sniffed_before_reading(path, context, |bytes| Look {
+    files.parse(path, Hold::ForPass, ParseKey::look(context), |bytes| Look {
         markdown_card: kind == FileKind::Markdown && sniff_markdown(bytes),
         dialects_may_differ: std::str::from_utf8(bytes).is_ok_and(|text| super::rfc::may_differ(kind, text)),
     })

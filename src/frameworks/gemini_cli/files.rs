@@ -3,6 +3,7 @@
 //! through the file cache), and the agent each definition gives, with the
 //! ExtensionManager's variables substituted for extension agents.
 
+use crate::discover::Hold;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -94,7 +95,7 @@ fn read_file(cx: &LoadContext, index: usize, folder: &Folder, path: &Path) -> Ve
     let file_source = Source::new(folder.scope, &folder.base, path.to_path_buf());
     let parsed = cx
         .files
-        .derived(path, discover::context_key("gemini-cli agent file"), |b| Parsed { result: schema::parse(b), digest: crate::model::digest(b) })
+        .parse(path, Hold::Not, discover::context_key("gemini-cli agent file"), |b| Parsed { result: schema::parse(b), digest: crate::model::digest(b) })
         .unwrap_or_else(|e| {
             Arc::new(Parsed {
                 result: Err(schema::Failure { parse: false, message: format!("Could not read file: {}", io_message(&e)), line: None, col: None }),

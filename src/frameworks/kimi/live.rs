@@ -8,6 +8,7 @@
 //! is `""` as in a fresh session. The clock is written in UTC (`+00:00`): agentry
 //! carries no time-zone database.
 
+use crate::discover::Hold;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -133,7 +134,7 @@ fn agents_md(files: Files, work_dir: &Path) -> String {
             candidates.push(p);
         }
         for p in candidates {
-            let Ok(bytes) = files.read(&p) else { continue };
+            let Ok(bytes) = files.read(&p, Hold::Kept) else { continue };
             let text = String::from_utf8_lossy(&bytes);
             let content = crate::py::strip(&text).to_string();
             if !content.is_empty() {

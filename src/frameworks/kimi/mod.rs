@@ -99,11 +99,11 @@ impl Framework for Kimi {
         };
         // A pass that trusts its memos reuses most definitions: resolving them all
         // ahead would be wasted, so only its changed files are parsed ahead.
-        let warmed = if cx.files.cache().trusting() {
-            resolve::preparse(cx.files.cache().untracked(), &entry_points, &lookups.bodies);
+        let warmed = if cx.files.trusting() {
+            resolve::preparse(cx.files.unrecorded(), &entry_points, &lookups.bodies);
             HashMap::default()
         } else {
-            warm::resolve_ahead(&context, cx.files.cache().untracked(), &entry_points, args_key)
+            warm::resolve_ahead(&context, cx.files.unrecorded(), &entry_points, args_key)
         };
         // Sized for every entry point up front: the path-keyed maps would otherwise
         // grow a step at a time, hashing every path again at each step.
@@ -112,7 +112,7 @@ impl Framework for Kimi {
             context,
             warmed,
             args_key,
-            chains: Resolver::new(cx.files.cache().untracked(), &lookups, default_agent, &key),
+            chains: Resolver::new(cx.files.unrecorded(), &lookups, default_agent, &key),
             files: cx.files,
             seen: HashSet::with_capacity_and_hasher(n, Default::default()),
             listed_by: HashMap::with_capacity_and_hasher(n, Default::default()),
@@ -383,7 +383,7 @@ impl Context<'_> {
     fn keep_chain(&self, files: crate::discover::Files, path: &Path, one: &mut Definition) {
         if one.chain_len <= KEPT_CHAIN {
             // Rebuilt from what the resolution just read: no new observation.
-            let chain = Resolver::new(files.cache().untracked(), self.lookups, self.default_agent.clone(), self.key)
+            let chain = Resolver::new(files.unrecorded(), self.lookups, self.default_agent.clone(), self.key)
                 .chain(path, one.chain_len);
             one.agent.chain = chain_keys(&chain, self.key).into();
             one.chain_kept = true;

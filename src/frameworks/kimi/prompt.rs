@@ -7,6 +7,7 @@
 //! Rendering is sandboxed (no file access but includes beside the prompt) and bounded
 //! (minijinja fuel, output size, include count), which Kimi is not.
 
+use crate::discover::Hold;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::discover::lock;
@@ -69,7 +70,7 @@ pub fn render(
     // Not held by the cache: the rendered prompt is kept with its definition, and a
     // refresh that renders it again is one whose prompt file changed.
     let asked = spellings.asked(files, path);
-    let decoded = files.read_unkept(&asked, |bytes| decode_utf8(path, bytes)).map_err(|e| {
+    let decoded = files.read(&asked, Hold::Not).map(|bytes| decode_utf8(path, &bytes)).map_err(|e| {
         let (kind, what) = match e {
             ReadError::NotFound => (DiagKind::Missing, "FileNotFoundError: no such file".to_string()),
             ReadError::IsDir => (DiagKind::Missing, "IsADirectoryError: is a directory".to_string()),
@@ -228,7 +229,7 @@ fn read_include(files: Files, folder: &Path, name: &str) -> Result<Option<String
     if !files.is_file(&asked) {
         return Ok(None);
     }
-    match files.read(&asked) {
+    match files.read(&asked, Hold::Kept) {
         Ok(bytes) => {
             let text = universal_newlines(&decode_utf8(&path, &bytes)?);
             if text.contains("KIMI_NOW") {

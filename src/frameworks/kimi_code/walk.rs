@@ -4,6 +4,7 @@
 //! folders entered down to depth 8; only names ending in `.md` (case-sensitive) that
 //! are regular files after following links are read.
 
+use crate::discover::Hold;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -45,7 +46,7 @@ fn parse(cx: &LoadContext, path: PathBuf, file_name: String) -> Found {
     let context = discover::hash_key((ID, &file_name));
     let parsed = cx
         .files
-        .derived(&path, context, |bytes| agent_file::parse(&String::from_utf8_lossy(bytes), &shown, &file_name))
+        .parse(&path, Hold::Not, context, |bytes| agent_file::parse(&String::from_utf8_lossy(bytes), &shown, &file_name))
         .unwrap_or_else(|e| {
             Arc::new(Err(Failure {
                 kind: DiagKind::Io,

@@ -9,6 +9,7 @@
 pub(crate) mod definition;
 mod validators;
 
+use crate::discover::Hold;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -152,7 +153,7 @@ fn scan_folder(cx: &LoadContext, index: usize, folder: &Folder, entries: &[disco
             // Both memos share one parse (an `Arc`), not copies of it.
             let parsed = cx.files.definition(memo_key, |files| {
                 files
-                    .derived(&source.path, discover::context_key(&key), |b| {
+                    .parse(&source.path, Hold::Not, discover::context_key(&key), |b| {
                         definition::parse(b, stem, &key, &source.path, cx.texts)
                     })
                     .unwrap_or_else(|e| {

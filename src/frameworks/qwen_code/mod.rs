@@ -17,6 +17,7 @@ mod lines;
 mod scalars;
 pub mod yaml;
 
+use crate::discover::Hold;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -113,7 +114,7 @@ fn extensions(cx: &LoadContext, dir: &Path, report: &mut EcosystemReport) -> Vec
     let Ok(Some(entries)) = cx.files.list_dir(dir) else { return Vec::new() };
     let enablement = cx
         .files
-        .read(&dir.join("extension-enablement.json"))
+        .read(&dir.join("extension-enablement.json"), Hold::Kept)
         .ok()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
     let mut out = Vec::new();
@@ -125,7 +126,7 @@ fn extensions(cx: &LoadContext, dir: &Path, report: &mut EcosystemReport) -> Vec
         let mut root = entry.path.to_path_buf();
         if let Some(source) = cx
             .files
-            .read(&entry.path.join(".qwen-extension-install.json"))
+            .read(&entry.path.join(".qwen-extension-install.json"), Hold::Kept)
             .ok()
             .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
             .filter(|m| m.get("type").and_then(|t| t.as_str()) == Some("link"))
@@ -134,7 +135,7 @@ fn extensions(cx: &LoadContext, dir: &Path, report: &mut EcosystemReport) -> Vec
             root = crate::model::normalize(&entry.path.join(source));
         }
         let manifest = root.join("qwen-extension.json");
-        let Ok(bytes) = cx.files.read(&manifest) else { continue };
+        let Ok(bytes) = cx.files.read(&manifest, Hold::Kept) else { continue };
         let name = match serde_json::from_slice::<serde_json::Value>(&bytes) {
             Ok(v) => match v.get("name").and_then(|n| n.as_str()).filter(|n| valid_extension_name(n)) {
                 Some(n) => n.to_string(),
@@ -264,7 +265,7 @@ fn scan_folder(cx: &LoadContext, folder: &Folder, out: &mut Vec<Scanned>) {
             )))
         } else {
             cx.files
-                .derived(&source.path, discover::context_key(ID), definition::parse)
+                .parse(&source.path, Hold::Not, discover::context_key(ID), definition::parse)
                 .unwrap_or_else(|e| Arc::new(Err(read_failure(&e))))
         };
         let scanned = match &*parsed {

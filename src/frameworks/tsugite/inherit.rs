@@ -5,6 +5,7 @@
 //! package's rule of which failures an implicit base swallows (`ValueError`) and which
 //! it lets through (`TypeError`, `KeyError`, `OSError`).
 
+use crate::discover::Hold;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -223,7 +224,7 @@ impl Resolver<'_> {
         let key = (self.key_of)(path);
         let context = crate::discover::context_key(&format!("{}\0{key}\0{:?}", path.display(), self.texts));
         let parsed = files
-            .derived(path, context, |bytes| parse::parse_file(path, bytes, &key, self.texts, fresh).map(Arc::new))
+            .parse(path, Hold::Not, context, |bytes| parse::parse_file(path, bytes, &key, self.texts, fresh).map(Arc::new))
             .map_err(|e| parse::read_error(path, e))?;
         (*parsed).clone()
     }

@@ -20,6 +20,7 @@ mod schema;
 mod search;
 mod tools;
 
+use crate::discover::Hold;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -587,7 +588,7 @@ impl<'a> Loader<'a> {
                 let plain = e.kind == DiagKind::Parse
                     && agent.source.scope == Scope::Project
                     && crate::model::normalized(&e.path) == crate::model::normalized(c.load_path)
-                    && self.cx.files.read(c.load_path).is_ok_and(|b| !b.starts_with(b"---"));
+                    && self.cx.files.read(c.load_path, Hold::Kept).is_ok_and(|b| !b.starts_with(b"---"));
                 let mut diagnostic = self.load_diagnostic(e, &key);
                 if plain && !self.read_on_demand(c.cand) {
                     diagnostic.severity = Severity::Info;

@@ -2,6 +2,7 @@
 //! search list of `agent_inheritance.iter_agent_search_paths` (de-duplicated by
 //! `Path.resolve()`), and `find_agent_file` (paths vs names, first `exists()` wins).
 
+use crate::discover::Hold;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -37,7 +38,7 @@ pub fn load_config(files: Files, xdg: &Path, home: &Path) -> TsuConfig {
         ..TsuConfig::default()
     };
     let parsed = files
-        .read(&path)
+        .read(&path, Hold::Kept)
         .map_err(|e| e.to_string())
         .and_then(|b| serde_json::from_slice::<Json>(&b).map_err(|e| format!("invalid JSON: {e}")));
     let problem = match parsed {
