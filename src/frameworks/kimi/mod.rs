@@ -603,11 +603,11 @@ const PACKAGE: site_packages::Package<'static> =
     site_packages::Package { rel_path: "kimi_cli/agents", dist_prefix: "kimi_cli-", launchers: &["kimi", "kimi-cli"] };
 
 fn locate_builtins(cx: &LoadContext) -> Option<PathBuf> {
-    site_packages::find(cx.roots, cx.env, &PACKAGE).0
+    site_packages::find(cx.files, cx.roots, cx.env, &PACKAGE).0
 }
 
 fn builtins_not_found(cx: &LoadContext) -> Diagnostic {
-    let looked = site_packages::find(cx.roots, cx.env, &PACKAGE).1;
+    let looked = site_packages::find(cx.files, cx.roots, cx.env, &PACKAGE).1;
     super::builtins_not_installed(ID, cx.roots, "kimi-cli", &looked, "built-in agents are not shown and `extend: default` cannot be resolved")
 }
 

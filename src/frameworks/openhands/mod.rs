@@ -95,7 +95,7 @@ fn locate_builtins(cx: &LoadContext) -> (Option<PathBuf>, Vec<PathBuf>) {
         dist_prefix: "openhands_tools-",
         launchers: &["openhands", "openhands-agent-server"],
     };
-    site_packages::find(cx.roots, cx.env, &pkg)
+    site_packages::find(cx.files, cx.roots, cx.env, &pkg)
 }
 
 /// A file's outcome, in scan order: its agent as the file defines it (one that loaded

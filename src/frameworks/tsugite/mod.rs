@@ -92,7 +92,7 @@ fn locate_builtins(cx: &LoadContext) -> (Option<PathBuf>, Vec<PathBuf>) {
         dist_prefix: "tsugite_cli-",
         launchers: &["tsugite", "tsu"],
     };
-    site_packages::find(cx.roots, cx.env, &pkg)
+    site_packages::find(cx.files, cx.roots, cx.env, &pkg)
 }
 
 struct Loader<'a> {
