@@ -48,8 +48,8 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
     let plugin = place.plugin.map(|(n, r)| (n.to_string(), r.to_path_buf()));
     let namespace = f.namespace.clone();
     let stem = f.stem.clone();
-    let texts = cx.texts;
-    let context = discover::hash_key((ID, plugin.as_ref().map(|(n, r)| (n.clone(), r.clone())), &namespace, &stem, format!("{texts:?}")));
+    let prompts = cx.prompts;
+    let context = discover::hash_key((ID, plugin.as_ref().map(|(n, r)| (n.clone(), r.clone())), &namespace, &stem, format!("{prompts:?}")));
     let too_large = |n: u64| format!("skipping: {n} bytes exceeds the {} byte limit Claude Code reads", definition::MAX_BYTES);
     let parsed = cx.files.parse(path, Hold::Not, context, |bytes| {
         if bytes.len() as u64 > definition::MAX_BYTES {
@@ -62,7 +62,7 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
             None => definition::parse_file(bytes),
         };
         let prompt = match &outcome {
-            Outcome::Agent(d) => Some(Text::from_file(texts, path, bytes, &d.prompt)),
+            Outcome::Agent(d) => Some(prompts.from_file(path, bytes, &d.prompt)),
             _ => None,
         };
         Parsed { outcome, prompt }

@@ -31,7 +31,7 @@ pub fn parse_file(cx: &LoadContext, path: &Path, id: &str) -> Arc<Outcome> {
         .parse(path, Hold::Not, context, |bytes| {
             let split = frontmatter::split(bytes)?;
             let def = schema::check(&split, id)?;
-            let prompt = Text::from_file(cx.texts, path, bytes, &def.body);
+            let prompt = cx.prompts.from_file(path, bytes, &def.body);
             let effective = tools::effective(&def.tools, def.body.is_empty());
             Ok(Loaded { def, prompt, effective })
         })

@@ -95,7 +95,7 @@ pub fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, F
     let cx = CardContext {
         path: &path,
         bytes: &bytes,
-        texts: s.cx.texts,
+        prompts: s.cx.prompts,
         home: &home,
         date: s.date,
         rule: if s.dialect == Dialect::Rfc { InstructionRule::Rfc } else { InstructionRule::Released },

@@ -95,7 +95,7 @@ impl Framework for Kimi {
             key: &key,
             builtin_args,
             homes: Homes::new(cx, builtins.as_deref()),
-            texts: cx.texts,
+            prompts: cx.prompts,
         };
         // A pass that trusts its memos reuses most definitions: resolving them all
         // ahead would be wasted, so only its changed files are parsed ahead.
@@ -191,7 +191,7 @@ struct Context<'a> {
     builtin_args: std::collections::BTreeMap<String, String>,
     homes: Homes,
     /// How rendered prompts are kept (the explorer leaves them on disk).
-    texts: crate::model::TextForm,
+    prompts: super::Prompts,
 }
 
 /// What one definition (one file, reached as an entry point or as the subagent of
@@ -436,7 +436,7 @@ impl Context<'_> {
             &self.lookups.spellings,
             &resolved.system_prompt_args,
             &self.builtin_args,
-            self.texts,
+            self.prompts,
         ) {
             Ok(text) => text,
             Err(problem) => return failed(&mut resolver, problem, prompt_path),

@@ -20,7 +20,8 @@ use minijinja::{Environment, ErrorKind, UndefinedBehavior};
 use super::{physical, plain};
 use super::spec::{decode_utf8, Problem};
 use crate::discover::{Files, ReadError};
-use crate::model::{DiagKind, Text, TextForm};
+use crate::model::{DiagKind, Text};
+use crate::frameworks::Prompts;
 
 /// Instructions a render may spend: generous for any real prompt, finite for a loop.
 const FUEL: u64 = 5_000_000;
@@ -58,14 +59,14 @@ pub fn export_builtins() -> BTreeMap<String, String> {
 type Includes = Arc<Mutex<HashMap<String, Option<String>>>>;
 
 /// Renders the prompt at `path` (read under the spelling `spellings` gives) with
-/// `builtins` updated by `args`, kept in the form `texts` asks for.
+/// `builtins` updated by `args`, kept as `prompts` makes texts.
 pub fn render(
     files: Files,
     path: &Path,
     spellings: &physical::Spellings,
     args: &[(String, String)],
     builtins: &BTreeMap<String, String>,
-    texts: TextForm,
+    prompts: Prompts,
 ) -> Result<Text, Problem> {
     // Not held by the cache: the rendered prompt is kept with its definition, and a
     // refresh that renders it again is one whose prompt file changed.
@@ -99,7 +100,7 @@ pub fn render(
         Some(text) => text,
         None => render_template(files, path, &source, &context, line_shift)?,
     };
-    Ok(Text::from_rendering(texts, &asked, decoded.as_bytes(), &rendered))
+    Ok(prompts.rendered(&asked, decoded.as_bytes(), &rendered))
 }
 
 /// The prompt `source` of the file at `path`, rendered by the template engine;
@@ -326,7 +327,7 @@ mod tests {
         std::fs::write(&p, text).unwrap();
         let args: Vec<(String, String)> = args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let files = crate::discover::FileCache::new();
-        let prompt = render(files.untracked(), &p, &Default::default(), &args, &export_builtins(), TextForm::Held)?;
+        let prompt = render(files.untracked(), &p, &Default::default(), &args, &export_builtins(), Prompts::HELD)?;
         Ok(prompt.as_held().expect("held").to_string())
     }
 

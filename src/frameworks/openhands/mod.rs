@@ -154,7 +154,7 @@ fn scan_folder(cx: &LoadContext, index: usize, folder: &Folder, entries: &[disco
             let parsed = cx.files.definition(memo_key, |files| {
                 files
                     .parse(&source.path, Hold::Not, discover::context_key(&key), |b| {
-                        definition::parse(b, stem, &key, &source.path, cx.texts)
+                        definition::parse(b, stem, &key, &source.path, cx.prompts)
                     })
                     .unwrap_or_else(|e| {
                         Arc::new(Err(definition::Failure {
