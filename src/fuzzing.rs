@@ -138,7 +138,7 @@ pub fn gemini_cli(data: &[u8]) {
 /// One Qwen Code agent file: `parseSubagentContent`, its YAML with the line-parser
 /// fallback, and the validator.
 pub fn qwen_code(data: &[u8]) {
-    let _ = crate::frameworks::qwen_code::parse_definition(data);
+    let _ = crate::frameworks::qwen_code::parse_definition(data, std::path::Path::new("agent.md"), crate::frameworks::Prompts::HELD);
 }
 
 /// One Kimi agent spec file.

@@ -26,7 +26,7 @@ use super::{Framework, LoadContext, Location};
 use crate::discover::{self, ReadError};
 use crate::model::{
     Agent, AgentRecord, Attribute, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir,
-    Source, Status, Text,
+    Source, Status,
 };
 
 pub use definition::{parse as parse_definition, split as split_front_matter};
@@ -265,7 +265,7 @@ fn scan_folder(cx: &LoadContext, folder: &Folder, out: &mut Vec<Scanned>) {
             )))
         } else {
             cx.files
-                .parse(&source.path, Hold::Not, discover::context_key(ID), definition::parse)
+                .parse(&source.path, Hold::Not, discover::hash_key((ID, cx.prompts)), |bytes| definition::parse(bytes, &source.path, cx.prompts))
                 .unwrap_or_else(|e| Arc::new(Err(read_failure(&e))))
         };
         let scanned = match &*parsed {
@@ -362,7 +362,7 @@ fn loaded(def: &definition::Definition, source: Source, key: String, label: &str
         description: def.description.as_str().into(),
         fields: fields.into(),
         attributes: attributes.into(),
-        system_prompt: Some(Text::held(def.prompt.as_str())),
+        system_prompt: Some(def.prompt.clone()),
         messages: Arc::default(),
         edges: Arc::default(),
     }
