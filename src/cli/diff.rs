@@ -7,7 +7,6 @@
 //! The old side is always the other definition, the new side the winner. Every
 //! string from a file passes [`sanitize`] before it is printed as text.
 
-use crate::discover::Hold;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -16,7 +15,7 @@ use serde_json::{json, Value as Json};
 use super::exit;
 use super::output::SCHEMA;
 use crate::diff::{self, Change, DiffLine, FieldChange, Hunk, TextDiff};
-use crate::discover::FileCache;
+use crate::discover::{FileCache, Hold};
 use crate::model::{Agent, Catalog, Status};
 use crate::text::sanitize;
 

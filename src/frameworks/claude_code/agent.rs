@@ -2,7 +2,6 @@
 //! it (a definition, a silent skip, a logged rejection), its fields with their lines,
 //! and the diagnostics that explain it.
 
-use crate::discover::Hold;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -11,7 +10,7 @@ use serde_json::{json, Value as Json};
 use super::definition::{self, Definition, Outcome, Rejection};
 use super::scan::{Found, Problem};
 use super::{tools, ID};
-use crate::discover::{self, ReadError};
+use crate::discover::{self, Hold, ReadError};
 use crate::frameworks::LoadContext;
 use crate::model::{Agent, AgentRecord, AttributesBuilder, DiagKind, Diagnostic, Field, FieldOrigin, Source, Status, Text};
 

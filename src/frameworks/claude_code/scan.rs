@@ -2,11 +2,10 @@
 //! (`loadMarkdownFilesFromDir`: ripgrep `--files --hidden --follow --no-ignore
 //! --glob *.md`, or its own walk, which visits a folder once per scan root).
 
-use crate::discover::Hold;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::discover::{self, Kind};
+use crate::discover::{self, Hold, Kind};
 use crate::frameworks::LoadContext;
 
 /// How deep agentry follows folders; a deeper tree is reported, not walked.

@@ -2,7 +2,6 @@
 //! file), the fields its `session.custom_agents_updated` event shows, the keys as
 //! written, and the sub-agent's tools.
 
-use crate::discover::Hold;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -11,7 +10,7 @@ use serde_json::json;
 use super::frontmatter::{self, Failure};
 use super::schema::{self, Definition};
 use super::{tools, ID};
-use crate::discover::{self, ReadError};
+use crate::discover::{self, Hold, ReadError};
 use crate::frameworks::LoadContext;
 use crate::model::{Agent, AgentRecord, Attribute, DiagKind, Field, FieldOrigin, Source, Status, Text};
 

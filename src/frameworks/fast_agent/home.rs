@@ -2,13 +2,12 @@
 //! fast-agent home it may move (`home:`), and the home's `agent-cards/` and
 //! `tool-cards/` folders, each used only when it directly holds a card file.
 
-use crate::discover::Hold;
 use std::path::{Path, PathBuf};
 
 use super::parse::{look, FileKind};
 use super::raw::{decode_text, entries_of, Env, Failure};
 use super::validate::expand_user;
-use crate::discover::Files;
+use crate::discover::{Files, Hold};
 use crate::model::{normalize, DiagKind, Diagnostic};
 use crate::yaml::{self, Value};
 

@@ -2,12 +2,11 @@
 //! `_load_markdown_card`): exactly one card per file, YAML through `safe_load`,
 //! Markdown through python-frontmatter after a BOM is dropped.
 
-use crate::discover::{Hold, ParseKey};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use super::raw::{decode_text, entries_of, Env, Failure, RawCard};
-use crate::discover::{Files, ReadError};
+use crate::discover::{Files, Hold, ParseKey, ReadError};
 use crate::model::DiagKind;
 use crate::yaml::{self, Value};
 

@@ -3,14 +3,13 @@
 //! through the file cache), and the agent each definition gives, with the
 //! ExtensionManager's variables substituted for extension agents.
 
-use crate::discover::Hold;
 use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value as Json;
 
 use super::{schema, settings, Folder, LoadContext, ID};
-use crate::discover::{self, ReadError};
+use crate::discover::{self, Hold, ReadError};
 use crate::model::{Agent, AgentRecord, AttributesBuilder, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Source, Status, Text};
 
 /// A file's parse, shared through the file cache, with its content's digest (the

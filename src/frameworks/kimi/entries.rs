@@ -8,7 +8,6 @@
 //! The walk is iterative and bounded, skips `.git`, and reports unreadable folders
 //! without stopping.
 
-use crate::discover::{Hold, ParseKey};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -17,7 +16,7 @@ use rayon::prelude::*;
 
 use super::resolve::{Bodies, Unplaced};
 use super::spec;
-use crate::discover::{Files, ReadError};
+use crate::discover::{Files, Hold, ParseKey, ReadError};
 use crate::model::{DiagKind, Diagnostic};
 use crate::yaml::{self, Value};
 

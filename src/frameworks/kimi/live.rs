@@ -8,12 +8,11 @@
 //! is `""` as in a fresh session. The clock is written in UTC (`+00:00`): agentry
 //! carries no time-zone database.
 
-use crate::discover::Hold;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::discover::Files;
+use crate::discover::{Files, Hold};
 
 const ROOT_WIDTH: usize = 30;
 const CHILD_WIDTH: usize = 10;

@@ -7,10 +7,9 @@
 //! Rendering is sandboxed (no file access but includes beside the prompt) and bounded
 //! (minijinja fuel, output size, include count), which Kimi is not.
 
-use crate::discover::Hold;
 use std::collections::{BTreeMap, HashMap};
 
-use crate::discover::lock;
+use crate::discover::{lock, Hold};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

@@ -5,9 +5,8 @@
 //!
 //! Every effective field keeps the file and line that set it and the rule that chose it.
 
-use crate::discover::Hold;
 use crate::discover::fast_hash::HashMap;
-use crate::discover::lock;
+use crate::discover::{lock, Hold};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 

@@ -4,13 +4,12 @@
 //! folders entered down to depth 8; only names ending in `.md` (case-sensitive) that
 //! are regular files after following links are read.
 
-use crate::discover::Hold;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::agent_file::{self, Definition, Failure};
 use super::{Folder, ID};
-use crate::discover::{self, DirEntry};
+use crate::discover::{self, DirEntry, Hold};
 use crate::frameworks::LoadContext;
 use crate::model::{DiagKind, Diagnostic, EcosystemReport};
 

@@ -5,14 +5,13 @@
 //! folder up, `~/.opencode`) with their JSON, `agent(s)/**/*.md` and `mode(s)/*.md`,
 //! and last every legacy JSON `mode` map entry.
 
-use crate::discover::Hold;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value as Json};
 
 use super::{jsonc, markdown, schema, ID};
-use crate::discover::{self, ReadError};
+use crate::discover::{self, Hold, ReadError};
 use crate::frameworks::{LoadContext, Location};
 use crate::model::{DiagKind, Diagnostic, Scope, Source};
 

@@ -9,7 +9,6 @@
 pub(crate) mod definition;
 mod validators;
 
-use crate::discover::Hold;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -17,7 +16,7 @@ use rayon::prelude::*;
 
 use super::{Framework, LoadContext, RenderMode};
 use crate::discover::fast_hash::HashMap;
-use crate::discover::{self, site_packages, ReadError};
+use crate::discover::{self, site_packages, Hold, ReadError};
 use crate::model::{
     Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Source, Status,
 };

@@ -17,13 +17,12 @@ mod lines;
 mod scalars;
 pub mod yaml;
 
-use crate::discover::Hold;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::precedence::{rank, Candidate, Ladder, NameKey, Tier};
 use super::{Framework, LoadContext, Location};
-use crate::discover::{self, ReadError};
+use crate::discover::{self, Hold, ReadError};
 use crate::model::{
     Agent, AgentRecord, Attribute, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir,
     Source, Status,

@@ -5,7 +5,6 @@
 //! package's rule of which failures an implicit base swallows (`ValueError`) and which
 //! it lets through (`TypeError`, `KeyError`, `OSError`).
 
-use crate::discover::Hold;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -16,7 +15,7 @@ use std::sync::Arc;
 
 use crate::discover::fast_hash::{HashMap, HashSet};
 use crate::discover::observe::Observed;
-use crate::discover::Files;
+use crate::discover::{Files, Hold};
 use crate::model::DiagKind;
 use crate::frameworks::Prompts;
 

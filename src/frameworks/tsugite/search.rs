@@ -2,14 +2,13 @@
 //! search list of `agent_inheritance.iter_agent_search_paths` (de-duplicated by
 //! `Path.resolve()`), and `find_agent_file` (paths vs names, first `exists()` wins).
 
-use crate::discover::Hold;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use crate::discover::Files;
+use crate::discover::{Files, Hold};
 
 /// The keys of `config.json` that matter for agents.
 #[derive(Clone, Debug, Default, PartialEq)]
