@@ -7,7 +7,9 @@
 //!    semantics (PyYAML: `crate::yaml`; js-yaml, Bun, serde_yaml: see the readers
 //!    that use them) and prove it with goldens from the tool's parser.
 //! 2. **The trait**: `id`, `title`, `load` (every file-system question through
-//!    `cx.files`, so a refresh re-reads only what changed; `cx.roots` gives the
+//!    `cx.files`, so a refresh re-reads only what changed: `read` or `parse` with the
+//!    `Hold` chosen there; prompt texts made by `cx.prompts` from the file's bytes or
+//!    the rendered string; `cx.roots` gives the
 //!    project, home, working folder, trust and listing order) and `locations` (every
 //!    place the tool scans: `agentry file` and `agentry why` are built from it).
 //! 3. **The engine**: rank with [`precedence`] — tiers, first or last wins inside a
