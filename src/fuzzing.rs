@@ -89,7 +89,7 @@ pub fn agentcard_bundle(data: &[u8]) {
 
 /// One OpenHands agent file (`agents/<stem>.md`).
 pub fn openhands(data: &[u8]) {
-    let _ = openhands::definition::parse(data, "agent", "project:agents/agent.md", std::path::Path::new("agent.md"), crate::model::TextForm::Held);
+    let _ = openhands::definition::parse(data, "agent", "project:agents/agent.md", std::path::Path::new("agent.md"), crate::frameworks::Prompts::HELD);
 }
 
 /// One tsugite agent file: decoding, its own front-matter split, YAML and the
@@ -117,7 +117,7 @@ pub fn fast_agent(data: &[u8]) {
         let cx = CardContext {
             path: &path,
             bytes: data,
-            texts: crate::model::TextForm::Held,
+            prompts: crate::frameworks::Prompts::HELD,
             home: &dir,
             date: "15 January 2025",
             rule: InstructionRule::Released,
@@ -138,7 +138,7 @@ pub fn gemini_cli(data: &[u8]) {
 /// One Qwen Code agent file: `parseSubagentContent`, its YAML with the line-parser
 /// fallback, and the validator.
 pub fn qwen_code(data: &[u8]) {
-    let _ = crate::frameworks::qwen_code::parse_definition(data);
+    let _ = crate::frameworks::qwen_code::parse_definition(data, std::path::Path::new("agent.md"), crate::frameworks::Prompts::HELD);
 }
 
 /// One Kimi agent spec file.

@@ -17,6 +17,7 @@ pub mod load;
 pub mod loader;
 pub mod model;
 pub mod py;
+pub mod pyscalar;
 pub mod render;
 pub mod text;
 #[cfg(feature = "tui")]

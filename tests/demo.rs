@@ -62,7 +62,7 @@ fn the_demo_flag_points_every_root_at_the_demo() {
 fn the_demo_venv_is_where_built_ins_are_looked_for() {
     let opts = options(&["agentry", "--demo", "list"]);
     for (fw, pkg) in packages() {
-        let (found, looked) = find(&opts.roots, &opts.env, &pkg);
+        let (found, looked) = find(FileCache::new().untracked(), &opts.roots, &opts.env, &pkg);
         let laid_out = agentry::cli::demo_dir().unwrap_or_else(|f| panic!("{}", f.message));
         let want = agentry::model::normalize(&laid_out.join(SITE).join(pkg.rel_path));
         assert_eq!(found, Some(want), "{fw}: looked in {looked:?}");

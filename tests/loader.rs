@@ -36,7 +36,7 @@ impl Framework for MdFiles {
         report.searched.push(SearchDir { scope: Scope::Project, path: dir.clone(), role: "the only folder".into() });
         let Ok(Some(entries)) = cx.files.list_dir(&dir) else { return report };
         for e in entries.iter().filter(|e| !e.is_dir && suffix(&e.name()) == ".md") {
-            let Ok(bytes) = cx.files.read(&e.path) else { continue };
+            let Ok(bytes) = cx.files.read(&e.path, agentry::discover::Hold::Kept) else { continue };
             let body = String::from_utf8_lossy(&bytes).into_owned();
             report.agents.push(AgentRecord {
                 undocumented_order: None,
@@ -92,7 +92,7 @@ impl Framework for Walker {
         let mut files = Vec::new();
         walk_agents(cx.files, &cx.roots.project, &mut files);
         for path in files {
-            let Ok(bytes) = cx.files.read(&path) else { continue };
+            let Ok(bytes) = cx.files.read(&path, agentry::discover::Hold::Kept) else { continue };
             let name = path.file_name().map(|n| stem(&n.to_string_lossy()).to_string()).unwrap_or_default();
             report.agents.push(AgentRecord {
                 undocumented_order: None,

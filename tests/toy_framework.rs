@@ -26,7 +26,7 @@ impl Framework for Toy {
             let Ok(Some(entries)) = cx.files.list_dir(&cx.roots.project.join(folder)) else { continue };
             for e in entries.iter().filter(|e| e.is_file) {
                 // The name is the file's first line.
-                let Ok(bytes) = cx.files.read(&e.path) else { continue };
+                let Ok(bytes) = cx.files.read(&e.path, agentry::discover::Hold::Kept) else { continue };
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 let name = text.lines().next().unwrap_or_default().to_string();
                 let source = Source::new(Scope::Project, &cx.roots.project, e.path.to_path_buf());

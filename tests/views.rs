@@ -23,7 +23,7 @@ fn scan(cx: &LoadContext, id: &'static str, dirs: &[PathBuf], by_path: bool) -> 
         let Ok(Some(entries)) = cx.files.list_dir(dir) else { continue };
         for e in entries.iter().filter(|e| e.is_file && e.path.extension().is_some_and(|x| x == "md")) {
             let source = Source::new(Scope::Project, &cx.roots.project, e.path.to_path_buf());
-            let bytes = cx.files.read(&e.path).map(|b| b.to_vec()).unwrap_or_default();
+            let bytes = cx.files.read(&e.path, agentry::discover::Hold::Kept).map(|b| b.to_vec()).unwrap_or_default();
             let text = String::from_utf8_lossy(&bytes);
             let name = if by_path {
                 Some(e.path.file_stem().unwrap().to_string_lossy().into_owned())

@@ -15,7 +15,7 @@ use serde_json::{json, Value as Json};
 use super::exit;
 use super::output::SCHEMA;
 use crate::diff::{self, Change, DiffLine, FieldChange, Hunk, TextDiff};
-use crate::discover::FileCache;
+use crate::discover::{FileCache, Hold};
 use crate::model::{Agent, Catalog, Status};
 use crate::text::sanitize;
 
@@ -81,7 +81,7 @@ fn file_text(a: &Agent) -> String {
         return String::new();
     }
     let path: &Path = &a.source.path;
-    match FileCache::new().read(path) {
+    match FileCache::new().read(path, Hold::Kept) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => format!("<cannot read {}: {e}>\n", path.display()),
     }

@@ -74,7 +74,8 @@ fn value_key<T: 'static>(key: u64) -> ValueKey {
 
 struct Entry {
     stamp: Stamp,
-    /// Held only for files read as they are ([`FileCache::read`]). A file that is
+    /// Held only for files read as they are ([`FileCache::read`] with a [`Hold`]
+    /// other than `Not`). A file that is
     /// only parsed keeps its parses, not its bytes: they were most of a large
     /// workspace's memory besides its agents, and a parse of the same version is
     /// reused without them (another parse of it reads the file again).
@@ -94,15 +95,45 @@ struct Entry {
     held_for_pass: bool,
 }
 
-/// How long [`FileCache::bytes`] holds the bytes it reads.
+/// How long a read ([`Files::read`], [`Files::parse`]) keeps the file's bytes in the
+/// cache, chosen where the file is read: held bytes are what most of a load's memory
+/// is besides its agents, and bytes not held cost a second read from the disk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Hold {
+pub enum Hold {
+    /// Not held: the result made of them ([`Files::parse`], kept per version of the
+    /// file) or memoized is what is kept, so the next pass needs the bytes no more.
     Not,
     /// Until the pass ends ([`FileCache::retain_pass`]) or the last reader lets go
-    /// ([`FileCache::release_for_pass`]): for a file that several readers of one load
+    /// ([`Files::release_for_pass`]): for a file that several readers of one load
     /// read, each of whose results is memoized for the next.
     ForPass,
+    /// Across passes, until the file changes or a validating pass no longer asks
+    /// for it: for bytes a reader uses as they are, every load.
     Kept,
+}
+
+/// What a [`Files::parse`] result is kept under (with the type of the result) and
+/// whether making it counts as parsing a definition in [`Counts`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseKey {
+    context: u64,
+    counted: bool,
+}
+
+impl ParseKey {
+    /// A look that only decides whether the file is a definition at all: not counted
+    /// as a parse (the load that follows parses it).
+    pub fn look(context: u64) -> ParseKey {
+        ParseKey { context, counted: false }
+    }
+}
+
+/// A parse of a definition under `context`, which must capture whatever else the
+/// result depends on (a hash of the source key, say): counted in [`Counts::parses`].
+impl From<u64> for ParseKey {
+    fn from(context: u64) -> ParseKey {
+        ParseKey { context, counted: true }
+    }
 }
 
 /// What [`FileCache::lookup`] found for a file.
@@ -192,7 +223,7 @@ pub struct Counts {
     /// Files read from disk.
     pub reads: u64,
     pub bytes_read: u64,
-    /// Parses made ([`FileCache::derived`] computed rather than reused).
+    /// Parses made ([`FileCache::parse`] computed rather than reused).
     pub parses: u64,
     /// Definitions resolved ([`Files::definition`] computed rather than reused).
     pub resolutions: u64,
@@ -253,16 +284,10 @@ impl FileCache {
         Files::new(self, None)
     }
 
-    /// The file's bytes, following symlinks.
-    pub fn read(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
+    /// The file's bytes, following symlinks, held as `hold` says.
+    pub fn read(&self, path: &Path, hold: Hold) -> Result<Arc<[u8]>, ReadError> {
         let found = self.lookup(path)?;
-        self.bytes(path, found, Hold::Kept).map(|(bytes, _)| bytes.into_shared())
-    }
-
-    /// [`FileCache::read`], the bytes held for the pass (`Hold::ForPass`).
-    pub fn read_for_pass(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
-        let found = self.lookup(path)?;
-        self.bytes(path, found, Hold::ForPass).map(|(bytes, _)| bytes.into_shared())
+        self.bytes(path, found, hold).map(|(bytes, _)| bytes.into_shared())
     }
 
     /// Lets go of the file's bytes held for the pass before it ends: for the last of
@@ -278,13 +303,6 @@ impl FileCache {
                 e.bytes.take()
             });
         drop(released);
-    }
-
-    /// What `use_bytes` makes of the file's bytes, without holding them: for a reader
-    /// whose result is memoized, so that a pass reusing it needs the bytes no more.
-    pub fn read_unkept<T>(&self, path: &Path, use_bytes: impl FnOnce(&[u8]) -> T) -> Result<T, ReadError> {
-        let found = self.lookup(path)?;
-        self.bytes(path, found, Hold::Not).map(|(bytes, _)| use_bytes(&bytes))
     }
 
     /// Which version of the file is current, and whether it is held: trusted in a
@@ -388,30 +406,18 @@ impl FileCache {
         Ok((bytes, version))
     }
 
-    /// What `derive` makes of the file's bytes, computed once per version of the file:
-    /// a reload parses only the files that changed. `context` must capture whatever
-    /// else the result depends on (a hash of the source key, say); the type `T` keeps
-    /// frameworks apart. Read errors are returned as they are and not remembered.
-    pub fn derived<T: Send + Sync + 'static>(
+    /// What `derive` makes of the file's bytes, computed once per version of the file
+    /// and `key`: a reload parses only the files that changed. The type `T` keeps
+    /// frameworks apart; `hold` says how long the bytes read stay held for a later
+    /// read of the file. Read errors are returned as they are and not remembered.
+    pub fn parse<T: Send + Sync + 'static>(
         &self,
         path: &Path,
-        context: u64,
-        derive: impl FnOnce(&[u8]) -> T,
-    ) -> Result<Arc<T>, ReadError> {
-        self.derived_counted(path, context, true, Hold::Not, derive)
-    }
-
-    /// [`FileCache::derived`]; `counted` says whether computing it counts as a parse
-    /// in [`Counts`] (a sniff that only decides whether a file is a definition does not),
-    /// `hold` how long the bytes read stay held for a later read of the file.
-    pub(crate) fn derived_counted<T: Send + Sync + 'static>(
-        &self,
-        path: &Path,
-        context: u64,
-        counted: bool,
         hold: Hold,
+        key: impl Into<ParseKey>,
         derive: impl FnOnce(&[u8]) -> T,
     ) -> Result<Arc<T>, ReadError> {
+        let ParseKey { context, counted } = key.into();
         let key = value_key::<T>(context);
         let found = self.lookup(path)?;
         if let Found::Held(_, held, _) | Found::Known(held, _) = found {
@@ -438,8 +444,8 @@ impl FileCache {
         Ok(value)
     }
 
-    /// Counts a parse made by a [`FileCache::derived_counted`] look that was not
-    /// counted as one, when the look turned out to parse a definition.
+    /// Counts a parse made by a [`ParseKey::look`] that was not counted as one, when
+    /// the look turned out to parse a definition.
     pub(crate) fn count_parse(&self) {
         self.parses.fetch_add(1, Ordering::Relaxed);
     }

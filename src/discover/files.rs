@@ -1,14 +1,18 @@
 //! [`Files`]: how frameworks ask the file system anything. Each question is answered
 //! by the shared [`FileCache`] and noted in the recorder of the computation asking,
 //! so the live loader knows what each result depends on.
+//!
+//! Two verbs read: [`Files::read`] (the bytes) and [`Files::parse`] (what a function
+//! makes of them, kept per version of the file), each told by a [`Hold`] how long the
+//! bytes stay. The rest are questions about paths (kinds, listings, resolved paths)
+//! and memoized computations.
 
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::observe::{Asked, Observed, Recorder};
-use super::cache::Hold;
-use super::{DirEntry, FileCache, Kind, ReadError};
+use super::{DirEntry, FileCache, Hold, Kind, ParseKey, ReadError};
 
 /// The file cache seen through one computation's recorder. Cheap to copy.
 #[derive(Clone, Copy)]
@@ -23,82 +27,42 @@ impl<'a> Files<'a> {
         Files { cache, recorder }
     }
 
-    pub fn cache(&self) -> &'a FileCache {
-        self.cache
-    }
-
     fn note(&self, asked: Asked, path: &Path) {
         if let Some(r) = self.recorder {
             r.note(asked, path);
         }
     }
 
-    /// The file's bytes, following symlinks.
-    pub fn read(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
+    /// The file's bytes, following symlinks, held as `hold` says.
+    pub fn read(&self, path: &Path, hold: Hold) -> Result<Arc<[u8]>, ReadError> {
         self.note(Asked::Read, path);
-        self.cache.read(path)
+        self.cache.read(path, hold)
     }
 
-    /// [`FileCache::read_for_pass`]: the file's bytes, held for the pass.
-    pub fn read_for_pass(&self, path: &Path) -> Result<Arc<[u8]>, ReadError> {
+    /// What `parse` makes of the file's bytes, made once per version of the file and
+    /// `key` (a context key, [`super::context_key`], or a [`ParseKey::look`]); `hold`
+    /// says how long the bytes read stay held for a later read of the file.
+    pub fn parse<T: Send + Sync + 'static>(
+        &self,
+        path: &Path,
+        hold: Hold,
+        key: impl Into<ParseKey>,
+        parse: impl FnOnce(&[u8]) -> T,
+    ) -> Result<Arc<T>, ReadError> {
         self.note(Asked::Read, path);
-        self.cache.read_for_pass(path)
+        self.cache.parse(path, hold, key, parse)
     }
 
-    /// [`FileCache::release_for_pass`]: not a question, so nothing is noted.
+    /// Lets go of bytes read with [`Hold::ForPass`] before the pass ends, once the
+    /// last of its readers is done with them. Not a question, so nothing is noted.
     pub fn release_for_pass(&self, path: &Path) {
         self.cache.release_for_pass(path);
     }
 
-    /// [`FileCache::read_unkept`]: the file's bytes, given to `use_bytes` and not held.
-    pub fn read_unkept<T>(&self, path: &Path, use_bytes: impl FnOnce(&[u8]) -> T) -> Result<T, ReadError> {
-        self.note(Asked::Read, path);
-        self.cache.read_unkept(path, use_bytes)
-    }
-
-    /// [`FileCache::derived`]: a parse of the file, made once per version of it.
-    pub fn derived<T: Send + Sync + 'static>(
-        &self,
-        path: &Path,
-        context: u64,
-        derive: impl FnOnce(&[u8]) -> T,
-    ) -> Result<Arc<T>, ReadError> {
-        self.note(Asked::Read, path);
-        self.cache.derived(path, context, derive)
-    }
-
-    /// [`Files::derived`] for a quick look that only decides whether the file is a
-    /// definition at all: remembered the same way, not counted as a parse.
-    pub fn sniffed<T: Send + Sync + 'static>(
-        &self,
-        path: &Path,
-        context: u64,
-        sniff: impl FnOnce(&[u8]) -> T,
-    ) -> Result<Arc<T>, ReadError> {
-        self.look(path, context, Hold::Not, sniff)
-    }
-
-    /// [`Files::sniffed`] for a file the load reads in full after the look: its bytes
-    /// stay held for the pass ([`Files::release_for_pass`]), so that read does not go
-    /// to the disk again.
-    pub fn sniffed_before_reading<T: Send + Sync + 'static>(
-        &self,
-        path: &Path,
-        context: u64,
-        sniff: impl FnOnce(&[u8]) -> T,
-    ) -> Result<Arc<T>, ReadError> {
-        self.look(path, context, Hold::ForPass, sniff)
-    }
-
-    fn look<T: Send + Sync + 'static>(
-        &self,
-        path: &Path,
-        context: u64,
-        hold: Hold,
-        sniff: impl FnOnce(&[u8]) -> T,
-    ) -> Result<Arc<T>, ReadError> {
-        self.note(Asked::Read, path);
-        self.cache.derived_counted(path, context, false, hold, sniff)
+    /// Counts a parse made inside a [`ParseKey::look`] that turned out to parse a
+    /// definition (the load then reuses it).
+    pub fn count_parse(&self) {
+        self.cache.count_parse();
     }
 
     /// What `path` is, following symlinks.
@@ -122,11 +86,6 @@ impl<'a> Files<'a> {
     /// Python's `Path.is_file()`.
     pub fn is_file(&self, path: &Path) -> bool {
         self.kind(path) == Kind::File
-    }
-
-    /// Python's `Path.is_dir()`.
-    pub fn is_dir(&self, path: &Path) -> bool {
-        self.kind(path) == Kind::Dir
     }
 
     /// The folder's entries in Python's sorted order (`discover::list_dir`).
@@ -182,5 +141,21 @@ impl<'a> Files<'a> {
     /// statistics ("3 definitions re-resolved").
     pub fn definition<T: Send + Sync + 'static>(&self, key: u64, compute: impl FnOnce(Files<'_>) -> T) -> Arc<T> {
         self.cache.memo(self.recorder, key, true, compute)
+    }
+
+    /// The same cache, noting nothing: the one door for work done ahead of the
+    /// questions that record it (Kimi's look-ahead parses and resolves on worker
+    /// threads what its load then asks again through a recording handle, and finds
+    /// made), and for asking again what a recorded observation already covers.
+    /// A result made only through it must not be memoized: nothing says when it
+    /// goes stale.
+    pub fn unrecorded(&self) -> Files<'a> {
+        Files::new(self.cache, None)
+    }
+
+    /// Whether this pass trusts what it holds ([`FileCache::trusting`]): its memos are
+    /// mostly reused, so work done ahead of asking for them is mostly wasted.
+    pub fn trusting(&self) -> bool {
+        self.cache.trusting()
     }
 }

@@ -17,7 +17,7 @@ use std::io;
 use std::path::Path;
 use std::sync::Arc;
 
-pub use cache::{Counts, FileCache, Kind};
+pub use cache::{Counts, FileCache, Hold, Kind, ParseKey};
 
 /// Maps and sets keyed by paths and ids that a load asks thousands of times: a
 /// faster (still randomly seeded) hasher than the standard library's SipHash.
@@ -187,7 +187,7 @@ pub(crate) fn read_unmeasured(mut file: std::fs::File) -> Result<Scratch, ReadEr
     Ok(bytes)
 }
 
-/// A context key for [`FileCache::derived`] from the text a parse depends on besides
+/// A context key for [`Files::parse`] from the text a parse depends on besides
 /// the bytes (typically the source key).
 pub fn context_key(text: &str) -> u64 {
     hash_key(text)
@@ -343,15 +343,15 @@ mod tests {
         let (kept, parsed) = (FileCache::for_one_load(), FileCache::for_one_load());
         for size in sizes {
             let f = dir.join(format!("{size}.md"));
-            let expected = measured.read(&f).unwrap();
-            assert_eq!(kept.read(&f).unwrap(), expected, "{size}");
-            assert_eq!(*parsed.derived(&f, 0, |b| b.to_vec()).unwrap(), *expected, "{size}");
+            let expected = measured.read(&f, Hold::Kept).unwrap();
+            assert_eq!(kept.read(&f, Hold::Kept).unwrap(), expected, "{size}");
+            assert_eq!(*parsed.parse(&f, Hold::Not, 0, |b| b.to_vec()).unwrap(), *expected, "{size}");
         }
         for missing in ["folder.md", "missing.md"] {
             let path = dir.join(missing);
-            assert_eq!(kept.read(&path), measured.read(&path), "{missing}");
+            assert_eq!(kept.read(&path, Hold::Kept), measured.read(&path, Hold::Kept), "{missing}");
             let parse = |b: &[u8]| b.len();
-            assert_eq!(parsed.derived(&path, 0, parse).err(), measured.read(&path).err(), "{missing}");
+            assert_eq!(parsed.parse(&path, Hold::Not, 0, parse).err(), measured.read(&path, Hold::Kept).err(), "{missing}");
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -366,21 +366,21 @@ mod tests {
         std::fs::write(&b, "two").unwrap();
         let cache = FileCache::new();
         cache.begin_pass(None);
-        let first = cache.read_for_pass(&a).unwrap();
-        assert!(Arc::ptr_eq(&first, &cache.read_for_pass(&a).unwrap()), "held within the pass");
-        let kept = cache.read_for_pass(&b).unwrap();
-        assert!(Arc::ptr_eq(&kept, &cache.read(&b).unwrap()), "a kept read takes the held bytes over");
+        let first = cache.read(&a, Hold::ForPass).unwrap();
+        assert!(Arc::ptr_eq(&first, &cache.read(&a, Hold::ForPass).unwrap()), "held within the pass");
+        let kept = cache.read(&b, Hold::ForPass).unwrap();
+        assert!(Arc::ptr_eq(&kept, &cache.read(&b, Hold::Kept).unwrap()), "a kept read takes the held bytes over");
         cache.retain_pass();
-        let again = cache.read_for_pass(&a).unwrap();
+        let again = cache.read(&a, Hold::ForPass).unwrap();
         assert!(!Arc::ptr_eq(&first, &again), "let go when the pass ended");
         assert_eq!(&*again, b"one");
-        assert!(Arc::ptr_eq(&kept, &cache.read(&b).unwrap()), "kept past the pass");
+        assert!(Arc::ptr_eq(&kept, &cache.read(&b, Hold::Kept).unwrap()), "kept past the pass");
         assert_eq!(cache.stats().0, 2, "reading an unchanged file again is no new read");
-        let released = cache.read_for_pass(&a).unwrap();
+        let released = cache.read(&a, Hold::ForPass).unwrap();
         cache.release_for_pass(&a);
         cache.release_for_pass(&b);
-        assert!(!Arc::ptr_eq(&released, &cache.read_for_pass(&a).unwrap()), "let go by the last reader");
-        assert!(Arc::ptr_eq(&kept, &cache.read(&b).unwrap()), "kept bytes stay");
+        assert!(!Arc::ptr_eq(&released, &cache.read(&a, Hold::ForPass).unwrap()), "let go by the last reader");
+        assert!(Arc::ptr_eq(&kept, &cache.read(&b, Hold::Kept).unwrap()), "kept bytes stay");
         assert_eq!(cache.stats().0, 2, "reading an unchanged file again is no new read");
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -392,33 +392,33 @@ mod tests {
         let f = dir.join("a.md");
         std::fs::write(&f, "one").unwrap();
         let cache = FileCache::new();
-        assert_eq!(&*cache.read(&f).unwrap(), b"one");
-        assert_eq!(&*cache.read(&f).unwrap(), b"one");
+        assert_eq!(&*cache.read(&f, Hold::Kept).unwrap(), b"one");
+        assert_eq!(&*cache.read(&f, Hold::Kept).unwrap(), b"one");
         assert_eq!(cache.stats().0, 1);
         std::fs::write(&f, "three").unwrap();
         // Within a pass a file is taken not to change: its stamp is checked once.
-        assert_eq!(&*cache.read(&f).unwrap(), b"one");
+        assert_eq!(&*cache.read(&f, Hold::Kept).unwrap(), b"one");
         cache.begin_pass(None);
-        assert_eq!(&*cache.read(&f).unwrap(), b"three");
+        assert_eq!(&*cache.read(&f, Hold::Kept).unwrap(), b"three");
         assert_eq!(cache.stats().0, 2);
         // A pass that does not ask for the file drops it.
         cache.begin_pass(None);
         cache.retain_pass();
         assert!(cache.paths().is_empty());
-        assert_eq!(cache.read(&dir.join("missing")), Err(ReadError::NotFound));
+        assert_eq!(cache.read(&dir.join("missing"), Hold::Kept), Err(ReadError::NotFound));
         let parses = std::cell::Cell::new(0);
         let parse = |b: &[u8]| {
             parses.set(parses.get() + 1);
             b.len()
         };
-        assert_eq!(*cache.derived(&f, 7, parse).unwrap(), 5);
-        assert_eq!(*cache.derived(&f, 7, parse).unwrap(), 5);
+        assert_eq!(*cache.parse(&f, Hold::Not, 7, parse).unwrap(), 5);
+        assert_eq!(*cache.parse(&f, Hold::Not, 7, parse).unwrap(), 5);
         assert_eq!(parses.get(), 1, "unchanged bytes are parsed once");
-        assert_eq!(*cache.derived(&f, 8, parse).unwrap(), 5);
+        assert_eq!(*cache.parse(&f, Hold::Not, 8, parse).unwrap(), 5);
         assert_eq!(parses.get(), 2, "another context parses again");
         std::fs::write(&f, "changed!").unwrap();
         cache.begin_pass(None);
-        assert_eq!(*cache.derived(&f, 7, parse).unwrap(), 8);
+        assert_eq!(*cache.parse(&f, Hold::Not, 7, parse).unwrap(), 8);
         assert_eq!(parses.get(), 3, "new bytes are parsed again");
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -434,15 +434,15 @@ mod tests {
         }
         let cache = FileCache::new();
         cache.begin_pass(None);
-        cache.read(&dir.join("a/1.md")).unwrap();
+        cache.read(&dir.join("a/1.md"), Hold::Kept).unwrap();
         let one_folder = cache.folders_version();
-        cache.read(&dir.join("a/2.md")).unwrap();
+        cache.read(&dir.join("a/2.md"), Hold::Kept).unwrap();
         assert_eq!(
             cache.folders_version(),
             one_folder,
             "a second file of a held folder"
         );
-        cache.read(&dir.join("b/3.md")).unwrap();
+        cache.read(&dir.join("b/3.md"), Hold::Kept).unwrap();
         assert_ne!(cache.folders_version(), one_folder);
         cache.retain_pass();
         let mut folders = cache.folders();
@@ -453,13 +453,13 @@ mod tests {
         let before = cache.folders_version();
         std::fs::write(dir.join("a/1.md"), "edited").unwrap();
         cache.begin_pass(Some(&[dir.join("a/1.md")]));
-        assert_eq!(&*cache.read(&dir.join("a/1.md")).unwrap(), b"edited");
+        assert_eq!(&*cache.read(&dir.join("a/1.md"), Hold::Kept).unwrap(), b"edited");
         cache.retain_pass();
         assert_eq!(cache.folders_version(), before);
 
         // A pass that no longer reads `b/3.md` drops its folder.
         cache.begin_pass(None);
-        cache.read(&dir.join("a/1.md")).unwrap();
+        cache.read(&dir.join("a/1.md"), Hold::Kept).unwrap();
         cache.retain_pass();
         assert_eq!(cache.folders(), [dir.join("a")]);
         assert_ne!(cache.folders_version(), before);
@@ -483,7 +483,7 @@ mod tests {
                 files.is_file(&edited),
             )
         };
-        let edited_bytes = |files: Files<'_>| files.read(&edited).unwrap().len();
+        let edited_bytes = |files: Files<'_>| files.read(&edited, Hold::Kept).unwrap().len();
         cache.begin_pass(None);
         let files = cache.untracked();
         assert_eq!(*files.memo(1, listing_and_kind), (2, true));

@@ -3,9 +3,13 @@
 //! frameworks' specs list under "Locating built-ins", in this order: the project's
 //! virtual environment, the environment behind a launcher on `PATH`, uv tool
 //! environments, pipx environments, the user site-packages.
+//!
+//! Every look goes through [`Files`], so the load that asked records it and a refresh
+//! notices a package installed (or removed) since.
 
 use std::path::{Path, PathBuf};
 
+use super::{Files, Hold, Kind};
 use crate::model::Roots;
 
 /// What to look for in a site-packages folder.
@@ -20,11 +24,16 @@ pub struct Package<'a> {
 
 /// The first installed copy of the package, with the places looked at (for the
 /// "not found" diagnostic).
-pub fn find(roots: &Roots, env: &std::collections::BTreeMap<String, String>, pkg: &Package) -> (Option<PathBuf>, Vec<PathBuf>) {
+pub fn find(
+    files: Files,
+    roots: &Roots,
+    env: &std::collections::BTreeMap<String, String>,
+    pkg: &Package,
+) -> (Option<PathBuf>, Vec<PathBuf>) {
     let mut looked = Vec::new();
-    for site in candidates(roots, env, pkg) {
+    for site in candidates(files, roots, env, pkg) {
         let dir = site.join(pkg.rel_path);
-        let found = dir.is_dir() && has_dist_info(&site, pkg.dist_prefix);
+        let found = files.kind(&dir) == Kind::Dir && has_dist_info(files, &site, pkg.dist_prefix);
         looked.push(site);
         if found {
             return (Some(dir), looked);
@@ -33,32 +42,34 @@ pub fn find(roots: &Roots, env: &std::collections::BTreeMap<String, String>, pkg
     (None, looked)
 }
 
-fn has_dist_info(site: &Path, prefix: &str) -> bool {
-    std::fs::read_dir(site)
-        .map(|rd| {
-            rd.flatten().any(|e| {
-                let name = e.file_name().to_string_lossy().into_owned();
-                name.starts_with(prefix) && name.ends_with(".dist-info")
-            })
-        })
-        .unwrap_or(false)
+fn has_dist_info(files: Files, site: &Path, prefix: &str) -> bool {
+    entries(files, site).iter().any(|e| {
+        let name = e.name();
+        name.starts_with(prefix) && name.ends_with(".dist-info")
+    })
+}
+
+/// The entries of the folder `dir`; none when it is not a folder or cannot be listed.
+fn entries(files: Files, dir: &Path) -> std::sync::Arc<[super::DirEntry]> {
+    match files.list_dir(dir) {
+        Ok(Some(entries)) => entries,
+        _ => std::sync::Arc::from([]),
+    }
 }
 
 /// `ENV/lib/python3.*/site-packages` (and `ENV/Lib/site-packages` on Windows).
-fn site_packages_of(env_dir: &Path) -> Vec<PathBuf> {
+fn site_packages_of(files: Files, env_dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    if let Ok(rd) = std::fs::read_dir(env_dir.join("lib")) {
-        let mut pythons: Vec<PathBuf> = rd
-            .flatten()
-            .filter(|e| e.file_name().to_string_lossy().starts_with("python3"))
-            .map(|e| e.path().join("site-packages"))
-            .filter(|p| p.is_dir())
-            .collect();
-        pythons.sort();
-        out.extend(pythons);
-    }
+    let mut pythons: Vec<PathBuf> = entries(files, &env_dir.join("lib"))
+        .iter()
+        .filter(|e| e.name().starts_with("python3"))
+        .map(|e| e.path.join("site-packages"))
+        .filter(|p| files.kind(p) == Kind::Dir)
+        .collect();
+    pythons.sort();
+    out.extend(pythons);
     let win = env_dir.join("Lib/site-packages");
-    if win.is_dir() {
+    if files.kind(&win) == Kind::Dir {
         out.push(win);
     }
     out
@@ -66,12 +77,13 @@ fn site_packages_of(env_dir: &Path) -> Vec<PathBuf> {
 
 /// The environment a launcher script or symlink on PATH runs in: a symlink to
 /// `ENV/bin/x`, or a script whose `#!` line names `ENV/bin/python`.
-fn launcher_env(launcher: &Path) -> Option<PathBuf> {
-    let target = std::fs::canonicalize(launcher).ok()?;
+fn launcher_env(files: Files, launcher: &Path) -> Option<PathBuf> {
+    let target = files.canonicalize(launcher)?;
     let bin = if target.parent()?.file_name()? == "bin" {
         target.parent()?.to_path_buf()
     } else {
-        let head = std::fs::read(&target).ok()?;
+        // Only its first line is wanted, and only this once.
+        let head = files.read(&target, Hold::Not).ok()?;
         let first = head.split(|&b| b == b'\n').next()?;
         let line = std::str::from_utf8(first).ok()?.strip_prefix("#!")?;
         PathBuf::from(line.split_whitespace().next()?).parent()?.to_path_buf()
@@ -79,7 +91,7 @@ fn launcher_env(launcher: &Path) -> Option<PathBuf> {
     Some(bin.parent()?.to_path_buf())
 }
 
-fn candidates(roots: &Roots, env: &std::collections::BTreeMap<String, String>, pkg: &Package) -> Vec<PathBuf> {
+fn candidates(files: Files, roots: &Roots, env: &std::collections::BTreeMap<String, String>, pkg: &Package) -> Vec<PathBuf> {
     let var = |k: &str| env.get(k).filter(|v| !v.is_empty()).map(PathBuf::from);
     let home = &roots.home;
     let mut envs: Vec<PathBuf> = vec![roots.project.join(".venv"), roots.project.join("venv")];
@@ -88,8 +100,8 @@ fn candidates(roots: &Roots, env: &std::collections::BTreeMap<String, String>, p
         for dir in std::env::split_paths(path) {
             for name in pkg.launchers {
                 let l = dir.join(name);
-                if l.is_file() {
-                    envs.extend(launcher_env(&l));
+                if files.is_file(&l) {
+                    envs.extend(launcher_env(files, &l));
                 }
             }
         }
@@ -101,17 +113,18 @@ fn candidates(roots: &Roots, env: &std::collections::BTreeMap<String, String>, p
         .into_iter()
         .flatten()
     {
-        if let Ok(rd) = std::fs::read_dir(&tools) {
-            let mut dirs: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
-            dirs.sort();
-            envs.extend(dirs);
-        }
+        let mut dirs: Vec<PathBuf> = entries(files, &tools).iter().map(|e| e.path.to_path_buf()).collect();
+        dirs.sort();
+        envs.extend(dirs);
     }
-    let mut sites: Vec<PathBuf> = envs.iter().flat_map(|e| site_packages_of(e)).collect();
-    sites.extend(site_packages_of(&home.join(".local")));
-    if let Ok(rd) = std::fs::read_dir(home.join("Library/Python")) {
-        sites.extend(rd.flatten().map(|e| e.path().join("lib/python/site-packages")).filter(|p| p.is_dir()));
-    }
+    let mut sites: Vec<PathBuf> = envs.iter().flat_map(|e| site_packages_of(files, e)).collect();
+    sites.extend(site_packages_of(files, &home.join(".local")));
+    sites.extend(
+        entries(files, &home.join("Library/Python"))
+            .iter()
+            .map(|e| e.path.join("lib/python/site-packages"))
+            .filter(|p| files.kind(p) == Kind::Dir),
+    );
     sites.dedup();
     sites
 }
@@ -128,9 +141,12 @@ mod tests {
         let roots = Roots::new(tmp.join("p"), tmp.join("h"), tmp.join("x"), None);
         let pkg = Package { rel_path: "fw/agents", dist_prefix: "fw_pkg-", launchers: &[] };
         let env = Default::default();
-        assert_eq!(find(&roots, &env, &pkg).0, None);
+        let cache = crate::discover::FileCache::new();
+        assert_eq!(find(cache.untracked(), &roots, &env, &pkg).0, None);
         std::fs::create_dir_all(site.join("fw_pkg-1.0.dist-info")).unwrap();
-        assert_eq!(find(&roots, &env, &pkg).0, Some(site.join("fw/agents")));
+        // A new install is seen by a load that asks again (a validating pass).
+        cache.begin_pass(None);
+        assert_eq!(find(cache.untracked(), &roots, &env, &pkg).0, Some(site.join("fw/agents")));
         std::fs::remove_dir_all(&tmp).unwrap();
     }
 }

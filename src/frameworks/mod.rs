@@ -7,7 +7,9 @@
 //!    semantics (PyYAML: `crate::yaml`; js-yaml, Bun, serde_yaml: see the readers
 //!    that use them) and prove it with goldens from the tool's parser.
 //! 2. **The trait**: `id`, `title`, `load` (every file-system question through
-//!    `cx.files`, so a refresh re-reads only what changed; `cx.roots` gives the
+//!    `cx.files`, so a refresh re-reads only what changed: `read` or `parse` with the
+//!    `Hold` chosen there; prompt texts made by `cx.prompts` from the file's bytes or
+//!    the rendered string; `cx.roots` gives the
 //!    project, home, working folder, trust and listing order) and `locations` (every
 //!    place the tool scans: `agentry file` and `agentry why` are built from it).
 //! 3. **The engine**: rank with [`precedence`] — tiers, first or last wins inside a
@@ -24,7 +26,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::discover::Files;
-use crate::model::{EcosystemReport, Roots, Scope, TextForm};
+use crate::model::{EcosystemReport, Roots, Scope};
+pub use crate::load::Prompts;
 
 pub mod claude_code;
 pub mod codex;
@@ -63,8 +66,8 @@ pub struct LoadContext<'a> {
     /// Framework-specific options from the command line or the config
     /// (`dialect = "agentcard-rfc"`).
     pub options: &'a BTreeMap<String, String>,
-    /// Where prompts found verbatim in a file are kept ([`crate::model::Text::from_file`]).
-    pub texts: TextForm,
+    /// How prompt texts are made from a file's bytes or a rendered string.
+    pub prompts: Prompts,
     /// A hash of everything above except `files`: memo keys start from it, so a
     /// result is never reused under other roots, environment or options.
     pub key: u64,
@@ -77,9 +80,9 @@ impl<'a> LoadContext<'a> {
         render: &RenderMode,
         env: &BTreeMap<String, String>,
         options: &BTreeMap<String, String>,
-        texts: TextForm,
+        prompts: Prompts,
     ) -> u64 {
-        crate::discover::context_key(&format!("{roots:?}\0{render:?}\0{env:?}\0{options:?}\0{texts:?}"))
+        crate::discover::context_key(&format!("{roots:?}\0{render:?}\0{env:?}\0{options:?}\0{prompts:?}"))
     }
 
     /// The same context asking through another handle (inside a memoized computation).
@@ -87,7 +90,7 @@ impl<'a> LoadContext<'a> {
     where
         'a: 'b,
     {
-        LoadContext { roots: self.roots, files, render: self.render.clone(), env: self.env, options: self.options, texts: self.texts, key: self.key }
+        LoadContext { roots: self.roots, files, render: self.render.clone(), env: self.env, options: self.options, prompts: self.prompts, key: self.key }
     }
 
     /// A memo key for a computation of framework `id` over `parts` in this context.

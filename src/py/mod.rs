@@ -1,30 +1,18 @@
 //! Python's own text rules, where the frameworks' behaviour leaks them into fields:
 //! `str()`/`repr()` of values ([`repr`]), `int()`/`float()` of strings and `repr(float)`
-//! ([`num`]), `str.isspace()`/`str.strip()` (here).
+//! ([`num`]), `str.isspace()`/`str.strip()` (here). The rules for single strings and
+//! numbers live below this module and `crate::yaml` ([`crate::pyscalar`]); this one
+//! adds them for the values PyYAML builds, so it depends on `yaml` and not back.
 
 pub mod num;
 pub mod pydantic;
-mod repr;
-mod unprintable;
 
-pub use num::{float_parse, float_repr, int_parse};
-pub use repr::{
-    date_iso, datetime_iso, is_printable, repr, repr_bytes, repr_str, str_of, timedelta_repr,
-};
+pub use crate::pyscalar::{float_parse, float_repr, is_printable, is_space, repr_bytes, repr_str, timedelta_repr};
+pub use crate::yaml::repr::{date_iso, datetime_iso, repr, str_of};
+pub use num::int_parse;
 
 pub mod calendar;
 pub mod lax;
-
-/// Python's `str.isspace()` for one character. It differs from
-/// [`char::is_whitespace`]: it includes the separators `\x1c`–`\x1f` and excludes
-/// nothing else that matters here (U+200B and U+FEFF are not spaces for either).
-pub fn is_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\x0b' | '\x0c' | '\r' | '\x1c'..='\x1f' | ' ' | '\u{85}' | '\u{a0}' | '\u{1680}'
-            | '\u{2000}'..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}'
-    )
-}
 
 /// Python's `\w` in a `str` pattern: letters, digits and `_` of every script.
 pub fn is_word(c: char) -> bool {

@@ -138,12 +138,12 @@ impl<'a> Composer<'a> {
         let ev = self.parser.get_event()?;
         if let Ev::Alias(name) = &ev.ev {
             return match st.anchors.get(name) {
-                None => Err(error(None, format!("found undefined alias {}", crate::py::repr_str(name)), ev.start)),
+                None => Err(error(None, format!("found undefined alias {}", crate::pyscalar::repr_str(name)), ev.start)),
                 Some(&id) if !st.finished[id] => Err(error(
                     None,
                     format!(
                         "found recursive alias {} (a node containing an alias to itself is not supported)",
-                        crate::py::repr_str(name)
+                        crate::pyscalar::repr_str(name)
                     ),
                     ev.start,
                 )),
@@ -164,7 +164,7 @@ impl<'a> Composer<'a> {
                 return Err(error(
                     Some(&format!(
                         "found duplicate anchor {}; first occurrence at line {}",
-                        crate::py::repr_str(a),
+                        crate::pyscalar::repr_str(a),
                         st.nodes[first].start.line + 1
                     )),
                     "second occurrence",

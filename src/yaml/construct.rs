@@ -128,7 +128,7 @@ impl<'d> Constructor<'d> {
                 match text.to_lowercase().as_str() {
                     "yes" | "true" | "on" => Ok(Value::Bool(true)),
                     "no" | "false" | "off" => Ok(Value::Bool(false)),
-                    _ => Err(fail(format!("KeyError: {}", crate::py::repr_str(&text.to_lowercase())))),
+                    _ => Err(fail(format!("KeyError: {}", crate::pyscalar::repr_str(&text.to_lowercase())))),
                 }
             }
             STR => self.scalar_text(raw, 0).map(|s| Value::Str(s.to_string())),
@@ -142,7 +142,7 @@ impl<'d> Constructor<'d> {
                     _ => Err(fail("TypeError: expected string or bytes-like object".to_string())),
                 }
             }
-            tag => Err(fail(format!("could not determine a constructor for the tag {}", crate::py::repr_str(tag)))),
+            tag => Err(fail(format!("could not determine a constructor for the tag {}", crate::pyscalar::repr_str(tag)))),
         }
     }
 

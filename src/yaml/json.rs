@@ -1,7 +1,8 @@
 //! Accessors on [`Node`], [`Map`], [`Value`], and [`Value::to_json`].
 
 use super::{Map, Node, Value};
-use crate::py;
+use super::repr::{date_iso, datetime_iso, str_of};
+use crate::pyscalar::repr_bytes;
 
 impl Map {
     /// The value under the string key `key` (Python `d.get(key)` for a str key).
@@ -104,9 +105,9 @@ impl Value {
             Value::BigInt(s) => s.parse::<u64>().map(J::from).unwrap_or_else(|_| J::String(s.clone())),
             Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
             Value::Str(s) => J::String(s.clone()),
-            Value::Bytes(b) => J::String(py::repr_bytes(b)),
-            Value::Date(d) => J::String(py::date_iso(d)),
-            Value::DateTime(dt) => J::String(py::datetime_iso(dt, 'T')),
+            Value::Bytes(b) => J::String(repr_bytes(b)),
+            Value::Date(d) => J::String(date_iso(d)),
+            Value::DateTime(dt) => J::String(datetime_iso(dt, 'T')),
             Value::Seq(items) | Value::Set(items) => J::Array(items.iter().map(|n| n.value.to_json()).collect()),
             Value::Map(m) => {
                 let mut out = serde_json::Map::new();
@@ -126,6 +127,6 @@ fn json_key(k: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Float(f) if f.is_nan() => "NaN".to_string(),
         Value::Float(f) if f.is_infinite() => if *f > 0.0 { "Infinity" } else { "-Infinity" }.to_string(),
-        other => py::str_of(other),
+        other => str_of(other),
     }
 }

@@ -46,7 +46,7 @@ impl<'a> PyKey<'a> {
                 if *f >= -9.223_372_036_854_776e18 && *f < 9.223_372_036_854_776e18 {
                     PyKey::Int(*f as i64)
                 } else {
-                    PyKey::Big(Cow::Owned(crate::py::num::integral_float_decimal(*f)))
+                    PyKey::Big(Cow::Owned(crate::pyscalar::num::integral_float_decimal(*f)))
                 }
             }
             Value::Float(f) => PyKey::Float(f.to_bits()),

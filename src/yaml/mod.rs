@@ -45,6 +45,7 @@ mod fast;
 mod json;
 mod key;
 mod parser;
+pub mod repr;
 mod resolver;
 mod scalars;
 mod scanner;

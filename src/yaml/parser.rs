@@ -295,7 +295,7 @@ impl<'a> Parser<'a> {
                     if self.tag_handles.contains_key(&handle) {
                         return Err(error(
                             None,
-                            format!("duplicate tag handle {}", crate::py::repr_str(&handle)),
+                            format!("duplicate tag handle {}", crate::pyscalar::repr_str(&handle)),
                             tok.start,
                         ));
                     }
@@ -344,7 +344,7 @@ impl<'a> Parser<'a> {
                     None => {
                         return Err(error(
                             Some("while parsing a node"),
-                            format!("found undefined tag handle {}", crate::py::repr_str(&handle)),
+                            format!("found undefined tag handle {}", crate::pyscalar::repr_str(&handle)),
                             tag_mark.unwrap_or_default(),
                         ))
                     }

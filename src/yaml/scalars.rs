@@ -3,7 +3,7 @@
 
 use super::resolver::parse_timestamp_parts;
 use super::{Date, DateTime, Value};
-use crate::py::num::{parse_int_radix, Big};
+use crate::pyscalar::num::{parse_int_radix, Big};
 
 type R = Result<Value, String>;
 
@@ -11,7 +11,7 @@ type R = Result<Value, String>;
 pub(crate) const FRESH_NAN: u64 = 0x7ff8_0000_0000_0001;
 
 fn int_error(s: &str, base: u32) -> String {
-    format!("ValueError: invalid literal for int() with base {base}: {}", crate::py::repr_str(s))
+    format!("ValueError: invalid literal for int() with base {base}: {}", crate::pyscalar::repr_str(s))
 }
 
 /// `construct_yaml_int`: `_` removed, sign, `0`, `0b…`, `0x…`, leading-`0` octal,
@@ -33,7 +33,7 @@ pub(crate) fn construct_int(text: &str) -> R {
     let first = value.chars().next().ok_or("IndexError: string index out of range")?;
     let negative = first == '-';
     let value = if first == '-' || first == '+' { &value[1..] } else { &value[..] };
-    let apply = |(neg, big): (bool, Big)| big.to_value(neg != negative && !big.is_zero());
+    let apply = |(neg, big): (bool, Big)| Value::from_big(&big, neg != negative && !big.is_zero());
     if value == "0" {
         return Ok(Value::Int(0));
     }
@@ -59,7 +59,7 @@ pub(crate) fn construct_int(text: &str) -> R {
                 acc.mul_add(60, 0);
                 acc.add(b);
             }
-            return Ok(acc.to_value(negative && !acc.is_zero()));
+            return Ok(Value::from_big(&acc, negative && !acc.is_zero()));
         }
         let mut acc: i128 = 0;
         for (neg, b) in &parts {
@@ -71,7 +71,7 @@ pub(crate) fn construct_int(text: &str) -> R {
         }
         let acc = if negative { -acc } else { acc };
         let big = Big::from_u64(u64::try_from(acc.unsigned_abs()).map_err(|_| "OverflowError: integer too large")?);
-        return Ok(big.to_value(acc < 0));
+        return Ok(Value::from_big(&big, acc < 0));
     }
     parse_int_radix(value, 10).map(apply).ok_or_else(|| int_error(value, 10))
 }
@@ -83,7 +83,7 @@ pub(crate) fn construct_float(text: &str) -> R {
     let first = value.chars().next().ok_or("IndexError: string index out of range")?;
     let sign = if first == '-' { -1.0 } else { 1.0 };
     let value = if first == '-' || first == '+' { &value[1..] } else { &value[..] };
-    let bad = |s: &str| format!("ValueError: could not convert string to float: {}", crate::py::repr_str(s));
+    let bad = |s: &str| format!("ValueError: could not convert string to float: {}", crate::pyscalar::repr_str(s));
     if value == ".inf" {
         return Ok(Value::Float(sign * f64::INFINITY));
     }
@@ -93,7 +93,7 @@ pub(crate) fn construct_float(text: &str) -> R {
     if value.contains(':') {
         let mut digits = Vec::new();
         for part in value.split(':') {
-            digits.push(crate::py::float_parse(part).ok_or_else(|| bad(part))?);
+            digits.push(crate::pyscalar::float_parse(part).ok_or_else(|| bad(part))?);
         }
         let (mut base, mut acc) = (1.0f64, 0.0f64);
         for d in digits.iter().rev() {
@@ -104,7 +104,7 @@ pub(crate) fn construct_float(text: &str) -> R {
     }
     // `.nan` is PyYAML's one shared `nan_value` object (equal to itself as a dict key);
     // `float("nan")` makes a new object each time: mark it with another NaN payload.
-    crate::py::float_parse(value)
+    crate::pyscalar::float_parse(value)
         .map(|f| Value::Float(if f.is_nan() { f64::from_bits(FRESH_NAN) } else { sign * f }))
         .ok_or_else(|| bad(value))
 }
@@ -239,7 +239,7 @@ pub(crate) fn construct_timestamp(text: &str) -> R {
                 let secs = i64::from(if sign == '-' { -total } else { total }) * 60;
                 return Err(format!(
                     "ValueError: offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24), not {}.",
-                    crate::py::timedelta_repr(secs)
+                    crate::pyscalar::timedelta_repr(secs)
                 ));
             }
             Some(if sign == '-' { -total } else { total })

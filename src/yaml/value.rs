@@ -72,6 +72,19 @@ pub struct YamlError {
     pub message: String,
 }
 
+impl Value {
+    /// A Python int of this sign and magnitude: `Int` when it fits in `i64`, else
+    /// `BigInt`.
+    pub fn from_big(magnitude: &crate::pyscalar::num::Big, negative: bool) -> Value {
+        let dec = magnitude.to_decimal();
+        let signed = if negative && dec != "0" { format!("-{dec}") } else { dec };
+        match signed.parse::<i64>() {
+            Ok(v) => Value::Int(v),
+            Err(_) => Value::BigInt(signed),
+        }
+    }
+}
+
 impl std::fmt::Display for YamlError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}:{}: {}", self.line, self.col, self.message)

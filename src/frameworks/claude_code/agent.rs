@@ -10,7 +10,7 @@ use serde_json::{json, Value as Json};
 use super::definition::{self, Definition, Outcome, Rejection};
 use super::scan::{Found, Problem};
 use super::{tools, ID};
-use crate::discover::{self, ReadError};
+use crate::discover::{self, Hold, ReadError};
 use crate::frameworks::LoadContext;
 use crate::model::{Agent, AgentRecord, AttributesBuilder, DiagKind, Diagnostic, Field, FieldOrigin, Source, Status, Text};
 
@@ -47,10 +47,10 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
     let plugin = place.plugin.map(|(n, r)| (n.to_string(), r.to_path_buf()));
     let namespace = f.namespace.clone();
     let stem = f.stem.clone();
-    let texts = cx.texts;
-    let context = discover::hash_key((ID, plugin.as_ref().map(|(n, r)| (n.clone(), r.clone())), &namespace, &stem, format!("{texts:?}")));
+    let prompts = cx.prompts;
+    let context = discover::hash_key((ID, plugin.as_ref().map(|(n, r)| (n.clone(), r.clone())), &namespace, &stem, format!("{prompts:?}")));
     let too_large = |n: u64| format!("skipping: {n} bytes exceeds the {} byte limit Claude Code reads", definition::MAX_BYTES);
-    let parsed = cx.files.derived(path, context, |bytes| {
+    let parsed = cx.files.parse(path, Hold::Not, context, |bytes| {
         if bytes.len() as u64 > definition::MAX_BYTES {
             return Parsed { outcome: Outcome::TooLarge(bytes.len() as u64), prompt: None };
         }
@@ -61,7 +61,7 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
             None => definition::parse_file(bytes),
         };
         let prompt = match &outcome {
-            Outcome::Agent(d) => Some(Text::from_file(texts, path, bytes, &d.prompt)),
+            Outcome::Agent(d) => Some(prompts.from_file(path, bytes, &d.prompt)),
             _ => None,
         };
         Parsed { outcome, prompt }

@@ -25,6 +25,7 @@ mod release;
 mod scan;
 mod tools;
 
+use crate::discover::Hold;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -151,7 +152,7 @@ fn places(cx: &LoadContext) -> Vec<Place> {
 fn builtins(cx: &LoadContext) -> Vec<&'static str> {
     let settings: serde_json::Value = cx
         .files
-        .read(&cx.roots.home.join(".claude/settings.json"))
+        .read(&cx.roots.home.join(".claude/settings.json"), Hold::Kept)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default();

@@ -2,6 +2,7 @@
 //! followed to its file, then its npm package's `package.json` (`version`) or the
 //! native installer's `versions/<version>` file name.
 
+use crate::discover::Hold;
 use std::path::{Path, PathBuf};
 
 use crate::frameworks::{LoadContext, RenderMode};
@@ -32,7 +33,7 @@ fn version_of(cx: &LoadContext, real: &Path) -> Option<String> {
         return real.file_name().map(|n| n.to_string_lossy().into_owned());
     }
     for dir in real.ancestors().skip(1).take(6) {
-        let Ok(bytes) = cx.files.read(&dir.join("package.json")) else { continue };
+        let Ok(bytes) = cx.files.read(&dir.join("package.json"), Hold::Kept) else { continue };
         let Ok(json) = serde_json::from_slice::<serde_json::Value>(&bytes) else { continue };
         if json["name"] == PACKAGE {
             return json["version"].as_str().map(str::to_string);

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::discover::{self, Kind};
+use crate::discover::{self, Hold, Kind};
 use crate::frameworks::LoadContext;
 
 /// How deep agentry follows folders; a deeper tree is reported, not walked.
@@ -106,7 +106,7 @@ pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
             continue;
         }
         let manifest = e.path.join(".claude-plugin/plugin.json");
-        let Ok(bytes) = cx.files.read(&manifest) else { continue };
+        let Ok(bytes) = cx.files.read(&manifest, Hold::Kept) else { continue };
         let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
         let folder = e.name().into_owned();
         let own_name = json.get("name").and_then(|n| n.as_str()).filter(|n| !n.is_empty());

@@ -27,7 +27,7 @@ pub fn layers(cx: &LoadContext, trusted: bool) -> Vec<Layer> {
     if trusted {
         for dir in roots.walk_up().into_iter().rev() {
             let codex = dir.join(".codex");
-            if cx.files.is_dir(&codex) {
+            if cx.files.kind(&codex) == crate::discover::Kind::Dir {
                 let rel = crate::model::relative_to(&codex, &crate::model::normalize(&roots.project));
                 out.push(Layer { scope: Scope::Project, dir: codex, label: format!("the project layer ({rel})") });
             }

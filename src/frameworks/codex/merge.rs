@@ -5,6 +5,7 @@
 //! it has none (`merge_missing_role_fields`); a role still without description is
 //! dropped and feeds nothing above it.
 
+use crate::discover::Hold;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -83,7 +84,7 @@ pub fn read_configs(cx: &LoadContext, layers: &[Layer]) -> Result<Vec<Vec<TableR
             continue;
         }
         let key = cx.roots.source(&path, None).key();
-        let bytes = cx.files.read(&path).map_err(|e| {
+        let bytes = cx.files.read(&path, Hold::Kept).map_err(|e| {
             Diagnostic::error(ID, DiagKind::Io, &path, format!("Error loading config.toml: {e}")).failing(&key).fatal()
         })?;
         match role::read_config(&bytes, &path.display().to_string()) {
@@ -209,7 +210,7 @@ fn drop_def(m: &mut Merge, name: String, source: Source, kind: DiagKind, path: &
 fn read_role(cx: &LoadContext, path: &Path, hint: Option<&str>) -> Result<Arc<RoleFile>, Failure> {
     let label = path.display().to_string();
     let context = crate::discover::context_key(&format!("codex-role\0{label}\0{hint:?}"));
-    match cx.files.derived(path, context, |bytes| role::parse_role_file(bytes, &label, hint).map(Arc::new)) {
+    match cx.files.parse(path, Hold::Not, context, |bytes| role::parse_role_file(bytes, &label, hint).map(Arc::new)) {
         Ok(parsed) => (*parsed).clone(),
         Err(e) => Err(Failure { kind: DiagKind::Io, message: format!("{e}"), line: None, col: None }),
     }

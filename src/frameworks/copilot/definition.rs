@@ -10,7 +10,7 @@ use serde_json::json;
 use super::frontmatter::{self, Failure};
 use super::schema::{self, Definition};
 use super::{tools, ID};
-use crate::discover::{self, ReadError};
+use crate::discover::{self, Hold, ReadError};
 use crate::frameworks::LoadContext;
 use crate::model::{Agent, AgentRecord, Attribute, DiagKind, Field, FieldOrigin, Source, Status, Text};
 
@@ -27,10 +27,10 @@ pub type Outcome = Result<Loaded, Failure>;
 pub fn parse_file(cx: &LoadContext, path: &Path, id: &str) -> Arc<Outcome> {
     let context = discover::hash_key((cx.key, ID, id));
     cx.files
-        .derived(path, context, |bytes| {
+        .parse(path, Hold::Not, context, |bytes| {
             let split = frontmatter::split(bytes)?;
             let def = schema::check(&split, id)?;
-            let prompt = Text::from_file(cx.texts, path, bytes, &def.body);
+            let prompt = cx.prompts.from_file(path, bytes, &def.body);
             let effective = tools::effective(&def.tools, def.body.is_empty());
             Ok(Loaded { def, prompt, effective })
         })

@@ -52,7 +52,7 @@ pub fn agent_id(rel: &str) -> String {
 /// Walks the tree at `root` (nothing when it is not a folder).
 pub fn walk(cx: &LoadContext, root: &Path) -> Walk {
     let mut out = Walk::default();
-    if !cx.files.is_dir(root) {
+    if cx.files.kind(root) != crate::discover::Kind::Dir {
         return out;
     }
     let root_real = cx.files.canonicalize(root).unwrap_or_else(|| root.to_path_buf());

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::parse::{look, FileKind};
 use super::raw::{decode_text, entries_of, Env, Failure};
 use super::validate::expand_user;
-use crate::discover::Files;
+use crate::discover::{Files, Hold};
 use crate::model::{normalize, DiagKind, Diagnostic};
 use crate::yaml::{self, Value};
 
@@ -75,7 +75,7 @@ pub fn settings(project: &Path, env: &Env, files: Files) -> Settings {
         let failure = Failure::new(DiagKind::Parse, message, line);
         Settings::Broken(present_configs(files, &folders).into_iter().map(|p| (p, failure.clone())).collect())
     };
-    let bytes = match files.read(&config) {
+    let bytes = match files.read(&config, Hold::Kept) {
         Ok(b) => b,
         Err(e) => return broken(format!("cannot read the settings file: {e}"), None),
     };

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use super::raw::{decode_text, entries_of, Env, Failure, RawCard};
-use crate::discover::{Files, ReadError};
+use crate::discover::{Files, Hold, ParseKey, ReadError};
 use crate::model::DiagKind;
 use crate::yaml::{self, Value};
 
@@ -51,7 +51,7 @@ pub struct Look {
 pub fn look(files: Files, path: &Path, kind: FileKind) -> Result<Arc<Look>, ReadError> {
     static CONTEXT: OnceLock<u64> = OnceLock::new();
     let context = *CONTEXT.get_or_init(|| crate::discover::context_key("fast-agent card file look"));
-    files.sniffed_before_reading(path, context, |bytes| Look {
+    files.parse(path, Hold::ForPass, ParseKey::look(context), |bytes| Look {
         markdown_card: kind == FileKind::Markdown && sniff_markdown(bytes),
         dialects_may_differ: std::str::from_utf8(bytes).is_ok_and(|text| super::rfc::may_differ(kind, text)),
     })

@@ -5,6 +5,7 @@
 //! start-up checks: workflow references (`validate_workflow_references`) and reference
 //! cycles (`find_dependency_cycle`, repeated until none is left).
 
+use crate::discover::Hold;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -82,7 +83,7 @@ pub fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, F
     // Held for the pass: the dialect check right after may read the file again (the
     // loader lets go of the bytes once it is done), and the next load reuses the
     // memoized cards instead.
-    let bytes = s.cx.files.read_for_pass(&path).map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))?;
+    let bytes = s.cx.files.read(&path, Hold::ForPass).map_err(|e| Failure::new(DiagKind::Io, format!("cannot read the card: {e}"), None))?;
     let raws = match s.dialect {
         Dialect::Released => vec![(None, super::parse::released(kind, &bytes, s.env)?)],
         Dialect::Rfc => super::rfc::parse(kind, &bytes, s.env)?,
@@ -95,7 +96,7 @@ pub fn load_file_once(s: &LoadState, discovered: &Path) -> Result<Vec<Loaded>, F
     let cx = CardContext {
         path: &path,
         bytes: &bytes,
-        texts: s.cx.texts,
+        prompts: s.cx.prompts,
         home: &home,
         date: s.date,
         rule: if s.dialect == Dialect::Rfc { InstructionRule::Rfc } else { InstructionRule::Released },
@@ -195,7 +196,7 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], loads: Vec<Result<Vec<Loaded>, 
             let key = || source_of(s.cx, file).key();
             // Only regular files: a FIFO or device named in `messages:` must not block
             // or flood the load.
-            let read = if s.cx.files.is_file(file) { s.cx.files.read(file) } else { Err(crate::discover::ReadError::Other("not a regular file".into())) };
+            let read = if s.cx.files.is_file(file) { s.cx.files.read(file, Hold::Kept) } else { Err(crate::discover::ReadError::Other("not a regular file".into())) };
             match read {
                 Ok(bytes) => match super::history::parse(&name, &bytes) {
                     Ok(messages) => history.extend(messages),

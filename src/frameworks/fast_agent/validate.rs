@@ -10,7 +10,8 @@ use serde_json::{json, Map as JsonMap, Value as Json};
 use super::raw::{str_to_none, strip_to_none, Failure, RawCard};
 use super::rules::{self, CardType};
 use super::values;
-use crate::model::{Attributes, AttributesBuilder, DiagKind, Text, TextForm};
+use crate::model::{Attributes, AttributesBuilder, DiagKind, Text};
+use crate::frameworks::Prompts;
 use crate::py;
 use crate::yaml::Value;
 
@@ -29,9 +30,9 @@ pub enum InstructionRule {
 /// What validation needs besides the card: where it lives and how to expand paths.
 pub struct CardContext<'a> {
     pub path: &'a Path,
-    /// The file's contents, where an instruction found verbatim is kept as `texts` says.
+    /// The file's contents, where an instruction found verbatim is kept as `prompts` makes texts.
     pub bytes: &'a [u8],
-    pub texts: TextForm,
+    pub prompts: Prompts,
     /// `HOME` for `~` expansion.
     pub home: &'a Path,
     /// `{{currentDate}}` as the loader would expand it.
@@ -179,7 +180,7 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failu
         name_line: raw.line("name"),
         card_type,
         headline: instruction.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().into(),
-        instruction: Text::from_file(cx.texts, cx.path, cx.bytes, &instruction),
+        instruction: cx.prompts.from_file(cx.path, cx.bytes, &instruction),
         description: description.map(Arc::from),
         attributes: attributes.finish(),
         message_files,

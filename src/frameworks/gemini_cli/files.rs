@@ -9,13 +9,16 @@ use std::sync::Arc;
 use serde_json::Value as Json;
 
 use super::{schema, settings, Folder, LoadContext, ID};
-use crate::discover::{self, ReadError};
+use crate::discover::{self, Hold, ReadError};
 use crate::model::{Agent, AgentRecord, AttributesBuilder, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Source, Status, Text};
 
 /// A file's parse, shared through the file cache, with its content's digest (the
 /// acknowledgement compares content hashes).
 pub(super) struct Parsed {
     result: Result<Vec<schema::Definition>, schema::Failure>,
+    /// Each definition's prompt, its variables substituted, as the load makes prompt
+    /// texts (on disk in the explorer): the definitions keep no copy.
+    prompts: Vec<Option<Text>>,
     digest: u128,
 }
 
@@ -92,12 +95,23 @@ fn listing_failure(index: usize, folder: &Folder, why: String) -> Read {
 
 fn read_file(cx: &LoadContext, index: usize, folder: &Folder, path: &Path) -> Vec<Read> {
     let file_source = Source::new(folder.scope, &folder.base, path.to_path_buf());
+    let hydrate = hydrator(cx, folder);
+    // The prompts depend on the folder's variables and the form of the load's texts.
+    let context = discover::hash_key(("gemini-cli agent file", cx.prompts, &folder.extension, &cx.roots.cwd));
     let parsed = cx
         .files
-        .derived(path, discover::context_key("gemini-cli agent file"), |b| Parsed { result: schema::parse(b), digest: crate::model::digest(b) })
+        .parse(path, Hold::Not, context, |b| {
+            let mut result = schema::parse(b);
+            let prompts = match &mut result {
+                Ok(defs) => defs.iter_mut().map(|def| def.prompt.take().map(|p| prompt_text(cx, path, b, &p, &hydrate))).collect(),
+                Err(_) => Vec::new(),
+            };
+            Parsed { result, prompts, digest: crate::model::digest(b) }
+        })
         .unwrap_or_else(|e| {
             Arc::new(Parsed {
                 result: Err(schema::Failure { parse: false, message: format!("Could not read file: {}", io_message(&e)), line: None, col: None }),
+                prompts: Vec::new(),
                 digest: 0,
             })
         });
@@ -121,12 +135,13 @@ fn read_file(cx: &LoadContext, index: usize, folder: &Folder, path: &Path) -> Ve
     };
     let several = defs.len() > 1;
     defs.iter()
-        .map(|def| {
+        .enumerate()
+        .map(|(i, def)| {
             let mut source = file_source.clone();
             if several {
                 source.card = Some(def.name.clone());
             }
-            let agent = agent_of(cx, folder, def, source);
+            let agent = agent_of(cx, folder, def, parsed.prompts.get(i).cloned().flatten(), source);
             Read { folder: index, agent, digest: parsed.digest, remote: def.remote, failure: None }
         })
         .collect()
@@ -139,13 +154,31 @@ fn io_message(e: &ReadError) -> String {
     }
 }
 
-/// The agent a definition gives, before ranking (extension variables substituted).
-fn agent_of(cx: &LoadContext, folder: &Folder, def: &schema::Definition, source: Source) -> Agent {
-    let key: Arc<str> = source.key().into();
-    let hydrate = |s: &str| match &folder.extension {
+/// The ExtensionManager's substitution of the variables of `folder` (none outside
+/// an extension).
+fn hydrator<'a>(cx: &'a LoadContext, folder: &'a Folder) -> impl Fn(&str) -> String + 'a {
+    move |s: &str| match &folder.extension {
         Some(ext) => settings::hydrate(s, ext, &cx.roots.cwd),
         None => s.to_string(),
-    };
+    }
+}
+
+/// The prompt `prompt` of the file `path` (whose contents are `bytes`), its variables
+/// substituted: left in the file where it is the file's own text.
+fn prompt_text(cx: &LoadContext, path: &Path, bytes: &[u8], prompt: &str, hydrate: &dyn Fn(&str) -> String) -> Text {
+    let hydrated = hydrate(prompt);
+    if hydrated == prompt {
+        cx.prompts.from_file(path, bytes, prompt)
+    } else {
+        cx.prompts.rendered(path, bytes, &hydrated)
+    }
+}
+
+/// The agent a definition gives, before ranking (extension variables substituted;
+/// `prompt` made with the parse).
+fn agent_of(cx: &LoadContext, folder: &Folder, def: &schema::Definition, prompt: Option<Text>, source: Source) -> Agent {
+    let key: Arc<str> = source.key().into();
+    let hydrate = hydrator(cx, folder);
     let fields: Vec<Field> = def
         .fields
         .iter()
@@ -168,7 +201,7 @@ fn agent_of(cx: &LoadContext, folder: &Folder, def: &schema::Definition, source:
     record.description = description.into();
     record.fields = fields.into();
     record.attributes = attributes.finish();
-    record.system_prompt = def.prompt.as_deref().map(|p| Text::held(hydrate(p)));
+    record.system_prompt = prompt;
     record.into()
 }
 

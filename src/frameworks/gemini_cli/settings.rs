@@ -6,6 +6,7 @@
 //! `extension-enablement.json`), the ExtensionManager's `hydrateString`,
 //! `ModelConfigService.merge`, and `registerRemoteAgent`'s card description.
 
+use crate::discover::Hold;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value as Json};
@@ -33,7 +34,7 @@ pub fn truthy(v: &Json) -> bool {
 /// A settings file: JSON with comments (`strip-json-comments`), `None` when absent or
 /// unreadable.
 fn read_json(cx: &LoadContext, path: &Path) -> Option<Json> {
-    let bytes = cx.files.read(path).ok()?;
+    let bytes = cx.files.read(path, Hold::Kept).ok()?;
     let text = String::from_utf8_lossy(&bytes);
     serde_json::from_str(&strip_comments(&text)).ok()
 }

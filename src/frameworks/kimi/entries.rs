@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use super::resolve::{Bodies, Unplaced};
 use super::spec;
-use crate::discover::{Files, ReadError};
+use crate::discover::{Files, Hold, ParseKey, ReadError};
 use crate::model::{DiagKind, Diagnostic};
 use crate::yaml::{self, Value};
 
@@ -43,7 +43,7 @@ pub fn walk(files: Files, project: &Path, bodies: &Bodies) -> (Vec<PathBuf>, Vec
     // Sniffed once per version of the file (a refresh looks again only at the files
     // that changed), in parallel: a cold load parses every YAML file of the project.
     let met = files.memo(key, |files| {
-        look_ahead(files.cache().untracked(), project, bodies);
+        look_ahead(files.unrecorded(), project, bodies);
         yaml_files(files, project)
     });
     let sniffed: Vec<_> = met
@@ -184,11 +184,11 @@ pub struct Sniff {
 pub fn sniffed(files: Files, path: &Path, bodies: &Bodies) -> Result<std::sync::Arc<Sniff>, ReadError> {
     static CONTEXT: OnceLock<u64> = OnceLock::new();
     let context = *CONTEXT.get_or_init(|| crate::discover::context_key("kimi entry point"));
-    files.sniffed(path, context, |bytes| {
+    files.parse(path, Hold::Not, ParseKey::look(context), |bytes| {
         let sniff = sniff(bytes, bodies);
         // The parse the resolution would have made: counted as it would have been.
         if sniff.parse.is_some() {
-            files.cache().count_parse();
+            files.count_parse();
         }
         sniff
     })

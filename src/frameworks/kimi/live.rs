@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::discover::Files;
+use crate::discover::{Files, Hold};
 
 const ROOT_WIDTH: usize = 30;
 const CHILD_WIDTH: usize = 10;
@@ -133,7 +133,7 @@ fn agents_md(files: Files, work_dir: &Path) -> String {
             candidates.push(p);
         }
         for p in candidates {
-            let Ok(bytes) = files.read(&p) else { continue };
+            let Ok(bytes) = files.read(&p, Hold::Kept) else { continue };
             let text = String::from_utf8_lossy(&bytes);
             let content = crate::py::strip(&text).to_string();
             if !content.is_empty() {

@@ -96,15 +96,15 @@ impl Framework for Kimi {
             key: &key,
             builtin_args,
             homes: Homes::new(cx, builtins.as_deref()),
-            texts: cx.texts,
+            prompts: cx.prompts,
         };
         // A pass that trusts its memos reuses most definitions: resolving them all
         // ahead would be wasted, so only its changed files are parsed ahead.
-        let warmed = if cx.files.cache().trusting() {
-            resolve::preparse(cx.files.cache().untracked(), &entry_points, &lookups.bodies);
+        let warmed = if cx.files.trusting() {
+            resolve::preparse(cx.files.unrecorded(), &entry_points, &lookups.bodies);
             HashMap::default()
         } else {
-            warm::resolve_ahead(&context, cx.files.cache().untracked(), &entry_points, args_key)
+            warm::resolve_ahead(&context, cx.files.unrecorded(), &entry_points, args_key)
         };
         // Sized for every entry point up front: the path-keyed maps would otherwise
         // grow a step at a time, hashing every path again at each step.
@@ -113,7 +113,7 @@ impl Framework for Kimi {
             context,
             warmed,
             args_key,
-            chains: Resolver::new(cx.files.cache().untracked(), &lookups, default_agent, &key),
+            chains: Resolver::new(cx.files.unrecorded(), &lookups, default_agent, &key),
             files: cx.files,
             seen: HashSet::with_capacity_and_hasher(n, Default::default()),
             listed_by: HashMap::with_capacity_and_hasher(n, Default::default()),
@@ -187,7 +187,7 @@ struct Context<'a> {
     builtin_args: std::collections::BTreeMap<String, String>,
     homes: Homes,
     /// How rendered prompts are kept (the explorer leaves them on disk).
-    texts: crate::model::TextForm,
+    prompts: super::Prompts,
 }
 
 /// What one definition (one file, reached as an entry point or as the subagent of
@@ -379,7 +379,7 @@ impl Context<'_> {
     fn keep_chain(&self, files: crate::discover::Files, path: &Path, one: &mut Definition) {
         if one.chain_len <= KEPT_CHAIN {
             // Rebuilt from what the resolution just read: no new observation.
-            let chain = Resolver::new(files.cache().untracked(), self.lookups, self.default_agent.clone(), self.key)
+            let chain = Resolver::new(files.unrecorded(), self.lookups, self.default_agent.clone(), self.key)
                 .chain(path, one.chain_len);
             one.agent.chain = chain_keys(&chain, self.key).into();
             one.chain_kept = true;
@@ -432,7 +432,7 @@ impl Context<'_> {
             &self.lookups.spellings,
             &resolved.system_prompt_args,
             &self.builtin_args,
-            self.texts,
+            self.prompts,
         ) {
             Ok(text) => text,
             Err(problem) => return failed(&mut resolver, problem, prompt_path),
@@ -599,11 +599,11 @@ const PACKAGE: site_packages::Package<'static> =
     site_packages::Package { rel_path: "kimi_cli/agents", dist_prefix: "kimi_cli-", launchers: &["kimi", "kimi-cli"] };
 
 fn locate_builtins(cx: &LoadContext) -> Option<PathBuf> {
-    site_packages::find(cx.roots, cx.env, &PACKAGE).0
+    site_packages::find(cx.files, cx.roots, cx.env, &PACKAGE).0
 }
 
 fn builtins_not_found(cx: &LoadContext) -> Diagnostic {
-    let looked = site_packages::find(cx.roots, cx.env, &PACKAGE).1;
+    let looked = site_packages::find(cx.files, cx.roots, cx.env, &PACKAGE).1;
     super::builtins_not_installed(ID, cx.roots, "kimi-cli", &looked, "built-in agents are not shown and `extend: default` cannot be resolved")
 }
 

@@ -97,7 +97,7 @@ fn has_parent_part(path: &Path) -> bool {
 /// listing does not add to.
 fn is_plain_folder(files: Files, path: &Path) -> bool {
     let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else { return false };
-    let listing = files.cache().untracked().list_dir(folder);
+    let listing = files.unrecorded().list_dir(folder);
     let (Ok(Some(entries)), Some(wanted)) = (listing, name.to_str()) else { return false };
     match entries.binary_search_by(|e| e.cmp_name(wanted)) {
         // Listed names are lossy: a name that only reads the same is not it.

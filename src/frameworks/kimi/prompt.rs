@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::discover::lock;
+use crate::discover::{lock, Hold};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -19,7 +19,8 @@ use minijinja::{Environment, ErrorKind, UndefinedBehavior};
 use super::{physical, plain};
 use super::spec::{decode_utf8, Problem};
 use crate::discover::{Files, ReadError};
-use crate::model::{DiagKind, Text, TextForm};
+use crate::model::{DiagKind, Text};
+use crate::frameworks::Prompts;
 
 /// Instructions a render may spend: generous for any real prompt, finite for a loop.
 const FUEL: u64 = 5_000_000;
@@ -57,19 +58,19 @@ pub fn export_builtins() -> BTreeMap<String, String> {
 type Includes = Arc<Mutex<HashMap<String, Option<String>>>>;
 
 /// Renders the prompt at `path` (read under the spelling `spellings` gives) with
-/// `builtins` updated by `args`, kept in the form `texts` asks for.
+/// `builtins` updated by `args`, kept as `prompts` makes texts.
 pub fn render(
     files: Files,
     path: &Path,
     spellings: &physical::Spellings,
     args: &[(String, String)],
     builtins: &BTreeMap<String, String>,
-    texts: TextForm,
+    prompts: Prompts,
 ) -> Result<Text, Problem> {
     // Not held by the cache: the rendered prompt is kept with its definition, and a
     // refresh that renders it again is one whose prompt file changed.
     let asked = spellings.asked(files, path);
-    let decoded = files.read_unkept(&asked, |bytes| decode_utf8(path, bytes)).map_err(|e| {
+    let decoded = files.read(&asked, Hold::Not).map(|bytes| decode_utf8(path, &bytes)).map_err(|e| {
         let (kind, what) = match e {
             ReadError::NotFound => (DiagKind::Missing, "FileNotFoundError: no such file".to_string()),
             ReadError::IsDir => (DiagKind::Missing, "IsADirectoryError: is a directory".to_string()),
@@ -98,7 +99,7 @@ pub fn render(
         Some(text) => text,
         None => render_template(files, path, &source, &context, line_shift)?,
     };
-    Ok(Text::from_rendering(texts, &asked, decoded.as_bytes(), &rendered))
+    Ok(prompts.rendered(&asked, decoded.as_bytes(), &rendered))
 }
 
 /// The prompt `source` of the file at `path`, rendered by the template engine;
@@ -228,7 +229,7 @@ fn read_include(files: Files, folder: &Path, name: &str) -> Result<Option<String
     if !files.is_file(&asked) {
         return Ok(None);
     }
-    match files.read(&asked) {
+    match files.read(&asked, Hold::Kept) {
         Ok(bytes) => {
             let text = universal_newlines(&decode_utf8(&path, &bytes)?);
             if text.contains("KIMI_NOW") {
@@ -325,7 +326,7 @@ mod tests {
         std::fs::write(&p, text).unwrap();
         let args: Vec<(String, String)> = args.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let files = crate::discover::FileCache::new();
-        let prompt = render(files.untracked(), &p, &Default::default(), &args, &export_builtins(), TextForm::Held)?;
+        let prompt = render(files.untracked(), &p, &Default::default(), &args, &export_builtins(), Prompts::HELD)?;
         Ok(prompt.as_held().expect("held").to_string())
     }
 

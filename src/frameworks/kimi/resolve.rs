@@ -6,7 +6,7 @@
 //! Every effective field keeps the file and line that set it and the rule that chose it.
 
 use crate::discover::fast_hash::HashMap;
-use crate::discover::lock;
+use crate::discover::{lock, Hold};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -280,7 +280,7 @@ impl<'a> Resolver<'a> {
             if chain.len() == 1 {
                 if let Some(cover) = covers.get(&path_slot(&next)).filter(|c| c.depth < MAX_COVER_DEPTH) {
                     self.files.include(cover.observed.clone());
-                    self.files = self.files.cache().untracked();
+                    self.files = self.files.unrecorded();
                     covered = cover.depth;
                 }
             }
@@ -520,7 +520,7 @@ fn unplaced(files: Files, path: &Path, bodies: &Bodies) -> Result<Unplaced, Read
     }
     static CONTEXT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     let context = *CONTEXT.get_or_init(|| crate::discover::context_key("kimi agent file, unplaced"));
-    files.derived(path, context, |bytes| bodies.unplaced(bytes)).map(|parse| (*parse).clone())
+    files.parse(path, Hold::Not, context, |bytes| bodies.unplaced(bytes)).map(|parse| (*parse).clone())
 }
 
 /// Parses the regular files `paths` into the file cache, in parallel and without

@@ -17,6 +17,7 @@ pub mod js_yaml;
 mod render;
 mod walk;
 
+use crate::discover::Hold;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -104,7 +105,7 @@ pub(crate) struct Config {
 }
 
 fn config(cx: &LoadContext, path: &Path, report: &mut EcosystemReport) -> Config {
-    let Ok(bytes) = cx.files.read(path) else { return Config::default() };
+    let Ok(bytes) = cx.files.read(path, Hold::Kept) else { return Config::default() };
     let text = String::from_utf8_lossy(&bytes);
     let table: toml::Table = match toml::from_str(&text) {
         Ok(t) => t,
@@ -161,7 +162,7 @@ fn folders(cx: &LoadContext, config: &Config, report: &mut EcosystemReport) -> V
         .collect();
     let mut out: Vec<(Folder, PathBuf)> = Vec::new();
     for (tier, path, _) in wanted {
-        if !cx.files.is_dir(&path) {
+        if cx.files.kind(&path) != crate::discover::Kind::Dir {
             continue;
         }
         let Some(real) = cx.files.canonicalize(&path) else { continue };
@@ -289,7 +290,7 @@ impl Framework for KimiCode {
         let home = kimi_home(cx);
         let system_path = home.join("SYSTEM.md");
         let system_text = if cx.files.is_file(&system_path) {
-            cx.files.read(&system_path).ok().map(|b| String::from_utf8_lossy(&b).into_owned()).filter(|t| !agent_file::js_trim(t).is_empty())
+            cx.files.read(&system_path, Hold::Kept).ok().map(|b| String::from_utf8_lossy(&b).into_owned()).filter(|t| !agent_file::js_trim(t).is_empty())
         } else {
             None
         };

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::agent_file::{self, Definition, Failure};
 use super::{Folder, ID};
-use crate::discover::{self, DirEntry};
+use crate::discover::{self, DirEntry, Hold};
 use crate::frameworks::LoadContext;
 use crate::model::{DiagKind, Diagnostic, EcosystemReport};
 
@@ -45,7 +45,7 @@ fn parse(cx: &LoadContext, path: PathBuf, file_name: String) -> Found {
     let context = discover::hash_key((ID, &file_name));
     let parsed = cx
         .files
-        .derived(&path, context, |bytes| agent_file::parse(&String::from_utf8_lossy(bytes), &shown, &file_name))
+        .parse(&path, Hold::Not, context, |bytes| agent_file::parse(&String::from_utf8_lossy(bytes), &shown, &file_name))
         .unwrap_or_else(|e| {
             Arc::new(Err(Failure {
                 kind: DiagKind::Io,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value as Json};
 
 use super::{jsonc, markdown, schema, ID};
-use crate::discover::{self, ReadError};
+use crate::discover::{self, Hold, ReadError};
 use crate::frameworks::{LoadContext, Location};
 use crate::model::{DiagKind, Diagnostic, Scope, Source};
 
@@ -104,7 +104,7 @@ impl<'c, 'a> Reader<'c, 'a> {
     }
 
     fn json_file(&mut self, scope: Scope, root: &Path, path: &Path) {
-        let bytes = match self.cx.files.read(path) {
+        let bytes = match self.cx.files.read(path, Hold::Kept) {
             Ok(b) => b,
             Err(ReadError::NotFound | ReadError::IsDir) => return,
             Err(e) => {
@@ -280,7 +280,7 @@ impl<'c, 'a> Reader<'c, 'a> {
                 Some(t) => self.cx.roots.home.join(t),
                 None => dir.join(target),
             };
-            match self.cx.files.read(&file) {
+            match self.cx.files.read(&file, Hold::Kept) {
                 Ok(bytes) => {
                     let content = String::from_utf8_lossy(&bytes);
                     let quoted = serde_json::to_string(markdown::js_trim(&content)).unwrap_or_default();
@@ -317,7 +317,7 @@ impl<'c, 'a> Reader<'c, 'a> {
             let folder = path.parent().map(|p| rel_label(d.scope, &d.root, p)).unwrap_or_default();
             // Parsed once per version of the file: a refresh re-parses only what changed.
             let context = discover::hash_key((ID, "markdown"));
-            let parsed = match self.cx.files.derived(&path, context, markdown::parse) {
+            let parsed = match self.cx.files.parse(&path, Hold::Not, context, markdown::parse) {
                 Ok(parsed) => (*parsed).clone(),
                 Err(e) => Err(format!("cannot read the file ({e})")),
             };

@@ -10,7 +10,8 @@ use serde_json::{json, Value as Json};
 
 use super::validators;
 use crate::frontmatter::{self, Format};
-use crate::model::{Attributes, AttributesBuilder, DiagKind, Field, FieldOrigin, Fields, Text, TextForm};
+use crate::model::{Attributes, AttributesBuilder, DiagKind, Field, FieldOrigin, Fields, Text};
+use crate::frameworks::Prompts;
 use crate::py;
 use crate::yaml::{self, Map, Node, Value};
 
@@ -194,7 +195,7 @@ fn front_matter_rule(key: &str) -> std::borrow::Cow<'static, str> {
 /// Builds the definition of one file; `stem` is the file name's stem, `source` the
 /// file's source key (for origins), `bytes` the contents of `path`; the prompt is
 /// kept as `texts` says.
-pub fn parse(bytes: &[u8], stem: &str, source: &str, path: &Path, texts: TextForm) -> Result<Definition, Failure> {
+pub fn parse(bytes: &[u8], stem: &str, source: &str, path: &Path, prompts: Prompts) -> Result<Definition, Failure> {
     // One key for all the sites of the file's fields.
     let source: std::sync::Arc<str> = source.into();
     let text = decode(bytes)?;
@@ -400,7 +401,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str, path: &Path, texts: TextFor
         description: description.into(),
         fields: fields.into(),
         attributes: attributes.finish(),
-        system_prompt: Text::from_file(texts, path, bytes, split.body),
+        system_prompt: prompts.from_file(path, bytes, split.body),
     })
 }
 

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use super::precedence::{self, Candidate, Contest, Ladder, Order, Tier};
 use super::{Framework, LoadContext, RenderMode};
-use crate::discover::{self, site_packages, ReadError};
+use crate::discover::{self, site_packages, Hold, ReadError};
 use crate::model::{
     Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Source, Status,
 };
@@ -94,7 +94,7 @@ fn locate_builtins(cx: &LoadContext) -> (Option<PathBuf>, Vec<PathBuf>) {
         dist_prefix: "openhands_tools-",
         launchers: &["openhands", "openhands-agent-server"],
     };
-    site_packages::find(cx.roots, cx.env, &pkg)
+    site_packages::find(cx.files, cx.roots, cx.env, &pkg)
 }
 
 /// A file's outcome, in scan order: its agent as the file defines it (one that loaded
@@ -152,8 +152,8 @@ fn scan_folder(cx: &LoadContext, index: usize, folder: &Folder, entries: &[disco
             // Both memos share one parse (an `Arc`), not copies of it.
             let parsed = cx.files.definition(memo_key, |files| {
                 files
-                    .derived(&source.path, discover::context_key(&key), |b| {
-                        definition::parse(b, stem, &key, &source.path, cx.texts)
+                    .parse(&source.path, Hold::Not, discover::context_key(&key), |b| {
+                        definition::parse(b, stem, &key, &source.path, cx.prompts)
                     })
                     .unwrap_or_else(|e| {
                         Arc::new(Err(definition::Failure {

@@ -5,6 +5,9 @@
 use serde_json::Value as Json;
 
 use super::js::{self, Js};
+use crate::frameworks::Prompts;
+use crate::model::Text;
+use std::path::Path;
 use super::yaml;
 
 /// Why a file was dropped: the three causes the oracle tells apart.
@@ -46,7 +49,8 @@ pub struct Definition {
     pub fields: Vec<(&'static str, Json, Option<u32>)>,
     /// Keys as written in the front matter, with their lines.
     pub attributes: Vec<(String, u32, Json)>,
-    pub prompt: String,
+    /// The trimmed body, as the load makes prompt texts ([`Prompts`]).
+    pub prompt: Text,
     /// Whether the front matter needed the line parser (the YAML did not parse).
     pub lenient: Option<(String, usize)>,
 }
@@ -72,8 +76,9 @@ pub fn split(content: &str) -> Option<(String, String)> {
     Some((rest[..end].to_string(), rest[end + 5..].to_string()))
 }
 
-pub fn parse(bytes: &[u8]) -> Result<Definition, Failure> {
-    let mut result = parse_content(bytes);
+/// The subagent file at `path`, whose contents are `bytes`, its prompt made by `prompts`.
+pub fn parse(bytes: &[u8], path: &Path, prompts: Prompts) -> Result<Definition, Failure> {
+    let mut result = parse_content(bytes, path, prompts);
     if let Err(f) = &mut result {
         if f.cause == Cause::Validation {
             f.refuses = refused_names(bytes, f.executor_block);
@@ -104,7 +109,7 @@ fn refused_names(bytes: &[u8], executor_block: bool) -> Vec<String> {
     }
 }
 
-fn parse_content(bytes: &[u8]) -> Result<Definition, Failure> {
+fn parse_content(bytes: &[u8], path: &Path, prompts: Prompts) -> Result<Definition, Failure> {
     let content = decode(bytes);
     let Some((front, body)) = split(&content) else {
         return Err(fail(Cause::Parse, "Invalid format: missing YAML frontmatter", Some(1)));
@@ -286,6 +291,7 @@ fn parse_content(bytes: &[u8]) -> Result<Definition, Failure> {
         .iter()
         .map(|(k, v)| (k.clone(), line_of(k).unwrap_or(2), v.to_json()))
         .collect();
+    let prompt = prompts.from_file(path, bytes, &prompt);
     Ok(Definition { name, description, fields, attributes, prompt, lenient: parsed.error })
 }
 

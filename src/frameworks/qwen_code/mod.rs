@@ -22,10 +22,10 @@ use std::sync::Arc;
 
 use super::precedence::{rank, Candidate, Ladder, NameKey, Tier};
 use super::{Framework, LoadContext, Location};
-use crate::discover::{self, ReadError};
+use crate::discover::{self, Hold, ReadError};
 use crate::model::{
     Agent, AgentRecord, Attribute, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir,
-    Source, Status, Text,
+    Source, Status,
 };
 
 pub use definition::{parse as parse_definition, split as split_front_matter};
@@ -113,7 +113,7 @@ fn extensions(cx: &LoadContext, dir: &Path, report: &mut EcosystemReport) -> Vec
     let Ok(Some(entries)) = cx.files.list_dir(dir) else { return Vec::new() };
     let enablement = cx
         .files
-        .read(&dir.join("extension-enablement.json"))
+        .read(&dir.join("extension-enablement.json"), Hold::Kept)
         .ok()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
     let mut out = Vec::new();
@@ -125,7 +125,7 @@ fn extensions(cx: &LoadContext, dir: &Path, report: &mut EcosystemReport) -> Vec
         let mut root = entry.path.to_path_buf();
         if let Some(source) = cx
             .files
-            .read(&entry.path.join(".qwen-extension-install.json"))
+            .read(&entry.path.join(".qwen-extension-install.json"), Hold::Kept)
             .ok()
             .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
             .filter(|m| m.get("type").and_then(|t| t.as_str()) == Some("link"))
@@ -134,7 +134,7 @@ fn extensions(cx: &LoadContext, dir: &Path, report: &mut EcosystemReport) -> Vec
             root = crate::model::normalize(&entry.path.join(source));
         }
         let manifest = root.join("qwen-extension.json");
-        let Ok(bytes) = cx.files.read(&manifest) else { continue };
+        let Ok(bytes) = cx.files.read(&manifest, Hold::Kept) else { continue };
         let name = match serde_json::from_slice::<serde_json::Value>(&bytes) {
             Ok(v) => match v.get("name").and_then(|n| n.as_str()).filter(|n| valid_extension_name(n)) {
                 Some(n) => n.to_string(),
@@ -264,7 +264,7 @@ fn scan_folder(cx: &LoadContext, folder: &Folder, out: &mut Vec<Scanned>) {
             )))
         } else {
             cx.files
-                .derived(&source.path, discover::context_key(ID), definition::parse)
+                .parse(&source.path, Hold::Not, discover::hash_key((ID, cx.prompts)), |bytes| definition::parse(bytes, &source.path, cx.prompts))
                 .unwrap_or_else(|e| Arc::new(Err(read_failure(&e))))
         };
         let scanned = match &*parsed {
@@ -361,7 +361,7 @@ fn loaded(def: &definition::Definition, source: Source, key: String, label: &str
         description: def.description.as_str().into(),
         fields: fields.into(),
         attributes: attributes.into(),
-        system_prompt: Some(Text::held(def.prompt.as_str())),
+        system_prompt: Some(def.prompt.clone()),
         messages: Arc::default(),
         edges: Arc::default(),
     }

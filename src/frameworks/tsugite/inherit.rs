@@ -15,8 +15,9 @@ use std::sync::Arc;
 
 use crate::discover::fast_hash::{HashMap, HashSet};
 use crate::discover::observe::Observed;
-use crate::discover::Files;
-use crate::model::{DiagKind, TextForm};
+use crate::discover::{Files, Hold};
+use crate::model::DiagKind;
+use crate::frameworks::Prompts;
 
 /// An agent after inheritance: the merged config and body, and the files merged
 /// (this file first, then its base's chain).
@@ -67,7 +68,7 @@ pub struct Resolver<'a> {
     /// What one load already looked up.
     pub lookups: &'a Lookups,
     /// How the parses keep their bodies.
-    pub texts: TextForm,
+    pub prompts: Prompts,
 }
 
 /// A parse, with its body when this caller is the one that parsed it (the only
@@ -221,9 +222,9 @@ impl Resolver<'_> {
         // The parse is shared (`Arc`) by the cache, this load's table and every
         // resolution that walks through the file, not copied into each.
         let key = (self.key_of)(path);
-        let context = crate::discover::context_key(&format!("{}\0{key}\0{:?}", path.display(), self.texts));
+        let context = crate::discover::context_key(&format!("{}\0{key}\0{:?}", path.display(), self.prompts));
         let parsed = files
-            .derived(path, context, |bytes| parse::parse_file(path, bytes, &key, self.texts, fresh).map(Arc::new))
+            .parse(path, Hold::Not, context, |bytes| parse::parse_file(path, bytes, &key, self.prompts, fresh).map(Arc::new))
             .map_err(|e| parse::read_error(path, e))?;
         (*parsed).clone()
     }

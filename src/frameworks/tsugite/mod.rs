@@ -20,6 +20,7 @@ mod schema;
 mod search;
 mod tools;
 
+use crate::discover::Hold;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -30,7 +31,7 @@ use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages::{self, Package};
 use crate::model::{
     Agent, CompactJson, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Message, Roots, SearchDir,
-    Part, Scope, Severity, Source, Status, Text, TextForm,
+    Part, Scope, Severity, Source, Status, Text,
 };
 use super::precedence::{self, Ladder, Tier};
 use inherit::Resolver;
@@ -92,7 +93,7 @@ fn locate_builtins(cx: &LoadContext) -> (Option<PathBuf>, Vec<PathBuf>) {
         dist_prefix: "tsugite_cli-",
         launchers: &["tsugite", "tsu"],
     };
-    site_packages::find(cx.roots, cx.env, &pkg)
+    site_packages::find(cx.files, cx.roots, cx.env, &pkg)
 }
 
 struct Loader<'a> {
@@ -321,7 +322,7 @@ impl<'a> Loader<'a> {
             home: &roots.home,
             key_of: &key_fn,
             lookups,
-            texts: self.cx.texts,
+            prompts: self.cx.prompts,
         };
         // Kept in the name's memo as long as the name resolves the same: sized to fit.
         let mut agents: Vec<Agent> = Vec::with_capacity(candidates.len());
@@ -536,7 +537,7 @@ impl<'a> Loader<'a> {
                 let plain = e.kind == DiagKind::Parse
                     && agent.source.scope == Scope::Project
                     && crate::model::normalized(&e.path) == crate::model::normalized(c.load_path)
-                    && self.cx.files.read(c.load_path).is_ok_and(|b| !b.starts_with(b"---"));
+                    && self.cx.files.read(c.load_path, Hold::Kept).is_ok_and(|b| !b.starts_with(b"---"));
                 let mut diagnostic = self.load_diagnostic(e, &key);
                 if plain && !self.read_on_demand(c.cand) {
                     diagnostic.severity = Severity::Info;
@@ -591,19 +592,19 @@ impl<'a> Loader<'a> {
                 // The explorer leaves the lines of a message that the bodies of its
                 // chain hold on disk; held, a message that is the body itself is shared
                 // with the kept parse.
-                let parts: Vec<Part> = match self.cx.texts {
+                let parts: Vec<Part> = match self.cx.prompts.on_disk() {
                     // Root first: the order of the bodies in the merged body.
-                    TextForm::OnDisk => resolved
+                    true => resolved
                         .chain
                         .iter()
                         .zip(&resolved.bodies)
                         .rev()
                         .filter_map(|(path, (body, at))| Some(Part { file: path, start: (*at)? as usize, bytes: body.as_bytes() }))
                         .collect(),
-                    TextForm::Held => Vec::new(),
+                    false => Vec::new(),
                 };
                 let kept = |text: Arc<str>| match parts.is_empty() {
-                    false => Text::from_rendering_of_parts(TextForm::OnDisk, &parts, &text),
+                    false => self.cx.prompts.rendered_from_parts(&parts, &text),
                     true => text.into(),
                 };
                 // Multi-step agents send each step as its own user turn.

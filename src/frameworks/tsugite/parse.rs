@@ -12,7 +12,8 @@ use serde_json::Value as Json;
 
 use super::schema::{self, FIELDS};
 use crate::discover::ReadError;
-use crate::model::{Attributes, AttributesBuilder, CompactJson, DiagKind, FieldOrigin, Text, TextError, TextForm};
+use crate::model::{Attributes, AttributesBuilder, CompactJson, DiagKind, FieldOrigin, Text, TextError};
+use crate::frameworks::Prompts;
 use crate::yaml::{self, Value};
 
 /// A file's body. The command line holds it, shared with the user message when it
@@ -233,15 +234,15 @@ pub fn parse_file(
     path: &Path,
     bytes: &[u8],
     source: &str,
-    texts: TextForm,
+    prompts: Prompts,
     fresh: &mut Option<Arc<str>>,
 ) -> Result<Parsed, LoadError> {
     let text = decode_text(path, bytes)?;
-    let keep_body = |body: &str| match texts {
-        TextForm::Held => Body::Held(body.into()),
-        TextForm::OnDisk => {
+    let keep_body = |body: &str| match prompts.on_disk() {
+        false => Body::Held(body.into()),
+        true => {
             *fresh = Some(body.into());
-            Body::OnDisk(Text::from_file(TextForm::OnDisk, path, bytes, body))
+            Body::OnDisk(prompts.from_file(path, bytes, body))
         }
     };
     let mut parsed = parse_agent(&text, path, source, keep_body)?;
@@ -428,20 +429,20 @@ mod tests {
 
     const BODY: &str = "You review pull requests. Be brief, be kind, and say what to change and why.";
 
-    fn parse(name: &str, contents: &str, texts: TextForm) -> (PathBuf, Parsed, Option<Arc<str>>) {
+    fn parse(name: &str, contents: &str, prompts: Prompts) -> (PathBuf, Parsed, Option<Arc<str>>) {
         let dir = std::env::temp_dir().join(format!("agentry-tsugite-parse-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("a.md");
         std::fs::write(&path, contents).unwrap();
         let mut fresh = None;
-        let parsed = parse_file(&path, contents.as_bytes(), "project:a.md", texts, &mut fresh).unwrap();
+        let parsed = parse_file(&path, contents.as_bytes(), "project:a.md", prompts, &mut fresh).unwrap();
         (path, parsed, fresh)
     }
 
     #[test]
     fn a_parse_on_disk_holds_no_body_and_reads_it_back_checked() {
         let contents = format!("---\nname: a\n---\n\n{BODY}\n");
-        let (path, parsed, fresh) = parse("on-disk", &contents, TextForm::OnDisk);
+        let (path, parsed, fresh) = parse("on-disk", &contents, Prompts::ON_DISK);
         let Body::OnDisk(text) = &parsed.body else { panic!("{:?}", parsed.body) };
         assert!(text.as_held().is_none());
         assert!(!format!("{parsed:?}").contains("pull requests"), "{parsed:?}");
@@ -455,7 +456,7 @@ mod tests {
 
     #[test]
     fn a_held_parse_keeps_its_body() {
-        let (path, parsed, fresh) = parse("held", &format!("---\nname: a\n---\n{BODY}\n"), TextForm::Held);
+        let (path, parsed, fresh) = parse("held", &format!("---\nname: a\n---\n{BODY}\n"), Prompts::HELD);
         assert!(matches!(&parsed.body, Body::Held(b) if &**b == BODY));
         assert_eq!(fresh, None);
         let _ = std::fs::remove_dir_all(path.parent().unwrap());

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use crate::discover::Files;
+use crate::discover::{Files, Hold};
 
 /// The keys of `config.json` that matter for agents.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -37,7 +37,7 @@ pub fn load_config(files: Files, xdg: &Path, home: &Path) -> TsuConfig {
         ..TsuConfig::default()
     };
     let parsed = files
-        .read(&path)
+        .read(&path, Hold::Kept)
         .map_err(|e| e.to_string())
         .and_then(|b| serde_json::from_slice::<Json>(&b).map_err(|e| format!("invalid JSON: {e}")));
     let problem = match parsed {

@@ -408,7 +408,7 @@ impl<'a> Scanner<'a> {
         }
         Err(error(
             Some("while scanning for the next token"),
-            format!("found character {} that cannot start any token", crate::py::repr_str(&ch.to_string())),
+            format!("found character {} that cannot start any token", crate::pyscalar::repr_str(&ch.to_string())),
             self.mark(),
         ))
     }
@@ -719,7 +719,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn found(&self, ch: char) -> String {
-        crate::py::repr_str(&ch.to_string())
+        crate::pyscalar::repr_str(&ch.to_string())
     }
 
     fn scan_line_break(&mut self) -> &'static str {
