@@ -18,6 +18,7 @@ pub mod loader;
 pub mod model;
 pub mod py;
 pub mod render;
+pub mod store;
 pub mod text;
 #[cfg(feature = "tui")]
 pub mod tui;

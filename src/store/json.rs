@@ -8,6 +8,8 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Number, Value as Json};
 
+use super::codec::{JsonValue, Shape};
+
 #[derive(Clone, Debug)]
 pub enum CompactJson {
     Null,
@@ -53,6 +55,27 @@ impl From<Json> for CompactJson {
             Json::Object(map) => {
                 CompactJson::Object(map.into_iter().map(|(k, v)| (k.into_boxed_str(), CompactJson::from(v))).collect())
             }
+        }
+    }
+}
+
+type Entry<'a> = &'a (Box<str>, CompactJson);
+
+fn entry((k, v): Entry<'_>) -> (&str, &CompactJson) {
+    (k, v)
+}
+
+impl JsonValue for CompactJson {
+    type Entries<'a> = std::iter::Map<std::slice::Iter<'a, (Box<str>, CompactJson)>, fn(Entry<'a>) -> (&'a str, &'a CompactJson)>;
+
+    fn shape<'a>(&'a self) -> Shape<'a, CompactJson> {
+        match self {
+            CompactJson::Null => Shape::Null,
+            CompactJson::Bool(b) => Shape::Bool(*b),
+            CompactJson::Number(n) => Shape::Number(n),
+            CompactJson::String(s) => Shape::String(s),
+            CompactJson::Array(items) => Shape::Array(items),
+            CompactJson::Object(entries) => Shape::Object(entries.iter().map(entry as fn(Entry<'a>) -> (&'a str, &'a CompactJson))),
         }
     }
 }
