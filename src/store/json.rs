@@ -1,7 +1,6 @@
-//! A JSON value as the catalog keeps it: the frameworks compute field values as
-//! `serde_json::Value`s, whose objects are hash maps (80 bytes a value, a table
-//! each), and hundreds of thousands of them live as long as the catalog. Stored as
-//! boxed slices in insertion order, a value is 24 bytes and holds no spare room.
+//! A JSON value as a field or attribute unpacks to, and as a parse keeps one: 24
+//! bytes and boxed slices in insertion order, where a `serde_json::Value` is 80 bytes
+//! and a hash table per object.
 
 use std::fmt;
 
