@@ -19,6 +19,7 @@ pub mod model;
 pub mod py;
 pub mod pyscalar;
 pub mod render;
+pub mod store;
 pub mod text;
 #[cfg(feature = "tui")]
 pub mod tui;

@@ -48,7 +48,7 @@ impl Framework for MdFiles {
                 rule: "only definition".into(),
                 chain: Default::default(),
                 description: Default::default(),
-                fields: vec![Field::shared("body", body.into(), FieldOrigin::default("file text"))].into(),
+                fields: vec![Field::new("body", body.into(), FieldOrigin::default("file text"))].into(),
                 attributes: Default::default(),
                 system_prompt: None,
                 messages: Default::default(),
@@ -104,7 +104,7 @@ impl Framework for Walker {
                 rule: "only definition".into(),
                 chain: Default::default(),
                 description: Default::default(),
-                fields: vec![Field::shared(
+                fields: vec![Field::new(
                     "body",
                     String::from_utf8_lossy(&bytes).into_owned().into(),
                     FieldOrigin::default("file text"),

@@ -486,7 +486,7 @@ mod tests {
             description: Default::default(),
             fields: fields
                 .iter()
-                .map(|(k, v)| Field::shared(k.to_string(), v.clone(), FieldOrigin::default("test")))
+                .map(|(k, v)| Field::new(k.to_string(), v.clone(), FieldOrigin::default("test")))
                 .collect(),
             attributes: Default::default(),
             system_prompt: Some(prompt.into()),

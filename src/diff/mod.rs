@@ -177,7 +177,7 @@ mod tests {
             description: Default::default(),
             fields: fields
                 .iter()
-                .map(|(k, v)| crate::model::Field::shared(k.to_string(), v.clone(), FieldOrigin::default("test")))
+                .map(|(k, v)| crate::model::Field::new(k.to_string(), v.clone(), FieldOrigin::default("test")))
                 .collect(),
             attributes: Default::default(),
             system_prompt: None,

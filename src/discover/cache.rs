@@ -672,12 +672,6 @@ impl FileCache {
         }
     }
 
-    /// How many files were read from disk, and how many bytes, since creation.
-    pub fn stats(&self) -> (u64, u64) {
-        let c = self.counts();
-        (c.reads, c.bytes_read)
-    }
-
     /// How many reads were asked for since creation, served from the cache or not.
     /// A loader counts progress with it while a load runs.
     pub fn served(&self) -> u64 {

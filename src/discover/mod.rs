@@ -375,13 +375,13 @@ mod tests {
         assert!(!Arc::ptr_eq(&first, &again), "let go when the pass ended");
         assert_eq!(&*again, b"one");
         assert!(Arc::ptr_eq(&kept, &cache.read(&b, Hold::Kept).unwrap()), "kept past the pass");
-        assert_eq!(cache.stats().0, 2, "reading an unchanged file again is no new read");
+        assert_eq!(cache.counts().reads, 2, "reading an unchanged file again is no new read");
         let released = cache.read(&a, Hold::ForPass).unwrap();
         cache.release_for_pass(&a);
         cache.release_for_pass(&b);
         assert!(!Arc::ptr_eq(&released, &cache.read(&a, Hold::ForPass).unwrap()), "let go by the last reader");
         assert!(Arc::ptr_eq(&kept, &cache.read(&b, Hold::Kept).unwrap()), "kept bytes stay");
-        assert_eq!(cache.stats().0, 2, "reading an unchanged file again is no new read");
+        assert_eq!(cache.counts().reads, 2, "reading an unchanged file again is no new read");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -394,13 +394,13 @@ mod tests {
         let cache = FileCache::new();
         assert_eq!(&*cache.read(&f, Hold::Kept).unwrap(), b"one");
         assert_eq!(&*cache.read(&f, Hold::Kept).unwrap(), b"one");
-        assert_eq!(cache.stats().0, 1);
+        assert_eq!(cache.counts().reads, 1);
         std::fs::write(&f, "three").unwrap();
         // Within a pass a file is taken not to change: its stamp is checked once.
         assert_eq!(&*cache.read(&f, Hold::Kept).unwrap(), b"one");
         cache.begin_pass(None);
         assert_eq!(&*cache.read(&f, Hold::Kept).unwrap(), b"three");
-        assert_eq!(cache.stats().0, 2);
+        assert_eq!(cache.counts().reads, 2);
         // A pass that does not ask for the file drops it.
         cache.begin_pass(None);
         cache.retain_pass();

@@ -65,7 +65,7 @@ impl Borrow<[u8]> for PathKey {
 
 /// One [`PathKey`] per path for as long as anything holds it (see the module
 /// documentation), in the process's table of shared paths
-/// ([`crate::model::shared_path`]), so the texts a snapshot keeps on disk name their
+/// ([`crate::store::shared_path`]), so the texts a snapshot keeps on disk name their
 /// files with the same allocation.
 #[derive(Default)]
 pub(crate) struct PathTable;
@@ -79,14 +79,14 @@ impl PathTable {
     /// [`PathTable::key`] of a path whose [`key_bytes`] are `bytes` (the caller
     /// looked it up by them already).
     pub(crate) fn key_of(&self, path: &Path, bytes: &[u8]) -> PathKey {
-        PathKey(crate::model::shared_path_by(bytes, || PathKey::new(path).0))
+        PathKey(crate::store::shared_path_by(bytes, || PathKey::new(path).0))
     }
 
     /// The key's path for `path`, which must be in key form (see [`in_key_form`]).
     pub(crate) fn shared(&self, path: PathBuf) -> Arc<Path> {
         let bytes = path.as_os_str().as_encoded_bytes();
         debug_assert!(in_key_form(bytes), "{path:?}");
-        crate::model::shared_path_by(bytes, || path.as_path().into())
+        crate::store::shared_path_by(bytes, || path.as_path().into())
     }
 
     /// [`PathTable::key`] of a path made [`super::observe::clean`], which is in key
@@ -103,7 +103,7 @@ impl PathTable {
 
     /// Forgets the paths nothing else holds any more.
     pub(crate) fn prune(&self) {
-        crate::model::prune_shared_paths();
+        crate::store::prune_shared_paths();
     }
 }
 

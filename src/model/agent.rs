@@ -126,18 +126,11 @@ impl Field {
     pub fn new(key: impl Into<Cow<'static, str>>, value: Json, origin: FieldOrigin) -> Field {
         Field { key: key.into(), value: value.into(), origin }
     }
-
-    /// The field as an agent holds it: a framework's default is one copy shared by
-    /// all the agents that have it.
-    pub fn shared(key: impl Into<Cow<'static, str>>, value: Json, origin: FieldOrigin) -> Arc<Field> {
-        super::shared::field(key.into(), value, origin)
-    }
 }
 
 /// A key as written in the definition's own file, before any coercion.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Attribute {
-    /// Mostly one of the framework's few known keys, one copy for all.
     pub key: Arc<str>,
     pub line: u32,
     pub value: CompactJson,
@@ -145,7 +138,7 @@ pub struct Attribute {
 
 impl Attribute {
     pub fn new(key: &str, line: u32, value: Json) -> Attribute {
-        Attribute { key: super::shared::attribute_key(key), line, value: value.into() }
+        Attribute { key: key.into(), line, value: value.into() }
     }
 }
 

@@ -3,23 +3,21 @@
 //! ([`Status`] plus a rule in words) and what went wrong ([`Diagnostic`]).
 //!
 //! These types are the `--json` schema too: the command line serialises them as they are.
+//! How they are kept in memory (packed, on disk, shared) is [`crate::store`]'s.
 
 mod agent;
+mod attributes;
 mod catalog;
 mod diagnostic;
-mod json;
-mod packed;
-mod paths;
-mod shared;
+mod fields;
 mod source;
-mod text;
 
 pub use agent::{Agent, AgentRecord, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Status};
 pub use catalog::{Catalog, EcosystemReport, SearchDir};
 pub use diagnostic::{DiagKind, Diagnostic, Failure, Severity};
-pub use json::CompactJson;
-pub use packed::{Attributes, AttributesBuilder, Fields};
-pub use paths::{prune_shared_paths, shared_path, shared_path_by};
-pub use text::{digest, Part, Text, TextError, TextForm};
+pub use attributes::{Attributes, AttributesBuilder};
+pub use fields::Fields;
+// Kept by `store`; named here too as they are the vocabulary's value and text types.
+pub use crate::store::{digest, CompactJson, Part, Text, TextError, TextForm};
 pub use source::{normalize, normalized, posix, relative_to, ListingOrder, Roots, Scope, Source};
 pub(crate) use source::is_normal;

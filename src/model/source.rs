@@ -129,7 +129,7 @@ impl Roots {
     /// A [`Source`] for a file, its scope found by [`Roots::locate`].
     pub fn source(&self, path: &Path, builtins: Option<&Path>) -> Source {
         let (scope, rel) = self.locate(path, builtins);
-        Source { scope, path: super::shared_path(path), rel, card: None }
+        Source { scope, path: crate::store::shared_path(path), rel, card: None }
     }
 }
 
@@ -140,7 +140,7 @@ pub struct Source {
     pub scope: Scope,
     /// The file as discovery built it (joined, not resolved through symlinks);
     /// shared with the loader's cache and the texts kept on disk
-    /// ([`super::shared_path`]).
+    /// ([`crate::store::shared_path`]).
     pub path: Arc<Path>,
     /// The path relative to the scope's root, with `/` separators.
     pub rel: String,
@@ -152,7 +152,7 @@ impl Source {
         let rel = plain_below(&path, root)
             .map(str::to_string)
             .unwrap_or_else(|| path.strip_prefix(root).map(posix).unwrap_or_else(|_| posix(&path)));
-        Source { scope, path: super::shared_path(&path), rel, card: None }
+        Source { scope, path: crate::store::shared_path(&path), rel, card: None }
     }
 
     /// An agent compiled into the tool: no file anywhere, the key `builtin:NAME`.

@@ -150,7 +150,7 @@ pub fn catalog(generation: u64, extra: Vec<Agent>) -> Arc<Catalog> {
         &[(&base_key, 5)],
         "inherited: the child does not set it",
     ));
-    push_field(&mut coder.fields, Field::shared("temperature", json!(0.2), FieldOrigin::default("framework default")));
+    push_field(&mut coder.fields, Arc::new(Field::new("temperature", json!(0.2), FieldOrigin::default("framework default"))));
     push(&mut coder.messages, Message {
         role: "user".into(),
         label: None,

@@ -101,13 +101,13 @@ fn history_origin(card: &Card, source: &Arc<str>) -> FieldOrigin {
 pub fn card_fields(card: &Card, source: &str, stored: Stored) -> Fields {
     // One key for all the sites of the card's fields.
     let source: Arc<str> = source.into();
-    let mut fields: Vec<Arc<Field>> = Vec::with_capacity(stored.data.len() + 2);
+    let mut fields: Vec<Field> = Vec::with_capacity(stored.data.len() + 2);
     for (key, value) in stored.data {
         let origin = origin(card, &source, &key);
-        fields.push(Field::shared(key, value, origin));
+        fields.push(Field::new(key, value, origin));
     }
-    fields.push(Field::shared("config", Json::Object(stored.config), config_origin(card, &source)));
-    fields.push(Field::shared("history", Json::Array(Vec::new()), history_origin(card, &source)));
+    fields.push(Field::new("config", Json::Object(stored.config), config_origin(card, &source)));
+    fields.push(Field::new("history", Json::Array(Vec::new()), history_origin(card, &source)));
     fields.into()
 }
 

@@ -207,7 +207,7 @@ fn source_of(cx: &LoadContext, path: &Path) -> Source {
         if real != given && path.starts_with(&real) && !path.starts_with(&given) {
             if let Ok(rest) = path.strip_prefix(&real) {
                 source = cx.roots.source(&given.join(rest), None);
-                source.path = crate::model::shared_path(path);
+                source.path = crate::store::shared_path(path);
             }
             break;
         }

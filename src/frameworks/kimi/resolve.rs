@@ -456,7 +456,7 @@ impl<'a> Resolver<'a> {
 
 impl Resolved {
     /// The effective fields with the package's key names and the oracle's JSON types.
-    pub fn fields(&self, key: &dyn Fn(&Path) -> String) -> Vec<Arc<Field>> {
+    pub fn fields(&self, key: &dyn Fn(&Path) -> String) -> Vec<Field> {
         let args: JsonMap<String, Json> =
             self.system_prompt_args.iter().map(|(k, v)| (k.clone(), Json::String(v.clone()))).collect();
         let subagents: JsonMap<String, Json> = self
@@ -481,7 +481,7 @@ impl Resolved {
             .into_iter()
             .map(|(k, value)| {
                 let origin = self.origins.get(k).cloned().unwrap_or_else(|| FieldOrigin::default("framework default"));
-                Field::shared(k, value, origin)
+                Field::new(k, value, origin)
             })
             .collect()
     }

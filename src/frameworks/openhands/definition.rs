@@ -211,7 +211,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str, path: &Path, prompts: Promp
             Some((k, line)) => FieldOrigin::own(&source, Some(line), front_matter_rule(k)),
             None => FieldOrigin::default(default_rule),
         };
-        fields.push(Field::shared(key, value, origin));
+        fields.push(Field::new(key, value, origin));
     };
 
     let name = fm.get("name").map(py::str_of).unwrap_or_else(|| stem.to_string());
@@ -363,7 +363,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str, path: &Path, prompts: Promp
         },
         None => FieldOrigin::default("default: none (no description)"),
     };
-    fields.push(Field::shared("when_to_use_examples", json!(when), origin));
+    fields.push(Field::new("when_to_use_examples", json!(when), origin));
 
     let metadata: serde_json::Map<String, Json> = fm
         .map
@@ -390,7 +390,7 @@ pub fn parse(bytes: &[u8], stem: &str, source: &str, path: &Path, prompts: Promp
             rule: "every front-matter key OpenHands does not know".into(),
         }
     };
-    fields.push(Field::shared("metadata", Json::Object(metadata), origin));
+    fields.push(Field::new("metadata", Json::Object(metadata), origin));
 
     let mut attributes = AttributesBuilder::default();
     for (k, v) in &fm.map.entries {

@@ -162,7 +162,7 @@ impl<'a> Loader<'a> {
             plain
         } else {
             Source {
-                path: crate::model::shared_path(path),
+                path: crate::store::shared_path(path),
                 ..resolved
             }
         }
@@ -570,7 +570,7 @@ impl<'a> Loader<'a> {
         agent.fields = schema::FIELDS
             .iter()
             .enumerate()
-            .map(|(i, (field, _))| Field::shared(*field, resolved.config.values[i].clone(), resolved.config.origins[i].clone()))
+            .map(|(i, (field, _))| Field::new(*field, resolved.config.values[i].clone(), resolved.config.origins[i].clone()))
             .collect();
         agent.edges = self.edges(&resolved, &agent.chain).into();
         let description = resolved.config.str_of("description").unwrap_or_default();

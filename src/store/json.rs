@@ -1,12 +1,13 @@
-//! A JSON value as the catalog keeps it: the frameworks compute field values as
-//! `serde_json::Value`s, whose objects are hash maps (80 bytes a value, a table
-//! each), and hundreds of thousands of them live as long as the catalog. Stored as
-//! boxed slices in insertion order, a value is 24 bytes and holds no spare room.
+//! A JSON value as a field or attribute unpacks to, and as a parse keeps one: 24
+//! bytes and boxed slices in insertion order, where a `serde_json::Value` is 80 bytes
+//! and a hash table per object.
 
 use std::fmt;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Number, Value as Json};
+
+use super::codec::{JsonValue, Shape};
 
 #[derive(Clone, Debug)]
 pub enum CompactJson {
@@ -53,6 +54,27 @@ impl From<Json> for CompactJson {
             Json::Object(map) => {
                 CompactJson::Object(map.into_iter().map(|(k, v)| (k.into_boxed_str(), CompactJson::from(v))).collect())
             }
+        }
+    }
+}
+
+type Entry<'a> = &'a (Box<str>, CompactJson);
+
+fn entry((k, v): Entry<'_>) -> (&str, &CompactJson) {
+    (k, v)
+}
+
+impl JsonValue for CompactJson {
+    type Entries<'a> = std::iter::Map<std::slice::Iter<'a, (Box<str>, CompactJson)>, fn(Entry<'a>) -> (&'a str, &'a CompactJson)>;
+
+    fn shape<'a>(&'a self) -> Shape<'a, CompactJson> {
+        match self {
+            CompactJson::Null => Shape::Null,
+            CompactJson::Bool(b) => Shape::Bool(*b),
+            CompactJson::Number(n) => Shape::Number(n),
+            CompactJson::String(s) => Shape::String(s),
+            CompactJson::Array(items) => Shape::Array(items),
+            CompactJson::Object(entries) => Shape::Object(entries.iter().map(entry as fn(Entry<'a>) -> (&'a str, &'a CompactJson))),
         }
     }
 }

@@ -2,6 +2,11 @@
 //! number: a packed field names a fixed text in a byte or two, and unpacks it as the
 //! same `&'static str`. Readers look up without a lock; the table is filled once per
 //! text, by the first thread that packs it.
+//!
+//! The table is the process's, not a load's: the texts it numbers are the program's
+//! own, as lasting as the process, and a number written by one load is read by every
+//! later snapshot and diff (fields are shared across snapshots), so one numbering is
+//! the only one all of them can read.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

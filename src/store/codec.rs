@@ -1,13 +1,15 @@
 //! The byte form of packed values: numbers as LEB128 varints, texts as a length and
 //! their UTF-8, a JSON value as a tag and its parts. Only this module's own writer
-//! makes the bytes its reader reads.
+//! makes the bytes its reader reads. One encoder writes both JSON types the catalog
+//! packs (serde_json's as files are read, [`CompactJson`] as fields are built), so
+//! the two cannot drift apart.
 
 use std::borrow::Cow;
 
 use serde_json::{Number, Value as Json};
 
-use super::statics;
-use crate::model::CompactJson;
+use super::literals;
+use super::CompactJson;
 
 const NULL: u8 = 0;
 const FALSE: u8 = 1;
@@ -48,7 +50,7 @@ impl Writer {
     #[allow(clippy::ptr_arg)]
     pub fn label(&mut self, label: &Cow<'static, str>) {
         if let Cow::Borrowed(text) = label {
-            if let Some(n) = statics::number(text) {
+            if let Some(n) = literals::number(text) {
                 return self.varint(u64::from(n) << 1 | 1);
             }
         }
@@ -56,54 +58,27 @@ impl Writer {
         self.bytes.extend_from_slice(label.as_bytes());
     }
 
-    pub fn value(&mut self, value: &CompactJson) {
-        match value {
-            CompactJson::Null => self.byte(NULL),
-            CompactJson::Bool(false) => self.byte(FALSE),
-            CompactJson::Bool(true) => self.byte(TRUE),
-            CompactJson::Number(n) => self.number(n),
-            CompactJson::String(s) => {
+    pub fn value<V: JsonValue>(&mut self, value: &V) {
+        match value.shape() {
+            Shape::Null => self.byte(NULL),
+            Shape::Bool(false) => self.byte(FALSE),
+            Shape::Bool(true) => self.byte(TRUE),
+            Shape::Number(n) => self.number(n),
+            Shape::String(s) => {
                 self.byte(STRING);
                 self.text(s);
             }
-            CompactJson::Array(items) => {
+            Shape::Array(items) => {
                 self.byte(ARRAY);
                 self.varint(items.len() as u64);
                 items.iter().for_each(|item| self.value(item));
             }
-            CompactJson::Object(entries) => {
-                self.byte(OBJECT);
-                self.varint(entries.len() as u64);
-                for (k, v) in entries.iter() {
-                    self.text(k);
-                    self.value(v);
-                }
-            }
-        }
-    }
-
-    /// As [`Writer::value`] writes the [`CompactJson`] made from `value`.
-    pub fn json(&mut self, value: &Json) {
-        match value {
-            Json::Null => self.byte(NULL),
-            Json::Bool(false) => self.byte(FALSE),
-            Json::Bool(true) => self.byte(TRUE),
-            Json::Number(n) => self.number(n),
-            Json::String(s) => {
-                self.byte(STRING);
-                self.text(s);
-            }
-            Json::Array(items) => {
-                self.byte(ARRAY);
-                self.varint(items.len() as u64);
-                items.iter().for_each(|item| self.json(item));
-            }
-            Json::Object(entries) => {
+            Shape::Object(entries) => {
                 self.byte(OBJECT);
                 self.varint(entries.len() as u64);
                 for (k, v) in entries {
                     self.text(k);
-                    self.json(v);
+                    self.value(v);
                 }
             }
         }
@@ -121,6 +96,45 @@ impl Writer {
         } else {
             self.byte(FLOAT);
             self.bytes.extend_from_slice(&n.as_f64().unwrap_or_default().to_bits().to_le_bytes());
+        }
+    }
+}
+
+/// A JSON value as the codec sees it.
+pub enum Shape<'a, V: JsonValue + 'a> {
+    Null,
+    Bool(bool),
+    Number(&'a Number),
+    String(&'a str),
+    Array(&'a [V]),
+    Object(V::Entries<'a>),
+}
+
+/// What [`Writer::value`] writes: a JSON value that shows its [`Shape`].
+pub trait JsonValue: Sized {
+    type Entries<'a>: ExactSizeIterator<Item = (&'a str, &'a Self)>
+    where
+        Self: 'a;
+    fn shape(&self) -> Shape<'_, Self>;
+}
+
+type JsonEntry<'a> = (&'a String, &'a Json);
+
+fn json_entry<'a>((k, v): JsonEntry<'a>) -> (&'a str, &'a Json) {
+    (k, v)
+}
+
+impl JsonValue for Json {
+    type Entries<'a> = std::iter::Map<serde_json::map::Iter<'a>, fn(JsonEntry<'a>) -> (&'a str, &'a Json)>;
+
+    fn shape<'a>(&'a self) -> Shape<'a, Json> {
+        match self {
+            Json::Null => Shape::Null,
+            Json::Bool(b) => Shape::Bool(*b),
+            Json::Number(n) => Shape::Number(n),
+            Json::String(s) => Shape::String(s),
+            Json::Array(items) => Shape::Array(items),
+            Json::Object(map) => Shape::Object(map.iter().map(json_entry as fn(JsonEntry<'a>) -> (&'a str, &'a Json))),
         }
     }
 }
@@ -169,7 +183,7 @@ impl<'a> Reader<'a> {
     pub fn label(&mut self) -> Cow<'static, str> {
         let n = self.varint();
         if n & 1 == 1 {
-            return Cow::Borrowed(statics::text((n >> 1) as u32));
+            return Cow::Borrowed(literals::text((n >> 1) as u32));
         }
         let bytes = self.bytes((n >> 1) as usize);
         Cow::Owned(String::from_utf8_lossy(bytes).into_owned())
@@ -265,7 +279,7 @@ mod tests {
         for v in &values {
             w.value(&CompactJson::from(v.clone()));
             let mut direct = Writer::default();
-            direct.json(v);
+            direct.value(v);
             let mut compact = Writer::default();
             compact.value(&CompactJson::from(v.clone()));
             assert_eq!(direct.bytes, compact.bytes);

@@ -6,9 +6,8 @@ use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 
-use super::codec::{Reader, Writer};
-use super::counted::Counted;
-use crate::model::{Field, FieldOrigin, Provenance, Site};
+use crate::store::{Counted, Reader, Writer};
+use super::{Field, FieldOrigin, Provenance, Site};
 
 /// An agent's effective fields in order, packed into one allocation: how many, the
 /// source keys the sites name (each once), then each field's key, rule, sites (by

@@ -89,7 +89,7 @@ pub(super) fn split<'a>(parts: &[Part<'a>], text: &str) -> Option<Split<'a>> {
             Run::Held(s) => Piece::Held(s.into_boxed_str()),
         })
         .collect();
-    let files = parts.iter().map(|p| crate::model::shared_path(p.file)).collect();
+    let files = parts.iter().map(|p| crate::store::shared_path(p.file)).collect();
     Some(Split::Pieces(Pieces { files, len: text.len(), digest: digest(text.as_bytes()), pieces }))
 }
 

@@ -6,9 +6,8 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 use serde_json::Value as Json;
 
-use super::codec::{Reader, Writer};
-use super::counted::Counted;
-use crate::model::Attribute;
+use crate::store::{Counted, Reader, Writer};
+use super::Attribute;
 
 /// A definition's attributes in order, packed into one allocation: how many, then
 /// key, line and value of each. Reading one unpacks an [`Attribute`]. Cloning shares
@@ -71,7 +70,7 @@ impl Iterator for Iter<'_> {
             return None;
         }
         self.left -= 1;
-        let key = crate::model::shared::attribute_key(self.reader.text());
+        let key = self.reader.text().into();
         let line = self.reader.varint() as u32;
         let value = self.reader.value();
         Some(Attribute { key, line, value })
@@ -106,7 +105,7 @@ pub struct AttributesBuilder {
 impl AttributesBuilder {
     pub fn push(&mut self, key: &str, line: u32, value: &Json) {
         self.start(key, line);
-        self.w.json(value);
+        self.w.value(value);
     }
 
     fn start(&mut self, key: &str, line: u32) {

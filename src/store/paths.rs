@@ -3,9 +3,10 @@
 //! leaves on disk. A load of a large workspace keeps each of its files' paths in all
 //! of these at once, and each copy was an allocation of a hundred bytes or so.
 //!
-//! The table is the process's: its holders live in different layers (the catalog's
-//! texts, the loader's cache). A path stays in it while anything else holds it;
-//! [`prune_shared_paths`] forgets the rest.
+//! The table is the process's: its holders live in different layers that own no
+//! common object (the catalog's texts and sources, the loader's file cache, which
+//! outlives every catalog it makes), so no load or catalog could own it. A path
+//! stays in it while anything else holds it; [`prune_shared_paths`] forgets the rest.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
