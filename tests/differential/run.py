@@ -184,6 +184,35 @@ def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
     return dest
 
 
+# Tool modules the oracles import inside their functions, loaded once by the fork
+# server (`fork_server.py`) so that each workspace costs a fork, not an interpreter.
+PRELOAD = {
+    "tsugite": ["tsugite.agent_inheritance", "tsugite.md_agents", "tsugite.renderer", "tsugite.core.agent",
+                "tsugite.utils", "tsugite.agent_preparation", "tsugite.ui.repl_completer", "pydantic"],
+}
+SERVERS = {}
+USE_FORK_SERVER = True
+
+
+def run_oracle(py: str, oracle: Path, argv):
+    """The oracle's run on `argv` (returncode, stdout, stderr), through the fork server."""
+    if not USE_FORK_SERVER:
+        return subprocess.run([py, str(oracle), *argv], capture_output=True, timeout=120)
+    fw = oracle.parent.name
+    server = SERVERS.get((py, oracle))
+    if server is None or server.poll() is not None:
+        server = subprocess.Popen([py, str(HERE / "fork_server.py"), str(oracle), *PRELOAD.get(fw, [])],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        SERVERS[(py, oracle)] = server
+    with tempfile.TemporaryDirectory(prefix="agentry-oracle-out-") as tmp:
+        out, err = Path(tmp) / "out", Path(tmp) / "err"
+        server.stdin.write(json.dumps({"argv": list(argv), "out": str(out), "err": str(err), "timeout": 120}) + "\n")
+        server.stdin.flush()
+        reply = json.loads(server.stdout.readline() or '{"rc": -1}')
+        return subprocess.CompletedProcess(argv, reply["rc"], out.read_bytes() if out.exists() else b"",
+                                           err.read_bytes() if err.exists() else b"")
+
+
 def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
     """(expected, actual, problems); expected is None when the oracle failed."""
     args = ["--project", str(ws / "project"), "--home", str(ws / "home")]
@@ -198,7 +227,7 @@ def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
     try:
         for d in ("project", "home"):
             (ws / d).mkdir(exist_ok=True)
-        o = subprocess.run([py, str(oracle), *oracle_args], capture_output=True, timeout=120)
+        o = run_oracle(py, oracle, oracle_args)
         a = subprocess.run([agentry, "export", "--ecosystem", fw, "--json", *args, *builtins], capture_output=True, timeout=120,
                            env={**os.environ, "AGENTRY_LISTING_ORDER": "name"})
     finally:
@@ -255,7 +284,10 @@ def main(argv):
     p.add_argument("--oracles", type=Path, default=shared)
     p.add_argument("--stop-after", type=int, default=10, help="stop after this many disagreements")
     p.add_argument("--no-shrink", action="store_true")
+    p.add_argument("--no-fork-server", action="store_true", help="start the oracle afresh for every workspace")
     a = p.parse_args(argv)
+    global USE_FORK_SERVER
+    USE_FORK_SERVER = not a.no_fork_server
     py = oracle_python(a.oracles, a.framework)
     if py is None or not (a.oracles / "oracle" / a.framework / "oracle.py").is_file():
         print(f"the {a.framework} oracle is not installed (run {a.oracles}/oracle/{a.framework}/setup.sh): skipped")
