@@ -712,9 +712,19 @@ impl<'a> Loader<'a> {
                             .and_then(|s| s.line),
                         "tools".into(),
                     ),
+                    render::Part::Prefetch => (
+                        resolved.config.origins[schema::index_of("prefetch").unwrap_or(0)]
+                            .sites
+                            .first()
+                            .and_then(|s| s.line),
+                        "prefetch variables".into(),
+                    ),
                 };
                 let kind = if e.bounded {
                     DiagKind::Template
+                } else if e.part == render::Part::Prefetch {
+                    // A TypeError in tsugite, as a frontmatter of the wrong shape is.
+                    DiagKind::Parse
                 } else {
                     DiagKind::Validation
                 };
@@ -723,6 +733,7 @@ impl<'a> Loader<'a> {
                 let field = match e.part {
                     render::Part::Instructions => Some("instructions"),
                     render::Part::Tools => Some("tools"),
+                    render::Part::Prefetch => Some("prefetch"),
                     render::Part::Body => None,
                 };
                 let at = field
