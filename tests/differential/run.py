@@ -63,6 +63,17 @@ JINJA = [
     "{{ ('a',) }}{{ () }}{{ [(1, 'x')] }}{{ 2 in (1, 2) }}{{ (1, 2)[0] }}", "{% set t = (1, 2) %}{{ t }}",
     "{{ '%5.1f|%-3s|%03d|%x|%%|%r' % (2.25, 'a', 7, 255, 'q') }}", "{{ '%s' % [1] }}{{ '%d' % 'x' }}",
     "{{ '<%s>' % 'abc'|upper }}{{ '%s %s' % 1 }}",
+    # `%` on a variable and on numbers, with its precedence; tuples without brackets
+    "{% set fmt = '%s=%r' %}{{ fmt % ('k', 'v') }}", "{{ 7 % 3 }} {{ -7 % 3 }} {{ 7.5 % -2 }} {{ 2 * 5 % 4 + 1 }}",
+    "{% set n = 3 %}{{ '%03d' % n }}{{ n % 2 }}{{ 2 ** n % 5 }}", "{{ 5 % 0 }}", "{{ 'a' % [1] }}{{ none % 2 }}",
+    "{% set t = 1, 'a' %}{{ t }}{{ 1, 2 }}{{ t|length }}", "{% for x in 1, 2 %}{{ x }}{% endfor %}{% set a, b = 3, 4 %}{{ b }}",
+    "{% for i in range(5) if i % 2 %}{{ i }}{{ loop.index }}{% endfor %}",
+    # dicts looped directly, dictsort, whitespace control, more filters
+    "{% for k in {'b': 1, 'a': 2} %}{{ k }}{% endfor %}{{ {'b': 1, 'a': 2}|dictsort }}",
+    "{% for k, v in {'a': 1}|dictsort %}{{ loop.index }}{{ k }}{{ v }}{{ loop.last }}{% endfor %}",
+    "{%- for x in [1] -%} {{ x }} {%- endfor %}  {{- ' a ' -}}  x", "{{ [1, 2]|join('-') }}{{ 'abc'|replace('b', 'x') }}{{ ' a '|trim }}",
+    "{{ 3.14159|round(2) }}{{ -3|abs }}{{ 'x'|center(5) }}{{ 42|string }}{{ '7'|int + 1 }}{{ [1, 2]|sum }}{{ [1, 2]|first }}",
+    "{% macro m(a, b=2) %}{{ a }}{{ b }}{% endmacro %}{{ m(1) }}{{ m(1, 3) }}{{ m(b=5, a=0) }}",
 ]
 KEYS = ["name", "description", "model", "tools", "extends", "extend", "max_turns", "skills", "metadata",
         "permission_mode", "temperature", "type", "instruction", "servers", "subagents", "system_prompt_path",
@@ -88,7 +99,31 @@ def files_of(ws: Path):
     return sorted(p for p in ws.rglob("*") if p.is_file() and not p.is_symlink() and p.name != "expected.json")
 
 
-def mutate_text(rng: random.Random, data: bytes) -> bytes:
+def jinja_snippet(rng: random.Random, fw: str) -> str:
+    """A Jinja construct written in the framework's delimiters (Kimi prints `${ }`)."""
+    snippet = rng.choice(JINJA)
+    if fw == "kimi":
+        snippet = snippet.replace("{{- ", "${ ").replace(" -}}", " }").replace("{{ ", "${ ").replace(" }}", " }")
+    return snippet
+
+
+def place_in_instructions(rng: random.Random, fw: str, lines):
+    """Tsugite renders `instructions` into the system prompt (the body is the user
+    message, which the report does not compare): a snippet there is checked."""
+    if fw != "tsugite" or not lines or lines[0].strip() != "---":
+        return False
+    text = jinja_snippet(rng, fw)
+    for i, l in enumerate(lines[1:], 1):
+        if l.strip() == "---":
+            break
+        if l.startswith("instructions:"):
+            lines[i] = "instructions: " + json.dumps(text, ensure_ascii=False)
+            return True
+    lines.insert(1, "instructions: " + json.dumps(text, ensure_ascii=False))
+    return True
+
+
+def mutate_text(rng: random.Random, data: bytes, fw: str = "") -> bytes:
     """One spec-driven change to a file's bytes."""
     kind = rng.randrange(12)
     text = data.decode("utf-8", "surrogateescape")
@@ -106,8 +141,10 @@ def mutate_text(rng: random.Random, data: bytes) -> bytes:
             lines.insert(i, lines[i])
     elif kind == 5 and keyed:  # a known key added with a random value
         lines.insert(rng.choice(keyed), f"{rng.choice(KEYS)}: {rng.choice(YAML11)}")
+    elif kind == 6 and rng.random() < 0.5 and place_in_instructions(rng, fw, lines):
+        pass
     elif kind == 6:  # a Jinja construct in the body
-        lines.insert(len(lines) if rng.random() < 0.7 else rng.randrange(len(lines) + 1), rng.choice(JINJA))
+        lines.insert(len(lines) if rng.random() < 0.7 else rng.randrange(len(lines) + 1), jinja_snippet(rng, fw))
     elif kind == 7:
         return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
     elif kind == 8:
@@ -176,7 +213,7 @@ def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
             files = files_of(dest)
             if files:
                 f = rng.choice(files)
-                f.write_bytes(mutate_text(rng, f.read_bytes()))
+                f.write_bytes(mutate_text(rng, f.read_bytes(), fw))
         else:
             mutate_tree(rng, dest)
     if fw == "fast-agent" and rng.random() < 0.25:

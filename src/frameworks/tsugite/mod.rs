@@ -6,7 +6,7 @@
 //!
 //! Files: `search` (config, search list, name lookup), `parse` (reading and
 //! frontmatter), `schema` (AgentConfig validation), `inherit` + `merge`
-//! (inheritance), `render` + `jinja` + `pyfilters` + `clock` + `directives` + `tools` (the prompt).
+//! (inheritance), `render` + `jinja` (over `crate::render`) + `clock` + `directives` + `tools` (the prompt).
 
 mod clock;
 mod directives;
@@ -14,7 +14,6 @@ mod inherit;
 pub(crate) mod jinja;
 mod merge;
 pub(crate) mod parse;
-mod pyfilters;
 pub(crate) mod render;
 mod schema;
 mod search;

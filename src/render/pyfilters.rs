@@ -1,4 +1,4 @@
-//! Where Jinja2 (as tsugite runs it) and minijinja print or filter differently, the
+//! Where Jinja2 (as Tsugite and Kimi run it) and minijinja print or filter differently, the
 //! Jinja2 behaviour: tuples (`dict.items()`, `dictsort`) print as `('a', 1)`,
 //! `tojson` sorts keys and uses Python's separators and HTML-safe escapes, and the
 //! Jinja2 filters minijinja lacks (`truncate`, `wordcount`).
@@ -9,7 +9,7 @@ use minijinja::value::{Value, ValueKind};
 use minijinja::{Environment, Error, ErrorKind, State};
 use serde_json::Value as Json;
 
-pub use crate::render::Tuple;
+use super::Tuple;
 
 fn pair(k: Value, v: Value) -> Value {
     Value::from_object(Tuple(vec![k, v]))
@@ -235,7 +235,7 @@ fn filesizeformat(value: Value, binary: Option<bool>) -> Result<String, Error> {
 }
 
 /// minijinja filters and tests that Jinja2 does not have: a template using them fails
-/// in tsugite, so it must fail here too.
+/// in Jinja2, so it must fail here too.
 const NOT_IN_JINJA2_FILTERS: &[&str] = &["split", "lines", "chain", "zip", "bool"];
 const NOT_IN_JINJA2_TESTS: &[&str] = &["safe", "int", "startingwith", "endingwith"];
 
@@ -247,7 +247,7 @@ pub fn install(env: &mut Environment<'static>) {
     for name in NOT_IN_JINJA2_TESTS {
         env.remove_test(name);
     }
-    env.add_filter("center", crate::render::center);
+    env.add_filter("center", super::center);
     env.add_filter("striptags", striptags);
     env.add_filter("filesizeformat", filesizeformat);
     env.add_filter("forceescape", |s: String| {
