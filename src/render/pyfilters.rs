@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use minijinja::value::{Value, ValueKind};
+use minijinja::value::{Kwargs, Value, ValueKind};
 use minijinja::{Environment, Error, ErrorKind, State};
 use serde_json::Value as Json;
 
@@ -156,7 +156,16 @@ fn dictsort(
     case_sensitive: Option<bool>,
     by: Option<String>,
     reverse: Option<bool>,
+    kwargs: Kwargs,
 ) -> Result<Value, Error> {
+    // Jinja2's arguments may be named too: `dictsort(reverse=true)`.
+    let case_sensitive = case_sensitive.or(kwargs.get::<Option<bool>>("case_sensitive")?);
+    let by = by.or(kwargs.get::<Option<String>>("by")?);
+    let reverse = reverse.or(kwargs.get::<Option<bool>>("reverse")?);
+    kwargs.assert_all_used()?;
+    if !matches!(by.as_deref(), None | Some("key" | "value")) {
+        return Err(Error::new(ErrorKind::InvalidOperation, "You can only sort by either \"key\" or \"value\""));
+    }
     let mut items = items_of(&v)?;
     let by_value = by.as_deref() == Some("value");
     let fold = |x: &Value| match (x.as_str(), case_sensitive.unwrap_or(false)) {
