@@ -173,7 +173,7 @@ def mutate_tree(rng: random.Random, ws: Path):
     if kind == 0:  # the same file in another folder the workspace has
         dirs = sorted({p.parent for p in files})
         dest = rng.choice(dirs) / f.name
-        if dest != f:
+        if dest != f and not dest.is_dir() and not dest.is_symlink():  # a folder of that name stays
             shutil.copyfile(f, dest)
     elif kind == 1:
         f.rename(f.with_name(rng.choice(["x", "Renamed", "a.b", "ünï", "README", "_y"]) + f.suffix))
