@@ -22,6 +22,10 @@ filters, macros, whitespace control, undefined names), CRLF, a BOM, Latin-1 byte
 files copied into the other folders the tool searches (shadowing), renamed,
 symlinked, and chains and cycles through `extends`/`extend` keys.
 
+The oracle runs in a fork server (`fork_server.py`): its interpreter and the tool's
+package load once, and each workspace is a forked child of that state (what the
+child changes dies with it); `--no-fork-server` starts the oracle afresh each time.
+
 Where the oracle is not installed (`setup.sh` has not run), the tester says so and
 exits 0 without testing: CI replays the fixture cases, not the oracles.
 """
