@@ -4,10 +4,12 @@
 //! Jinja2 filters minijinja lacks. Each framework builds its own environment (its
 //! delimiters, whitespace and undefined rules) on top of these pieces.
 
+mod pyfilters;
 mod pyformat;
 mod pysource;
 mod python;
 
+pub use pyfilters::install as install_jinja2_filters;
 pub use pyformat::int_filter;
 pub use pysource::{add_python_syntax, pythonize};
 

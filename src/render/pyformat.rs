@@ -150,6 +150,44 @@ pub fn percent_format(fmt: &str, args: Value) -> Result<String, Error> {
 }
 
 /// Python's name of a value's type, for error messages.
+/// Python's `a % b` on numbers (`bool` is an int): the remainder takes the sign of
+/// the divisor; by zero it fails as Python does.
+pub fn modulo(a: &Value, b: &Value) -> Result<Value, Error> {
+    let int = |v: &Value| match v.kind() {
+        ValueKind::Bool => Some(i128::from(v.is_true())),
+        ValueKind::Number if v.is_integer() => i128::try_from(v.clone()).ok(),
+        _ => None,
+    };
+    let float = |v: &Value| match v.kind() {
+        ValueKind::Number | ValueKind::Bool => f64::try_from(v.clone()).ok().or(int(v).map(|i| i as f64)),
+        _ => None,
+    };
+    if let (Some(x), Some(y)) = (int(a), int(b)) {
+        if y == 0 {
+            return Err(Error::new(ErrorKind::InvalidOperation, "ZeroDivisionError: integer modulo by zero"));
+        }
+        // `checked_`: i128::MIN % -1 overflows on the way to its remainder, 0.
+        let r = x.checked_rem_euclid(y).unwrap_or(0);
+        return Ok(Value::from(if y < 0 && r != 0 { r + y } else { r }));
+    }
+    match (float(a), float(b)) {
+        (Some(_), Some(y)) if y == 0.0 => Err(Error::new(ErrorKind::InvalidOperation, "ZeroDivisionError: float modulo")),
+        (Some(x), Some(y)) => {
+            let m = x % y;
+            Ok(Value::from(match m {
+                m if m != 0.0 && (m < 0.0) != (y < 0.0) => m + y,
+                m if m == 0.0 => 0.0f64.copysign(y),
+                m => m,
+            }))
+        }
+        _ => Err(type_error(&format!(
+            "unsupported operand type(s) for %: '{}' and '{}'",
+            py_type(a),
+            py_type(b)
+        ))),
+    }
+}
+
 fn py_type(v: &Value) -> &'static str {
     match v.kind() {
         ValueKind::String => "str",

@@ -22,6 +22,10 @@ filters, macros, whitespace control, undefined names), CRLF, a BOM, Latin-1 byte
 files copied into the other folders the tool searches (shadowing), renamed,
 symlinked, and chains and cycles through `extends`/`extend` keys.
 
+The oracle runs in a fork server (`fork_server.py`): its interpreter and the tool's
+package load once, and each workspace is a forked child of that state (what the
+child changes dies with it); `--no-fork-server` starts the oracle afresh each time.
+
 Where the oracle is not installed (`setup.sh` has not run), the tester says so and
 exits 0 without testing: CI replays the fixture cases, not the oracles.
 """
@@ -63,6 +67,17 @@ JINJA = [
     "{{ ('a',) }}{{ () }}{{ [(1, 'x')] }}{{ 2 in (1, 2) }}{{ (1, 2)[0] }}", "{% set t = (1, 2) %}{{ t }}",
     "{{ '%5.1f|%-3s|%03d|%x|%%|%r' % (2.25, 'a', 7, 255, 'q') }}", "{{ '%s' % [1] }}{{ '%d' % 'x' }}",
     "{{ '<%s>' % 'abc'|upper }}{{ '%s %s' % 1 }}",
+    # `%` on a variable and on numbers, with its precedence; tuples without brackets
+    "{% set fmt = '%s=%r' %}{{ fmt % ('k', 'v') }}", "{{ 7 % 3 }} {{ -7 % 3 }} {{ 7.5 % -2 }} {{ 2 * 5 % 4 + 1 }}",
+    "{% set n = 3 %}{{ '%03d' % n }}{{ n % 2 }}{{ 2 ** n % 5 }}", "{{ 5 % 0 }}", "{{ 'a' % [1] }}{{ none % 2 }}",
+    "{% set t = 1, 'a' %}{{ t }}{{ 1, 2 }}{{ t|length }}", "{% for x in 1, 2 %}{{ x }}{% endfor %}{% set a, b = 3, 4 %}{{ b }}",
+    "{% for i in range(5) if i % 2 %}{{ i }}{{ loop.index }}{% endfor %}",
+    # dicts looped directly, dictsort, whitespace control, more filters
+    "{% for k in {'b': 1, 'a': 2} %}{{ k }}{% endfor %}{{ {'b': 1, 'a': 2}|dictsort }}",
+    "{% for k, v in {'a': 1}|dictsort %}{{ loop.index }}{{ k }}{{ v }}{{ loop.last }}{% endfor %}",
+    "{%- for x in [1] -%} {{ x }} {%- endfor %}  {{- ' a ' -}}  x", "{{ [1, 2]|join('-') }}{{ 'abc'|replace('b', 'x') }}{{ ' a '|trim }}",
+    "{{ 3.14159|round(2) }}{{ -3|abs }}{{ 'x'|center(5) }}{{ 42|string }}{{ '7'|int + 1 }}{{ [1, 2]|sum }}{{ [1, 2]|first }}",
+    "{% macro m(a, b=2) %}{{ a }}{{ b }}{% endmacro %}{{ m(1) }}{{ m(1, 3) }}{{ m(b=5, a=0) }}",
 ]
 KEYS = ["name", "description", "model", "tools", "extends", "extend", "max_turns", "skills", "metadata",
         "permission_mode", "temperature", "type", "instruction", "servers", "subagents", "system_prompt_path",
@@ -88,7 +103,31 @@ def files_of(ws: Path):
     return sorted(p for p in ws.rglob("*") if p.is_file() and not p.is_symlink() and p.name != "expected.json")
 
 
-def mutate_text(rng: random.Random, data: bytes) -> bytes:
+def jinja_snippet(rng: random.Random, fw: str) -> str:
+    """A Jinja construct written in the framework's delimiters (Kimi prints `${ }`)."""
+    snippet = rng.choice(JINJA)
+    if fw == "kimi":
+        snippet = snippet.replace("{{- ", "${ ").replace(" -}}", " }").replace("{{ ", "${ ").replace(" }}", " }")
+    return snippet
+
+
+def place_in_instructions(rng: random.Random, fw: str, lines):
+    """Tsugite renders `instructions` into the system prompt (the body is the user
+    message, which the report does not compare): a snippet there is checked."""
+    if fw != "tsugite" or not lines or lines[0].strip() != "---":
+        return False
+    text = jinja_snippet(rng, fw)
+    for i, l in enumerate(lines[1:], 1):
+        if l.strip() == "---":
+            break
+        if l.startswith("instructions:"):
+            lines[i] = "instructions: " + json.dumps(text, ensure_ascii=False)
+            return True
+    lines.insert(1, "instructions: " + json.dumps(text, ensure_ascii=False))
+    return True
+
+
+def mutate_text(rng: random.Random, data: bytes, fw: str = "") -> bytes:
     """One spec-driven change to a file's bytes."""
     kind = rng.randrange(12)
     text = data.decode("utf-8", "surrogateescape")
@@ -106,8 +145,10 @@ def mutate_text(rng: random.Random, data: bytes) -> bytes:
             lines.insert(i, lines[i])
     elif kind == 5 and keyed:  # a known key added with a random value
         lines.insert(rng.choice(keyed), f"{rng.choice(KEYS)}: {rng.choice(YAML11)}")
+    elif kind == 6 and rng.random() < 0.5 and place_in_instructions(rng, fw, lines):
+        pass
     elif kind == 6:  # a Jinja construct in the body
-        lines.insert(len(lines) if rng.random() < 0.7 else rng.randrange(len(lines) + 1), rng.choice(JINJA))
+        lines.insert(len(lines) if rng.random() < 0.7 else rng.randrange(len(lines) + 1), jinja_snippet(rng, fw))
     elif kind == 7:
         return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
     elif kind == 8:
@@ -136,7 +177,7 @@ def mutate_tree(rng: random.Random, ws: Path):
     if kind == 0:  # the same file in another folder the workspace has
         dirs = sorted({p.parent for p in files})
         dest = rng.choice(dirs) / f.name
-        if dest != f:
+        if dest != f and not dest.is_dir() and not dest.is_symlink():  # a folder of that name stays
             shutil.copyfile(f, dest)
     elif kind == 1:
         f.rename(f.with_name(rng.choice(["x", "Renamed", "a.b", "ünï", "README", "_y"]) + f.suffix))
@@ -176,12 +217,41 @@ def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
             files = files_of(dest)
             if files:
                 f = rng.choice(files)
-                f.write_bytes(mutate_text(rng, f.read_bytes()))
+                f.write_bytes(mutate_text(rng, f.read_bytes(), fw))
         else:
             mutate_tree(rng, dest)
     if fw == "fast-agent" and rng.random() < 0.25:
         fast_agent_settings(rng, dest)
     return dest
+
+
+# Tool modules the oracles import inside their functions, loaded once by the fork
+# server (`fork_server.py`) so that each workspace costs a fork, not an interpreter.
+PRELOAD = {
+    "tsugite": ["tsugite.agent_inheritance", "tsugite.md_agents", "tsugite.renderer", "tsugite.core.agent",
+                "tsugite.utils", "tsugite.agent_preparation", "tsugite.ui.repl_completer", "pydantic"],
+}
+SERVERS = {}
+USE_FORK_SERVER = True
+
+
+def run_oracle(py: str, oracle: Path, argv):
+    """The oracle's run on `argv` (returncode, stdout, stderr), through the fork server."""
+    if not USE_FORK_SERVER:
+        return subprocess.run([py, str(oracle), *argv], capture_output=True, timeout=120)
+    fw = oracle.parent.name
+    server = SERVERS.get((py, oracle))
+    if server is None or server.poll() is not None:
+        server = subprocess.Popen([py, str(HERE / "fork_server.py"), str(oracle), *PRELOAD.get(fw, [])],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        SERVERS[(py, oracle)] = server
+    with tempfile.TemporaryDirectory(prefix="agentry-oracle-out-") as tmp:
+        out, err = Path(tmp) / "out", Path(tmp) / "err"
+        server.stdin.write(json.dumps({"argv": list(argv), "out": str(out), "err": str(err), "timeout": 120}) + "\n")
+        server.stdin.flush()
+        reply = json.loads(server.stdout.readline() or '{"rc": -1}')
+        return subprocess.CompletedProcess(argv, reply["rc"], out.read_bytes() if out.exists() else b"",
+                                           err.read_bytes() if err.exists() else b"")
 
 
 def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
@@ -198,7 +268,7 @@ def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
     try:
         for d in ("project", "home"):
             (ws / d).mkdir(exist_ok=True)
-        o = subprocess.run([py, str(oracle), *oracle_args], capture_output=True, timeout=120)
+        o = run_oracle(py, oracle, oracle_args)
         a = subprocess.run([agentry, "export", "--ecosystem", fw, "--json", *args, *builtins], capture_output=True, timeout=120,
                            env={**os.environ, "AGENTRY_LISTING_ORDER": "name"})
     finally:
@@ -255,7 +325,10 @@ def main(argv):
     p.add_argument("--oracles", type=Path, default=shared)
     p.add_argument("--stop-after", type=int, default=10, help="stop after this many disagreements")
     p.add_argument("--no-shrink", action="store_true")
+    p.add_argument("--no-fork-server", action="store_true", help="start the oracle afresh for every workspace")
     a = p.parse_args(argv)
+    global USE_FORK_SERVER
+    USE_FORK_SERVER = not a.no_fork_server
     py = oracle_python(a.oracles, a.framework)
     if py is None or not (a.oracles / "oracle" / a.framework / "oracle.py").is_file():
         print(f"the {a.framework} oracle is not installed (run {a.oracles}/oracle/{a.framework}/setup.sh): skipped")

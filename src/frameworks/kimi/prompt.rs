@@ -179,13 +179,10 @@ fn environment(includes: Includes, pending: Arc<Mutex<Vec<String>>>) -> Environm
     env.set_keep_trailing_newline(true);
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_fuel(Some(FUEL));
-    // Jinja's Python flavour: `${X.upper()}` calls the str method; and the Jinja
-    // filters and globals minijinja keeps in its contrib crate.
-    env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
-    env.add_filter("filesizeformat", minijinja_contrib::filters::filesizeformat);
-    env.add_filter("truncate", minijinja_contrib::filters::truncate);
-    env.add_filter("striptags", minijinja_contrib::filters::striptags);
-    env.add_filter("center", crate::render::center);
+    // Jinja's Python flavour: `${X.upper()}` calls the str method, `dict.items()` and
+    // `dictsort` give tuples; Jinja2's own filters where minijinja's differ or lack;
+    // the globals minijinja keeps in its contrib crate.
+    crate::render::install_jinja2_filters(&mut env);
     env.set_formatter(crate::render::python_formatter);
     crate::render::add_python_syntax(&mut env);
     env.add_function("cycler", minijinja_contrib::globals::cycler);

@@ -215,7 +215,7 @@ fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'static>
     env.set_keep_trailing_newline(false);
     env.set_fuel(Some(FUEL));
     env.set_recursion_limit(100);
-    super::pyfilters::install(&mut env);
+    crate::render::install_jinja2_filters(&mut env);
     crate::render::add_python_syntax(&mut env);
     env.set_formatter(move |out, _state, value| {
         if value.is_undefined() {

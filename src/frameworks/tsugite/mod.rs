@@ -6,7 +6,7 @@
 //!
 //! Files: `search` (config, search list, name lookup), `parse` (reading and
 //! frontmatter), `schema` (AgentConfig validation), `inherit` + `merge`
-//! (inheritance), `render` + `jinja` + `pyfilters` + `clock` + `directives` + `tools` (the prompt).
+//! (inheritance), `render` + `jinja` (over `crate::render`) + `clock` + `directives` + `tools` (the prompt).
 
 mod clock;
 mod directives;
@@ -14,7 +14,6 @@ mod inherit;
 pub(crate) mod jinja;
 mod merge;
 pub(crate) mod parse;
-mod pyfilters;
 pub(crate) mod render;
 mod schema;
 mod search;
@@ -662,9 +661,19 @@ impl<'a> Loader<'a> {
                             .and_then(|s| s.line),
                         "tools".into(),
                     ),
+                    render::Part::Prefetch => (
+                        resolved.config.origins[schema::index_of("prefetch").unwrap_or(0)]
+                            .sites
+                            .first()
+                            .and_then(|s| s.line),
+                        "prefetch variables".into(),
+                    ),
                 };
                 let kind = if e.bounded {
                     DiagKind::Template
+                } else if e.part == render::Part::Prefetch {
+                    // A TypeError in tsugite, as a frontmatter of the wrong shape is.
+                    DiagKind::Parse
                 } else {
                     DiagKind::Validation
                 };
@@ -673,6 +682,7 @@ impl<'a> Loader<'a> {
                 let field = match e.part {
                     render::Part::Instructions => Some("instructions"),
                     render::Part::Tools => Some("tools"),
+                    render::Part::Prefetch => Some("prefetch"),
                     render::Part::Body => None,
                 };
                 let at = field

@@ -54,6 +54,8 @@ pub enum Part {
     Body,
     Instructions,
     Tools,
+    /// The template context itself (a prefetch `assign` Python cannot use as a key).
+    Prefetch,
 }
 
 fn strings(v: &Json) -> Vec<String> {
@@ -89,11 +91,7 @@ fn validation_mocks(config: &Config) -> JsonMap<String, Json> {
     m.insert("parent_agent".into(), Json::Null);
     m.insert("chat_history".into(), json!([]));
     for item in config.get("prefetch").as_array().into_iter().flatten() {
-        let Some(assign) = item
-            .get("assign")
-            .and_then(Json::as_str)
-            .filter(|a| !a.is_empty())
-        else {
+        let Some(assign) = item.get("assign").filter(|a| py_truthy(a)).and_then(Json::as_str) else {
             continue;
         };
         let mock = match assign {
@@ -136,6 +134,42 @@ fn attachment_mocks(config: &Config) -> Vec<(String, Json)> {
     out
 }
 
+/// Python's truth value of a YAML value as tsugite holds it.
+fn py_truthy(v: &Json) -> bool {
+    match v {
+        Json::Null => false,
+        Json::Bool(b) => *b,
+        Json::Number(n) => n.as_f64() != Some(0.0),
+        Json::String(s) => !s.is_empty(),
+        Json::Array(a) => !a.is_empty(),
+        Json::Object(o) => !o.is_empty(),
+    }
+}
+
+/// What a prefetch `assign` that is not a name does to the template context:
+/// `build_validation_test_context` stores every truthy `assign` as a dict key, so a
+/// list or a map raises `TypeError: unhashable type` (the agent fails to load), and
+/// a number or `true` becomes a key that is not a string, which
+/// `template.render(**context)` refuses (every render fails).
+#[derive(Debug, PartialEq)]
+enum OddAssign {
+    Unhashable(&'static str),
+    NotAString,
+}
+
+fn odd_prefetch_assign(config: &Config) -> Option<OddAssign> {
+    let mut odd = None;
+    for assign in config.get("prefetch").as_array().into_iter().flatten().filter_map(|i| i.get("assign")) {
+        match assign {
+            Json::Array(a) if !a.is_empty() => return Some(OddAssign::Unhashable("list")),
+            Json::Object(o) if !o.is_empty() => return Some(OddAssign::Unhashable("dict")),
+            Json::Bool(_) | Json::Number(_) if py_truthy(assign) => odd = Some(OddAssign::NotAString),
+            _ => {}
+        }
+    }
+    odd
+}
+
 /// The stubbed `_run_prefetch`.
 fn prefetch_context(config: &Config) -> Vec<(String, Json)> {
     let mut out: Vec<(String, Json)> = Vec::new();
@@ -169,6 +203,15 @@ pub fn prepare(
     body: &Arc<str>,
     inputs: &Inputs,
 ) -> Result<Option<Prepared>, RenderError> {
+    let odd_assign = odd_prefetch_assign(config);
+    if let Some(OddAssign::Unhashable(type_name)) = odd_assign {
+        return Err(RenderError {
+            part: Part::Prefetch,
+            line: None,
+            message: format!("TypeError: unhashable type: '{type_name}'"),
+            bounded: false,
+        });
+    }
     let mut context: Vec<(String, Value)> = Vec::new();
     let mut set = |k: String, v: Value| {
         context.retain(|(key, _)| *key != k);
@@ -219,7 +262,8 @@ pub fn prepare(
     for (k, v) in attachment_mocks(config) {
         set(k, Value::from_serialize(&v));
     }
-    jinja::with_environment(&inputs.world, |env| render_prompt(env, config, &body, context, inputs))
+    let refused = (odd_assign == Some(OddAssign::NotAString)).then_some("keywords must be strings");
+    jinja::with_environment(&inputs.world, |env| render_prompt(env, config, &body, context, inputs, refused))
 }
 
 /// The registry's tool names, the same for every agent.
@@ -236,8 +280,12 @@ fn render_prompt(
     body: &Arc<str>,
     mut context: Vec<(String, Value)>,
     inputs: &Inputs,
+    refused: Option<&str>,
 ) -> Result<Option<Prepared>, RenderError> {
     let render = |text: &str, ctx: &dyn Fn() -> Value, part: Part| -> Result<String, RenderError> {
+        if let Some(why) = refused {
+            return Err(RenderError { part, line: None, message: why.to_string(), bounded: false });
+        }
         let source = directives::strip_ignored(text);
         jinja::reject_loop_controls(&source)
             .and_then(|_| jinja::render_bounded(env, &source, ctx))

@@ -1,15 +1,15 @@
-//! Where Jinja2 (as tsugite runs it) and minijinja print or filter differently, the
+//! Where Jinja2 (as Tsugite and Kimi run it) and minijinja print or filter differently, the
 //! Jinja2 behaviour: tuples (`dict.items()`, `dictsort`) print as `('a', 1)`,
 //! `tojson` sorts keys and uses Python's separators and HTML-safe escapes, and the
 //! Jinja2 filters minijinja lacks (`truncate`, `wordcount`).
 
 use std::fmt::Write as _;
 
-use minijinja::value::{Value, ValueKind};
+use minijinja::value::{Kwargs, Value, ValueKind};
 use minijinja::{Environment, Error, ErrorKind, State};
 use serde_json::Value as Json;
 
-pub use crate::render::Tuple;
+use super::Tuple;
 
 fn pair(k: Value, v: Value) -> Value {
     Value::from_object(Tuple(vec![k, v]))
@@ -156,7 +156,16 @@ fn dictsort(
     case_sensitive: Option<bool>,
     by: Option<String>,
     reverse: Option<bool>,
+    kwargs: Kwargs,
 ) -> Result<Value, Error> {
+    // Jinja2's arguments may be named too: `dictsort(reverse=true)`.
+    let case_sensitive = case_sensitive.or(kwargs.get::<Option<bool>>("case_sensitive")?);
+    let by = by.or(kwargs.get::<Option<String>>("by")?);
+    let reverse = reverse.or(kwargs.get::<Option<bool>>("reverse")?);
+    kwargs.assert_all_used()?;
+    if !matches!(by.as_deref(), None | Some("key" | "value")) {
+        return Err(Error::new(ErrorKind::InvalidOperation, "You can only sort by either \"key\" or \"value\""));
+    }
     let mut items = items_of(&v)?;
     let by_value = by.as_deref() == Some("value");
     let fold = |x: &Value| match (x.as_str(), case_sensitive.unwrap_or(false)) {
@@ -235,7 +244,7 @@ fn filesizeformat(value: Value, binary: Option<bool>) -> Result<String, Error> {
 }
 
 /// minijinja filters and tests that Jinja2 does not have: a template using them fails
-/// in tsugite, so it must fail here too.
+/// in Jinja2, so it must fail here too.
 const NOT_IN_JINJA2_FILTERS: &[&str] = &["split", "lines", "chain", "zip", "bool"];
 const NOT_IN_JINJA2_TESTS: &[&str] = &["safe", "int", "startingwith", "endingwith"];
 
@@ -247,7 +256,7 @@ pub fn install(env: &mut Environment<'static>) {
     for name in NOT_IN_JINJA2_TESTS {
         env.remove_test(name);
     }
-    env.add_filter("center", crate::render::center);
+    env.add_filter("center", super::center);
     env.add_filter("striptags", striptags);
     env.add_filter("filesizeformat", filesizeformat);
     env.add_filter("forceescape", |s: String| {
