@@ -53,7 +53,8 @@ pub struct Options {
 enum Event {
     Term(TermEvent),
     Loader,
-    Indexed(Box<index::Index>),
+    /// A snapshot's lookups, with the frameworks it still lacks.
+    Indexed(Box<index::Index>, Vec<&'static str>),
     Highlighted(Highlighted),
     Read(Answer),
     Signal,
@@ -145,8 +146,9 @@ struct Driver<'a> {
     theme: Theme,
     highlighter: &'a mut Highlighter,
     reader: &'a mut Reader,
-    /// Snapshots go here to have their lookups built off the UI thread.
-    indexer: Sender<Arc<Catalog>>,
+    /// Snapshots (with the frameworks they still lack) go here to have their lookups
+    /// built off the UI thread.
+    indexer: Sender<(Arc<Catalog>, Vec<&'static str>)>,
 }
 
 impl Driver<'_> {
@@ -215,23 +217,30 @@ impl Driver<'_> {
                 return Ok(true);
             }
             Event::Loader => {
+                let mut dirty = false;
                 while let Some(event) = self.loader.try_recv() {
-                    match event {
-                        LoaderEvent::Progress { done, total } => app.progress = Some((done, total)),
-                        LoaderEvent::Snapshot(catalog) => {
-                            if self.indexer.send(catalog.clone()).is_err() {
-                                // No indexing thread: build the lookups here.
-                                if let Some(effect) = app.on_snapshot(catalog) {
-                                    self.perform(effect, guard, app)?;
-                                }
-                            }
+                    dirty |= match event {
+                        LoaderEvent::Progress { done, total } => {
+                            let shown = app.progress != Some((done, total));
+                            app.progress = Some((done, total));
+                            shown
                         }
-                        LoaderEvent::Watch(state) => app.watch = watch_words(&state),
-                    }
+                        LoaderEvent::Arrived { catalog, pending } => self.index(catalog, pending, guard, app)?,
+                        // The complete catalog, already on screen when it arrived framework
+                        // by framework: only its generation is new.
+                        LoaderEvent::Snapshot(catalog) if app.on_same_reports(catalog.clone()) => false,
+                        LoaderEvent::Snapshot(catalog) => self.index(catalog, Vec::new(), guard, app)?,
+                        LoaderEvent::Watch(state) => {
+                            let words = watch_words(&state);
+                            let shown = app.watch != words;
+                            app.watch = words;
+                            shown
+                        }
+                    };
                 }
-                return Ok(true);
+                return Ok(dirty);
             }
-            Event::Indexed(index) => app.on_index(*index),
+            Event::Indexed(index, pending) => app.on_partial_index(*index, pending),
             Event::Term(TermEvent::Key(key)) if key.kind != KeyEventKind::Release => {
                 panic_if_asked_by_a_test();
                 app.on_key(key)
@@ -253,6 +262,26 @@ impl Driver<'_> {
             self.perform(effect, guard, app)?;
         }
         Ok(true)
+    }
+
+    /// Hands a snapshot to the indexing thread; `true` when the screen changed
+    /// already (no such thread: the lookups were built here).
+    fn index(
+        &mut self,
+        catalog: Arc<Catalog>,
+        pending: Vec<&'static str>,
+        guard: &mut terminal::Guard,
+        app: &mut App,
+    ) -> io::Result<bool> {
+        match self.indexer.send((catalog, pending)) {
+            Ok(()) => Ok(false),
+            Err(std::sync::mpsc::SendError((catalog, pending))) => {
+                if let Some(effect) = app.on_partial_index(index::Index::new(catalog), pending) {
+                    self.perform(effect, guard, app)?;
+                }
+                Ok(true)
+            }
+        }
     }
 
     fn perform(&mut self, effect: Effect, guard: &mut terminal::Guard, app: &mut App) -> io::Result<()> {
@@ -379,14 +408,15 @@ fn spawn_input_thread(tx: Sender<Event>, gate: Arc<Gate>) {
 
 /// Builds each snapshot's lookups on its own thread; when snapshots come faster than
 /// they are indexed, only the newest is.
-fn spawn_indexer(tx: Sender<Event>) -> Sender<Arc<Catalog>> {
-    let (snapshots, rx) = channel::<Arc<Catalog>>();
+fn spawn_indexer(tx: Sender<Event>) -> Sender<(Arc<Catalog>, Vec<&'static str>)> {
+    let (snapshots, rx) = channel::<(Arc<Catalog>, Vec<&'static str>)>();
     let _ = std::thread::Builder::new().name("agentry-index".into()).spawn(move || {
-        while let Ok(mut catalog) = rx.recv() {
+        while let Ok(mut snapshot) = rx.recv() {
             while let Ok(newer) = rx.try_recv() {
-                catalog = newer;
+                snapshot = newer;
             }
-            if tx.send(Event::Indexed(Box::new(index::Index::new(catalog)))).is_err() {
+            let (catalog, pending) = snapshot;
+            if tx.send(Event::Indexed(Box::new(index::Index::new(catalog)), pending)).is_err() {
                 return;
             }
         }

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::{block, marked, safe, status_word, STATUS_WIDTH};
+use super::{block, marked, safe, status_word, thousands, STATUS_WIDTH};
 use crate::model::EdgeKind;
 use crate::tui::app::App;
 use crate::tui::finder::matched_chars;
@@ -35,8 +35,19 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         frame.render_widget(Paragraph::new(Span::styled("loading…", theme.muted)), inner);
         return;
     };
+    // The frameworks still loading keep the pane's last line, below what arrived.
+    let inner = match pending_line(app, theme) {
+        Some(line) if inner.height > 0 => {
+            let rows = Rect { height: inner.height - 1, ..inner };
+            frame.render_widget(Paragraph::new(line), Rect { y: rows.y + rows.height, height: 1, ..inner });
+            rows
+        }
+        _ => inner,
+    };
     if !app.rows.iter().any(|r| matches!(r, Row::Agent { .. })) {
-        frame.render_widget(Paragraph::new(empty(app, index, theme)), inner);
+        if app.pending.is_empty() || app.query().is_some() {
+            frame.render_widget(Paragraph::new(empty(app, index, theme)), inner);
+        }
         return;
     }
     let height = inner.height as usize;
@@ -60,6 +71,23 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// "loading codex, gemini-cli · 1,234 / 5,678 files": the frameworks of the first
+/// load that have not arrived yet, with the load's progress.
+fn pending_line(app: &App, theme: &Theme) -> Option<Line<'static>> {
+    if app.pending.is_empty() {
+        return None;
+    }
+    let mut spans = vec![Span::styled("loading ", theme.info), Span::styled(app.pending.join(", "), theme.header)];
+    match app.progress {
+        Some((done, total)) if total > 0 => {
+            spans.push(Span::styled(format!(" · {} / {} files", thousands(done), thousands(total)), theme.muted))
+        }
+        Some((done, _)) => spans.push(Span::styled(format!(" · {} files", thousands(done)), theme.muted)),
+        None => {}
+    }
+    Some(Line::from(spans))
 }
 
 /// Nothing to list: say so, and where the frameworks looked.
