@@ -625,6 +625,11 @@ impl App {
         }
         self.list.cursor = self.list.cursor.saturating_add_signed(delta).min(self.rows.len() - 1);
         self.settle_cursor(delta >= 0);
+        // At the first agent the headings above it come into view too (rows that
+        // arrived above may have scrolled them off).
+        if delta < 0 && !self.rows[..self.list.cursor].iter().any(|r| matches!(r, Row::Agent { .. })) {
+            self.list.offset.set(0);
+        }
     }
 
     fn activate(&mut self) -> Option<Effect> {

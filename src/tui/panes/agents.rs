@@ -79,7 +79,7 @@ fn pending_line(app: &App, theme: &Theme) -> Option<Line<'static>> {
     if app.pending.is_empty() {
         return None;
     }
-    let mut spans = vec![Span::styled("loading ", theme.info), Span::styled(app.pending.join(", "), theme.header)];
+    let mut spans = vec![Span::styled("  loading ", theme.info), Span::styled(app.pending.join(", "), theme.header)];
     match app.progress {
         Some((done, total)) if total > 0 => {
             spans.push(Span::styled(format!(" · {} / {} files", thousands(done), thousands(total)), theme.muted))
