@@ -163,3 +163,17 @@ fn two_frameworks_loaded_and_the_rest_still_loading() {
         snapshot("arrival_two_loaded", &app);
     }
 }
+
+/// Before any framework arrives the list is the one line of what is loading, under
+/// the pane's title, and a framework's rows push it down.
+#[test]
+fn the_loading_line_follows_what_arrived() {
+    let full = catalog::catalog(1, Vec::new());
+    let mut app = loading(80, 24);
+    let buffer = draw(&app, &dark()).backend().buffer().clone();
+    assert_eq!(find(&buffer, "loading openhands, tsugite, kimi"), Some((3, 2)), "{}", screen(&buffer));
+    app.on_arrival(part_of(&full, &["kimi"]), vec!["openhands", "tsugite"]);
+    let buffer = draw(&app, &dark()).backend().buffer().clone();
+    // The kimi heading and its two agents, then the line.
+    assert_eq!(find(&buffer, "loading openhands, tsugite"), Some((3, 5)), "{}", screen(&buffer));
+}

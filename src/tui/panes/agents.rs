@@ -35,22 +35,21 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         frame.render_widget(Paragraph::new(Span::styled("loading…", theme.muted)), inner);
         return;
     };
-    // The frameworks still loading keep the pane's last line, below what arrived.
-    let inner = match pending_line(app, theme) {
-        Some(line) if inner.height > 0 => {
-            let rows = Rect { height: inner.height - 1, ..inner };
-            frame.render_widget(Paragraph::new(line), Rect { y: rows.y + rows.height, height: 1, ..inner });
-            rows
-        }
-        _ => inner,
-    };
+    // The frameworks still loading get the line below what arrived (the pane's last
+    // line at most).
+    let pending = pending_line(app, theme).filter(|_| inner.height > 0);
+    let list = Rect { height: inner.height - pending.is_some() as u16, ..inner };
+    let pending_at = |shown: usize| Rect { y: list.y + shown as u16, height: 1, ..inner };
     if !app.rows.iter().any(|r| matches!(r, Row::Agent { .. })) {
-        if app.pending.is_empty() || app.query().is_some() {
-            frame.render_widget(Paragraph::new(empty(app, index, theme)), inner);
+        let lines = if app.pending.is_empty() || app.query().is_some() { empty(app, index, theme) } else { Vec::new() };
+        let shown = lines.len().min(list.height as usize);
+        frame.render_widget(Paragraph::new(lines), list);
+        if let Some(line) = pending {
+            frame.render_widget(Paragraph::new(line), pending_at(shown));
         }
         return;
     }
-    let height = inner.height as usize;
+    let height = list.height as usize;
     let offset = app.list.visible_offset(height);
     let query = app.query();
     let shown = &app.rows[offset..(offset + height).min(app.rows.len())];
@@ -70,7 +69,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             line
         })
         .collect();
-    frame.render_widget(Paragraph::new(lines), inner);
+    frame.render_widget(Paragraph::new(lines), list);
+    if let Some(line) = pending {
+        frame.render_widget(Paragraph::new(line), pending_at(shown.len()));
+    }
 }
 
 /// "loading codex, gemini-cli · 1,234 / 5,678 files": the frameworks of the first
