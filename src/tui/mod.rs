@@ -55,6 +55,8 @@ enum Event {
     Loader,
     /// A snapshot's lookups, with the frameworks it still lacks.
     Indexed(Box<index::Index>, Vec<&'static str>),
+    /// A complete snapshot of the reports just indexed: nothing to build again.
+    SameReports(Arc<Catalog>),
     Highlighted(Highlighted),
     Read(Answer),
     Signal,
@@ -241,6 +243,10 @@ impl Driver<'_> {
                 return Ok(dirty);
             }
             Event::Indexed(index, pending) => app.on_partial_index(*index, pending),
+            Event::SameReports(catalog) if app.on_same_reports(catalog.clone()) => return Ok(true),
+            // Not what the explorer shows after all (cannot happen: the index it shows
+            // came from the same thread): build the lookups here.
+            Event::SameReports(catalog) => app.on_snapshot(catalog),
             Event::Term(TermEvent::Key(key)) if key.kind != KeyEventKind::Release => {
                 panic_if_asked_by_a_test();
                 app.on_key(key)
@@ -406,22 +412,60 @@ fn spawn_input_thread(tx: Sender<Event>, gate: Arc<Gate>) {
     });
 }
 
+/// The least time between two indexes of a partial catalog, and the least multiple
+/// of the last one's cost: while the first load runs on every core, indexing each
+/// arrival at once would slow the load that the complete catalog waits for.
+const PARTIAL_GAP: Duration = Duration::from_millis(100);
+const PARTIAL_DUTY: u32 = 4;
+
 /// Builds each snapshot's lookups on its own thread; when snapshots come faster than
-/// they are indexed, only the newest is.
+/// they are indexed, only the newest is. Partial catalogs are indexed at most every
+/// [`PARTIAL_GAP`] (the complete one at once), and a snapshot of the very reports
+/// just indexed is not indexed again.
 fn spawn_indexer(tx: Sender<Event>) -> Sender<(Arc<Catalog>, Vec<&'static str>)> {
     let (snapshots, rx) = channel::<(Arc<Catalog>, Vec<&'static str>)>();
     let _ = std::thread::Builder::new().name("agentry-index".into()).spawn(move || {
+        let mut last: Option<Arc<Catalog>> = None;
+        let mut not_before = std::time::Instant::now();
         while let Ok(mut snapshot) = rx.recv() {
-            while let Ok(newer) = rx.try_recv() {
-                snapshot = newer;
+            loop {
+                while let Ok(newer) = rx.try_recv() {
+                    snapshot = newer;
+                }
+                let wait = not_before.saturating_duration_since(std::time::Instant::now());
+                if snapshot.1.is_empty() || wait.is_zero() {
+                    break;
+                }
+                match rx.recv_timeout(wait) {
+                    Ok(newer) => snapshot = newer,
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => break,
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
+                }
             }
             let (catalog, pending) = snapshot;
-            if tx.send(Event::Indexed(Box::new(index::Index::new(catalog)), pending)).is_err() {
+            if last.as_ref().is_some_and(|l| same_reports(l, &catalog)) {
+                if tx.send(Event::SameReports(catalog)).is_err() {
+                    return;
+                }
+                continue;
+            }
+            let started = std::time::Instant::now();
+            let index = index::Index::new(catalog.clone());
+            if !pending.is_empty() {
+                not_before = std::time::Instant::now() + PARTIAL_GAP.max(started.elapsed() * PARTIAL_DUTY);
+            }
+            last = Some(catalog);
+            if tx.send(Event::Indexed(Box::new(index), pending)).is_err() {
                 return;
             }
         }
     });
     snapshots
+}
+
+/// The two catalogs hold the very same reports (the same `Arc`s, in order).
+fn same_reports(a: &Catalog, b: &Catalog) -> bool {
+    a.reports.len() == b.reports.len() && a.reports.iter().zip(&b.reports).all(|(x, y)| Arc::ptr_eq(x, y))
 }
 
 /// SIGTERM, SIGINT and SIGHUP end the loop normally, so the terminal is restored.
