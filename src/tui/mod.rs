@@ -176,7 +176,10 @@ impl Driver<'_> {
             if let Some(key) = app.texts.wanted(agent) {
                 self.reader.read(vec![(key, agent.clone())]);
             }
-            if let (Shown::Text(prompt), Some(syntax)) = (app.texts.shown(agent), self.theme.syntax.as_deref()) {
+            // Highlighting (syntect's first use loads its syntaxes) waits for the first
+            // load to end: it would take the cores the load needs.
+            let syntax = self.theme.syntax.as_deref().filter(|_| app.pending.is_empty());
+            if let (Shown::Text(prompt), Some(syntax)) = (app.texts.shown(agent), syntax) {
                 let key = key_of(&prompt, syntax);
                 if app.highlighted.as_ref().is_none_or(|h| h.key != key) {
                     self.highlighter.request(key, &prompt, syntax);
