@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::discover::{FileCache, Files};
 use crate::frameworks::{Framework, LoadContext, RenderMode};
-use crate::model::{Catalog, Part, Roots, Text, TextForm};
+use crate::model::{Catalog, EcosystemReport, Part, Roots, Text, TextForm};
 
 /// What to load and how.
 #[derive(Clone, Debug)]
@@ -92,6 +92,19 @@ pub fn load(opts: &LoadOptions, files: &FileCache, generation: u64) -> Catalog {
 
 /// [`load`] with an explicit set of frameworks (tests use frameworks of their own).
 pub fn load_with(frameworks: &[&dyn Framework], opts: &LoadOptions, files: &FileCache, generation: u64) -> Catalog {
+    load_each(frameworks, opts, files, generation, &|_, _| {})
+}
+
+/// [`load_with`] that hands each framework's report to `arrived` (with the
+/// framework's position in `frameworks`) as soon as it is ready, from the thread
+/// that loaded it: the explorer shows a framework's agents before the others end.
+pub fn load_each(
+    frameworks: &[&dyn Framework],
+    opts: &LoadOptions,
+    files: &FileCache,
+    generation: u64,
+    arrived: &(dyn Fn(usize, &Arc<EcosystemReport>) + Sync),
+) -> Catalog {
     let cx = LoadContext {
         roots: &opts.roots,
         files: Files::new(files, None),
@@ -103,17 +116,20 @@ pub fn load_with(frameworks: &[&dyn Framework], opts: &LoadOptions, files: &File
     };
     let reports = frameworks
         .par_iter()
-        .map(|f| {
+        .enumerate()
+        .map(|(i, f)| {
             // Frameworks of the same id (tests bring their own) differ in their title.
             let key = cx.memo_key(f.id(), f.title());
-            cx.files.memo(key, |files| {
+            let report = cx.files.memo(key, |files| {
                 let mut report = f.load(&cx.with_files(files));
                 quiet_when_unused(&mut report);
                 // Every list agentry shows is in natural order of names; a framework's
                 // own order of one name's definitions (the winner first) is kept.
                 report.agents.sort_by(|a, b| crate::text::natural::cmp(&a.name, &b.name));
                 report
-            })
+            });
+            arrived(i, &report);
+            report
         })
         .collect::<Vec<Arc<_>>>();
     Catalog { generation, roots: opts.roots.clone(), reports }

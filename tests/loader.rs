@@ -560,3 +560,50 @@ fn tsugite_bodies_read_back_are_not_reads_of_the_cache() {
     f.next_until(&loader, "the child's edit", |c| tsugite_messages(c)["child"] == format!("{parent_v2}\n\n{edited}"));
     assert_eq!(loader.last_stats().map(|s| s.files_read), Some(1), "only the child is read");
 }
+
+/// A cold load shows each framework as its report is ready: first nothing with
+/// every framework pending, then one more report each time (in the catalog's
+/// order), the last one whole and made of the very reports of the snapshot that
+/// follows. A refresh keeps the previous snapshot until the new one is whole.
+#[test]
+fn a_cold_load_shows_each_framework_as_it_arrives_and_a_refresh_does_not() {
+    let ws = Workspace::new("arrival");
+    std::fs::create_dir_all(ws.agents()).unwrap();
+    std::fs::write(ws.agents().join("a.md"), "one").unwrap();
+    std::fs::write(ws.project().join("x.agent"), "walked").unwrap();
+    let loader = Loader::spawn_with(Some(vec![&MD, &WALK]), ws.options(), WatchMode::Notify, Box::new(|| {}));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let next = || loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("an event");
+    let mut arrivals = Vec::new();
+    let snapshot = loop {
+        match next() {
+            LoaderEvent::Arrived { catalog, pending } => arrivals.push((catalog, pending)),
+            LoaderEvent::Snapshot(c) => break c,
+            _ => {}
+        }
+    };
+    assert_eq!(arrivals.len(), 3, "nothing yet, then each of the two frameworks");
+    for (n, (catalog, pending)) in arrivals.iter().enumerate() {
+        assert_eq!(catalog.reports.len(), n, "one more report each time");
+        assert_eq!(catalog.reports.len() + pending.len(), 2);
+        assert_eq!(catalog.generation, snapshot.generation);
+        let order: Vec<&str> = ["md", "walk"].into_iter().filter(|id| !pending.contains(id)).collect();
+        let ids: Vec<&str> = catalog.reports.iter().map(|r| r.ecosystem).collect();
+        assert_eq!(ids, order, "in the catalog's order");
+    }
+    let (whole, pending) = arrivals.last().expect("arrivals");
+    assert!(pending.is_empty());
+    assert!(whole.reports.iter().zip(&snapshot.reports).all(|(a, b)| Arc::ptr_eq(a, b)));
+    assert_eq!(bodies(whole), map(&[("a", "one"), ("x", "walked")]));
+
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::write(ws.agents().join("a.md"), "two").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("an event") {
+            LoaderEvent::Arrived { .. } => panic!("a refresh shows no partial catalog"),
+            LoaderEvent::Snapshot(c) if bodies(&c)["a"] == "two" => break,
+            _ => {}
+        }
+    }
+}

@@ -2,7 +2,8 @@
 //! [`Catalog`] snapshots, so the explorer never waits on the disk.
 //!
 //! Responsibilities:
-//! - a cold load at once, with [`LoaderEvent::Progress`] while it runs;
+//! - a cold load at once, with [`LoaderEvent::Progress`] while it runs and
+//!   [`LoaderEvent::Arrived`] as each framework's report is ready;
 //! - watching every folder the frameworks searched (and the nearest existing parent
 //!   of the ones that do not exist yet), debouncing changes, and publishing a new
 //!   snapshot after each burst (see `watch`);
@@ -63,6 +64,12 @@ pub enum LoaderEvent {
         done: usize,
         total: usize,
     },
+    /// During a cold load, each time a framework's report is ready: the frameworks
+    /// loaded so far (in the order of the complete catalog) and the ids of those
+    /// still loading. With nothing pending it is the whole catalog, sent before the
+    /// watch is set up; the [`LoaderEvent::Snapshot`] that follows holds the same
+    /// reports (the same `Arc`s).
+    Arrived { catalog: Arc<Catalog>, pending: Vec<&'static str> },
     /// A new snapshot; its generation is one more than the previous one's.
     Snapshot(Arc<Catalog>),
     Watch(WatchState),

@@ -12,8 +12,8 @@ use super::watch::{self, Watcher};
 use super::{Control, LoadStats, LoaderEvent, WatchMode, WatchState, FALLBACK_POLL};
 use crate::discover::FileCache;
 use crate::frameworks::Framework;
-use crate::load::{load_with, LoadOptions};
-use crate::model::Catalog;
+use crate::load::{load_each, LoadOptions};
+use crate::model::{Catalog, EcosystemReport};
 
 /// Quiet time that ends a burst of changes: long enough to take an editor's
 /// write-rename-chmod save as one change, short enough to feel live.
@@ -34,6 +34,13 @@ pub(crate) struct Shared {
     /// Held here rather than in the worker so that dropping the loader ends the
     /// watch at once, even while a load is running.
     pub watcher: Mutex<Option<Watcher>>,
+}
+
+/// What the running load tells the worker.
+enum Tick {
+    /// The framework at this position in the load's list has its report.
+    Arrived(usize, Arc<EcosystemReport>),
+    Done,
 }
 
 /// Why a load runs.
@@ -115,6 +122,15 @@ impl Worker {
         }
     }
 
+    /// The frameworks arrived so far as a catalog (in the complete one's order), and
+    /// the ids of the others.
+    fn arrival(&self, arrived: &[Option<Arc<EcosystemReport>>], frameworks: &[&dyn Framework], generation: u64) -> LoaderEvent {
+        let reports = arrived.iter().flatten().cloned().collect();
+        let pending = frameworks.iter().zip(arrived).filter(|(_, r)| r.is_none()).map(|(f, _)| f.id()).collect();
+        let catalog = Catalog { generation, roots: self.opts.roots.clone(), reports };
+        LoaderEvent::Arrived { catalog: Arc::new(catalog), pending }
+    }
+
     pub fn run(mut self) {
         self.start_watching();
         let mut trigger = Trigger::Cold;
@@ -188,19 +204,42 @@ impl Worker {
             return false;
         }
         let generation = self.generation + 1;
+        let frameworks = self.frameworks.clone().unwrap_or_else(|| self.opts.frameworks());
+        // A cold load shows each framework as it arrives; a refresh is quick, and its
+        // previous snapshot stays on screen until the new one is whole.
+        let partial = matches!(trigger, Trigger::Cold);
         let outcome = std::thread::scope(|scope| {
-            let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-            let (opts, files_ref) = (&self.opts, &*files);
-            let frameworks = self.frameworks.clone().unwrap_or_else(|| opts.frameworks());
+            let (tick_tx, ticks) = std::sync::mpsc::channel::<Tick>();
+            let (opts, files_ref, list) = (&self.opts, &*files, &frameworks);
             let job = scope.spawn(move || {
-                let catalog = load_with(&frameworks, opts, files_ref, generation);
-                let _ = done_tx.send(());
+                let arrived = |i: usize, report: &Arc<EcosystemReport>| {
+                    if partial {
+                        let _ = tick_tx.send(Tick::Arrived(i, report.clone()));
+                    }
+                };
+                let catalog = load_each(list, opts, files_ref, generation, &arrived);
+                let _ = tick_tx.send(Tick::Done);
                 catalog
             });
-            // Wakes at once when the load ends (or panics: the sender is dropped).
-            while let Err(RecvTimeoutError::Timeout) = done_rx.recv_timeout(PROGRESS_TICK) {
-                let done = (files.served() - served_before) as usize;
-                self.emit(LoaderEvent::Progress { done, total: self.last_total.max(done) });
+            let mut arrived: Vec<Option<Arc<EcosystemReport>>> = vec![None; frameworks.len()];
+            // The explorer lists what is loading from the start.
+            if partial {
+                self.emit(self.arrival(&arrived, &frameworks, generation));
+            }
+            loop {
+                // Wakes at once when a framework arrives or the load ends (or panics:
+                // the sender is dropped).
+                match ticks.recv_timeout(PROGRESS_TICK) {
+                    Ok(Tick::Arrived(i, report)) => {
+                        arrived[i] = Some(report);
+                        self.emit(self.arrival(&arrived, &frameworks, generation));
+                    }
+                    Ok(Tick::Done) | Err(RecvTimeoutError::Disconnected) => break,
+                    Err(RecvTimeoutError::Timeout) => {
+                        let done = (files.served() - served_before) as usize;
+                        self.emit(LoaderEvent::Progress { done, total: self.last_total.max(done) });
+                    }
+                }
             }
             job.join()
         });

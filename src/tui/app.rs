@@ -116,6 +116,13 @@ pub struct App {
     pub diagnostics: Scroll,
     /// Files read so far while a load runs (`done`, `total`).
     pub progress: Option<(usize, usize)>,
+    /// The frameworks still loading while the first load shows the others' agents
+    /// (ids, in the catalog's order); empty once the catalog is complete.
+    pub pending: Vec<&'static str>,
+    /// The user has moved or chosen something. Until then the first agent is
+    /// selected whatever arrives above it, so the explorer opens at the top of the
+    /// list however the frameworks' loads happened to interleave.
+    pub touched: bool,
     /// Live refresh, in words, for the status bar.
     pub watch: String,
     /// A one-off message (copied, editor failed); cleared by the next key.
@@ -153,6 +160,8 @@ impl App {
             prompt_scroll: 0,
             diagnostics: Scroll::default(),
             progress: Some((0, 0)),
+            pending: Vec::new(),
+            touched: false,
             watch: String::new(),
             notice: None,
             config_error: None,
@@ -198,20 +207,62 @@ impl App {
         self.on_index(Index::new(catalog))
     }
 
+    /// Part of the first load: the frameworks arrived so far, the others still
+    /// loading ([`crate::loader::LoaderEvent::Arrived`]).
+    pub fn on_arrival(&mut self, catalog: Arc<Catalog>, pending: Vec<&'static str>) -> Option<Effect> {
+        self.on_partial_index(Index::new(catalog), pending)
+    }
+
     /// A new snapshot whose lookups were built elsewhere (the driver builds them off
     /// the UI thread: for 100,000 agents that takes a good part of a second).
     pub fn on_index(&mut self, index: Index) -> Option<Effect> {
+        self.on_partial_index(index, Vec::new())
+    }
+
+    /// A snapshot holding the very reports already shown (the complete catalog
+    /// after its last framework arrived): nothing to rebuild. `false` when the
+    /// reports differ and the snapshot needs an index of its own.
+    pub fn on_same_reports(&mut self, catalog: Arc<Catalog>) -> bool {
+        let Some(index) = &mut self.index else { return false };
+        let same = index.catalog.reports.len() == catalog.reports.len()
+            && index.catalog.reports.iter().zip(&catalog.reports).all(|(a, b)| Arc::ptr_eq(a, b));
+        if same {
+            index.catalog = catalog;
+            self.pending.clear();
+            self.progress = None;
+        }
+        same
+    }
+
+    /// [`App::on_index`] for a catalog that lacks the `pending` frameworks. Rows
+    /// come and go above and below the selected agent: it stays selected and on the
+    /// same line of the list (unless the user has not touched anything yet: then
+    /// the first agent is).
+    pub fn on_partial_index(&mut self, index: Index, pending: Vec<&'static str>) -> Option<Effect> {
         if let Some(finder) = &mut self.finder {
             finder.rescore(&self.ranker, &index.haystacks);
         }
         if let Some(filter) = &mut self.filter {
             filter.matches = rank(&self.ranker, &index.haystacks, None, &filter.query);
         }
+        let arriving = !pending.is_empty() || !self.pending.is_empty();
         self.index = Some(index);
         self.texts.forget_failures();
-        self.progress = None;
+        if pending.is_empty() {
+            self.progress = None;
+        }
+        self.pending = pending;
+        if arriving && !self.touched {
+            self.selected = None;
+            self.list.reset();
+        }
         let before = self.selected.clone();
+        // The selected row's line in the list's pane, kept as rows are inserted.
+        let line = self.list.cursor.checked_sub(self.list.offset.get());
         self.rebuild_rows();
+        if let (Some(line), true) = (line, self.selected.is_some() && self.selected == before) {
+            self.list.offset.set(self.list.cursor.saturating_sub(line));
+        }
         if self.selected != before {
             self.on_selection_changed();
         }
@@ -303,6 +354,7 @@ impl App {
 
     /// Selects an agent by id, clearing the filter if it hides it.
     pub fn select(&mut self, id: &str) {
+        self.touched = true;
         self.selected = Some(id.to_string());
         self.rebuild_rows();
         if self.selected.as_deref() != Some(id) || !self.row_of_selected() {
@@ -331,6 +383,7 @@ impl App {
 
     pub fn on_key(&mut self, key: KeyEvent) -> Option<Effect> {
         self.notice = None;
+        self.touched = true;
         let context = self.context();
         match self.keymap.action(context, &key) {
             Some(action) => self.apply(action),
@@ -348,6 +401,7 @@ impl App {
 
     /// Pasted text goes to the finder's query (one line of it).
     pub fn on_paste(&mut self, text: &str) {
+        self.touched = true;
         if self.finder.is_some() {
             let line: String = text.lines().next().unwrap_or("").chars().filter(|c| !c.is_control()).collect();
             self.finder_type(&line);
@@ -571,6 +625,11 @@ impl App {
         }
         self.list.cursor = self.list.cursor.saturating_add_signed(delta).min(self.rows.len() - 1);
         self.settle_cursor(delta >= 0);
+        // At the first agent the headings above it come into view too (rows that
+        // arrived above may have scrolled them off).
+        if delta < 0 && !self.rows[..self.list.cursor].iter().any(|r| matches!(r, Row::Agent { .. })) {
+            self.list.offset.set(0);
+        }
     }
 
     fn activate(&mut self) -> Option<Effect> {
@@ -696,6 +755,7 @@ impl App {
     }
 
     pub fn on_mouse(&mut self, mouse: MouseEvent) -> Option<Effect> {
+        self.touched = true;
         if self.help.is_some() || self.diff.is_some() {
             match mouse.kind {
                 MouseEventKind::ScrollDown => (0..WHEEL_STEP).for_each(|_| self.navigate(Action::Down)),

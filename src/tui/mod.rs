@@ -53,7 +53,10 @@ pub struct Options {
 enum Event {
     Term(TermEvent),
     Loader,
-    Indexed(Box<index::Index>),
+    /// A snapshot's lookups, with the frameworks it still lacks.
+    Indexed(Box<index::Index>, Vec<&'static str>),
+    /// A complete snapshot of the reports just indexed: nothing to build again.
+    SameReports(Arc<Catalog>),
     Highlighted(Highlighted),
     Read(Answer),
     Signal,
@@ -145,8 +148,9 @@ struct Driver<'a> {
     theme: Theme,
     highlighter: &'a mut Highlighter,
     reader: &'a mut Reader,
-    /// Snapshots go here to have their lookups built off the UI thread.
-    indexer: Sender<Arc<Catalog>>,
+    /// Snapshots (with the frameworks they still lack) go here to have their lookups
+    /// built off the UI thread.
+    indexer: Sender<(Arc<Catalog>, Vec<&'static str>)>,
 }
 
 impl Driver<'_> {
@@ -172,7 +176,10 @@ impl Driver<'_> {
             if let Some(key) = app.texts.wanted(agent) {
                 self.reader.read(vec![(key, agent.clone())]);
             }
-            if let (Shown::Text(prompt), Some(syntax)) = (app.texts.shown(agent), self.theme.syntax.as_deref()) {
+            // Highlighting (syntect's first use loads its syntaxes) waits for the first
+            // load to end: it would take the cores the load needs.
+            let syntax = self.theme.syntax.as_deref().filter(|_| app.pending.is_empty());
+            if let (Shown::Text(prompt), Some(syntax)) = (app.texts.shown(agent), syntax) {
                 let key = key_of(&prompt, syntax);
                 if app.highlighted.as_ref().is_none_or(|h| h.key != key) {
                     self.highlighter.request(key, &prompt, syntax);
@@ -215,23 +222,34 @@ impl Driver<'_> {
                 return Ok(true);
             }
             Event::Loader => {
+                let mut dirty = false;
                 while let Some(event) = self.loader.try_recv() {
-                    match event {
-                        LoaderEvent::Progress { done, total } => app.progress = Some((done, total)),
-                        LoaderEvent::Snapshot(catalog) => {
-                            if self.indexer.send(catalog.clone()).is_err() {
-                                // No indexing thread: build the lookups here.
-                                if let Some(effect) = app.on_snapshot(catalog) {
-                                    self.perform(effect, guard, app)?;
-                                }
-                            }
+                    dirty |= match event {
+                        LoaderEvent::Progress { done, total } => {
+                            let shown = app.progress != Some((done, total));
+                            app.progress = Some((done, total));
+                            shown
                         }
-                        LoaderEvent::Watch(state) => app.watch = watch_words(&state),
-                    }
+                        LoaderEvent::Arrived { catalog, pending } => self.index(catalog, pending, guard, app)?,
+                        // The complete catalog, already on screen when it arrived framework
+                        // by framework: only its generation is new.
+                        LoaderEvent::Snapshot(catalog) if app.on_same_reports(catalog.clone()) => false,
+                        LoaderEvent::Snapshot(catalog) => self.index(catalog, Vec::new(), guard, app)?,
+                        LoaderEvent::Watch(state) => {
+                            let words = watch_words(&state);
+                            let shown = app.watch != words;
+                            app.watch = words;
+                            shown
+                        }
+                    };
                 }
-                return Ok(true);
+                return Ok(dirty);
             }
-            Event::Indexed(index) => app.on_index(*index),
+            Event::Indexed(index, pending) => app.on_partial_index(*index, pending),
+            Event::SameReports(catalog) if app.on_same_reports(catalog.clone()) => return Ok(true),
+            // Not what the explorer shows after all (cannot happen: the index it shows
+            // came from the same thread): build the lookups here.
+            Event::SameReports(catalog) => app.on_snapshot(catalog),
             Event::Term(TermEvent::Key(key)) if key.kind != KeyEventKind::Release => {
                 panic_if_asked_by_a_test();
                 app.on_key(key)
@@ -253,6 +271,26 @@ impl Driver<'_> {
             self.perform(effect, guard, app)?;
         }
         Ok(true)
+    }
+
+    /// Hands a snapshot to the indexing thread; `true` when the screen changed
+    /// already (no such thread: the lookups were built here).
+    fn index(
+        &mut self,
+        catalog: Arc<Catalog>,
+        pending: Vec<&'static str>,
+        guard: &mut terminal::Guard,
+        app: &mut App,
+    ) -> io::Result<bool> {
+        match self.indexer.send((catalog, pending)) {
+            Ok(()) => Ok(false),
+            Err(std::sync::mpsc::SendError((catalog, pending))) => {
+                if let Some(effect) = app.on_partial_index(index::Index::new(catalog), pending) {
+                    self.perform(effect, guard, app)?;
+                }
+                Ok(true)
+            }
+        }
     }
 
     fn perform(&mut self, effect: Effect, guard: &mut terminal::Guard, app: &mut App) -> io::Result<()> {
@@ -377,21 +415,60 @@ fn spawn_input_thread(tx: Sender<Event>, gate: Arc<Gate>) {
     });
 }
 
+/// The least time between two indexes of a partial catalog, and the least multiple
+/// of the last one's cost: while the first load runs on every core, indexing each
+/// arrival at once would slow the load that the complete catalog waits for.
+const PARTIAL_GAP: Duration = Duration::from_millis(100);
+const PARTIAL_DUTY: u32 = 4;
+
 /// Builds each snapshot's lookups on its own thread; when snapshots come faster than
-/// they are indexed, only the newest is.
-fn spawn_indexer(tx: Sender<Event>) -> Sender<Arc<Catalog>> {
-    let (snapshots, rx) = channel::<Arc<Catalog>>();
+/// they are indexed, only the newest is. Partial catalogs are indexed at most every
+/// [`PARTIAL_GAP`] (the complete one at once), and a snapshot of the very reports
+/// just indexed is not indexed again.
+fn spawn_indexer(tx: Sender<Event>) -> Sender<(Arc<Catalog>, Vec<&'static str>)> {
+    let (snapshots, rx) = channel::<(Arc<Catalog>, Vec<&'static str>)>();
     let _ = std::thread::Builder::new().name("agentry-index".into()).spawn(move || {
-        while let Ok(mut catalog) = rx.recv() {
-            while let Ok(newer) = rx.try_recv() {
-                catalog = newer;
+        let mut last: Option<Arc<Catalog>> = None;
+        let mut not_before = std::time::Instant::now();
+        while let Ok(mut snapshot) = rx.recv() {
+            loop {
+                while let Ok(newer) = rx.try_recv() {
+                    snapshot = newer;
+                }
+                let wait = not_before.saturating_duration_since(std::time::Instant::now());
+                if snapshot.1.is_empty() || wait.is_zero() {
+                    break;
+                }
+                match rx.recv_timeout(wait) {
+                    Ok(newer) => snapshot = newer,
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => break,
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
+                }
             }
-            if tx.send(Event::Indexed(Box::new(index::Index::new(catalog)))).is_err() {
+            let (catalog, pending) = snapshot;
+            if last.as_ref().is_some_and(|l| same_reports(l, &catalog)) {
+                if tx.send(Event::SameReports(catalog)).is_err() {
+                    return;
+                }
+                continue;
+            }
+            let started = std::time::Instant::now();
+            let index = index::Index::new(catalog.clone());
+            if !pending.is_empty() {
+                not_before = std::time::Instant::now() + PARTIAL_GAP.max(started.elapsed() * PARTIAL_DUTY);
+            }
+            last = Some(catalog);
+            if tx.send(Event::Indexed(Box::new(index), pending)).is_err() {
                 return;
             }
         }
     });
     snapshots
+}
+
+/// The two catalogs hold the very same reports (the same `Arc`s, in order).
+fn same_reports(a: &Catalog, b: &Catalog) -> bool {
+    a.reports.len() == b.reports.len() && a.reports.iter().zip(&b.reports).all(|(x, y)| Arc::ptr_eq(x, y))
 }
 
 /// SIGTERM, SIGINT and SIGHUP end the loop normally, so the terminal is restored.

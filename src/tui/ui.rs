@@ -47,11 +47,21 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
 
 fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut left: Vec<Span> = Vec::new();
+    // Counts only for a complete catalog: "N agents · M shadowed" on the status
+    // bar means everything is loaded.
+    let arrived = app.catalog().map_or(0, |c| c.reports.len());
+    let pending = match app.pending.len() {
+        0 => String::new(),
+        n => format!(" · {arrived} of {} frameworks", arrived + n),
+    };
     match (app.progress, app.catalog()) {
-        (Some((done, total)), _) if total > 0 => {
-            left.push(Span::styled(format!("loading {} / {} files", thousands(done), thousands(total)), theme.info))
+        (Some((done, total)), _) if total > 0 => left.push(Span::styled(
+            format!("loading {} / {} files{pending}", thousands(done), thousands(total)),
+            theme.info,
+        )),
+        (Some((done, _)), _) => {
+            left.push(Span::styled(format!("loading {} files{pending}", thousands(done)), theme.info))
         }
-        (Some((done, _)), _) => left.push(Span::styled(format!("loading {} files", thousands(done)), theme.info)),
         (None, Some(_)) => {
             let t = app.index.as_ref().map(|i| i.totals).unwrap_or_default();
             let (agents, shadowed, invalid, errors) = (t.winners, t.shadowed, t.invalid, t.errors);

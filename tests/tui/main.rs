@@ -2,6 +2,7 @@
 //! snapshots at 80×24 and 160×48), style checks on the status words, key sequences
 //! driving the app state, and escape sequences from files shown inert.
 
+mod arrival;
 mod catalog;
 
 use agentry::model::{Scope, Status};

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::{block, marked, safe, status_word, STATUS_WIDTH};
+use super::{block, marked, safe, status_word, thousands, STATUS_WIDTH};
 use crate::model::EdgeKind;
 use crate::tui::app::App;
 use crate::tui::finder::matched_chars;
@@ -35,11 +35,21 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         frame.render_widget(Paragraph::new(Span::styled("loading…", theme.muted)), inner);
         return;
     };
+    // The frameworks still loading get the line below what arrived (the pane's last
+    // line at most).
+    let pending = pending_line(app, theme).filter(|_| inner.height > 0);
+    let list = Rect { height: inner.height - pending.is_some() as u16, ..inner };
+    let pending_at = |shown: usize| Rect { y: list.y + shown as u16, height: 1, ..inner };
     if !app.rows.iter().any(|r| matches!(r, Row::Agent { .. })) {
-        frame.render_widget(Paragraph::new(empty(app, index, theme)), inner);
+        let lines = if app.pending.is_empty() || app.query().is_some() { empty(app, index, theme) } else { Vec::new() };
+        let shown = lines.len().min(list.height as usize);
+        frame.render_widget(Paragraph::new(lines), list);
+        if let Some(line) = pending {
+            frame.render_widget(Paragraph::new(line), pending_at(shown));
+        }
         return;
     }
-    let height = inner.height as usize;
+    let height = list.height as usize;
     let offset = app.list.visible_offset(height);
     let query = app.query();
     let shown = &app.rows[offset..(offset + height).min(app.rows.len())];
@@ -59,7 +69,27 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             line
         })
         .collect();
-    frame.render_widget(Paragraph::new(lines), inner);
+    frame.render_widget(Paragraph::new(lines), list);
+    if let Some(line) = pending {
+        frame.render_widget(Paragraph::new(line), pending_at(shown.len()));
+    }
+}
+
+/// "loading codex, gemini-cli · 1,234 / 5,678 files": the frameworks of the first
+/// load that have not arrived yet, with the load's progress.
+fn pending_line(app: &App, theme: &Theme) -> Option<Line<'static>> {
+    if app.pending.is_empty() {
+        return None;
+    }
+    let mut spans = vec![Span::styled("  loading ", theme.info), Span::styled(app.pending.join(", "), theme.header)];
+    match app.progress {
+        Some((done, total)) if total > 0 => {
+            spans.push(Span::styled(format!(" · {} / {} files", thousands(done), thousands(total)), theme.muted))
+        }
+        Some((done, _)) => spans.push(Span::styled(format!(" · {} files", thousands(done)), theme.muted)),
+        None => {}
+    }
+    Some(Line::from(spans))
 }
 
 /// Nothing to list: say so, and where the frameworks looked.

@@ -4,7 +4,7 @@
 //! in the same run, then prints the Markdown table the README shows.
 //!
 //! Environment (all optional):
-//! - `AGENTRY_BENCH_ONLY=coldload,frameworks,frame,refresh,finder,idle,memory,start`
+//! - `AGENTRY_BENCH_ONLY=coldload,frameworks,frame,refresh,finder,idle,complete,memory,start`
 //!   runs only these sections (default: all);
 //! - `AGENTRY_BENCH_LARGE=small` and `AGENTRY_BENCH_HUGE=large` measure the
 //!   `large` and `huge` figures on another size, for a quick run;
@@ -151,6 +151,7 @@ fn main() {
         ("refresh", load::refresh),
         ("frame", explorer::first_frame),
         ("idle", explorer::idle),
+        ("complete", explorer::catalog_complete),
         ("finder", finder::keystroke),
         ("memory", memory::after_loading),
     ];
