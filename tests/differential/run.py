@@ -204,7 +204,8 @@ def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
     finally:
         shutil.rmtree(empty, ignore_errors=True)
     try:
-        expected = json.loads(o.stdout)
+        # Python writes a non-finite float as a bare NaN/Infinity, agentry (valid JSON) as a string.
+        expected = json.loads(o.stdout, parse_constant=str)
     except ValueError:
         return None, None, ["oracle failed: " + o.stderr.decode(errors="replace")[-300:]]
     try:

@@ -106,9 +106,9 @@ fn coerce(v: &Value, kind: Kind) -> Result<Json, String> {
     match kind {
         Kind::Float => match v {
             Value::Int(i) => Ok(json!(*i as f64)),
-            Value::Float(f) => Ok(json!(f)),
+            Value::Float(f) => Ok(super::values::float_json(*f)),
             Value::Bool(b) => Ok(json!(if *b { 1.0 } else { 0.0 })),
-            Value::Str(s) => py::strip(s).parse::<f64>().map(|f| json!(f)).map_err(|_| "input should be a valid number".into()),
+            Value::Str(s) => py::strip(s).parse::<f64>().map(super::values::float_json).map_err(|_| "input should be a valid number".into()),
             _ => Err("input should be a valid number".into()),
         },
         Kind::Int => match v {
@@ -134,18 +134,18 @@ fn coerce(v: &Value, kind: Kind) -> Result<Json, String> {
             _ => Err("input should be a valid string".into()),
         },
         Kind::StrList => match v {
-            Value::Seq(items) if items.iter().all(|n| matches!(n.value, Value::Str(_))) => Ok(v.to_json()),
+            Value::Seq(items) if items.iter().all(|n| matches!(n.value, Value::Str(_))) => Ok(v.to_json_python()),
             _ => Err("input should be a list of strings".into()),
         },
         Kind::Dict => match v {
-            Value::Map(_) => Ok(v.to_json()),
+            Value::Map(_) => Ok(v.to_json_python()),
             _ => Err("input should be a valid dictionary".into()),
         },
         Kind::Literal(options) => match v {
             Value::Str(s) if options.contains(&s.as_str()) => Ok(json!(s)),
             _ => Err(format!("input should be one of {}", options.join(", "))),
         },
-        Kind::Any => Ok(v.to_json()),
+        Kind::Any => Ok(v.to_json_python()),
     }
 }
 
