@@ -160,11 +160,19 @@ FAST_AGENT_SETTINGS = [
 
 
 def fast_agent_settings(rng: random.Random, dest: Path):
-    """A settings file, valid or refused, in one of the places discovery looks."""
+    """A settings file, valid or refused, in one of the places discovery looks, and
+    sometimes a secrets file (merged into the settings) beside it or alone."""
     folder = dest / "project" / rng.choice(["", ".fast-agent"])
     folder.mkdir(parents=True, exist_ok=True)
-    name = rng.choice(["fast-agent.yaml", "fast-agent.yaml", "fastagent.config.yaml", "fast-agent.config.yaml"])
-    (folder / name).write_text("\n".join(rng.sample(FAST_AGENT_SETTINGS, rng.randint(1, 2))) + "\n")
+    if rng.random() < 0.8:
+        name = rng.choice(["fast-agent.yaml", "fast-agent.yaml", "fastagent.config.yaml", "fast-agent.config.yaml"])
+        (folder / name).write_text("\n".join(rng.sample(FAST_AGENT_SETTINGS, rng.randint(1, 2))) + "\n")
+    if rng.random() < 0.4:
+        secrets = folder if rng.random() < 0.7 else dest / "project" / rng.choice(["", ".fast-agent"])
+        secrets.mkdir(parents=True, exist_ok=True)
+        for name in rng.sample(["fast-agent.secrets.yaml", "fastagent.secrets.yaml"], 1 if rng.random() < 0.9 else 2):
+            body = rng.sample(FAST_AGENT_SETTINGS + ["home: ~", "openai: {api_key: sk-x}", "logger: {level: [1}"], 1)
+            (secrets / name).write_text("\n".join(body) + "\n")
 
 
 def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
