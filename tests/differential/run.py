@@ -285,6 +285,8 @@ def main(argv):
                 continue
             if not problems:
                 passed += 1
+                if passed % 25 == 0:
+                    print(f"... {passed} passed, {failed} failed so far", flush=True)
                 continue
             failed += 1
             out = keep / f"case-{a.seed}-{n}"
