@@ -192,6 +192,27 @@ def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
     return dest
 
 
+FAST_AGENT_SERVER = {}
+
+
+def fast_agent_oracle(py: str, oracle: Path, argv):
+    """The fast-agent oracle's run on `argv` through `fast_agent_server.py` (one import of
+    fast-agent-mcp, a fork per workspace; the same expected.json on every vendored case)."""
+    server = FAST_AGENT_SERVER.get(py)
+    if server is None or server.poll() is not None:
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONHASHSEED": "0", "TZ": "UTC"}
+        server = subprocess.Popen([py, str(HERE / "fast_agent_server.py"), str(oracle)], env=env,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        FAST_AGENT_SERVER[py] = server
+    with tempfile.TemporaryDirectory(prefix="agentry-oracle-out-") as tmp:
+        out, err = Path(tmp) / "out", Path(tmp) / "err"
+        server.stdin.write(json.dumps({"argv": list(argv), "out": str(out), "err": str(err)}) + "\n")
+        server.stdin.flush()
+        reply = json.loads(server.stdout.readline() or '{"rc": -1}')
+        return subprocess.CompletedProcess(argv, reply["rc"], out.read_bytes() if out.exists() else b"",
+                                           err.read_bytes() if err.exists() else b"")
+
+
 def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
     """(expected, actual, problems); expected is None when the oracle failed."""
     args = ["--project", str(ws / "project"), "--home", str(ws / "home")]
@@ -206,7 +227,9 @@ def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
     try:
         for d in ("project", "home"):
             (ws / d).mkdir(exist_ok=True)
-        o = subprocess.run([py, str(oracle), *oracle_args], capture_output=True, timeout=120)
+        run_oracle = fast_agent_oracle if fw == "fast-agent" else lambda py, oracle, argv: subprocess.run(
+            [py, str(oracle), *argv], capture_output=True, timeout=120)
+        o = run_oracle(py, oracle, oracle_args)
         a = subprocess.run([agentry, "export", "--ecosystem", fw, "--json", *args, *builtins], capture_output=True, timeout=120,
                            env={**os.environ, "AGENTRY_LISTING_ORDER": "name"})
     finally:
