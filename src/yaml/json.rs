@@ -152,3 +152,13 @@ fn json_key(k: &Value) -> String {
         other => py::str_of(other),
     }
 }
+
+#[cfg(test)]
+mod nonfinite_tests {
+    #[test]
+    fn python_spelling_of_nonfinite_floats() {
+        let node = crate::yaml::load("a: [.inf, -.Inf, .NaN, 1.5]\n").unwrap().unwrap();
+        assert_eq!(node.value.to_json_python(), serde_json::json!({"a": ["Infinity", "-Infinity", "NaN", 1.5]}));
+        assert_eq!(node.value.to_json(), serde_json::json!({"a": [null, null, null, 1.5]}));
+    }
+}

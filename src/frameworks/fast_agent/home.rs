@@ -191,3 +191,26 @@ pub fn card_files(root: &Path, files: Files, skipped: &mut Vec<Diagnostic>) -> s
         .map(|e| e.path.to_path_buf())
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(text: &str) -> Map {
+        match yaml::load(text).unwrap().unwrap().value {
+            Value::Map(m) => m,
+            other => panic!("not a mapping: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn secrets_merge_into_settings_key_by_key() {
+        let mut merged = map("home: h2\nlogger: {level: info, batch_size: 5}\nmcp: 5\n");
+        deep_merge(&mut merged, map("home: ~\nlogger: {batch_size: true}\nmcp: {servers: {}}\nopenai: {api_key: x}\n"));
+        let json = Value::Map(merged).to_json();
+        assert_eq!(
+            json,
+            serde_json::json!({"home": null, "logger": {"level": "info", "batch_size": true}, "mcp": {"servers": {}}, "openai": {"api_key": "x"}})
+        );
+    }
+}

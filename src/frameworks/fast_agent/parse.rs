@@ -135,6 +135,19 @@ mod tests {
     }
 
     #[test]
+    fn constructor_exceptions_escape_the_yaml_loader() {
+        let kind = |file: FileKind, text: &str| released(file, text.as_bytes(), &Env::default()).err().map(|f| f.kind);
+        assert_eq!(kind(FileKind::Yaml, "a: !!bool maybe\n"), Some(DiagKind::Validation));
+        assert_eq!(kind(FileKind::Yaml, "a: !!int x\n"), Some(DiagKind::Validation));
+        assert_eq!(kind(FileKind::Yaml, "a: !custom x\n"), Some(DiagKind::Parse));
+        assert_eq!(kind(FileKind::Yaml, "a: [1\n"), Some(DiagKind::Parse));
+        // python-frontmatter's caller also catches ValueError.
+        assert_eq!(kind(FileKind::Markdown, "---\na: !!int x\n---\nbody\n"), Some(DiagKind::Parse));
+        assert_eq!(kind(FileKind::Markdown, "---\na: !!bool maybe\n---\nbody\n"), Some(DiagKind::Validation));
+        assert_eq!(kind(FileKind::Markdown, "---\na: 1\n---\nbody\n"), None);
+    }
+
+    #[test]
     fn extensions_are_case_folded() {
         assert_eq!(FileKind::of("LOUD.MD"), Some(FileKind::Markdown));
         assert_eq!(FileKind::of("quiet.Yml"), Some(FileKind::Yaml));
