@@ -175,6 +175,40 @@ def fast_agent_settings(rng: random.Random, dest: Path):
             (secrets / name).write_text("\n".join(body) + "\n")
 
 
+# AgentCard keys by card type (fast-agent's agent_card_loader), and values for them.
+FAST_AGENT_CARD_KEYS = {
+    "agent": ["subagents", "subagent_model", "harness_tools", "servers", "tools", "resources", "prompts", "mcp_connect",
+              "skills", "model", "use_history", "save_trajectory", "request_params", "human_input", "api_key",
+              "history_source", "max_parallel", "child_timeout_sec", "function_tools", "tool_hooks", "lifecycle_hooks",
+              "commands", "trim_tool_history", "tool_input_schema", "messages", "shell", "cwd", "variables",
+              "description", "default", "tool_only", "schema_version"],
+    "chain": ["sequence", "cumulative"], "parallel": ["fan_out", "fan_in", "include_request"],
+    "evaluator_optimizer": ["generator", "evaluator", "min_rating", "max_refinements", "refinement_instruction"],
+    "router": ["agents", "model", "use_history", "request_params"], "orchestrator": ["agents", "plan_type", "plan_iterations"],
+    "iterative_planner": ["agents", "plan_iterations"], "MAKER": ["worker", "k", "max_samples", "match_strategy"],
+    "a2a": ["url", "transport", "streaming", "headers", "auth", "request_timeout_seconds"],
+}
+FAST_AGENT_VALUES = YAML11 + [
+    "[helper]", "helper", "{temperature: 0.5, maxTokens: 10}", "{a: [x]}", "[{name: t, description: d}]",
+    "history.json", "[history.md]", "./x", "~/y", "${HOME}", "${UNSET:-dflt}", "http://localhost:1", "5", "0.5",
+]
+
+
+def fast_agent_card(rng: random.Random, dest: Path):
+    """A card of a random type with keys of that type set to random values."""
+    folder = dest / "project" / ".fast-agent" / rng.choice(["agent-cards", "agent-cards", "tool-cards"])
+    folder.mkdir(parents=True, exist_ok=True)
+    kind = rng.choice(sorted(FAST_AGENT_CARD_KEYS))
+    keys = rng.sample(FAST_AGENT_CARD_KEYS[kind], min(len(FAST_AGENT_CARD_KEYS[kind]), rng.randint(1, 3)))
+    lines = [f"type: {kind}"] if kind != "agent" or rng.random() < 0.3 else []
+    lines += [f"{k}: {rng.choice(FAST_AGENT_VALUES)}" for k in keys]
+    name = rng.choice(["gen", "helper", "Gen"])
+    if rng.random() < 0.5:
+        (folder / f"{name}.yaml").write_text("\n".join(lines + ["instruction: hi"]) + "\n")
+    else:
+        (folder / f"{name}.md").write_text("---\n" + "\n".join(lines) + "\n---\nBody {{currentDate}}\n")
+
+
 def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
     case = rng.choice(case_dirs(fw))
     shutil.copytree(case, dest, symlinks=True)
@@ -189,6 +223,8 @@ def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
             mutate_tree(rng, dest)
     if fw == "fast-agent" and rng.random() < 0.25:
         fast_agent_settings(rng, dest)
+    if fw == "fast-agent" and rng.random() < 0.3:
+        fast_agent_card(rng, dest)
     return dest
 
 
