@@ -97,26 +97,50 @@ impl Value {
     /// → Python `str()` of the key. A later key with the same text replaces the earlier
     /// value in place.
     pub fn to_json(&self) -> serde_json::Value {
+        self.to_json_spelling_nonfinite(|_| serde_json::Value::Null)
+    }
+
+    /// [`Value::to_json`], but NaN and ±inf as the strings `"NaN"`, `"Infinity"`,
+    /// `"-Infinity"`: the bare constants `json.dumps` writes for a float a Python tool
+    /// keeps, spelled so the report stays valid JSON.
+    pub fn to_json_python(&self) -> serde_json::Value {
+        self.to_json_spelling_nonfinite(|f| serde_json::Value::String(json_nonfinite(f).into()))
+    }
+
+    fn to_json_spelling_nonfinite(&self, nonfinite: fn(f64) -> serde_json::Value) -> serde_json::Value {
         use serde_json::Value as J;
         match self {
             Value::Null => J::Null,
             Value::Bool(b) => J::Bool(*b),
             Value::Int(i) => J::from(*i),
             Value::BigInt(s) => s.parse::<u64>().map(J::from).unwrap_or_else(|_| J::String(s.clone())),
-            Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
+            Value::Float(f) => serde_json::Number::from_f64(*f).map_or_else(|| nonfinite(*f), J::Number),
             Value::Str(s) => J::String(s.clone()),
             Value::Bytes(b) => J::String(repr_bytes(b)),
             Value::Date(d) => J::String(date_iso(d)),
             Value::DateTime(dt) => J::String(datetime_iso(dt, 'T')),
-            Value::Seq(items) | Value::Set(items) => J::Array(items.iter().map(|n| n.value.to_json()).collect()),
+            Value::Seq(items) | Value::Set(items) => {
+                J::Array(items.iter().map(|n| n.value.to_json_spelling_nonfinite(nonfinite)).collect())
+            }
             Value::Map(m) => {
                 let mut out = serde_json::Map::new();
                 for (k, v) in &m.entries {
-                    out.insert(json_key(&k.value), v.value.to_json());
+                    out.insert(json_key(&k.value), v.value.to_json_spelling_nonfinite(nonfinite));
                 }
                 J::Object(out)
             }
         }
+    }
+}
+
+/// How `json.dumps` spells a float that is not finite.
+pub fn json_nonfinite(f: f64) -> &'static str {
+    if f.is_nan() {
+        "NaN"
+    } else if f > 0.0 {
+        "Infinity"
+    } else {
+        "-Infinity"
     }
 }
 
@@ -125,8 +149,17 @@ fn json_key(k: &Value) -> String {
         Value::Str(s) => s.clone(),
         Value::Null => "null".to_string(),
         Value::Bool(b) => b.to_string(),
-        Value::Float(f) if f.is_nan() => "NaN".to_string(),
-        Value::Float(f) if f.is_infinite() => if *f > 0.0 { "Infinity" } else { "-Infinity" }.to_string(),
+        Value::Float(f) if !f.is_finite() => json_nonfinite(*f).to_string(),
         other => str_of(other),
+    }
+}
+
+#[cfg(test)]
+mod nonfinite_tests {
+    #[test]
+    fn python_spelling_of_nonfinite_floats() {
+        let node = crate::yaml::load("a: [.inf, -.Inf, .NaN, 1.5]\n").unwrap().unwrap();
+        assert_eq!(node.value.to_json_python(), serde_json::json!({"a": ["Infinity", "-Infinity", "NaN", 1.5]}));
+        assert_eq!(node.value.to_json(), serde_json::json!({"a": [null, null, null, 1.5]}));
     }
 }

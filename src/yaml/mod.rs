@@ -51,6 +51,7 @@ mod scalars;
 mod scanner;
 mod value;
 
+pub use json::json_nonfinite;
 pub use value::{Date, DateTime, Map, Node, Span, Value, YamlError};
 
 /// Maximum nesting depth of collections, counted after alias expansion. Deeper input is

@@ -201,11 +201,53 @@ FAST_AGENT_SETTINGS = [
 
 
 def fast_agent_settings(rng: random.Random, dest: Path):
-    """A settings file, valid or refused, in one of the places discovery looks."""
+    """A settings file, valid or refused, in one of the places discovery looks, and
+    sometimes a secrets file (merged into the settings) beside it or alone."""
     folder = dest / "project" / rng.choice(["", ".fast-agent"])
     folder.mkdir(parents=True, exist_ok=True)
-    name = rng.choice(["fast-agent.yaml", "fast-agent.yaml", "fastagent.config.yaml", "fast-agent.config.yaml"])
-    (folder / name).write_text("\n".join(rng.sample(FAST_AGENT_SETTINGS, rng.randint(1, 2))) + "\n")
+    if rng.random() < 0.8:
+        name = rng.choice(["fast-agent.yaml", "fast-agent.yaml", "fastagent.config.yaml", "fast-agent.config.yaml"])
+        (folder / name).write_text("\n".join(rng.sample(FAST_AGENT_SETTINGS, rng.randint(1, 2))) + "\n")
+    if rng.random() < 0.4:
+        secrets = folder if rng.random() < 0.7 else dest / "project" / rng.choice(["", ".fast-agent"])
+        secrets.mkdir(parents=True, exist_ok=True)
+        for name in rng.sample(["fast-agent.secrets.yaml", "fastagent.secrets.yaml"], 1 if rng.random() < 0.9 else 2):
+            body = rng.sample(FAST_AGENT_SETTINGS + ["home: ~", "openai: {api_key: sk-x}", "logger: {level: [1}"], 1)
+            (secrets / name).write_text("\n".join(body) + "\n")
+
+
+# AgentCard keys by card type (fast-agent's agent_card_loader), and values for them.
+FAST_AGENT_CARD_KEYS = {
+    "agent": ["subagents", "subagent_model", "harness_tools", "servers", "tools", "resources", "prompts", "mcp_connect",
+              "skills", "model", "use_history", "save_trajectory", "request_params", "human_input", "api_key",
+              "history_source", "max_parallel", "child_timeout_sec", "function_tools", "tool_hooks", "lifecycle_hooks",
+              "commands", "trim_tool_history", "tool_input_schema", "messages", "shell", "cwd", "variables",
+              "description", "default", "tool_only", "schema_version"],
+    "chain": ["sequence", "cumulative"], "parallel": ["fan_out", "fan_in", "include_request"],
+    "evaluator_optimizer": ["generator", "evaluator", "min_rating", "max_refinements", "refinement_instruction"],
+    "router": ["agents", "model", "use_history", "request_params"], "orchestrator": ["agents", "plan_type", "plan_iterations"],
+    "iterative_planner": ["agents", "plan_iterations"], "MAKER": ["worker", "k", "max_samples", "match_strategy"],
+    "a2a": ["url", "transport", "streaming", "headers", "auth", "request_timeout_seconds"],
+}
+FAST_AGENT_VALUES = YAML11 + [
+    "[helper]", "helper", "{temperature: 0.5, maxTokens: 10}", "{a: [x]}", "[{name: t, description: d}]",
+    "history.json", "[history.md]", "./x", "~/y", "${HOME}", "${UNSET:-dflt}", "http://localhost:1", "5", "0.5",
+]
+
+
+def fast_agent_card(rng: random.Random, dest: Path):
+    """A card of a random type with keys of that type set to random values."""
+    folder = dest / "project" / ".fast-agent" / rng.choice(["agent-cards", "agent-cards", "tool-cards"])
+    folder.mkdir(parents=True, exist_ok=True)
+    kind = rng.choice(sorted(FAST_AGENT_CARD_KEYS))
+    keys = rng.sample(FAST_AGENT_CARD_KEYS[kind], min(len(FAST_AGENT_CARD_KEYS[kind]), rng.randint(1, 3)))
+    lines = [f"type: {kind}"] if kind != "agent" or rng.random() < 0.3 else []
+    lines += [f"{k}: {rng.choice(FAST_AGENT_VALUES)}" for k in keys]
+    name = rng.choice(["gen", "helper", "Gen"])
+    if rng.random() < 0.5:
+        (folder / f"{name}.yaml").write_text("\n".join(lines + ["instruction: hi"]) + "\n")
+    else:
+        (folder / f"{name}.md").write_text("---\n" + "\n".join(lines) + "\n---\nBody {{currentDate}}\n")
 
 
 def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
@@ -222,7 +264,30 @@ def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
             mutate_tree(rng, dest)
     if fw == "fast-agent" and rng.random() < 0.25:
         fast_agent_settings(rng, dest)
+    if fw == "fast-agent" and rng.random() < 0.3:
+        fast_agent_card(rng, dest)
     return dest
+
+
+FAST_AGENT_SERVER = {}
+
+
+def fast_agent_oracle(py: str, oracle: Path, argv):
+    """The fast-agent oracle's run on `argv` through `fast_agent_server.py` (one import of
+    fast-agent-mcp, a fork per workspace; the same expected.json on every vendored case)."""
+    server = FAST_AGENT_SERVER.get(py)
+    if server is None or server.poll() is not None:
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONHASHSEED": "0", "TZ": "UTC"}
+        server = subprocess.Popen([py, str(HERE / "fast_agent_server.py"), str(oracle)], env=env,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        FAST_AGENT_SERVER[py] = server
+    with tempfile.TemporaryDirectory(prefix="agentry-oracle-out-") as tmp:
+        out, err = Path(tmp) / "out", Path(tmp) / "err"
+        server.stdin.write(json.dumps({"argv": list(argv), "out": str(out), "err": str(err)}) + "\n")
+        server.stdin.flush()
+        reply = json.loads(server.stdout.readline() or '{"rc": -1}')
+        return subprocess.CompletedProcess(argv, reply["rc"], out.read_bytes() if out.exists() else b"",
+                                           err.read_bytes() if err.exists() else b"")
 
 
 # Tool modules the oracles import inside their functions, loaded once by the fork
@@ -268,13 +333,16 @@ def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
     try:
         for d in ("project", "home"):
             (ws / d).mkdir(exist_ok=True)
-        o = run_oracle(py, oracle, oracle_args)
+        # fast-agent's oracle restarts itself in a fresh interpreter: it has its own server.
+        oracle_run = fast_agent_oracle if fw == "fast-agent" else run_oracle
+        o = oracle_run(py, oracle, oracle_args)
         a = subprocess.run([agentry, "export", "--ecosystem", fw, "--json", *args, *builtins], capture_output=True, timeout=120,
                            env={**os.environ, "AGENTRY_LISTING_ORDER": "name"})
     finally:
         shutil.rmtree(empty, ignore_errors=True)
     try:
-        expected = json.loads(o.stdout)
+        # Python writes a non-finite float as a bare NaN/Infinity, agentry (valid JSON) as a string.
+        expected = json.loads(o.stdout, parse_constant=str)
     except ValueError:
         return None, None, ["oracle failed: " + o.stderr.decode(errors="replace")[-300:]]
     try:
@@ -349,6 +417,8 @@ def main(argv):
                 continue
             if not problems:
                 passed += 1
+                if passed % 25 == 0:
+                    print(f"... {passed} passed, {failed} failed so far", flush=True)
                 continue
             failed += 1
             out = keep / f"case-{a.seed}-{n}"

@@ -27,7 +27,7 @@ pub(super) fn rfc_servers(c: &Checker) -> Result<(Vec<String>, JsonMap<String, J
                 names.push(name.to_string());
                 if let Value::Map(settings) = &v.value {
                     if let Some((_, t)) = settings.entries.iter().find(|(k, _)| k.value == Value::Str("tools".into())) {
-                        tools.insert(name.to_string(), t.value.to_json());
+                        tools.insert(name.to_string(), t.value.to_json_python());
                     }
                 }
             }
@@ -267,7 +267,7 @@ fn mcp_connect_entry(path: &str, implicit: Option<String>, m: &crate::yaml::Map)
         if !matches!(v, Value::Map(_)) {
             return Err(format!("'{path}.auth' must be a mapping"));
         }
-        out.insert("auth".into(), v.to_json());
+        out.insert("auth".into(), v.to_json_python());
     }
     if let Some(v) = get("protocol_mode") {
         match v {
@@ -326,7 +326,7 @@ fn a2a_auth(map: &crate::yaml::Map) -> Result<Json, String> {
             "scope" => match value {
                 Value::Null => Json::Null,
                 Value::Str(s) => json!(s),
-                Value::Seq(items) if items.iter().all(|i| matches!(i.value, Value::Str(_))) => v.value.to_json(),
+                Value::Seq(items) if items.iter().all(|i| matches!(i.value, Value::Str(_))) => v.value.to_json_python(),
                 _ => return Err("scope must be a string or a list of strings".into()),
             },
             "client_metadata_url" => match value {
@@ -342,7 +342,7 @@ fn a2a_auth(map: &crate::yaml::Map) -> Result<Json, String> {
                 }
                 _ => return Err("client_metadata_url must be a string".into()),
             },
-            _ => v.value.to_json(),
+            _ => v.value.to_json_python(),
         };
         if rendered.is_null() {
             out.remove(&key);

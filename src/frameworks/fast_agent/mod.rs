@@ -87,7 +87,7 @@ impl Framework for FastAgent {
                 scope: Scope::Project,
                 path: folder,
                 role: format!(
-                    "settings only (fast-agent.yaml, fast-agent.config.yaml or fastagent.config.yaml), looked for {}",
+                    "settings only (fast-agent.yaml, fast-agent.config.yaml or fastagent.config.yaml, merged with fast-agent.secrets.yaml or fastagent.secrets.yaml), looked for {}",
                     if i == 0 { "first, here in the fast-agent home" } else { "second, in the project folder (never in parent folders)" }
                 ),
             });

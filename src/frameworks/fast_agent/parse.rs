@@ -61,6 +61,25 @@ fn parse_failure(message: String, line: Option<u32>) -> Failure {
     Failure::new(DiagKind::Parse, message, line)
 }
 
+/// The Python exception class a YAML constructor raised (`ValueError` for `!!int x`,
+/// `KeyError` for `!!bool maybe`, …), as the shared reader names it at the head of
+/// its message; `None` for a `yaml.YAMLError`.
+fn python_exception(e: &yaml::YamlError) -> Option<&str> {
+    let (class, _) = e.message.split_once(": ")?;
+    (class.ends_with("Error") && class.chars().all(|c| c.is_ascii_alphanumeric()) && class != "YAMLError").then_some(class)
+}
+
+/// A failure of `yaml.safe_load`: `_load_yaml_card` wraps only `yaml.YAMLError` as
+/// "Failed to parse YAML"; python-frontmatter's caller also wraps `ValueError`. Any
+/// other exception a constructor raises escapes the loader unwrapped (the CLI reports
+/// it as a validation failure of the card).
+fn yaml_failure(e: &yaml::YamlError, context: &str, line: u32, also_caught: &[&str]) -> Failure {
+    match python_exception(e) {
+        Some(class) if !also_caught.contains(&class) => Failure::new(DiagKind::Validation, e.message.clone(), Some(line)),
+        _ => parse_failure(format!("{context}: {}", e.message), Some(line)),
+    }
+}
+
 /// Reads one card file under the released rules.
 pub fn released(kind: FileKind, bytes: &[u8], env: &Env) -> Result<RawCard, Failure> {
     match kind {
@@ -68,7 +87,7 @@ pub fn released(kind: FileKind, bytes: &[u8], env: &Env) -> Result<RawCard, Fail
             let text = decode_text(bytes)
                 .map_err(|e| parse_failure(format!("the file is not UTF-8 ({e}); fast-agent fails with UnicodeDecodeError"), None))?;
             let doc = yaml::load(&text)
-                .map_err(|e| parse_failure(format!("Failed to parse YAML: {}", e.message), Some(e.line)))?;
+                .map_err(|e| yaml_failure(&e, "Failed to parse YAML", e.line, &[]))?;
             match doc {
                 Some(node) => match node.value {
                     Value::Map(map) => Ok(RawCard { entries: entries_of(&map, 0, env), body: None, body_line: 1, ..Default::default() }),
@@ -87,9 +106,9 @@ pub fn released(kind: FileKind, bytes: &[u8], env: &Env) -> Result<RawCard, Fail
             let split = crate::frontmatter::split(text);
             let mut card = RawCard { body: Some(split.body.to_string()), body_line: split.body_line, ..Default::default() };
             if let Some(front) = split.front {
-                let doc = yaml::load(&front.text).map_err(|e| {
-                    parse_failure(format!("Failed to parse frontmatter: {}", e.message), Some(e.line + front.line_offset))
-                })?;
+                // `ValueError` covers its subclasses the reader can raise (none other here).
+                let doc = yaml::load(&front.text)
+                    .map_err(|e| yaml_failure(&e, "Failed to parse frontmatter", e.line + front.line_offset, &["ValueError"]))?;
                 // python-frontmatter ignores a block that is not a mapping.
                 if let Some(crate::yaml::Node { value: Value::Map(map), .. }) = doc {
                     card.entries = entries_of(&map, front.line_offset, env);
@@ -113,6 +132,19 @@ mod tests {
         assert!(!sniff_markdown(b"# Title\n---\n"));
         assert!(!sniff_markdown(b""));
         assert!(!sniff_markdown(b"---\ncaf\xe9\n---\n"));
+    }
+
+    #[test]
+    fn constructor_exceptions_escape_the_yaml_loader() {
+        let kind = |file: FileKind, text: &str| released(file, text.as_bytes(), &Env::default()).err().map(|f| f.kind);
+        assert_eq!(kind(FileKind::Yaml, "a: !!bool maybe\n"), Some(DiagKind::Validation));
+        assert_eq!(kind(FileKind::Yaml, "a: !!int x\n"), Some(DiagKind::Validation));
+        assert_eq!(kind(FileKind::Yaml, "a: !custom x\n"), Some(DiagKind::Parse));
+        assert_eq!(kind(FileKind::Yaml, "a: [1\n"), Some(DiagKind::Parse));
+        // python-frontmatter's caller also catches ValueError.
+        assert_eq!(kind(FileKind::Markdown, "---\na: !!int x\n---\nbody\n"), Some(DiagKind::Parse));
+        assert_eq!(kind(FileKind::Markdown, "---\na: !!bool maybe\n---\nbody\n"), Some(DiagKind::Validation));
+        assert_eq!(kind(FileKind::Markdown, "---\na: 1\n---\nbody\n"), None);
     }
 
     #[test]

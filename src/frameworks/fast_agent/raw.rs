@@ -60,7 +60,7 @@ impl RawCard {
                 key: key.into(),
                 key_is_str: true,
                 line,
-                written: value.to_json(),
+                written: value.to_json_python(),
                 value: Node { value, span: Default::default() },
             });
         }
@@ -100,7 +100,7 @@ pub fn entries_of(map: &crate::yaml::Map, line_offset: u32, env: &Env) -> Vec<En
         .map(|(k, v)| {
             let mut value = v.clone();
             shift_lines(&mut value, line_offset);
-            let written = value.value.to_json();
+            let written = value.value.to_json_python();
             substitute_env(&mut value, env);
             Entry {
                 key: match &k.value {

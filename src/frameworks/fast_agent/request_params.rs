@@ -64,6 +64,25 @@ fn fields() -> Vec<(&'static str, &'static str, Kind, Json, bool)> {
     ]
 }
 
+/// The fields `RequestParams._reject_bool_numeric_values` refuses a boolean for (a
+/// `before` validator, so pydantic's lax bool-to-number never happens).
+const NO_BOOLEANS: &[&str] = &[
+    "max_tokens", "max_iterations", "streaming_timeout", "temperature", "top_p", "top_k", "min_p", "presence_penalty",
+    "frequency_penalty", "repetition_penalty",
+];
+
+/// pydantic's lax `int` from a string: Python `int()` digits (`" 7 "`, `"1_000"`), and
+/// a fraction of zeros (`"5.0"`); no exponent.
+fn int_of_str(s: &str) -> Option<Json> {
+    let s = py::strip(s);
+    let whole = match s.split_once('.') {
+        Some((whole, zeros)) if zeros.bytes().all(|b| b == b'0') => whole,
+        Some(_) => return None,
+        None => s,
+    };
+    py::int_parse(whole).map(|v| v.to_json_python())
+}
+
 /// The dump of a `request_params` mapping, or the pydantic-style error.
 pub fn dump(map: &Map) -> Result<Json, String> {
     let fields = fields();
@@ -80,6 +99,9 @@ pub fn dump(map: &Map) -> Result<Json, String> {
         let nullable = default.is_null() || matches!(kind, Kind::Any);
         if matches!(node.value, Value::Null) && !nullable {
             return Err(format!("{name}: input should not be None"));
+        }
+        if matches!(node.value, Value::Bool(_)) && NO_BOOLEANS.contains(name) {
+            return Err(format!("{name}: Numeric request parameters must not be boolean values."));
         }
         let value = coerce(&node.value, *kind).map_err(|e| format!("{name}: {e}"))?;
         if *excluded {
@@ -106,16 +128,16 @@ fn coerce(v: &Value, kind: Kind) -> Result<Json, String> {
     match kind {
         Kind::Float => match v {
             Value::Int(i) => Ok(json!(*i as f64)),
-            Value::Float(f) => Ok(json!(f)),
+            Value::Float(f) => Ok(super::values::float_json(*f)),
             Value::Bool(b) => Ok(json!(if *b { 1.0 } else { 0.0 })),
-            Value::Str(s) => py::strip(s).parse::<f64>().map(|f| json!(f)).map_err(|_| "input should be a valid number".into()),
+            Value::Str(s) => py::float_parse(s).map(super::values::float_json).ok_or_else(|| "input should be a valid number".into()),
             _ => Err("input should be a valid number".into()),
         },
         Kind::Int => match v {
             Value::Int(i) => Ok(json!(i)),
             Value::Bool(b) => Ok(json!(i64::from(*b))),
             Value::Float(f) if f.fract() == 0.0 && f.is_finite() => Ok(json!(*f as i64)),
-            Value::Str(s) => py::strip(s).parse::<i64>().map(|i| json!(i)).map_err(|_| "input should be a valid integer".into()),
+            Value::Str(s) => int_of_str(s).ok_or_else(|| "input should be a valid integer".into()),
             _ => Err("input should be a valid integer".into()),
         },
         Kind::Bool => match v {
@@ -134,18 +156,18 @@ fn coerce(v: &Value, kind: Kind) -> Result<Json, String> {
             _ => Err("input should be a valid string".into()),
         },
         Kind::StrList => match v {
-            Value::Seq(items) if items.iter().all(|n| matches!(n.value, Value::Str(_))) => Ok(v.to_json()),
+            Value::Seq(items) if items.iter().all(|n| matches!(n.value, Value::Str(_))) => Ok(v.to_json_python()),
             _ => Err("input should be a list of strings".into()),
         },
         Kind::Dict => match v {
-            Value::Map(_) => Ok(v.to_json()),
+            Value::Map(_) => Ok(v.to_json_python()),
             _ => Err("input should be a valid dictionary".into()),
         },
         Kind::Literal(options) => match v {
             Value::Str(s) if options.contains(&s.as_str()) => Ok(json!(s)),
             _ => Err(format!("input should be one of {}", options.join(", "))),
         },
-        Kind::Any => Ok(v.to_json()),
+        Kind::Any => Ok(v.to_json_python()),
     }
 }
 

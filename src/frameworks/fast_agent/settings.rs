@@ -234,9 +234,19 @@ pub fn refusal(doc: &Value) -> Result<(), Refusal> {
             "harness_app" | "compaction" | "copilot" | "skills" | "cards" | "plugins" | "tui" | "shell_execution" | "ptc" => {
                 mapping(value)
             }
-            "anthropic" | "otel" | "openai" | "responses" | "openresponses" | "codexresponses" | "deepseek" | "zai"
-            | "moonshot" | "google" | "xai" | "metaai" | "openrouter" | "generic" | "tensorzero" | "azure" | "aliyun"
-            | "bedrock" | "hf" | "groq" => opt_mapping(value),
+            "otel" | "bedrock" => opt_mapping(value),
+            // The LLM provider sections: `api_key` and `base_url` are `str | None` in each.
+            "anthropic" | "openai" | "responses" | "openresponses" | "codexresponses" | "deepseek" | "zai" | "moonshot"
+            | "google" | "xai" | "metaai" | "openrouter" | "generic" | "tensorzero" | "azure" | "aliyun" | "hf" | "groq" => {
+                match value {
+                    Value::Map(m) => {
+                        let prefix = format!("{name}.");
+                        fields(m, &prefix, false, &|key, v| matches!(key, "api_key" | "base_url").then(|| opt_str(&v.value)))
+                            .map_err(|r| r.message)
+                    }
+                    _ => opt_mapping(value),
+                }
+            }
             "model_references" => model_references(value),
             "environments" => match value {
                 Value::Map(envs) => envs.iter().try_for_each(|(k, _)| match str_key(k) {

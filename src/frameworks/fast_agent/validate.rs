@@ -140,7 +140,7 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failu
     // 5. schema_version
     let schema_version = match raw.value("schema_version") {
         None => json!(1),
-        Some(v @ (Value::Int(_) | Value::BigInt(_))) => v.to_json(),
+        Some(v @ (Value::Int(_) | Value::BigInt(_))) => v.to_json_python(),
         Some(_) => return Err(fail("'schema_version' must be an integer".into(), raw.line("schema_version"))),
     };
     // 6. name

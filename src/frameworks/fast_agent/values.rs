@@ -76,7 +76,7 @@ impl<'a> Checker<'a> {
     pub(super) fn int(&self, key: &str, default: i64) -> Result<Json, Failure> {
         match self.raw.value(key) {
             None => Ok(json!(default)),
-            Some(v @ (Value::Int(_) | Value::BigInt(_))) => Ok(v.to_json()),
+            Some(v @ (Value::Int(_) | Value::BigInt(_))) => Ok(v.to_json_python()),
             Some(_) => Err(self.err(key, "must be an integer")),
         }
     }
@@ -85,7 +85,7 @@ impl<'a> Checker<'a> {
     pub(super) fn float(&self, key: &str, value: &Value) -> Result<Json, Failure> {
         match value {
             Value::Int(i) => Ok(json!(*i as f64)),
-            Value::Float(f) => Ok(json!(f)),
+            Value::Float(f) => Ok(float_json(*f)),
             _ => Err(self.err(key, "must be a number")),
         }
     }
@@ -105,7 +105,7 @@ impl<'a> Checker<'a> {
             if items.iter().any(|n| str_to_none(&n.value).is_none()) {
                 return Err(self.err(key, "values must be strings"));
             }
-            out.insert(py::str_of(&k.value), v.value.to_json());
+            out.insert(py::str_of(&k.value), v.value.to_json_python());
         }
         Ok(Json::Object(out))
     }
@@ -141,7 +141,7 @@ pub fn agent_data(raw: &RawCard, t: CardType, name: &str, instruction: &str, cx:
         }
         config.insert(key.into(), filters);
     }
-    config.insert("model".into(), raw.value("model").map(Value::to_json).unwrap_or(Json::Null));
+    config.insert("model".into(), raw.value("model").map(Value::to_json_python).unwrap_or(Json::Null));
     // A non-bool `use_history` is silently replaced by the type's default.
     let use_history = match raw.value("use_history") {
         Some(Value::Bool(b)) => *b,
@@ -184,10 +184,10 @@ pub fn agent_data(raw: &RawCard, t: CardType, name: &str, instruction: &str, cx:
         return Err(c.err("harness_tools", "cannot be enabled on a tool-only agent"));
     }
     config.insert("harness_tools".into(), json!(harness_tools));
-    config.insert("api_key".into(), raw.value("api_key").map(Value::to_json).unwrap_or(Json::Null));
+    config.insert("api_key".into(), raw.value("api_key").map(Value::to_json_python).unwrap_or(Json::Null));
     let tool_input_schema = match raw.value("tool_input_schema") {
         None | Some(Value::Null) => Json::Null,
-        Some(v @ Value::Map(_)) => v.to_json(),
+        Some(v @ Value::Map(_)) => v.to_json_python(),
         Some(_) => return Err(c.err("tool_input_schema", "must be a JSON-schema object")),
     };
     config.insert("tool_input_schema".into(), tool_input_schema);
@@ -204,7 +204,7 @@ pub fn agent_data(raw: &RawCard, t: CardType, name: &str, instruction: &str, cx:
     config.insert("cwd".into(), cwd);
     let tool_hooks = match raw.value("tool_hooks") {
         // The RFC writes hooks as a list of references (strings or `{hook, match, predicate}`).
-        Some(v @ Value::Seq(_)) if rfc => v.to_json(),
+        Some(v @ Value::Seq(_)) if rfc => v.to_json_python(),
         _ => c.hook_map("tool_hooks")?.map(Json::Object).unwrap_or(Json::Null),
     };
     config.insert("tool_hooks".into(), tool_hooks);
@@ -219,13 +219,13 @@ pub fn agent_data(raw: &RawCard, t: CardType, name: &str, instruction: &str, cx:
     config.insert("lifecycle_hooks".into(), lifecycle.map(Json::Object).unwrap_or(Json::Null));
     let commands = match raw.value("commands") {
         None | Some(Value::Null) => Json::Null,
-        Some(v @ Value::Map(_)) => v.to_json(),
+        Some(v @ Value::Map(_)) => v.to_json_python(),
         Some(_) => return Err(c.err("commands", "must be a mapping of command specs")),
     };
     config.insert("commands".into(), commands);
     config.insert("trim_tool_history".into(), json!(c.boolean("trim_tool_history", false)?));
     // `skills: null` in the report stands for the SKILLS_DEFAULT sentinel.
-    config.insert("skills".into(), raw.present("skills").map(Value::to_json).unwrap_or(Json::Null));
+    config.insert("skills".into(), raw.present("skills").map(Value::to_json_python).unwrap_or(Json::Null));
     if save_trajectory && use_history {
         return Err(c.err("save_trajectory", "requires use_history=False"));
     }
@@ -279,10 +279,10 @@ fn type_specific(c: &Checker, t: CardType, instruction: &str, data: &mut JsonMap
                 }
             }
             if let Some(v) = raw.value("function_tools") {
-                data.insert("function_tools".into(), v.to_json());
+                data.insert("function_tools".into(), v.to_json_python());
             }
             if let Some(v) = raw.value("history_mode") {
-                data.insert("history_mode".into(), v.to_json());
+                data.insert("history_mode".into(), v.to_json_python());
             }
         }
         CardType::Chain => {
@@ -317,7 +317,7 @@ fn type_specific(c: &Checker, t: CardType, instruction: &str, data: &mut JsonMap
             data.insert("max_refinements".into(), c.int("max_refinements", 3)?);
             data.insert(
                 "refinement_instruction".into(),
-                raw.value("refinement_instruction").map(Value::to_json).unwrap_or(Json::Null),
+                raw.value("refinement_instruction").map(Value::to_json_python).unwrap_or(Json::Null),
             );
         }
         CardType::Router => {
@@ -378,4 +378,10 @@ fn agents_as_tools_options(c: &Checker) -> Result<JsonMap<String, Json>, Failure
     // The package inserts in this order: history_source, history_merge_target,
     // max_parallel, child_timeout_sec, max_display_instances.
     Ok(out)
+}
+
+/// A float as the oracle's `json.dumps` writes it; NaN and ±inf, which JSON cannot
+/// hold, as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`.
+pub(super) fn float_json(f: f64) -> Json {
+    serde_json::Number::from_f64(f).map_or_else(|| Json::String(crate::yaml::json_nonfinite(f).into()), Json::Number)
 }
