@@ -63,6 +63,7 @@ KEYS = {
     "kimi-code": ["name", "description", "tools", "disallowedTools", "disallowed_tools", "model", "override",
                   "whenToUse", "subagents", "mode", "Description"],
 }
+KEYS["codex"] = ["name", "description", "developer_instructions", "model"]  # for a Markdown file in a Codex folder
 # Where each tool looks for agent files (relative to the workspace; `{cwd}` is the
 # working folder below the project, made when used).
 PLACES = {
@@ -257,6 +258,24 @@ def opencode_json(rng: random.Random, ws: Path):
     path.write_text(text)
 
 
+def fresh_agent(rng: random.Random, fw: str, ws: Path):
+    """A new agent file in one of the tool's places, with a few random keys."""
+    name = rng.choice(["helper", "helper", "reviewer"] + ODD_NAMES + BUILTINS[fw])
+    stem = rng.choice([name.replace("/", "-").strip("'\"")[:200] or "x", "helper", "other"])
+    if fw == "codex":
+        keys = [f"name = {json.dumps(name)}", 'description = "A helper"', 'developer_instructions = "Do it well."']
+        keys += [f"{rng.choice(TOML_KEYS)} = {rng.choice(TOML_VALUES)}" for _ in range(rng.randint(0, 2))]
+        rng.shuffle(keys)
+        (place(rng, fw, ws) / (stem + ".toml")).write_text("\n".join(keys) + "\n")
+        return
+    keys = [f"name: {name}", "description: " + rng.choice(["A helper", "Reviews code: carefully", '"quoted"'])]
+    keys = [k for k in keys if rng.random() < 0.9]
+    keys += [f"{rng.choice(KEYS[fw])}: {rng.choice(YAML_VALUES)}" for _ in range(rng.randint(0, 3))]
+    body = rng.choice(["You are a helpful agent for this project.", "", "Short", "Line one\n\nLine two ${x}"])
+    suffix = ".agent.md" if fw == "copilot" and rng.random() < 0.5 else ".md"
+    (place(rng, fw, ws) / (stem + suffix)).write_text("---\n" + "\n".join(keys) + "\n---\n" + body + "\n")
+
+
 def mutate_tree(rng: random.Random, fw: str, ws: Path):
     """Shadowing and naming: a file copied to another scope or folder, renamed, linked, removed."""
     files = [f for f in agent_files(ws) if f.suffix in (".md", ".toml") and f.name != "config.toml"]
@@ -298,26 +317,36 @@ def make_workspace(rng: random.Random, fw: str, dest: Path, cases) -> Path:
     (dest / "expected.json").unlink()
     for d in ("project", "home"):
         (dest / d).mkdir(exist_ok=True)
-    for _ in range(rng.randint(1, 4)):
-        roll = rng.random()
-        if roll < 0.6:
-            files = agent_files(dest)
-            if files:
-                f = rng.choice(files)
-                mutate = mutate_toml if f.suffix == ".toml" else (lambda r, d: mutate_markdown(r, fw, d))
-                if f.suffix in (".toml", ".md", ".MD"):
-                    f.write_bytes(mutate(rng, f.read_bytes()))
-        elif roll < 0.85:
-            mutate_tree(rng, fw, dest)
-        elif roll < 0.93:
-            mutate_inputs(rng, dest)
-        elif fw == "codex":
-            codex_table(rng, dest)
-        elif fw == "opencode":
-            opencode_json(rng, dest)
-        else:
-            mutate_tree(rng, fw, dest)
+    for _ in range(rng.randint(2, 6)):
+        try:
+            mutate_once(rng, fw, dest)
+        except OSError:  # a place that is a file, a name too long: that mutation is skipped
+            pass
     return dest
+
+
+def mutate_once(rng: random.Random, fw: str, dest: Path):
+    """One mutation: a file's bytes, the tree, a fresh agent, the inputs, a config table."""
+    roll = rng.random()
+    if roll < 0.6:
+        files = agent_files(dest)
+        if files:
+            f = rng.choice(files)
+            mutate = mutate_toml if f.suffix == ".toml" else (lambda r, d: mutate_markdown(r, fw, d))
+            if f.suffix in (".toml", ".md", ".MD"):
+                f.write_bytes(mutate(rng, f.read_bytes()))
+    elif roll < 0.75:
+        mutate_tree(rng, fw, dest)
+    elif roll < 0.85:
+        fresh_agent(rng, fw, dest)
+    elif roll < 0.93:
+        mutate_inputs(rng, dest)
+    elif fw == "codex":
+        codex_table(rng, dest)
+    elif fw == "opencode":
+        opencode_json(rng, dest)
+    else:
+        mutate_tree(rng, fw, dest)
 
 
 def run_pair(fw: str, ws: Path, oracles: Path, agentry: str):
