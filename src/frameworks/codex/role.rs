@@ -5,6 +5,7 @@
 
 use toml_codex::Value;
 
+use super::nested;
 use super::toml_read::{self, invalid_type, Failure};
 use crate::model::{Attribute, DiagKind};
 
@@ -131,6 +132,8 @@ pub fn parse_role_file(bytes: &[u8], label: &str, hint: Option<&str>) -> Result<
         let problem = match key.as_str() {
             "name" | "description" => (!value.is_str()).then(|| invalid_type(value, "a string")),
             "nickname_candidates" => string_list_error(value).map(|m| format!("{m}\nin `nickname_candidates`")),
+            "approval_policy" => nested::approval_policy_error(value),
+            "mcp_servers" if value.is_table() => value.as_table().and_then(nested::mcp_servers_error),
             other => match config_key(other) {
                 None => Some(format!("unknown field `{other}`")),
                 Some(shape) => shape_error(other, &shape, value),
@@ -242,6 +245,13 @@ pub fn read_config(bytes: &[u8], label: &str) -> Result<Vec<TableRole>, Failure>
             (Some(l), Some(c)) => format!(":{l}:{c}"),
             _ => String::new(),
         };
+        // Bytes that are not UTF-8 fail in Codex's `read_to_string`, before TOML: a
+        // read failure it reports as invalid data (observed: `validation`).
+        if f.message.starts_with("invalid utf-8") || f.message.starts_with("incomplete utf-8") {
+            f.kind = DiagKind::Validation;
+            f.message = format!("Failed to read config file {label}: {}", f.message);
+            return f;
+        }
         // Codex writes `PATH:LINE:COL: MESSAGE` and then toml's excerpt of the line.
         f.message = match f.message.split_once('\n').filter(|(h, _)| h.starts_with("TOML parse error")) {
             Some((_, body)) => {
@@ -331,6 +341,13 @@ mod tests {
         assert_eq!(no_di.message, "agent role file at f must define `developer_instructions`");
         let mode = parse_role_file(b"name = \"a\"\ndeveloper_instructions = \"x\"\nsandbox_mode = \"nope\"\n", "f", None);
         assert!(mode.unwrap_err().message.contains("unknown variant `nope`"));
+    }
+
+    #[test]
+    fn a_config_that_is_not_utf8_is_a_read_failure() {
+        let fatal = read_config(b"[agents.r]\ndescription = \"caf\xe9\"\n", "c").unwrap_err();
+        assert_eq!(fatal.kind, DiagKind::Validation);
+        assert_eq!(fatal.message, "Failed to read config file c: invalid utf-8 sequence of 1 bytes from index 29");
     }
 
     #[test]
