@@ -33,6 +33,23 @@ YAML_VALUES = [
     ">-\n  folded\n  text\n", "&a anchor", "*a", "a: b", "[unclosed", "{unclosed", "x # comment", "'it''s'",
     "\"multi\n  line\"", "\t tabbed", "- item", "*", "!custom x", "? complex", "@at", "`tick`", "%pct", "ünïcödé",
 ]
+# Values each key takes in the wild (any tool): tool names, models, modes, colours.
+FIELD_VALUES = {
+    "tools": ["Read, Grep", "Read Grep", "[Read, Bash]", "['*']", "*", '""', "[]", "Bash(git:*), Read", "mcp__srv__tool",
+              "mcp__srv", "Agent(a, b)", "[read_file, grep_search]", "[read, edit, shell]", "read, edit", "github/*",
+              "[run_shell_command, 'mcp_*']", "[ReadFile, Shell]", "[Read, 5]", "[null]", "[Read, Read]", "Task", "todo"],
+    "disallowedTools": ["Bash", "[Write, Edit]", "mcp__*", "*", "[]"],
+    "model": ["sonnet", "INHERIT", "inherit", "opus[1m]", "gpt-5", "openai/gpt-5", "[gpt-5, claude-sonnet-4]",
+              "openai:", "nosuch:", "  ", "anthropic/claude-sonnet-4-5", "gemini-2.5-pro", "5", "claude-sonnet-4.5"],
+    "permissionMode": ["plan", "acceptEdits", "bypassPermissions", "manual", "yolo", "default", "auto-edit"],
+    "approvalMode": ["plan", "default", "auto-edit", "yolo", "nope"],
+    "mode": ["primary", "subagent", "all", "other", "Primary"],
+    "color": ["red", "#ff0000", "Blue", "automatic", "5"],
+    "temperature": ["0", "0.5", "1.5", "2.5", "-1", "'0.3'"],
+    "max_turns": ["0", "10", "-1", "1.5", "'5'"], "maxTurns": ["0", "10", "-1", "1.5", "'5'"],
+    "override": ["true", "'true'", "yes", "1"], "infer": ["false", "'false'", "no", "0"],
+    "kind": ["local", "remote", "Local", "agent"], "description": ["''", "'  '", "a\\nb", "Use proactively: reviews", "|\n  multi\n  line"],
+}
 ODD_NAMES = [
     "my agent", "My-Agent", "UPPER", "a:b", "a\uff1ab", "\uff21\uff22", "ünï", "42", "true", "-lead", "trail_", "_x-",
     "a/b", "a.b", "x" * 60, "x" * 260, "'  spaced  '", '""', "a_b-c", "ab", "a", "sp ace", "日本語", "a\\b", "😀",
@@ -137,9 +154,11 @@ def mutate_markdown(rng: random.Random, fw: str, data: bytes) -> bytes:
     keyed = [i for i, l in enumerate(lines) if re.match(r"^\s*[A-Za-z_][\w-]*\s*:", l)]
     fence = [i for i, l in enumerate(lines) if l.rstrip("\r") == "---"]
     close = fence[1] if len(fence) > 1 else (1 if fence else 0)
-    if kind <= 3 and keyed:  # a scalar of another type in a known key
+    if kind <= 3 and keyed:  # a scalar of another type in a known key, or a value the key takes in the wild
         i = rng.choice(keyed)
-        lines[i] = f"{lines[i].split(':', 1)[0]}: {rng.choice(YAML_VALUES)}"
+        key = lines[i].split(":", 1)[0]
+        pool = FIELD_VALUES.get(key.strip()) if rng.random() < 0.6 else None
+        lines[i] = f"{key}: {rng.choice(pool or YAML_VALUES)}"
     elif kind == 4 and keyed:  # a key dropped or doubled
         i = rng.choice(keyed)
         if rng.random() < 0.5:
@@ -270,7 +289,8 @@ def fresh_agent(rng: random.Random, fw: str, ws: Path):
         return
     keys = [f"name: {name}", "description: " + rng.choice(["A helper", "Reviews code: carefully", '"quoted"'])]
     keys = [k for k in keys if rng.random() < 0.9]
-    keys += [f"{rng.choice(KEYS[fw])}: {rng.choice(YAML_VALUES)}" for _ in range(rng.randint(0, 3))]
+    for key in rng.sample(KEYS[fw], rng.randint(0, 4)):
+        keys.append(f"{key}: {rng.choice(FIELD_VALUES.get(key) or YAML_VALUES)}")
     body = rng.choice(["You are a helpful agent for this project.", "", "Short", "Line one\n\nLine two ${x}"])
     suffix = ".agent.md" if fw == "copilot" and rng.random() < 0.5 else ".md"
     (place(rng, fw, ws) / (stem + suffix)).write_text("---\n" + "\n".join(keys) + "\n---\n" + body + "\n")
