@@ -32,10 +32,11 @@ pub fn approval_policy_error(value: &Value) -> Option<String> {
     }
 }
 
-/// serde's complaint about the servers of `mcp_servers`, if any: each must be a
-/// table naming a transport (`command` or `url`), with the fields Codex types.
-pub fn mcp_servers_error(servers: &toml_codex::Table) -> Option<String> {
-    servers.values().find_map(server_error)
+/// serde's complaint about the servers of `mcp_servers`, if any, with the server's
+/// name: each must be a table naming a transport (`command` or `url`), with the
+/// fields Codex types.
+pub fn mcp_servers_error(servers: &toml_codex::Table) -> Option<(String, String)> {
+    servers.iter().find_map(|(name, server)| server_error(server).map(|m| (name.clone(), m)))
 }
 
 fn server_error(server: &Value) -> Option<String> {
@@ -85,6 +86,10 @@ fn string_list_error(value: &Value) -> Option<String> {
 mod tests {
     use super::*;
 
+    fn mcp_error(servers: &toml_codex::Table) -> Option<String> {
+        mcp_servers_error(servers).map(|(_, m)| m)
+    }
+
     fn table(text: &str) -> toml_codex::Table {
         toml_codex::from_str(text).unwrap()
     }
@@ -104,16 +109,16 @@ mod tests {
 
     #[test]
     fn a_server_needs_a_transport_and_typed_fields() {
-        assert_eq!(mcp_servers_error(&table("[s]\ncommand = \"x\"\nunknown = 1")), None);
-        assert_eq!(mcp_servers_error(&table("[s]\nurl = \"http://x\"")), None);
-        assert_eq!(mcp_servers_error(&table("[s]\nx = 1")).unwrap(), "invalid transport");
-        assert_eq!(mcp_servers_error(&table("[s]\ncommand = 5")).unwrap(), "invalid type: integer `5`, expected a string");
-        assert!(mcp_servers_error(&table("[s]\ncommand = \"x\"\nargs = \"a\"")).unwrap().ends_with("expected a sequence"));
-        assert!(mcp_servers_error(&table("[s]\ncommand = \"x\"\nenabled = \"yes\"")).unwrap().ends_with("a boolean"));
-        assert!(mcp_servers_error(&table("[s]\ncommand = \"x\"\nenv = {A = 1}")).is_some());
-        assert_eq!(mcp_servers_error(&table("[s]\ncommand = \"x\"\nurl = \"u\"")).unwrap(), "url is not supported for stdio");
-        assert_eq!(mcp_servers_error(&table("[s]\nurl = \"u\"\ncwd = \"/\"")).unwrap(), "cwd is not supported for streamable_http");
-        assert!(mcp_servers_error(&table("[s]\ncommand = \"x\"\nenv_vars = [1]")).unwrap().contains("McpServerEnvVar"));
-        assert_eq!(mcp_servers_error(&table("[s]\ncommand = \"x\"\ntool_timeout_sec = 2")), None);
+        assert_eq!(mcp_error(&table("[s]\ncommand = \"x\"\nunknown = 1")), None);
+        assert_eq!(mcp_error(&table("[s]\nurl = \"http://x\"")), None);
+        assert_eq!(mcp_error(&table("[s]\nx = 1")).unwrap(), "invalid transport");
+        assert_eq!(mcp_error(&table("[s]\ncommand = 5")).unwrap(), "invalid type: integer `5`, expected a string");
+        assert!(mcp_error(&table("[s]\ncommand = \"x\"\nargs = \"a\"")).unwrap().ends_with("expected a sequence"));
+        assert!(mcp_error(&table("[s]\ncommand = \"x\"\nenabled = \"yes\"")).unwrap().ends_with("a boolean"));
+        assert!(mcp_error(&table("[s]\ncommand = \"x\"\nenv = {A = 1}")).is_some());
+        assert_eq!(mcp_error(&table("[s]\ncommand = \"x\"\nurl = \"u\"")).unwrap(), "url is not supported for stdio");
+        assert_eq!(mcp_error(&table("[s]\nurl = \"u\"\ncwd = \"/\"")).unwrap(), "cwd is not supported for streamable_http");
+        assert!(mcp_error(&table("[s]\ncommand = \"x\"\nenv_vars = [1]")).unwrap().contains("McpServerEnvVar"));
+        assert_eq!(mcp_error(&table("[s]\ncommand = \"x\"\ntool_timeout_sec = 2")), None);
     }
 }

@@ -133,7 +133,7 @@ pub fn parse_role_file(bytes: &[u8], label: &str, hint: Option<&str>) -> Result<
             "name" | "description" => (!value.is_str()).then(|| invalid_type(value, "a string")),
             "nickname_candidates" => string_list_error(value).map(|m| format!("{m}\nin `nickname_candidates`")),
             "approval_policy" => nested::approval_policy_error(value),
-            "mcp_servers" if value.is_table() => value.as_table().and_then(nested::mcp_servers_error),
+            "mcp_servers" if value.is_table() => value.as_table().and_then(nested::mcp_servers_error).map(|(_, m)| m),
             other => match config_key(other) {
                 None => Some(format!("unknown field `{other}`")),
                 Some(shape) => shape_error(other, &shape, value),
@@ -267,6 +267,17 @@ pub fn read_config(bytes: &[u8], label: &str) -> Result<Vec<TableRole>, Failure>
         if key == "agents" {
             continue;
         }
+        // Checked below the top level as in role files (observed fatal here too).
+        let nested = match (key.as_str(), value) {
+            ("approval_policy", v) => nested::approval_policy_error(v).map(|m| format!("{m}\nin `{key}`")),
+            ("mcp_servers", Value::Table(servers)) => {
+                nested::mcp_servers_error(servers).map(|(name, m)| format!("{m}\nin `mcp_servers.{name}`"))
+            }
+            _ => None,
+        };
+        if let Some(msg) = nested {
+            return Err(fatal(msg, doc.lines.key(&[], key).or_else(|| doc.lines.table(&[key]))));
+        }
         // Only types Codex certainly refuses here: a false alarm would hide every role.
         let sure = |shape: &Shape| matches!(shape, Shape::Text | Shape::Flag) || key == "sandbox_mode";
         if let Some(shape) = config_key(key).filter(sure) {
@@ -341,6 +352,15 @@ mod tests {
         assert_eq!(no_di.message, "agent role file at f must define `developer_instructions`");
         let mode = parse_role_file(b"name = \"a\"\ndeveloper_instructions = \"x\"\nsandbox_mode = \"nope\"\n", "f", None);
         assert!(mode.unwrap_err().message.contains("unknown variant `nope`"));
+    }
+
+    #[test]
+    fn a_config_refuses_a_bad_approval_policy_or_mcp_server() {
+        let fatal = read_config(b"approval_policy = \"x\"\n[agents.r]\ndescription = \"d\"\n", "c").unwrap_err();
+        assert!(fatal.message.ends_with("in `approval_policy`"));
+        let fatal = read_config(b"[mcp_servers.s]\nx = 1\n", "c").unwrap_err();
+        assert_eq!(fatal.message, "invalid transport\nin `mcp_servers.s`");
+        assert!(read_config(b"approval_policy = \"never\"\n[mcp_servers.s]\ncommand = \"x\"\n", "c").is_ok());
     }
 
     #[test]
