@@ -44,7 +44,7 @@ enum Shape {
 }
 
 const SANDBOX_MODES: &[&str] = &["read-only", "workspace-write", "danger-full-access"];
-const WEB_SEARCH_MODES: &[&str] = &["disabled", "cached", "live"];
+const WEB_SEARCH_MODES: &[&str] = &["disabled", "cached", "indexed", "live"];
 
 fn config_key(key: &str) -> Option<Shape> {
     use Shape::*;
@@ -278,9 +278,9 @@ pub fn read_config(bytes: &[u8], label: &str) -> Result<Vec<TableRole>, Failure>
         if let Some(msg) = nested {
             return Err(fatal(msg, doc.lines.key(&[], key).or_else(|| doc.lines.table(&[key]))));
         }
-        // Only types Codex certainly refuses here: a false alarm would hide every role.
-        let sure = |shape: &Shape| matches!(shape, Shape::Text | Shape::Flag) || key == "sandbox_mode";
-        if let Some(shape) = config_key(key).filter(sure) {
+        // Every typed key is checked as in role files: observed fatal here for
+        // strings, flags, integers, lists, tables and the `web_search` modes.
+        if let Some(shape) = config_key(key) {
             if let Some(msg) = shape_error(key, &shape, value) {
                 return Err(fatal(format!("{msg}\nin `{key}`"), doc.lines.key(&[], key)));
             }
@@ -352,6 +352,14 @@ mod tests {
         assert_eq!(no_di.message, "agent role file at f must define `developer_instructions`");
         let mode = parse_role_file(b"name = \"a\"\ndeveloper_instructions = \"x\"\nsandbox_mode = \"nope\"\n", "f", None);
         assert!(mode.unwrap_err().message.contains("unknown variant `nope`"));
+    }
+
+    #[test]
+    fn a_config_refuses_every_typed_key_of_the_wrong_shape() {
+        for text in ["features = 5", "notify = \"x\"", "model_context_window = \"x\"", "web_search = \"x\"", "profiles = []"] {
+            assert!(read_config(text.as_bytes(), "c").is_err(), "{text}");
+        }
+        assert!(read_config(b"web_search = \"indexed\"\nunknown_top = 5\n", "c").is_ok());
     }
 
     #[test]
