@@ -42,7 +42,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
-FRAMEWORKS = ("openhands", "tsugite", "fast-agent", "kimi")
+import coding  # the coding-agent CLIs (tests/differential/coding.py)
+
+FRAMEWORKS = ("openhands", "tsugite", "fast-agent", "kimi") + coding.FRAMEWORKS
 
 YAML11 = [
     "yes", "no", "on", "off", "y", "n", "True", "FALSE", "~", "null", "", "0o17", "017", "0x1f",
@@ -251,6 +253,8 @@ def fast_agent_card(rng: random.Random, dest: Path):
 
 
 def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
+    if fw in coding.FRAMEWORKS:
+        return coding.make_workspace(rng, fw, dest, case_dirs(fw))
     case = rng.choice(case_dirs(fw))
     shutil.copytree(case, dest, symlinks=True)
     (dest / "expected.json").unlink()
@@ -321,6 +325,8 @@ def run_oracle(py: str, oracle: Path, argv):
 
 def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
     """(expected, actual, problems); expected is None when the oracle failed."""
+    if fw in coding.FRAMEWORKS:
+        return coding.run_pair(fw, ws, oracles, agentry)
     args = ["--project", str(ws / "project"), "--home", str(ws / "home")]
     if (ws / "xdg").is_dir():
         args += ["--xdg-config", str(ws / "xdg")]
@@ -354,9 +360,14 @@ def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
     return expected, actual, compare.compare(expected, actual)
 
 
-def shrink(fw, ws, py, oracles, agentry, first_problem):
-    """The smallest workspace that still shows the same first problem."""
+def shrink(fw, ws, py, oracles, agentry, first_problem, budget=None):
+    """The smallest workspace that still shows the same first problem (within `budget` oracle runs)."""
+    runs = [0]
+
     def still(path):
+        runs[0] += 1
+        if budget is not None and runs[0] > budget:
+            return False
         exp, _, problems = run_pair(fw, path, py, oracles, agentry)
         return exp is not None and problems and problems[0].split(":")[0] == first_problem.split(":")[0]
 
@@ -394,10 +405,12 @@ def main(argv):
     p.add_argument("--stop-after", type=int, default=10, help="stop after this many disagreements")
     p.add_argument("--no-shrink", action="store_true")
     p.add_argument("--no-fork-server", action="store_true", help="start the oracle afresh for every workspace")
+    p.add_argument("--shrink-budget", type=int, help="at most this many oracle runs to shrink one case")
     a = p.parse_args(argv)
     global USE_FORK_SERVER
     USE_FORK_SERVER = not a.no_fork_server
-    py = oracle_python(a.oracles, a.framework)
+    py = ("python3" if coding.installed(a.framework) else None) if a.framework in coding.FRAMEWORKS \
+        else oracle_python(a.oracles, a.framework)
     if py is None or not (a.oracles / "oracle" / a.framework / "oracle.py").is_file():
         print(f"the {a.framework} oracle is not installed (run {a.oracles}/oracle/{a.framework}/setup.sh): skipped")
         return 0
@@ -425,7 +438,7 @@ def main(argv):
             shutil.rmtree(out, ignore_errors=True)
             shutil.copytree(ws, out, symlinks=True)
             if not a.no_shrink:
-                shrink(a.framework, out, py, a.oracles, a.agentry, problems[0])
+                shrink(a.framework, out, py, a.oracles, a.agentry, problems[0], a.shrink_budget)
             expected, _, problems = run_pair(a.framework, out, py, a.oracles, a.agentry)
             (out / "expected.json").write_text(json.dumps(expected, indent=2, ensure_ascii=False) + "\n")
             print(f"FAIL {out}: {problems[0] if problems else '(gone after shrinking)'}", flush=True)

@@ -13,6 +13,7 @@
 mod build;
 mod layers;
 mod merge;
+mod nested;
 pub(crate) mod role;
 mod toml_read;
 

@@ -5,6 +5,7 @@
 
 use toml_codex::Value;
 
+use super::nested;
 use super::toml_read::{self, invalid_type, Failure};
 use crate::model::{Attribute, DiagKind};
 
@@ -43,7 +44,7 @@ enum Shape {
 }
 
 const SANDBOX_MODES: &[&str] = &["read-only", "workspace-write", "danger-full-access"];
-const WEB_SEARCH_MODES: &[&str] = &["disabled", "cached", "live"];
+const WEB_SEARCH_MODES: &[&str] = &["disabled", "cached", "indexed", "live"];
 
 fn config_key(key: &str) -> Option<Shape> {
     use Shape::*;
@@ -131,6 +132,8 @@ pub fn parse_role_file(bytes: &[u8], label: &str, hint: Option<&str>) -> Result<
         let problem = match key.as_str() {
             "name" | "description" => (!value.is_str()).then(|| invalid_type(value, "a string")),
             "nickname_candidates" => string_list_error(value).map(|m| format!("{m}\nin `nickname_candidates`")),
+            "approval_policy" => nested::approval_policy_error(value),
+            "mcp_servers" if value.is_table() => value.as_table().and_then(nested::mcp_servers_error).map(|(_, m)| m),
             other => match config_key(other) {
                 None => Some(format!("unknown field `{other}`")),
                 Some(shape) => shape_error(other, &shape, value),
@@ -242,6 +245,13 @@ pub fn read_config(bytes: &[u8], label: &str) -> Result<Vec<TableRole>, Failure>
             (Some(l), Some(c)) => format!(":{l}:{c}"),
             _ => String::new(),
         };
+        // Bytes that are not UTF-8 fail in Codex's `read_to_string`, before TOML: a
+        // read failure it reports as invalid data (observed: `validation`).
+        if f.message.starts_with("invalid utf-8") || f.message.starts_with("incomplete utf-8") {
+            f.kind = DiagKind::Validation;
+            f.message = format!("Failed to read config file {label}: {}", f.message);
+            return f;
+        }
         // Codex writes `PATH:LINE:COL: MESSAGE` and then toml's excerpt of the line.
         f.message = match f.message.split_once('\n').filter(|(h, _)| h.starts_with("TOML parse error")) {
             Some((_, body)) => {
@@ -257,9 +267,20 @@ pub fn read_config(bytes: &[u8], label: &str) -> Result<Vec<TableRole>, Failure>
         if key == "agents" {
             continue;
         }
-        // Only types Codex certainly refuses here: a false alarm would hide every role.
-        let sure = |shape: &Shape| matches!(shape, Shape::Text | Shape::Flag) || key == "sandbox_mode";
-        if let Some(shape) = config_key(key).filter(sure) {
+        // Checked below the top level as in role files (observed fatal here too).
+        let nested = match (key.as_str(), value) {
+            ("approval_policy", v) => nested::approval_policy_error(v).map(|m| format!("{m}\nin `{key}`")),
+            ("mcp_servers", Value::Table(servers)) => {
+                nested::mcp_servers_error(servers).map(|(name, m)| format!("{m}\nin `mcp_servers.{name}`"))
+            }
+            _ => None,
+        };
+        if let Some(msg) = nested {
+            return Err(fatal(msg, doc.lines.key(&[], key).or_else(|| doc.lines.table(&[key]))));
+        }
+        // Every typed key is checked as in role files: observed fatal here for
+        // strings, flags, integers, lists, tables and the `web_search` modes.
+        if let Some(shape) = config_key(key) {
             if let Some(msg) = shape_error(key, &shape, value) {
                 return Err(fatal(format!("{msg}\nin `{key}`"), doc.lines.key(&[], key)));
             }
@@ -331,6 +352,30 @@ mod tests {
         assert_eq!(no_di.message, "agent role file at f must define `developer_instructions`");
         let mode = parse_role_file(b"name = \"a\"\ndeveloper_instructions = \"x\"\nsandbox_mode = \"nope\"\n", "f", None);
         assert!(mode.unwrap_err().message.contains("unknown variant `nope`"));
+    }
+
+    #[test]
+    fn a_config_refuses_every_typed_key_of_the_wrong_shape() {
+        for text in ["features = 5", "notify = \"x\"", "model_context_window = \"x\"", "web_search = \"x\"", "profiles = []"] {
+            assert!(read_config(text.as_bytes(), "c").is_err(), "{text}");
+        }
+        assert!(read_config(b"web_search = \"indexed\"\nunknown_top = 5\n", "c").is_ok());
+    }
+
+    #[test]
+    fn a_config_refuses_a_bad_approval_policy_or_mcp_server() {
+        let fatal = read_config(b"approval_policy = \"x\"\n[agents.r]\ndescription = \"d\"\n", "c").unwrap_err();
+        assert!(fatal.message.ends_with("in `approval_policy`"));
+        let fatal = read_config(b"[mcp_servers.s]\nx = 1\n", "c").unwrap_err();
+        assert_eq!(fatal.message, "invalid transport\nin `mcp_servers.s`");
+        assert!(read_config(b"approval_policy = \"never\"\n[mcp_servers.s]\ncommand = \"x\"\n", "c").is_ok());
+    }
+
+    #[test]
+    fn a_config_that_is_not_utf8_is_a_read_failure() {
+        let fatal = read_config(b"[agents.r]\ndescription = \"caf\xe9\"\n", "c").unwrap_err();
+        assert_eq!(fatal.kind, DiagKind::Validation);
+        assert_eq!(fatal.message, "Failed to read config file c: invalid utf-8 sequence of 1 bytes from index 29");
     }
 
     #[test]

@@ -189,7 +189,10 @@ pub fn check(split: &Split, id: &str) -> Result<Definition, Failure> {
         None => None,
     };
     let models = strings("model", false, &mut error);
-    if matches!(get("model"), Some(Value::Sequence(items)) if items.is_empty()) {
+    // Observed: a list must be non-empty and every entry non-blank (a blank string
+    // alone is accepted).
+    let blank = |v: &Value| matches!(untagged(v), Value::String(s) if s.trim().is_empty());
+    if matches!(get("model"), Some(Value::Sequence(items)) if items.is_empty() || items.iter().any(blank)) {
         error("model", "model: Expected a non-empty list of model names".into());
     }
     let dmi = boolean("disable-model-invocation", &mut error);
@@ -313,6 +316,9 @@ mod tests {
         assert_eq!(message("---\ntools: [read, 1]\ndescription: d\n---\n"), "tools: 1: Expected string, received number");
         assert_eq!(message("---\ntools: {a: 1}\ndescription: d\n---\n"), "tools: Expected array, received object");
         assert_eq!(message("---\ndescription: d\nmodel: 5\n---\n"), "model: Expected string, received number");
+        let blank = "model: Expected a non-empty list of model names";
+        assert_eq!(message("---\ndescription: d\nmodel: [a, ' ']\n---\n"), blank);
+        assert!(check_text("---\ndescription: d\nmodel: ''\n---\nB.").is_ok());
         assert_eq!(message("---\nname: x\n---\n"), "description: Required");
         assert_eq!(message("---\ndescription: ~\n---\n"), "description: Expected string, received null");
         assert_eq!(message("---\ndescription: d\ninfer: 'no'\n---\n"), "infer: Expected boolean, received string");

@@ -343,6 +343,11 @@ impl Framework for OpenCode {
                 "OpenCode refuses to start because of {}: no agent is loaded",
                 fatal.source.as_deref().unwrap_or("a configuration error")
             );
+            // Only what stops OpenCode is reported then: other problems (a race
+            // between sibling folders) stay notes, failing no definition.
+            for d in report.diagnostics.iter_mut().filter(|d| !d.fatal) {
+                d.source = None;
+            }
             for agent in &mut agents {
                 agent.status = Status::Invalid;
                 agent.rule = format!("{why} (this definition would otherwise be: {})", agent.rule);

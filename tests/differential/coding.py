@@ -1,0 +1,404 @@
+"""The coding-agent CLIs in the differential tester (`run.py` dispatches here).
+
+Claude Code, Copilot CLI, OpenCode, Codex, Gemini CLI, Qwen Code and Kimi Code: their
+oracles (`shared/oracle/<fw>/oracle.py`, run with the system `python3`) drive the
+released CLI installed under `~/.cache/agentry-oracle/<fw>/` and take seconds a run.
+
+A workspace is a vendored fixture case mutated by the rules of `shared/spec/<fw>.md`
+and the oracle's NOTES "hard cases": front-matter scalars in every position (the
+values the tool's YAML library reads differently: js-yaml 4, Bun.YAML, the `yaml`
+package, YAML 1.1 look-alikes), names with odd characters and built-in names, one
+name twice in one folder and across the scopes, files copied between the project,
+the user folders and a `--cwd` sub-folder, untrusted projects, CRLF, a BOM, Latin-1
+bytes; TOML edge cases for Codex role files and `[agents]` tables; JSON config
+agents for OpenCode. `inputs.json` (`cwd`, `trusted`) is passed to both sides.
+"""
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+FRAMEWORKS = ("claude-code", "copilot", "opencode", "codex", "gemini-cli", "qwen-code", "kimi-code")
+
+# Scalars YAML libraries disagree on (1.1 vs 1.2 core, js-yaml's timestamps, Bun's).
+YAML_VALUES = [
+    "yes", "no", "on", "off", "true", "False", "~", "null", "", "0o17", "017", "0x1F", "1_000", "1e3", ".inf",
+    "-.inf", ".nan", "3.0", "-3", "0", "2024-02-29", "2024-02-29T08:15:00Z", "2024-02-30", "12:30:00", "!!str 5",
+    "'quoted'", '"a\\tb"', '"\\u00e9"', "[a, b]", "[Read, Bash]", "{a: 1}", "[]", "{}", "|\n  block\n  two\n",
+    ">-\n  folded\n  text\n", "&a anchor", "*a", "a: b", "[unclosed", "{unclosed", "x # comment", "'it''s'",
+    "\"multi\n  line\"", "\t tabbed", "- item", "*", "!custom x", "? complex", "@at", "`tick`", "%pct", "ünïcödé",
+]
+# Values each key takes in the wild (any tool): tool names, models, modes, colours.
+FIELD_VALUES = {
+    "tools": ["Read, Grep", "Read Grep", "[Read, Bash]", "['*']", "*", '""', "[]", "Bash(git:*), Read", "mcp__srv__tool",
+              "mcp__srv", "Agent(a, b)", "[read_file, grep_search]", "[read, edit, shell]", "read, edit", "github/*",
+              "[run_shell_command, 'mcp_*']", "[ReadFile, Shell]", "[Read, 5]", "[null]", "[Read, Read]", "Task", "todo"],
+    "disallowedTools": ["Bash", "[Write, Edit]", "mcp__*", "*", "[]"],
+    "model": ["sonnet", "INHERIT", "inherit", "opus[1m]", "gpt-5", "openai/gpt-5", "[gpt-5, claude-sonnet-4]",
+              "openai:", "nosuch:", "  ", "anthropic/claude-sonnet-4-5", "gemini-2.5-pro", "5", "claude-sonnet-4.5"],
+    "permissionMode": ["plan", "acceptEdits", "bypassPermissions", "manual", "yolo", "default", "auto-edit"],
+    "approvalMode": ["plan", "default", "auto-edit", "yolo", "nope"],
+    "mode": ["primary", "subagent", "all", "other", "Primary"],
+    "color": ["red", "#ff0000", "Blue", "automatic", "5"],
+    "temperature": ["0", "0.5", "1.5", "2.5", "-1", "'0.3'"],
+    "max_turns": ["0", "10", "-1", "1.5", "'5'"], "maxTurns": ["0", "10", "-1", "1.5", "'5'"],
+    "override": ["true", "'true'", "yes", "1"], "infer": ["false", "'false'", "no", "0"],
+    "kind": ["local", "remote", "Local", "agent"], "description": ["''", "'  '", "a\\nb", "Use proactively: reviews", "|\n  multi\n  line"],
+}
+ODD_NAMES = [
+    "my agent", "My-Agent", "UPPER", "a:b", "a\uff1ab", "\uff21\uff22", "ünï", "42", "true", "-lead", "trail_", "_x-",
+    "a/b", "a.b", "x" * 60, "x" * 260, "'  spaced  '", '""', "a_b-c", "ab", "a", "sp ace", "日本語", "a\\b", "😀",
+    "reviewer", "tester",
+]
+# Names of each tool's built-in agents: a file may or may not replace them.
+BUILTINS = {
+    "claude-code": ["general-purpose", "Explore", "Plan", "statusline-setup", "explore"],
+    "copilot": ["explore", "task", "general-purpose", "code-review", "Explore"],
+    "opencode": ["build", "plan", "general", "explore", "title", "summary", "compaction"],
+    "codex": ["default", "explorer", "worker"],
+    "gemini-cli": ["codebase_investigator", "cli_help", "browser_agent", "generalist", "codebase-investigator"],
+    "qwen-code": ["general-purpose", "General-Purpose", "explore", "plan"],
+    "kimi-code": ["agent", "coder", "explore", "plan", "Coder"],
+}
+# Front-matter keys each tool knows (and a few it does not).
+KEYS = {
+    "claude-code": ["name", "description", "tools", "disallowedTools", "model", "permissionMode", "color", "memory",
+                    "hooks", "mcpServers", "skills", "maxTurns", "effort", "isolation", "background"],
+    "copilot": ["name", "description", "tools", "model", "infer", "disable-model-invocation", "user-invocable",
+                "target", "mcp-servers", "skills", "reasoning-effort", "handoffs", "argument-hint", "metadata"],
+    "opencode": ["name", "description", "mode", "model", "temperature", "top_p", "tools", "permission", "disable",
+                 "prompt", "maxSteps", "steps", "color", "hidden", "options", "variant"],
+    "gemini-cli": ["name", "description", "kind", "tools", "model", "temperature", "max_turns", "timeout_mins",
+                   "display_name", "color", "mcp_servers", "mcpServers"],
+    "qwen-code": ["name", "description", "tools", "model", "color", "approvalMode", "permissionMode", "maxTurns",
+                  "runConfig", "modelConfig", "executor", "executionBackend", "disallowedTools"],
+    "kimi-code": ["name", "description", "tools", "disallowedTools", "disallowed_tools", "model", "override",
+                  "whenToUse", "subagents", "mode", "Description"],
+}
+KEYS["codex"] = ["name", "description", "developer_instructions", "model"]  # for a Markdown file in a Codex folder
+# Where each tool looks for agent files (relative to the workspace; `{cwd}` is the
+# working folder below the project, made when used).
+PLACES = {
+    "claude-code": ["project/.claude/agents", "home/.claude/agents", "project/{cwd}/.claude/agents",
+                    "project/.claude/agents/sub", "project/packages/.claude/agents"],
+    "copilot": ["project/.github/agents", "project/.claude/agents", "home/.copilot/agents",
+                "project/{cwd}/.github/agents", "project/{cwd}/.claude/agents", "project/.github/agents/team"],
+    "opencode": ["project/.opencode/agents", "project/.opencode/agent", "project/.opencode/mode",
+                 "home/.config/opencode/agents", "home/.opencode/agents", "project/{cwd}/.opencode/agents",
+                 "project/.opencode/agents/sub"],
+    "codex": ["project/.codex/agents", "home/.codex/agents", "project/{cwd}/.codex/agents",
+              "project/.codex/agents/sub"],
+    "gemini-cli": ["project/.gemini/agents", "home/.gemini/agents", "project/{cwd}/.gemini/agents",
+                   "project/.gemini/agents/sub"],
+    "qwen-code": ["project/.qwen/agents", "home/.qwen/agents", "project/{cwd}/.qwen/agents",
+                  "project/.qwen/agents/sub"],
+    "kimi-code": ["project/.kimi-code/agents", "project/.agents/agents", "home/.kimi-code/agents",
+                  "home/.agents/agents", "project/{cwd}/.kimi-code/agents", "project/.kimi-code/agents/sub"],
+}
+CWDS = ["packages/api", "sub", "app/web/src"]
+SUFFIX = {"codex": ".toml"}
+
+TOML_VALUES = [
+    '"x"', "'literal'", '""', '"  padded  "', '"""\nmulti\nline\n"""', "'''\nraw \\n\n'''", '"""\r\ncrlf\r\n"""',
+    "5", "true", "1.5", "[1]", '["a", "b"]', "[]", "{a = 1}", "{}", "1979-05-27", '"\\u00e9"', '"tab\\t"',
+    '"unterminated', "inf", "nan", "0x1F", "1_000", '"ünï"', "'a' # comment", '"a" "b"',
+]
+TOML_KEYS = ["name", "description", "developer_instructions", "model", "model_reasoning_effort", "sandbox_mode",
+             "nickname_candidates", "config_file", "approval_policy", "model_provider", "unknown_key", "mcp_servers",
+             "instructions", "tools"]
+
+OPENCODE_JSON_VALUES = [
+    '"Writes docs"', '""', "5", "null", "true", "[]", "{}", '"{file:./prompt.txt}"', '"{file:~/p.txt}"',
+    '"{file:./missing.txt}"', '"{env:HOME}"', '"{env:NOPE_X}"', '"primary"', '"subagent"', '"all"', '"nonsense"',
+    '"openai/gpt-5"', "0.3", "2", '{"write": false, "bash": true}', '{"edit": "deny"}', '"deny"', '"ask"',
+]
+OPENCODE_JSON_KEYS = ["description", "prompt", "mode", "model", "temperature", "top_p", "tools", "permission",
+                      "disable", "steps", "maxSteps", "name", "color", "hidden", "variant", "options", "unknown"]
+
+
+def installed(fw: str) -> bool:
+    home = Path(os.environ.get("AGENTRY_ORACLE_HOME", Path.home() / ".cache/agentry-oracle"))
+    return (home / fw / "node_modules").is_dir()
+
+
+def inputs_of(ws: Path) -> dict:
+    try:
+        return json.loads((ws / "inputs.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def agent_files(ws: Path):
+    return sorted(p for d in ("project", "home", "xdg") if (ws / d).is_dir()
+                  for p in (ws / d).rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def place(rng: random.Random, fw: str, ws: Path) -> Path:
+    cwd = inputs_of(ws).get("cwd", ".")
+    folder = rng.choice(PLACES[fw]).replace("{cwd}", cwd if cwd != "." else rng.choice(CWDS))
+    path = ws / os.path.normpath(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def mutate_markdown(rng: random.Random, fw: str, data: bytes) -> bytes:
+    """One change to a Markdown agent's bytes (front matter or body)."""
+    kind = rng.randrange(14)
+    text = data.decode("utf-8", "surrogateescape")
+    lines = text.split("\n")
+    keyed = [i for i, l in enumerate(lines) if re.match(r"^\s*[A-Za-z_][\w-]*\s*:", l)]
+    fence = [i for i, l in enumerate(lines) if l.rstrip("\r") == "---"]
+    close = fence[1] if len(fence) > 1 else (1 if fence else 0)
+    if kind <= 3 and keyed:  # a scalar of another type in a known key, or a value the key takes in the wild
+        i = rng.choice(keyed)
+        key = lines[i].split(":", 1)[0]
+        pool = FIELD_VALUES.get(key.strip()) if rng.random() < 0.6 else None
+        lines[i] = f"{key}: {rng.choice(pool or YAML_VALUES)}"
+    elif kind == 4 and keyed:  # a key dropped or doubled
+        i = rng.choice(keyed)
+        if rng.random() < 0.5:
+            del lines[i]
+        else:
+            lines.insert(i, lines[i])
+    elif kind == 5:  # a known key with a random value
+        lines.insert(max(close, 1), f"{rng.choice(KEYS[fw])}: {rng.choice(YAML_VALUES)}")
+    elif kind == 6:  # an odd or a built-in name
+        name = rng.choice(ODD_NAMES + BUILTINS[fw])
+        named = [i for i in keyed if lines[i].startswith("name:")]
+        line = f"name: {name}"
+        if named:
+            lines[named[0]] = line
+        else:
+            lines.insert(max(close, 1), line)
+    elif kind == 7:
+        return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    elif kind == 8:
+        return data if data.startswith(b"\xef\xbb\xbf") else b"\xef\xbb\xbf" + data
+    elif kind == 9:  # a Latin-1 byte
+        at = rng.randrange(len(data) + 1)
+        return data[:at] + rng.choice([b"\xe9", b"\xa0", b"\xff"]) + data[at:]
+    elif kind == 10:  # body text: empty, short, placeholders, a fence inside
+        body = rng.choice(["", "short", "  \n\n", "Use ${project_name} and {{args}} and $ARGUMENTS.",
+                           "---\nafter a fence", "text\n---\nmore: x", "A prompt long enough to count.\n"])
+        lines = lines[:close + 1] + body.split("\n") if fence else lines + body.split("\n")
+    elif kind == 11:  # fence trouble
+        if fence:
+            i = rng.choice(fence)
+            lines[i] = rng.choice(["--- ", "----", "...", " ---", "---x", "--- # c", ""])
+        else:
+            lines.insert(0, "---")
+    elif kind == 12 and keyed:  # a value as a list or a map
+        i = rng.choice(keyed)
+        key, _, value = lines[i].partition(":")
+        lines[i] = f"{key}: [{value.strip() or 'x'}]" if rng.random() < 0.5 else f"{key}:\n  - {value.strip() or 'x'}"
+    else:  # indentation trouble
+        if lines:
+            i = rng.randrange(len(lines))
+            lines[i] = rng.choice(["\t", "  ", "- "]) + lines[i]
+    return "\n".join(lines).encode("utf-8", "surrogateescape")
+
+
+def mutate_toml(rng: random.Random, data: bytes) -> bytes:
+    """One change to a Codex role file or config.toml."""
+    kind = rng.randrange(9)
+    text = data.decode("utf-8", "surrogateescape")
+    lines = text.split("\n")
+    keyed = [i for i, l in enumerate(lines) if re.match(r"^\s*[A-Za-z_][\w.-]*\s*=", l)]
+    if kind <= 2 and keyed:
+        i = rng.choice(keyed)
+        lines[i] = f"{lines[i].split('=', 1)[0].rstrip()} = {rng.choice(TOML_VALUES)}"
+    elif kind == 3:
+        lines.insert(rng.randrange(len(lines) + 1) if rng.random() < 0.3 else 0,
+                     f"{rng.choice(TOML_KEYS)} = {rng.choice(TOML_VALUES)}")
+    elif kind == 4 and keyed:
+        i = rng.choice(keyed)
+        if rng.random() < 0.5:
+            del lines[i]
+        else:
+            lines.insert(i, lines[i])
+    elif kind == 5:
+        lines.insert(0, f'name = "{rng.choice(ODD_NAMES + BUILTINS["codex"])}"')
+    elif kind == 6:
+        return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    elif kind == 7:
+        return data if data.startswith(b"\xef\xbb\xbf") else b"\xef\xbb\xbf" + data
+    else:
+        at = rng.randrange(len(data) + 1)
+        return data[:at] + rng.choice([b"\xe9", b"\xa0", b"\xff", b"[", b'"']) + data[at:]
+    return "\n".join(lines).encode("utf-8", "surrogateescape")
+
+
+def codex_table(rng: random.Random, ws: Path):
+    """An `[agents.NAME]` table in a config.toml (project `.codex`, home `.codex`)."""
+    folder = ws / rng.choice(["project/.codex", "home/.codex"])
+    folder.mkdir(parents=True, exist_ok=True)
+    names = [p.stem for p in agent_files(ws) if p.suffix == ".toml" and p.name != "config.toml"]
+    name = rng.choice(names + BUILTINS["codex"] + ["fresh"] if names else BUILTINS["codex"] + ["fresh"])
+    body = [f"[agents.{json.dumps(name) if rng.random() < 0.3 else name}]"]
+    for key in rng.sample(["description", "config_file", "nickname_candidates", "unknown"], rng.randint(1, 3)):
+        if key == "config_file":
+            body.append(f'config_file = "{rng.choice(["agents/" + name + ".toml", "./x.toml", "/nope.toml", ""])}"')
+        elif key == "nickname_candidates":
+            body.append("nickname_candidates = " + rng.choice(['["A", "B"]', "[]", '["a", "a"]', '"x"']))
+        else:
+            body.append(f"{key} = {rng.choice(TOML_VALUES[:5] + ['5'])}")
+    config = folder / "config.toml"
+    old = config.read_bytes() if config.exists() else b""
+    if rng.random() < 0.2:
+        body.insert(0, "[agents]\n" + rng.choice(["max_threads = 2", "max_depth = 'x'", ""]))
+    config.write_bytes(old + b"\n" + "\n".join(body).encode() + b"\n")
+
+
+def opencode_json(rng: random.Random, ws: Path):
+    """Agents in an opencode.json[c] (project, a `.opencode` folder, the global config)."""
+    where = rng.choice(["project/opencode.json", "project/opencode.jsonc", "project/.opencode/opencode.json",
+                        "home/.config/opencode/opencode.json", "home/.config/opencode/config.json"])
+    path = ws / where
+    path.parent.mkdir(parents=True, exist_ok=True)
+    names = [p.stem for p in agent_files(ws) if p.suffix == ".md"]
+    entries = []
+    for _ in range(rng.randint(1, 3)):
+        name = rng.choice(names + BUILTINS["opencode"] + ODD_NAMES[:6] if names else BUILTINS["opencode"])
+        fields = [f'"{k}": {rng.choice(OPENCODE_JSON_VALUES)}'
+                  for k in rng.sample(OPENCODE_JSON_KEYS, rng.randint(1, 4))]
+        if rng.random() < 0.5:
+            fields.insert(0, '"description": "From JSON"')
+        entries.append(f'    {json.dumps(name)}: {{{", ".join(fields)}}}')
+    key = rng.choice(["agent", "agent", "agents", "mode"])
+    text = "{\n  " + json.dumps(key) + ": {\n" + ",\n".join(entries) + "\n  }\n}\n"
+    if where.endswith("c") and rng.random() < 0.5:
+        text = "// comment\n" + text.replace("\n  }\n}", ",\n  }, // trailing\n}")
+    (path.parent / "prompt.txt").write_text("Prompt from a file.\n")
+    path.write_text(text)
+
+
+def fresh_agent(rng: random.Random, fw: str, ws: Path):
+    """A new agent file in one of the tool's places, with a few random keys."""
+    name = rng.choice(["helper", "helper", "reviewer"] + ODD_NAMES + BUILTINS[fw])
+    stem = rng.choice([name.replace("/", "-").strip("'\"")[:200] or "x", "helper", "other"])
+    if fw == "codex":
+        keys = [f"name = {json.dumps(name)}", 'description = "A helper"', 'developer_instructions = "Do it well."']
+        keys += [f"{rng.choice(TOML_KEYS)} = {rng.choice(TOML_VALUES)}" for _ in range(rng.randint(0, 2))]
+        rng.shuffle(keys)
+        (place(rng, fw, ws) / (stem + ".toml")).write_text("\n".join(keys) + "\n")
+        return
+    keys = [f"name: {name}", "description: " + rng.choice(["A helper", "Reviews code: carefully", '"quoted"'])]
+    keys = [k for k in keys if rng.random() < 0.9]
+    for key in rng.sample(KEYS[fw], rng.randint(0, 4)):
+        keys.append(f"{key}: {rng.choice(FIELD_VALUES.get(key) or YAML_VALUES)}")
+    body = rng.choice(["You are a helpful agent for this project.", "", "Short", "Line one\n\nLine two ${x}"])
+    suffix = ".agent.md" if fw == "copilot" and rng.random() < 0.5 else ".md"
+    (place(rng, fw, ws) / (stem + suffix)).write_text("---\n" + "\n".join(keys) + "\n---\n" + body + "\n")
+
+
+def mutate_tree(rng: random.Random, fw: str, ws: Path):
+    """Shadowing and naming: a file copied to another scope or folder, renamed, linked, removed."""
+    files = [f for f in agent_files(ws) if f.suffix in (".md", ".toml") and f.name != "config.toml"]
+    if not files:
+        return
+    f = rng.choice(files)
+    kind = rng.randrange(6)
+    if kind <= 1:  # the same file in another place the tool searches
+        dest = place(rng, fw, ws) / f.name
+        if dest != f:
+            shutil.copyfile(f, dest)
+    elif kind == 2:  # the same file twice in one folder
+        shutil.copyfile(f, f.with_name(rng.choice(["copy-", "z", "A", "_", "."]) + f.name))
+    elif kind == 3:
+        stem = rng.choice(ODD_NAMES[:14] + BUILTINS[fw] + ["README", "AGENTS"]).replace("/", "-")
+        f.rename(f.with_name(stem + rng.choice([SUFFIX.get(fw, ".md")] * 4 + [".MD", ".agent.md", ".txt"])))
+    elif kind == 4:
+        link = f.with_name("link-" + f.name)
+        if not link.exists():
+            os.symlink(f.name, link)
+    elif len(files) > 1:
+        f.unlink()
+
+
+def mutate_inputs(rng: random.Random, ws: Path):
+    """The working folder moved below the project, or the project untrusted."""
+    inputs = inputs_of(ws)
+    if rng.random() < 0.5:
+        inputs["trusted"] = not inputs.get("trusted", True)
+    else:
+        cwd = rng.choice(CWDS)
+        (ws / "project" / cwd).mkdir(parents=True, exist_ok=True)
+        inputs["cwd"] = cwd
+    (ws / "inputs.json").write_text(json.dumps(inputs) + "\n")
+
+
+def make_workspace(rng: random.Random, fw: str, dest: Path, cases) -> Path:
+    shutil.copytree(rng.choice(cases), dest, symlinks=True)
+    (dest / "expected.json").unlink()
+    for d in ("project", "home"):
+        (dest / d).mkdir(exist_ok=True)
+    for _ in range(rng.randint(2, 6)):
+        try:
+            mutate_once(rng, fw, dest)
+        except OSError:  # a place that is a file, a name too long: that mutation is skipped
+            pass
+    return dest
+
+
+def mutate_once(rng: random.Random, fw: str, dest: Path):
+    """One mutation: a file's bytes, the tree, a fresh agent, the inputs, a config table."""
+    roll = rng.random()
+    if roll < 0.6:
+        files = agent_files(dest)
+        if files:
+            f = rng.choice(files)
+            mutate = mutate_toml if f.suffix == ".toml" else (lambda r, d: mutate_markdown(r, fw, d))
+            if f.suffix in (".toml", ".md", ".MD"):
+                f.write_bytes(mutate(rng, f.read_bytes()))
+    elif roll < 0.75:
+        mutate_tree(rng, fw, dest)
+    elif roll < 0.85:
+        fresh_agent(rng, fw, dest)
+    elif roll < 0.93:
+        mutate_inputs(rng, dest)
+    elif fw == "codex":
+        codex_table(rng, dest)
+    elif fw == "opencode":
+        opencode_json(rng, dest)
+    else:
+        mutate_tree(rng, fw, dest)
+
+
+def run_pair(fw: str, ws: Path, oracles: Path, agentry: str):
+    """(expected, actual, problems) as `run.run_pair`, with `inputs.json` passed to both."""
+    args = ["--project", str(ws / "project"), "--home", str(ws / "home")]
+    if (ws / "xdg").is_dir():
+        args += ["--xdg-config", str(ws / "xdg")]
+    inputs = inputs_of(ws)
+    if inputs.get("cwd", ".") != ".":
+        args += ["--cwd", inputs["cwd"]]
+    if inputs.get("trusted", True) is False:
+        args += ["--untrusted"]
+    for d in ("project", "home"):
+        (ws / d).mkdir(exist_ok=True)
+    empty = Path(tempfile.mkdtemp(prefix="agentry-diff-empty-"))
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "AGENTRY_LISTING_ORDER": "name", "NO_COLOR": "1",
+           "HOME": str(ws / "home")}
+    try:
+        o = subprocess.run(["python3", str(oracles / "oracle" / fw / "oracle.py"), *args], capture_output=True,
+                           timeout=300)
+        a = subprocess.run([agentry, "export", "--ecosystem", fw, "--json", *args, "--builtins", str(empty)],
+                           capture_output=True, timeout=120, env=env)
+    finally:
+        shutil.rmtree(empty, ignore_errors=True)
+    try:
+        expected = json.loads(o.stdout)
+    except ValueError:
+        return None, None, ["oracle failed: " + o.stderr.decode(errors="replace")[-300:]]
+    try:
+        actual = json.loads(a.stdout)
+    except ValueError:
+        return expected, None, ["agentry printed no JSON: " + a.stderr.decode(errors="replace")[-300:]]
+    sys.path.insert(0, str(oracles / "conformance"))
+    import compare  # the shared rules
+    return expected, actual, compare.compare(expected, actual)
