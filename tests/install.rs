@@ -16,14 +16,17 @@ fn agentry() -> &'static str {
 
 /// The binaries to install: the one this test run built, and the release build
 /// (`target/release/agentry`, what `cargo install` ships) when it exists and is
-/// newer than every source it is built from. CI runs `cargo test` alone, which
-/// builds no release binary: building one here would cost minutes per run.
+/// newer than every source it is built from. CI builds it before the tests and sets
+/// `AGENTRY_REQUIRE_RELEASE`, which makes a missing or stale one a failure; a plain
+/// `cargo test` builds none (that would cost minutes per run).
 fn binaries() -> Vec<PathBuf> {
     let built = PathBuf::from(agentry());
     let mut out = vec![built.clone()];
     let release = built.parent().and_then(Path::parent).map(|t| t.join("release").join(built.file_name().unwrap_or_default()));
+    let required = std::env::var_os("AGENTRY_REQUIRE_RELEASE").is_some();
     match release {
         Some(release) if is_newer_than_sources(&release) => out.push(release),
+        Some(release) if required => panic!("{} is missing or older than the sources (AGENTRY_REQUIRE_RELEASE)", release.display()),
         Some(release) => eprintln!("{} is missing or older than the sources: not installed", release.display()),
         None => {}
     }
