@@ -26,7 +26,7 @@ use serde_json::{json, Value as Json};
 use super::precedence::{rank_with, Candidate, Ladder, Tier};
 use super::{Framework, LoadContext, Location, RenderMode};
 use crate::model::{
-    Agent, AgentRecord, Attribute, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Provenance, Roots, Scope,
+    Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Provenance, Roots, Scope,
     SearchDir, Site, Source, Status, Text,
 };
 
@@ -192,9 +192,10 @@ fn shown_path(cx: &LoadContext, real: &Path) -> PathBuf {
 }
 
 /// The file-defined agent, before ranking.
-fn file_agent(def: &agent_file::Definition, prompt: Option<Text>, source: Source, vars: &render::Vars) -> Agent {
+fn file_agent(def: &agent_file::Definition, parsed: &walk::Parsed, source: Source, vars: &render::Vars) -> Agent {
     let key: Arc<str> = source.key().into();
-    let own = |field: &str, rule: &'static str| FieldOrigin::own(&key, def.line_of(field), rule);
+    let line_of = |field: &str| parsed.attributes.lines().find(|(k, _)| *k == field).map(|(_, l)| l);
+    let own = |field: &str, rule: &'static str| FieldOrigin::own(&key, line_of(field), rule);
     let list = |l: &Option<Vec<String>>| l.as_ref().map_or(Json::Null, |v| json!(v));
     let mut fields = vec![
         Field::new("description", json!(def.description), own("description", "required; trimmed")),
@@ -226,7 +227,6 @@ fn file_agent(def: &agent_file::Definition, prompt: Option<Text>, source: Source
     } else {
         Field::new("subagents", list(&def.subagents), own("subagents", "as written: the agent types it may delegate to"))
     });
-    let attributes: Vec<Attribute> = def.keys.iter().map(|(k, line, v)| Attribute::new(k, *line, v.clone())).collect();
     AgentRecord {
         undocumented_order: None,
         ecosystem: ID,
@@ -238,8 +238,8 @@ fn file_agent(def: &agent_file::Definition, prompt: Option<Text>, source: Source
         rule: String::new(),
         description: def.description.as_str().into(),
         fields: fields.into_iter().map(Arc::new).collect::<Vec<_>>().into(),
-        attributes: attributes.into(),
-        system_prompt: prompt,
+        attributes: parsed.attributes.clone(),
+        system_prompt: parsed.prompt.clone(),
         messages: Arc::default(),
         edges: Arc::default(),
     }
@@ -316,7 +316,7 @@ impl Framework for KimiCode {
                         if def.override_builtin {
                             overriding.insert(key);
                         }
-                        let agent = file_agent(def, found.parsed.prompt.clone(), source, &vars);
+                        let agent = file_agent(def, &found.parsed, source, &vars);
                         candidates.push(Candidate { tier: folder.tier, agent });
                     }
                     Err(f) => {

@@ -11,7 +11,7 @@ use super::agent_file::{self, Definition, Failure};
 use super::{render, Folder, ID, SYSTEM_MD};
 use crate::discover::{self, DirEntry, Hold};
 use crate::frameworks::LoadContext;
-use crate::model::{DiagKind, Diagnostic, EcosystemReport, Text};
+use crate::model::{Attributes, DiagKind, Diagnostic, EcosystemReport, Text};
 
 /// `MAX_AGENT_SCAN_DEPTH`: the agent folder is depth 0.
 pub const MAX_DEPTH: u32 = 8;
@@ -35,6 +35,9 @@ pub struct Found {
 pub struct Parsed {
     pub result: Result<Definition, Failure>,
     pub prompt: Option<Text>,
+    /// The definition's keys, packed as the catalog shows them (shared with it); the
+    /// definition's own `keys` are dropped.
+    pub attributes: Attributes,
     /// The variables of the rendered prompt only the running tool fills, in words.
     pub runtime_note: Option<String>,
 }
@@ -60,15 +63,17 @@ fn parse(cx: &LoadContext, path: PathBuf, file_name: String, vars: &render::Vars
         .files
         .parse(&path, Hold::Not, context, |bytes| {
             let mut result = agent_file::parse(&String::from_utf8_lossy(bytes), &shown, &file_name);
-            let (prompt, runtime_note) = match &mut result {
+            let (prompt, attributes, runtime_note) = match &mut result {
                 Ok(def) => {
-                    // The body is only needed to render the prompt: the kept parse drops it.
+                    // The body is only needed to render the prompt, and the keys to
+                    // pack them: the kept parse drops both.
                     let rendered = render::render(&std::mem::take(&mut def.prompt), vars, with_base);
-                    (Some(cx.prompts.rendered(&path, bytes, &rendered)), render::runtime_note(&rendered))
+                    let attributes = std::mem::take(&mut def.keys).iter().map(|(k, line, v)| crate::model::Attribute::new(k, *line, v.clone())).collect();
+                    (Some(cx.prompts.rendered(&path, bytes, &rendered)), attributes, render::runtime_note(&rendered))
                 }
-                Err(_) => (None, None),
+                Err(_) => (None, Attributes::default(), None),
             };
-            Parsed { result, prompt, runtime_note }
+            Parsed { result, prompt, attributes, runtime_note }
         })
         .unwrap_or_else(|e| {
             Arc::new(Parsed {
@@ -78,6 +83,7 @@ fn parse(cx: &LoadContext, path: PathBuf, file_name: String, vars: &render::Vars
                     line: None,
                 }),
                 prompt: None,
+                attributes: Attributes::default(),
                 runtime_note: None,
             })
         });
