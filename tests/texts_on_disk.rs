@@ -57,6 +57,8 @@ fn every_fixture_resolves_alike_with_its_texts_on_disk() {
         ("copilot", "copilot", BTreeMap::new()),
         ("qwen-code", "qwen-code", BTreeMap::new()),
         ("gemini-cli", "gemini-cli", BTreeMap::new()),
+        ("kimi-code", "kimi-code", BTreeMap::new()),
+        ("codex", "codex", BTreeMap::new()),
     ];
     let mut on_disk: BTreeMap<&str, usize> = BTreeMap::new();
     for (folder, ecosystem, options) in &frameworks {
@@ -78,7 +80,7 @@ fn every_fixture_resolves_alike_with_its_texts_on_disk() {
         }
     }
     // Where a prompt is the file's own text, it was left on disk.
-    for folder in ["openhands", "fast-agent", "agentcard-rfc", "claude-code", "copilot", "qwen-code", "gemini-cli"] {
+    for folder in ["openhands", "fast-agent", "agentcard-rfc", "claude-code", "copilot", "qwen-code", "gemini-cli", "kimi-code", "codex"] {
         assert!(on_disk.get(folder).is_some_and(|n| *n > 0), "no {folder} prompt was kept on disk: {on_disk:?}");
     }
 }

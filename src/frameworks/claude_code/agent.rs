@@ -54,14 +54,15 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
         if bytes.len() as u64 > definition::MAX_BYTES {
             return Parsed { outcome: Outcome::TooLarge(bytes.len() as u64), prompt: None };
         }
-        let outcome = match &plugin {
+        let mut outcome = match &plugin {
             Some((name, root)) => {
                 Outcome::Agent(Box::new(definition::parse_plugin_file(bytes, name, &namespace, &stem, &root.to_string_lossy())))
             }
             None => definition::parse_file(bytes),
         };
-        let prompt = match &outcome {
-            Outcome::Agent(d) => Some(prompts.from_file(path, bytes, &d.prompt)),
+        let prompt = match &mut outcome {
+            // The body is kept only as the prompt text (on disk in the explorer).
+            Outcome::Agent(d) => Some(prompts.from_file(path, bytes, &std::mem::take(&mut d.prompt))),
             _ => None,
         };
         Parsed { outcome, prompt }
@@ -178,5 +179,5 @@ fn loaded(def: &Definition, prompt: Option<Text>, source: Source, place: &PlaceV
 }
 
 fn definition_line(def: &Definition, key: &str) -> Option<u32> {
-    super::frontmatter::key_line(&def.block, def.split_line, key)
+    def.key_line(key)
 }

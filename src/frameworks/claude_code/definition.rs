@@ -54,11 +54,15 @@ pub struct Definition {
     pub tools: ToolList,
     pub disallowed: Option<Vec<String>>,
     pub permission_mode: Option<String>,
+    /// The body, trimmed: the reader makes the prompt text from it and then drops
+    /// it, so the kept parse holds no copy.
     pub prompt: String,
     /// The front matter as parsed (keys as written).
     pub frontmatter: Map<String, Json>,
     pub split_line: u32,
-    pub block: String,
+    /// The line of each key the reader asks about (the front matter's keys and the
+    /// fields it always shows), instead of the block they were found in.
+    pub key_lines: Vec<(String, u32)>,
     /// Warnings the tool logs without rejecting the file (unknown keys, a retry).
     pub warnings: Vec<(String, Option<u32>)>,
 }
@@ -175,7 +179,7 @@ pub fn parse_file(bytes: &[u8]) -> Outcome {
         prompt: js_trim(f.split.body).to_string(),
         frontmatter: fm.clone(),
         split_line: f.split.first_line,
-        block: f.split.block.unwrap_or_default().to_string(),
+        key_lines: key_lines(f.split.block, f.split.first_line, fm),
         warnings,
     }))
 }
@@ -229,8 +233,26 @@ pub fn parse_plugin_file(bytes: &[u8], plugin: &str, namespace: &[String], stem:
         prompt,
         frontmatter: fm.clone(),
         split_line: f.split.first_line,
-        block: f.split.block.unwrap_or_default().to_string(),
+        key_lines: key_lines(f.split.block, f.split.first_line, fm),
         warnings,
+    }
+}
+
+/// Where the front matter's keys, and the keys the reader always looks up, are
+/// written (`key_line` in the block); absent keys are left out.
+fn key_lines(block: Option<&str>, first_line: u32, fm: &Map<String, Json>) -> Vec<(String, u32)> {
+    let Some(block) = block else { return Vec::new() };
+    fm.keys()
+        .map(String::as_str)
+        .chain(["description", "model", "tools", "disallowedTools"])
+        .filter_map(|k| frontmatter::key_line(block, first_line, k).map(|l| (k.to_string(), l)))
+        .collect()
+}
+
+impl Definition {
+    /// The line `key` is written on, as `key_line` finds it in the block.
+    pub fn key_line(&self, key: &str) -> Option<u32> {
+        self.key_lines.iter().find(|(k, _)| k == key).map(|(_, l)| *l)
     }
 }
 

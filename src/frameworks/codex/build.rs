@@ -9,7 +9,7 @@ use super::merge::{Def, Merge, State};
 use super::ID;
 use crate::frameworks::precedence::Candidate;
 use crate::frameworks::LoadContext;
-use crate::model::{Agent, AgentRecord, DiagKind, Diagnostic, Field, FieldOrigin, Provenance, Site, Status, Text};
+use crate::model::{Agent, AgentRecord, DiagKind, Diagnostic, Field, FieldOrigin, Provenance, Site, Status};
 
 /// Every state of every role (the final one and those it replaced), each as an
 /// agent of `status` whose tier is its layer's index (lowest first). `HELD` ones
@@ -74,7 +74,7 @@ fn agent_of(cx: &LoadContext, layers: &[Layer], m: &Merge, s: &State) -> Agent {
             set("developer_instructions", &role.developer_instructions);
             set("model", &role.model);
             set("model_reasoning_effort", &role.model_reasoning_effort);
-            system_prompt = role.developer_instructions.as_ref().map(|d| Text::held(d.value.as_str()));
+            system_prompt = role.prompt.clone();
         }
     }
     fields.sort_by(|a, b| a.key.cmp(&b.key));

@@ -209,8 +209,14 @@ fn drop_def(m: &mut Merge, name: String, source: Source, kind: DiagKind, path: &
 /// A role file, read and checked (remembered per version of the file).
 fn read_role(cx: &LoadContext, path: &Path, hint: Option<&str>) -> Result<Arc<RoleFile>, Failure> {
     let label = path.display().to_string();
-    let context = crate::discover::context_key(&format!("codex-role\0{label}\0{hint:?}"));
-    match cx.files.parse(path, Hold::Not, context, |bytes| role::parse_role_file(bytes, &label, hint).map(Arc::new)) {
+    // The prompt's form is part of the parse: it is made with it.
+    let context = crate::discover::hash_key(("codex-role", &label, hint, cx.prompts));
+    let parse = |bytes: &[u8]| {
+        let mut role = role::parse_role_file(bytes, &label, hint)?;
+        role.prompt = role.developer_instructions.as_ref().map(|d| cx.prompts.from_file(path, bytes, &d.value));
+        Ok(Arc::new(role))
+    };
+    match cx.files.parse(path, Hold::Not, context, parse) {
         Ok(parsed) => (*parsed).clone(),
         Err(e) => Err(Failure { kind: DiagKind::Io, message: format!("{e}"), line: None, col: None }),
     }

@@ -26,6 +26,10 @@ pub struct RoleFile {
     pub nickname_candidates: Option<Valued<Vec<String>>>,
     /// As written: Codex does not trim it.
     pub developer_instructions: Option<Valued<String>>,
+    /// `developer_instructions` as the system prompt, made by the load's
+    /// `cx.prompts` (on disk in the explorer where the file holds it verbatim); set
+    /// by the reader, `None` from [`parse_role_file`] alone.
+    pub prompt: Option<crate::model::Text>,
     pub model: Option<Valued<String>>,
     pub model_reasoning_effort: Option<Valued<String>>,
     pub attributes: Vec<Attribute>,
@@ -184,6 +188,7 @@ pub fn parse_role_file(bytes: &[u8], label: &str, hint: Option<&str>) -> Result<
         description,
         nickname_candidates,
         developer_instructions,
+        prompt: None,
         model: text("model"),
         model_reasoning_effort: text("model_reasoning_effort"),
         attributes,

@@ -30,8 +30,8 @@ pub fn parse_file(cx: &LoadContext, path: &Path, id: &str) -> Arc<Outcome> {
         .parse(path, Hold::Not, context, |bytes| {
             let split = frontmatter::split(bytes)?;
             let def = schema::check(&split, id)?;
-            let prompt = cx.prompts.from_file(path, bytes, &def.body);
-            let effective = tools::effective(&def.tools, def.body.is_empty());
+            let prompt = cx.prompts.from_file(path, bytes, &split.body);
+            let effective = tools::effective(&def.tools, def.body_is_empty);
             Ok(Loaded { def, prompt, effective })
         })
         .unwrap_or_else(|e| {
@@ -50,8 +50,8 @@ pub fn parse_file(cx: &LoadContext, path: &Path, id: &str) -> Arc<Outcome> {
 pub fn read_bytes(bytes: &[u8], id: &str) -> Result<Vec<Field>, String> {
     let split = frontmatter::split(bytes).map_err(|f| f.message)?;
     let def = schema::check(&split, id).map_err(|f| f.message)?;
-    let effective = tools::effective(&def.tools, def.body.is_empty());
-    let loaded = Loaded { prompt: Text::held(def.body.as_str()), def, effective };
+    let effective = tools::effective(&def.tools, def.body_is_empty);
+    let loaded = Loaded { prompt: Text::held(split.body.as_str()), def, effective };
     Ok(fields(&loaded, &Arc::from(format!("project:.github/agents/{id}.agent.md"))))
 }
 
@@ -90,7 +90,7 @@ fn fields(loaded: &Loaded, source: &Arc<str>) -> Vec<Field> {
         None => FieldOrigin::default("default: true"),
     };
     out.push(Field::new("userInvocable", json!(def.user_invocable), ui_origin));
-    let effective_rule = if def.body.is_empty() {
+    let effective_rule = if def.body_is_empty {
         "the body is empty: the sub-agent gets every tool of the session, whatever `tools` says"
     } else if tools::is_all(&def.tools) {
         "`*`: every tool of the session (offline: no GitHub or web tools)"

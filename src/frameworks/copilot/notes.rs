@@ -15,7 +15,7 @@ pub fn note_loaded(report: &mut EcosystemReport, source: &Source, loaded: &Loade
     let def = &loaded.def;
     let line = |key: &str| def.keys.iter().find(|k| k.name == key).map(|k| k.line);
     let unmatched = tools::unmatched(&def.tools);
-    if !unmatched.is_empty() && !def.body.is_empty() {
+    if !unmatched.is_empty() && !def.body_is_empty {
         let mut d = Diagnostic::warning(
             ID,
             DiagKind::Ambiguous,

@@ -36,8 +36,9 @@ pub struct Definition {
     pub models: Option<Vec<String>>,
     pub disable_model_invocation: bool,
     pub user_invocable: bool,
-    /// The body, as the sub-agent's system prompt starts with it.
-    pub body: String,
+    /// Whether the body is empty (the sub-agent then gets every tool). The body
+    /// itself is the prompt the reader makes from the split, not kept here.
+    pub body_is_empty: bool,
     /// Every top-level key as written, in file order.
     pub keys: Vec<Key>,
     /// Keys the CLI warns about and ignores.
@@ -239,7 +240,7 @@ pub fn check(split: &Split, id: &str) -> Result<Definition, Failure> {
         // An explicit `disable-model-invocation` wins over `infer`.
         disable_model_invocation: dmi.unwrap_or(infer.is_some_and(|i| !i)),
         user_invocable: user_invocable.unwrap_or(true),
-        body: split.body.clone(),
+        body_is_empty: split.body.is_empty(),
         starts_processes: get("mcp-servers").is_some() || get("hooks").is_some(),
         keys,
         unknown,

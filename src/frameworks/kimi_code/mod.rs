@@ -26,7 +26,7 @@ use serde_json::{json, Value as Json};
 use super::precedence::{rank_with, Candidate, Ladder, Tier};
 use super::{Framework, LoadContext, Location, RenderMode};
 use crate::model::{
-    Agent, AgentRecord, Attribute, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Provenance, Roots, Scope,
+    Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Provenance, Roots, Scope,
     SearchDir, Site, Source, Status, Text,
 };
 
@@ -43,7 +43,7 @@ const MAIN_SUBAGENTS: [&str; 3] = ["coder", "explore", "plan"];
 /// is part of the user loader but replaces its files' `agent`, so it ranks above them.
 const WORKSPACE: usize = 0;
 const EXTRA: usize = 1;
-const SYSTEM_MD: usize = 2;
+pub(super) const SYSTEM_MD: usize = 2;
 const USER: usize = 3;
 const BUILTIN: usize = 4;
 
@@ -192,9 +192,10 @@ fn shown_path(cx: &LoadContext, real: &Path) -> PathBuf {
 }
 
 /// The file-defined agent, before ranking.
-fn file_agent(def: &agent_file::Definition, source: Source, vars: &render::Vars, tier: usize) -> Agent {
+fn file_agent(def: &agent_file::Definition, parsed: &walk::Parsed, source: Source, vars: &render::Vars) -> Agent {
     let key: Arc<str> = source.key().into();
-    let own = |field: &str, rule: &'static str| FieldOrigin::own(&key, def.line_of(field), rule);
+    let line_of = |field: &str| parsed.attributes.lines().find(|(k, _)| *k == field).map(|(_, l)| l);
+    let own = |field: &str, rule: &'static str| FieldOrigin::own(&key, line_of(field), rule);
     let list = |l: &Option<Vec<String>>| l.as_ref().map_or(Json::Null, |v| json!(v));
     let mut fields = vec![
         Field::new("description", json!(def.description), own("description", "required; trimmed")),
@@ -226,8 +227,6 @@ fn file_agent(def: &agent_file::Definition, source: Source, vars: &render::Vars,
     } else {
         Field::new("subagents", list(&def.subagents), own("subagents", "as written: the agent types it may delegate to"))
     });
-    let attributes: Vec<Attribute> = def.keys.iter().map(|(k, line, v)| Attribute::new(k, *line, v.clone())).collect();
-    let prompt = render::render(&def.prompt, vars, tier != SYSTEM_MD);
     AgentRecord {
         undocumented_order: None,
         ecosystem: ID,
@@ -239,8 +238,8 @@ fn file_agent(def: &agent_file::Definition, source: Source, vars: &render::Vars,
         rule: String::new(),
         description: def.description.as_str().into(),
         fields: fields.into_iter().map(Arc::new).collect::<Vec<_>>().into(),
-        attributes: attributes.into(),
-        system_prompt: Some(Text::held(prompt)),
+        attributes: parsed.attributes.clone(),
+        system_prompt: parsed.prompt.clone(),
         messages: Arc::default(),
         edges: Arc::default(),
     }
@@ -249,7 +248,7 @@ fn file_agent(def: &agent_file::Definition, source: Source, vars: &render::Vars,
 
 /// `loadSystemMdProfile`: a user-level `agent` with `override: true`, the built-in
 /// main agent's description, tools and sub-agents, and the raw text as its template.
-fn system_md_agent(text: &str, source: Source, vars: &render::Vars) -> Agent {
+fn system_md_agent(rendered: String, source: Source, vars: &render::Vars) -> Agent {
     let key: Arc<str> = source.key().into();
     let builtin = |rule: &'static str| FieldOrigin {
         provenance: Provenance::Inherited,
@@ -268,7 +267,7 @@ fn system_md_agent(text: &str, source: Source, vars: &render::Vars) -> Agent {
     agent.chain = Arc::new([key.to_string()]);
     agent.description = "Default agent".into();
     agent.fields = fields.into_iter().map(Arc::new).collect::<Vec<_>>().into();
-    agent.system_prompt = Some(Text::held(render::render(text, vars, false)));
+    agent.system_prompt = Some(Text::held(rendered));
     agent.into()
 }
 
@@ -302,16 +301,23 @@ impl Framework for KimiCode {
 
         let mut candidates: Vec<Candidate> = Vec::new();
         let mut overriding: std::collections::HashSet<String> = std::collections::HashSet::new();
+        // The rule's words on variables left as written, by source: worked out with
+        // the prompt (a prompt on disk is not read back for them).
+        let mut notes: std::collections::HashMap<String, String> = std::collections::HashMap::new();
         for folder in &folders {
-            for found in walk::walk(cx, folder, &mut report) {
+            for found in walk::walk(cx, folder, &vars, &mut report) {
                 let source = cx.roots.source(&found.path, None);
                 let key = source.key();
-                match &*found.parsed {
+                match &found.parsed.result {
                     Ok(def) => {
+                        if let Some(note) = &found.parsed.runtime_note {
+                            notes.insert(key.clone(), note.clone());
+                        }
                         if def.override_builtin {
                             overriding.insert(key);
                         }
-                        candidates.push(Candidate { tier: folder.tier, agent: file_agent(def, source, &vars, folder.tier) });
+                        let agent = file_agent(def, &found.parsed, source, &vars);
+                        candidates.push(Candidate { tier: folder.tier, agent });
                     }
                     Err(f) => {
                         let d = Diagnostic::error(ID, f.kind, &found.path, f.message.clone()).at(f.line, None).failing(key);
@@ -326,7 +332,11 @@ impl Framework for KimiCode {
         if let Some(text) = &system_text {
             let source = cx.roots.source(&system_path, None);
             overriding.insert(source.key());
-            candidates.push(Candidate { tier: SYSTEM_MD, agent: system_md_agent(text, source, &vars) });
+            let rendered = render::render(text, &vars, false);
+            if let Some(note) = render::runtime_note(&rendered) {
+                notes.insert(source.key(), note);
+            }
+            candidates.push(Candidate { tier: SYSTEM_MD, agent: system_md_agent(rendered, source, &vars) });
         }
         for name in BUILTINS {
             let rule = "compiled into Kimi Code 2.1.0".to_string();
@@ -338,13 +348,6 @@ impl Framework for KimiCode {
                 format!("`{}` is a built-in agent, and a file replaces it only with `override: true` (the tool logs a warning and keeps the built-in)", a.name)
             })
         };
-        let notes: std::collections::HashMap<String, String> = candidates
-            .iter()
-            .filter_map(|c| {
-                let text = c.agent.system_prompt.as_ref()?.as_held()?;
-                Some((c.agent.source.key(), render::runtime_note(text)?))
-            })
-            .collect();
         report.agents = rank_with(&ladder(), candidates, &barred);
         for agent in &mut report.agents {
             if let Some(note) = notes.get(&agent.source.key()) {

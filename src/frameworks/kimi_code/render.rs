@@ -31,7 +31,7 @@ pub struct Vars {
     /// The default main agent's rendered prompt when SYSTEM.md provides it; the
     /// built-in one is the tool's own text, which agentry does not copy.
     pub base_prompt: Option<String>,
-    cwd: String,
+    pub cwd: String,
     /// config.toml's `[tools] enabled` (when not empty) and `disabled`.
     pub global_tools: (Option<Vec<String>>, Option<Vec<String>>),
 }

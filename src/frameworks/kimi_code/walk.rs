@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::agent_file::{self, Definition, Failure};
-use super::{Folder, ID};
+use super::{render, Folder, ID, SYSTEM_MD};
 use crate::discover::{self, DirEntry, Hold};
 use crate::frameworks::LoadContext;
-use crate::model::{DiagKind, Diagnostic, EcosystemReport};
+use crate::model::{Attributes, DiagKind, Diagnostic, EcosystemReport, Text};
 
 /// `MAX_AGENT_SCAN_DEPTH`: the agent folder is depth 0.
 pub const MAX_DEPTH: u32 = 8;
@@ -26,32 +26,66 @@ pub struct Found {
     pub path: PathBuf,
     /// The name it was found under (a link's own name).
     pub file_name: String,
-    pub parsed: Arc<Result<Definition, Failure>>,
+    pub parsed: Arc<Parsed>,
+}
+
+/// One version of a file as the load keeps it: the definition without its body, and
+/// the prompt rendered with the load's variables, made by `cx.prompts` (on disk in
+/// the explorer, where the file holds its lines).
+pub struct Parsed {
+    pub result: Result<Definition, Failure>,
+    pub prompt: Option<Text>,
+    /// The definition's keys, packed as the catalog shows them (shared with it); the
+    /// definition's own `keys` are dropped.
+    pub attributes: Attributes,
+    /// The variables of the rendered prompt only the running tool fills, in words.
+    pub runtime_note: Option<String>,
 }
 
 /// The folder's agent files in read order, each parsed (on every core: only the
 /// listing must go in order).
-pub fn walk(cx: &LoadContext, folder: &Folder, report: &mut EcosystemReport) -> Vec<Found> {
+pub fn walk(cx: &LoadContext, folder: &Folder, vars: &render::Vars, report: &mut EcosystemReport) -> Vec<Found> {
     use rayon::prelude::*;
     let mut files = Vec::new();
     let mut budget = (MAX_FOLDERS, false);
     walk_dir(cx, &folder.shown, 0, &mut files, &mut budget, report);
-    files.into_par_iter().map(|(path, file_name)| parse(cx, path, file_name)).collect()
+    let with_base = folder.tier != SYSTEM_MD;
+    // The prompt depends on the variables it is rendered with and the texts' form.
+    let context = discover::hash_key((ID, cx.prompts, with_base, &vars.cwd, &vars.base_prompt));
+    files.into_par_iter().map(|(path, file_name)| parse(cx, path, file_name, vars, with_base, context)).collect()
 }
 
 /// `parseAgentFileText` on one file, once per version of it.
-fn parse(cx: &LoadContext, path: PathBuf, file_name: String) -> Found {
+fn parse(cx: &LoadContext, path: PathBuf, file_name: String, vars: &render::Vars, with_base: bool, context: u64) -> Found {
     let shown = path.to_string_lossy().into_owned();
-    let context = discover::hash_key((ID, &file_name));
+    let context = discover::hash_key((context, &file_name));
     let parsed = cx
         .files
-        .parse(&path, Hold::Not, context, |bytes| agent_file::parse(&String::from_utf8_lossy(bytes), &shown, &file_name))
+        .parse(&path, Hold::Not, context, |bytes| {
+            let mut result = agent_file::parse(&String::from_utf8_lossy(bytes), &shown, &file_name);
+            let (prompt, attributes, runtime_note) = match &mut result {
+                Ok(def) => {
+                    // The body is only needed to render the prompt, and the keys to
+                    // pack them: the kept parse drops both.
+                    let rendered = render::render(&std::mem::take(&mut def.prompt), vars, with_base);
+                    let attributes = std::mem::take(&mut def.keys).iter().map(|(k, line, v)| crate::model::Attribute::new(k, *line, v.clone())).collect();
+                    (Some(cx.prompts.rendered(&path, bytes, &rendered)), attributes, render::runtime_note(&rendered))
+                }
+                Err(_) => (None, Attributes::default(), None),
+            };
+            Parsed { result, prompt, attributes, runtime_note }
+        })
         .unwrap_or_else(|e| {
-            Arc::new(Err(Failure {
-                kind: DiagKind::Io,
-                message: format!("Skipping agent file at {shown} due to unexpected error: {e}"),
-                line: None,
-            }))
+            Arc::new(Parsed {
+                result: Err(Failure {
+                    kind: DiagKind::Io,
+                    message: format!("Skipping agent file at {shown} due to unexpected error: {e}"),
+                    line: None,
+                }),
+                prompt: None,
+                attributes: Attributes::default(),
+                runtime_note: None,
+            })
         });
     Found { path, file_name, parsed }
 }
