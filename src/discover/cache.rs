@@ -229,6 +229,13 @@ pub struct Counts {
     pub resolutions: u64,
 }
 
+/// Listed symlinks: where each points, and the folders of those targets.
+#[derive(Default)]
+struct Links {
+    to: HashMap<PathBuf, PathBuf>,
+    folders: std::collections::HashSet<PathBuf>,
+}
+
 /// Bytes of files, read once and shared, plus answers and memos (see the module
 /// documentation for when they are trusted).
 #[derive(Default)]
@@ -256,7 +263,7 @@ pub struct FileCache {
     folders_version: AtomicU64,
     /// Listed symlinks and where each points: a change there is a change of the link
     /// (the target's folder is watched too, [`FileCache::folders`]).
-    links: Mutex<Vec<(PathBuf, PathBuf)>>,
+    links: Mutex<Links>,
     /// Memoized results a trusting pass invalidated, dropped by
     /// [`FileCache::settle`] once the new results are out (a framework's
     /// old report takes a while to free).
@@ -624,16 +631,20 @@ impl FileCache {
         }
         let mut links = lock(&self.links);
         for link in fresh {
+            if links.to.contains_key(link) {
+                continue;
+            }
             let target = std::fs::canonicalize(link).ok().or_else(|| {
                 let named = std::fs::read_link(link).ok()?;
                 Some(super::observe::clean(&link.parent()?.join(named)))
             });
             let Some(target) = target else { continue };
-            links.retain(|(l, _)| l != link);
-            if !links.iter().any(|(_, t)| t.parent() == target.parent()) {
-                self.folders_version.fetch_add(1, Ordering::Relaxed);
+            if let Some(folder) = target.parent() {
+                if links.folders.insert(folder.to_path_buf()) {
+                    self.folders_version.fetch_add(1, Ordering::Relaxed);
+                }
             }
-            links.push((link.to_path_buf(), target));
+            links.to.insert(link.to_path_buf(), target);
         }
     }
 
@@ -688,11 +699,10 @@ impl FileCache {
     /// them: tens of thousands of files live in a few folders).
     pub fn folders(&self) -> Vec<PathBuf> {
         let mut out: Vec<PathBuf> = lock(&self.folders).keys().map(|k| k.as_path().to_path_buf()).collect();
-        for (_, real) in lock(&self.links).iter() {
-            if let Some(folder) = real.parent().filter(|f| !out.iter().any(|o| o == f)) {
-                out.push(folder.to_path_buf());
-            }
-        }
+        let links = lock(&self.links);
+        let known: std::collections::HashSet<&Path> = out.iter().map(PathBuf::as_path).collect();
+        let extra: Vec<PathBuf> = links.folders.iter().filter(|f| !known.contains(f.as_path())).cloned().collect();
+        out.extend(extra);
         out
     }
 
@@ -730,6 +740,8 @@ impl FileCache {
         self.canonical.clear();
         drop(std::mem::take(&mut *lock(&self.invalidated)));
         let Some(changed) = changed else {
+            // Every folder is listed again, and its links noted afresh.
+            lock(&self.links).to.clear();
             *lock(&self.answers) = Answers::default();
             lock(&self.memos).clear();
             return;
@@ -739,7 +751,7 @@ impl FileCache {
         // a link is noted with where it points now.)
         // A change below a linked folder is one below the link too, and the other way
         // round: the system reports it under one of the two names only.
-        let links = lock(&self.links).clone();
+        let links: Vec<(PathBuf, PathBuf)> = lock(&self.links).to.iter().map(|(l, t)| (l.clone(), t.clone())).collect();
         let reported = changed;
         let mut changed: Vec<PathBuf> = changed.to_vec();
         for (link, target) in &links {
@@ -762,6 +774,8 @@ impl FileCache {
             .map(|(link, _)| link.clone())
             .collect();
         changed.extend(moved.iter().cloned());
+        // A link itself changed (made, removed, pointed elsewhere): noted again when listed.
+        lock(&self.links).to.retain(|link, _| !probe.covers(link));
         changed.sort();
         changed.dedup();
         let (mut relisted, mut restated, mut files_only) = self.relisted(&changed);
@@ -892,7 +906,14 @@ impl FileCache {
         });
         // Links of folders this pass did not list are no longer read through.
         let answers = lock(&self.answers);
-        lock(&self.links).retain(|(link, _)| link.parent().is_some_and(|f| answers.listings.contains_key(key_bytes(f).as_ref())));
+        let mut links = lock(&self.links);
+        links.to.retain(|link, _| link.parent().is_some_and(|f| answers.listings.contains_key(key_bytes(f).as_ref())));
+        let folders: std::collections::HashSet<PathBuf> = links.to.values().filter_map(|t| t.parent().map(Path::to_path_buf)).collect();
+        if folders != links.folders {
+            links.folders = folders;
+            self.folders_version.fetch_add(1, Ordering::Relaxed);
+        }
+        drop(links);
         drop(answers);
         lock(&self.memos).retain(|_, m| m.pass == pass);
         self.paths.prune();
