@@ -47,6 +47,8 @@ fn combined(parent: &FieldOrigin, child: &FieldOrigin, rule: &str) -> FieldOrigi
 /// (the error path of a nameless custom tool).
 pub fn merge(parent: &Config, child: &Config, child_file: &Path) -> Result<Config, LoadError> {
     let mut out = parent.clone();
+    // `prefetch` is concatenated: an odd `assign` of either stays.
+    out.odd_assign = parent.odd_assign || child.odd_assign;
     for (i, (key, _)) in FIELDS.iter().enumerate() {
         let (pv, cv) = (&parent.values[i], &child.values[i]);
         let (po, co) = (&parent.origins[i], &child.origins[i]);

@@ -91,6 +91,9 @@ pub struct Config {
     pub values: Vec<Json>,
     pub set: Vec<bool>,
     pub origins: Vec<FieldOrigin>,
+    /// A prefetch `assign` that Python holds as a key that is not a string and the
+    /// JSON values cannot show (`.nan`, `.inf`, a date, bytes): see `render`.
+    pub odd_assign: bool,
 }
 
 impl Config {
@@ -135,6 +138,8 @@ pub struct Parsed {
     pub body_at: Option<u32>,
     /// Shared with the agents loaded from this file.
     pub attributes: Attributes,
+    /// [`Config::odd_assign`] of the file's own `prefetch`.
+    odd_assign: bool,
 }
 
 const _: () = assert!(FIELDS.len() <= u8::MAX as usize, "`Parsed::written` holds indices in FIELDS as bytes");
@@ -151,8 +156,10 @@ impl Parsed {
                     .iter()
                     .map(|_| FieldOrigin::default("framework default"))
                     .collect(),
+                odd_assign: false,
             })
             .clone();
+        config.odd_assign = self.odd_assign;
         let rel = site_path(&self.source);
         for (position, (&index, attribute)) in self.written.iter().zip(self.attributes.iter()).enumerate() {
             let index = index as usize;
@@ -318,6 +325,7 @@ pub fn parse_agent(
     let mut validated = Vec::new();
     let mut attributes = AttributesBuilder::default();
     let mut missing_name = true;
+    let mut odd_assign = false;
     for (key_node, value_node) in &entries {
         let Value::Str(key) = &key_node.value else {
             return Err(LoadError::new(
@@ -343,6 +351,9 @@ pub fn parse_agent(
         if *key == "name" {
             missing_name = false;
         }
+        if *key == "prefetch" {
+            odd_assign = has_odd_assign(&value_node.value);
+        }
         if !same_in_order(&written_value, &value) {
             validated.push((written.len() as u32, CompactJson::from(value)));
         }
@@ -360,6 +371,26 @@ pub fn parse_agent(
         body_line,
         body_at: u32::try_from(body_start + lead).ok(),
         attributes: attributes.finish(),
+        odd_assign,
+    })
+}
+
+/// Whether a prefetch item's `assign` is a truthy key Python can hash but that is
+/// no string, of a type the JSON value loses (`null` for `.nan`/`.inf`, a string
+/// for a date): numbers and booleans stay visible in the JSON.
+fn has_odd_assign(prefetch: &Value) -> bool {
+    let Value::Seq(items) = prefetch else { return false };
+    items.iter().any(|item| {
+        let Value::Map(map) = &item.value else { return false };
+        map.entries.iter().any(|(k, v)| {
+            matches!(&k.value, Value::Str(s) if s == "assign")
+                && match &v.value {
+                    Value::Float(f) => !f.is_finite(),
+                    Value::Date(_) | Value::DateTime(_) | Value::BigInt(_) => true,
+                    Value::Bytes(b) => !b.is_empty(),
+                    _ => false,
+                }
+        })
     })
 }
 

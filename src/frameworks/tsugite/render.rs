@@ -158,7 +158,7 @@ enum OddAssign {
 }
 
 fn odd_prefetch_assign(config: &Config) -> Option<OddAssign> {
-    let mut odd = None;
+    let mut odd = config.odd_assign.then_some(OddAssign::NotAString);
     for assign in config.get("prefetch").as_array().into_iter().flatten().filter_map(|i| i.get("assign")) {
         match assign {
             Json::Array(a) if !a.is_empty() => return Some(OddAssign::Unhashable("list")),
