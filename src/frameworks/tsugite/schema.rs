@@ -205,7 +205,8 @@ fn as_list_str(node: &Node, loc: &str) -> Result<Json, Invalid> {
     Ok(Json::Array(out))
 }
 
-/// `Dict[str, Any]`: keys validated (and stripped) as strings, values as PyYAML built them.
+/// `Dict[str, Any]`: keys validated (and stripped) as strings, values as PyYAML built
+/// them, written as pydantic's JSON mode writes them (a UTC time ends in `Z`).
 fn as_dict(node: &Node, loc: &str) -> Result<Json, Invalid> {
     let Value::Map(map) = &node.value else {
         return Err(invalid(loc, "Input should be a valid dictionary", node));
@@ -213,7 +214,7 @@ fn as_dict(node: &Node, loc: &str) -> Result<Json, Invalid> {
     let mut out = JsonMap::new();
     for (k, v) in &map.entries {
         let key = as_str(k, &format!("{loc}.[key]"))?;
-        out.insert(key, v.value.to_json());
+        out.insert(key, crate::py::pydantic::json(&v.value));
     }
     Ok(Json::Object(out))
 }
