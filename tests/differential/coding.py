@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from judge import judge
 
 FRAMEWORKS = ("claude-code", "copilot", "opencode", "codex", "gemini-cli", "qwen-code", "kimi-code")
 
@@ -391,14 +392,4 @@ def run_pair(fw: str, ws: Path, oracles: Path, agentry: str):
                            capture_output=True, timeout=120, env=env)
     finally:
         shutil.rmtree(empty, ignore_errors=True)
-    try:
-        expected = json.loads(o.stdout)
-    except ValueError:
-        return None, None, ["oracle failed: " + o.stderr.decode(errors="replace")[-300:]]
-    try:
-        actual = json.loads(a.stdout)
-    except ValueError:
-        return expected, None, ["agentry printed no JSON: " + a.stderr.decode(errors="replace")[-300:]]
-    sys.path.insert(0, str(oracles / "conformance"))
-    import compare  # the shared rules
-    return expected, actual, compare.compare(expected, actual)
+    return judge(o, a, oracles)

@@ -43,6 +43,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 import coding  # the coding-agent CLIs (tests/differential/coding.py)
+from judge import judge
 
 FRAMEWORKS = ("openhands", "tsugite", "fast-agent", "kimi") + coding.FRAMEWORKS
 
@@ -346,18 +347,7 @@ def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
                            env={**os.environ, "AGENTRY_LISTING_ORDER": "name"})
     finally:
         shutil.rmtree(empty, ignore_errors=True)
-    try:
-        # Python writes a non-finite float as a bare NaN/Infinity, agentry (valid JSON) as a string.
-        expected = json.loads(o.stdout, parse_constant=str)
-    except ValueError:
-        return None, None, ["oracle failed: " + o.stderr.decode(errors="replace")[-300:]]
-    try:
-        actual = json.loads(a.stdout)
-    except ValueError:
-        return expected, None, ["agentry printed no JSON: " + a.stderr.decode(errors="replace")[-300:]]
-    sys.path.insert(0, str(oracles / "conformance"))
-    import compare  # the shared rules
-    return expected, actual, compare.compare(expected, actual)
+    return judge(o, a, oracles)
 
 
 def shrink(fw, ws, py, oracles, agentry, first_problem, budget=None):

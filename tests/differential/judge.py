@@ -1,0 +1,20 @@
+"""One oracle run and one agentry run, read and compared under the shared rules."""
+import json
+import sys
+from pathlib import Path
+
+
+def judge(o, a, oracles: Path):
+    """(expected, actual, problems); expected is None when the oracle failed."""
+    try:
+        # Python writes a non-finite float as a bare NaN/Infinity, agentry (valid JSON) as a string.
+        expected = json.loads(o.stdout, parse_constant=str)
+    except ValueError:
+        return None, None, ["oracle failed: " + o.stderr.decode(errors="replace")[-300:]]
+    try:
+        actual = json.loads(a.stdout)
+    except ValueError:
+        return expected, None, ["agentry printed no JSON: " + a.stderr.decode(errors="replace")[-300:]]
+    sys.path.insert(0, str(oracles / "conformance"))
+    import compare  # the shared rules
+    return expected, actual, compare.compare(expected, actual)
