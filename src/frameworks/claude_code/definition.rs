@@ -6,6 +6,7 @@ use serde_json::{Map, Value as Json};
 use unicode_normalization::UnicodeNormalization;
 
 use super::frontmatter::{self, js_trim, Split};
+use super::hooks;
 use super::tools::{self, ToolList};
 
 /// The most bytes Claude Code reads of an agent file (`Bqt`, `R3n`).
@@ -149,7 +150,7 @@ pub fn parse_file(bytes: &[u8]) -> Outcome {
     if let Some((message, key)) = invalid {
         return reject(message, key);
     }
-    if let Some(why) = hooks_problem(fm) {
+    if let Some(why) = hooks::problem(fm) {
         return reject(format!("Failed to parse agent: Unknown parsing error ({why})"), if fm.contains_key("hooks") { "hooks" } else { "PreToolUse" });
     }
     let description = description.and_then(Json::as_str).unwrap_or_default().replace("\\n", "\n");
@@ -263,31 +264,4 @@ fn model(v: Option<&Json>) -> Option<String> {
         return None;
     }
     Some(if s.to_lowercase() == "inherit" { "inherit".into() } else { s.to_string() })
-}
-
-/// Why `hooks` rejects the file (`bvs`): `PreToolUse` or `PermissionRequest` at the
-/// top level, or a `hooks` value that is not a map of events to lists of matchers.
-fn hooks_problem(fm: &Map<String, Json>) -> Option<String> {
-    for key in ["PreToolUse", "PermissionRequest"] {
-        if fm.contains_key(key) {
-            return Some(format!("`{key}` is declared at the top level, outside `hooks`"));
-        }
-    }
-    let hooks = fm.get("hooks")?;
-    if falsy(Some(hooks)) {
-        return None;
-    }
-    let Json::Object(events) = hooks else { return Some("`hooks` is not a map of events".into()) };
-    for (event, matchers) in events {
-        let Json::Array(matchers) = matchers else { return Some(format!("`hooks.{event}` is not a list")) };
-        for m in matchers {
-            let Some(list) = m.get("hooks").and_then(Json::as_array) else {
-                return Some(format!("a matcher of `hooks.{event}` has no `hooks` list"));
-            };
-            if list.iter().any(|h| !h.get("type").is_some_and(Json::is_string)) {
-                return Some(format!("a hook of `hooks.{event}` has no `type`"));
-            }
-        }
-    }
-    None
 }

@@ -21,6 +21,7 @@
 mod agent;
 pub(crate) mod definition;
 pub(crate) mod frontmatter;
+mod hooks;
 mod release;
 mod scan;
 mod tools;
