@@ -17,8 +17,10 @@ pub const SESSION_TOOLS: [&str; 19] = [
 /// `Tool_Search_Tool` give nothing where `SQL`, `Read_Bash` give their tool), and
 /// tools the CLI adds only when named, exactly (observed with the oracle: not part
 /// of `*`; `READ_FILE` gives nothing).
-const EXACT_ONLY: [&str; 7] =
-    ["update_todo", "tool_search_tool", "read_file", "file_search", "semantic_search", "report_dreaming_artifact", "send_inbox"];
+const EXACT_ONLY: [&str; 8] = [
+    "update_todo", "tool_search_tool", "read_file", "grep_search", "file_search", "semantic_search",
+    "report_dreaming_artifact", "send_inbox",
+];
 
 const SHELL: &[&str] = &["bash", "read_bash", "stop_bash", "list_bash"];
 /// The tools that come with `task`: appended after every other tool (observed:
