@@ -13,7 +13,7 @@ use std::path::Path;
 use serde_json::{json, Value as Json};
 
 use super::exit;
-use super::output::SCHEMA;
+use super::output::{json_out, SCHEMA};
 use crate::diff::{self, Change, DiffLine, FieldChange, Hunk, TextDiff};
 use crate::discover::{FileCache, Hold};
 use crate::model::{Agent, Catalog, Status};
@@ -157,8 +157,7 @@ pub fn diff(
         Ok(pair) => pair,
         Err(message) => {
             if json {
-                serde_json::to_writer_pretty(&mut *out, &json!({ "schema": SCHEMA, "name": name, "error": message }))?;
-                writeln!(out)?;
+                json_out(out, &json!({ "schema": SCHEMA, "name": name, "error": message }))?;
             } else {
                 writeln!(out, "{message}")?;
             }
@@ -167,8 +166,7 @@ pub fn diff(
     };
     let report = Report::new(winner, other, style.context);
     if json {
-        serde_json::to_writer_pretty(&mut *out, &report.json())?;
-        writeln!(out)?;
+        json_out(out, &report.json())?;
         return Ok(exit::OK);
     }
     let printer = Printer { style, out };
