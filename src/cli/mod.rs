@@ -168,10 +168,8 @@ pub fn load_for(ws: &WorkspaceArgs, command: &Command) -> Result<(Catalog, FileC
         },
     };
     let opts = load_options(ws, render)?;
-    if let Command::Export { .. } = command {
-        if opts.ecosystems.len() != 1 {
-            return Err(Failure::usage("export needs exactly one --ecosystem"));
-        }
+    if matches!(command, Command::Export { .. }) && opts.ecosystems.len() != 1 {
+        return Err(Failure::usage("export needs exactly one --ecosystem"));
     }
     let cache = FileCache::for_one_load();
     let catalog = load(&opts, &cache, 1);
