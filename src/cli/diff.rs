@@ -180,11 +180,6 @@ fn line(tag: Change, text: String) -> DiffLine {
     DiffLine { tag, old_no: None, new_no: None, segments: vec![(false, text)], no_newline: false }
 }
 
-/// A JSON value on one line.
-fn compact(v: &Json) -> String {
-    v.to_string()
-}
-
 /// A changed scalar as a `-`/`+` pair, the words that differ emphasised.
 fn changed_pair(old: String, new: String) -> Vec<DiffLine> {
     let d = diff::text(&old, &new, 0);
@@ -201,7 +196,7 @@ fn changed_pair(old: String, new: String) -> Vec<DiffLine> {
 /// (the unchanged `key:` line above changed items does).
 fn field_lines(fields: &[FieldChange], context: usize) -> Vec<(DiffLine, bool)> {
     let mut lines = Vec::new();
-    let value = |v: &Option<Json>| v.as_ref().map(compact).unwrap_or_default();
+    let value = |v: &Option<Json>| v.as_ref().map(Json::to_string).unwrap_or_default();
     for f in fields {
         match f.change {
             Change::Same => lines.push((line(Change::Same, format!("{}: {}", f.key, value(&f.new))), false)),
@@ -228,8 +223,8 @@ fn field_lines(fields: &[FieldChange], context: usize) -> Vec<(DiffLine, bool)> 
                     }
                     skipping = false;
                     let text = match item.value.as_object().filter(|_| f.new.as_ref().is_some_and(Json::is_object)) {
-                        Some(entry) => entry.iter().map(|(k, v)| format!("  {k}: {}", compact(v))).collect(),
-                        None => format!("  - {}", compact(&item.value)),
+                        Some(entry) => entry.iter().map(|(k, v)| format!("  {k}: {v}")).collect(),
+                        None => format!("  - {}", item.value),
                     };
                     lines.push((line(item.change, text), true));
                 }
