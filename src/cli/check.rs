@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde_json::json;
 
 use super::args::CheckFormat;
-use super::output::SCHEMA;
+use super::output::{json_out, SCHEMA};
 use super::{exit, Failure};
 use crate::model::{Catalog, Roots, Severity, Status};
 use crate::text::sanitize;
@@ -68,17 +68,13 @@ pub fn check(catalog: &Catalog, args: &CheckArgs, out: &mut dyn Write) -> Result
     let mut findings = gate::findings(catalog);
     let failed = gate::gate(&mut findings, args.fail_on, baseline.as_ref());
     let io = |e: io::Error| Failure { code: exit::USAGE, message: format!("cannot write output: {e}") };
-    let pretty = |out: &mut dyn Write, v: &serde_json::Value| -> io::Result<()> {
-        serde_json::to_writer_pretty(&mut *out, v)?;
-        writeln!(out)
-    };
     match args.format {
         CheckFormat::Json => {
             let diags: Vec<_> = catalog.diagnostics().collect();
             let doc = json!({ "schema": SCHEMA, "agents": catalog.agents().count(), "diagnostics": diags, "findings": findings, "failed": failed });
-            pretty(out, &doc).map_err(io)?;
+            json_out(out, &doc).map_err(io)?;
         }
-        CheckFormat::Sarif => pretty(out, &gate::sarif(&findings, &catalog.roots.project)).map_err(io)?,
+        CheckFormat::Sarif => json_out(out, &gate::sarif(&findings, &catalog.roots.project)).map_err(io)?,
         CheckFormat::Github => {
             for f in findings.iter().filter(|f| f.fails || f.level != Severity::Info) {
                 writeln!(out, "{}", gate::github(f, shown(f, &catalog.roots).as_deref())).map_err(io)?;

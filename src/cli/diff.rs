@@ -13,7 +13,7 @@ use std::path::Path;
 use serde_json::{json, Value as Json};
 
 use super::exit;
-use super::output::SCHEMA;
+use super::output::{json_out, SCHEMA};
 use crate::diff::{self, Change, DiffLine, FieldChange, Hunk, TextDiff};
 use crate::discover::{FileCache, Hold};
 use crate::model::{Agent, Catalog, Status};
@@ -157,8 +157,7 @@ pub fn diff(
         Ok(pair) => pair,
         Err(message) => {
             if json {
-                serde_json::to_writer_pretty(&mut *out, &json!({ "schema": SCHEMA, "name": name, "error": message }))?;
-                writeln!(out)?;
+                json_out(out, &json!({ "schema": SCHEMA, "name": name, "error": message }))?;
             } else {
                 writeln!(out, "{message}")?;
             }
@@ -167,8 +166,7 @@ pub fn diff(
     };
     let report = Report::new(winner, other, style.context);
     if json {
-        serde_json::to_writer_pretty(&mut *out, &report.json())?;
-        writeln!(out)?;
+        json_out(out, &report.json())?;
         return Ok(exit::OK);
     }
     let printer = Printer { style, out };
@@ -180,11 +178,6 @@ pub fn diff(
 /// for the field section.
 fn line(tag: Change, text: String) -> DiffLine {
     DiffLine { tag, old_no: None, new_no: None, segments: vec![(false, text)], no_newline: false }
-}
-
-/// A JSON value on one line.
-fn compact(v: &Json) -> String {
-    v.to_string()
 }
 
 /// A changed scalar as a `-`/`+` pair, the words that differ emphasised.
@@ -203,7 +196,7 @@ fn changed_pair(old: String, new: String) -> Vec<DiffLine> {
 /// (the unchanged `key:` line above changed items does).
 fn field_lines(fields: &[FieldChange], context: usize) -> Vec<(DiffLine, bool)> {
     let mut lines = Vec::new();
-    let value = |v: &Option<Json>| v.as_ref().map(compact).unwrap_or_default();
+    let value = |v: &Option<Json>| v.as_ref().map(Json::to_string).unwrap_or_default();
     for f in fields {
         match f.change {
             Change::Same => lines.push((line(Change::Same, format!("{}: {}", f.key, value(&f.new))), false)),
@@ -230,8 +223,8 @@ fn field_lines(fields: &[FieldChange], context: usize) -> Vec<(DiffLine, bool)> 
                     }
                     skipping = false;
                     let text = match item.value.as_object().filter(|_| f.new.as_ref().is_some_and(Json::is_object)) {
-                        Some(entry) => entry.iter().map(|(k, v)| format!("  {k}: {}", compact(v))).collect(),
-                        None => format!("  - {}", compact(&item.value)),
+                        Some(entry) => entry.iter().map(|(k, v)| format!("  {k}: {v}")).collect(),
+                        None => format!("  - {}", item.value),
                     };
                     lines.push((line(item.change, text), true));
                 }

@@ -5,10 +5,8 @@ mod args;
 mod check;
 mod demo;
 mod diff;
-mod file;
 mod meta;
 mod output;
-mod why;
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -170,10 +168,8 @@ pub fn load_for(ws: &WorkspaceArgs, command: &Command) -> Result<(Catalog, FileC
         },
     };
     let opts = load_options(ws, render)?;
-    if let Command::Export { .. } = command {
-        if opts.ecosystems.len() != 1 {
-            return Err(Failure::usage("export needs exactly one --ecosystem"));
-        }
+    if matches!(command, Command::Export { .. }) && opts.ecosystems.len() != 1 {
+        return Err(Failure::usage("export needs exactly one --ecosystem"));
     }
     let cache = FileCache::for_one_load();
     let catalog = load(&opts, &cache, 1);
@@ -198,14 +194,14 @@ pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Resul
             Ok(exit::OK)
         }
         Command::List { json } => output::list(catalog, *json, out).map_err(io),
-        Command::Why { name, json } => why::why(catalog, &frameworks_of(catalog), name, *json, out).map_err(io),
+        Command::Why { name, json } => output::why(catalog, &frameworks_of(catalog), name, *json, out).map_err(io),
         Command::File { path, json } => {
             // A relative path names a file of the current folder, else of the folder
             // the tools start in (with `--demo` or `--project` that is elsewhere).
             let cwd = std::env::current_dir().map_err(|e| Failure::usage(format!("cannot read the current folder: {e}")))?;
             let here = cwd.join(path);
             let path = if path.is_relative() && !here.exists() { catalog.roots.cwd.join(path) } else { here };
-            file::file(catalog, &frameworks_of(catalog), &normalize(&path), *json, out).map_err(io)
+            output::file(catalog, &frameworks_of(catalog), &normalize(&path), *json, out).map_err(io)
         }
         Command::Show {
             name,

@@ -13,7 +13,7 @@ use crate::text::sanitize;
 /// The `--json` schema version of `list`, `why`, `show` and `check`.
 pub const SCHEMA: &str = "agentry/1";
 
-fn json_out(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<()> {
+pub(super) fn json_out(out: &mut dyn Write, value: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, value)?;
     writeln!(out)
 }
@@ -46,8 +46,7 @@ pub fn list(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i3
             agents: Vec<&'a Agent>,
         }
         let doc = List { schema: SCHEMA, generation: catalog.generation, agents: catalog.agents().collect() };
-        serde_json::to_writer_pretty(&mut *out, &doc)?;
-        writeln!(out)?;
+        json_out(out, &doc)?;
         return Ok(exit::OK);
     }
     let mut rows = vec![vec!["NAME".into(), "FRAMEWORK".into(), "STATUS".into(), "SCOPE".into(), "PATH".into()]];
@@ -184,4 +183,51 @@ pub fn show(
         }
     }
     Ok(exit::OK)
+}
+
+/// `agentry file PATH` as text and JSON ([`crate::views::file`]).
+pub fn file(
+    catalog: &Catalog,
+    frameworks: &[&dyn crate::frameworks::Framework],
+    path: &Path,
+    json: bool,
+    out: &mut dyn Write,
+) -> io::Result<i32> {
+    let report = crate::views::file::file(catalog, frameworks, path);
+    let code = if report.readings.is_empty() { exit::FINDINGS } else { exit::OK };
+    if json {
+        json_out(out, &json!({ "schema": SCHEMA, "file": report }))?;
+        return Ok(code);
+    }
+    for line in crate::views::file::lines(&report, &catalog.roots) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(code)
+}
+
+/// `agentry why NAME` as text and JSON ([`crate::views::why`]).
+pub fn why(
+    catalog: &Catalog,
+    frameworks: &[&dyn crate::frameworks::Framework],
+    name: &str,
+    json: bool,
+    out: &mut dyn Write,
+) -> io::Result<i32> {
+    let report = crate::views::why::why(catalog, frameworks, name);
+    let code = if report.active { exit::OK } else { exit::FINDINGS };
+    if json {
+        let sources: Vec<_> = report
+            .frameworks
+            .iter()
+            .flat_map(|f| f.sources.iter().map(move |s| (f.ecosystem, s)))
+            .map(|(eco, s)| json!({ "ecosystem": eco, "status": s.status, "source": s.source, "path": s.path, "shadowed_by": s.shadowed_by, "rule": s.rule }))
+            .collect();
+        let doc = json!({ "schema": SCHEMA, "name": name, "active": report.active, "sources": sources, "frameworks": report.frameworks, "unscanned": report.unscanned });
+        json_out(out, &doc)?;
+        return Ok(code);
+    }
+    for line in crate::views::why::lines(&report, &catalog.roots) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(code)
 }

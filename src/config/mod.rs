@@ -46,12 +46,10 @@ impl Keys {
     }
 }
 
-/// A loaded config: the effective settings, the file they came from, and the
-/// problem with it, if any.
+/// A loaded config: the effective settings, and the problem with the file, if any.
 #[derive(Clone, Debug)]
 pub struct Loaded {
     pub config: Config,
-    pub path: Option<PathBuf>,
     pub error: Option<String>,
 }
 
@@ -89,10 +87,10 @@ pub fn default_path(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
 /// Loads the config at `path` over the defaults. A missing file is not an error.
 pub fn load(path: Option<&Path>) -> Loaded {
     let Some(path) = path else {
-        return Loaded { config: Config::defaults(), path: None, error: None };
+        return Loaded { config: Config::defaults(), error: None };
     };
     let text = match std::fs::metadata(path) {
-        Err(_) => return Loaded { config: Config::defaults(), path: None, error: None },
+        Err(_) => return Loaded { config: Config::defaults(), error: None },
         Ok(m) if m.len() > MAX_BYTES => Err(format!("larger than {MAX_BYTES} bytes")),
         Ok(_) => std::fs::read(path)
             .map_err(|e| e.to_string())
@@ -100,10 +98,9 @@ pub fn load(path: Option<&Path>) -> Loaded {
     };
     let result = text.and_then(|t| layered(&t));
     match result {
-        Ok(config) => Loaded { config, path: Some(path.to_path_buf()), error: None },
+        Ok(config) => Loaded { config, error: None },
         Err(e) => Loaded {
             config: Config::defaults(),
-            path: Some(path.to_path_buf()),
             error: Some(crate::text::sanitize::line(&format!("{}: {e}; using defaults", path.display())).into_owned()),
         },
     }

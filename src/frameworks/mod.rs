@@ -13,7 +13,7 @@
 //!    project, home, working folder, trust and listing order) and `locations` (every
 //!    place the tool scans: `agentry file` and `agentry why` are built from it).
 //! 3. **The engine**: rank with [`precedence`] — tiers, first or last wins inside a
-//!    tier, an undocumented order marked, `merge_fields`/`fill_fields` for tools that
+//!    tier, an undocumented order marked, `merge_fields` for tools that
 //!    assemble one agent from several sources. Every definition says in its `rule`
 //!    why it won, lost, was skipped or held; a file the tool ignores silently is
 //!    `SKIPPED` (an info diagnostic), never an error.

@@ -14,10 +14,9 @@
 //! seed readers'). A tier may hold separate entry points that each win (Kimi CLI),
 //! and the ladder's [`Order`] says how a name's definitions are listed.
 //!
-//! Two helpers cover the frameworks that do not pick one file per name:
-//! [`merge_fields`] (OpenCode: a name's fields merged across sources, later wins per
-//! field) and [`fill_fields`] (Codex: a layer's missing fields filled from the layers
-//! below); both keep each field's origin.
+//! [`merge_fields`] covers the frameworks that do not pick one file per name (OpenCode:
+//! a name's fields merged across sources, later wins per field, each field's origin
+//! kept).
 
 use std::collections::HashMap;
 
@@ -375,28 +374,6 @@ pub fn merge_fields(layers: &[Layer<'_>]) -> Vec<Field> {
     out
 }
 
-/// Fields of the top layer (`layers[0]`), each missing one filled from the first
-/// layer below that sets it (Codex: a role's fields from the layers below).
-pub fn fill_fields(layers: &[Layer<'_>]) -> Vec<Field> {
-    let mut out: Vec<Field> = Vec::new();
-    for (depth, layer) in layers.iter().enumerate() {
-        let source: std::sync::Arc<str> = layer.source.into();
-        for (key, value, line) in &layer.fields {
-            if out.iter().any(|f| f.key == key.as_str()) {
-                continue;
-            }
-            let (provenance, rule) = if depth == 0 {
-                (Provenance::Own, format!("set by {}", layer.label))
-            } else {
-                (Provenance::Inherited, format!("filled from {}", layer.label))
-            };
-            let origin = FieldOrigin { provenance, sites: Box::new([Site::new(&source, *line)]), rule: rule.into() };
-            out.push(Field::new(key.clone(), value.clone(), origin));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -526,14 +503,5 @@ mod tests {
         assert_eq!(merged[0].value, serde_json::Value::from("y").into());
         assert_eq!(&*merged[0].origin.sites[0].source, "project:b.md");
         assert_eq!(&*merged[1].origin.sites[0].source, "user:a.json");
-        let filled = fill_fields(&[layers[1].clone_ref(), layers[0].clone_ref()]);
-        assert_eq!(filled.len(), 2);
-        assert_eq!(filled[1].origin.provenance, Provenance::Inherited);
-    }
-
-    impl Layer<'_> {
-        fn clone_ref(&self) -> Layer<'_> {
-            Layer { source: self.source, label: self.label, fields: self.fields.clone() }
-        }
     }
 }

@@ -49,12 +49,6 @@ impl Attributes {
     pub fn get(&self, index: usize) -> Option<Attribute> {
         self.iter().nth(index)
     }
-
-    /// The first attribute named `key`, unpacked.
-    pub fn find(&self, key: &str) -> Option<Attribute> {
-        let index = self.lines().position(|(k, _)| k == key)?;
-        self.get(index)
-    }
 }
 
 pub struct Iter<'a> {
@@ -173,7 +167,6 @@ mod tests {
         assert_eq!(packed.lines().collect::<Vec<_>>(), [("name", 2), ("tools", 3), ("a key of many words", 700)]);
         assert_eq!(packed.get(1).as_ref(), Some(&attributes[1]));
         assert_eq!(packed.get(3), None);
-        assert_eq!(packed.find("tools").map(|a| a.line), Some(3));
         assert_eq!(serde_json::to_value(&packed).unwrap(), serde_json::to_value(&attributes).unwrap());
         assert_eq!(packed, Attributes::from(attributes[..].to_vec()));
         assert_ne!(packed, Attributes::from(attributes[..2].to_vec()));

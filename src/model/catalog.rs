@@ -48,8 +48,4 @@ impl Catalog {
     pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
         self.reports.iter().flat_map(|r| r.diagnostics.iter())
     }
-
-    pub fn find(&self, id: &str) -> Option<&Agent> {
-        self.agents().find(|a| a.id() == id)
-    }
 }

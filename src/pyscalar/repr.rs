@@ -4,18 +4,8 @@ use super::unprintable::UNPRINTABLE;
 
 /// Python `str.isprintable()` for one character.
 pub fn is_printable(c: char) -> bool {
-    let cp = c as u32;
-    UNPRINTABLE
-        .binary_search_by(|&(lo, hi)| {
-            if hi < cp {
-                std::cmp::Ordering::Less
-            } else if lo > cp {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_err()
+    // An even count of boundaries at or below `c`: it is in a printable run.
+    UNPRINTABLE.partition_point(|&b| b <= c as u32) % 2 == 0
 }
 
 /// Python `repr(str)`: single quotes unless the text has `'` and no `"`; `\\`, the quote,

@@ -49,19 +49,13 @@ pub enum FailOn {
 impl std::str::FromStr for FailOn {
     type Err = String;
     fn from_str(s: &str) -> Result<FailOn, String> {
-        Ok(match s {
-            "error" => FailOn::Class(Class::Error),
-            "warning" => FailOn::Class(Class::Warning),
-            "skipped" => FailOn::Class(Class::Skipped),
-            "held" => FailOn::Class(Class::Held),
-            "shadowed" => FailOn::Class(Class::Shadowed),
-            "undocumented" => FailOn::Class(Class::Undocumented),
-            "new-shadow" => FailOn::NewShadow,
-            other => {
-                return Err(format!(
-                    "unknown --fail-on `{other}` (error, warning, skipped, held, shadowed, undocumented, new-shadow)"
-                ))
-            }
+        use Class::*;
+        if s == "new-shadow" {
+            return Ok(FailOn::NewShadow);
+        }
+        let classes = [Error, Warning, Skipped, Held, Shadowed, Undocumented];
+        classes.into_iter().find(|c| c.as_str() == s).map(FailOn::Class).ok_or_else(|| {
+            format!("unknown --fail-on `{s}` (error, warning, skipped, held, shadowed, undocumented, new-shadow)")
         })
     }
 }
@@ -167,17 +161,11 @@ pub fn findings(catalog: &Catalog) -> Vec<Finding> {
 /// (`warning` also takes errors' place as a threshold); with a baseline, only
 /// findings whose fingerprint it does not hold. Returns whether any fails.
 pub fn gate(findings: &mut [Finding], fail_on: &[FailOn], baseline: Option<&BTreeSet<String>>) -> bool {
-    let mut classes: BTreeSet<Class> = BTreeSet::from([Class::Error]);
-    for f in fail_on {
-        match f {
-            FailOn::Class(c) => {
-                classes.insert(*c);
-            }
-            FailOn::NewShadow => {
-                classes.insert(Class::Shadowed);
-            }
-        }
-    }
+    let named = fail_on.iter().map(|f| match f {
+        FailOn::Class(c) => *c,
+        FailOn::NewShadow => Class::Shadowed,
+    });
+    let classes: BTreeSet<Class> = named.chain([Class::Error]).collect();
     let mut any = false;
     for f in findings.iter_mut() {
         let old = baseline.is_some_and(|b| b.contains(&f.fingerprint));

@@ -416,18 +416,7 @@ impl<'a> Parser<'a> {
             self.state = St::BlockSequenceEntry;
             return Ok(empty_scalar(tok.end));
         }
-        if !self.scanner.check(&[T::BlockEnd])? {
-            let tok = self.scanner.peek_token()?;
-            return Err(error(
-                Some("while parsing a block collection"),
-                format!("expected <block end>, but found {}", tok.t.id()),
-                tok.start,
-            ));
-        }
-        let tok = self.scanner.get_token()?;
-        self.state = self.pop_state();
-        self.marks.pop();
-        Ok(Event { ev: Ev::SequenceEnd, start: tok.start })
+        self.end_block("while parsing a block collection", Ev::SequenceEnd)
     }
 
     fn parse_block_mapping_key(&mut self) -> R<Event> {
@@ -440,33 +429,13 @@ impl<'a> Parser<'a> {
             self.state = St::BlockMappingValue;
             return Ok(empty_scalar(tok.end));
         }
-        if !self.scanner.check(&[T::BlockEnd])? {
-            let tok = self.scanner.peek_token()?;
-            return Err(error(
-                Some("while parsing a block mapping"),
-                format!("expected <block end>, but found {}", tok.t.id()),
-                tok.start,
-            ));
-        }
-        let tok = self.scanner.get_token()?;
-        self.state = self.pop_state();
-        self.marks.pop();
-        Ok(Event { ev: Ev::MappingEnd, start: tok.start })
+        self.end_block("while parsing a block mapping", Ev::MappingEnd)
     }
 
     fn parse_flow_sequence_entry(&mut self, first: bool) -> R<Event> {
         if !self.scanner.check(&[T::FlowSequenceEnd])? {
             if !first {
-                if self.scanner.check(&[T::FlowEntry])? {
-                    self.scanner.get_token()?;
-                } else {
-                    let tok = self.scanner.peek_token()?;
-                    return Err(error(
-                        Some("while parsing a flow sequence"),
-                        format!("expected ',' or ']', but got {}", tok.t.id()),
-                        tok.start,
-                    ));
-                }
+                self.flow_entry("while parsing a flow sequence", "']'")?;
             }
             if self.scanner.check(&[T::Key])? {
                 let start = self.scanner.peek_token()?.start;
@@ -477,25 +446,13 @@ impl<'a> Parser<'a> {
                 return self.parse_node(false, false);
             }
         }
-        let tok = self.scanner.get_token()?;
-        self.state = self.pop_state();
-        self.marks.pop();
-        Ok(Event { ev: Ev::SequenceEnd, start: tok.start })
+        self.end_collection(Ev::SequenceEnd)
     }
 
     fn parse_flow_mapping_key(&mut self, first: bool) -> R<Event> {
         if !self.scanner.check(&[T::FlowMappingEnd])? {
             if !first {
-                if self.scanner.check(&[T::FlowEntry])? {
-                    self.scanner.get_token()?;
-                } else {
-                    let tok = self.scanner.peek_token()?;
-                    return Err(error(
-                        Some("while parsing a flow mapping"),
-                        format!("expected ',' or '}}', but got {}", tok.t.id()),
-                        tok.start,
-                    ));
-                }
+                self.flow_entry("while parsing a flow mapping", "'}'")?;
             }
             if self.scanner.check(&[T::Key])? {
                 let tok = self.scanner.get_token()?;
@@ -510,10 +467,34 @@ impl<'a> Parser<'a> {
                 return self.parse_node(false, false);
             }
         }
+        self.end_collection(Ev::MappingEnd)
+    }
+
+    /// The end token of a collection: its event, and the state it was entered from.
+    fn end_collection(&mut self, ev: Ev) -> R<Event> {
         let tok = self.scanner.get_token()?;
         self.state = self.pop_state();
         self.marks.pop();
-        Ok(Event { ev: Ev::MappingEnd, start: tok.start })
+        Ok(Event { ev, start: tok.start })
+    }
+
+    /// A block collection's end: `<block end>`, else an error `context` names.
+    fn end_block(&mut self, context: &str, ev: Ev) -> R<Event> {
+        if !self.scanner.check(&[T::BlockEnd])? {
+            let tok = self.scanner.peek_token()?;
+            return Err(error(Some(context), format!("expected <block end>, but found {}", tok.t.id()), tok.start));
+        }
+        self.end_collection(ev)
+    }
+
+    /// The `,` between two entries of a flow collection closed by `closer`.
+    fn flow_entry(&mut self, context: &str, closer: &str) -> R<()> {
+        if !self.scanner.check(&[T::FlowEntry])? {
+            let tok = self.scanner.peek_token()?;
+            return Err(error(Some(context), format!("expected ',' or {closer}, but got {}", tok.t.id()), tok.start));
+        }
+        self.scanner.get_token()?;
+        Ok(())
     }
 }
 

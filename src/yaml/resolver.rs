@@ -55,27 +55,11 @@ pub(crate) fn python_match(s: &str, m: impl Fn(&str) -> bool) -> bool {
 }
 
 fn is_bool(s: &str) -> bool {
-    matches!(
-        s,
-        "yes"
-            | "Yes"
-            | "YES"
-            | "no"
-            | "No"
-            | "NO"
-            | "true"
-            | "True"
-            | "TRUE"
-            | "false"
-            | "False"
-            | "FALSE"
-            | "on"
-            | "On"
-            | "ON"
-            | "off"
-            | "Off"
-            | "OFF"
-    )
+    // `yes|Yes|YES|no|No|NO|true|True|TRUE|…|off|Off|OFF`: a word in lower case,
+    // capitalised or upper case.
+    ["yes", "no", "true", "false", "on", "off"].iter().any(|w| {
+        s.eq_ignore_ascii_case(w) && (s[1..] == w[1..] || s.bytes().all(|b| b.is_ascii_uppercase()))
+    })
 }
 
 fn is_null(s: &str) -> bool {

@@ -48,11 +48,8 @@ pub(crate) fn construct_int(text: &str) -> R {
     }
     if value.contains(':') {
         // digits reversed, value += digit*base, base *= 60 — i.e. Horner from the left.
-        let mut parts = Vec::new();
-        for part in value.split(':') {
-            let (neg, big) = parse_int_radix(part, 10).ok_or_else(|| int_error(part, 10))?;
-            parts.push((neg, big));
-        }
+        let parts: Vec<(bool, Big)> =
+            value.split(':').map(|p| parse_int_radix(p, 10).ok_or_else(|| int_error(p, 10))).collect::<Result<_, _>>()?;
         if parts.iter().all(|(neg, b)| !neg || b.is_zero()) {
             let mut acc = Big::zero();
             for (_, b) in &parts {
@@ -91,10 +88,8 @@ pub(crate) fn construct_float(text: &str) -> R {
         return Ok(Value::Float(f64::NAN));
     }
     if value.contains(':') {
-        let mut digits = Vec::new();
-        for part in value.split(':') {
-            digits.push(crate::pyscalar::float_parse(part).ok_or_else(|| bad(part))?);
-        }
+        let digits: Vec<f64> =
+            value.split(':').map(|p| crate::pyscalar::float_parse(p).ok_or_else(|| bad(p))).collect::<Result<_, _>>()?;
         let (mut base, mut acc) = (1.0f64, 0.0f64);
         for d in digits.iter().rev() {
             acc += d * base;

@@ -662,28 +662,7 @@ impl<'a> Scanner<'a> {
 
     fn check_plain(&self) -> bool {
         let ch = self.peek();
-        let indicator = is_blankz(ch)
-            || matches!(
-                ch,
-                '-' | '?'
-                    | ':'
-                    | ','
-                    | '['
-                    | ']'
-                    | '{'
-                    | '}'
-                    | '#'
-                    | '&'
-                    | '*'
-                    | '!'
-                    | '|'
-                    | '>'
-                    | '\''
-                    | '"'
-                    | '%'
-                    | '@'
-                    | '`'
-            );
+        let indicator = is_blankz(ch) || "-?:,[]{}#&*!|>'\"%@`".contains(ch);
         !indicator || (!is_blankz(self.peek_at(1)) && (ch == '-' || (self.flow_level == 0 && (ch == '?' || ch == ':'))))
     }
 

@@ -243,27 +243,7 @@ impl Scanner<'_> {
         let mut ch = self.peek_at(length);
         let flow_ok = verbatim || !self.libyaml;
         while ch.is_ascii_alphanumeric()
-            || matches!(
-                ch,
-                '-' | ';'
-                    | '/'
-                    | '?'
-                    | ':'
-                    | '@'
-                    | '&'
-                    | '='
-                    | '+'
-                    | '$'
-                    | '_'
-                    | '.'
-                    | '!'
-                    | '~'
-                    | '*'
-                    | '\''
-                    | '('
-                    | ')'
-                    | '%'
-            )
+            || "-;/?:@&=+$_.!~*'()%".contains(ch)
             || (flow_ok && matches!(ch, ',' | '[' | ']'))
         {
             if ch == '%' {
