@@ -29,7 +29,7 @@ use crate::load::LoadOptions;
 use crate::model::Catalog;
 
 pub use watch::is_ignored;
-pub use worker::DEBOUNCE;
+pub use worker::{DEBOUNCE, SHOWN_PATIENCE};
 
 /// How the loader notices changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,6 +104,8 @@ pub(crate) enum Control {
     /// The watcher lost events (queue overflow): everything may have changed.
     Rescan,
     WatchError(String),
+    /// The owner has the first complete catalog on screen ([`Loader::shown`]).
+    Shown,
     Stop,
 }
 
@@ -124,6 +126,21 @@ impl Loader {
         Self::spawn_with(None, opts, watch, wake)
     }
 
+    /// [`Loader::spawn`] for an owner that shows the first load as it arrives and
+    /// calls [`Loader::shown`] once its complete catalog is on screen: until then (at
+    /// most [`SHOWN_PATIENCE`]) the worker leaves the project walk, the watch set-up
+    /// and the cache's tidying, which would take the cores the last frame needs. A
+    /// change made meanwhile is still seen: folders changed since the load started
+    /// get a load of their own once watched.
+    pub fn spawn_for_screen(opts: LoadOptions, watch: WatchMode, wake: Box<dyn Fn() + Send>) -> Loader {
+        Self::spawn_inner(None, opts, watch, wake, true)
+    }
+
+    /// Tells the worker the complete catalog of the first load is on screen.
+    pub fn shown(&self) {
+        let _ = self.control.send(Control::Shown);
+    }
+
     /// [`Loader::spawn`] with an explicit set of frameworks instead of the ones
     /// `opts` selects (tests bring frameworks of their own).
     pub fn spawn_with(
@@ -131,6 +148,16 @@ impl Loader {
         opts: LoadOptions,
         watch: WatchMode,
         wake: Box<dyn Fn() + Send>,
+    ) -> Loader {
+        Self::spawn_inner(frameworks, opts, watch, wake, false)
+    }
+
+    fn spawn_inner(
+        frameworks: Option<Vec<&'static dyn Framework>>,
+        opts: LoadOptions,
+        watch: WatchMode,
+        wake: Box<dyn Fn() + Send>,
+        wait_for_screen: bool,
     ) -> Loader {
         let (event_tx, events) = mpsc::channel();
         let (control, control_rx) = mpsc::channel();
@@ -150,6 +177,7 @@ impl Loader {
             walked: Vec::new(),
             rewalked: true,
             aimed_at: None,
+            wait_for_screen,
         };
         let thread = std::thread::Builder::new().name("agentry-loader".into()).spawn(move || worker.run());
         let thread = match thread {
@@ -223,6 +251,53 @@ mod tests {
     use crate::model::Roots;
     use std::collections::BTreeMap;
     use std::time::Instant;
+
+    /// An owner that draws the first load waits for nothing, and the watch set-up
+    /// waits for its frame: until [`Loader::shown`] no folder is watched, and a file
+    /// made meanwhile (before any watch) is still loaded.
+    #[test]
+    fn the_watch_waits_for_the_complete_frame_and_misses_nothing() {
+        let root = std::env::temp_dir().join(format!("agentry-loader-shown-{}", std::process::id()));
+        let agents = root.join("p/.agents/agents");
+        std::fs::create_dir_all(&agents).unwrap();
+        std::fs::create_dir_all(root.join("h")).unwrap();
+        let opts = LoadOptions {
+            roots: Roots::new(root.join("p"), root.join("h"), root.join("h/.config"), Some(root.join("h"))),
+            ecosystems: vec!["openhands".into()],
+            render: RenderMode::Export,
+            env: BTreeMap::new(),
+            options: BTreeMap::new(),
+            texts: crate::model::TextForm::OnDisk,
+        };
+        let loader = Loader::spawn_for_screen(opts, WatchMode::Notify, Box::new(|| {}));
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let next =
+            || loader.receiver().recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("an event");
+        loop {
+            if let LoaderEvent::Arrived { pending, .. } = next() {
+                if pending.is_empty() {
+                    break;
+                }
+            }
+        }
+        std::fs::write(agents.join("a.md"), "---\nname: meanwhile\n---\nHi.\n").unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        while let Some(event) = loader.try_recv() {
+            assert!(!matches!(event, LoaderEvent::Watch(WatchState::Watching { .. }) | LoaderEvent::Snapshot(_)));
+        }
+        loader.shown();
+        let mut watching = false;
+        loop {
+            match next() {
+                LoaderEvent::Watch(WatchState::Watching { .. }) => watching = true,
+                LoaderEvent::Snapshot(c) if c.agents().any(|a| a.name == "meanwhile") => break,
+                _ => {}
+            }
+        }
+        assert!(watching);
+        drop(loader);
+        let _ = std::fs::remove_dir_all(&root);
+    }
 
     /// What the worker does when the watcher reports the watch limit (inotify's
     /// `ENOSPC`, which cannot be provoked without changing the machine's limits):

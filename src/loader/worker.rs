@@ -23,6 +23,9 @@ pub const DEBOUNCE: Duration = Duration::from_millis(200);
 const MAX_DEBOUNCE: Duration = Duration::from_secs(1);
 /// How often a running load reports progress.
 const PROGRESS_TICK: Duration = Duration::from_millis(50);
+/// How long a cold load's watch set-up waits for the owner to say the complete
+/// catalog is on screen ([`super::Loader::spawn_for_screen`]).
+pub const SHOWN_PATIENCE: Duration = Duration::from_secs(2);
 /// How far a file system's modification stamps may lag the wall clock.
 const CLOCK_SLACK: Duration = Duration::from_millis(50);
 
@@ -73,6 +76,8 @@ pub(crate) struct Worker {
     pub rewalked: bool,
     /// What the watcher was last aimed from (see [`AimedAt`]).
     pub aimed_at: Option<AimedAt>,
+    /// After a cold load, wait for [`Control::Shown`] before walking and watching.
+    pub wait_for_screen: bool,
 }
 
 /// Everything [`watch::targets`] depends on besides the walk, which is only redone
@@ -138,7 +143,14 @@ impl Worker {
             if !self.load_and_publish(trigger) {
                 return;
             }
-            trigger = match self.control.recv() {
+            // A late `Shown` (its wait timed out) asks for nothing.
+            let next = loop {
+                match self.control.recv() {
+                    Ok(Control::Shown) => continue,
+                    other => break other,
+                }
+            };
+            trigger = match next {
                 Err(_) | Ok(Control::Stop) => return,
                 Ok(first) => match self.debounce(first) {
                     Some(t) => t,
@@ -169,7 +181,7 @@ impl Worker {
                 Some(Control::Changed(paths)) => changed.extend(paths),
                 Some(Control::Rescan) => full = true,
                 Some(Control::WatchError(reason)) => self.fall_back_to_polling(reason),
-                None => {}
+                Some(Control::Shown) | None => {}
             }
             let waited = started.elapsed();
             if waited >= MAX_DEBOUNCE {
@@ -256,6 +268,12 @@ impl Worker {
             }
         };
         self.generation = generation;
+        let elapsed = started.elapsed();
+        // The complete catalog went out with the last arrival; the owner draws it
+        // while the rest waits (the watch misses nothing: see `aim_watcher`).
+        if partial && self.wait_for_screen && !self.wait_until_shown() {
+            return false;
+        }
         // Files no framework asked for this time (deleted, renamed away) are dropped,
         // and with them the watches on their folders.
         files.retain_pass();
@@ -277,7 +295,7 @@ impl Worker {
             definitions_parsed: after.parses - before.parses,
             definitions_resolved: after.resolutions - before.resolutions,
             trusted,
-            elapsed: started.elapsed(),
+            elapsed,
             trigger: trigger_paths,
         };
         *self.shared.stats.lock().unwrap_or_else(|p| p.into_inner()) = Some(stats);
@@ -301,6 +319,24 @@ impl Worker {
             self.set_state(state);
         }
         true
+    }
+
+    /// Waits for [`Control::Shown`], at most [`SHOWN_PATIENCE`]; whatever else comes
+    /// meanwhile is queued again for after. `false` when the owner is gone.
+    fn wait_until_shown(&mut self) -> bool {
+        let deadline = Instant::now() + SHOWN_PATIENCE;
+        let mut later = Vec::new();
+        let shown = loop {
+            match self.control.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(Control::Shown) | Err(RecvTimeoutError::Timeout) => break true,
+                Ok(Control::Stop) | Err(RecvTimeoutError::Disconnected) => break false,
+                Ok(other) => later.push(other),
+            }
+        };
+        for msg in later {
+            let _ = self.control_tx.send(msg);
+        }
+        shown
     }
 
     fn start_watching(&mut self) {

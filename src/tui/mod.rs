@@ -105,7 +105,7 @@ pub fn run(ws: &WorkspaceArgs, options: &Options) -> Result<i32, Failure> {
 
     let (tx, rx) = channel::<Event>();
     let wake = tx.clone();
-    let loader = Loader::spawn(
+    let loader = Loader::spawn_for_screen(
         opts,
         watch,
         Box::new(move || {
@@ -132,7 +132,8 @@ pub fn run(ws: &WorkspaceArgs, options: &Options) -> Result<i32, Failure> {
     if !problems.is_empty() {
         app.config_error = Some(problems.join("; "));
     }
-    let mut driver = Driver { loader, gate, theme, highlighter: &mut highlighter, reader: &mut reader, indexer };
+    let mut driver =
+        Driver { loader, gate, theme, highlighter: &mut highlighter, reader: &mut reader, indexer, shown: false };
     let result = driver.run(&mut guard, &mut app, &rx);
     drop(guard);
     if let Some(handle) = signals {
@@ -151,6 +152,8 @@ struct Driver<'a> {
     /// Snapshots (with the frameworks they still lack) go here to have their lookups
     /// built off the UI thread.
     indexer: Sender<(Arc<Catalog>, Vec<&'static str>)>,
+    /// The first complete catalog has been drawn (and the loader told).
+    shown: bool,
 }
 
 impl Driver<'_> {
@@ -176,19 +179,28 @@ impl Driver<'_> {
             if let Some(key) = app.texts.wanted(agent) {
                 self.reader.read(vec![(key, agent.clone())]);
             }
-            // Highlighting (syntect's first use loads its syntaxes) waits for the first
-            // load to end: it would take the cores the load needs.
-            let syntax = self.theme.syntax.as_deref().filter(|_| app.pending.is_empty());
-            if let (Shown::Text(prompt), Some(syntax)) = (app.texts.shown(agent), syntax) {
+        }
+        crossterm::execute!(io::stdout(), crossterm::terminal::BeginSynchronizedUpdate)?;
+        guard.terminal.draw(|frame| ui::draw(frame, app, &self.theme))?;
+        crossterm::execute!(io::stdout(), crossterm::terminal::EndSynchronizedUpdate)?;
+        let complete = app.index.is_some() && app.pending.is_empty() && app.progress.is_none();
+        if complete && !self.shown {
+            // The loader's watch set-up and tidying waited for this frame.
+            self.shown = true;
+            self.loader.shown();
+        }
+        // Highlighting (syntect's first use loads its syntaxes) waits for the first
+        // load to end and its frame to be out: it would take the cores they need.
+        let syntax = self.theme.syntax.as_deref().filter(|_| app.pending.is_empty());
+        if let (Some(agent), Some(syntax)) = (app.agent(), syntax) {
+            if let Shown::Text(prompt) = app.texts.shown(agent) {
                 let key = key_of(&prompt, syntax);
                 if app.highlighted.as_ref().is_none_or(|h| h.key != key) {
                     self.highlighter.request(key, &prompt, syntax);
                 }
             }
         }
-        crossterm::execute!(io::stdout(), crossterm::terminal::BeginSynchronizedUpdate)?;
-        guard.terminal.draw(|frame| ui::draw(frame, app, &self.theme))?;
-        crossterm::execute!(io::stdout(), crossterm::terminal::EndSynchronizedUpdate)
+        Ok(())
     }
 
     /// Applies one event; `true` when the screen must be redrawn. A terminal event
