@@ -10,8 +10,13 @@ values the tool's YAML library reads differently: js-yaml 4, Bun.YAML, the `yaml
 package, YAML 1.1 look-alikes), names with odd characters and built-in names, one
 name twice in one folder and across the scopes, files copied between the project,
 the user folders and a `--cwd` sub-folder, untrusted projects, CRLF, a BOM, Latin-1
-bytes; TOML edge cases for Codex role files and `[agents]` tables; JSON config
-agents for OpenCode. `inputs.json` (`cwd`, `trusted`) is passed to both sides.
+bytes, lone CR, NUL and zero-width bytes; links to files, dangling links, link loops
+and agent folders reached through a symlinked folder; extension folders (Gemini CLI,
+Qwen Code) with their manifest; TOML edge cases for Codex role files and `[agents]`
+tables; JSON config agents for OpenCode (global, project, `.opencode`, and the
+folders between the project and `--cwd`); Gemini CLI settings (agents off, folder
+trust off, per-name overrides) and remote agents with inline cards (one, or several
+in a YAML list). `inputs.json` (`cwd`, `trusted`) is passed to both sides.
 """
 import json
 import os
@@ -49,7 +54,23 @@ FIELD_VALUES = {
     "temperature": ["0", "0.5", "1.5", "2.5", "-1", "'0.3'"],
     "max_turns": ["0", "10", "-1", "1.5", "'5'"], "maxTurns": ["0", "10", "-1", "1.5", "'5'"],
     "override": ["true", "'true'", "yes", "1"], "infer": ["false", "'false'", "no", "0"],
-    "kind": ["local", "remote", "Local", "agent"], "description": ["''", "'  '", "a\\nb", "Use proactively: reviews", "|\n  multi\n  line"],
+    "kind": ["local", "remote", "Local", "agent"],
+    "runConfig": ["{max_turns: 5}", "{max_turns: 0}", "{max_time_minutes: 1.5}", "{max_time_minutes: -1}", "{other: 1}",
+                  "\n  max_turns: '3'", "[1]"],
+    "modelConfig": ["{model: qwen-max}", "{model: ''}", "{model: 5}", "{temp: 1}"],
+    "executor": ["{kind: acp, command: agent}", "{kind: codex, command: codex, args: [--x]}", "{kind: acp}",
+                 "{kind: other, command: x}", "acp", "{kind: acp, command: a, args: x}"],
+    "executionBackend": ["container", "host", "{kind: container}", "''"],
+    "background": ["true", "'false'", "yes", "1"],
+    "mcp_servers": ["{s: {command: npx, args: [srv]}}", "{s: {url: 'http://x'}}", "{s: 5}", "[a]",
+                    "{s: {command: x, include_tools: [a], trust: true}}", "{s: {http_url: 'http://x', type: sse}}"],
+    "mcpServers": ["{s: {command: npx}}", "{s: 5}", "[]"],
+    "timeout_mins": ["5", "0", "1.5", "'5'"], "display_name": ["Pretty Name", "5", "''"],
+    "steps": ["1", "0", "2.5", "-1", "'3'"], "maxSteps": ["4", "0", "'4'"],
+    "hidden": ["true", "false", "'true'", "yes"], "disable": ["true", "false", "'yes'", "no"],
+    "permission": ["{edit: deny}", "ask", "deny", "{bash: {'git *': allow, '*': ask}}", "{edit: maybe}", "[]"],
+    "options": ["{reasoningEffort: high}", "[]", "{nested: {y: 2}}", "5"],
+    "top_p": ["0.9", "1", "'0.5'", "2"], "variant": ["high", "5", "''"], "description": ["''", "'  '", "a\\nb", "Use proactively: reviews", "|\n  multi\n  line"],
 }
 ODD_NAMES = [
     "my agent", "My-Agent", "UPPER", "a:b", "a\uff1ab", "\uff21\uff22", "ünï", "42", "true", "-lead", "trail_", "_x-",
@@ -91,13 +112,14 @@ PLACES = {
                 "project/{cwd}/.github/agents", "project/{cwd}/.claude/agents", "project/.github/agents/team"],
     "opencode": ["project/.opencode/agents", "project/.opencode/agent", "project/.opencode/mode",
                  "home/.config/opencode/agents", "home/.opencode/agents", "project/{cwd}/.opencode/agents",
-                 "project/.opencode/agents/sub"],
+                 "project/.opencode/agents/sub", "project/.opencode/modes", "project/.opencode/agent/a/.b",
+                 "home/.config/opencode/mode", "project/{cwd}/.opencode/mode"],
     "codex": ["project/.codex/agents", "home/.codex/agents", "project/{cwd}/.codex/agents",
               "project/.codex/agents/sub"],
     "gemini-cli": ["project/.gemini/agents", "home/.gemini/agents", "project/{cwd}/.gemini/agents",
-                   "project/.gemini/agents/sub"],
+                   "project/.gemini/agents/sub", "home/.gemini/extensions/ext-a/agents"],
     "qwen-code": ["project/.qwen/agents", "home/.qwen/agents", "project/{cwd}/.qwen/agents",
-                  "project/.qwen/agents/sub"],
+                  "project/.qwen/agents/sub", "home/.qwen/extensions/ext-a/agents"],
     "kimi-code": ["project/.kimi-code/agents", "project/.agents/agents", "home/.kimi-code/agents",
                   "home/.agents/agents", "project/{cwd}/.kimi-code/agents", "project/.kimi-code/agents/sub"],
 }
@@ -144,6 +166,9 @@ def place(rng: random.Random, fw: str, ws: Path) -> Path:
     folder = rng.choice(PLACES[fw]).replace("{cwd}", cwd if cwd != "." else rng.choice(CWDS))
     path = ws / os.path.normpath(folder)
     path.mkdir(parents=True, exist_ok=True)
+    manifest = {"gemini-cli": "gemini-extension.json", "qwen-code": "qwen-extension.json"}.get(fw)
+    if manifest and path.parent.parent.name == "extensions" and not (path.parent / manifest).exists():
+        (path.parent / manifest).write_text(json.dumps({"name": path.parent.name, "version": "1.0.0"}) + "\n")
     return path
 
 
@@ -176,13 +201,22 @@ def mutate_markdown(rng: random.Random, fw: str, data: bytes) -> bytes:
             lines[named[0]] = line
         else:
             lines.insert(max(close, 1), line)
-    elif kind == 7:
-        return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    elif kind == 7:  # CRLF, lone CR, or one CRLF line among LF ones
+        lf = data.replace(b"\r\n", b"\n")
+        how = rng.random()
+        if how < 0.6:
+            return lf.replace(b"\n", b"\r\n")
+        if how < 0.8:
+            return lf.replace(b"\n", b"\r")
+        parts = lf.split(b"\n")
+        i = rng.randrange(len(parts))
+        parts[i] += b"\r"
+        return b"\n".join(parts)
     elif kind == 8:
         return data if data.startswith(b"\xef\xbb\xbf") else b"\xef\xbb\xbf" + data
-    elif kind == 9:  # a Latin-1 byte
+    elif kind == 9:  # a Latin-1 byte, a NUL, a lone surrogate's bytes, a zero-width space
         at = rng.randrange(len(data) + 1)
-        return data[:at] + rng.choice([b"\xe9", b"\xa0", b"\xff"]) + data[at:]
+        return data[:at] + rng.choice([b"\xe9", b"\xa0", b"\xff", b"\x00", b"\xed\xa0\x80", "\u200b".encode()]) + data[at:]
     elif kind == 10:  # body text: empty, short, placeholders, a fence inside
         body = rng.choice(["", "short", "  \n\n", "Use ${project_name} and {{args}} and $ARGUMENTS.",
                            "---\nafter a fence", "text\n---\nmore: x", "A prompt long enough to count.\n"])
@@ -258,8 +292,12 @@ def codex_table(rng: random.Random, ws: Path):
 def opencode_json(rng: random.Random, ws: Path):
     """Agents in an opencode.json[c] (project, a `.opencode` folder, the global config)."""
     where = rng.choice(["project/opencode.json", "project/opencode.jsonc", "project/.opencode/opencode.json",
-                        "home/.config/opencode/opencode.json", "home/.config/opencode/config.json"])
-    path = ws / where
+                        "home/.config/opencode/opencode.json", "home/.config/opencode/config.json",
+                        "project/{cwd}/opencode.json", "project/{cwd}/.opencode/opencode.jsonc", "home/.opencode/opencode.json",
+                        "home/.config/opencode/opencode.jsonc"])
+    cwd = inputs_of(ws).get("cwd", ".")
+    where = where.replace("{cwd}", cwd if cwd != "." else rng.choice(CWDS))
+    path = ws / os.path.normpath(where)
     path.parent.mkdir(parents=True, exist_ok=True)
     names = [p.stem for p in agent_files(ws) if p.suffix == ".md"]
     entries = []
@@ -276,6 +314,62 @@ def opencode_json(rng: random.Random, ws: Path):
         text = "// comment\n" + text.replace("\n  }\n}", ",\n  }, // trailing\n}")
     (path.parent / "prompt.txt").write_text("Prompt from a file.\n")
     path.write_text(text)
+
+
+GEMINI_SETTINGS = [
+    {"experimental": {"enableAgents": False}}, {"experimental": {"enableAgents": True}},
+    {"security": {"folderTrust": {"enabled": False}}}, {"security": {"folderTrust": {"enabled": True}}},
+    {"agents": {"overrides": {"{name}": {"enabled": False}}}}, {"agents": {"overrides": {"{name}": {"enabled": True}}}},
+    {"agents": {"overrides": {"{name}": {"modelConfig": {"model": "gemini-2.5-pro"}}}}},
+    {"agents": {"overrides": {"{name}": {"runConfig": {"maxTurns": 3, "maxTimeMinutes": 2}}}}},
+    {"agents": {"overrides": {"{name}": {"tools": ["read_file"]}}}},
+    {"agents": {"overrides": {"{name}": {"mcpServers": {"s": {"command": "x"}}}}}},
+    {"agents": {"overrides": {"browser_agent": {"enabled": True}}}}, {"agents": {"overrides": 5}}, {"agents": []},
+]
+CARD = {"name": "M", "description": "card", "url": "http://127.0.0.1:9/m", "version": "1", "protocolVersion": "0.3.0",
+        "capabilities": {}, "defaultInputModes": ["text"], "defaultOutputModes": ["text"], "skills": []}
+
+
+def gemini_extra(rng: random.Random, ws: Path):
+    """Settings (home or workspace `.gemini/settings.json`) naming agents of the
+    workspace, or a remote agent with an inline card (one, or several in a YAML list)."""
+    names = [m.group(1) for p in agent_files(ws) if p.suffix == ".md"
+             for m in [re.search(rb"^name:\s*([\w-]+)", p.read_bytes(), re.M)] if m]
+    names = [n.decode() for n in names] + BUILTINS["gemini-cli"]
+    if rng.random() < 0.5:
+        path = ws / rng.choice(["home/.gemini/settings.json", "project/.gemini/settings.json"])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        merged = {}
+        for piece in rng.sample(GEMINI_SETTINGS, rng.randint(1, 2)):
+            text = json.dumps(piece).replace("{name}", rng.choice(names))
+            for k, v in json.loads(text).items():
+                merged[k] = {**merged[k], **v} if isinstance(merged.get(k), dict) and isinstance(v, dict) else v
+        path.write_text(json.dumps(merged, indent=2) + "\n" if rng.random() < 0.9 else "{not json\n")
+        return
+    def card():
+        c = dict(CARD, description=rng.choice(["card", "", "  padded  "]))
+        roll = rng.random()
+        if roll < 0.15:
+            del c["url"]
+        elif roll < 0.25:
+            c["skills"] = [{"name": "s", "description": "does s"}, {"name": "t"}]
+        return json.dumps(c)
+    def entry(indent: str):
+        name = rng.choice(names + ["remote-one", "Bad Name"])
+        lines = [f"name: {name}", f"agent_card_json: '{card()}'"]
+        if rng.random() < 0.4:
+            lines.append("description: " + rng.choice(["From the user", "''", "5"]))
+        if rng.random() < 0.2:
+            lines.append(rng.choice(["agent_card_url: http://127.0.0.1:9/card", "display_name: Remote", "auth: {type: apiKey, key: k}"]))
+        if indent or rng.random() < 0.8:
+            lines.insert(0, "kind: remote")
+        return [indent + lines[0]] + ["  " + l if indent else l for l in lines[1:]]
+    if rng.random() < 0.3:
+        body = [l for _ in range(rng.randint(1, 3)) for l in entry("- ")]
+    else:
+        body = entry("")
+    stem = rng.choice(["remote", "r2", ".r", "list"])
+    (place(rng, "gemini-cli", ws) / (stem + ".md")).write_text("---\n" + "\n".join(body) + "\n---\nIgnored body\n")
 
 
 def fresh_agent(rng: random.Random, fw: str, ws: Path):
@@ -313,10 +407,16 @@ def mutate_tree(rng: random.Random, fw: str, ws: Path):
     elif kind == 3:
         stem = rng.choice(ODD_NAMES[:14] + BUILTINS[fw] + ["README", "AGENTS"]).replace("/", "-")
         f.rename(f.with_name(stem + rng.choice([SUFFIX.get(fw, ".md")] * 4 + [".MD", ".agent.md", ".txt"])))
-    elif kind == 4:
-        link = f.with_name("link-" + f.name)
-        if not link.exists():
-            os.symlink(f.name, link)
+    elif kind == 4:  # a link to the file, a dangling link, a link loop
+        what = rng.random()
+        link = f.with_name(("link-" if what < 0.6 else "dangling-" if what < 0.8 else "loop-") + f.name)
+        if not link.exists() and not link.is_symlink():
+            os.symlink(f.name if what < 0.6 else "no-such-file.md" if what < 0.8 else link.name, link)
+    elif kind == 5 and rng.random() < 0.4:  # a whole agent folder reached through a symlinked folder
+        dest = ws / os.path.normpath(rng.choice(PLACES[fw]).replace("{cwd}", rng.choice(CWDS)))
+        if not dest.exists() and not dest.is_symlink() and dest != f.parent:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(os.path.relpath(f.parent, dest.parent), dest)
     elif len(files) > 1:
         f.unlink()
 
@@ -366,6 +466,8 @@ def mutate_once(rng: random.Random, fw: str, dest: Path):
         codex_table(rng, dest)
     elif fw == "opencode":
         opencode_json(rng, dest)
+    elif fw == "gemini-cli":
+        gemini_extra(rng, dest)
     else:
         mutate_tree(rng, fw, dest)
 

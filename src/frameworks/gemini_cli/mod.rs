@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use super::precedence::{self, Candidate, Ladder, Tier};
 use super::{Framework, LoadContext, Location, RenderMode};
 use crate::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Source, Status};
+use registry::Pending;
 use settings::Settings;
 
 pub struct GeminiCli;
@@ -139,14 +140,14 @@ impl Framework for GeminiCli {
             registry::disabled_everything(reads, &folders, project_read, &mut report);
             return report;
         }
-        // Definitions that take part in registration: tier, agent, remote, place.
-        let mut pending: Vec<(usize, Agent, bool, Place)> = Vec::new();
+        // Definitions that take part in registration, in registration order.
+        let mut pending: Vec<Pending> = Vec::new();
         for name in BUILTINS.iter().copied().chain(settings.browser_enabled.then_some("browser_agent")) {
             if settings.disabled(name) {
                 continue;
             }
             let agent = Agent::new(ID, name.into(), Source::builtin(name), Status::Wins, String::new());
-            pending.push((TIER_BUILTIN, agent, false, Place::Project));
+            pending.push(Pending { tier: TIER_BUILTIN, batch: 0, agent, remote: false, place: Place::Project });
         }
         // The content hash each project name was acknowledged with: acknowledging
         // every announced agent stores one hash per name, the last one's.
@@ -200,38 +201,35 @@ impl Framework for GeminiCli {
                 report.agents.push(agent);
                 continue;
             }
-            pending.push((tier_of(f.place), agent, remote, f.place));
+            pending.push(Pending { tier: tier_of(f.place), batch: folder + 1, agent, remote, place: f.place });
         }
         // A registration that fails leaves the name free for the next definition;
-        // one that would be a duplicate is never attempted. So only winners are
-        // registered, and a failed one is taken out before ranking again.
-        let ranked = loop {
-            let candidates = pending.iter().map(|(tier, agent, _, _)| Candidate { tier: *tier, agent: agent.clone() }).collect();
-            let ranked = precedence::rank(&ladder(), candidates);
-            let failed: Vec<(usize, String)> = ranked
-                .iter()
-                .filter(|a| a.status == Status::Wins && !a.source.is_compiled_in())
-                .filter_map(|a| {
-                    let i = pending.iter().position(|(_, p, _, _)| p.source == a.source)?;
-                    let (_, _, remote, place) = &pending[i];
-                    registry::registration_error(&settings, a, *remote, *place).map(|m| (i, m))
-                })
-                .collect();
-            if failed.is_empty() {
-                break ranked;
+        // one that would be a duplicate is never attempted.
+        let registration = registry::register(&pending, &settings);
+        for &(i, ref message) in registration.failed.iter().rev() {
+            let mut agent = pending.remove(i).agent;
+            let d = Diagnostic::error(ID, DiagKind::Validation, &*agent.source.path, message.clone()).failing(agent.source.key());
+            report.diagnostics.push(d);
+            agent.status = Status::Invalid;
+            agent.rule = "registration failed: Gemini CLI shows the error and leaves the name free".into();
+            report.agents.push(agent);
+        }
+        // Each name's registered definition goes first among its tier's (the engine
+        // ranks the first one read there).
+        let mut candidates: Vec<Candidate> = Vec::with_capacity(pending.len());
+        for p in pending {
+            let key = p.agent.source.key();
+            let at = registration.winners.contains(&key).then(|| candidates.iter().position(|c| c.tier == p.tier && c.agent.name == p.agent.name)).flatten();
+            let candidate = Candidate { tier: p.tier, agent: p.agent };
+            match at {
+                Some(at) => candidates.insert(at, candidate),
+                None => candidates.push(candidate),
             }
-            let mut failed = failed;
-            failed.sort_by_key(|f| std::cmp::Reverse(f.0));
-            for (i, message) in failed {
-                let (_, mut agent, _, _) = pending.remove(i);
-                let d = Diagnostic::error(ID, DiagKind::Validation, &*agent.source.path, message).failing(agent.source.key());
-                report.diagnostics.push(d);
-                agent.status = Status::Invalid;
-                agent.rule = "registration failed: Gemini CLI shows the error and leaves the name free".into();
-                report.agents.push(agent);
-            }
-        };
-        let mut ranked = ranked;
+        }
+        let mut ranked = precedence::rank(&ladder(), candidates);
+        for agent in ranked.iter_mut().filter(|a| a.status == Status::Wins && registration.late.contains(&a.source.key())) {
+            agent.rule = "active: a remote agent registers once its card has loaded, after its folder's other definitions of this name were checked, so the last one listed replaces them".into();
+        }
         for agent in ranked.iter_mut().filter(|a| a.status == Status::Wins) {
             registry::registered(agent, &settings);
             if agent.field("agentCardUrl").is_some_and(|u| !u.value.to_json().is_null()) {

@@ -3,7 +3,7 @@
 //! `applyOverrides` bug), the winners' registered form (settings overrides, inline
 //! card descriptions), `experimental.enableAgents: false`, and the report's order.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value as Json;
 
@@ -53,6 +53,81 @@ pub(super) fn registration_error(settings: &Settings, agent: &Agent, remote: boo
         }
     }
     None
+}
+
+/// One definition that takes part in registration.
+pub(super) struct Pending {
+    pub tier: usize,
+    /// The `Promise.allSettled` batch it registers in: the built-ins, the project
+    /// folder, the user folder, each extension.
+    pub batch: usize,
+    pub agent: Agent,
+    pub remote: bool,
+    pub place: Place,
+}
+
+/// What `loadAgents` ends with: the source keys of the registered definitions, the
+/// definitions whose registration failed (indices into the pending list, ascending),
+/// and the remote agents that won over an earlier-listed definition of their batch.
+pub(super) struct Registration {
+    pub winners: HashSet<String>,
+    pub failed: Vec<(usize, String)>,
+    pub late: HashSet<String>,
+}
+
+/// Replays `loadAgents`: each batch's `registerAgent` calls start in listing order
+/// and check the name synchronously. A local agent registers at once (or fails at
+/// once: the `tools` override bug); a remote agent awaits its card first, so every
+/// remote agent of a name started before the name was taken registers afterwards,
+/// the last one listed last, replacing what the batch registered meanwhile. Batches
+/// run one after the other.
+pub(super) fn register(pending: &[Pending], settings: &Settings) -> Registration {
+    let mut out = Registration { winners: HashSet::new(), failed: Vec::new(), late: HashSet::new() };
+    let mut taken: HashSet<&str> = HashSet::new();
+    let mut i = 0;
+    while i < pending.len() {
+        let batch = pending[i].batch;
+        let mut started: Vec<usize> = Vec::new();
+        let mut registered_now: HashMap<&str, usize> = HashMap::new();
+        while i < pending.len() && pending[i].batch == batch {
+            let p = &pending[i];
+            let name = p.agent.name.as_str();
+            if taken.contains(name) || registered_now.contains_key(name) {
+                i += 1;
+                continue;
+            }
+            if p.remote {
+                started.push(i);
+            } else if let Some(message) = registration_error(settings, &p.agent, false, p.place) {
+                out.failed.push((i, message));
+            } else {
+                registered_now.insert(name, i);
+            }
+            i += 1;
+        }
+        let mut batch_winners: HashMap<&str, usize> = registered_now;
+        for k in started {
+            let p = &pending[k];
+            if let Some(message) = registration_error(settings, &p.agent, true, p.place) {
+                out.failed.push((k, message));
+            } else {
+                batch_winners.insert(p.agent.name.as_str(), k);
+            }
+        }
+        // A remote winner with a definition of its name listed before it in the batch.
+        for &k in batch_winners.values().filter(|&&k| pending[k].remote) {
+            let failed = |j: usize| out.failed.iter().any(|f| f.0 == j);
+            if (0..k).any(|j| pending[j].batch == batch && pending[j].agent.name == pending[k].agent.name && !failed(j)) {
+                out.late.insert(pending[k].agent.source.key());
+            }
+        }
+        for (name, k) in batch_winners {
+            taken.insert(name);
+            out.winners.insert(pending[k].agent.source.key());
+        }
+    }
+    out.failed.sort_by_key(|f| f.0);
+    out
 }
 
 /// What the registry keeps for a winner: settings overrides applied to a local agent,
