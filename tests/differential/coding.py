@@ -10,9 +10,12 @@ values the tool's YAML library reads differently: js-yaml 4, Bun.YAML, the `yaml
 package, YAML 1.1 look-alikes), names with odd characters and built-in names, one
 name twice in one folder and across the scopes, files copied between the project,
 the user folders and a `--cwd` sub-folder, untrusted projects, CRLF, a BOM, Latin-1
-bytes, lone CR, NUL and zero-width bytes; links to files, dangling links, link loops
-and agent folders reached through a symlinked folder; extension folders (Gemini CLI,
-Qwen Code) with their manifest; TOML edge cases for Codex role files and `[agents]`
+bytes, lone CR, NUL and zero-width bytes; files moved into nested or hidden folders;
+links to files, dangling links, link loops and agent folders reached through a
+symlinked folder; extension folders (Gemini CLI, Qwen Code) with their manifest;
+settings and config files (Claude Code's built-in switches, Kimi Code's
+`extra_agent_dirs` and SYSTEM.md, Codex's user `[agents]`); Claude Code plugins
+auto-loaded from a skills folder; TOML edge cases for Codex role files and `[agents]`
 tables; JSON config agents for OpenCode (global, project, `.opencode`, and the
 folders between the project and `--cwd`); Gemini CLI settings (agents off, folder
 trust off, per-name overrides) and remote agents with inline cards (one, or several
@@ -163,6 +166,8 @@ def agent_files(ws: Path):
 
 def place(rng: random.Random, fw: str, ws: Path) -> Path:
     cwd = inputs_of(ws).get("cwd", ".")
+    if fw == "claude-code" and rng.random() < 0.15:
+        return plugin_agents(rng, ws)
     folder = rng.choice(PLACES[fw]).replace("{cwd}", cwd if cwd != "." else rng.choice(CWDS))
     path = ws / os.path.normpath(folder)
     path.mkdir(parents=True, exist_ok=True)
@@ -397,7 +402,7 @@ def mutate_tree(rng: random.Random, fw: str, ws: Path):
     if not files:
         return
     f = rng.choice(files)
-    kind = rng.randrange(6)
+    kind = rng.randrange(8)
     if kind <= 1:  # the same file in another place the tool searches
         dest = place(rng, fw, ws) / f.name
         if dest != f:
@@ -417,8 +422,80 @@ def mutate_tree(rng: random.Random, fw: str, ws: Path):
         if not dest.exists() and not dest.is_symlink() and dest != f.parent:
             dest.parent.mkdir(parents=True, exist_ok=True)
             os.symlink(os.path.relpath(f.parent, dest.parent), dest)
+    elif kind == 6:  # moved into a nested folder, or hidden
+        if rng.random() < 0.5:
+            sub = f.parent / rng.choice(["nested", "a/b", ".dot", "Team"])
+            sub.mkdir(parents=True, exist_ok=True)
+            f.rename(sub / f.name)
+        else:
+            f.rename(f.with_name("." + f.name))
     elif len(files) > 1:
         f.unlink()
+
+
+# Settings and config files the specs name as changing discovery (written as a whole,
+# valid or not): built-ins switched off, extra agent folders, SYSTEM.md.
+SETTINGS = {
+    "claude-code": [("home/.claude/settings.json", ['{"disableAgentView": true}', '{"env": {"CLAUDE_CODE_DISABLE_EXPLORE_PLAN_AGENTS": "1"}}',
+                                                    '{"env": {"CLAUDE_CODE_DISABLE_EXPLORE_PLAN_AGENTS": "0"}}', '{"disableAgentView": "yes"}',
+                                                    '{not json', '[]'])],
+    "kimi-code": [("home/.kimi-code/config.toml", ['extra_agent_dirs = ["extra/agents"]', 'extra_agent_dirs = ["~/more"]',
+                                                   'extra_agent_dirs = [".kimi-code/agents"]', 'extra_agent_dirs = "x"',
+                                                   'extra_agent_dirs = [', 'extra_agent_dirs = []']),
+                  ("home/.kimi-code/SYSTEM.md", ["You are ${product_name}.\n", "", "  spaced  \n", "---\nname: x\n---\nbody\n"])],
+    "codex": [("home/.codex/config.toml", ['[agents]\nmax_threads = 2', '[agents.explorer]\ndescription = "Mine"',
+                                           '[agents.helper]\ndescription = "From the user"\nconfig_file = "agents/helper.toml"'])],
+}
+
+
+def settings_file(rng: random.Random, fw: str, ws: Path):
+    """A settings or config file the tool reads beside its agents (valid or broken)."""
+    where, values = rng.choice(SETTINGS[fw])
+    path = ws / where
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.name == "config.toml" and path.exists() and rng.random() < 0.5:
+        path.write_bytes(path.read_bytes() + b"\n" + rng.choice(values).encode() + b"\n")
+    else:
+        path.write_text(rng.choice(values) + "\n")
+    if fw == "kimi-code" and "extra/agents" in path.read_text():
+        extra = ws / "project/extra/agents"
+        extra.mkdir(parents=True, exist_ok=True)
+        (extra / "extra-helper.md").write_text("---\nname: extra-helper\ndescription: From an extra folder\n---\nBody\n")
+
+
+PLUGIN_MANIFESTS = ['{"name": "kit"}', '{"name": "kit", "agents": "./agents/a.md"}', '{"description": "no name"}',
+                    '{"name": "kit", "agents": ["./agents/"]}', '{"name": "other"}', "{broken"]
+
+
+def plugin_agents(rng: random.Random, ws: Path) -> Path:
+    """Claude Code: a plugin auto-loaded from a skills folder (user or project)."""
+    root = ws / rng.choice(["home/.claude/skills", "project/.claude/skills"]) / rng.choice(["kit", "kit", "tools"])
+    (root / ".claude-plugin").mkdir(parents=True, exist_ok=True)
+    manifest = root / ".claude-plugin/plugin.json"
+    if not manifest.exists() or rng.random() < 0.2:
+        manifest.write_text(rng.choice(PLUGIN_MANIFESTS) + "\n")
+    agents = root / "agents" / rng.choice(["", "", "review", ".hidden", "node_modules"])
+    agents.mkdir(parents=True, exist_ok=True)
+    return agents
+
+
+def link_folder(rng: random.Random, fw: str, ws: Path):
+    """A folder symlink: an agents folder (or a subfolder) linked into another place the
+    tool searches, to itself (a loop), or to nowhere."""
+    dirs = sorted({f.parent for f in agent_files(ws) if f.suffix in (".md", ".toml")})
+    if not dirs:
+        return
+    target = rng.choice(dirs)
+    dest = place(rng, fw, ws) / rng.choice(["linked", "zz-linked", ".linked"])
+    if dest.exists() or dest.is_symlink():
+        return
+    kind = rng.random()
+    if kind < 0.7:
+        os.symlink(os.path.relpath(target, dest.parent), dest)
+    elif kind < 0.85:
+        os.symlink(".", dest)  # a loop
+    else:
+        os.symlink("nowhere", dest)
 
 
 def mutate_inputs(rng: random.Random, ws: Path):
@@ -460,8 +537,12 @@ def mutate_once(rng: random.Random, fw: str, dest: Path):
         mutate_tree(rng, fw, dest)
     elif roll < 0.85:
         fresh_agent(rng, fw, dest)
-    elif roll < 0.93:
+    elif roll < 0.91:
         mutate_inputs(rng, dest)
+    elif roll < 0.94:
+        link_folder(rng, fw, dest)
+    elif fw in SETTINGS and roll < 0.97:
+        settings_file(rng, fw, dest)
     elif fw == "codex":
         codex_table(rng, dest)
     elif fw == "opencode":

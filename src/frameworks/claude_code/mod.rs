@@ -226,7 +226,11 @@ impl Framework for ClaudeCode {
                     None => Vec::new(),
                 }
             } else {
-                scan::walk(cx, &place.dir, &mut too_deep)
+                let walker = match place.kind {
+                    Kind::Plugin { .. } => scan::Walker::Plugin,
+                    Kind::Agents { .. } => scan::Walker::Agents,
+                };
+                scan::walk(cx, &place.dir, walker, &mut too_deep)
             };
             for dir in too_deep {
                 report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, dir, "folders nested this deep are not followed by agentry"));

@@ -27,19 +27,46 @@ pub enum Problem {
     Dangling,
     /// A FIFO, a device, a socket.
     NotRegular,
+    /// A symlink (or anything but a regular file) in a plugin's agents folder: the
+    /// plugin walk (`QW`) takes only entries whose own type is a file and skips the rest
+    /// without a word.
+    PluginLink,
+}
+
+/// Which of Claude Code's two walkers reads a place.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Walker {
+    /// `.claude/agents` (`loadMarkdownFilesFromDir`): symlinks followed, lower-case `.md`.
+    Agents,
+    /// A plugin's agents (`QW`): `readdir` entry types, so linked files and folders are
+    /// passed over; `.md` in any case.
+    Plugin,
 }
 
 /// Every `*.md` file under `root`, depth first, in the listing order the load asks
 /// for; folders (also through symlinks) are entered once.
-pub fn walk(cx: &LoadContext, root: &Path, too_deep: &mut Vec<PathBuf>) -> Vec<Found> {
+pub fn walk(cx: &LoadContext, root: &Path, walker: Walker, too_deep: &mut Vec<PathBuf>) -> Vec<Found> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
-    visit(cx, root, &mut Vec::new(), &mut seen, &mut out, too_deep);
+    visit(cx, walker, root, &mut Vec::new(), &mut seen, &mut out, too_deep);
     out
+}
+
+/// The stem of an agent file's name, when the walker takes it.
+fn md_stem(name: &str, walker: Walker) -> Option<&str> {
+    match walker {
+        Walker::Agents => name.strip_suffix(".md"),
+        // `name.toLowerCase().endsWith(".md")`: `.md` is ASCII, so the last three bytes.
+        Walker::Plugin => {
+            let cut = name.len().checked_sub(3)?;
+            (name.is_char_boundary(cut) && name[cut..].eq_ignore_ascii_case(".md")).then(|| &name[..cut])
+        }
+    }
 }
 
 fn visit(
     cx: &LoadContext,
+    walker: Walker,
     dir: &Path,
     namespace: &mut Vec<String>,
     seen: &mut HashSet<PathBuf>,
@@ -57,15 +84,20 @@ fn visit(
     let Ok(Some(entries)) = cx.files.list_dir(dir) else { return };
     for e in discover::in_listing_order(&entries, cx.roots.listing) {
         let name = e.name().into_owned();
+        let plugin_link = walker == Walker::Plugin && e.is_symlink;
         if e.is_dir {
-            namespace.push(name);
-            visit(cx, &e.path, namespace, seen, out, too_deep);
-            namespace.pop();
+            if !plugin_link {
+                namespace.push(name);
+                visit(cx, walker, &e.path, namespace, seen, out, too_deep);
+                namespace.pop();
+            }
             continue;
         }
-        let Some(stem) = name.strip_suffix(".md") else { continue };
+        let Some(stem) = md_stem(&name, walker) else { continue };
         // The size limit is checked on the bytes read (no `stat` per file per load).
-        let problem = if e.is_file {
+        let problem = if plugin_link || walker == Walker::Plugin && !e.is_file {
+            Some(Problem::PluginLink)
+        } else if e.is_file {
             None
         } else if e.is_symlink && cx.files.kind(&e.path) == Kind::Missing {
             Some(Problem::Dangling)
