@@ -1,0 +1,144 @@
+//! YAML as js-yaml reads it, for the readers of tools written in JavaScript: Gemini
+//! CLI 0.61.0 and Kimi Code 2.1.0 (js-yaml 4.1.1 `load`, default schema) and OpenCode
+//! 1.18.33 (js-yaml 3 `safeLoad`, DEFAULT_SAFE schema, as gray-matter 4 bundles it).
+//! The two releases differ only in what [`Version`] names.
+//!
+//! The structure comes from `yaml-rust`'s event parser (safe and iterative: deep
+//! nesting cannot overflow the stack); what js-yaml does differently is done here:
+//! scalar resolution and tags (`resolveYamlInteger`, `YAML_FLOAT_PATTERN`,
+//! `YAML_TIMESTAMP_REGEXP`, `constructYamlBinary`: [`scalars`]), `storeMappingPair`
+//! (keys made strings, duplicates, `mergeMappings`), tab indentation, NUL bytes, lone
+//! CRs and the single-document rule ([`build`]). Proved against js-yaml itself by
+//! `tests/goldens/{gemini-cli,kimi-code,opencode}-yaml/`.
+
+mod build;
+mod scalars;
+
+pub use build::load;
+
+/// Which js-yaml reads the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    /// js-yaml 4.1.1 `load`: YAML 1.2 core scalars (`0o17`, no base 60), `!!binary`,
+    /// tabs refused in indentation.
+    V4,
+    /// js-yaml 3 `safeLoad`: leading-zero octal and base-60 numbers, no `0o`; tabs in
+    /// indentation tolerated.
+    V3Safe,
+}
+
+/// A value as js-yaml hands it to JavaScript.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Js {
+    Null,
+    Bool(bool),
+    /// Every JavaScript number is a double.
+    Num(f64),
+    Str(String),
+    /// A timestamp (a JavaScript `Date`), as written; [`Js::iso`] gives the instant.
+    Date(String),
+    Seq(Vec<Js>),
+    /// Keys as js-yaml stores them (made strings), in insertion order, each with the
+    /// 1-based line its key is written on. A `!!binary` `Uint8Array` is one too, keyed
+    /// by index (JavaScript sees it so), its lines 0.
+    Map(Vec<(String, Js, u32)>),
+}
+
+impl Js {
+    /// The type word Zod uses in "Expected string, received number".
+    pub fn type_word(&self) -> &'static str {
+        match self {
+            Js::Null => "null",
+            Js::Bool(_) => "boolean",
+            Js::Num(n) if n.is_nan() => "nan",
+            Js::Num(_) => "number",
+            Js::Str(_) => "string",
+            Js::Date(_) => "date",
+            Js::Seq(_) => "array",
+            Js::Map(_) => "object",
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Js> {
+        match self {
+            Js::Map(entries) => entries.iter().find(|(k, _, _)| k == key).map(|(_, v, _)| v),
+            _ => None,
+        }
+    }
+
+    /// `Date.prototype.toISOString` of a Date (js-yaml's `constructYamlTimestamp`).
+    pub fn iso(&self) -> Option<String> {
+        match self {
+            Js::Date(text) => scalars::timestamp_millis(text).map(crate::py::calendar::js_iso_string),
+            _ => None,
+        }
+    }
+
+    /// `JSON.stringify` of the value (a Date as its ISO text; NaN and infinities null).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value as J;
+        match self {
+            Js::Null => J::Null,
+            Js::Bool(b) => J::Bool(*b),
+            Js::Num(n) => number(*n),
+            Js::Str(s) => J::String(s.clone()),
+            Js::Date(_) => self.iso().map_or(J::Null, J::String),
+            Js::Seq(items) => J::Array(items.iter().map(Js::to_json).collect()),
+            Js::Map(entries) => J::Object(entries.iter().map(|(k, v, _)| (k.clone(), v.to_json())).collect()),
+        }
+    }
+
+    /// `String(value)` as JavaScript writes a value used as an object key (a Date as
+    /// its ISO text: the real `toString` depends on the machine's time zone).
+    fn key_text(&self) -> String {
+        match self {
+            Js::Null => "null".into(),
+            Js::Bool(b) => b.to_string(),
+            Js::Num(n) => number_text(*n),
+            Js::Str(s) => s.clone(),
+            Js::Date(s) => self.iso().unwrap_or_else(|| s.clone()),
+            Js::Seq(items) => items.iter().map(|i| if *i == Js::Null { String::new() } else { i.key_text() }).collect::<Vec<_>>().join(","),
+            Js::Map(_) => "[object Object]".into(),
+        }
+    }
+}
+
+/// A JSON number for a double: an integer where JavaScript would print one.
+pub fn number(n: f64) -> serde_json::Value {
+    // JavaScript prints every integral double below 1e21 without a fraction.
+    if n.is_finite() && n.fract() == 0.0 && n.abs() < 9.2e18 {
+        serde_json::Value::from(n as i64)
+    } else {
+        serde_json::Number::from_f64(n).map_or(serde_json::Value::Null, serde_json::Value::Number)
+    }
+}
+
+/// A double as JavaScript prints it (integers without a fraction).
+pub fn number_text(n: f64) -> String {
+    if n.is_nan() {
+        "NaN".into()
+    } else if n.is_infinite() {
+        if n > 0.0 { "Infinity".into() } else { "-Infinity".into() }
+    } else if n.fract() == 0.0 && n.abs() < 1e21 {
+        format!("{}", n as i128)
+    } else {
+        format!("{n}")
+    }
+}
+
+/// Why js-yaml refused the text: its message, and where (1-based line and column)
+/// unless the whole stream is at fault (more than one document).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Error {
+    pub message: String,
+    pub at: Option<(u32, u32)>,
+}
+
+impl Error {
+    pub fn line(&self) -> Option<u32> {
+        self.at.map(|(line, _)| line)
+    }
+}
+
+#[cfg(test)]
+mod tests;
