@@ -100,3 +100,19 @@ fn agrees_with_gemini_cli_s_own_js_yaml() {
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+#[test]
+fn numbers_print_as_javascript_prints_them() {
+    for (n, s) in [
+        (42.0, "42"),
+        (1.5, "1.5"),
+        (-0.0, "0"),
+        (1e21, "1e+21"),
+        (1.5e-7, "1.5e-7"),
+        (0.000001, "0.000001"),
+        (123456789012345680000.0, "123456789012345680000"),
+        (0.1 + 0.2, "0.30000000000000004"),
+    ] {
+        assert_eq!(number_to_string(n), s, "{n}");
+    }
+}

@@ -109,7 +109,7 @@ fn matter(input: &str) -> Result<Parsed, (String, Option<u32>)> {
     }
     // YAML's lines count from the block's first line, the rest of the `---` line.
     let loaded = jsyaml::load(block, jsyaml::Version::V3Safe).map_err(|e| match e.at {
-        Some((line, col)) => (format!("{} at line {line}, column {col}", e.message), Some(line + first_line_no - 1)),
+        Some((line, col)) => (format!("{} at line {line} column {col}", e.message), Some(line + first_line_no - 1)),
         None => (e.message, None),
     })?;
     // The top-level keys whose value is a Date (no schema field takes one).
