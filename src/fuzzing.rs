@@ -150,7 +150,7 @@ pub fn kimi(data: &[u8]) {
 pub fn kimi_code(data: &[u8]) {
     let text = text(data);
     let _ = crate::frameworks::kimi_code::agent_file::parse(&text, "/nonexistent-agentry-fuzz/agent.md", "agent.md");
-    let _ = crate::frameworks::kimi_code::js_yaml::load(&text).map(|(v, _)| v.to_json());
+    let _ = crate::jsyaml::load(&text, crate::jsyaml::Version::V4).map(|v| crate::frameworks::kimi_code::agent_file::shown_json(&v));
 }
 
 /// One Copilot CLI agent file: strict UTF-8, its front-matter split, serde_yaml,

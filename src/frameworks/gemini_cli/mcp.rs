@@ -5,7 +5,7 @@
 
 use serde_json::{json, Map, Value as Json};
 
-use super::yaml::Js;
+use crate::jsyaml::Js;
 
 /// A Zod issue below the object: path, message, whether it stops the branch.
 pub type Issues = Vec<(String, String, bool)>;

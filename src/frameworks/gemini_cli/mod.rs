@@ -5,7 +5,7 @@
 //! once acknowledged, then `~/.gemini/agents`, then each extension's `agents/`; the
 //! first registration of a name wins), `loadAgentsFromDirectory` (regular `*.md`
 //! files at the top level, `_` names skipped), `parseAgentMarkdown` and
-//! `markdownToAgentDefinition` ([`schema`]), js-yaml 4's `load` ([`yaml`]),
+//! `markdownToAgentDefinition` ([`schema`]), js-yaml 4's `load` ([`crate::jsyaml`]),
 //! `applyOverrides` (settings `agents.overrides`) and `registerRemoteAgent`'s
 //! description for inline agent cards. Extension agents get the ExtensionManager's
 //! `recursivelyHydrateStrings` variables.
@@ -16,7 +16,6 @@ mod registry;
 pub mod schema;
 mod settings;
 mod tools;
-pub mod yaml;
 
 use std::path::{Path, PathBuf};
 

@@ -6,7 +6,7 @@
 
 use serde_json::{json, Map, Value as Json};
 
-use super::yaml::{self, Js};
+use crate::jsyaml::{self, Js};
 
 /// A definition as the loader returns it, before registration.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,15 +67,13 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Definition>, Failure> {
     let Some((front, body)) = split(&text) else {
         return Err(Failure { parse: true, message: MISSING_FRONTMATTER.into(), line: Some(1), col: None });
     };
-    let raw = yaml::load(front).map_err(|e| Failure {
-        parse: true,
-        message: format!("YAML frontmatter parsing failed: {} ({}:{})", e.message, e.line, e.col),
-        line: Some(e.line + 1),
-        col: Some(e.col),
+    let raw = jsyaml::load(front, jsyaml::Version::V4).map_err(|e| {
+        let (line, col) = e.at.unwrap_or((1, 1));
+        Failure { parse: true, message: format!("YAML frontmatter parsing failed: {} ({line}:{col})", e.message), line: Some(line + 1), col: Some(col) }
     })?;
     let fail = |message: String| Failure { parse: false, message, line: Some(2), col: None };
     match raw {
-        Some(Js::Seq(items)) => {
+        Js::Seq(items) => {
             let mut defs = Vec::new();
             let mut issues = Vec::new();
             for (i, item) in items.iter().enumerate() {
@@ -89,8 +87,7 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Definition>, Failure> {
             }
             Ok(defs)
         }
-        other => {
-            let value = other.unwrap_or(Js::Null);
+        value => {
             let undefined = matches!(value, Js::Null) && front.trim().is_empty();
             let mut def = definition(&value, undefined).map_err(|m| fail(format!("Validation failed: Agent Definition:\n{m}")))?;
             if let Js::Map(entries) = &value {
@@ -287,8 +284,8 @@ fn local(map: &Js) -> Result<Definition, Vec<Issue>> {
         ("kind", json!("local")),
         ("description", json!(description.unwrap_or_default())),
         ("displayName", display.map_or(Json::Null, Json::String)),
-        ("modelConfig", json!({"model": model, "generateContentConfig": {"temperature": yaml::number(temperature.unwrap_or(1.0)), "topP": 0.95}})),
-        ("runConfig", json!({"maxTurns": yaml::number(max_turns.unwrap_or(30.0)), "maxTimeMinutes": yaml::number(timeout.unwrap_or(10.0))})),
+        ("modelConfig", json!({"model": model, "generateContentConfig": {"temperature": jsyaml::number(temperature.unwrap_or(1.0)), "topP": 0.95}})),
+        ("runConfig", json!({"maxTurns": jsyaml::number(max_turns.unwrap_or(30.0)), "maxTimeMinutes": jsyaml::number(timeout.unwrap_or(10.0))})),
         ("toolConfig", tools.map_or(Json::Null, |t| json!({ "tools": t }))),
         ("mcpServers", mcp.filter(|m| !m.is_empty()).map_or(Json::Null, Json::Object)),
     ];

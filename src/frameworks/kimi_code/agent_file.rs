@@ -3,7 +3,7 @@
 
 use serde_json::Value as Json;
 
-use super::js_yaml::{self, Value};
+use crate::jsyaml::{self, Js};
 use crate::model::DiagKind;
 
 /// What a file defines, as `parseAgentFileText` returns it.
@@ -82,27 +82,21 @@ pub fn parse(text: &str, shown: &str, file_name: &str) -> Result<Definition, Fai
     let offset = 1 + lead;
     let body_line = close as u32 + 2;
     let body = lines[close + 1..].join("\n");
-    let (data, key_lines) = if yaml_text.is_empty() {
-        (Value::Map(Default::default()), Vec::new())
-    } else {
-        match js_yaml::load(yaml_text) {
-            Ok((Value::Null, _)) => (Value::Map(Default::default()), Vec::new()),
-            Ok(loaded) => loaded,
-            Err(e) => {
-                return Err(parse_error(format!("Invalid frontmatter in {shown}: {}", e.message), e.line.map(|l| l + offset)));
-            }
-        }
+    let data = match jsyaml::load(yaml_text, jsyaml::Version::V4) {
+        Ok(Js::Null) => Js::Map(Vec::new()),
+        Ok(loaded) => loaded,
+        Err(e) => return Err(parse_error(format!("Invalid frontmatter in {shown}: {}", e.message), e.line().map(|l| l + offset))),
     };
-    let Value::Map(entries) = &data else {
+    let Js::Map(entries) = &data else {
         return Err(parse_error(format!("Frontmatter in {shown} must be a mapping at the top level"), Some(2)));
     };
-    let get = |key: &str| entries.iter().find(|(k, _)| k == key).map(|(_, v)| v);
-    let line_of = |key: &str| key_lines.iter().find(|(k, _)| k == key).map(|(_, l)| l + offset).or(Some(2));
+    let get = |key: &str| entries.iter().find(|(k, _, _)| k == key).map(|(_, v, _)| v);
+    let line_of = |key: &str| entries.iter().find(|(k, _, _)| k == key).map(|(_, _, l)| l + offset).or(Some(2));
     let invalid = |key: &str, message: String| Failure { kind: DiagKind::Validation, message, line: line_of(key) };
 
     let name = match get("name") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(js_trim(s)).filter(|s| !s.is_empty()).map(str::to_string),
+        None | Some(Js::Null) => None,
+        Some(Js::Str(s)) => Some(js_trim(s)).filter(|s| !s.is_empty()).map(str::to_string),
         Some(_) => return Err(invalid("name", format!("Frontmatter field \"name\" in {shown} must be a non-empty string"))),
     };
     let name = match name {
@@ -119,29 +113,29 @@ pub fn parse(text: &str, shown: &str, file_name: &str) -> Result<Definition, Fai
         return Err(invalid("name", format!("Invalid agent name \"{name}\" in {shown}: expected kebab-case (e.g. \"code-reviewer\")")));
     }
     let description = match get("description") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(js_trim(s)).filter(|s| !s.is_empty()).map(str::to_string),
+        None | Some(Js::Null) => None,
+        Some(Js::Str(s)) => Some(js_trim(s)).filter(|s| !s.is_empty()).map(str::to_string),
         Some(_) => return Err(invalid("description", format!("Frontmatter field \"description\" in {shown} must be a non-empty string"))),
     };
     let Some(description) = description else {
         return Err(invalid("description", format!("Missing required frontmatter field \"description\" in {shown}")));
     };
     let override_builtin = match get("override") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
+        None | Some(Js::Null) => false,
+        Some(Js::Bool(b)) => *b,
         Some(_) => return Err(invalid("override", format!("Frontmatter field \"override\" in {shown} must be a boolean"))),
     };
     let list = |key: &str| -> Result<Option<Vec<String>>, Failure> {
         match get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => {
+            None | Some(Js::Null) => Ok(None),
+            Some(Js::Str(s)) => {
                 Ok(Some(s.split(',').map(js_trim).filter(|i| !i.is_empty()).map(str::to_string).collect()))
             }
-            Some(Value::Seq(items)) => {
+            Some(Js::Seq(items)) => {
                 let mut out = Vec::with_capacity(items.len());
                 for item in items.iter() {
                     match item {
-                        Value::String(s) if !js_trim(s).is_empty() => out.push(js_trim(s).to_string()),
+                        Js::Str(s) if !js_trim(s).is_empty() => out.push(js_trim(s).to_string()),
                         _ => return Err(invalid(key, format!("Frontmatter field \"{key}\" in {shown} must be a list of non-empty strings"))),
                     }
                 }
@@ -158,12 +152,12 @@ pub fn parse(text: &str, shown: &str, file_name: &str) -> Result<Definition, Fai
         return Err(Failure { kind: DiagKind::Validation, message: format!("Missing prompt body in {shown}"), line: Some(body_line.min(lines.len() as u32)) });
     }
     let when_to_use = match get("whenToUse") {
-        Some(Value::String(s)) => Some(js_trim(s)).filter(|s| !s.is_empty()).map(str::to_string),
+        Some(Js::Str(s)) => Some(js_trim(s)).filter(|s| !s.is_empty()).map(str::to_string),
         _ => None,
     };
     let keys = entries
         .iter()
-        .map(|(k, v)| (k.clone(), line_of(k).unwrap_or(2), v.to_json()))
+        .map(|(k, v, _)| (k.clone(), line_of(k).unwrap_or(2), shown_json(v)))
         .collect();
     Ok(Definition {
         name,
@@ -182,6 +176,23 @@ pub fn parse(text: &str, shown: &str, file_name: &str) -> Result<Definition, Fai
 /// `text.split(/\r?\n/)`.
 fn split_lines(text: &str) -> Vec<&str> {
     text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
+}
+
+/// A front matter value as agentry shows it (and as the goldens' `make_goldens.mjs`
+/// writes it): JSON, with what JSON cannot hold tagged (`$date`, `$float`).
+pub fn shown_json(v: &Js) -> Json {
+    use serde_json::json;
+    match v {
+        Js::Num(n) if n.is_nan() => json!({"$float": ".nan"}),
+        Js::Num(n) if n.is_infinite() => json!({"$float": if *n > 0.0 { ".inf" } else { "-.inf" }}),
+        Js::Num(n) if *n == 0.0 && n.is_sign_negative() => json!({"$float": "-0"}),
+        Js::Num(n) if *n == n.trunc() && n.abs() < 9.007_199_254_740_992e15 => Json::from(*n as i64),
+        Js::Num(n) => serde_json::Number::from_f64(*n).map_or(Json::Null, Json::Number),
+        Js::Date(_) => json!({"$date": v.iso()}),
+        Js::Seq(items) => Json::Array(items.iter().map(shown_json).collect()),
+        Js::Map(entries) => Json::Object(entries.iter().map(|(k, v, _)| (k.clone(), shown_json(v))).collect()),
+        other => other.to_json(),
+    }
 }
 
 #[cfg(test)]

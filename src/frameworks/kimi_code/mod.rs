@@ -7,13 +7,12 @@
 //! depth 8 in UTF-16 name order, dot entries and `node_modules` skipped, lower-case
 //! `.md` only, the first file of a name wins inside one loader),
 //! `parseFrontmatter` + `parseAgentFileText` ([`agent_file`], js-yaml semantics in
-//! [`js_yaml`]), `loadSystemMdProfile`, `SessionAgentProfileCatalogService.reproject`
+//! [`crate::jsyaml`]), `loadSystemMdProfile`, `SessionAgentProfileCatalogService.reproject`
 //! (sources by priority — workspace > extra > user > built-in — where a file named
 //! like a built-in needs `override: true`, checked per candidate), `isToolActive`
 //! and `renderPromptTemplateResult` ([`render`]).
 
 pub mod agent_file;
-pub mod js_yaml;
 mod render;
 mod walk;
 

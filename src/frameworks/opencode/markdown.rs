@@ -6,6 +6,8 @@
 
 use serde_json::{Map, Value as Json};
 
+use crate::jsyaml::{self, Js};
+
 /// What a file gives: its frontmatter data and its body.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parsed {
@@ -106,10 +108,18 @@ fn matter(input: &str) -> Result<Parsed, (String, Option<u32>)> {
         return Ok(empty(body));
     }
     // YAML's lines count from the block's first line, the rest of the `---` line.
-    let loaded = super::yaml::load(block).map_err(|(message, line)| (message, line.map(|l| l + first_line_no - 1)))?;
-    let data = spread(loaded.value);
+    let loaded = jsyaml::load(block, jsyaml::Version::V3Safe).map_err(|e| match e.at {
+        Some((line, col)) => (format!("{} at line {line} column {col}", e.message), Some(line + first_line_no - 1)),
+        None => (e.message, None),
+    })?;
+    // The top-level keys whose value is a Date (no schema field takes one).
+    let dates = match &loaded {
+        Js::Map(entries) => entries.iter().filter(|(_, v, _)| matches!(v, Js::Date(_))).map(|(k, _, _)| k.clone()).collect(),
+        _ => Vec::new(),
+    };
+    let data = spread(loaded.to_json());
     let lines = key_lines(block, first_line_no);
-    Ok(Parsed { data, lines, dates: loaded.dates, body: js_trim(body).to_string(), body_line: line_of_tail(content, body), unread_frontmatter: None })
+    Ok(Parsed { data, lines, dates, body: js_trim(body).to_string(), body_line: line_of_tail(content, body), unread_frontmatter: None })
 }
 
 /// `{...value}`: an object's own keys, an array's or string's indices, else nothing.

@@ -18,7 +18,6 @@ pub(crate) mod jsonc;
 pub(crate) mod markdown;
 pub(crate) mod schema;
 mod sources;
-mod yaml;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -94,8 +94,8 @@ fn refused_names(bytes: &[u8], executor_block: bool) -> Vec<String> {
     let Some((front, _)) = split(&decode(bytes)) else { return Vec::new() };
     let parsed = yaml::parse(&front);
     let declared = match &parsed.document {
-        Some(doc @ Js::Obj(_)) => doc.get("name").filter(|n| **n != Js::Null).map(Js::to_js_string),
-        _ => parsed.object.iter().find(|(k, _)| k == "name").map(|(_, v)| v.to_js_string()),
+        Some(doc @ Js::Map(_)) => doc.get("name").filter(|n| **n != Js::Null).map(Js::to_js_string),
+        _ => parsed.object.iter().find(|(k, _, _)| k == "name").map(|(_, v, _)| v.to_js_string()),
     };
     let Some(declared) = declared.filter(|n| !n.is_empty()) else { return Vec::new() };
     let doc_has = |key: &str| parsed.error.is_none() && parsed.document.as_ref().and_then(|d| d.get(key)).is_some();
@@ -115,7 +115,7 @@ fn parse_content(bytes: &[u8], path: &Path, prompts: Prompts) -> Result<Definiti
         return Err(fail(Cause::Parse, "Invalid format: missing YAML frontmatter", Some(1)));
     };
     let parsed = yaml::parse(&front);
-    let fm = Js::Obj(parsed.object.clone());
+    let fm = Js::Map(parsed.object.clone());
     let line_of = |key: &str| key_line(&front, key);
     let get = |key: &str| fm.get(key);
 
@@ -149,7 +149,7 @@ fn parse_content(bytes: &[u8], path: &Path, prompts: Prompts) -> Result<Definiti
     let description = description_raw.to_js_string();
     let tool_list = |v: Option<&Js>| -> Option<Vec<String>> {
         match v? {
-            Js::Arr(items) => Some(items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect()),
+            Js::Seq(items) => Some(items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect()),
             Js::Str(s) => Some(s.split(',').map(|t| js::trim(t).to_string()).filter(|t| !t.is_empty()).collect()),
             _ => None,
         }
@@ -194,8 +194,8 @@ fn parse_content(bytes: &[u8], path: &Path, prompts: Prompts) -> Result<Definiti
         _ => None,
     };
     let max_turns = get("maxTurns").and_then(max_turns);
-    let mcp_servers = get("mcpServers").and_then(|v| object_of(v, |s| matches!(s, Js::Obj(_))));
-    let hooks = get("hooks").and_then(|v| object_of(v, |s| matches!(s, Js::Arr(_))));
+    let mcp_servers = get("mcpServers").and_then(|v| object_of(v, |s| matches!(s, Js::Map(_))));
+    let hooks = get("hooks").and_then(|v| object_of(v, |s| matches!(s, Js::Seq(_))));
 
     // Executor: read from the raw document; a claim the YAML cannot back is refused.
     let mut executor = None;
@@ -289,7 +289,7 @@ fn parse_content(bytes: &[u8], path: &Path, prompts: Prompts) -> Result<Definiti
     let attributes = parsed
         .object
         .iter()
-        .map(|(k, v)| (k.clone(), line_of(k).unwrap_or(2), v.to_json()))
+        .map(|(k, v, _)| (k.clone(), line_of(k).unwrap_or(2), v.to_json()))
         .collect();
     let prompt = prompts.from_file(path, bytes, &prompt);
     Ok(Definition { name, description, fields, attributes, prompt, lenient: parsed.error })
@@ -341,9 +341,9 @@ fn max_turns(v: &Js) -> Option<f64> {
 /// `parseAgentMcpServers` / `parseAgentHooks`: an object's entries that `keep`,
 /// when there are any.
 fn object_of(v: &Js, keep: impl Fn(&Js) -> bool) -> Option<Js> {
-    let Js::Obj(entries) = v else { return None };
-    let kept: Vec<(String, Js)> = entries.iter().filter(|(_, s)| keep(s)).cloned().collect();
-    (!kept.is_empty()).then_some(Js::Obj(kept))
+    let Js::Map(entries) = v else { return None };
+    let kept: Vec<_> = entries.iter().filter(|(_, s, _)| keep(s)).cloned().collect();
+    (!kept.is_empty()).then_some(Js::Map(kept))
 }
 
 /// `parseAgentExecutor`.
@@ -358,7 +358,7 @@ fn parse_executor(v: &Js) -> Option<Json> {
     out.insert("command".into(), command.into());
     match v.get("args") {
         None => {}
-        Some(Js::Arr(items)) => {
+        Some(Js::Seq(items)) => {
             let args: Option<Vec<Json>> = items.iter().map(|a| a.as_str().map(Json::from)).collect();
             out.insert("args".into(), Json::Array(args?));
         }

@@ -97,7 +97,7 @@ fn opens_block_scalar(content: &str) -> bool {
 
 /// Qwen's `parseSimple`: `key: value` lines split at the first colon, `  - item`
 /// lists and one level of `  key: value` objects.
-pub fn parse_simple(text: &str) -> Vec<(String, Js)> {
+pub fn parse_simple(text: &str) -> Vec<(String, Js, u32)> {
     let lines: Vec<&str> = text
         .split('\n')
         .filter(|l| {
@@ -105,11 +105,11 @@ pub fn parse_simple(text: &str) -> Vec<(String, Js)> {
             !t.is_empty() && !t.starts_with('#')
         })
         .collect();
-    let mut result: Vec<(String, Js)> = Vec::new();
+    let mut result: Vec<(String, Js, u32)> = Vec::new();
     let mut current_key = String::new();
     let mut array: Vec<Js> = Vec::new();
     let mut in_array = false;
-    let mut object: Vec<(String, Js)> = Vec::new();
+    let mut object: Vec<(String, Js, u32)> = Vec::new();
     let mut in_object = false;
     let mut object_key = String::new();
     for (i, line) in lines.iter().enumerate() {
@@ -122,17 +122,17 @@ pub fn parse_simple(text: &str) -> Vec<(String, Js)> {
             continue;
         }
         if in_array {
-            Js::set(&mut result, std::mem::take(&mut current_key), Js::Arr(std::mem::take(&mut array)));
+            Js::set(&mut result, std::mem::take(&mut current_key), Js::Seq(std::mem::take(&mut array)), 0);
             in_array = false;
         }
         if line.starts_with("  ") && in_object {
             let t = js::trim(line);
             let (key, value) = t.split_once(':').unwrap_or((t, ""));
-            Js::set(&mut object, js::trim(key).to_string(), parse_value(js::trim(value)));
+            Js::set(&mut object, js::trim(key).to_string(), parse_value(js::trim(value)), 0);
             continue;
         }
         if in_object && !line.starts_with("  ") {
-            Js::set(&mut result, std::mem::take(&mut object_key), Js::Obj(std::mem::take(&mut object)));
+            Js::set(&mut result, std::mem::take(&mut object_key), Js::Map(std::mem::take(&mut object)), 0);
             in_object = false;
         }
         if let Some((key, value)) = line.split_once(':') {
@@ -150,15 +150,15 @@ pub fn parse_simple(text: &str) -> Vec<(String, Js)> {
                     }
                 }
             } else {
-                Js::set(&mut result, js::trim(key).to_string(), parse_value(value));
+                Js::set(&mut result, js::trim(key).to_string(), parse_value(value), 0);
             }
         }
     }
     if in_array {
-        Js::set(&mut result, current_key, Js::Arr(array));
+        Js::set(&mut result, current_key, Js::Seq(array), 0);
     }
     if in_object {
-        Js::set(&mut result, object_key, Js::Obj(object));
+        Js::set(&mut result, object_key, Js::Map(object), 0);
     }
     result
 }

@@ -24,7 +24,7 @@ const MAX_DEPTH: usize = 512;
 /// What the YAML text gave.
 pub struct Parsed {
     /// The object `parse` returns (nulls stripped).
-    pub object: Vec<(String, Js)>,
+    pub object: Vec<(String, Js, u32)>,
     /// The full parser's document as `toJS` gives it (nulls kept), when it parsed
     /// without error; `None` when the line parser was used because of an error.
     pub document: Option<Js>,
@@ -37,7 +37,7 @@ pub struct Parsed {
 pub fn parse(text: &str) -> Parsed {
     match full(text) {
         Ok(doc) => match &doc {
-            Js::Obj(entries) => Parsed { object: strip_nulls(entries), document: Some(doc.clone()), error: None },
+            Js::Map(entries) => Parsed { object: strip_nulls(entries), document: Some(doc.clone()), error: None },
             _ => Parsed { object: strip_nulls(&parse_simple(text)), document: Some(doc), error: None },
         },
         Err(e) => Parsed { object: strip_nulls(&parse_simple(text)), document: None, error: Some(e) },
@@ -81,7 +81,7 @@ pub fn full(text: &str) -> Result<Js, (String, usize)> {
 enum Frame {
     Seq { anchor: usize, items: Vec<Js>, start: Marker, block: bool },
     /// `pending`: the key read, waiting for its value, and where it starts.
-    Map { anchor: usize, entries: Vec<(String, Js)>, keys: Vec<Js>, pending: Option<(Js, Option<Marker>)>, start: Marker },
+    Map { anchor: usize, entries: Vec<(String, Js, u32)>, keys: Vec<Js>, pending: Option<(Js, Option<Marker>)>, start: Marker },
 }
 
 #[derive(Default)]
@@ -135,9 +135,9 @@ impl Builder<'_> {
                     if !block_seq && !explicit(&self.lines, mark) {
                         self.error.get_or_insert(("a value must be indented deeper than its key".into(), mark.line()));
                     }
-                    Js::set(entries, key_string(&key), value)
+                    Js::set(entries, key_string(&key), value, 0)
                 }
-                Some((key, _)) => Js::set(entries, key_string(&key), value),
+                Some((key, _)) => Js::set(entries, key_string(&key), value, 0),
             },
         }
     }
@@ -194,8 +194,8 @@ impl MarkedEventReceiver for Builder<'_> {
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let (anchor, value, start, block) = match self.stack.pop() {
-                    Some(Frame::Seq { anchor, items, start, block }) => (anchor, Js::Arr(items), start, block),
-                    Some(Frame::Map { anchor, entries, start, .. }) => (anchor, Js::Obj(entries), start, false),
+                    Some(Frame::Seq { anchor, items, start, block }) => (anchor, Js::Seq(items), start, block),
+                    Some(Frame::Map { anchor, entries, start, .. }) => (anchor, Js::Map(entries), start, false),
                     None => return,
                 };
                 self.anchor(anchor, &value);
@@ -225,7 +225,7 @@ fn explicit(lines: &[&str], mark: Marker) -> bool {
 /// scalar values.
 fn same_key(a: &Js, b: &Js) -> bool {
     match (a, b) {
-        (Js::Arr(_) | Js::Obj(_), _) | (_, Js::Arr(_) | Js::Obj(_)) => false,
+        (Js::Seq(_) | Js::Map(_), _) | (_, Js::Seq(_) | Js::Map(_)) => false,
         (Js::Num(x), Js::Num(y)) => x == y,
         _ => a == b,
     }
@@ -235,22 +235,22 @@ fn same_key(a: &Js, b: &Js) -> bool {
 fn key_string(key: &Js) -> String {
     match key {
         Js::Null => String::new(),
-        Js::Arr(_) | Js::Obj(_) => key.to_json().to_string(),
+        Js::Seq(_) | Js::Map(_) => key.to_json().to_string(),
         other => other.to_js_string(),
     }
 }
 
 
 /// `stripNullValues`: null entries removed, and nulls inside lists.
-pub fn strip_nulls(entries: &[(String, Js)]) -> Vec<(String, Js)> {
-    entries.iter().filter_map(|(k, v)| sanitize(v).map(|v| (k.clone(), v))).collect()
+pub fn strip_nulls(entries: &[(String, Js, u32)]) -> Vec<(String, Js, u32)> {
+    entries.iter().filter_map(|(k, v, l)| sanitize(v).map(|v| (k.clone(), v, *l))).collect()
 }
 
 fn sanitize(v: &Js) -> Option<Js> {
     match v {
         Js::Null => None,
-        Js::Obj(entries) => Some(Js::Obj(strip_nulls(entries))),
-        Js::Arr(items) => Some(Js::Arr(items.iter().filter_map(sanitize).collect())),
+        Js::Map(entries) => Some(Js::Map(strip_nulls(entries))),
+        Js::Seq(items) => Some(Js::Seq(items.iter().filter_map(sanitize).collect())),
         other => Some(other.clone()),
     }
 }
@@ -262,13 +262,13 @@ pub fn golden(text: &str) -> serde_json::Value {
     fn finite(v: &Js) -> serde_json::Value {
         match v {
             Js::Num(n) if !n.is_finite() => serde_json::Value::from(js::number_to_string(*n)),
-            Js::Arr(items) => serde_json::Value::Array(items.iter().map(finite).collect()),
-            Js::Obj(entries) => serde_json::Value::Object(entries.iter().map(|(k, v)| (k.clone(), finite(v))).collect()),
+            Js::Seq(items) => serde_json::Value::Array(items.iter().map(finite).collect()),
+            Js::Map(entries) => serde_json::Value::Object(entries.iter().map(|(k, v, _)| (k.clone(), finite(v))).collect()),
             other => other.to_json(),
         }
     }
     let parsed = parse(text);
-    serde_json::json!({ "object": finite(&Js::Obj(parsed.object)), "yaml_ok": parsed.error.is_none() })
+    serde_json::json!({ "object": finite(&Js::Map(parsed.object)), "yaml_ok": parsed.error.is_none() })
 }
 
 #[cfg(test)]
@@ -280,7 +280,7 @@ mod tests {
     fn the_line_parser_loads_what_yaml_rejects() {
         let p = parse("name: x\ndescription: [unclosed\nodd: a: b: c\n");
         assert!(p.error.is_some());
-        let get = |k: &str| p.object.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+        let get = |k: &str| p.object.iter().find(|(key, _, _)| key == k).map(|(_, v, _)| v.clone());
         assert_eq!(get("description"), Some(Js::Str("[unclosed".into())));
         assert_eq!(get("odd"), Some(Js::Str("a: b: c".into())));
     }
@@ -289,7 +289,7 @@ mod tests {
     fn repeated_keys_fall_back_and_keep_the_last_value() {
         let p = parse("name: a\nname: b\n");
         assert!(p.error.is_some());
-        assert_eq!(p.object, vec![("name".to_string(), Js::Str("b".into()))]);
+        assert_eq!(p.object, vec![("name".to_string(), Js::Str("b".into()), 0)]);
     }
 
     #[test]
