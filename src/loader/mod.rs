@@ -252,12 +252,9 @@ mod tests {
     use std::collections::BTreeMap;
     use std::time::Instant;
 
-    /// An owner that draws the first load waits for nothing, and the watch set-up
-    /// waits for its frame: until [`Loader::shown`] no folder is watched, and a file
-    /// made meanwhile (before any watch) is still loaded.
-    #[test]
-    fn the_watch_waits_for_the_complete_frame_and_misses_nothing() {
-        let root = std::env::temp_dir().join(format!("agentry-loader-shown-{}", std::process::id()));
+    /// A scratch workspace with an empty OpenHands project folder: (root, agents folder, options).
+    fn openhands_workspace(tag: &str, texts: crate::model::TextForm) -> (std::path::PathBuf, std::path::PathBuf, LoadOptions) {
+        let root = std::env::temp_dir().join(format!("agentry-loader-{tag}-{}", std::process::id()));
         let agents = root.join("p/.agents/agents");
         std::fs::create_dir_all(&agents).unwrap();
         std::fs::create_dir_all(root.join("h")).unwrap();
@@ -267,8 +264,17 @@ mod tests {
             render: RenderMode::Export,
             env: BTreeMap::new(),
             options: BTreeMap::new(),
-            texts: crate::model::TextForm::OnDisk,
+            texts,
         };
+        (root, agents, opts)
+    }
+
+    /// An owner that draws the first load waits for nothing, and the watch set-up
+    /// waits for its frame: until [`Loader::shown`] no folder is watched, and a file
+    /// made meanwhile (before any watch) is still loaded.
+    #[test]
+    fn the_watch_waits_for_the_complete_frame_and_misses_nothing() {
+        let (root, agents, opts) = openhands_workspace("shown", crate::model::TextForm::OnDisk);
         let loader = Loader::spawn_for_screen(opts, WatchMode::Notify, Box::new(|| {}));
         let deadline = Instant::now() + Duration::from_secs(20);
         let next =
@@ -304,18 +310,7 @@ mod tests {
     /// it says so and keeps refreshing by polling.
     #[test]
     fn a_watch_failure_falls_back_to_polling_and_refresh_goes_on() {
-        let root = std::env::temp_dir().join(format!("agentry-loader-fallback-{}", std::process::id()));
-        let agents = root.join("p/.agents/agents");
-        std::fs::create_dir_all(&agents).unwrap();
-        std::fs::create_dir_all(root.join("h")).unwrap();
-        let opts = LoadOptions {
-            roots: Roots::new(root.join("p"), root.join("h"), root.join("h/.config"), Some(root.join("h"))),
-            ecosystems: vec!["openhands".into()],
-            render: RenderMode::Export,
-            env: BTreeMap::new(),
-            options: BTreeMap::new(),
-            texts: crate::model::TextForm::Held,
-        };
+        let (root, agents, opts) = openhands_workspace("fallback", crate::model::TextForm::Held);
         let loader = Loader::spawn(opts, WatchMode::Notify, Box::new(|| {}));
         let deadline = Instant::now() + Duration::from_secs(20);
         let next =
