@@ -177,6 +177,15 @@ def place(rng: random.Random, fw: str, ws: Path) -> Path:
     return path
 
 
+def drop_or_double(rng: random.Random, lines, keyed):
+    """One of the keyed lines dropped, or written twice."""
+    i = rng.choice(keyed)
+    if rng.random() < 0.5:
+        del lines[i]
+    else:
+        lines.insert(i, lines[i])
+
+
 def mutate_markdown(rng: random.Random, fw: str, data: bytes) -> bytes:
     """One change to a Markdown agent's bytes (front matter or body)."""
     kind = rng.randrange(14)
@@ -190,12 +199,8 @@ def mutate_markdown(rng: random.Random, fw: str, data: bytes) -> bytes:
         key = lines[i].split(":", 1)[0]
         pool = FIELD_VALUES.get(key.strip()) if rng.random() < 0.6 else None
         lines[i] = f"{key}: {rng.choice(pool or YAML_VALUES)}"
-    elif kind == 4 and keyed:  # a key dropped or doubled
-        i = rng.choice(keyed)
-        if rng.random() < 0.5:
-            del lines[i]
-        else:
-            lines.insert(i, lines[i])
+    elif kind == 4 and keyed:
+        drop_or_double(rng, lines, keyed)
     elif kind == 5:  # a known key with a random value
         lines.insert(max(close, 1), f"{rng.choice(KEYS[fw])}: {rng.choice(YAML_VALUES)}")
     elif kind == 6:  # an odd or a built-in name

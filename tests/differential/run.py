@@ -140,12 +140,8 @@ def mutate_text(rng: random.Random, data: bytes, fw: str = "") -> bytes:
         i = rng.choice(keyed)
         key = lines[i].split(":", 1)[0]
         lines[i] = f"{key}: {rng.choice(YAML11)}"
-    elif kind == 4 and keyed:  # a key dropped or doubled
-        i = rng.choice(keyed)
-        if rng.random() < 0.5:
-            del lines[i]
-        else:
-            lines.insert(i, lines[i])
+    elif kind == 4 and keyed:
+        coding.drop_or_double(rng, lines, keyed)
     elif kind == 5 and keyed:  # a known key added with a random value
         lines.insert(rng.choice(keyed), f"{rng.choice(KEYS)}: {rng.choice(YAML11)}")
     elif kind == 6 and rng.random() < 0.5 and place_in_instructions(rng, fw, lines):
