@@ -22,7 +22,12 @@ impl Haystacks {
     }
 
     pub fn push(&mut self, haystack: &str) {
-        self.text.push_str(haystack);
+        self.push_with(|text| text.push_str(haystack));
+    }
+
+    /// Adds the haystack `write` appends to the text.
+    pub fn push_with(&mut self, write: impl FnOnce(&mut String)) {
+        write(&mut self.text);
         self.ends.push(self.text.len());
     }
 

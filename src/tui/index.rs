@@ -3,9 +3,8 @@
 //! diagnostics of each file, the finder's haystacks, and the agent list's rows
 //! (flat, filtered, or as a hierarchy tree).
 
-use std::collections::HashMap;
+use crate::discover::fast_hash::HashMap;
 use std::hash::{BuildHasher, Hasher};
-use std::path::Path;
 use std::sync::Arc;
 
 use hashbrown::HashTable;
@@ -70,16 +69,17 @@ pub struct Totals {
 
 impl Index {
     pub fn new(catalog: Arc<Catalog>) -> Index {
-        let mut per_path: HashMap<&Path, usize> = HashMap::new();
+        // Keyed by the path's bytes: `Path`'s own hash walks its components.
+        let mut per_path: HashMap<&[u8], usize> = HashMap::default();
         for d in catalog.diagnostics() {
-            *per_path.entry(d.path.as_path()).or_default() += 1;
+            *per_path.entry(d.path.as_os_str().as_encoded_bytes()).or_default() += 1;
         }
         // Sized up front: grown by doubling, these would keep up to half their room
         // unused for as long as the snapshot is shown.
         let count = catalog.reports.iter().map(|r| r.agents.len()).sum();
         let mut agents = Vec::with_capacity(count);
         let mut by_key = HashTable::with_capacity(count);
-        let mut groups: HashMap<(usize, &str), u32> = HashMap::new();
+        let mut groups: HashMap<(usize, &str), u32> = HashMap::default();
         let mut name_group = Vec::with_capacity(count);
         let mut diagnostic_counts = Vec::with_capacity(count);
         let mut haystacks = Haystacks::with_capacity(count);
@@ -106,8 +106,8 @@ impl Index {
                 by_key.insert_unique(hash, n as u32, |&m: &u32| agent_hash(&catalog, &agents, m as usize));
                 let next = groups.len() as u32;
                 name_group.push(*groups.entry((r, agent.name.as_str())).or_insert(next));
-                diagnostic_counts.push(per_path.get(&*agent.source.path).copied().unwrap_or(0));
-                haystacks.push(&haystack(agent));
+                diagnostic_counts.push(per_path.get(agent.source.path.as_os_str().as_encoded_bytes()).copied().unwrap_or(0));
+                haystacks.push_with(|text| haystack(agent, text));
             }
         }
         let (name_groups, same_name) = members_by_group(&name_group, groups.len());
@@ -335,14 +335,21 @@ fn members_by_group(group_of: &[u32], groups: usize) -> (Vec<u32>, Vec<usize>) {
     (starts, members)
 }
 
-fn haystack(agent: &Agent) -> String {
-    let description: String = agent.description.chars().take(HAYSTACK_DESCRIPTION).collect();
-    let mut path = agent.source.rel.clone();
-    if let Some(card) = &agent.source.card {
-        path.push('#');
-        path.push_str(card);
+/// Writes the agent's search text: name, framework, path (with its card), and the
+/// start of its description.
+fn haystack(agent: &Agent, text: &mut String) {
+    let description = &agent.description;
+    let cut = description.char_indices().nth(HAYSTACK_DESCRIPTION).map_or(description.len(), |(at, _)| at);
+    let source = &agent.source;
+    for piece in [agent.name.as_str(), " ", agent.ecosystem, " ", &source.rel] {
+        text.push_str(piece);
     }
-    format!("{} {} {} {}", agent.name, agent.ecosystem, path, description)
+    if let Some(card) = &source.card {
+        text.push('#');
+        text.push_str(card);
+    }
+    text.push(' ');
+    text.push_str(&description[..cut]);
 }
 
 #[cfg(test)]

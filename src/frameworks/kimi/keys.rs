@@ -36,23 +36,9 @@ impl<'a> SourceKeys<'a> {
     }
 }
 
-/// Two hashes of the path's bytes under unrelated secrets and random seeds, fixed
-/// for the process: two paths with the same digest are taken to be the same path, as
-/// [`super::resolve::Bodies`] takes two files with the same digest to hold the same
-/// bytes. Faster than that digest, as a path is digested for every key asked.
+/// The digest of the path's bytes ([`crate::model::digest`]): two paths with the same
+/// digest are taken to be the same path, as [`super::resolve::Bodies`] takes two files
+/// with the same digest to hold the same bytes.
 pub fn path_digest(path: &Path) -> u128 {
-    bytes_digest(path.as_os_str().as_encoded_bytes())
-}
-
-/// [`path_digest`] of a path's bytes.
-pub fn bytes_digest(bytes: &[u8]) -> u128 {
-    use foldhash::{quality::SeedableRandomState, SharedSeed};
-    use std::hash::BuildHasher;
-    static OTHER_SECRETS: SharedSeed = SharedSeed::from_u64(0x6b69_6d69_6b65_7973);
-    static SEEDS: std::sync::OnceLock<(SeedableRandomState, SeedableRandomState)> = std::sync::OnceLock::new();
-    let (a, b) = SEEDS.get_or_init(|| {
-        let seed = std::hash::RandomState::new().hash_one(0u8);
-        (SeedableRandomState::random(), SeedableRandomState::with_seed(seed, &OTHER_SECRETS))
-    });
-    (u128::from(a.hash_one(bytes)) << 64) | u128::from(b.hash_one(bytes))
+    crate::model::digest(path.as_os_str().as_encoded_bytes())
 }

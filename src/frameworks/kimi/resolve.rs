@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Map as JsonMap, Value as Json};
 
 use super::origins::{args_origin, list_origin, list_words, nullable_origin, nullable_words, with_note};
-use super::{keys, physical};
+use super::physical;
 use super::spec::{self, Placed, Problem, Setting, SpecFile, SubagentEntry};
 use crate::discover::observe::Observed;
 use crate::discover::{key_bytes, Files, ReadError};
@@ -102,7 +102,7 @@ pub type ByPath<V> = HashMap<u128, V>;
 /// The key of `path` in a [`ByPath`] map: two spellings with the same key form
 /// ([`key_bytes`]) share it.
 pub fn path_slot(path: &Path) -> u128 {
-    keys::bytes_digest(&key_bytes(path))
+    crate::model::digest(&key_bytes(path))
 }
 
 /// One file as `_load_agent_spec` steps 1–7 leave it, its problem boxed: a problem is

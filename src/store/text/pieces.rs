@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{digest, TextError};
+use super::{digest, find as find_bytes, TextError};
 
 /// Lines at least this long are looked for further on in the files; a shorter one
 /// is kept on disk only where it follows the previous run directly (or starts the
@@ -106,10 +106,10 @@ fn find(parts: &[Part], (part, at): (usize, usize), line: &[u8]) -> Option<(usiz
     if line.len() < SEARCHED_LINE {
         return None;
     }
-    if let Some(i) = memchr::memmem::find(rest, line) {
+    if let Some(i) = find_bytes(rest, line) {
         return Some((part, at + i));
     }
-    parts.iter().enumerate().skip(part + 1).find_map(|(n, p)| memchr::memmem::find(p.bytes, line).map(|i| (n, i)))
+    parts.iter().enumerate().skip(part + 1).find_map(|(n, p)| find_bytes(p.bytes, line).map(|i| (n, i)))
 }
 
 impl Pieces {
