@@ -2,10 +2,11 @@
 //! in order, kept as places in the file, and the rest (what a substitution or a
 //! template put there) held. A rendered prompt is mostly its template's own lines.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{digest, find as find_bytes, TextError};
+use super::{digest, TextError};
 
 /// Lines at least this long are looked for further on in the files; a shorter one
 /// is kept on disk only where it follows the previous run directly (or starts the
@@ -55,8 +56,12 @@ pub(super) fn split<'a>(parts: &[Part<'a>], text: &str) -> Option<Split<'a>> {
     let mut runs: Vec<Run> = Vec::new();
     // Just after the previous line found: the part and where in its bytes.
     let mut cursor = (0, 0);
-    for line in text.split_inclusive('\n') {
-        let found = find(parts, cursor, line.as_bytes());
+    let mut lines = None;
+    let count = text.split_inclusive('\n').count();
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        // A trimmed rendering starts or ends inside a line of its file.
+        let inside = n == 0 || n + 1 == count;
+        let found = find(parts, cursor, line.as_bytes(), inside, &mut lines);
         match (found, runs.last_mut()) {
             (Some((part, at)), Some(Run::InPart { part: p, start, len })) if *p == part && *start + *len == at => {
                 *len += line.len()
@@ -94,8 +99,16 @@ pub(super) fn split<'a>(parts: &[Part<'a>], text: &str) -> Option<Split<'a>> {
 }
 
 /// Where `line` is, at or after `cursor` (a part and a place in its bytes): right at
-/// the cursor, at the start of the next part, or, for a long line, further on.
-fn find(parts: &[Part], (part, at): (usize, usize), line: &[u8]) -> Option<(usize, usize)> {
+/// the cursor, at the start of the next part, or, for a long line, further on: at the
+/// start of a line (`lines`, made when first needed), or anywhere when it may be
+/// `inside` one.
+fn find(
+    parts: &[Part],
+    (part, at): (usize, usize),
+    line: &[u8],
+    inside: bool,
+    lines: &mut Option<Lines>,
+) -> Option<(usize, usize)> {
     let rest = parts.get(part).map_or(&[][..], |p| &p.bytes[at..]);
     if rest.starts_with(line) {
         return Some((part, at));
@@ -106,10 +119,52 @@ fn find(parts: &[Part], (part, at): (usize, usize), line: &[u8]) -> Option<(usiz
     if line.len() < SEARCHED_LINE {
         return None;
     }
-    if let Some(i) = find_bytes(rest, line) {
-        return Some((part, at + i));
+    if inside {
+        let mut later = parts.iter().enumerate().skip(part).map(|(n, p)| (n, if n == part { at } else { 0 }, p.bytes));
+        return later.find_map(|(n, from, bytes)| super::find(&bytes[from..], line).map(|i| (n, from + i)));
     }
-    parts.iter().enumerate().skip(part + 1).find_map(|(n, p)| find_bytes(p.bytes, line).map(|i| (n, i)))
+    lines.get_or_insert_with(|| Lines::of(parts)).find(parts, (part, at), line)
+}
+
+/// The long lines of the parts by a hash of their text (without the line end), each
+/// with where it starts: a rendered text's lines that a substitution changed are
+/// looked for once each, not with a scan of every part.
+struct Lines(HashMap<u64, Vec<(u32, u32)>, foldhash::fast::FixedState>);
+
+impl Lines {
+    fn of(parts: &[Part]) -> Lines {
+        let mut map: HashMap<u64, Vec<(u32, u32)>, _> = HashMap::with_hasher(foldhash::fast::FixedState::default());
+        for (n, part) in parts.iter().enumerate() {
+            let mut start = 0;
+            for line in part.bytes.split_inclusive(|&b| b == b'\n') {
+                if line.len() >= SEARCHED_LINE {
+                    // Parts and files are under 4 GiB (`split` checks the text; a file
+                    // is read only below `MAX_FILE_BYTES`); a larger place is not kept.
+                    if let (Ok(n), Ok(at)) = (u32::try_from(n), u32::try_from(start)) {
+                        map.entry(line_hash(line)).or_default().push((n, at));
+                    }
+                }
+                start += line.len();
+            }
+        }
+        Lines(map)
+    }
+
+    /// The first start of a line holding `line` at or after `cursor`.
+    fn find(&self, parts: &[Part], cursor: (usize, usize), line: &[u8]) -> Option<(usize, usize)> {
+        let places = self.0.get(&line_hash(line))?;
+        places
+            .iter()
+            .map(|&(n, at)| (n as usize, at as usize))
+            .filter(|&place| place >= cursor)
+            .find(|&(n, at)| parts[n].bytes[at..].starts_with(line))
+    }
+}
+
+fn line_hash(line: &[u8]) -> u64 {
+    use std::hash::BuildHasher;
+    const STATE: foldhash::fast::FixedState = foldhash::fast::FixedState::with_seed(0x6c69_6e65_7321);
+    STATE.hash_one(line.strip_suffix(b"\n").unwrap_or(line))
 }
 
 impl Pieces {
