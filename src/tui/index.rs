@@ -4,7 +4,7 @@
 //! (flat, filtered, or as a hierarchy tree).
 
 use crate::discover::fast_hash::HashMap;
-use std::hash::{BuildHasher, Hasher};
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
 use hashbrown::HashTable;
@@ -297,20 +297,20 @@ impl Index {
 /// pieces, then `#card` when there is one): an agent's key hashes from its parts
 /// without being built, a looked-up key from its whole text, to the same value.
 fn key_hash(ecosystem: &str, pieces: &[&str], card: &Option<String>) -> u64 {
-    // SipHash with fixed keys reads a byte stream: pieces hash as their concatenation.
-    let mut h = KEY_HASHER.build_hasher();
-    h.write(ecosystem.as_bytes());
-    h.write_u8(0xff);
-    pieces.iter().for_each(|p| h.write(p.as_bytes()));
+    // Hashed as one byte string, so pieces hash as their concatenation.
+    let card_len = card.as_ref().map_or(0, |c| c.len() + 1);
+    let mut key = Vec::with_capacity(ecosystem.len() + 1 + pieces.iter().map(|p| p.len()).sum::<usize>() + card_len);
+    key.extend_from_slice(ecosystem.as_bytes());
+    key.push(0xff);
+    pieces.iter().for_each(|p| key.extend_from_slice(p.as_bytes()));
     if let Some(card) = card {
-        h.write(b"#");
-        h.write(card.as_bytes());
+        key.push(b'#');
+        key.extend_from_slice(card.as_bytes());
     }
-    h.finish()
+    KEY_STATE.hash_one(&key[..])
 }
 
-const KEY_HASHER: std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher> =
-    std::hash::BuildHasherDefault::new();
+const KEY_STATE: foldhash::fast::FixedState = foldhash::fast::FixedState::with_seed(0x6b65_7973);
 
 fn agent_hash(catalog: &Catalog, agents: &[(usize, usize)], n: usize) -> u64 {
     let (r, i) = agents[n];
