@@ -2,27 +2,34 @@
 //! 100,000 of them, and reading one buffer forwards (which the hardware prefetches)
 //! instead of 100,000 separate allocations is most of what the scan costs.
 
-/// Haystacks by agent number, each a `&str`.
+use std::sync::Arc;
+
+/// Haystacks by agent number, each a `&str`: chunks in agent order (one per
+/// framework's report, shared by the indexes of successive snapshots that hold it).
 #[derive(Clone, Debug, Default)]
 pub struct Haystacks {
+    chunks: Vec<Arc<Chunk>>,
+    /// The number of the first haystack of each chunk, then the total.
+    firsts: Vec<usize>,
+}
+
+/// Consecutive haystacks in one buffer.
+#[derive(Clone, Debug, Default)]
+pub struct Chunk {
     text: String,
     /// Where each haystack ends in `text`; it starts where the previous one ends.
     ends: Vec<usize>,
 }
 
-impl Haystacks {
+impl Chunk {
     /// Room for `count` haystacks; the text grows as they come.
-    pub fn with_capacity(count: usize) -> Haystacks {
-        Haystacks { text: String::new(), ends: Vec::with_capacity(count) }
+    pub fn with_capacity(count: usize) -> Chunk {
+        Chunk { text: String::new(), ends: Vec::with_capacity(count) }
     }
 
     /// Gives back the room the text grew into beyond what it holds.
     pub fn shrink_to_fit(&mut self) {
         self.text.shrink_to_fit();
-    }
-
-    pub fn push(&mut self, haystack: &str) {
-        self.push_with(|text| text.push_str(haystack));
     }
 
     /// Adds the haystack `write` appends to the text.
@@ -35,23 +42,47 @@ impl Haystacks {
         self.ends.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    /// Haystack `n` as bytes: unlike `&self[n]`, slicing reads no byte of the text
-    /// (a `str` slice checks that both ends are char boundaries), so a scan that
-    /// starts inside a haystack never touches its beginning.
-    pub fn bytes(&self, n: usize) -> &[u8] {
-        &self.text.as_bytes()[self.start(n)..self.ends[n]]
-    }
-
     fn start(&self, n: usize) -> usize {
         if n == 0 {
             0
         } else {
             self.ends[n - 1]
         }
+    }
+}
+
+impl Haystacks {
+    pub fn from_chunks(chunks: Vec<Arc<Chunk>>) -> Haystacks {
+        let mut firsts = Vec::with_capacity(chunks.len() + 1);
+        let mut total = 0;
+        for c in &chunks {
+            firsts.push(total);
+            total += c.len();
+        }
+        firsts.push(total);
+        Haystacks { chunks, firsts }
+    }
+
+    pub fn len(&self) -> usize {
+        self.firsts.last().copied().unwrap_or(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The chunk holding haystack `n`, and `n` within it.
+    fn locate(&self, n: usize) -> (&Chunk, usize) {
+        let c = self.firsts.partition_point(|&first| first <= n) - 1;
+        (&self.chunks[c], n - self.firsts[c])
+    }
+
+    /// Haystack `n` as bytes: unlike `&self[n]`, slicing reads no byte of the text
+    /// (a `str` slice checks that both ends are char boundaries), so a scan that
+    /// starts inside a haystack never touches its beginning.
+    pub fn bytes(&self, n: usize) -> &[u8] {
+        let (chunk, i) = self.locate(n);
+        &chunk.text.as_bytes()[chunk.start(i)..chunk.ends[i]]
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &str> {
@@ -63,15 +94,16 @@ impl std::ops::Index<usize> for Haystacks {
     type Output = str;
 
     fn index(&self, n: usize) -> &str {
-        &self.text[self.start(n)..self.ends[n]]
+        let (chunk, i) = self.locate(n);
+        &chunk.text[chunk.start(i)..chunk.ends[i]]
     }
 }
 
 impl<S: AsRef<str>> FromIterator<S> for Haystacks {
     fn from_iter<I: IntoIterator<Item = S>>(items: I) -> Haystacks {
-        let mut out = Haystacks::default();
-        items.into_iter().for_each(|s| out.push(s.as_ref()));
-        out
+        let mut chunk = Chunk::default();
+        items.into_iter().for_each(|s| chunk.push_with(|text| text.push_str(s.as_ref())));
+        Haystacks::from_chunks(vec![Arc::new(chunk)])
     }
 }
 
@@ -86,5 +118,16 @@ mod tests {
         assert_eq!((&h[0], &h[1], &h[2]), ("ab", "", "ünï c"));
         assert_eq!(h.iter().collect::<Vec<_>>(), vec!["ab", "", "ünï c"]);
         assert_eq!(h.bytes(2), "ünï c".as_bytes());
+        let parts: Vec<Arc<Chunk>> = [vec!["ab"], vec![], vec!["", "ünï c"]]
+            .into_iter()
+            .map(|c| {
+                let mut chunk = Chunk::default();
+                c.into_iter().for_each(|s| chunk.push_with(|t| t.push_str(s)));
+                Arc::new(chunk)
+            })
+            .collect();
+        let chunked = Haystacks::from_chunks(parts);
+        assert_eq!(chunked.iter().collect::<Vec<_>>(), vec!["ab", "", "ünï c"]);
+        assert_eq!(chunked.bytes(2), "ünï c".as_bytes());
     }
 }

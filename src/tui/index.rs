@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use hashbrown::HashTable;
 
-use super::haystacks::Haystacks;
-use crate::model::{Agent, Catalog, Diagnostic, EdgeKind, Status};
+use super::haystacks::{Chunk, Haystacks};
+use crate::model::{Agent, Catalog, Diagnostic, EcosystemReport, EdgeKind, Status};
 
 /// How much of a description the finder searches (descriptions can be whole files).
 const HAYSTACK_DESCRIPTION: usize = 80;
@@ -54,6 +54,55 @@ pub struct Index {
     /// Winners of each report, for the list's headings (counting them on every
     /// frame reads every agent of the report).
     pub report_winners: Vec<usize>,
+    /// What was derived from each report alone, for the next snapshot's index.
+    parts: Vec<Arc<ReportParts>>,
+}
+
+/// What the index derives from one framework's report alone, shared by the indexes
+/// of successive snapshots that hold the same report: while the first load runs,
+/// each arrival costs its own agents, not the whole catalog's again; a refresh, the
+/// reports it changed.
+pub struct ReportParts {
+    report: Arc<EcosystemReport>,
+    /// Each agent's key hash ([`key_hash`]).
+    hashes: Vec<u64>,
+    /// Each agent's name group, numbered within the report.
+    group: Vec<u32>,
+    groups: u32,
+    haystacks: Arc<Chunk>,
+    totals: Totals,
+    winners: usize,
+}
+
+impl ReportParts {
+    fn of(report: &Arc<EcosystemReport>) -> ReportParts {
+        let count = report.agents.len();
+        let mut hashes = Vec::with_capacity(count);
+        let mut group = Vec::with_capacity(count);
+        let mut names: HashMap<&str, u32> = HashMap::default();
+        // Sized up front: grown by doubling, the text would keep up to half its room
+        // unused for as long as the snapshot is shown.
+        let mut haystacks = Chunk::with_capacity(count);
+        let mut totals = Totals::default();
+        for agent in &report.agents {
+            match agent.status {
+                Status::Wins => totals.winners += 1,
+                Status::Shadowed | Status::Equivalent => totals.shadowed += 1,
+                Status::Invalid => totals.invalid += 1,
+                Status::Held => totals.held += 1,
+                Status::Skipped => totals.skipped += 1,
+            }
+            hashes.push(key_hash(agent.ecosystem, &[agent.source.scope.as_str(), ":", &agent.source.rel], &agent.source.card));
+            let next = names.len() as u32;
+            group.push(*names.entry(agent.name.as_str()).or_insert(next));
+            haystacks.push_with(|text| haystack(agent, text));
+        }
+        haystacks.shrink_to_fit();
+        let groups = names.len() as u32;
+        drop(names);
+        let winners = totals.winners;
+        ReportParts { report: report.clone(), hashes, group, groups, haystacks: Arc::new(haystacks), totals, winners }
+    }
 }
 
 /// Workspace-wide counts for the status bar.
@@ -69,50 +118,57 @@ pub struct Totals {
 
 impl Index {
     pub fn new(catalog: Arc<Catalog>) -> Index {
+        Index::reusing(catalog, &[])
+    }
+
+    /// [`Index::new`], taking what `previous` (the parts of an earlier index) derived
+    /// from the reports this catalog still holds.
+    pub fn reusing(catalog: Arc<Catalog>, previous: &[Arc<ReportParts>]) -> Index {
+        let parts: Vec<Arc<ReportParts>> = catalog
+            .reports
+            .iter()
+            .map(|report| match previous.iter().find(|p| Arc::ptr_eq(&p.report, report)) {
+                Some(p) => p.clone(),
+                None => Arc::new(ReportParts::of(report)),
+            })
+            .collect();
         // Keyed by the path's bytes: `Path`'s own hash walks its components.
         let mut per_path: HashMap<&[u8], usize> = HashMap::default();
         for d in catalog.diagnostics() {
             *per_path.entry(d.path.as_os_str().as_encoded_bytes()).or_default() += 1;
         }
-        // Sized up front: grown by doubling, these would keep up to half their room
-        // unused for as long as the snapshot is shown.
-        let count = catalog.reports.iter().map(|r| r.agents.len()).sum();
+        let count = parts.iter().map(|p| p.hashes.len()).sum();
         let mut agents = Vec::with_capacity(count);
         let mut by_key = HashTable::with_capacity(count);
-        let mut groups: HashMap<(usize, &str), u32> = HashMap::default();
         let mut name_group = Vec::with_capacity(count);
         let mut diagnostic_counts = Vec::with_capacity(count);
-        let mut haystacks = Haystacks::with_capacity(count);
-        let mut report_winners = vec![0; catalog.reports.len()];
         let mut totals = Totals {
             errors: catalog.diagnostics().filter(|d| d.severity == crate::model::Severity::Error).count(),
             ..Totals::default()
         };
-        for (r, report) in catalog.reports.iter().enumerate() {
+        let mut groups = 0;
+        let mut hash_of: Vec<u64> = Vec::with_capacity(count);
+        for (r, (report, part)) in catalog.reports.iter().zip(&parts).enumerate() {
             for (i, agent) in report.agents.iter().enumerate() {
                 let n = agents.len();
                 agents.push((r, i));
-                match agent.status {
-                    Status::Wins => {
-                        totals.winners += 1;
-                        report_winners[r] += 1;
-                    }
-                    Status::Shadowed | Status::Equivalent => totals.shadowed += 1,
-                    Status::Invalid => totals.invalid += 1,
-                    Status::Held => totals.held += 1,
-                    Status::Skipped => totals.skipped += 1,
-                }
-                let hash = key_hash(agent.ecosystem, &[agent.source.scope.as_str(), ":", &agent.source.rel], &agent.source.card);
-                by_key.insert_unique(hash, n as u32, |&m: &u32| agent_hash(&catalog, &agents, m as usize));
-                let next = groups.len() as u32;
-                name_group.push(*groups.entry((r, agent.name.as_str())).or_insert(next));
+                hash_of.push(part.hashes[i]);
+                by_key.insert_unique(part.hashes[i], n as u32, |&m: &u32| hash_of[m as usize]);
+                name_group.push(groups + part.group[i]);
                 diagnostic_counts.push(per_path.get(agent.source.path.as_os_str().as_encoded_bytes()).copied().unwrap_or(0));
-                haystacks.push_with(|text| haystack(agent, text));
             }
+            groups += part.groups;
+            let t = &part.totals;
+            totals.winners += t.winners;
+            totals.shadowed += t.shadowed;
+            totals.invalid += t.invalid;
+            totals.held += t.held;
+            totals.skipped += t.skipped;
         }
-        let (name_groups, same_name) = members_by_group(&name_group, groups.len());
-        drop(groups);
-        haystacks.shrink_to_fit();
+        drop(hash_of);
+        let (name_groups, same_name) = members_by_group(&name_group, groups as usize);
+        let haystacks = Haystacks::from_chunks(parts.iter().map(|p| p.haystacks.clone()).collect());
+        let report_winners = parts.iter().map(|p| p.winners).collect();
         Index {
             catalog,
             agents,
@@ -124,7 +180,13 @@ impl Index {
             haystacks,
             totals,
             report_winners,
+            parts,
         }
+    }
+
+    /// What this index derived from each report, for [`Index::reusing`].
+    pub fn parts(&self) -> &[Arc<ReportParts>] {
+        &self.parts
     }
 
     /// The agent whose id (`ecosystem:source key`, as [`AgentRecord::id`](crate::model::AgentRecord::id)) is given.
@@ -312,12 +374,6 @@ fn key_hash(ecosystem: &str, pieces: &[&str], card: &Option<String>) -> u64 {
 
 const KEY_STATE: foldhash::fast::FixedState = foldhash::fast::FixedState::with_seed(0x6b65_7973);
 
-fn agent_hash(catalog: &Catalog, agents: &[(usize, usize)], n: usize) -> u64 {
-    let (r, i) = agents[n];
-    let a = &catalog.reports[r].agents[i];
-    key_hash(a.ecosystem, &[a.source.scope.as_str(), ":", &a.source.rel], &a.source.card)
-}
-
 /// Each group's members in agent order, flattened: the group `g` is
 /// `members[starts[g]..starts[g + 1]]`.
 fn members_by_group(group_of: &[u32], groups: usize) -> (Vec<u32>, Vec<usize>) {
@@ -393,5 +449,31 @@ mod tests {
         assert_eq!(index.sources_of(1), &[1]);
         assert_eq!(index.sources_of(4), &[3, 4]);
         assert_eq!(index.shadows(0), 1);
+    }
+
+    #[test]
+    fn an_index_reusing_an_earlier_ones_parts_equals_one_built_afresh() {
+        let report = |eco: &'static str, names: &[&str]| {
+            let mut r = EcosystemReport::new(eco);
+            r.agents = names.iter().enumerate().map(|(i, n)| agent(eco, n, &format!("{n}{i}.md"), None, if i % 2 == 0 { Status::Wins } else { Status::Shadowed })).collect();
+            Arc::new(r)
+        };
+        let (a, b, c) = (report("kimi", &["x", "y", "x"]), report("tsugite", &["z", "x", "z", "z"]), report("codex", &["y"]));
+        let roots = Roots::new("/p".into(), "/h".into(), "/x".into(), None);
+        let catalog = |reports: Vec<Arc<EcosystemReport>>| Arc::new(Catalog { generation: 1, roots: roots.clone(), reports });
+        let first = Index::new(catalog(vec![a.clone(), c.clone()]));
+        let whole = catalog(vec![b.clone(), a.clone(), c.clone()]);
+        let (fresh, reused) = (Index::new(whole.clone()), Index::reusing(whole, first.parts()));
+        assert!(Arc::ptr_eq(&reused.parts()[1], &first.parts()[0]), "the parts of a report kept are shared");
+        assert_eq!(reused.agents, fresh.agents);
+        assert_eq!(reused.totals, fresh.totals);
+        assert_eq!(reused.report_winners, fresh.report_winners);
+        assert_eq!(reused.diagnostic_counts, fresh.diagnostic_counts);
+        assert_eq!(reused.haystacks.iter().collect::<Vec<_>>(), fresh.haystacks.iter().collect::<Vec<_>>());
+        for n in 0..fresh.agents.len() {
+            assert_eq!(reused.by_id(&reused.agent(n).id()), Some(n));
+            assert_eq!(reused.sources_of(n), fresh.sources_of(n));
+        }
+        assert_eq!(fresh.sources_of(0), &[0, 2, 3]);
     }
 }

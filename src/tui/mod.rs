@@ -441,6 +441,9 @@ fn spawn_indexer(tx: Sender<Event>) -> Sender<(Arc<Catalog>, Vec<&'static str>)>
     let (snapshots, rx) = channel::<(Arc<Catalog>, Vec<&'static str>)>();
     let _ = std::thread::Builder::new().name("agentry-index".into()).spawn(move || {
         let mut last: Option<Arc<Catalog>> = None;
+        // What the last index derived from each report: an arrival or a refresh
+        // indexes only the reports it brings.
+        let mut parts: Vec<Arc<index::ReportParts>> = Vec::new();
         let mut not_before = std::time::Instant::now();
         while let Ok(mut snapshot) = rx.recv() {
             loop {
@@ -465,7 +468,8 @@ fn spawn_indexer(tx: Sender<Event>) -> Sender<(Arc<Catalog>, Vec<&'static str>)>
                 continue;
             }
             let started = std::time::Instant::now();
-            let index = index::Index::new(catalog.clone());
+            let index = index::Index::reusing(catalog.clone(), &parts);
+            parts = index.parts().to_vec();
             if !pending.is_empty() {
                 not_before = std::time::Instant::now() + PARTIAL_GAP.max(started.elapsed() * PARTIAL_DUTY);
             }
