@@ -56,8 +56,13 @@ fn stamp(meta: &std::fs::Metadata) -> Stamp {
     let inode = std::os::unix::fs::MetadataExt::ino(meta);
     #[cfg(not(unix))]
     let inode = 0;
-    Stamp { len: meta.len(), changed: super::hash_key((meta.modified().ok(), inode)) }
+    // 0 stands for a file read without being measured ([`UNMEASURED`]).
+    Stamp { len: meta.len(), changed: super::hash_key((meta.modified().ok(), inode)) | 1 }
 }
+
+/// The `changed` of a file read without being measured: equal to no stamp, so the
+/// file is read again unless [`FileCache::measure_read_files`] measured it since.
+const UNMEASURED: u64 = 0;
 
 /// A value a framework derived from a file's bytes (its parse), or a memoized
 /// computation's result.
@@ -272,6 +277,8 @@ pub struct FileCache {
     paths: PathTable,
     /// Made for one load and no pass after it ([`FileCache::for_one_load`]).
     one_load: bool,
+    /// The pass reads files without measuring them ([`FileCache::measure_later`]).
+    unmeasured_pass: AtomicBool,
 }
 
 impl FileCache {
@@ -335,7 +342,7 @@ impl FileCache {
         // so its error is the same.
         if !held {
             if let Ok(file) = File::open(path) {
-                if self.one_load {
+                if self.one_load || self.unmeasured_pass.load(Ordering::Relaxed) {
                     return Ok(Found::Unmeasured(file));
                 }
                 let meta = file.metadata()?;
@@ -391,8 +398,8 @@ impl FileCache {
             Found::Unmeasured(file) => {
                 let version = self.versions.fetch_add(1, Ordering::Relaxed) + 1;
                 let bytes = read_unmeasured(file)?;
-                // Nothing asks a cache for one load for the stamp: its size will do.
-                (Stamp { len: bytes.len() as u64, changed: 0 }, Bytes::Scratch(bytes), version)
+                // Measured after the pass, if the cache lives on (`measure_read_files`).
+                (Stamp { len: bytes.len() as u64, changed: UNMEASURED }, Bytes::Scratch(bytes), version)
             }
         };
         self.reads.fetch_add(1, Ordering::Relaxed);
@@ -736,6 +743,7 @@ impl FileCache {
     pub fn begin_pass(&self, changed: Option<&[PathBuf]>) {
         debug_assert!(!self.one_load, "a cache for one load begins no other pass");
         self.pass.fetch_add(1, Ordering::Relaxed);
+        self.unmeasured_pass.store(false, Ordering::Relaxed);
         self.trusting.store(changed.is_some(), Ordering::Relaxed);
         self.canonical.clear();
         drop(std::mem::take(&mut *lock(&self.invalidated)));
@@ -887,6 +895,39 @@ impl FileCache {
     /// asking for their files again, and what a change made stale is already gone.
     /// Either frees the pass's step-by-step resolutions, before the snapshot goes out
     /// and the explorer indexes it (the next pass would clear them anyway).
+    /// Files this pass reads for the first time are read without being measured (one
+    /// system call less per file, and no buffer of their own for bytes not held):
+    /// for the explorer's first load, whose complete catalog the user is waiting for.
+    /// [`FileCache::measure_read_files`] measures them once it is on screen.
+    pub fn measure_later(&self) {
+        self.unmeasured_pass.store(true, Ordering::Relaxed);
+    }
+
+    /// Measures the files read without being measured, and returns those that may
+    /// have changed since they were read: modified at or after `since` (when the
+    /// pass began, less the clock's slack), or gone. Those keep no stamp, so the
+    /// next pass that checks them reads them again; the caller reloads them.
+    pub fn measure_read_files(&self, since: std::time::SystemTime) -> Vec<PathBuf> {
+        let unmeasured: Vec<(PathBuf, u64, u64)> = lock(&self.entries)
+            .iter()
+            .filter(|(_, e)| e.stamp.changed == UNMEASURED)
+            .map(|(p, e)| (p.as_path().to_path_buf(), e.version, e.stamp.len))
+            .collect();
+        let mut changed = Vec::new();
+        for (path, version, len) in unmeasured {
+            let meta = std::fs::metadata(&path);
+            let steady = meta.as_ref().ok().filter(|m| m.len() == len && m.modified().is_ok_and(|t| t < since));
+            let Some(meta) = steady else {
+                changed.push(path);
+                continue;
+            };
+            if let Some(e) = lock(&self.entries).get_mut(key_bytes(&path).as_ref()).filter(|e| e.version == version) {
+                e.stamp = stamp(meta);
+            }
+        }
+        changed
+    }
+
     pub fn retain_pass(&self) {
         self.canonical.clear();
         for e in lock(&self.entries).values_mut().filter(|e| e.held_for_pass) {

@@ -356,6 +356,43 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// Files read unmeasured are measured afterwards: unchanged ones are not read
+    /// again by the next validating pass; ones written since they were read are
+    /// named, and read again.
+    #[test]
+    fn files_read_unmeasured_are_measured_after_the_pass() {
+        let dir = std::env::temp_dir().join(format!("agentry-measure-later-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (dir.join("a.md"), dir.join("b.md"));
+        std::fs::write(&a, "one").unwrap();
+        std::fs::write(&b, "two").unwrap();
+        let cache = FileCache::new();
+        cache.begin_pass(None);
+        cache.measure_later();
+        for f in [&a, &b] {
+            cache.read(f, Hold::Kept).unwrap();
+        }
+        let long_ago = std::time::SystemTime::UNIX_EPOCH;
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(3600);
+        let mut named = cache.measure_read_files(long_ago);
+        named.sort();
+        assert_eq!(named, [a.clone(), b.clone()], "written after the pass began: named, not measured");
+        assert!(cache.measure_read_files(later).is_empty());
+        assert!(cache.measure_read_files(long_ago).is_empty(), "measured once");
+        let reads = || cache.counts().reads;
+        let before = reads();
+        cache.begin_pass(None);
+        for f in [&a, &b] {
+            cache.read(f, Hold::Kept).unwrap();
+        }
+        assert_eq!(reads(), before, "measured files that did not change are not read again");
+        std::fs::write(&b, "three").unwrap();
+        cache.begin_pass(None);
+        assert_eq!(&*cache.read(&b, Hold::Kept).unwrap(), b"three");
+        assert_eq!(reads(), before + 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn bytes_held_for_a_pass_are_let_go_when_it_ends() {
         use std::sync::Arc;

@@ -212,6 +212,11 @@ impl Worker {
         let polling = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner()).as_ref().is_none_or(|w| w.polling.is_some());
         let trusted = matches!(trigger, Trigger::Changed(_)) && !polling;
         files.begin_pass(trusted.then_some(trigger_paths.as_slice()));
+        // The owner waits for the first catalog: files are measured once it is shown.
+        let measure_later = matches!(trigger, Trigger::Cold) && self.wait_for_screen;
+        if measure_later {
+            files.measure_later();
+        }
         if matches!(trigger, Trigger::Cold) && !self.emit(LoaderEvent::Progress { done: 0, total: self.last_total }) {
             return false;
         }
@@ -273,6 +278,14 @@ impl Worker {
         // while the rest waits (the watch misses nothing: see `aim_watcher`).
         if partial && self.wait_for_screen && !self.wait_until_shown() {
             return false;
+        }
+        if measure_later {
+            // A file written while it was read is loaded again.
+            let since = started_wall.checked_sub(CLOCK_SLACK).unwrap_or(started_wall);
+            let changed = files.measure_read_files(since);
+            if !changed.is_empty() {
+                let _ = self.control_tx.send(Control::Changed(changed));
+            }
         }
         // Files no framework asked for this time (deleted, renamed away) are dropped,
         // and with them the watches on their folders.
