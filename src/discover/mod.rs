@@ -361,13 +361,7 @@ mod tests {
     /// named, and read again.
     #[test]
     fn files_read_unmeasured_are_measured_after_the_pass() {
-        let dir = std::env::temp_dir().join(format!("agentry-measure-later-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (a, b) = (dir.join("a.md"), dir.join("b.md"));
-        std::fs::write(&a, "one").unwrap();
-        std::fs::write(&b, "two").unwrap();
-        let cache = FileCache::new();
-        cache.begin_pass(None);
+        let (dir, a, b, cache) = two_files_and_a_pass("measure-later");
         cache.measure_later();
         for f in [&a, &b] {
             cache.read(f, Hold::Kept).unwrap();
@@ -393,16 +387,23 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    #[test]
-    fn bytes_held_for_a_pass_are_let_go_when_it_ends() {
-        use std::sync::Arc;
-        let dir = std::env::temp_dir().join(format!("agentry-pass-held-{}", std::process::id()));
+    /// A scratch folder with `a.md` ("one") and `b.md` ("two"), and a cache in its
+    /// first pass.
+    fn two_files_and_a_pass(name: &str) -> (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf, FileCache) {
+        let dir = std::env::temp_dir().join(format!("agentry-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let (a, b) = (dir.join("a.md"), dir.join("b.md"));
         std::fs::write(&a, "one").unwrap();
         std::fs::write(&b, "two").unwrap();
         let cache = FileCache::new();
         cache.begin_pass(None);
+        (dir, a, b, cache)
+    }
+
+    #[test]
+    fn bytes_held_for_a_pass_are_let_go_when_it_ends() {
+        use std::sync::Arc;
+        let (dir, a, b, cache) = two_files_and_a_pass("pass-held");
         let first = cache.read(&a, Hold::ForPass).unwrap();
         assert!(Arc::ptr_eq(&first, &cache.read(&a, Hold::ForPass).unwrap()), "held within the pass");
         let kept = cache.read(&b, Hold::ForPass).unwrap();
