@@ -1,4 +1,5 @@
 //! Text from files, made safe to show.
 
+pub mod js;
 pub mod natural;
 pub mod sanitize;

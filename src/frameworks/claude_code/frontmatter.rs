@@ -23,19 +23,7 @@ pub struct Split<'a> {
     pub first_line: u32,
 }
 
-/// JavaScript's `\s` (and `String.prototype.trim`): white space and line ends.
-pub fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}'
-            | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
-    )
-}
-
-/// `String.prototype.trim`.
-pub fn js_trim(s: &str) -> &str {
-    s.trim_matches(is_js_space)
-}
+pub use crate::text::js::{is_space as is_js_space, trim as js_trim};
 
 /// Splits `text` (BOM already removed) as `qc` does.
 pub fn split(text: &str) -> Split<'_> {

@@ -104,10 +104,7 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Definition>, Failure> {
     }
 }
 
-/// `String.prototype.trim`: white space and line terminators, the BOM included.
-pub fn js_trim(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
-}
+pub use crate::text::js::trim as js_trim;
 
 /// One Zod issue: its path, message, and whether it stops the branch (a wrong type)
 /// or only marks it dirty (a refinement).

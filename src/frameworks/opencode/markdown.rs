@@ -33,7 +33,7 @@ fn line_of_tail(whole: &str, suffix: &str) -> u32 {
 }
 
 fn js_trim_start(s: &str) -> &str {
-    s.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+    s.trim_start_matches(crate::text::js::is_space)
 }
 
 /// `Err` when OpenCode drops the file (the rewrite still fails), with YAML's message.
@@ -64,10 +64,7 @@ fn strip_bom(s: &str) -> &str {
     s.strip_prefix('\u{feff}').unwrap_or(s)
 }
 
-/// JavaScript's `String.prototype.trim` (ECMAScript white space and line ends).
-pub fn js_trim(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
-}
+pub use crate::text::js::trim as js_trim;
 
 /// gray-matter 4 with its default `---` delimiters and the YAML engine.
 fn matter(input: &str) -> Result<Parsed, (String, Option<u32>)> {

@@ -4,19 +4,7 @@
 
 pub use crate::jsyaml::{number_to_string, Js};
 
-/// JavaScript's white space and line terminators (what `trim()` removes).
-pub fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}'
-            | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
-    )
-}
-
-/// `String.prototype.trim()`.
-pub fn trim(s: &str) -> &str {
-    s.trim_matches(is_js_space)
-}
+pub use crate::text::js::trim;
 
 /// `string.length`: UTF-16 code units.
 pub fn js_len(s: &str) -> usize {
