@@ -615,14 +615,6 @@ impl FileCache {
         &self.paths
     }
 
-    /// Forgets a file, so the next read goes to disk.
-    pub fn invalidate(&self, path: &Path) {
-        let mut entries = lock(&self.entries);
-        if entries.remove(key_bytes(path).as_ref()).is_some() {
-            self.count_folder(path, false);
-        }
-    }
-
     /// Remembers where the symlinks of a fresh listing point: only the link's folder
     /// is watched for the link itself, so an edit, rename or removal of its target
     /// (which changes what the link is, and the listing's word on it) must reach the

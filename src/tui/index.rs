@@ -201,10 +201,6 @@ impl Index {
         &self.catalog.reports[r].agents[i]
     }
 
-    pub fn report_of(&self, n: usize) -> usize {
-        self.agents[n].0
-    }
-
     /// Every definition of the agent's name in its framework, precedence order.
     pub fn sources_of(&self, n: usize) -> &[usize] {
         let g = self.name_group[n] as usize;
