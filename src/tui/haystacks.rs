@@ -22,14 +22,9 @@ pub struct Chunk {
 }
 
 impl Chunk {
-    /// Room for `count` haystacks; the text grows as they come.
-    pub fn with_capacity(count: usize) -> Chunk {
-        Chunk { text: String::new(), ends: Vec::with_capacity(count) }
-    }
-
-    /// Gives back the room the text grew into beyond what it holds.
-    pub fn shrink_to_fit(&mut self) {
-        self.text.shrink_to_fit();
+    /// Room for `count` haystacks of `bytes` in all.
+    pub fn with_capacity(count: usize, bytes: usize) -> Chunk {
+        Chunk { text: String::with_capacity(bytes), ends: Vec::with_capacity(count) }
     }
 
     /// Adds the haystack `write` appends to the text.

@@ -80,9 +80,10 @@ impl ReportParts {
         let mut hashes = Vec::with_capacity(count);
         let mut group = Vec::with_capacity(count);
         let mut names: HashMap<&str, u32> = HashMap::default();
-        // Sized up front: grown by doubling, the text would keep up to half its room
-        // unused for as long as the snapshot is shown.
-        let mut haystacks = Chunk::with_capacity(count);
+        // Sized up front (the text measured first): grown by doubling, it would keep
+        // up to half its room unused, and each doubling holds two buffers at once.
+        let text_len = report.agents.iter().flat_map(haystack).map(str::len).sum();
+        let mut haystacks = Chunk::with_capacity(count, text_len);
         let mut totals = Totals::default();
         for agent in &report.agents {
             match agent.status {
@@ -95,9 +96,8 @@ impl ReportParts {
             hashes.push(key_hash(agent.ecosystem, &[agent.source.scope.as_str(), ":", &agent.source.rel], &agent.source.card));
             let next = names.len() as u32;
             group.push(*names.entry(agent.name.as_str()).or_insert(next));
-            haystacks.push_with(|text| haystack(agent, text));
+            haystacks.push_with(|text| haystack(agent).iter().for_each(|piece| text.push_str(piece)));
         }
-        haystacks.shrink_to_fit();
         let groups = names.len() as u32;
         drop(names);
         let winners = totals.winners;
@@ -387,21 +387,13 @@ fn members_by_group(group_of: &[u32], groups: usize) -> (Vec<u32>, Vec<usize>) {
     (starts, members)
 }
 
-/// Writes the agent's search text: name, framework, path (with its card), and the
+/// The agent's search text in pieces: name, framework, path (with its card), and the
 /// start of its description.
-fn haystack(agent: &Agent, text: &mut String) {
+fn haystack(agent: &Agent) -> [&str; 9] {
     let description = &agent.description;
     let cut = description.char_indices().nth(HAYSTACK_DESCRIPTION).map_or(description.len(), |(at, _)| at);
-    let source = &agent.source;
-    for piece in [agent.name.as_str(), " ", agent.ecosystem, " ", &source.rel] {
-        text.push_str(piece);
-    }
-    if let Some(card) = &source.card {
-        text.push('#');
-        text.push_str(card);
-    }
-    text.push(' ');
-    text.push_str(&description[..cut]);
+    let (hash, card) = agent.source.card.as_deref().map_or(("", ""), |card| ("#", card));
+    [&agent.name, " ", agent.ecosystem, " ", &agent.source.rel, hash, card, " ", &description[..cut]]
 }
 
 #[cfg(test)]
