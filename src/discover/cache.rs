@@ -881,12 +881,6 @@ impl FileCache {
         (relisted, restated, files_only)
     }
 
-    /// Ends a pass. A validating pass forgets every file and memo it did not ask for
-    /// (deleted, renamed or no longer referenced), so a long-lived cache holds one
-    /// workspace's files only. A trusting pass keeps them: it reused results without
-    /// asking for their files again, and what a change made stale is already gone.
-    /// Either frees the pass's step-by-step resolutions, before the snapshot goes out
-    /// and the explorer indexes it (the next pass would clear them anyway).
     /// Files this pass reads for the first time are read without being measured (one
     /// system call less per file, and no buffer of their own for bytes not held):
     /// for the explorer's first load, whose complete catalog the user is waiting for.
@@ -900,32 +894,48 @@ impl FileCache {
     /// pass began, less the clock's slack), or gone. Those keep no stamp, so the
     /// next pass that checks them reads them again; the caller reloads them.
     pub fn measure_read_files(&self, since: std::time::SystemTime) -> Vec<PathBuf> {
-        let unmeasured: Vec<(PathBuf, u64, u64)> = lock(&self.entries)
+        // The keys share their paths: no copy of a hundred thousand paths.
+        let unmeasured: Vec<(PathKey, u64, u64)> = lock(&self.entries)
             .iter()
             .filter(|(_, e)| e.stamp.changed == UNMEASURED)
-            .map(|(p, e)| (p.as_path().to_path_buf(), e.version, e.stamp.len))
+            .map(|(p, e)| (p.clone(), e.version, e.stamp.len))
             .collect();
         let mut changed = Vec::new();
-        for (path, version, len) in unmeasured {
-            let meta = std::fs::metadata(&path);
+        for (key, version, len) in unmeasured {
+            let path = key.as_path();
+            let meta = std::fs::metadata(path);
             let steady = meta.as_ref().ok().filter(|m| m.len() == len && m.modified().is_ok_and(|t| t < since));
             let Some(meta) = steady else {
-                changed.push(path);
+                changed.push(path.to_path_buf());
                 continue;
             };
-            if let Some(e) = lock(&self.entries).get_mut(key_bytes(&path).as_ref()).filter(|e| e.version == version) {
+            if let Some(e) = lock(&self.entries).get_mut(key_bytes(path).as_ref()).filter(|e| e.version == version) {
                 e.stamp = stamp(meta);
             }
         }
         changed
     }
 
-    pub fn retain_pass(&self) {
+    /// Lets go of the bytes held for the pass ([`Hold::ForPass`]) and of its memo of
+    /// resolved paths: for as soon as the pass's last reader is done, before the
+    /// rest of [`FileCache::retain_pass`] (the explorer indexes the new catalog
+    /// meanwhile, at its resident peak).
+    pub fn release_pass_holds(&self) {
         self.canonical.clear();
         for e in lock(&self.entries).values_mut().filter(|e| e.held_for_pass) {
             e.bytes = None;
             e.held_for_pass = false;
         }
+    }
+
+    /// Ends a pass. A validating pass forgets every file and memo it did not ask for
+    /// (deleted, renamed or no longer referenced), so a long-lived cache holds one
+    /// workspace's files only. A trusting pass keeps them: it reused results without
+    /// asking for their files again, and what a change made stale is already gone.
+    /// Either frees the pass's step-by-step resolutions, before the snapshot goes out
+    /// and the explorer indexes it (the next pass would clear them anyway).
+    pub fn retain_pass(&self) {
+        self.release_pass_holds();
         if self.trusting.load(Ordering::Relaxed) {
             return;
         }

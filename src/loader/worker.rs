@@ -274,6 +274,7 @@ impl Worker {
         };
         self.generation = generation;
         let elapsed = started.elapsed();
+        files.release_pass_holds();
         // The complete catalog went out with the last arrival; the owner draws it
         // while the rest waits (the watch misses nothing: see `aim_watcher`).
         if partial && self.wait_for_screen && !self.wait_until_shown() {

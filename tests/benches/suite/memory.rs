@@ -51,16 +51,26 @@ pub fn child(dir: PathBuf) {
     agentry::tui::prefer_small_pages();
     let builtins = std::env::var_os(CHILD_BUILTINS).map(PathBuf::from).unwrap_or_else(|| dir.join("builtins"));
     let ws = Workspace { name: String::new(), dir, builtins };
-    let loader = Loader::spawn(ws.explorer_options(), WatchMode::Off, Box::new(|| {}));
+    let loader = Loader::spawn_for_screen(ws.explorer_options(), WatchMode::Off, Box::new(|| {}));
+    // The complete catalog comes with the last framework's arrival; the loader ends
+    // its load (measuring the files it read) once told it is on screen.
     let catalog = loop {
         match loader.receiver().recv_timeout(Duration::from_secs(600)) {
-            Ok(LoaderEvent::Snapshot(c)) => break c,
+            Ok(LoaderEvent::Arrived { catalog, pending }) if pending.is_empty() => break catalog,
             Ok(_) => {}
             Err(_) => return,
         }
     };
     let mut app = App::new(Keymap::default(), Rect::new(0, 0, 160, 48));
     app.on_snapshot(Arc::clone(&catalog));
+    loader.shown();
+    loop {
+        match loader.receiver().recv_timeout(Duration::from_secs(600)) {
+            Ok(LoaderEvent::Snapshot(_)) => break,
+            Ok(_) => {}
+            Err(_) => return,
+        }
+    }
     std::hint::black_box(&app);
     if let Some(rss) = peak_rss() {
         println!("peak-rss {rss}");
