@@ -280,7 +280,8 @@ impl Worker {
         if partial && self.wait_for_screen && !self.wait_until_shown() {
             return false;
         }
-        if measure_later {
+        // Unwatched, nothing compares stamps: a reload starts from an empty cache.
+        if measure_later && self.mode != WatchMode::Off {
             // A file written while it was read is loaded again.
             let since = started_wall.checked_sub(CLOCK_SLACK).unwrap_or(started_wall);
             let changed = files.measure_read_files(since);
