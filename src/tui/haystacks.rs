@@ -11,19 +11,24 @@ pub struct Haystacks {
 }
 
 impl Haystacks {
-    /// Room for `count` haystacks; the text grows as they come.
-    pub fn with_capacity(count: usize) -> Haystacks {
-        Haystacks { text: String::new(), ends: Vec::with_capacity(count) }
-    }
-
-    /// Gives back the room the text grew into beyond what it holds.
-    pub fn shrink_to_fit(&mut self) {
-        self.text.shrink_to_fit();
+    /// Room for `count` haystacks of `bytes` in all.
+    pub fn with_capacity(count: usize, bytes: usize) -> Haystacks {
+        Haystacks { text: String::with_capacity(bytes), ends: Vec::with_capacity(count) }
     }
 
     pub fn push(&mut self, haystack: &str) {
-        self.text.push_str(haystack);
+        self.push_pieces(&[haystack]);
+    }
+
+    /// Adds one haystack written as `pieces` one after the other.
+    pub fn push_pieces(&mut self, pieces: &[&str]) {
+        pieces.iter().for_each(|p| self.text.push_str(p));
         self.ends.push(self.text.len());
+    }
+
+    /// The bytes of all haystacks.
+    pub fn text_len(&self) -> usize {
+        self.text.len()
     }
 
     pub fn len(&self) -> usize {

@@ -3,12 +3,13 @@
 //! diagnostics of each file, the finder's haystacks, and the agent list's rows
 //! (flat, filtered, or as a hierarchy tree).
 
-use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::path::Path;
 use std::sync::Arc;
 
 use hashbrown::HashTable;
+
+use crate::discover::fast_hash::HashMap as FastMap;
 
 use super::haystacks::Haystacks;
 use crate::model::{Agent, Catalog, Diagnostic, EdgeKind, Status};
@@ -70,24 +71,29 @@ pub struct Totals {
 
 impl Index {
     pub fn new(catalog: Arc<Catalog>) -> Index {
-        let mut per_path: HashMap<&Path, usize> = HashMap::new();
+        let mut per_path: FastMap<&Path, usize> = FastMap::default();
         for d in catalog.diagnostics() {
             *per_path.entry(d.path.as_path()).or_default() += 1;
         }
-        // Sized up front: grown by doubling, these would keep up to half their room
-        // unused for as long as the snapshot is shown.
+        // Everything sized up front (the haystacks' text too, measured first): grown by
+        // doubling, these kept up to half their room unused, and each doubling held
+        // the old and the new buffer at once, at the explorer's resident peak.
         let count = catalog.reports.iter().map(|r| r.agents.len()).sum();
+        let text_len = catalog.reports.iter().flat_map(|r| &r.agents).map(haystack_len).sum();
         let mut agents = Vec::with_capacity(count);
         let mut by_key = HashTable::with_capacity(count);
-        let mut groups: HashMap<(usize, &str), u32> = HashMap::new();
+        // Name groups by a member's agent number, hashed through it.
+        let mut groups: HashTable<(u32, u32)> = HashTable::with_capacity(count);
+        let mut group_count = 0u32;
         let mut name_group = Vec::with_capacity(count);
         let mut diagnostic_counts = Vec::with_capacity(count);
-        let mut haystacks = Haystacks::with_capacity(count);
+        let mut haystacks = Haystacks::with_capacity(count, text_len);
         let mut report_winners = vec![0; catalog.reports.len()];
         let mut totals = Totals {
             errors: catalog.diagnostics().filter(|d| d.severity == crate::model::Severity::Error).count(),
             ..Totals::default()
         };
+        let group_hasher = foldhash::fast::FixedState::with_seed(0x6e61_6d65);
         for (r, report) in catalog.reports.iter().enumerate() {
             for (i, agent) in report.agents.iter().enumerate() {
                 let n = agents.len();
@@ -104,15 +110,28 @@ impl Index {
                 }
                 let hash = key_hash(agent.ecosystem, &[agent.source.scope.as_str(), ":", &agent.source.rel], &agent.source.card);
                 by_key.insert_unique(hash, n as u32, |&m: &u32| agent_hash(&catalog, &agents, m as usize));
-                let next = groups.len() as u32;
-                name_group.push(*groups.entry((r, agent.name.as_str())).or_insert(next));
+                let name_of = |m: u32| {
+                    let (mr, mi) = agents[m as usize];
+                    (mr, catalog.reports[mr].agents[mi].name.as_str())
+                };
+                let group_hash = |(m, _): &(u32, u32)| group_hasher.hash_one(name_of(*m));
+                let found = groups.entry(group_hasher.hash_one((r, agent.name.as_str())), |(m, _)| name_of(*m) == (r, agent.name.as_str()), group_hash);
+                let group = match found {
+                    hashbrown::hash_table::Entry::Occupied(e) => e.get().1,
+                    hashbrown::hash_table::Entry::Vacant(e) => {
+                        e.insert((n as u32, group_count));
+                        group_count += 1;
+                        group_count - 1
+                    }
+                };
+                name_group.push(group);
                 diagnostic_counts.push(per_path.get(&*agent.source.path).copied().unwrap_or(0));
-                haystacks.push(&haystack(agent));
+                push_haystack(&mut haystacks, agent);
             }
         }
-        let (name_groups, same_name) = members_by_group(&name_group, groups.len());
         drop(groups);
-        haystacks.shrink_to_fit();
+        debug_assert_eq!(haystacks.text_len(), text_len);
+        let (name_groups, same_name) = members_by_group(&name_group, group_count as usize);
         Index {
             catalog,
             agents,
@@ -335,14 +354,29 @@ fn members_by_group(group_of: &[u32], groups: usize) -> (Vec<u32>, Vec<usize>) {
     (starts, members)
 }
 
-fn haystack(agent: &Agent) -> String {
-    let description: String = agent.description.chars().take(HAYSTACK_DESCRIPTION).collect();
-    let mut path = agent.source.rel.clone();
-    if let Some(card) = &agent.source.card {
-        path.push('#');
-        path.push_str(card);
-    }
-    format!("{} {} {} {}", agent.name, agent.ecosystem, path, description)
+/// The part of the description the finder searches.
+fn description_prefix(agent: &Agent) -> &str {
+    let d: &str = &agent.description;
+    let end = d.char_indices().nth(HAYSTACK_DESCRIPTION).map_or(d.len(), |(i, _)| i);
+    &d[..end]
+}
+
+/// The pieces of an agent's search text: "name framework path[#card] description".
+fn haystack_pieces(agent: &Agent) -> [&str; 8] {
+    let (hash, card) = match &agent.source.card {
+        Some(card) => ("#", card.as_str()),
+        None => ("", ""),
+    };
+    [&agent.name, " ", agent.ecosystem, " ", &agent.source.rel, hash, card, description_prefix(agent)]
+}
+
+fn haystack_len(agent: &Agent) -> usize {
+    haystack_pieces(agent).iter().map(|p| p.len()).sum::<usize>() + 1
+}
+
+fn push_haystack(haystacks: &mut Haystacks, agent: &Agent) {
+    let [name, s1, eco, s2, rel, hash, card, description] = haystack_pieces(agent);
+    haystacks.push_pieces(&[name, s1, eco, s2, rel, hash, card, " ", description]);
 }
 
 #[cfg(test)]
