@@ -406,6 +406,22 @@ mod tests {
         Agent::new(ecosystem, name.into(), source, status, String::new())
     }
 
+    /// Each haystack is "name framework path[#card] description", the description cut
+    /// at its 80th character (not byte), written in place as measured.
+    #[test]
+    fn haystacks_hold_name_framework_path_and_the_start_of_the_description() {
+        let mut long = agent("kimi", "écrit", "a/x.yaml", None, Status::Wins);
+        long.description = "é".repeat(100).into();
+        let mut carded = agent("fast-agent", "x", "cards.md", Some("c"), Status::Shadowed);
+        carded.description = "short".into();
+        let mut report = EcosystemReport::new("kimi");
+        report.agents = vec![long, carded, agent("kimi", "", "", None, Status::Invalid)];
+        let roots = Roots::new("/p".into(), "/h".into(), "/x".into(), None);
+        let index = Index::new(Arc::new(Catalog { generation: 1, roots, reports: vec![Arc::new(report)] }));
+        let expected = [format!("écrit kimi a/x.yaml {}", "é".repeat(80)), "x fast-agent cards.md#c short".to_string(), " kimi  ".to_string()];
+        assert_eq!(index.haystacks.iter().collect::<Vec<_>>(), expected);
+    }
+
     #[test]
     fn ids_keys_and_names_find_their_agents() {
         let mut a = EcosystemReport::new("kimi");
