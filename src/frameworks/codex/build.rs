@@ -71,7 +71,7 @@ fn agent_of(cx: &LoadContext, layers: &[Layer], m: &Merge, s: &State) -> Agent {
                     fields.push(Field::new(key, v.value.clone().into(), origin(p, site, v.line, via)));
                 }
             };
-            set("developer_instructions", &role.developer_instructions);
+            set("developer_instructions", &role.developer_instructions());
             set("model", &role.model);
             set("model_reasoning_effort", &role.model_reasoning_effort);
             system_prompt = role.prompt.clone();
@@ -90,7 +90,7 @@ fn agent_of(cx: &LoadContext, layers: &[Layer], m: &Merge, s: &State) -> Agent {
         chain: chain.into(),
         description: description.into(),
         fields: fields.into_iter().collect(),
-        attributes: w.attributes.clone().into(),
+        attributes: w.attributes.clone(),
         system_prompt,
         messages: Arc::default(),
         edges: Arc::default(),

@@ -15,7 +15,7 @@ use super::role::{self, RoleFile, TableRole, Valued};
 use super::toml_read::Failure;
 use super::ID;
 use crate::frameworks::LoadContext;
-use crate::model::{Attribute, DiagKind, Diagnostic, Source};
+use crate::model::{Attributes, DiagKind, Diagnostic, Source};
 
 /// A value, the file that wrote it (source key) and its line.
 #[derive(Clone, Debug)]
@@ -40,7 +40,7 @@ pub struct Def {
     /// The role file as read, and whether it is opened through a symlink (then no
     /// spawn can read it).
     pub role: Option<(Arc<RoleFile>, Arc<str>, bool)>,
-    pub attributes: Vec<Attribute>,
+    pub attributes: Attributes,
 }
 
 /// A role after one layer's merge: its definition and which definition gave each
@@ -213,7 +213,7 @@ fn read_role(cx: &LoadContext, path: &Path, hint: Option<&str>) -> Result<Arc<Ro
     let context = crate::discover::hash_key(("codex-role", &label, hint, cx.prompts));
     let parse = |bytes: &[u8]| {
         let mut role = role::parse_role_file(bytes, &label, hint)?;
-        role.prompt = role.developer_instructions.as_ref().map(|d| cx.prompts.from_file(path, bytes, &d.value));
+        role.prompt = role.developer_instructions().map(|d| cx.prompts.from_file(path, bytes, &d.value));
         Ok(Arc::new(role))
     };
     match cx.files.parse(path, Hold::Not, context, parse) {

@@ -7,7 +7,7 @@ use toml_codex::Value;
 
 use super::nested;
 use super::toml_read::{self, invalid_type, Failure};
-use crate::model::{Attribute, DiagKind};
+use crate::model::{Attribute, Attributes, DiagKind};
 
 /// A value and the line it is written on.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,15 +24,23 @@ pub struct RoleFile {
     /// Trimmed, never blank.
     pub description: Option<Valued<String>>,
     pub nickname_candidates: Option<Valued<Vec<String>>>,
-    /// As written: Codex does not trim it.
-    pub developer_instructions: Option<Valued<String>>,
     /// `developer_instructions` as the system prompt, made by the load's
     /// `cx.prompts` (on disk in the explorer where the file holds it verbatim); set
     /// by the reader, `None` from [`parse_role_file`] alone.
     pub prompt: Option<crate::model::Text>,
     pub model: Option<Valued<String>>,
     pub model_reasoning_effort: Option<Valued<String>>,
-    pub attributes: Vec<Attribute>,
+    /// The file's keys; `developer_instructions` is kept only here (it is most of a
+    /// role file's bytes) and shared with the agents made from the file.
+    pub attributes: Attributes,
+}
+
+impl RoleFile {
+    /// `developer_instructions` as written (Codex does not trim it).
+    pub fn developer_instructions(&self) -> Option<Valued<String>> {
+        let found = self.attributes.iter().find(|a| &*a.key == "developer_instructions")?;
+        Some(Valued { value: found.value.as_str()?.to_string(), line: Some(found.line).filter(|l| *l > 0) })
+    }
 }
 
 /// Top-level keys of Codex's `ConfigToml` a role file may set, with the type serde
@@ -187,7 +195,6 @@ pub fn parse_role_file(bytes: &[u8], label: &str, hint: Option<&str>) -> Result<
         name,
         description,
         nickname_candidates,
-        developer_instructions,
         prompt: None,
         model: text("model"),
         model_reasoning_effort: text("model_reasoning_effort"),
@@ -236,7 +243,7 @@ pub struct TableRole {
     pub description: Option<Valued<String>>,
     pub config_file: Option<Valued<String>>,
     pub nickname_candidates: Option<Valued<Vec<String>>>,
-    pub attributes: Vec<Attribute>,
+    pub attributes: Attributes,
 }
 
 /// Global knobs of `[agents]`, not roles.
@@ -349,8 +356,8 @@ mod tests {
     fn role_files_are_strict_and_trim_what_codex_trims() {
         let ok = parse_role_file(b"name = \"  A b \"\ndescription = \" d \"\ndeveloper_instructions = \" keep \"\n", "f", None).unwrap();
         assert_eq!(ok.name.as_deref(), Some("A b"));
+        assert_eq!(ok.developer_instructions(), Some(Valued { value: " keep ".into(), line: Some(3) }));
         assert_eq!(ok.description.unwrap().value, "d");
-        assert_eq!(ok.developer_instructions.unwrap().value, " keep ");
         let unknown = parse_role_file(b"name = \"a\"\ndescription = \"d\"\ndeveloper_instructions = \"x\"\ncolor = \"red\"\n", "f", None);
         assert_eq!(unknown.unwrap_err().message, "failed to deserialize agent role file at f: unknown field `color`");
         let no_di = parse_role_file(b"name = \"a\"\n", "f", None).unwrap_err();
