@@ -12,7 +12,7 @@ use super::scan::{Found, Problem};
 use super::{tools, ID};
 use crate::discover::{self, Hold, ReadError};
 use crate::frameworks::LoadContext;
-use crate::model::{Agent, AgentRecord, AttributesBuilder, DiagKind, Diagnostic, Field, FieldOrigin, Source, Status, Text};
+use crate::model::{Agent, AgentRecord, DiagKind, Diagnostic, Field, FieldOrigin, Source, Status, Text};
 
 /// What the builder needs of the place a file was found in.
 pub struct PlaceView<'a> {
@@ -118,7 +118,7 @@ fn loaded(def: &Definition, prompt: Option<Text>, source: Source, place: &PlaceV
     let line = |k: &str| definition_line(def, k);
     let own = |k: &str, rule: &'static str| FieldOrigin::own(&key, line(k), rule);
     let mut fields: Vec<Field> = Vec::new();
-    let desc_origin = if def.frontmatter.contains_key("description") {
+    let desc_origin = if def.has("description") {
         own("description", "set here (a literal \\n becomes a line break)")
     } else {
         FieldOrigin::default("Claude Code's placeholder for a plugin agent without a description")
@@ -131,12 +131,12 @@ fn loaded(def: &Definition, prompt: Option<Text>, source: Source, place: &PlaceV
     fields.push(model);
     let plan = place.plugin.is_none() && def.permission_mode.as_deref() == Some("plan");
     let eff = tools::effective(&def.name, &def.tools, def.disallowed.as_deref(), plan);
-    let tools_rule = match (&def.tools, def.frontmatter.contains_key("tools")) {
+    let tools_rule = match (&def.tools, def.has("tools")) {
         (tools::ToolList::All, false) => "default: the subagent tool set of Claude Code 2.1.328 (print mode), less `disallowedTools`",
         (tools::ToolList::All, true) => "`*`: the default subagent tool set, less `disallowedTools`",
         _ => "the named tools Claude Code knows (split on commas and spaces; unknown names dropped), less `disallowedTools`",
     };
-    let tools_origin = if def.frontmatter.contains_key("tools") || def.frontmatter.contains_key("disallowedTools") {
+    let tools_origin = if def.has("tools") || def.has("disallowedTools") {
         FieldOrigin::own(&key, line("tools").or_else(|| line("disallowedTools")), tools_rule)
     } else {
         FieldOrigin::default(tools_rule)
@@ -146,18 +146,14 @@ fn loaded(def: &Definition, prompt: Option<Text>, source: Source, place: &PlaceV
         fields.push(Field::new("spawn_error", json!(refused), own("tools", "Claude Code lists the agent but refuses to start it")));
     }
     for k in definition::UNCHECKED {
-        if let Some(v) = def.frontmatter.get(*k) {
+        if let Some(v) = def.value(k) {
             let rule = if place.plugin.is_some() && ["permissionMode", "hooks", "mcpServers", "initialPrompt"].contains(k) {
                 "as written; ignored for plugin agents"
             } else {
                 "as written; not checked against the tool (Claude Code never shows what it made of it)"
             };
-            fields.push(Field::new(*k, v.clone(), own(k, rule)));
+            fields.push(Field::new(*k, v, own(k, rule)));
         }
-    }
-    let mut attributes = AttributesBuilder::default();
-    for (k, v) in &def.frontmatter {
-        attributes.push(k, line(k).unwrap_or(def.split_line), v);
     }
     let (status, rule) = if place.held {
         (Status::Held, "held: the project is not trusted, and Claude Code loads plugins from the project's .claude/skills only in a trusted folder".to_string())
@@ -175,7 +171,7 @@ fn loaded(def: &Definition, prompt: Option<Text>, source: Source, place: &PlaceV
         undocumented_order: None,
         description: def.description.as_str().into(),
         fields: fields.into(),
-        attributes: attributes.finish(),
+        attributes: def.frontmatter.clone(),
         system_prompt: prompt,
         messages: Arc::default(),
         edges: Arc::default(),

@@ -8,6 +8,7 @@ use unicode_normalization::UnicodeNormalization;
 use super::frontmatter::{self, js_trim, Split};
 use super::hooks;
 use super::tools::{self, ToolList};
+use crate::model::{Attributes, AttributesBuilder};
 
 /// The most bytes Claude Code reads of an agent file (`Bqt`, `R3n`).
 pub const MAX_BYTES: u64 = 1_048_576;
@@ -58,12 +59,13 @@ pub struct Definition {
     /// The body, trimmed: the reader makes the prompt text from it and then drops
     /// it, so the kept parse holds no copy.
     pub prompt: String,
-    /// The front matter as parsed (keys as written).
-    pub frontmatter: Map<String, Json>,
-    pub split_line: u32,
-    /// The line of each key the reader asks about (the front matter's keys and the
-    /// fields it always shows), instead of the block they were found in.
-    pub key_lines: Vec<(String, u32)>,
+    /// The front matter as parsed (keys as written), packed: the agent shares it.
+    /// Each key's line is where it is written, or the block's first line.
+    pub frontmatter: Attributes,
+    /// The keys the reader asks about whose line is not the one in `frontmatter`: a
+    /// key written where `key_line` cannot find it (no line), or one of the fields it
+    /// always shows, found written but not parsed. Nearly always empty.
+    odd_lines: Box<[(Box<str>, Option<u32>)]>,
     /// Warnings the tool logs without rejecting the file (unknown keys, a retry).
     pub warnings: Vec<(String, Option<u32>)>,
 }
@@ -170,6 +172,7 @@ pub fn parse_file(bytes: &[u8]) -> Outcome {
             Some(f.split.first_line),
         ));
     }
+    let (frontmatter, odd_lines) = kept(fm, &f.split);
     Outcome::Agent(Box::new(Definition {
         name: name.clone(),
         description,
@@ -178,9 +181,8 @@ pub fn parse_file(bytes: &[u8]) -> Outcome {
         disallowed: fm.get("disallowedTools").and_then(|v| tools::from_value(Some(v)).names()),
         permission_mode: fm.get("permissionMode").and_then(Json::as_str).map(str::to_string),
         prompt: js_trim(f.split.body).to_string(),
-        frontmatter: fm.clone(),
-        split_line: f.split.first_line,
-        key_lines: key_lines(f.split.block, f.split.first_line, fm),
+        frontmatter,
+        odd_lines,
         warnings,
     }))
 }
@@ -224,6 +226,7 @@ pub fn parse_plugin_file(bytes: &[u8], plugin: &str, namespace: &[String], stem:
         }
     }
     let prompt = js_trim(f.split.body).replace("${CLAUDE_PLUGIN_ROOT}", plugin_root);
+    let (frontmatter, odd_lines) = kept(fm, &f.split);
     Definition {
         name,
         description,
@@ -232,28 +235,50 @@ pub fn parse_plugin_file(bytes: &[u8], plugin: &str, namespace: &[String], stem:
         disallowed: fm.get("disallowedTools").and_then(|v| tools::from_value(Some(v)).names()),
         permission_mode: None,
         prompt,
-        frontmatter: fm.clone(),
-        split_line: f.split.first_line,
-        key_lines: key_lines(f.split.block, f.split.first_line, fm),
+        frontmatter,
+        odd_lines,
         warnings,
     }
 }
 
-/// Where the front matter's keys, and the keys the reader always looks up, are
-/// written (`key_line` in the block); absent keys are left out.
-fn key_lines(block: Option<&str>, first_line: u32, fm: &Map<String, Json>) -> Vec<(String, u32)> {
-    let Some(block) = block else { return Vec::new() };
-    fm.keys()
-        .map(String::as_str)
-        .chain(["description", "model", "tools", "disallowedTools"])
-        .filter_map(|k| frontmatter::key_line(block, first_line, k).map(|l| (k.to_string(), l)))
-        .collect()
+/// The keys the reader always looks up, besides the front matter's own.
+const SHOWN: [&str; 4] = ["description", "model", "tools", "disallowedTools"];
+
+/// The front matter packed, each key with its line (the block's first line where
+/// `key_line` cannot find it), and the keys whose line differs from that: those not
+/// found, and the always-shown keys found written but not parsed.
+fn kept(fm: &Map<String, Json>, split: &Split) -> (Attributes, Box<[(Box<str>, Option<u32>)]>) {
+    let line = |k: &str| split.block.and_then(|b| frontmatter::key_line(b, split.first_line, k));
+    let mut packed = AttributesBuilder::default();
+    let mut odd: Vec<(Box<str>, Option<u32>)> = Vec::new();
+    for (k, v) in fm {
+        let at = line(k);
+        if at.is_none() {
+            odd.push((k.as_str().into(), None));
+        }
+        packed.push(k, at.unwrap_or(split.first_line), v);
+    }
+    odd.extend(SHOWN.iter().filter(|k| !fm.contains_key(**k)).filter_map(|k| Some(((*k).into(), Some(line(k)?)))));
+    (packed.finish(), odd.into())
 }
 
 impl Definition {
+    /// Whether the front matter has `key`.
+    pub fn has(&self, key: &str) -> bool {
+        self.frontmatter.lines().any(|(k, _)| k == key)
+    }
+
+    /// The front matter's value of `key`.
+    pub fn value(&self, key: &str) -> Option<Json> {
+        self.frontmatter.iter().find(|a| &*a.key == key).map(|a| a.value.to_json())
+    }
+
     /// The line `key` is written on, as `key_line` finds it in the block.
     pub fn key_line(&self, key: &str) -> Option<u32> {
-        self.key_lines.iter().find(|(k, _)| k == key).map(|(_, l)| *l)
+        match self.odd_lines.iter().find(|(k, _)| &**k == key) {
+            Some((_, line)) => *line,
+            None => self.frontmatter.lines().find(|(k, _)| *k == key).map(|(_, l)| l),
+        }
     }
 }
 
@@ -264,4 +289,33 @@ fn model(v: Option<&Json>) -> Option<String> {
         return None;
     }
     Some(if s.to_lowercase() == "inherit" { "inherit".into() } else { s.to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agent(text: &str) -> Box<Definition> {
+        match parse_file(text.as_bytes()) {
+            Outcome::Agent(d) => d,
+            _ => panic!("not an agent: {text:?}"),
+        }
+    }
+
+    #[test]
+    fn keys_keep_the_line_they_are_written_on() {
+        let d = agent("---\nname: a\ndescription: d\n\"tools\": Read\n---\nBody\n");
+        assert_eq!((d.key_line("name"), d.key_line("tools"), d.key_line("model")), (Some(2), Some(4), None));
+        assert_eq!(d.value("tools"), Some(Json::from("Read")));
+        assert!(d.has("description") && !d.has("model"));
+        // Keys `key_line` cannot place keep no line, though their attribute shows
+        // the block's first line.
+        let d = agent("---\n{name: a, description: d}\n---\n");
+        assert_eq!(d.key_line("name"), None);
+        assert_eq!(d.frontmatter.lines().collect::<Vec<_>>(), [("name", 2), ("description", 2)]);
+        // An always-shown key written but not parsed keeps its line.
+        let broken = format!("---\nk1: {}\ntools: x\n---\n", "[".repeat(1000));
+        let d = parse_plugin_file(broken.as_bytes(), "p", &[], "s", "/r");
+        assert_eq!((d.key_line("tools"), d.has("tools")), (Some(3), false));
+    }
 }
