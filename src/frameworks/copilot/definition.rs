@@ -12,7 +12,7 @@ use super::schema::{self, Definition};
 use super::{tools, ID};
 use crate::discover::{self, Hold, ReadError};
 use crate::frameworks::LoadContext;
-use crate::model::{Agent, AgentRecord, Attribute, DiagKind, Field, FieldOrigin, Source, Status, Text};
+use crate::model::{Agent, AgentRecord, DiagKind, Field, FieldOrigin, Source, Status, Text};
 
 /// A file that loaded: what the CLI shows of it, its prompt and its sub-agent's
 /// tools.
@@ -58,7 +58,7 @@ pub fn read_bytes(bytes: &[u8], id: &str) -> Result<Vec<Field>, String> {
 /// The fields the CLI's event shows for a loaded file, plus the sub-agent's tools.
 fn fields(loaded: &Loaded, source: &Arc<str>) -> Vec<Field> {
     let def = &loaded.def;
-    let line = |key: &str| def.keys.iter().find(|k| k.name == key).map(|k| k.line);
+    let line = |key: &str| def.line(key);
     let own = |key: &str, rule: &'static str| FieldOrigin::own(source, line(key), rule);
     let mut out = vec![Field::new("description", json!(def.description), own("description", "set by `description`"))];
     let dmi_origin = match (line("disable-model-invocation"), line("infer")) {
@@ -73,7 +73,7 @@ fn fields(loaded: &Loaded, source: &Arc<str>) -> Vec<Field> {
         }
         out.push(Field::new("models", json!(models), own("model", "set by `model`, in order")));
     }
-    let name_origin = if def.keys.iter().any(|k| k.name == "name" && k.value.as_str().is_some_and(|s| !s.is_empty())) {
+    let name_origin = if def.keys.iter().any(|k| &*k.key == "name" && k.value.as_str().is_some_and(|s| !s.is_empty())) {
         own("name", "set by `name`: the name the model calls it by (the ID stays the path)")
     } else {
         FieldOrigin::default("default: the ID (no `name`, or an empty one)")
@@ -106,7 +106,7 @@ fn fields(loaded: &Loaded, source: &Arc<str>) -> Vec<Field> {
 }
 
 fn attributes(def: &Definition) -> crate::model::Attributes {
-    def.keys.iter().map(|k| Attribute::new(&k.name, k.line, k.value.clone())).collect::<Vec<_>>().into()
+    def.keys.clone()
 }
 
 pub fn loaded_agent(id: &str, source: Source, loaded: &Loaded) -> Agent {

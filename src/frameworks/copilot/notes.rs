@@ -13,7 +13,7 @@ use serde_json::Value as Json;
 /// sub-agent nothing, and MCP servers or hooks that start when it runs.
 pub fn note_loaded(report: &mut EcosystemReport, source: &Source, loaded: &Loaded) {
     let def = &loaded.def;
-    let line = |key: &str| def.keys.iter().find(|k| k.name == key).map(|k| k.line);
+    let line = |key: &str| def.line(key);
     let unmatched = tools::unmatched(&def.tools);
     if !unmatched.is_empty() && !def.body_is_empty {
         let mut d = Diagnostic::warning(

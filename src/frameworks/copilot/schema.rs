@@ -5,7 +5,7 @@
 use serde_yaml::{Mapping, Value};
 
 use super::frontmatter::{Failure, Split, MALFORMED};
-use crate::model::DiagKind;
+use crate::model::{Attributes, AttributesBuilder, DiagKind};
 
 /// Keys the CLI reads (and type-checks). Every other key is an unknown field: the
 /// agent loads, with a warning naming it.
@@ -20,7 +20,6 @@ pub const KNOWN: [&str; 15] = [
 pub struct Key {
     pub name: String,
     pub line: u32,
-    pub value: serde_json::Value,
 }
 
 /// A file that loaded, as the CLI's `session.custom_agents_updated` event shows it.
@@ -39,12 +38,19 @@ pub struct Definition {
     /// Whether the body is empty (the sub-agent then gets every tool). The body
     /// itself is the prompt the reader makes from the split, not kept here.
     pub body_is_empty: bool,
-    /// Every top-level key as written, in file order.
-    pub keys: Vec<Key>,
+    /// Every top-level key as written, in file order, packed: the agent shares them.
+    pub keys: Attributes,
     /// Keys the CLI warns about and ignores.
     pub unknown: Vec<Key>,
     /// The file declares MCP servers or hooks (started when the agent runs).
     pub starts_processes: bool,
+}
+
+impl Definition {
+    /// The line top-level `key` is written on.
+    pub fn line(&self, key: &str) -> Option<u32> {
+        self.keys.lines().find(|(k, _)| *k == key).map(|(_, l)| l)
+    }
 }
 
 /// The zod type word of a YAML value, as the CLI names it after turning the YAML
@@ -125,13 +131,16 @@ pub fn check(split: &Split, id: &str) -> Result<Definition, Failure> {
             return Err(Failure::parse(message, Some(split.first_line), None));
         }
     };
-    let keys: Vec<Key> = map
-        .iter()
-        .map(|(k, v)| {
-            let name = key_text(k);
-            Key { line: key_line(split, &name), value: to_json(v), name }
-        })
-        .collect();
+    let mut keys = AttributesBuilder::default();
+    let mut unknown = Vec::new();
+    for (k, v) in map {
+        let name = key_text(k);
+        let line = key_line(split, &name);
+        keys.push(&name, line, &to_json(v));
+        if !KNOWN.contains(&name.as_str()) {
+            unknown.push(Key { name, line });
+        }
+    }
     let get = |key: &str| map.iter().find(|(k, _)| matches!(untagged(k), Value::String(s) if s == key)).map(|(_, v)| untagged(v));
     let mut errors: Vec<(String, &str)> = Vec::new();
     let mut error = |key: &'static str, text: String| errors.push((text, key));
@@ -229,7 +238,6 @@ pub fn check(split: &Split, id: &str) -> Result<Definition, Failure> {
             col: None,
         });
     }
-    let unknown: Vec<Key> = keys.iter().filter(|k| !KNOWN.contains(&k.name.as_str())).cloned().collect();
     let tools_given = tools.is_some();
     Ok(Definition {
         name: name.filter(|n| !n.is_empty()).unwrap_or_else(|| id.to_string()),
@@ -242,7 +250,7 @@ pub fn check(split: &Split, id: &str) -> Result<Definition, Failure> {
         user_invocable: user_invocable.unwrap_or(true),
         body_is_empty: split.body.is_empty(),
         starts_processes: get("mcp-servers").is_some() || get("hooks").is_some(),
-        keys,
+        keys: keys.finish(),
         unknown,
     })
 }
