@@ -227,20 +227,11 @@ fn file_agent(def: &agent_file::Definition, parsed: &walk::Parsed, source: Sourc
         Field::new("subagents", list(&def.subagents), own("subagents", "as written: the agent types it may delegate to"))
     });
     AgentRecord {
-        undocumented_order: None,
-        ecosystem: ID,
-        name: def.name.clone(),
-        chain: Arc::new([key.to_string()]),
-        source,
-        status: Status::Wins,
-        shadowed_by: None,
-        rule: String::new(),
         description: def.description.as_str().into(),
         fields: fields.into_iter().map(Arc::new).collect::<Vec<_>>().into(),
         attributes: parsed.attributes.clone(),
         system_prompt: parsed.prompt.clone(),
-        messages: Arc::default(),
-        edges: Arc::default(),
+        ..AgentRecord::new(ID, def.name.clone(), source, Status::Wins, String::new())
     }
     .into()
 }
@@ -263,7 +254,6 @@ fn system_md_agent(rendered: String, source: Source, vars: &render::Vars) -> Age
         Field::new("subagents", json!(MAIN_SUBAGENTS), builtin("the built-in main agent's")),
     ];
     let mut agent = AgentRecord::new(ID, "agent".into(), source, Status::Wins, String::new());
-    agent.chain = Arc::new([key.to_string()]);
     agent.description = "Default agent".into();
     agent.fields = fields.into_iter().map(Arc::new).collect::<Vec<_>>().into();
     agent.system_prompt = Some(Text::held(rendered));

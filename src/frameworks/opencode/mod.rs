@@ -82,20 +82,11 @@ fn own_agent(e: &Entry) -> Agent {
         }
     }
     AgentRecord {
-        undocumented_order: None,
-        ecosystem: ID,
-        name: e.name.clone(),
-        chain: Arc::new([key.to_string()]),
-        source: e.source.clone(),
-        status: Status::Wins,
-        shadowed_by: None,
-        rule: String::new(),
         description: e.fields.get("description").and_then(Json::as_str).unwrap_or_default().into(),
         fields: fields.into(),
         attributes: attributes.finish(),
         system_prompt: e.fields.get("prompt").and_then(Json::as_str).map(Text::held),
-        messages: Arc::default(),
-        edges: Arc::default(),
+        ..AgentRecord::new(ID, e.name.clone(), e.source.clone(), Status::Wins, String::new())
     }
     .into()
 }

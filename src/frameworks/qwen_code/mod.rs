@@ -350,20 +350,11 @@ fn loaded(def: &definition::Definition, source: Source, key: String, label: &str
         .collect();
     let attributes: Vec<Attribute> = def.attributes.iter().map(|(k, line, v)| Attribute::new(k, *line, v.clone())).collect();
     AgentRecord {
-        ecosystem: ID,
-        name: def.name.clone(),
-        chain: Arc::new([key]),
-        source,
-        status: Status::Wins,
-        shadowed_by: None,
-        rule: format!("loaded from {label}"),
-        undocumented_order: None,
         description: def.description.as_str().into(),
         fields: fields.into(),
         attributes: attributes.into(),
         system_prompt: Some(def.prompt.clone()),
-        messages: Arc::default(),
-        edges: Arc::default(),
+        ..AgentRecord::new(ID, def.name.clone(), source, Status::Wins, format!("loaded from {label}"))
     }
     .into()
 }
