@@ -171,14 +171,12 @@ pub fn builtins_not_installed(
     } else {
         looked.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
     };
-    let mut d = crate::model::Diagnostic::warning(
+    crate::model::Diagnostic::info(
         ecosystem,
         crate::model::DiagKind::Builtins,
         &roots.project,
         format!("{package} is not installed where agentry looked ({places}); {consequence} (--builtins DIR names them)"),
-    );
-    d.severity = crate::model::Severity::Info;
-    d
+    )
 }
 
 /// `true` when `path` is a folder, following symlinks (Python's `Path.is_dir()`).

@@ -510,17 +510,8 @@ impl Context<'_> {
             problem.line = Some(l.line);
             problem.col = None;
         }
-        let diagnostic = Diagnostic {
-            ecosystem: ID,
-            severity: Severity::Error,
-            kind: problem.kind,
-            path: problem.path.clone(),
-            line: problem.line,
-            col: problem.col,
-            message: message.clone(),
-            source: Some(key),
-            fatal: false,
-        };
+        let diagnostic =
+            Diagnostic::error(ID, problem.kind, problem.path.clone(), message.clone()).at(problem.line, problem.col).failing(key);
         // What the file itself says, when it could be read, so the explorer can show
         // the broken definition next to its error.
         let own = resolver.load_file(path).ok();

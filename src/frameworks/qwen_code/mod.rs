@@ -139,14 +139,12 @@ fn extensions(cx: &LoadContext, dir: &Path, report: &mut EcosystemReport) -> Vec
             Ok(v) => match v.get("name").and_then(|n| n.as_str()).filter(|n| valid_extension_name(n)) {
                 Some(n) => n.to_string(),
                 None => {
-                    let mut d = Diagnostic::warning(
+                    report.diagnostics.push(Diagnostic::info(
                         ID,
                         DiagKind::Validation,
                         &manifest,
                         "extension skipped: its manifest has no valid \"name\" (letters, digits, `_`, `.`, `-`)",
-                    );
-                    d.severity = crate::model::Severity::Info;
-                    report.diagnostics.push(d);
+                    ));
                     continue;
                 }
             },
