@@ -36,6 +36,7 @@ pub mod fast_agent;
 pub mod gemini_cli;
 pub mod kimi;
 pub mod kimi_code;
+pub(crate) mod node;
 pub mod opencode;
 pub mod openhands;
 pub mod precedence;
