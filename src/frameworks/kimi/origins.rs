@@ -19,10 +19,6 @@ pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<Placed>],
     contributors.dedup();
     let sites: Box<[Site]> =
         contributors.iter().map(|&i| Site::new(&key(&files[i].path), files[i].spec().system_prompt_args_line)).collect();
-    let at = |s: &Site| match s.line {
-        Some(l) => format!("{}:{l}", s.source),
-        None => s.source.to_string(),
-    };
     match contributors.as_slice() {
         [] => FieldOrigin::default("framework default: no file of the chain sets `system_prompt_args`; an empty mapping"),
         [0] if files.len() == 1 => FieldOrigin { provenance: Provenance::Own, sites, rule: "set here".into() },
@@ -49,7 +45,7 @@ pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<Placed>],
                 provenance: Provenance::Merged,
                 rule: format!(
                     "union of {}, merged key by key (the nearer file wins each key): {}",
-                    sites.iter().map(at).collect::<Vec<_>>().join(" and "),
+                    sites.iter().map(Site::to_string).collect::<Vec<_>>().join(" and "),
                     per_file.join("; ")
                 )
                 .into(),
