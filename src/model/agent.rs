@@ -129,6 +129,10 @@ impl FieldOrigin {
         }
     }
 
+    pub fn inherited(source: &Arc<str>, line: Option<u32>, rule: impl Into<Cow<'static, str>>) -> FieldOrigin {
+        FieldOrigin { provenance: Provenance::Inherited, ..FieldOrigin::own(source, line, rule) }
+    }
+
     pub fn default(rule: impl Into<Cow<'static, str>>) -> FieldOrigin {
         FieldOrigin { provenance: Provenance::Default, sites: Box::default(), rule: rule.into() }
     }

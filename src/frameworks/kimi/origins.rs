@@ -115,16 +115,11 @@ pub fn nullable_origin(
 ) -> FieldOrigin {
     match at {
         Some(0) => FieldOrigin::own(&key(&files[0].path), slot(files[0].spec()).line, "set here; replaces the parent's value"),
-        Some(i) => FieldOrigin {
-            provenance: Provenance::Inherited,
-            sites: Box::new([Site::new(&key(&files[i].path), slot(files[i].spec()).line)]),
-            rule: format!(
-                "inherited from {}: nearer files leave `{}` unset or null, which never replaces",
-                key(&files[i].path),
-                words.field
-            )
-            .into(),
-        },
+        Some(i) => FieldOrigin::inherited(
+            &key(&files[i].path),
+            slot(files[i].spec()).line,
+            format!("inherited from {}: nearer files leave `{}` unset or null, which never replaces", key(&files[i].path), words.field),
+        ),
         None => FieldOrigin::default(words.default),
     }
 }
@@ -148,10 +143,7 @@ pub fn list_origin<T>(
     if i == 0 {
         FieldOrigin::own(&key(&files[0].path), s.line, if null { words.null_here } else { SET_WHOLE_HERE })
     } else {
-        FieldOrigin {
-            provenance: Provenance::Inherited,
-            sites: Box::new([Site::new(&key(&files[i].path), s.line)]),
-            rule: format!("inherited whole from {}: no nearer file sets `{field}`{null_note}", key(&files[i].path)).into(),
-        }
+        let rule = format!("inherited whole from {}: no nearer file sets `{field}`{null_note}", key(&files[i].path));
+        FieldOrigin::inherited(&key(&files[i].path), s.line, rule)
     }
 }

@@ -25,8 +25,8 @@ use serde_json::{json, Value as Json};
 use super::precedence::{rank_with, Candidate, Ladder, Tier};
 use super::{Framework, LoadContext, Location, RenderMode};
 use crate::model::{
-    Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Provenance, Roots, Scope,
-    SearchDir, Site, Source, Status, Text,
+    Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir, Source,
+    Status, Text,
 };
 
 pub struct KimiCode;
@@ -217,12 +217,8 @@ fn file_agent(def: &agent_file::Definition, parsed: &walk::Parsed, source: Sourc
     // A replacement for the built-in main agent keeps its sub-agents when it names none.
     let inherits = def.name == "agent" && def.override_builtin && def.subagents.is_none();
     fields.push(if inherits {
-        let origin = FieldOrigin {
-            provenance: Provenance::Inherited,
-            sites: Box::new([Site::new(&Arc::from("builtin:agent"), None)]),
-            rule: "inherited from the built-in `agent` it replaces (the file names no `subagents`)".into(),
-        };
-        Field::new("subagents", json!(MAIN_SUBAGENTS), origin)
+        let rule = "inherited from the built-in `agent` it replaces (the file names no `subagents`)";
+        Field::new("subagents", json!(MAIN_SUBAGENTS), FieldOrigin::inherited(&Arc::from("builtin:agent"), None, rule))
     } else {
         Field::new("subagents", list(&def.subagents), own("subagents", "as written: the agent types it may delegate to"))
     });
@@ -240,11 +236,7 @@ fn file_agent(def: &agent_file::Definition, parsed: &walk::Parsed, source: Sourc
 /// main agent's description, tools and sub-agents, and the raw text as its template.
 fn system_md_agent(rendered: String, source: Source, vars: &render::Vars) -> Agent {
     let key: Arc<str> = source.key().into();
-    let builtin = |rule: &'static str| FieldOrigin {
-        provenance: Provenance::Inherited,
-        sites: Box::new([Site::new(&Arc::from("builtin:agent"), None)]),
-        rule: rule.into(),
-    };
+    let builtin = |rule: &'static str| FieldOrigin::inherited(&Arc::from("builtin:agent"), None, rule);
     let fields = vec![
         Field::new("description", json!("Default agent"), builtin("the built-in main agent's description")),
         Field::new("whenToUse", Json::Null, builtin("SYSTEM.md sets none")),
