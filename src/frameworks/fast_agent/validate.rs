@@ -154,7 +154,7 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failu
     // 7. instruction
     let instruction = resolve_instruction(&raw, cx)?;
     // 8. description
-    let description = optional_str(&raw, "description")?;
+    let description = values::Checker { raw: &raw }.optional_str("description")?;
     // 9. required fields
     for field in rules::required_fields(card_type) {
         if raw.present(field).is_none() {
@@ -188,15 +188,6 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failu
         inline_history: std::mem::take(&mut raw.inline_history),
     };
     Ok((card, Stored { data, config }))
-}
-
-fn optional_str(raw: &RawCard, key: &str) -> Result<Option<String>, Failure> {
-    match raw.value(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => str_to_none(v)
-            .map(|s| Some(s.to_string()))
-            .ok_or_else(|| fail(format!("'{key}' must be a non-empty string"), raw.line(key))),
-    }
 }
 
 /// `_resolve_instruction_field` (and, for the RFC, the concatenation rule).
