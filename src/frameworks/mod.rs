@@ -157,6 +157,11 @@ pub fn by_id(id: &str) -> Option<&'static dyn Framework> {
     all().into_iter().find(|f| f.id() == id)
 }
 
+/// The frameworks `catalog` was loaded with, for the views built on their locations.
+pub fn loaded_in(catalog: &crate::model::Catalog) -> Vec<&'static dyn Framework> {
+    all().into_iter().filter(|f| catalog.reports.iter().any(|r| r.ecosystem == f.id())).collect()
+}
+
 /// The note every framework gives when its installed package (and so its built-in
 /// agents) was not found: one wording for all, at the project root. The loader keeps
 /// it only for a framework the workspace uses ([`crate::load`]).
