@@ -691,6 +691,11 @@ impl<'a> Scanner<'a> {
         crate::pyscalar::repr_str(&ch.to_string())
     }
 
+    /// PyYAML's "expected WHAT, but found CH" at the current position.
+    fn expected(&self, context: Option<&str>, what: &str, ch: char) -> YamlError {
+        error(context, format!("expected {what}, but found {}", self.found(ch)), self.mark())
+    }
+
     fn scan_line_break(&mut self) -> &'static str {
         match self.peek() {
             '\r' | '\n' | '\u{85}' => {

@@ -44,11 +44,7 @@ impl Scanner<'_> {
         let c = self.peek();
         // (libyaml has no such check: `|#c` is a header with a comment there)
         if !(is_spacez(c) || self.libyaml) {
-            return Err(error(
-                CTX,
-                format!("expected chomping or indentation indicators, but found {}", self.found(c)),
-                self.mark(),
-            ));
+            return Err(self.expected(CTX, "chomping or indentation indicators", c));
         }
         // ignored line
         while self.peek() == ' ' || (self.libyaml && self.peek() == '\t') {
@@ -58,11 +54,7 @@ impl Scanner<'_> {
             self.forward_in_line(self.line_length());
         }
         if !is_breakz(self.peek()) {
-            return Err(error(
-                CTX,
-                format!("expected a comment or a line break, but found {}", self.found(self.peek())),
-                self.mark(),
-            ));
+            return Err(self.expected(CTX, "a comment or a line break", self.peek()));
         }
         self.scan_line_break();
 
