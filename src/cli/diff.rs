@@ -467,24 +467,15 @@ mod tests {
     }
 
     fn agent(root: &Path, scope: Scope, rel: &str, status: Status, fields: &[(&str, Json)], prompt: &str) -> Agent {
+        let rule = "the project is searched before the home folder".into();
         crate::model::AgentRecord {
-            undocumented_order: None,
-            ecosystem: "openhands",
-            name: "reviewer".into(),
-            source: Source::new(scope, root, root.join(rel)),
-            status,
-            shadowed_by: None,
-            rule: "the project is searched before the home folder".into(),
             chain: Default::default(),
-            description: Default::default(),
             fields: fields
                 .iter()
                 .map(|(k, v)| Field::new(k.to_string(), v.clone(), FieldOrigin::default("test")))
                 .collect(),
-            attributes: Default::default(),
             system_prompt: Some(prompt.into()),
-            messages: Default::default(),
-            edges: Default::default(),
+            ..crate::model::AgentRecord::new("openhands", "reviewer".into(), Source::new(scope, root, root.join(rel)), status, rule)
         }
         .into()
     }

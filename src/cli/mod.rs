@@ -176,11 +176,6 @@ pub fn load_for(ws: &WorkspaceArgs, command: &Command) -> Result<(Catalog, FileC
     Ok((catalog, cache))
 }
 
-/// The frameworks `catalog` was loaded with, for the views built on their locations.
-fn frameworks_of(catalog: &Catalog) -> Vec<&'static dyn crate::frameworks::Framework> {
-    crate::frameworks::all().into_iter().filter(|f| catalog.reports.iter().any(|r| r.ecosystem == f.id())).collect()
-}
-
 /// Writes what `command` prints of `catalog` to `out`; returns the exit code.
 pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Result<i32, Failure> {
     let io = |e: std::io::Error| Failure {
@@ -194,14 +189,14 @@ pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Resul
             Ok(exit::OK)
         }
         Command::List { json } => output::list(catalog, *json, out).map_err(io),
-        Command::Why { name, json } => output::why(catalog, &frameworks_of(catalog), name, *json, out).map_err(io),
+        Command::Why { name, json } => output::why(catalog, &crate::frameworks::loaded_in(catalog), name, *json, out).map_err(io),
         Command::File { path, json } => {
             // A relative path names a file of the current folder, else of the folder
             // the tools start in (with `--demo` or `--project` that is elsewhere).
             let cwd = std::env::current_dir().map_err(|e| Failure::usage(format!("cannot read the current folder: {e}")))?;
             let here = cwd.join(path);
             let path = if path.is_relative() && !here.exists() { catalog.roots.cwd.join(path) } else { here };
-            output::file(catalog, &frameworks_of(catalog), &normalize(&path), *json, out).map_err(io)
+            output::file(catalog, &crate::frameworks::loaded_in(catalog), &normalize(&path), *json, out).map_err(io)
         }
         Command::Show {
             name,

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde_json::json;
 
 use super::exit;
-use crate::model::{Agent, Catalog, Provenance};
+use crate::model::{Agent, Catalog};
 use crate::text::sanitize;
 
 /// The `--json` schema version of `list`, `why`, `show` and `check`.
@@ -88,15 +88,7 @@ fn site_text(f: &crate::model::Field) -> String {
     if f.origin.sites.is_empty() {
         return "(default)".into();
     }
-    f.origin
-        .sites
-        .iter()
-        .map(|s| match s.line {
-            Some(l) => format!("{}:{l}", s.source),
-            None => s.source.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    f.origin.sites.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
 }
 
 pub fn show(
@@ -150,14 +142,8 @@ pub fn show(
             let value = sanitize::line(&f.value.to_string()).into_owned();
             let mut row = Vec::new();
             if origins {
-                let mark = match f.origin.provenance {
-                    Provenance::Own => "own",
-                    Provenance::Inherited => "inherited",
-                    Provenance::Merged => "merged",
-                    Provenance::Default => "default",
-                };
                 row.push(sanitize::line(&site_text(&f)).into_owned());
-                row.push(mark.to_string());
+                row.push(f.origin.provenance.word().to_string());
             }
             row.push(sanitize::line(&f.key).into_owned());
             row.push(value);

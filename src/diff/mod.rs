@@ -165,24 +165,14 @@ mod tests {
     use serde_json::json;
 
     fn agent(fields: &[(&str, Json)]) -> Agent {
+        let source = Source::new(Scope::Project, std::path::Path::new("/p"), "/p/a.md".into());
         crate::model::AgentRecord {
-            undocumented_order: None,
-            ecosystem: "openhands",
-            name: "a".into(),
-            source: Source::new(Scope::Project, std::path::Path::new("/p"), "/p/a.md".into()),
-            status: Status::Wins,
-            shadowed_by: None,
-            rule: String::new(),
             chain: Default::default(),
-            description: Default::default(),
             fields: fields
                 .iter()
                 .map(|(k, v)| crate::model::Field::new(k.to_string(), v.clone(), FieldOrigin::default("test")))
                 .collect(),
-            attributes: Default::default(),
-            system_prompt: None,
-            messages: Default::default(),
-            edges: Default::default(),
+            ..crate::model::AgentRecord::new("openhands", "a".into(), source, Status::Wins, String::new())
         }
         .into()
     }

@@ -36,6 +36,7 @@ pub mod fast_agent;
 pub mod gemini_cli;
 pub mod kimi;
 pub mod kimi_code;
+pub(crate) mod node;
 pub mod opencode;
 pub mod openhands;
 pub mod precedence;
@@ -156,6 +157,11 @@ pub fn by_id(id: &str) -> Option<&'static dyn Framework> {
     all().into_iter().find(|f| f.id() == id)
 }
 
+/// The frameworks `catalog` was loaded with, for the views built on their locations.
+pub fn loaded_in(catalog: &crate::model::Catalog) -> Vec<&'static dyn Framework> {
+    all().into_iter().filter(|f| catalog.reports.iter().any(|r| r.ecosystem == f.id())).collect()
+}
+
 /// The note every framework gives when its installed package (and so its built-in
 /// agents) was not found: one wording for all, at the project root. The loader keeps
 /// it only for a framework the workspace uses ([`crate::load`]).
@@ -171,14 +177,12 @@ pub fn builtins_not_installed(
     } else {
         looked.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
     };
-    let mut d = crate::model::Diagnostic::warning(
+    crate::model::Diagnostic::info(
         ecosystem,
         crate::model::DiagKind::Builtins,
         &roots.project,
         format!("{package} is not installed where agentry looked ({places}); {consequence} (--builtins DIR names them)"),
-    );
-    d.severity = crate::model::Severity::Info;
-    d
+    )
 }
 
 /// `true` when `path` is a folder, following symlinks (Python's `Path.is_dir()`).

@@ -74,6 +74,16 @@ impl Site {
     }
 }
 
+/// `project:a.md:4`, or the source key alone when there is no line.
+impl std::fmt::Display for Site {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}:{l}", self.source),
+            None => f.write_str(&self.source),
+        }
+    }
+}
+
 /// How a field got its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -86,6 +96,17 @@ pub enum Provenance {
     Merged,
     /// Not written anywhere: the framework's default.
     Default,
+}
+
+impl Provenance {
+    pub fn word(self) -> &'static str {
+        match self {
+            Provenance::Own => "own",
+            Provenance::Inherited => "inherited",
+            Provenance::Merged => "merged",
+            Provenance::Default => "default",
+        }
+    }
 }
 
 /// Where an effective field came from: the files and lines, and the rule in words.
@@ -106,6 +127,10 @@ impl FieldOrigin {
             sites: Box::new([Site::new(source, line)]),
             rule: rule.into(),
         }
+    }
+
+    pub fn inherited(source: &Arc<str>, line: Option<u32>, rule: impl Into<Cow<'static, str>>) -> FieldOrigin {
+        FieldOrigin { provenance: Provenance::Inherited, ..FieldOrigin::own(source, line, rule) }
     }
 
     pub fn default(rule: impl Into<Cow<'static, str>>) -> FieldOrigin {

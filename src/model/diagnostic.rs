@@ -99,6 +99,11 @@ impl Diagnostic {
         Diagnostic { severity: Severity::Warning, ..Self::error(ecosystem, kind, path, message) }
     }
 
+    /// A note: worth showing, but no problem of the workspace.
+    pub fn info(ecosystem: &'static str, kind: DiagKind, path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Info, ..Self::error(ecosystem, kind, path, message) }
+    }
+
     pub fn at(mut self, line: Option<u32>, col: Option<u32>) -> Self {
         self.line = line;
         self.col = col;
@@ -108,7 +113,7 @@ impl Diagnostic {
     /// A file the tool skips without a word: reported as the definition's reason
     /// (kind `skipped`), never as an error of the workspace.
     pub fn skipped(ecosystem: &'static str, path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Info, ..Self::error(ecosystem, DiagKind::Skipped, path, message) }
+        Self::info(ecosystem, DiagKind::Skipped, path, message)
     }
 
     /// Marks the problem as one that stops the tool from starting.

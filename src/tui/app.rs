@@ -63,11 +63,6 @@ pub struct ReportOverlay {
     pub scroll: usize,
 }
 
-/// The frameworks a catalog was loaded with, for the views built on their locations.
-fn frameworks_of(catalog: &Catalog) -> Vec<&'static dyn crate::frameworks::Framework> {
-    crate::frameworks::all().into_iter().filter(|f| catalog.reports.iter().any(|r| r.ecosystem == f.id())).collect()
-}
-
 /// The diff overlay: the winner against one of the other definitions of its name.
 #[derive(Debug)]
 pub struct DiffState {
@@ -523,7 +518,7 @@ impl App {
         let Some(query) = self.finder.as_ref().map(|f| f.query.trim().to_string()).filter(|q| !q.is_empty()) else { return };
         self.apply(Action::FinderCancel);
         let Some(catalog) = self.catalog() else { return };
-        let report = crate::views::why::why(catalog, &frameworks_of(catalog), &query);
+        let report = crate::views::why::why(catalog, &crate::frameworks::loaded_in(catalog), &query);
         let mut lines = crate::views::why::lines(&report, &catalog.roots);
         if lines.is_empty() {
             lines.push("nothing close in any framework".into());
@@ -539,7 +534,7 @@ impl App {
             self.notice = Some("a built-in agent has no file".into());
             return;
         };
-        let report = crate::views::file::file(catalog, &frameworks_of(catalog), &path);
+        let report = crate::views::file::file(catalog, &crate::frameworks::loaded_in(catalog), &path);
         let lines = crate::views::file::lines(&report, &catalog.roots);
         let title = format!("{} as every tool reads it", crate::text::sanitize::line(&crate::views::shown(&path, &catalog.roots)));
         self.report = Some(ReportOverlay { title, lines, scroll: 0 });

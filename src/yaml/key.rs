@@ -20,17 +20,6 @@ pub(crate) enum PyKey<'a> {
     Aware(i128),
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-pub(crate) fn days_from_civil(y: i32, m: u8, d: u8) -> i64 {
-    let y = i64::from(y) - i64::from(m <= 2);
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = i64::from(m);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(d) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
 impl<'a> PyKey<'a> {
     /// The key for a hashable value, borrowing its text; `None` for lists, dicts and
     /// sets (unhashable). `nan_id` keeps distinct NaN keys distinct.
@@ -56,7 +45,8 @@ impl<'a> PyKey<'a> {
             Value::DateTime(dt) => match dt.offset_minutes {
                 None => PyKey::Naive(*dt),
                 Some(off) => {
-                    let days = days_from_civil(dt.date.year, dt.date.month, dt.date.day) as i128;
+                    let (y, m, d) = (dt.date.year.into(), dt.date.month.into(), dt.date.day.into());
+                    let days = crate::py::calendar::days_from_civil(y, m, d) as i128;
                     let secs =
                         days * 86_400 + i128::from(dt.hour) * 3600 + i128::from(dt.minute) * 60 + i128::from(dt.second)
                             - i128::from(off) * 60;

@@ -151,12 +151,8 @@ impl<'a> Parser<'a> {
             St::IndentlessSequenceEntry => {
                 if self.scanner.check(&[T::BlockEntry])? {
                     let tok = self.scanner.get_token()?;
-                    if !self.scanner.check(&[T::BlockEntry, T::Key, T::Value, T::BlockEnd])? {
-                        self.states.push(St::IndentlessSequenceEntry);
-                        return self.parse_node(true, false);
-                    }
-                    self.state = St::IndentlessSequenceEntry;
-                    return Ok(empty_scalar(tok.end));
+                    let ends = [T::BlockEntry, T::Key, T::Value, T::BlockEnd];
+                    return self.node_or_empty(tok.end, &ends, St::IndentlessSequenceEntry, true, false);
                 }
                 let start = self.scanner.peek_token()?.start;
                 self.state = self.pop_state();
@@ -168,20 +164,7 @@ impl<'a> Parser<'a> {
                 self.parse_block_mapping_key()
             }
             St::BlockMappingKey => self.parse_block_mapping_key(),
-            St::BlockMappingValue => {
-                if self.scanner.check(&[T::Value])? {
-                    let tok = self.scanner.get_token()?;
-                    if !self.scanner.check(&[T::Key, T::Value, T::BlockEnd])? {
-                        self.states.push(St::BlockMappingKey);
-                        return self.parse_node(true, true);
-                    }
-                    self.state = St::BlockMappingKey;
-                    return Ok(empty_scalar(tok.end));
-                }
-                self.state = St::BlockMappingKey;
-                let m = self.scanner.peek_token()?.start;
-                Ok(empty_scalar(m))
-            }
+            St::BlockMappingValue => self.parse_value(&[T::Key, T::Value, T::BlockEnd], St::BlockMappingKey, true),
             St::FlowSequenceFirstEntry => {
                 let tok = self.scanner.get_token()?;
                 self.marks.push(tok.start);
@@ -190,31 +173,18 @@ impl<'a> Parser<'a> {
             St::FlowSequenceEntry => self.parse_flow_sequence_entry(false),
             St::FlowSequenceEntryMappingKey => {
                 let mut tok = self.scanner.get_token()?;
-                if !self.scanner.check(&[T::Value, T::FlowEntry, T::FlowSequenceEnd])? {
-                    self.states.push(St::FlowSequenceEntryMappingValue);
-                    return self.parse_node(false, false);
-                }
-                if self.scanner.is_libyaml() {
+                let ends = [T::Value, T::FlowEntry, T::FlowSequenceEnd];
+                if self.scanner.check(&ends)? && self.scanner.is_libyaml() {
                     // libyaml 0.2.5 consumes the token after an empty key here (so
                     // `[? : x]` and `[?]` fail with it).
                     tok = self.scanner.get_token()?;
-                }
-                self.state = St::FlowSequenceEntryMappingValue;
-                Ok(empty_scalar(tok.end))
-            }
-            St::FlowSequenceEntryMappingValue => {
-                if self.scanner.check(&[T::Value])? {
-                    let tok = self.scanner.get_token()?;
-                    if !self.scanner.check(&[T::FlowEntry, T::FlowSequenceEnd])? {
-                        self.states.push(St::FlowSequenceEntryMappingEnd);
-                        return self.parse_node(false, false);
-                    }
-                    self.state = St::FlowSequenceEntryMappingEnd;
+                    self.state = St::FlowSequenceEntryMappingValue;
                     return Ok(empty_scalar(tok.end));
                 }
-                self.state = St::FlowSequenceEntryMappingEnd;
-                let m = self.scanner.peek_token()?.start;
-                Ok(empty_scalar(m))
+                self.node_or_empty(tok.end, &ends, St::FlowSequenceEntryMappingValue, false, false)
+            }
+            St::FlowSequenceEntryMappingValue => {
+                self.parse_value(&[T::FlowEntry, T::FlowSequenceEnd], St::FlowSequenceEntryMappingEnd, false)
             }
             St::FlowSequenceEntryMappingEnd => {
                 self.state = St::FlowSequenceEntry;
@@ -227,20 +197,7 @@ impl<'a> Parser<'a> {
                 self.parse_flow_mapping_key(true)
             }
             St::FlowMappingKey => self.parse_flow_mapping_key(false),
-            St::FlowMappingValue => {
-                if self.scanner.check(&[T::Value])? {
-                    let tok = self.scanner.get_token()?;
-                    if !self.scanner.check(&[T::FlowEntry, T::FlowMappingEnd])? {
-                        self.states.push(St::FlowMappingKey);
-                        return self.parse_node(false, false);
-                    }
-                    self.state = St::FlowMappingKey;
-                    return Ok(empty_scalar(tok.end));
-                }
-                self.state = St::FlowMappingKey;
-                let m = self.scanner.peek_token()?.start;
-                Ok(empty_scalar(m))
-            }
+            St::FlowMappingValue => self.parse_value(&[T::FlowEntry, T::FlowMappingEnd], St::FlowMappingKey, false),
             St::FlowMappingEmptyValue => {
                 self.state = St::FlowMappingKey;
                 let m = self.scanner.peek_token()?.start;
@@ -406,15 +363,33 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// After an indicator ending at `end`: the node that follows, or an empty scalar
+    /// when one of `ends` follows at once. `next` is the state after it.
+    fn node_or_empty(&mut self, end: Mark, ends: &[T], next: St, block: bool, indentless: bool) -> R<Event> {
+        if !self.scanner.check(ends)? {
+            self.states.push(next);
+            return self.parse_node(block, indentless);
+        }
+        self.state = next;
+        Ok(empty_scalar(end))
+    }
+
+    /// A mapping's value: after a `:`, as [`Self::node_or_empty`]; with no `:`, an
+    /// empty scalar.
+    fn parse_value(&mut self, ends: &[T], next: St, block: bool) -> R<Event> {
+        if self.scanner.check(&[T::Value])? {
+            let tok = self.scanner.get_token()?;
+            return self.node_or_empty(tok.end, ends, next, block, block);
+        }
+        self.state = next;
+        let m = self.scanner.peek_token()?.start;
+        Ok(empty_scalar(m))
+    }
+
     fn parse_block_sequence_entry(&mut self) -> R<Event> {
         if self.scanner.check(&[T::BlockEntry])? {
             let tok = self.scanner.get_token()?;
-            if !self.scanner.check(&[T::BlockEntry, T::BlockEnd])? {
-                self.states.push(St::BlockSequenceEntry);
-                return self.parse_node(true, false);
-            }
-            self.state = St::BlockSequenceEntry;
-            return Ok(empty_scalar(tok.end));
+            return self.node_or_empty(tok.end, &[T::BlockEntry, T::BlockEnd], St::BlockSequenceEntry, true, false);
         }
         self.end_block("while parsing a block collection", Ev::SequenceEnd)
     }
@@ -422,12 +397,7 @@ impl<'a> Parser<'a> {
     fn parse_block_mapping_key(&mut self) -> R<Event> {
         if self.scanner.check(&[T::Key])? {
             let tok = self.scanner.get_token()?;
-            if !self.scanner.check(&[T::Key, T::Value, T::BlockEnd])? {
-                self.states.push(St::BlockMappingValue);
-                return self.parse_node(true, true);
-            }
-            self.state = St::BlockMappingValue;
-            return Ok(empty_scalar(tok.end));
+            return self.node_or_empty(tok.end, &[T::Key, T::Value, T::BlockEnd], St::BlockMappingValue, true, true);
         }
         self.end_block("while parsing a block mapping", Ev::MappingEnd)
     }
@@ -456,12 +426,8 @@ impl<'a> Parser<'a> {
             }
             if self.scanner.check(&[T::Key])? {
                 let tok = self.scanner.get_token()?;
-                if !self.scanner.check(&[T::Value, T::FlowEntry, T::FlowMappingEnd])? {
-                    self.states.push(St::FlowMappingValue);
-                    return self.parse_node(false, false);
-                }
-                self.state = St::FlowMappingValue;
-                return Ok(empty_scalar(tok.end));
+                let ends = [T::Value, T::FlowEntry, T::FlowMappingEnd];
+                return self.node_or_empty(tok.end, &ends, St::FlowMappingValue, false, false);
             } else if !self.scanner.check(&[T::FlowMappingEnd])? {
                 self.states.push(St::FlowMappingEmptyValue);
                 return self.parse_node(false, false);

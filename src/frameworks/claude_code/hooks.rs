@@ -32,7 +32,8 @@ pub fn problem(fm: &Map<String, Json>) -> Option<String> {
         return Some("PreToolUse/PermissionRequest is declared at the frontmatter top level, outside `hooks`".into());
     }
     let hooks = fm.get("hooks")?;
-    if falsy(hooks) {
+    // `!e.hooks`
+    if !crate::frameworks::node::truthy(hooks) {
         return None;
     }
     if looks_like_matcher(hooks) || hooks.as_array().is_some_and(|a| a.iter().any(looks_like_matcher)) {
@@ -57,17 +58,6 @@ pub fn problem(fm: &Map<String, Json>) -> Option<String> {
 
 fn is_event(key: &str) -> bool {
     EVENTS.contains(&key)
-}
-
-/// JavaScript's falsiness of a value (`!e.hooks`).
-fn falsy(v: &Json) -> bool {
-    match v {
-        Json::Null => true,
-        Json::Bool(b) => !b,
-        Json::String(s) => s.is_empty(),
-        Json::Number(n) => n.as_f64() == Some(0.0),
-        _ => false,
-    }
 }
 
 /// `Ai`: a map with a non-empty `PreToolUse` or `PermissionRequest`.

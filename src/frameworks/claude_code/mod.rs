@@ -183,14 +183,12 @@ impl Framework for ClaudeCode {
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         if let Some((version, file)) = release::installed(cx).filter(|(v, _)| v != RELEASE) {
-            let mut d = Diagnostic::warning(
+            report.diagnostics.push(Diagnostic::info(
                 ID,
                 DiagKind::Builtins,
                 &file,
                 format!("Claude Code {version} is installed here; agentry follows the rules of {RELEASE}, and a different release may read agents differently"),
-            );
-            d.severity = crate::model::Severity::Info;
-            report.diagnostics.push(d);
+            ));
         }
         let places = places(cx);
         report.searched = places

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::definition::Loaded;
 use super::{tools, walk, Tree, BUILTINS, ID};
-use crate::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Severity, Source, Status};
+use crate::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Source, Status};
 use serde_json::Value as Json;
 
 /// What a loaded file says that the user may not expect: tool names that give the
@@ -16,26 +16,22 @@ pub fn note_loaded(report: &mut EcosystemReport, source: &Source, loaded: &Loade
     let line = |key: &str| def.line(key);
     let unmatched = tools::unmatched(&def.tools);
     if !unmatched.is_empty() && !def.body_is_empty {
-        let mut d = Diagnostic::warning(
+        let d = Diagnostic::info(
             ID,
             DiagKind::Ambiguous,
             &*source.path,
             format!("`tools` names that give the sub-agent no tool (ignored without a message): {}", unmatched.join(", ")),
-        )
-        .at(line("tools"), None);
-        d.severity = Severity::Info;
-        report.diagnostics.push(d);
+        );
+        report.diagnostics.push(d.at(line("tools"), None));
     }
     if def.starts_processes {
-        let mut d = Diagnostic::warning(
+        let d = Diagnostic::info(
             ID,
             DiagKind::Ambiguous,
             &*source.path,
             "declares `mcp-servers` or `hooks`: they start when the agent runs (agentry shows them as written)",
-        )
-        .at(line("mcp-servers").or(line("hooks")), None);
-        d.severity = Severity::Info;
-        report.diagnostics.push(d);
+        );
+        report.diagnostics.push(d.at(line("mcp-servers").or(line("hooks")), None));
     }
 }
 
@@ -46,9 +42,7 @@ pub fn note_walk_problems(report: &mut EcosystemReport, tree: &Tree, walked: &wa
         report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, dir, format!("cannot list folder: {e}")));
     }
     for link in &walked.loops {
-        let mut d = Diagnostic::warning(ID, DiagKind::Skipped, link, "folder link back to one of its own ancestors: the tool does not walk it again");
-        d.severity = Severity::Info;
-        report.diagnostics.push(d);
+        report.diagnostics.push(Diagnostic::skipped(ID, link, "folder link back to one of its own ancestors: the tool does not walk it again"));
     }
     for path in &walked.near_misses {
         report.diagnostics.push(Diagnostic::skipped(ID, path, "not read: the tool reads only names ending in lower-case `.md`"));
@@ -95,9 +89,7 @@ pub fn note_reachability(report: &mut EcosystemReport, by_id: &mut BTreeMap<Stri
             let msg = format!(
                 "the model cannot call this agent: its name `{name}` is already taken by {first} (the `task` tool takes the first agent of a name); `--agent {id}` still selects it"
             );
-            let mut d = Diagnostic::warning(ID, DiagKind::Ambiguous, &*agent.source.path, msg.clone());
-            d.severity = Severity::Warning;
-            report.diagnostics.push(d);
+            report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Ambiguous, &*agent.source.path, msg.clone()));
             format!(" — {msg}")
         } else {
             taken.insert(name.clone(), agent.source.key());

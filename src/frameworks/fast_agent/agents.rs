@@ -195,20 +195,13 @@ pub fn build(entry: &Entry, winners: &HashMap<&str, (String, bool)>) -> Agent {
         .clone()
         .unwrap_or_else(|| card.headline.clone());
     AgentRecord {
-        undocumented_order: None,
-        ecosystem: ID,
-        name: card.name.clone(),
-        source: l.source.clone(),
-        status: Status::Wins,
-        shadowed_by: None,
-        rule: String::new(),
-        chain: Arc::new([l.source.key()]),
         description,
         fields,
         attributes: card.attributes.clone(),
         system_prompt: Some(card.instruction.clone()),
         messages: entry.history.iter().map(|m| Message { role: m.role.clone(), label: None, text: m.text.as_str().into() }).collect(),
         edges: edges.into(),
+        ..AgentRecord::new(ID, card.name.clone(), l.source.clone(), Status::Wins, String::new())
     }
     .into()
 }

@@ -57,10 +57,6 @@ pub fn look(files: Files, path: &Path, kind: FileKind) -> Result<Arc<Look>, Read
     })
 }
 
-fn parse_failure(message: String, line: Option<u32>) -> Failure {
-    Failure::new(DiagKind::Parse, message, line)
-}
-
 /// The Python exception class a YAML constructor raised (`ValueError` for `!!int x`,
 /// `KeyError` for `!!bool maybe`, …), as the shared reader names it at the head of
 /// its message; `None` for a `yaml.YAMLError`.
@@ -76,7 +72,7 @@ fn python_exception(e: &yaml::YamlError) -> Option<&str> {
 fn yaml_failure(e: &yaml::YamlError, context: &str, line: u32, also_caught: &[&str]) -> Failure {
     match python_exception(e) {
         Some(class) if !also_caught.contains(&class) => Failure::new(DiagKind::Validation, e.message.clone(), Some(line)),
-        _ => parse_failure(format!("{context}: {}", e.message), Some(line)),
+        _ => Failure::parse(format!("{context}: {}", e.message), Some(line)),
     }
 }
 
@@ -85,23 +81,23 @@ pub fn released(kind: FileKind, bytes: &[u8], env: &Env) -> Result<RawCard, Fail
     match kind {
         FileKind::Yaml => {
             let text = decode_text(bytes)
-                .map_err(|e| parse_failure(format!("the file is not UTF-8 ({e}); fast-agent fails with UnicodeDecodeError"), None))?;
+                .map_err(|e| Failure::parse(format!("the file is not UTF-8 ({e}); fast-agent fails with UnicodeDecodeError"), None))?;
             let doc = yaml::load(&text)
                 .map_err(|e| yaml_failure(&e, "Failed to parse YAML", e.line, &[]))?;
             match doc {
                 Some(node) => match node.value {
                     Value::Map(map) => Ok(RawCard { entries: entries_of(&map, 0, env), body: None, body_line: 1, ..Default::default() }),
-                    other => Err(parse_failure(
+                    other => Err(Failure::parse(
                         format!("AgentCard YAML must be a mapping (found {})", other.type_name()),
                         Some(node.span.line),
                     )),
                 },
-                None => Err(parse_failure("AgentCard YAML must be a mapping (the file is empty)".into(), None)),
+                None => Err(Failure::parse("AgentCard YAML must be a mapping (the file is empty)", None)),
             }
         }
         FileKind::Markdown => {
             let text = decode_text(bytes)
-                .map_err(|e| parse_failure(format!("Failed to parse frontmatter: not UTF-8 ({e})"), None))?;
+                .map_err(|e| Failure::parse(format!("Failed to parse frontmatter: not UTF-8 ({e})"), None))?;
             let text = text.trim_start_matches('\u{feff}');
             let split = crate::frontmatter::split(text);
             let mut card = RawCard { body: Some(split.body.to_string()), body_line: split.body_line, ..Default::default() };

@@ -87,6 +87,10 @@ impl Failure {
         Failure { kind, message: message.into(), line }
     }
 
+    pub fn parse(message: impl Into<String>, line: Option<u32>) -> Failure {
+        Failure::new(DiagKind::Parse, message, line)
+    }
+
     pub fn validation(message: impl Into<String>, line: Option<u32>) -> Failure {
         Failure::new(DiagKind::Validation, message, line)
     }

@@ -153,6 +153,8 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], loads: Vec<Result<Vec<Loaded>, 
     // `fast.agents` insertion order (a replaced name moves to the end)
     let mut agent_order: Vec<String> = Vec::new();
     for (discovered, loaded) in files.iter().zip(loads) {
+        // A file that fails to load, or whose names clash with the registry's.
+        let loaded = loaded.and_then(|l| registration_conflict(&l, &registered, &winners).map_or(Ok(l), Err));
         let loaded = match loaded {
             Ok(l) => l,
             Err(f) => {
@@ -163,13 +165,6 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], loads: Vec<Result<Vec<Loaded>, 
                 continue;
             }
         };
-        if let Some(conflict) = registration_conflict(&loaded, &registered, &winners) {
-            let source = source_of(s.cx, discovered);
-            let key = source.key();
-            report.agents.push(agents::invalid(discovered, source, &conflict));
-            push_error(report, discovered, key, conflict);
-            continue;
-        }
         for l in loaded {
             let name = l.card.name.clone();
             let mut replaced = None;

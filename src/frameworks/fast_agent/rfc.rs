@@ -31,14 +31,10 @@ pub enum Dialect {
     Rfc,
 }
 
-fn parse_failure(message: String, line: Option<u32>) -> Failure {
-    Failure::new(DiagKind::Parse, message, line)
-}
-
 /// The cards of one file under the RFC, each with a label for messages (its name or
 /// position).
 pub fn parse(kind: FileKind, bytes: &[u8], env: &Env) -> Result<Vec<(Option<String>, RawCard)>, Failure> {
-    let text = decode_text(bytes).map_err(|e| parse_failure(format!("the file is not UTF-8 ({e})"), None))?;
+    let text = decode_text(bytes).map_err(|e| Failure::parse(format!("the file is not UTF-8 ({e})"), None))?;
     let text = text.trim_start_matches('\u{feff}');
     match kind {
         FileKind::Yaml => yaml_bundle(text, env),
@@ -55,7 +51,7 @@ fn label(raw: &RawCard, index: usize) -> Option<String> {
 
 /// A YAML bundle: every document of the stream is one card.
 fn yaml_bundle(text: &str, env: &Env) -> Result<Vec<(Option<String>, RawCard)>, Failure> {
-    let docs = yaml::load_all(text).map_err(|e| parse_failure(format!("invalid YAML: {}", e.message), Some(e.line)))?;
+    let docs = yaml::load_all(text).map_err(|e| Failure::parse(format!("invalid YAML: {}", e.message), Some(e.line)))?;
     let mut out = Vec::new();
     for node in docs.into_iter().flatten().filter(|n| !matches!(n.value, Value::Null)) {
         match node.value {
@@ -64,12 +60,12 @@ fn yaml_bundle(text: &str, env: &Env) -> Result<Vec<(Option<String>, RawCard)>, 
                 out.push((label(&raw, out.len()), raw));
             }
             other => {
-                return Err(parse_failure(format!("a YAML card must be a mapping, not {}", other.type_name()), Some(node.span.line)))
+                return Err(Failure::parse(format!("a YAML card must be a mapping, not {}", other.type_name()), Some(node.span.line)))
             }
         }
     }
     if out.is_empty() {
-        return Err(parse_failure("the YAML file holds no card".into(), None));
+        return Err(Failure::parse("the YAML file holds no card", None));
     }
     Ok(out)
 }
@@ -124,7 +120,7 @@ fn markdown_bundle(text: &str, env: &Env) -> Result<Vec<(Option<String>, RawCard
     let (spans, yaml_error) = card_spans(&lines);
     if spans.is_empty() {
         if let Some((line, message)) = yaml_error {
-            return Err(parse_failure(
+            return Err(Failure::parse(
                 format!("no card: the front matter is not valid YAML ({message}), and under the AgentCard RFC a `---` line starts a card only if its YAML parses and has `type`"),
                 Some(line),
             ));
@@ -134,7 +130,7 @@ fn markdown_bundle(text: &str, env: &Env) -> Result<Vec<(Option<String>, RawCard
             Some(_) => "no card: under the AgentCard RFC a `---` line starts a card only if the YAML up to the next `---` parses and has `type`",
             None => "no card: the file has no `---` front matter",
         };
-        return Err(parse_failure(message.into(), first_rule));
+        return Err(Failure::parse(message, first_rule));
     }
     let mut out = Vec::new();
     for (span, map) in spans {

@@ -87,10 +87,6 @@ pub struct Card {
     pub inline_history: Vec<super::raw::Message>,
 }
 
-fn fail(message: String, line: Option<u32>) -> Failure {
-    Failure::validation(message, line)
-}
-
 /// Validates one card: the card, and what the oracle stores of it. `raw` is consumed
 /// because the legacy `smart` type rewrites it.
 pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failure> {
@@ -117,8 +113,8 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failu
     let card_type = match raw.value("type") {
         None | Some(Value::Null) => CardType::Agent,
         Some(Value::Str(t)) => CardType::parse(t)
-            .ok_or_else(|| fail(format!("Unsupported agent type '{t}'"), type_line))?,
-        Some(_) => return Err(fail("'type' must be a string".into(), type_line)),
+            .ok_or_else(|| Failure::validation(format!("Unsupported agent type '{t}'"), type_line))?,
+        Some(_) => return Err(Failure::validation("'type' must be a string", type_line)),
     };
     // 4. every key must be allowed for the type
     let mut allowed = rules::allowed_fields(card_type);
@@ -132,7 +128,7 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failu
         unknown.sort_by(|a, b| a.key.cmp(&b.key));
         let names: Vec<&str> = unknown.iter().map(|e| e.key.as_str()).collect();
         let first_line = unknown.iter().map(|e| e.line).min();
-        return Err(fail(
+        return Err(Failure::validation(
             format!("Unsupported fields for type '{}': {}", card_type.key(), names.join(", ")),
             first_line,
         ));
@@ -141,24 +137,24 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failu
     let schema_version = match raw.value("schema_version") {
         None => json!(1),
         Some(v @ (Value::Int(_) | Value::BigInt(_))) => v.to_json_python(),
-        Some(_) => return Err(fail("'schema_version' must be an integer".into(), raw.line("schema_version"))),
+        Some(_) => return Err(Failure::validation("'schema_version' must be an integer", raw.line("schema_version"))),
     };
     // 6. name
     let file_name = cx.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let name = match raw.value("name") {
         None | Some(Value::Null) => crate::discover::stem(&file_name).replace(' ', "_"),
         Some(v) => str_to_none(v)
-            .ok_or_else(|| fail("'name' must be a non-empty string".into(), raw.line("name")))?
+            .ok_or_else(|| Failure::validation("'name' must be a non-empty string", raw.line("name")))?
             .replace(' ', "_"),
     };
     // 7. instruction
     let instruction = resolve_instruction(&raw, cx)?;
     // 8. description
-    let description = optional_str(&raw, "description")?;
+    let description = values::Checker { raw: &raw }.optional_str("description")?;
     // 9. required fields
     for field in rules::required_fields(card_type) {
         if raw.present(field).is_none() {
-            return Err(fail(
+            return Err(Failure::validation(
                 format!("Missing required fields for type '{}': {field}", card_type.key()),
                 raw.line(field).or(type_line),
             ));
@@ -190,27 +186,18 @@ pub fn build(mut raw: RawCard, cx: &CardContext) -> Result<(Card, Stored), Failu
     Ok((card, Stored { data, config }))
 }
 
-fn optional_str(raw: &RawCard, key: &str) -> Result<Option<String>, Failure> {
-    match raw.value(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => str_to_none(v)
-            .map(|s| Some(s.to_string()))
-            .ok_or_else(|| fail(format!("'{key}' must be a non-empty string"), raw.line(key))),
-    }
-}
-
 /// `_resolve_instruction_field` (and, for the RFC, the concatenation rule).
 fn resolve_instruction(raw: &RawCard, cx: &CardContext) -> Result<String, Failure> {
     let attr_line = raw.line("instruction");
     let body = body_instruction(raw, cx.rule)?;
     let attr_value = raw.present("instruction");
     if cx.rule == InstructionRule::Released && attr_value.is_some() && !body.is_empty() {
-        return Err(fail("Instruction cannot be provided in both body and 'instruction' field".into(), attr_line));
+        return Err(Failure::validation("Instruction cannot be provided in both body and 'instruction' field", attr_line));
     }
     let attribute = match attr_value {
         None => None,
         Some(Value::Str(s)) => Some(s.as_str()),
-        Some(_) => return Err(fail("'instruction' must be a string".into(), attr_line)),
+        Some(_) => return Err(Failure::validation("'instruction' must be a string", attr_line)),
     };
     let template = |text: &str, line: Option<u32>| {
         super::raw::apply_templates(text, cx.date).map_err(|url| {
@@ -226,7 +213,7 @@ fn resolve_instruction(raw: &RawCard, cx: &CardContext) -> Result<String, Failur
             if let Some(text) = attribute {
                 let resolved = template(strip_to_none(text).unwrap_or(""), attr_line)?;
                 if strip_to_none(&resolved).is_none() {
-                    return Err(fail("'instruction' must not be empty".into(), attr_line));
+                    return Err(Failure::validation("'instruction' must not be empty", attr_line));
                 }
                 return Ok(resolved);
             }
@@ -259,8 +246,8 @@ fn body_instruction(raw: &RawCard, rule: InstructionRule) -> Result<String, Fail
     let rest = if strip_to_none(lines[first]) == Some("---SYSTEM") { &lines[first + 1..] } else { &lines[first..] };
     if let Some(i) = rest.iter().position(|l| matches!(strip_to_none(l), Some("---USER" | "---ASSISTANT" | "---RESOURCE"))) {
         let offset = (lines.len() - rest.len() + i) as u32;
-        return Err(fail(
-            "Inline history blocks are not supported inside AgentCard body (fast-agent 0.10.48; the AgentCard RFC allows them)".into(),
+        return Err(Failure::validation(
+            "Inline history blocks are not supported inside AgentCard body (fast-agent 0.10.48; the AgentCard RFC allows them)",
             Some(raw.body_line + offset),
         ));
     }
@@ -274,20 +261,20 @@ fn message_files(raw: &RawCard, card_type: CardType, cx: &CardContext) -> Result
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(v @ Value::Str(_)) => vec![v],
         Some(Value::Seq(items)) => items.iter().map(|n| &n.value).collect(),
-        Some(_) => return Err(fail("'messages' must be a string or list".into(), line)),
+        Some(_) => return Err(Failure::validation("'messages' must be a string or list", line)),
     };
     let folder = cx.path.parent().unwrap_or(Path::new("/"));
     let mut out = Vec::new();
     for entry in entries {
-        let Value::Str(text) = entry else { return Err(fail("'messages' entries must be strings".into(), line)) };
+        let Value::Str(text) = entry else { return Err(Failure::validation("'messages' entries must be strings", line)) };
         if strip_to_none(text).is_none() {
-            return Err(fail("'messages' entries must be strings".into(), line));
+            return Err(Failure::validation("'messages' entries must be strings", line));
         }
         // `Path.expanduser()` raises for `~name` when no such user is known (the
         // loader reports it as a failed card); agentry knows no other user's home.
         let first = text.split('/').next().unwrap_or("");
         if first.starts_with('~') && first != "~" {
-            return Err(fail(format!("cannot expand {first:?} in 'messages' {text:?}: Could not determine home directory"), line));
+            return Err(Failure::validation(format!("cannot expand {first:?} in 'messages' {text:?}: Could not determine home directory"), line));
         }
         let expanded = expand_user(text, cx.home);
         let candidate = if expanded.is_absolute() {

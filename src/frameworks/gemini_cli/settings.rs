@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value as Json};
 
 use super::LoadContext;
+use crate::frameworks::node::merge_deep;
 
 pub struct Settings {
     pub agents_enabled: bool,
@@ -20,16 +21,7 @@ pub struct Settings {
     overrides: Map<String, Json>,
 }
 
-/// JavaScript truthiness of a JSON value.
-pub fn truthy(v: &Json) -> bool {
-    match v {
-        Json::Null => false,
-        Json::Bool(b) => *b,
-        Json::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Json::String(s) => !s.is_empty(),
-        _ => true,
-    }
-}
+pub use crate::frameworks::node::truthy;
 
 /// A settings file: JSON with comments (`strip-json-comments`), `None` when absent or
 /// unreadable.
@@ -83,22 +75,6 @@ fn strip_comments(text: &str) -> String {
     out
 }
 
-fn deep_merge(base: &mut Json, over: &Json) {
-    match (base, over) {
-        (Json::Object(b), Json::Object(o)) => {
-            for (k, v) in o {
-                match b.get_mut(k) {
-                    Some(existing) if existing.is_object() && v.is_object() => deep_merge(existing, v),
-                    _ => {
-                        b.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-        }
-        (b, o) => *b = o.clone(),
-    }
-}
-
 fn at<'a>(v: &'a Json, path: &[&str]) -> Option<&'a Json> {
     path.iter().try_fold(v, |v, k| v.get(k))
 }
@@ -111,7 +87,7 @@ impl Settings {
         let workspace = cx.roots.cwd.join(".gemini/settings.json");
         if (!folder_trust || cx.roots.trusted) && workspace != home.join(".gemini/settings.json") {
             if let Some(w) = read_json(cx, &workspace).filter(Json::is_object) {
-                deep_merge(&mut merged, &w);
+                merge_deep(&mut merged, &w);
             }
         }
         let overrides = at(&merged, &["agents", "overrides"]).and_then(Json::as_object).cloned().unwrap_or_default();
@@ -239,7 +215,7 @@ pub fn merge_model_config(base: &Json, over: &Json) -> Json {
     let mut gen = Json::Object(Map::new());
     for part in [base.get("generateContentConfig"), over.get("generateContentConfig")].into_iter().flatten() {
         if part.is_object() {
-            deep_merge(&mut gen, part);
+            merge_deep(&mut gen, part);
         }
     }
     serde_json::json!({ "model": model, "generateContentConfig": gen })

@@ -459,20 +459,13 @@ impl Context<'_> {
             .or_else(|| listed.and_then(|l| first_line(&l.description)))
             .unwrap_or_default();
         let agent = AgentRecord {
-            undocumented_order: None,
-            ecosystem: ID,
-            name: resolved.name.clone(),
-            source,
-            status: Status::Wins,
-            shadowed_by: None,
-            rule: String::new(),
             chain: Arc::default(),
             description: description.into(),
             fields: resolved.fields(self.key).into(),
             attributes: resolved.own.spec().attributes.clone(),
             system_prompt: Some(prompt),
-            messages: Arc::default(),
             edges: edges.into(),
+            ..AgentRecord::new(ID, resolved.name.clone(), source, Status::Wins, String::new())
         }
         .into();
         Definition {
@@ -517,17 +510,8 @@ impl Context<'_> {
             problem.line = Some(l.line);
             problem.col = None;
         }
-        let diagnostic = Diagnostic {
-            ecosystem: ID,
-            severity: Severity::Error,
-            kind: problem.kind,
-            path: problem.path.clone(),
-            line: problem.line,
-            col: problem.col,
-            message: message.clone(),
-            source: Some(key),
-            fatal: false,
-        };
+        let diagnostic =
+            Diagnostic::error(ID, problem.kind, problem.path.clone(), message.clone()).at(problem.line, problem.col).failing(key);
         // What the file itself says, when it could be read, so the explorer can show
         // the broken definition next to its error.
         let own = resolver.load_file(path).ok();
@@ -545,7 +529,6 @@ impl Context<'_> {
         };
         let rule = format!("Kimi cannot load it: {message}");
         let agent = AgentRecord {
-            undocumented_order: None,
             description: format!("invalid: {}{called}", problem.kind.as_str()).into(),
             attributes: own.map(|f| f.spec().attributes.clone()).unwrap_or_default(),
             ..AgentRecord::new(ID, name, source.clone(), Status::Invalid, rule)

@@ -19,10 +19,6 @@ pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<Placed>],
     contributors.dedup();
     let sites: Box<[Site]> =
         contributors.iter().map(|&i| Site::new(&key(&files[i].path), files[i].spec().system_prompt_args_line)).collect();
-    let at = |s: &Site| match s.line {
-        Some(l) => format!("{}:{l}", s.source),
-        None => s.source.to_string(),
-    };
     match contributors.as_slice() {
         [] => FieldOrigin::default("framework default: no file of the chain sets `system_prompt_args`; an empty mapping"),
         [0] if files.len() == 1 => FieldOrigin { provenance: Provenance::Own, sites, rule: "set here".into() },
@@ -49,7 +45,7 @@ pub fn args_origin(args: &[(String, String, usize, u32)], files: &[Arc<Placed>],
                 provenance: Provenance::Merged,
                 rule: format!(
                     "union of {}, merged key by key (the nearer file wins each key): {}",
-                    sites.iter().map(at).collect::<Vec<_>>().join(" and "),
+                    sites.iter().map(Site::to_string).collect::<Vec<_>>().join(" and "),
                     per_file.join("; ")
                 )
                 .into(),
@@ -119,16 +115,11 @@ pub fn nullable_origin(
 ) -> FieldOrigin {
     match at {
         Some(0) => FieldOrigin::own(&key(&files[0].path), slot(files[0].spec()).line, "set here; replaces the parent's value"),
-        Some(i) => FieldOrigin {
-            provenance: Provenance::Inherited,
-            sites: Box::new([Site::new(&key(&files[i].path), slot(files[i].spec()).line)]),
-            rule: format!(
-                "inherited from {}: nearer files leave `{}` unset or null, which never replaces",
-                key(&files[i].path),
-                words.field
-            )
-            .into(),
-        },
+        Some(i) => FieldOrigin::inherited(
+            &key(&files[i].path),
+            slot(files[i].spec()).line,
+            format!("inherited from {}: nearer files leave `{}` unset or null, which never replaces", key(&files[i].path), words.field),
+        ),
         None => FieldOrigin::default(words.default),
     }
 }
@@ -152,10 +143,7 @@ pub fn list_origin<T>(
     if i == 0 {
         FieldOrigin::own(&key(&files[0].path), s.line, if null { words.null_here } else { SET_WHOLE_HERE })
     } else {
-        FieldOrigin {
-            provenance: Provenance::Inherited,
-            sites: Box::new([Site::new(&key(&files[i].path), s.line)]),
-            rule: format!("inherited whole from {}: no nearer file sets `{field}`{null_note}", key(&files[i].path)).into(),
-        }
+        let rule = format!("inherited whole from {}: no nearer file sets `{field}`{null_note}", key(&files[i].path));
+        FieldOrigin::inherited(&key(&files[i].path), s.line, rule)
     }
 }

@@ -17,7 +17,7 @@ use super::physical;
 use super::spec::{self, Placed, Problem, Setting, SpecFile, SubagentEntry};
 use crate::discover::observe::Observed;
 use crate::discover::{key_bytes, Files, ReadError};
-use crate::model::{DiagKind, Field, FieldOrigin, Provenance, Site};
+use crate::model::{DiagKind, Field, FieldOrigin};
 
 /// The longest `extend` chain (in files) Kimi's recursive loader survives. Python's
 /// recursion limit is 1000 frames and each level costs the loader two plus the YAML
@@ -345,7 +345,6 @@ impl<'a> Resolver<'a> {
             Some(i) => key_at(i),
             None => Arc::from((self.key)(p)),
         };
-        let site = |i: usize, line: Option<u32>| Site::new(&key_at(i), line);
         let pick = |get: &dyn Fn(&SpecFile) -> bool| -> Option<usize> { (0..files.len()).find(|&i| get(files[i].spec())) };
         let set = |s: &dyn Fn(&SpecFile) -> bool| pick(s);
 
@@ -376,15 +375,8 @@ impl<'a> Resolver<'a> {
             if i == 0 {
                 FieldOrigin::own(&key_at(0), slot_line, set_here)
             } else {
-                FieldOrigin {
-                    provenance: Provenance::Inherited,
-                    sites: Box::new([site(i, slot_line)]),
-                    rule: format!(
-                        "inherited from {}: no nearer file sets `{field}` (unset, `[]` and `{{}}` mean inherit)",
-                        key_at(i)
-                    )
-                    .into(),
-                }
+                let rule = format!("inherited from {}: no nearer file sets `{field}` (unset, `[]` and `{{}}` mean inherit)", key_at(i));
+                FieldOrigin::inherited(&key_at(i), slot_line, rule)
             }
         };
         let name_i = name_at.unwrap_or(0);

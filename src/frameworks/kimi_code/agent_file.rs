@@ -32,12 +32,7 @@ impl Definition {
 }
 
 /// Why a file was skipped: `parse` or `validation`, the tool's message, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure {
-    pub kind: DiagKind,
-    pub message: String,
-    pub line: Option<u32>,
-}
+pub use crate::model::Failure;
 
 pub use crate::text::js::trim as js_trim;
 
@@ -61,7 +56,7 @@ pub fn stem_of(file_name: &str) -> &str {
 /// Parses `text` (the file decoded as UTF-8, invalid bytes replaced) found at `path`
 /// (`shown`: the path as messages write it) whose own file name is `file_name`.
 pub fn parse(text: &str, shown: &str, file_name: &str) -> Result<Definition, Failure> {
-    let parse_error = |message: String, line: Option<u32>| Failure { kind: DiagKind::Parse, message, line };
+    let parse_error = |message: String, line: Option<u32>| Failure { kind: DiagKind::Parse, message, line, col: None };
     let lines: Vec<&str> = split_lines(text);
     if lines.first().map(|l| js_trim(l)) != Some("---") {
         return Err(parse_error(format!("Missing frontmatter in {shown}"), Some(1)));
@@ -88,7 +83,7 @@ pub fn parse(text: &str, shown: &str, file_name: &str) -> Result<Definition, Fai
     };
     let get = |key: &str| entries.iter().find(|(k, _, _)| k == key).map(|(_, v, _)| v);
     let line_of = |key: &str| entries.iter().find(|(k, _, _)| k == key).map(|(_, _, l)| l + offset).or(Some(2));
-    let invalid = |key: &str, message: String| Failure { kind: DiagKind::Validation, message, line: line_of(key) };
+    let invalid = |key: &str, message: String| Failure { kind: DiagKind::Validation, message, line: line_of(key), col: None };
 
     let name = match get("name") {
         None | Some(Js::Null) => None,
@@ -145,7 +140,8 @@ pub fn parse(text: &str, shown: &str, file_name: &str) -> Result<Definition, Fai
     let subagents = list("subagents")?;
     let prompt = js_trim(&body);
     if prompt.is_empty() {
-        return Err(Failure { kind: DiagKind::Validation, message: format!("Missing prompt body in {shown}"), line: Some(body_line.min(lines.len() as u32)) });
+        let line = Some(body_line.min(lines.len() as u32));
+        return Err(Failure { kind: DiagKind::Validation, message: format!("Missing prompt body in {shown}"), line, col: None });
     }
     let when_to_use = match get("whenToUse") {
         Some(Js::Str(s)) => Some(js_trim(s)).filter(|s| !s.is_empty()).map(str::to_string),

@@ -25,8 +25,8 @@ use serde_json::{json, Value as Json};
 use super::precedence::{rank_with, Candidate, Ladder, Tier};
 use super::{Framework, LoadContext, Location, RenderMode};
 use crate::model::{
-    Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Provenance, Roots, Scope,
-    SearchDir, Site, Source, Status, Text,
+    Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir, Source,
+    Status, Text,
 };
 
 pub struct KimiCode;
@@ -217,30 +217,17 @@ fn file_agent(def: &agent_file::Definition, parsed: &walk::Parsed, source: Sourc
     // A replacement for the built-in main agent keeps its sub-agents when it names none.
     let inherits = def.name == "agent" && def.override_builtin && def.subagents.is_none();
     fields.push(if inherits {
-        let origin = FieldOrigin {
-            provenance: Provenance::Inherited,
-            sites: Box::new([Site::new(&Arc::from("builtin:agent"), None)]),
-            rule: "inherited from the built-in `agent` it replaces (the file names no `subagents`)".into(),
-        };
-        Field::new("subagents", json!(MAIN_SUBAGENTS), origin)
+        let rule = "inherited from the built-in `agent` it replaces (the file names no `subagents`)";
+        Field::new("subagents", json!(MAIN_SUBAGENTS), FieldOrigin::inherited(&Arc::from("builtin:agent"), None, rule))
     } else {
         Field::new("subagents", list(&def.subagents), own("subagents", "as written: the agent types it may delegate to"))
     });
     AgentRecord {
-        undocumented_order: None,
-        ecosystem: ID,
-        name: def.name.clone(),
-        chain: Arc::new([key.to_string()]),
-        source,
-        status: Status::Wins,
-        shadowed_by: None,
-        rule: String::new(),
         description: def.description.as_str().into(),
         fields: fields.into_iter().map(Arc::new).collect::<Vec<_>>().into(),
         attributes: parsed.attributes.clone(),
         system_prompt: parsed.prompt.clone(),
-        messages: Arc::default(),
-        edges: Arc::default(),
+        ..AgentRecord::new(ID, def.name.clone(), source, Status::Wins, String::new())
     }
     .into()
 }
@@ -249,11 +236,7 @@ fn file_agent(def: &agent_file::Definition, parsed: &walk::Parsed, source: Sourc
 /// main agent's description, tools and sub-agents, and the raw text as its template.
 fn system_md_agent(rendered: String, source: Source, vars: &render::Vars) -> Agent {
     let key: Arc<str> = source.key().into();
-    let builtin = |rule: &'static str| FieldOrigin {
-        provenance: Provenance::Inherited,
-        sites: Box::new([Site::new(&Arc::from("builtin:agent"), None)]),
-        rule: rule.into(),
-    };
+    let builtin = |rule: &'static str| FieldOrigin::inherited(&Arc::from("builtin:agent"), None, rule);
     let fields = vec![
         Field::new("description", json!("Default agent"), builtin("the built-in main agent's description")),
         Field::new("whenToUse", Json::Null, builtin("SYSTEM.md sets none")),
@@ -263,7 +246,6 @@ fn system_md_agent(rendered: String, source: Source, vars: &render::Vars) -> Age
         Field::new("subagents", json!(MAIN_SUBAGENTS), builtin("the built-in main agent's")),
     ];
     let mut agent = AgentRecord::new(ID, "agent".into(), source, Status::Wins, String::new());
-    agent.chain = Arc::new([key.to_string()]);
     agent.description = "Default agent".into();
     agent.fields = fields.into_iter().map(Arc::new).collect::<Vec<_>>().into();
     agent.system_prompt = Some(Text::held(rendered));

@@ -81,6 +81,7 @@ fn parse(cx: &LoadContext, path: PathBuf, file_name: String, vars: &render::Vars
                     kind: DiagKind::Io,
                     message: format!("Skipping agent file at {shown} due to unexpected error: {e}"),
                     line: None,
+                    col: None,
                 }),
                 prompt: None,
                 attributes: Attributes::default(),

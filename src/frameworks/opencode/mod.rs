@@ -50,23 +50,6 @@ fn builtin(name: &str) -> Option<&'static (&'static str, &'static str, bool, Opt
     BUILTINS.iter().find(|b| b.0 == name)
 }
 
-/// `mergeDeep`: objects merge key by key, anything else is replaced.
-fn merge_deep(into: &mut Json, from: &Json) {
-    match (into, from) {
-        (Json::Object(a), Json::Object(b)) => {
-            for (k, v) in b {
-                match a.get_mut(k) {
-                    Some(old) if old.is_object() && v.is_object() => merge_deep(old, v),
-                    _ => {
-                        a.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-        }
-        (into, from) => *into = from.clone(),
-    }
-}
-
 /// A file's own entry as an agent (before ranking): its fields as it sets them.
 fn own_agent(e: &Entry) -> Agent {
     let key: Arc<str> = e.source.key().into();
@@ -82,20 +65,11 @@ fn own_agent(e: &Entry) -> Agent {
         }
     }
     AgentRecord {
-        undocumented_order: None,
-        ecosystem: ID,
-        name: e.name.clone(),
-        chain: Arc::new([key.to_string()]),
-        source: e.source.clone(),
-        status: Status::Wins,
-        shadowed_by: None,
-        rule: String::new(),
         description: e.fields.get("description").and_then(Json::as_str).unwrap_or_default().into(),
         fields: fields.into(),
         attributes: attributes.finish(),
         system_prompt: e.fields.get("prompt").and_then(Json::as_str).map(Text::held),
-        messages: Arc::default(),
-        edges: Arc::default(),
+        ..AgentRecord::new(ID, e.name.clone(), e.source.clone(), Status::Wins, String::new())
     }
     .into()
 }
@@ -124,7 +98,7 @@ fn merge(name: &str, group: &[&Entry]) -> Merged {
     let mut fields = precedence::merge_fields(&layers);
     let mut merged = Json::Object(Map::new());
     for e in group {
-        merge_deep(&mut merged, &Json::Object(e.fields.clone()));
+        super::node::merge_deep(&mut merged, &Json::Object(e.fields.clone()));
     }
     let merged = match merged {
         Json::Object(m) => m,

@@ -173,7 +173,7 @@ fn scan_folder(cx: &LoadContext, index: usize, folder: &Folder, entries: &[disco
                         .to_string();
                     (invalid_agent(name, source), Some(d))
                 }
-                Ok(def) => (loaded_agent(def, source, key), None),
+                Ok(def) => (loaded_agent(def, source), None),
             };
             Scanned {
                 folder: index,
@@ -185,22 +185,13 @@ fn scan_folder(cx: &LoadContext, index: usize, folder: &Folder, entries: &[disco
 }
 
 /// The agent a loaded file defines, before it is ranked: a winner with no rule yet.
-fn loaded_agent(def: &definition::Definition, source: Source, key: String) -> Agent {
+fn loaded_agent(def: &definition::Definition, source: Source) -> Agent {
     AgentRecord {
-        undocumented_order: None,
-        ecosystem: ID,
-        name: def.name.clone(),
-        chain: Arc::new([key]),
-        source,
-        status: Status::Wins,
-        shadowed_by: None,
-        rule: String::new(),
         description: def.description.clone(),
         fields: def.fields.clone(),
         attributes: def.attributes.clone(),
         system_prompt: Some(def.system_prompt.clone()),
-        messages: Arc::default(),
-        edges: Arc::default(),
+        ..AgentRecord::new(ID, def.name.clone(), source, Status::Wins, String::new())
     }
     .into()
 }

@@ -139,14 +139,12 @@ fn extensions(cx: &LoadContext, dir: &Path, report: &mut EcosystemReport) -> Vec
             Ok(v) => match v.get("name").and_then(|n| n.as_str()).filter(|n| valid_extension_name(n)) {
                 Some(n) => n.to_string(),
                 None => {
-                    let mut d = Diagnostic::warning(
+                    report.diagnostics.push(Diagnostic::info(
                         ID,
                         DiagKind::Validation,
                         &manifest,
                         "extension skipped: its manifest has no valid \"name\" (letters, digits, `_`, `.`, `-`)",
-                    );
-                    d.severity = crate::model::Severity::Info;
-                    report.diagnostics.push(d);
+                    ));
                     continue;
                 }
             },
@@ -350,20 +348,11 @@ fn loaded(def: &definition::Definition, source: Source, key: String, label: &str
         .collect();
     let attributes: Vec<Attribute> = def.attributes.iter().map(|(k, line, v)| Attribute::new(k, *line, v.clone())).collect();
     AgentRecord {
-        ecosystem: ID,
-        name: def.name.clone(),
-        chain: Arc::new([key]),
-        source,
-        status: Status::Wins,
-        shadowed_by: None,
-        rule: format!("loaded from {label}"),
-        undocumented_order: None,
         description: def.description.as_str().into(),
         fields: fields.into(),
         attributes: attributes.into(),
         system_prompt: Some(def.prompt.clone()),
-        messages: Arc::default(),
-        edges: Arc::default(),
+        ..AgentRecord::new(ID, def.name.clone(), source, Status::Wins, format!("loaded from {label}"))
     }
     .into()
 }

@@ -27,29 +27,12 @@ fn mark(p: Provenance) -> &'static str {
     }
 }
 
-fn word(p: Provenance) -> &'static str {
-    match p {
-        Provenance::Own => "own",
-        Provenance::Inherited => "inherited",
-        Provenance::Merged => "merged",
-        Provenance::Default => "default",
-    }
-}
-
 /// `project:a.md:4, user:b.md:6`, or `framework default`.
 pub fn sites(field: &Field) -> String {
     if field.origin.sites.is_empty() {
         return "framework default".into();
     }
-    let parts: Vec<String> = field
-        .origin
-        .sites
-        .iter()
-        .map(|s| match s.line {
-            Some(l) => format!("{}:{l}", s.source),
-            None => s.source.to_string(),
-        })
-        .collect();
+    let parts: Vec<String> = field.origin.sites.iter().map(ToString::to_string).collect();
     parts.join(", ")
 }
 
@@ -109,7 +92,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 Line::from(vec![Span::styled("─".repeat(detail_area.width as usize), theme.border)]),
                 Line::from(vec![safe(&f.key, theme.title), Span::raw(" = "), safe(&f.value.to_string(), style)]),
                 Line::from(vec![
-                    Span::styled(format!("{} from ", word(f.origin.provenance)), style),
+                    Span::styled(format!("{} from ", f.origin.provenance.word()), style),
                     safe(&sites(&f), theme.text),
                     Span::styled(" · ", theme.muted),
                     safe(&f.origin.rule, theme.muted),

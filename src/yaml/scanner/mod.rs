@@ -391,8 +391,8 @@ impl<'a> Scanner<'a> {
             ']' => return self.fetch_flow_collection_end(T::FlowSequenceEnd),
             '}' => return self.fetch_flow_collection_end(T::FlowMappingEnd),
             ',' => return self.fetch_flow_entry(),
-            '-' if is_blankz(self.peek_at(1)) => return self.fetch_block_entry(),
-            '?' if self.flow_level > 0 || is_blankz(self.peek_at(1)) => return self.fetch_key(),
+            '-' if is_blankz(self.peek_at(1)) => return self.fetch_block_entry_or_key(T::BlockEntry),
+            '?' if self.flow_level > 0 || is_blankz(self.peek_at(1)) => return self.fetch_block_entry_or_key(T::Key),
             ':' if self.flow_level > 0 || is_blankz(self.peek_at(1)) => return self.fetch_value(),
             '*' => return self.fetch_anchor(T::Alias),
             '&' => return self.fetch_anchor(T::Anchor),
@@ -563,35 +563,25 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
-    fn fetch_block_entry(&mut self) -> R<()> {
+    /// `-` (a block entry) or `?` (a key): in block context it may open a collection.
+    fn fetch_block_entry_or_key(&mut self, t: T) -> R<()> {
+        let (start, refusal) = match t {
+            T::BlockEntry => (T::BlockSequenceStart, "sequence entries are not allowed here"),
+            _ => (T::BlockMappingStart, "mapping keys are not allowed here"),
+        };
         if self.flow_level == 0 {
             if !self.allow_simple_key {
-                return Err(error(None, "sequence entries are not allowed here", self.mark()));
+                return Err(error(None, refusal, self.mark()));
             }
             if self.add_indent(self.column as isize)? {
                 let m = self.mark();
-                self.tokens.push_back(Token::new(T::BlockSequenceStart, m, m));
+                self.tokens.push_back(Token::new(start, m, m));
             }
         }
-        self.allow_simple_key = true;
+        // After a key, a simple key may follow only in block context.
+        self.allow_simple_key = t == T::BlockEntry || self.flow_level == 0;
         self.remove_possible_simple_key()?;
-        self.push_simple(T::BlockEntry);
-        Ok(())
-    }
-
-    fn fetch_key(&mut self) -> R<()> {
-        if self.flow_level == 0 {
-            if !self.allow_simple_key {
-                return Err(error(None, "mapping keys are not allowed here", self.mark()));
-            }
-            if self.add_indent(self.column as isize)? {
-                let m = self.mark();
-                self.tokens.push_back(Token::new(T::BlockMappingStart, m, m));
-            }
-        }
-        self.allow_simple_key = self.flow_level == 0;
-        self.remove_possible_simple_key()?;
-        self.push_simple(T::Key);
+        self.push_simple(t);
         Ok(())
     }
 
@@ -699,6 +689,11 @@ impl<'a> Scanner<'a> {
 
     fn found(&self, ch: char) -> String {
         crate::pyscalar::repr_str(&ch.to_string())
+    }
+
+    /// PyYAML's "expected WHAT, but found CH" at the current position.
+    fn expected(&self, context: Option<&str>, what: &str, ch: char) -> YamlError {
+        error(context, format!("expected {what}, but found {}", self.found(ch)), self.mark())
     }
 
     fn scan_line_break(&mut self) -> &'static str {

@@ -44,11 +44,7 @@ impl Scanner<'_> {
         let c = self.peek();
         // (libyaml has no such check: `|#c` is a header with a comment there)
         if !(is_spacez(c) || self.libyaml) {
-            return Err(error(
-                CTX,
-                format!("expected chomping or indentation indicators, but found {}", self.found(c)),
-                self.mark(),
-            ));
+            return Err(self.expected(CTX, "chomping or indentation indicators", c));
         }
         // ignored line
         while self.peek() == ' ' || (self.libyaml && self.peek() == '\t') {
@@ -58,11 +54,7 @@ impl Scanner<'_> {
             self.forward_in_line(self.line_length());
         }
         if !is_breakz(self.peek()) {
-            return Err(error(
-                CTX,
-                format!("expected a comment or a line break, but found {}", self.found(self.peek())),
-                self.mark(),
-            ));
+            return Err(self.expected(CTX, "a comment or a line break", self.peek()));
         }
         self.scan_line_break();
 
@@ -375,8 +367,7 @@ impl Scanner<'_> {
             self.forward_in_line(length);
             end = self.mark();
             let line = self.line;
-            spaces =
-                if self.libyaml { self.scan_plain_blanks_libyaml(indent, start)? } else { self.scan_plain_spaces() };
+            spaces = self.scan_plain_spaces(indent, start)?;
             folded = self.line != line;
             match &spaces {
                 None => break,
@@ -396,52 +387,15 @@ impl Scanner<'_> {
         Ok(tok)
     }
 
-    /// `None` mirrors PyYAML's bare `return` (a document marker follows).
-    pub(super) fn scan_plain_spaces(&mut self) -> Option<String> {
+    /// `None` mirrors PyYAML's bare `return` (a document marker follows). Under
+    /// libyaml tabs count as blanks too, but a tab in the indentation of a
+    /// continuation line is an error.
+    pub(super) fn scan_plain_spaces(&mut self, indent: isize, start: Mark) -> R<Option<String>> {
+        let tabs = self.libyaml;
+        let blank = |c: char| c == ' ' || (tabs && c == '\t');
         let mut chunks = String::new();
         let mut length = 0;
-        while self.peek_at(length) == ' ' {
-            length += 1;
-        }
-        let ws_start = self.offset; // spaces and tabs: one byte each
-        self.forward_in_line(length);
-        let ch = self.peek();
-        let doc_marker = |s: &Self| (s.prefix_is("---") || s.prefix_is("...")) && is_blankz(s.peek_at(3));
-        if is_break(ch) {
-            let line_break = self.scan_line_break();
-            self.allow_simple_key = true;
-            if doc_marker(self) {
-                return None;
-            }
-            let mut breaks = String::new();
-            while self.peek() == ' ' || is_break(self.peek()) {
-                if self.peek() == ' ' {
-                    self.forward1();
-                } else {
-                    breaks.push_str(self.scan_line_break());
-                    if doc_marker(self) {
-                        return None;
-                    }
-                }
-            }
-            if line_break != "\n" {
-                chunks.push_str(line_break);
-            } else if breaks.is_empty() {
-                chunks.push(' ');
-            }
-            chunks.push_str(&breaks);
-        } else if length > 0 {
-            chunks.push_str(&self.text[ws_start..ws_start + length]);
-        }
-        Some(chunks)
-    }
-
-    /// libyaml's version of [`Self::scan_plain_spaces`]: tabs count as blanks, but a tab
-    /// in the indentation of a continuation line is an error.
-    pub(super) fn scan_plain_blanks_libyaml(&mut self, indent: isize, start: Mark) -> R<Option<String>> {
-        let mut chunks = String::new();
-        let mut length = 0;
-        while matches!(self.peek_at(length), ' ' | '\t') {
+        while blank(self.peek_at(length)) {
             length += 1;
         }
         let ws_start = self.offset; // spaces and tabs: one byte each
@@ -455,15 +409,15 @@ impl Scanner<'_> {
                 return Ok(None);
             }
             let mut breaks = String::new();
-            while matches!(self.peek(), ' ' | '\t') || is_break(self.peek()) {
-                if self.peek() == '\t' && (self.column as isize) < indent {
+            while blank(self.peek()) || is_break(self.peek()) {
+                if tabs && self.peek() == '\t' && (self.column as isize) < indent {
                     return Err(error(
                         Some("while scanning a plain scalar"),
                         "found a tab character that violates indentation",
                         start,
                     ));
                 }
-                if matches!(self.peek(), ' ' | '\t') {
+                if blank(self.peek()) {
                     self.forward1();
                 } else {
                     breaks.push_str(self.scan_line_break());

@@ -15,20 +15,12 @@ impl Scanner<'_> {
             }
             let major = self.scan_yaml_directive_number()?;
             if self.peek() != '.' {
-                return Err(error(
-                    CTX,
-                    format!("expected a digit or '.', but found {}", self.found(self.peek())),
-                    self.mark(),
-                ));
+                return Err(self.expected(CTX, "a digit or '.'", self.peek()));
             }
             self.forward1();
             self.scan_yaml_directive_number()?; // minor
             if !is_spacez(self.peek()) {
-                return Err(error(
-                    CTX,
-                    format!("expected a digit or ' ', but found {}", self.found(self.peek())),
-                    self.mark(),
-                ));
+                return Err(self.expected(CTX, "a digit or ' '", self.peek()));
             }
             Directive::Yaml(major)
         } else if name == "TAG" {
@@ -37,14 +29,14 @@ impl Scanner<'_> {
             }
             let handle = self.scan_tag_handle("directive")?;
             if self.peek() != ' ' {
-                return Err(error(CTX, format!("expected ' ', but found {}", self.found(self.peek())), self.mark()));
+                return Err(self.expected(CTX, "' '", self.peek()));
             }
             while self.peek() == ' ' {
                 self.forward1();
             }
             let prefix = self.scan_tag_uri("directive", true)?;
             if !is_spacez(self.peek()) {
-                return Err(error(CTX, format!("expected ' ', but found {}", self.found(self.peek())), self.mark()));
+                return Err(self.expected(CTX, "' '", self.peek()));
             }
             Directive::Tag(handle, prefix)
         } else if self.libyaml {
@@ -66,11 +58,7 @@ impl Scanner<'_> {
             }
         }
         if !is_breakz(self.peek()) {
-            return Err(error(
-                CTX,
-                format!("expected a comment or a line break, but found {}", self.found(self.peek())),
-                self.mark(),
-            ));
+            return Err(self.expected(CTX, "a comment or a line break", self.peek()));
         }
         self.scan_line_break();
         let mut tok = Token::new(T::Directive, start, end);
@@ -85,31 +73,19 @@ impl Scanner<'_> {
             length += 1;
         }
         if length == 0 {
-            return Err(error(
-                Some("while scanning a directive"),
-                format!("expected alphabetic or numeric character, but found {}", self.found(self.peek())),
-                self.mark(),
-            ));
+            return Err(self.expected(Some("while scanning a directive"), "alphabetic or numeric character", self.peek()));
         }
         let value = self.prefix(length);
         self.forward(length);
         if !is_spacez(self.peek()) {
-            return Err(error(
-                Some("while scanning a directive"),
-                format!("expected alphabetic or numeric character, but found {}", self.found(self.peek())),
-                self.mark(),
-            ));
+            return Err(self.expected(Some("while scanning a directive"), "alphabetic or numeric character", self.peek()));
         }
         Ok(value)
     }
 
     pub(super) fn scan_yaml_directive_number(&mut self) -> R<u64> {
         if !self.peek().is_ascii_digit() {
-            return Err(error(
-                Some("while scanning a directive"),
-                format!("expected a digit, but found {}", self.found(self.peek())),
-                self.mark(),
-            ));
+            return Err(self.expected(Some("while scanning a directive"), "a digit", self.peek()));
         }
         let mut length = 0;
         while self.peek_at(length).is_ascii_digit() {
@@ -134,21 +110,13 @@ impl Scanner<'_> {
             length += 1;
         }
         if length == 0 {
-            return Err(error(
-                Some(ctx),
-                format!("expected alphabetic or numeric character, but found {}", self.found(self.peek())),
-                self.mark(),
-            ));
+            return Err(self.expected(Some(ctx), "alphabetic or numeric character", self.peek()));
         }
         let value = self.prefix(length);
         self.forward(length);
         let ch = self.peek();
         if !(is_blankz(ch) || matches!(ch, '?' | ':' | ',' | ']' | '}' | '%' | '@' | '`')) {
-            return Err(error(
-                Some(ctx),
-                format!("expected alphabetic or numeric character, but found {}", self.found(ch)),
-                self.mark(),
-            ));
+            return Err(self.expected(Some(ctx), "alphabetic or numeric character", ch));
         }
         let mut tok = Token::new(t, start, self.mark());
         tok.value = value;
@@ -164,11 +132,7 @@ impl Scanner<'_> {
             self.forward(2);
             suffix = self.scan_tag_uri("tag", true)?;
             if self.peek() != '>' {
-                return Err(error(
-                    Some("while parsing a tag"),
-                    format!("expected '>', but found {}", self.found(self.peek())),
-                    self.mark(),
-                ));
+                return Err(self.expected(Some("while parsing a tag"), "'>'", self.peek()));
             }
             self.forward1();
         } else if is_blankz(ch) {
@@ -198,11 +162,7 @@ impl Scanner<'_> {
         let c = self.peek();
         // libyaml: any blank ends a tag, and so does `,` in flow context
         if !(is_spacez(c) || (self.libyaml && (c == '\t' || (c == ',' && self.flow_level > 0)))) {
-            return Err(error(
-                Some("while scanning a tag"),
-                format!("expected ' ', but found {}", self.found(c)),
-                self.mark(),
-            ));
+            return Err(self.expected(Some("while scanning a tag"), "' '", c));
         }
         let mut tok = Token::new(T::Tag, start, self.mark());
         tok.handle = handle;
@@ -214,7 +174,7 @@ impl Scanner<'_> {
         let ctx = format!("while scanning a {name}");
         let ch = self.peek();
         if ch != '!' {
-            return Err(error(Some(&ctx), format!("expected '!', but found {}", self.found(ch)), self.mark()));
+            return Err(self.expected(Some(&ctx), "'!'", ch));
         }
         let mut length = 1;
         let mut ch = self.peek_at(length);
@@ -225,7 +185,7 @@ impl Scanner<'_> {
             }
             if ch != '!' {
                 self.forward(length);
-                return Err(error(Some(&ctx), format!("expected '!', but found {}", self.found(ch)), self.mark()));
+                return Err(self.expected(Some(&ctx), "'!'", ch));
             }
             length += 1;
         }
