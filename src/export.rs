@@ -12,7 +12,7 @@ mod pretty;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value as Json;
 
-use crate::model::{Agent, CompactJson, Diagnostic, EcosystemReport, Field, Text};
+use crate::model::{Agent, CompactJson, Diagnostic, EcosystemReport, Field, Status, Text};
 
 pub const FORMAT: &str = "agentry.resolution/1";
 
@@ -197,11 +197,22 @@ fn listed(a: &Agent) -> bool {
     !a.status.is_unloaded()
 }
 
+/// The report's word for a status (`active`, `shadowed`, `held`).
+fn report_word(status: Status) -> &'static str {
+    match status {
+        Status::Wins => "active",
+        Status::Held => "held",
+        Status::Skipped => "skipped",
+        Status::Invalid => "invalid",
+        Status::Shadowed | Status::Equivalent => "shadowed",
+    }
+}
+
 fn agent_entry(a: &Agent) -> AgentEntry<'_> {
     AgentEntry {
         name: &a.name,
         source: a.source.key(),
-        status: a.status.report_word(),
+        status: report_word(a.status),
         shadowed_by: &a.shadowed_by,
         chain: &a.chain,
         fields: Fields(a.fields.iter().collect()),

@@ -45,17 +45,6 @@ impl Status {
     pub fn is_unloaded(self) -> bool {
         matches!(self, Status::Invalid | Status::Skipped)
     }
-
-    /// The resolution report's word (`active`, `shadowed`, `held`).
-    pub fn report_word(self) -> &'static str {
-        match self {
-            Status::Wins => "active",
-            Status::Held => "held",
-            Status::Skipped => "skipped",
-            Status::Invalid => "invalid",
-            Status::Shadowed | Status::Equivalent => "shadowed",
-        }
-    }
 }
 
 /// One file position that contributed to a field.
