@@ -20,11 +20,12 @@ const MAX_ALIAS_NODES: usize = 1_000_000;
 /// `load(text)` (or `safeLoad`): `Js::Null` for an empty stream.
 pub fn load(text: &str, version: Version) -> Result<Js, Error> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // js-yaml refuses a NUL byte anywhere (`loadDocuments`, 3.14 on).
+    if let Some(at) = text.find('\0') {
+        let line = text[..at].matches('\n').count() as u32 + 1;
+        return Err(Error { message: "null byte is not allowed in input".into(), at: Some((line, 1)) });
+    }
     let text = if version == Version::V4 {
-        if let Some(at) = text.find('\0') {
-            let line = text[..at].matches('\n').count() as u32 + 1;
-            return Err(Error { message: "null byte is not allowed in input".into(), at: Some((line, 1)) });
-        }
         let prepared = prepass(text)?;
         // A lone CR breaks lines for js-yaml; yaml-rust only knows LF and CRLF.
         if prepared.contains('\r') { Cow::Owned(prepared.replace("\r\n", "\n").replace('\r', "\n")) } else { prepared }

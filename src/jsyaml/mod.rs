@@ -22,8 +22,7 @@ pub use build::load;
 pub enum Version {
     /// js-yaml 4.1.1 `load`: YAML 1.2 core scalars (`0o17`, no base 60), `!!binary`,
     /// tabs refused in indentation. Its goldens also prove what agentry checks for it
-    /// alone: NUL bytes refused, lone CRs as line breaks, an unexpected end reported
-    /// on the last line.
+    /// alone: lone CRs as line breaks, an unexpected end reported on the last line.
     V4,
     /// js-yaml 3 `safeLoad`: leading-zero octal and base-60 numbers, no `0o`; tabs in
     /// indentation tolerated. Elsewhere yaml-rust's reading (and its error positions)
