@@ -126,7 +126,7 @@ pub fn from_v2(entry: &Json) -> Option<Map<String, Json>> {
                 out.insert("disable".into(), v.clone());
             }
             "model" => match v {
-                Json::String(s) => {
+                Json::String(s) if model_id(s) => {
                     let (model, variant) = match s.split_once('#') {
                         Some((m, var)) => (m, Some(var)),
                         None => (s.as_str(), None),
@@ -137,23 +137,31 @@ pub fn from_v2(entry: &Json) -> Option<Map<String, Json>> {
                     }
                 }
                 Json::Object(m) => {
-                    let provider = m.get("providerID")?.as_str()?;
-                    let model = m.get("model")?.as_str()?;
+                    let provider = m.get("providerID")?.as_str().filter(|p| one_part(p) && !p.contains('/'))?;
+                    let model = m.get("model")?.as_str().filter(|m| one_part(m))?;
                     out.insert("model".into(), Json::from(format!("{provider}/{model}")));
                     if let Some(var) = m.get("variant") {
-                        out.insert("variant".into(), Json::from(var.as_str()?));
+                        out.insert("variant".into(), Json::from(var.as_str().filter(|v| one_part(v))?));
                     }
                 }
                 _ => return None,
             },
             "request" => {
-                let body = v.as_object()?.get("body");
-                if let Some(body) = body {
+                let request = v.as_object()?;
+                if let Some(headers) = request.get("headers") {
+                    headers.as_object()?.values().all(Json::is_string).then_some(())?;
+                }
+                if let Some(body) = request.get("body") {
                     out.insert("options".into(), Json::Object(body.as_object()?.clone()));
                 }
             }
-            "description" | "color" => {
+            "description" => {
                 v.as_str()?;
+                out.insert(key.clone(), v.clone());
+            }
+            "color" => {
+                let hex = v.as_str()?.strip_prefix('#')?;
+                (hex.len() == 6 && hex.bytes().all(|b| b.is_ascii_hexdigit())).then_some(())?;
                 out.insert(key.clone(), v.clone());
             }
             "hidden" => {
@@ -176,6 +184,18 @@ pub fn from_v2(entry: &Json) -> Option<Map<String, Json>> {
         }
     }
     Some(out)
+}
+
+/// The V2 model id, `^[^/#]+\/[^#]+(?:#[^#]+)?$`: `provider/model`, then maybe
+/// `#variant`.
+fn model_id(s: &str) -> bool {
+    let (id, variant) = s.split_once('#').map_or((s, None), |(id, v)| (id, Some(v)));
+    variant.is_none_or(one_part) && id.split_once('/').is_some_and(|(p, m)| !p.is_empty() && !m.is_empty())
+}
+
+/// `^[^#]+$`.
+fn one_part(s: &str) -> bool {
+    !s.is_empty() && !s.contains('#')
 }
 
 #[cfg(test)]
