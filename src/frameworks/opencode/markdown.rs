@@ -81,13 +81,14 @@ fn matter(input: &str) -> Result<Parsed, (String, Option<u32>)> {
         return Ok(empty(content));
     }
     let rest = &content[3..];
-    // `---yaml` names the language; anything but YAML has no engine and throws.
-    let first_line = rest.split('\n').next().unwrap_or("");
-    let language = first_line.trim();
-    let rest = if language.is_empty() { rest } else { &rest[first_line.len()..] };
-    if !language.is_empty() && language != "yaml" && language != "yml" {
-        return Err((format!("gray-matter has no engine for `{language}`"), Some(1)));
-    }
+    // `---yaml` names the language (`matter.language`: the text before the first
+    // `\r?\n`, or with none all but the last character).
+    let raw = match rest.find('\n') {
+        Some(i) => rest[..i].strip_suffix('\r').unwrap_or(&rest[..i]),
+        None => rest.char_indices().next_back().map_or("", |(i, _)| &rest[..i]),
+    };
+    let language = js_trim(raw);
+    let rest = if language.is_empty() { rest } else { &rest[raw.len()..] };
     let (block, body) = match rest.find("\n---") {
         Some(i) => {
             let mut body = &rest[i + 4..];
@@ -103,6 +104,11 @@ fn matter(input: &str) -> Result<Parsed, (String, Option<u32>)> {
         block.split('\n').filter(|l| !l.trim_start().starts_with('#')).collect::<Vec<_>>().join("\n");
     if without_comments.trim().is_empty() {
         return Ok(empty(body));
+    }
+    // Only a block that is not empty is handed to the language's engine: anything
+    // but YAML has none and throws.
+    if !language.is_empty() && language != "yaml" && language != "yml" {
+        return Err((format!("gray-matter has no engine for `{language}`"), Some(1)));
     }
     // YAML's lines count from the block's first line, the rest of the `---` line.
     let loaded = jsyaml::load(block, jsyaml::Version::V3Safe).map_err(|e| match e.at {
