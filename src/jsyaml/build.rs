@@ -25,12 +25,12 @@ pub fn load(text: &str, version: Version) -> Result<Js, Error> {
         let line = text[..at].matches('\n').count() as u32 + 1;
         return Err(Error { message: "null byte is not allowed in input".into(), at: Some((line, 1)) });
     }
-    let text = if version == Version::V4 {
-        let prepared = prepass(text)?;
+    let (prepared, split_lines) = prepass(text, version)?;
+    let text = if version == Version::V4 && prepared.contains('\r') {
         // A lone CR breaks lines for js-yaml; yaml-rust only knows LF and CRLF.
-        if prepared.contains('\r') { Cow::Owned(prepared.replace("\r\n", "\n").replace('\r', "\n")) } else { prepared }
+        Cow::Owned(prepared.replace("\r\n", "\n").replace('\r', "\n"))
     } else {
-        Cow::Borrowed(text)
+        prepared
     };
     // js-yaml ends the input with a line break when it has none (a block scalar at
     // the end keeps its final newline).
@@ -41,6 +41,7 @@ pub fn load(text: &str, version: Version) -> Result<Js, Error> {
         let message = full.rsplit_once(" at line ").map_or(&*full, |(m, _)| m).to_string();
         // js-yaml 4 points an unexpected end at the end of the text (its goldens).
         let line = if version == Version::V4 && message.contains("end of stream") { text.matches('\n').count() as u32 + 1 } else { e.marker().line() as u32 };
+        let line = line - split_lines.iter().filter(|&&l| l <= line).count() as u32;
         return Err(Error { message, at: Some((line, e.marker().col() as u32 + 1)) });
     }
     if let Some(err) = builder.error {
@@ -53,13 +54,17 @@ pub fn load(text: &str, version: Version) -> Result<Js, Error> {
 }
 
 /// A pass over the text before yaml-rust reads it, outside quoted scalars, flow
-/// collections and block scalars: js-yaml 4 refuses a tab in a content line's
+/// collections and block scalars. js-yaml 4 refuses a tab in a content line's
 /// indentation (`readBlockMapping`, `skipSeparationSpace`), and takes a line of
 /// blanks or a comment indented with tabs as nothing, where yaml-rust fails while
 /// scanning the plain scalar before it; such lines are handed over emptied.
-fn prepass(text: &str) -> Result<Cow<'_, str>, Error> {
+/// js-yaml 3 reads `key: ? x` as `key` with no value, then `x` as an explicit key of
+/// the same mapping; the line is handed over split in two there. Returns the text and
+/// the (1-based) lines a split added.
+fn prepass(text: &str, version: Version) -> Result<(Cow<'_, str>, Vec<u32>), Error> {
     let mut out = String::new();
     let mut changed = false;
+    let mut split_lines = Vec::new();
     let (mut single, mut double, mut flow) = (false, false, 0usize);
     let mut block: Option<usize> = None;
     for (i, line) in text.split('\n').enumerate() {
@@ -67,6 +72,7 @@ fn prepass(text: &str) -> Result<Cow<'_, str>, Error> {
             out.push('\n');
         }
         let spaces = line.len() - line.trim_start_matches(' ').len();
+        let mut line_out = true;
         if !(single || double || flow > 0) {
             if let Some(indent) = block {
                 if line.trim().is_empty() || spaces > indent {
@@ -77,7 +83,17 @@ fn prepass(text: &str) -> Result<Cow<'_, str>, Error> {
             }
             let lead = line.len() - line.trim_start_matches([' ', '\t']).len();
             let rest = line[lead..].trim_end_matches('\r');
-            if line[..lead].contains('\t') {
+            if version == Version::V3Safe {
+                if let Some(at) = explicit_key_after_value(&line[spaces..]).map(|at| spaces + at) {
+                    out.push_str(&line[..at]);
+                    out.push('\n');
+                    split_lines.push((i + split_lines.len()) as u32 + 2);
+                    changed = true;
+                    out.push_str(&line[..spaces]);
+                    out.push_str(&line[at..]);
+                    line_out = false;
+                }
+            } else if line[..lead].contains('\t') {
                 if rest.is_empty() || rest.starts_with('#') {
                     changed = true;
                     continue;
@@ -85,7 +101,9 @@ fn prepass(text: &str) -> Result<Cow<'_, str>, Error> {
                 return Err(Error { message: "tab characters must not be used in indentation".into(), at: Some((i as u32 + 1, 1)) });
             }
         }
-        out.push_str(line);
+        if line_out {
+            out.push_str(line);
+        }
         // Where quotes and flow collections open and close on this line.
         let chars: Vec<char> = line.chars().collect();
         let mut last = None::<char>; // the last non-blank character outside a scalar
@@ -138,7 +156,28 @@ fn prepass(text: &str) -> Result<Cow<'_, str>, Error> {
             }
         }
     }
-    Ok(if changed { Cow::Owned(out) } else { Cow::Borrowed(text) })
+    Ok((if changed { Cow::Owned(out) } else { Cow::Borrowed(text) }, split_lines))
+}
+
+/// Where `? ` starts the value of the block mapping key that `line` (its indentation
+/// removed) opens: after the key (plain or quoted), its `:`, and any anchor or tag.
+fn explicit_key_after_value(line: &str) -> Option<usize> {
+    let after_key = match line.chars().next()? {
+        q @ ('"' | '\'') => 1 + line[1..].find(q)? + 1,
+        '-' | '?' | ':' | '[' | '{' | '#' | '&' | '!' | '*' | '|' | '>' | '%' | '@' | '`' => return None,
+        _ => line.find(": ").or_else(|| line.find(":\t"))?,
+    };
+    let rest = line[after_key..].trim_start_matches([' ', '\t']).strip_prefix(':')?;
+    let mut at = line.len() - rest.len();
+    loop {
+        let token = line[at..].trim_start_matches([' ', '\t']);
+        at = line.len() - token.len();
+        match token.chars().next() {
+            Some('&' | '!') => at += token.find([' ', '\t'])?,
+            Some('?') if token[1..].trim_end_matches('\r').is_empty() || token[1..].starts_with([' ', '\t']) => return Some(at),
+            _ => return None,
+        }
+    }
 }
 
 enum Frame {

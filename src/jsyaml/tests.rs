@@ -29,6 +29,24 @@ fn js_yaml_3_scalars() {
 }
 
 #[test]
+fn js_yaml_3_reads_a_question_mark_value_as_an_explicit_key() {
+    // js-yaml 3.14.1's own results (js-yaml 4 refuses each).
+    for (text, want) in [
+        ("description: ? complex\nmode: x\n", json!({"description": null, "complex": null, "mode": "x"})),
+        ("x:\n  a: ? b\n  c: 1\n", json!({"x": {"a": null, "b": null, "c": 1}})),
+        ("'a':  ?   b   # c\n", json!({"a": null, "b": null})),
+        ("a: ? b\n  c\n", json!({"a": null, "b c": null})),
+        ("a: &x ? b\n", json!({"a": null, "b": null})),
+        ("a: ?b\nc: '? d'\n", json!({"a": "?b", "c": "? d"})),
+    ] {
+        assert_eq!(load(text, Version::V3Safe).map(|v| v.to_json()), Ok(want), "{text:?}");
+        assert!(load(text, Version::V4).is_err() || !text.contains(": ? "), "{text:?}");
+    }
+    // Errors keep the line they are on in the text as written.
+    assert_eq!(load("a: ? b\nc: [\n", Version::V3Safe).unwrap_err().at.map(|(l, _)| l), Some(3));
+}
+
+#[test]
 fn duplicates_and_tabs_fail_merges_work() {
     assert_eq!(load("a: 1\na: 2\n", Version::V4).unwrap_err().at, Some((2, 1)));
     assert!(load("a: 1\na: 2\n", Version::V3Safe).is_err());
