@@ -4,6 +4,7 @@
 use super::resolver::parse_timestamp_parts;
 use super::{Date, DateTime, Value};
 use crate::pyscalar::num::{parse_int_radix, Big};
+use crate::py::calendar;
 
 type R = Result<Value, String>;
 
@@ -177,15 +178,6 @@ pub(crate) fn construct_binary(text: &str) -> R {
     }
 }
 
-fn days_in_month(year: i32, month: u8) -> u8 {
-    match month {
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
 /// `construct_yaml_timestamp`: a `datetime.date`, or a `datetime.datetime` (fraction cut
 /// to 6 digits, `Z` → UTC, `±HH[:MM]` → fixed offset), validated like Python's datetime.
 pub(crate) fn construct_timestamp(text: &str) -> R {
@@ -202,7 +194,9 @@ pub(crate) fn construct_timestamp(text: &str) -> R {
     if !(1..=12).contains(&month) {
         return Err("ValueError: month must be in 1..12".to_string());
     }
-    if day < 1 || day > i32::from(days_in_month(year, month as u8)) {
+    // A day past the month's end comes back from the calendar in the next month.
+    let ymd = (i64::from(year), month as u32, day as u32);
+    if day < 1 || calendar::civil_from_days(calendar::days_from_civil(ymd.0, ymd.1, ymd.2)) != ymd {
         return Err("ValueError: day is out of range for month".to_string());
     }
     let date = Date { year, month: month as u8, day: day as u8 };

@@ -46,18 +46,17 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, String> {
             if rewritten == *text {
                 // gray-matter cached the failed call's file object: no data, whole text.
                 let whole = strip_bom(&text);
-                return Ok(Parsed {
-                    data: Map::new(),
-                    lines: Vec::new(),
-                    dates: Vec::new(),
-                    body: js_trim(whole).to_string(),
-                    body_line: line_of_tail(whole, whole),
-                    unread_frontmatter: Some(first_error),
-                });
+                return Ok(Parsed { unread_frontmatter: Some(first_error), ..no_data(whole, whole) });
             }
             matter(&rewritten).map_err(|(message, _)| message)
         }
     }
+}
+
+/// A file read with no front matter data: `body`, a tail of `content`, trimmed.
+fn no_data(content: &str, body: &str) -> Parsed {
+    let body_line = line_of_tail(content, body);
+    Parsed { data: Map::new(), lines: Vec::new(), dates: Vec::new(), body: js_trim(body).to_string(), body_line, unread_frontmatter: None }
 }
 
 fn strip_bom(s: &str) -> &str {
@@ -69,14 +68,7 @@ pub use crate::text::js::trim as js_trim;
 /// gray-matter 4 with its default `---` delimiters and the YAML engine.
 fn matter(input: &str) -> Result<Parsed, (String, Option<u32>)> {
     let content = strip_bom(input);
-    let empty = |body: &str| Parsed {
-        data: Map::new(),
-        lines: Vec::new(),
-        dates: Vec::new(),
-        body: js_trim(body).to_string(),
-        body_line: line_of_tail(content, body),
-        unread_frontmatter: None,
-    };
+    let empty = |body: &str| no_data(content, body);
     if !content.starts_with("---") || content[3..].starts_with('-') {
         return Ok(empty(content));
     }

@@ -61,11 +61,6 @@ const APPROVAL_MODES: [&str; 6] = ["plan", "default", "auto-edit", "auto", "yolo
 const AUTH_TYPES: [&str; 6] = ["openai", "openai-responses", "qwen-oauth", "gemini", "vertex-ai", "anthropic"];
 const RESERVED: [&str; 8] = ["self", "system", "user", "model", "tool", "config", "default", "main"];
 
-/// `readFile(path, "utf8")`: invalid bytes become U+FFFD.
-pub fn decode(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    String::from_utf8_lossy(bytes)
-}
-
 /// `normalizeContent` then the front-matter regex `^---\n([\s\S]*?)\n---\n([\s\S]*)$`:
 /// the front matter and the body.
 pub fn split(content: &str) -> Option<(String, String)> {
@@ -91,7 +86,7 @@ pub fn parse(bytes: &[u8], path: &Path, prompts: Prompts) -> Result<Definition, 
 /// its declared name when the file failed over its executor or backend block, or
 /// failed otherwise while declaring a valid backend or an executor.
 fn refused_names(bytes: &[u8], executor_block: bool) -> Vec<String> {
-    let Some((front, _)) = split(&decode(bytes)) else { return Vec::new() };
+    let Some((front, _)) = split(&String::from_utf8_lossy(bytes)) else { return Vec::new() };
     let parsed = yaml::parse(&front);
     let declared = match &parsed.document {
         Some(doc @ Js::Map(_)) => doc.get("name").filter(|n| **n != Js::Null).map(Js::to_js_string),
@@ -110,7 +105,8 @@ fn refused_names(bytes: &[u8], executor_block: bool) -> Vec<String> {
 }
 
 fn parse_content(bytes: &[u8], path: &Path, prompts: Prompts) -> Result<Definition, Failure> {
-    let content = decode(bytes);
+    // `readFile(path, "utf8")`: invalid bytes become U+FFFD.
+    let content = String::from_utf8_lossy(bytes);
     let Some((front, body)) = split(&content) else {
         return Err(fail(Cause::Parse, "Invalid format: missing YAML frontmatter", Some(1)));
     };
