@@ -270,7 +270,7 @@ impl Definition {
 
     /// The front matter's value of `key`.
     pub fn value(&self, key: &str) -> Option<Json> {
-        self.frontmatter.iter().find(|a| &*a.key == key).map(|a| a.value.to_json())
+        self.frontmatter.get(self.frontmatter.lines().position(|(k, _)| k == key)?).map(|a| a.value.to_json())
     }
 
     /// The line `key` is written on, as `key_line` finds it in the block.

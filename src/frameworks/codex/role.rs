@@ -38,7 +38,7 @@ pub struct RoleFile {
 impl RoleFile {
     /// `developer_instructions` as written (Codex does not trim it).
     pub fn developer_instructions(&self) -> Option<Valued<String>> {
-        let found = self.attributes.iter().find(|a| &*a.key == "developer_instructions")?;
+        let found = self.attributes.get(self.attributes.lines().position(|(k, _)| k == "developer_instructions")?)?;
         Some(Valued { value: found.value.as_str()?.to_string(), line: Some(found.line).filter(|l| *l > 0) })
     }
 }

@@ -73,7 +73,7 @@ fn fields(loaded: &Loaded, source: &Arc<str>) -> Vec<Field> {
         }
         out.push(Field::new("models", json!(models), own("model", "set by `model`, in order")));
     }
-    let name_origin = if def.keys.iter().any(|k| &*k.key == "name" && k.value.as_str().is_some_and(|s| !s.is_empty())) {
+    let name_origin = if def.keys.lines().position(|(k, _)| k == "name").and_then(|i| def.keys.get(i)).is_some_and(|k| k.value.as_str().is_some_and(|s| !s.is_empty())) {
         own("name", "set by `name`: the name the model calls it by (the ID stays the path)")
     } else {
         FieldOrigin::default("default: the ID (no `name`, or an empty one)")
