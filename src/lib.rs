@@ -11,6 +11,7 @@ pub mod discover;
 pub mod export;
 pub mod frameworks;
 pub mod frontmatter;
+pub mod installed;
 pub mod jsyaml;
 #[doc(hidden)]
 pub mod fuzzing;

@@ -122,6 +122,11 @@ pub fn load_each(
             let key = cx.memo_key(f.id(), f.title());
             let report = cx.files.memo(key, |files| {
                 let mut report = f.load(&cx.with_files(files));
+                // The resolution report never depends on the machine.
+                if let (Some(release), RenderMode::Live { .. }) = (f.release(), &cx.render) {
+                    let machine = crate::installed::Machine { home: &cx.roots.home, env: cx.env };
+                    report.diagnostics.extend(crate::installed::note(f.id(), &release, files, &machine));
+                }
                 quiet_when_unused(&mut report);
                 // Every list agentry shows is in natural order of names; a framework's
                 // own order of one name's definitions (the winner first) is kept.
@@ -136,13 +141,13 @@ pub fn load_each(
 }
 
 /// A framework the workspace does not use (no definition of its own that loads, no
-/// error or warning) says nothing: its note that the tool's package is not installed
-/// goes.
+/// error or warning) says nothing: its notes that the tool's package is not installed,
+/// or installed at another release, go.
 fn quiet_when_unused(report: &mut crate::model::EcosystemReport) {
     use crate::model::{DiagKind, Scope, Severity, Status};
     let used = report.agents.iter().any(|a| a.source.scope != Scope::Builtin && a.status != Status::Invalid)
         || report.diagnostics.iter().any(|d| d.severity != Severity::Info);
     if !used {
-        report.diagnostics.retain(|d| d.kind != DiagKind::Builtins);
+        report.diagnostics.retain(|d| !matches!(d.kind, DiagKind::Builtins | DiagKind::Release));
     }
 }

@@ -22,6 +22,8 @@ fn main() -> ExitCode {
     // about to exit, which frees it all at once.
     let result = if command.needs_no_workspace() {
         agentry::cli::write_without_workspace(command, &mut out)
+    } else if let agentry::cli::Command::Tools { json } = command {
+        agentry::cli::tools(&cli.workspace, *json, &mut out)
     } else {
         load_for(&cli.workspace, command).and_then(|loaded| {
         let code = write(command, &loaded.0, &mut out);

@@ -148,7 +148,7 @@ fn symlink_loops_dangling_links_and_fifos_never_hang() {
 #[test]
 fn an_installed_claude_code_of_another_release_is_noted() {
     let ws = workspace("release");
-    for (version, noted) in [("2.2.0", true), ("2.1.328", false)] {
+    for (version, noted) in [("2.2.0", true), ("2.1.337", false)] {
         let pkg = ws.join(format!("npm-{version}/node_modules/@anthropic-ai/claude-code"));
         std::fs::create_dir_all(pkg.join("bin")).unwrap();
         std::fs::write(pkg.join("package.json"), format!("{{\"name\":\"@anthropic-ai/claude-code\",\"version\":\"{version}\"}}")).unwrap();
@@ -167,10 +167,10 @@ fn an_installed_claude_code_of_another_release_is_noted() {
             texts: agentry::model::TextForm::Held,
         };
         let c = load(&opts, &FileCache::new(), 1);
-        let note = c.diagnostics().find(|d| d.message.contains("is installed here"));
+        let note = c.diagnostics().find(|d| d.message.contains("installed; agentry follows"));
         assert_eq!(note.is_some(), noted, "{version}");
         if let Some(n) = note {
-            assert!(n.message.contains("2.2.0") && n.message.contains("2.1.328"), "{}", n.message);
+            assert!(n.message.contains("2.2.0") && n.message.contains("2.1.337"), "{}", n.message);
         }
         assert_good_wins(&c);
     }

@@ -150,6 +150,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Each tool agentry reads: the release whose rules it follows, and the release
+    /// installed here (read from package folders; no tool is run, nothing is fetched).
+    Tools {
+        #[arg(long)]
+        json: bool,
+    },
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions {
         #[arg(value_enum)]

@@ -7,12 +7,14 @@ mod demo;
 mod diff;
 mod meta;
 mod output;
+mod tools;
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
 pub use args::{CheckFormat, Cli, ColorChoice, Command, WorkspaceArgs};
+pub use tools::{releases_markdown, tools};
 
 use crate::discover::FileCache;
 use crate::frameworks::RenderMode;
@@ -208,6 +210,8 @@ pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Resul
             let format = if *json { CheckFormat::Json } else { *format };
             check::check(catalog, &check::CheckArgs { format, fail_on, baseline: baseline.as_ref(), notes: *notes }, out)
         }
+        // It reads the machine, not a workspace: [`tools`] runs it from the options.
+        Command::Tools { .. } => Err(Failure::usage("`agentry tools` loads no workspace; run it with cli::tools")),
         Command::Completions { shell } => meta::completions(*shell, out).map(|_| exit::OK).map_err(io),
         Command::Man => meta::man(out).map(|_| exit::OK).map_err(io),
         Command::Diff {

@@ -19,7 +19,7 @@ pub(super) fn json_out(out: &mut dyn Write, value: &impl serde::Serialize) -> io
 }
 
 /// Pads cells to aligned columns; the last column is not padded.
-fn table(out: &mut dyn Write, rows: &[Vec<String>]) -> io::Result<()> {
+pub(super) fn table(out: &mut dyn Write, rows: &[Vec<String>]) -> io::Result<()> {
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> =
         (0..cols).map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0)).collect();

@@ -58,7 +58,7 @@ fn entries(files: Files, dir: &Path) -> std::sync::Arc<[super::DirEntry]> {
 }
 
 /// `ENV/lib/python3.*/site-packages` (and `ENV/Lib/site-packages` on Windows).
-fn site_packages_of(files: Files, env_dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn site_packages_of(files: Files, env_dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut pythons: Vec<PathBuf> = entries(files, &env_dir.join("lib"))
         .iter()
@@ -77,7 +77,7 @@ fn site_packages_of(files: Files, env_dir: &Path) -> Vec<PathBuf> {
 
 /// The environment a launcher script or symlink on PATH runs in: a symlink to
 /// `ENV/bin/x`, or a script whose `#!` line names `ENV/bin/python`.
-fn launcher_env(files: Files, launcher: &Path) -> Option<PathBuf> {
+pub(crate) fn launcher_env(files: Files, launcher: &Path) -> Option<PathBuf> {
     let target = files.canonicalize(launcher)?;
     let bin = if target.parent()?.file_name()? == "bin" {
         target.parent()?.to_path_buf()

@@ -130,6 +130,12 @@ pub trait Framework: Send + Sync {
     fn name_matching(&self) -> &'static str {
         "by exact name (case-sensitive)"
     }
+    /// The tool release whose rules this reader follows, and the packages it is
+    /// installed from ([`crate::installed`] finds the user's copy). Every reader in
+    /// [`all`] names one; frameworks made up by tests need not.
+    fn release(&self) -> Option<crate::installed::Release> {
+        None
+    }
 }
 
 /// A place a framework scans for agent files.

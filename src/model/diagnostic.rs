@@ -31,6 +31,9 @@ pub enum DiagKind {
     /// A file in a place the tool scans that it ignores without telling the user
     /// (the resolution report's error kind `skipped`).
     Skipped,
+    /// The tool installed on this machine is another release than the one the
+    /// reader follows.
+    Release,
 }
 
 impl DiagKind {
@@ -46,6 +49,7 @@ impl DiagKind {
             DiagKind::Dialect => "dialect",
             DiagKind::Ambiguous => "ambiguous",
             DiagKind::Skipped => "skipped",
+            DiagKind::Release => "release",
         }
     }
 }

@@ -51,6 +51,9 @@ pub struct Index {
     pub haystacks: Haystacks,
     /// Counted once for the status bar.
     pub totals: Totals,
+    /// The notes that an installed tool is another release than the one agentry
+    /// follows (found by the background load), for the status bar.
+    pub releases: Vec<String>,
     /// Winners of each report, for the list's headings (counting them on every
     /// frame reads every agent of the report).
     pub report_winners: Vec<usize>,
@@ -169,6 +172,8 @@ impl Index {
         let (name_groups, same_name) = members_by_group(&name_group, groups as usize);
         let haystacks = Haystacks::from_chunks(parts.iter().map(|p| p.haystacks.clone()).collect());
         let report_winners = parts.iter().map(|p| p.winners).collect();
+        let releases =
+            catalog.diagnostics().filter(|d| d.kind == crate::model::DiagKind::Release).map(|d| d.message.clone()).collect();
         Index {
             catalog,
             agents,
@@ -179,6 +184,7 @@ impl Index {
             diagnostic_counts,
             haystacks,
             totals,
+            releases,
             report_winners,
             parts,
         }

@@ -72,6 +72,17 @@ fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             if errors > 0 {
                 left.push(Span::styled(format!(" · {} errors", thousands(errors)), theme.error));
             }
+            match app.index.as_ref().map_or(&[][..], |i| i.releases.as_slice()) {
+                [] => {}
+                [one] => {
+                    left.push(Span::raw(" · "));
+                    left.push(safe(one, theme.info));
+                }
+                many => left.push(Span::styled(
+                    format!(" · {} tools installed at another release than agentry follows", many.len()),
+                    theme.info,
+                )),
+            }
         }
         (None, None) => {}
     }

@@ -283,6 +283,7 @@ fn rule_text(rule: &str) -> &'static str {
         "dialect" => "A file two dialects read differently",
         "ambiguous" => "A value the tool reads differently from what the text suggests",
         "skipped" => "A file in a scanned place that the tool ignores",
+        "release" => "The installed tool is another release than the one agentry follows",
         "held" => "A definition not loaded until the project is trusted",
         "shadowed" => "A definition hidden by another of the same name",
         "undocumented" => "A winner picked by an order the tool does not promise",

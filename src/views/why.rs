@@ -41,6 +41,10 @@ pub struct FrameworkWhy {
     pub name_matching: &'static str,
     /// Where the tool looks, in its order.
     pub looks_in: Vec<Place>,
+    /// The note that the tool installed here is another release than the one
+    /// agentry follows ([`crate::installed`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub release: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -158,6 +162,7 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
             similar: Vec::new(),
             name_matching: framework.name_matching(),
             looks_in: locations.iter().map(|l| Place { dir: l.dir.clone(), label: l.label.clone() }).collect(),
+            release: report.diagnostics.iter().find(|d| d.kind == crate::model::DiagKind::Release).map(|d| d.message.clone()),
         };
         let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
         if !active {
@@ -305,6 +310,9 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
                 out.push(format!("{:12} decided by an undocumented order: {}", "", sanitize::line(order)));
             }
         }
+        if let Some(note) = &f.release {
+            out.push(format!("{:<12} {}", "[release]", sanitize::line(note)));
+        }
         blank = true;
     }
     let mut quiet = Vec::new();
@@ -318,6 +326,10 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
         }
         blank = true;
         out.push(format!("{name} is not active in {} ({}):", f.ecosystem, f.title));
+        // Said once per tool: under its definitions when it has some.
+        if let Some(note) = f.release.as_ref().filter(|_| f.sources.is_empty()) {
+            out.push(format!("  {:<10} {}", "release", sanitize::line(note)));
+        }
         for m in &f.near_misses {
             let mut at = shown(&m.path, roots);
             if let Some(l) = m.line {

@@ -1,4 +1,4 @@
-//! Claude Code subagents, as `@anthropic-ai/claude-code` 2.1.328 reads them.
+//! Claude Code subagents, as `@anthropic-ai/claude-code` 2.1.337 reads them.
 //!
 //! Mirrors the release's bundled loader: `wvs` (load every agent), `N2`
 //! (`loadMarkdownFilesFromDir`: recursive, every `*.md`, symlinks followed, files
@@ -22,7 +22,6 @@ mod agent;
 pub(crate) mod definition;
 pub(crate) mod frontmatter;
 mod hooks;
-mod release;
 mod scan;
 mod tools;
 
@@ -38,7 +37,7 @@ pub struct ClaudeCode;
 
 pub const ID: &str = "claude-code";
 /// The release whose rules agentry follows.
-pub const RELEASE: &str = "2.1.328";
+pub const RELEASE: &str = "2.1.337";
 
 /// The built-in agents of print and SDK mode (the interactive CLI adds
 /// `claude-code-guide`).
@@ -180,16 +179,12 @@ impl Framework for ClaudeCode {
         "Claude Code"
     }
 
+    fn release(&self) -> Option<crate::installed::Release> {
+        Some(crate::installed::Release { tool: "Claude Code", version: RELEASE, npm: &["@anthropic-ai/claude-code"], python: &[], brew: &["claude-code"], commands: &["claude"], version_folders: &[".local/share/claude/versions"], npm_prefixes: &[".claude/local"] })
+    }
+
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
-        if let Some((version, file)) = release::installed(cx).filter(|(v, _)| v != RELEASE) {
-            report.diagnostics.push(Diagnostic::info(
-                ID,
-                DiagKind::Builtins,
-                &file,
-                format!("Claude Code {version} is installed here; agentry follows the rules of {RELEASE}, and a different release may read agents differently"),
-            ));
-        }
         let places = places(cx);
         report.searched = places
             .iter()

@@ -1,4 +1,4 @@
-//! OpenAI Codex agent roles (@openai/codex 0.169.0, the native `codex-cli 0.169.0`).
+//! OpenAI Codex agent roles (@openai/codex 0.171.0, the native `codex-cli 0.171.0`).
 //!
 //! Mirrors the crate `codex_agent_roles` of that release: `load_agent_roles` (config
 //! layers lowest first: the user's `$CODEX_HOME`, then each trusted `.codex/` from
@@ -35,6 +35,10 @@ impl Framework for Codex {
 
     fn title(&self) -> &'static str {
         "Codex"
+    }
+
+    fn release(&self) -> Option<crate::installed::Release> {
+        Some(crate::installed::Release::npm("Codex", "0.171.0", &["@openai/codex"]).brew(&["codex"]).commands(&["codex"]))
     }
 
     fn load(&self, cx: &LoadContext) -> EcosystemReport {

@@ -95,6 +95,10 @@ impl Framework for Copilot {
         "GitHub Copilot CLI"
     }
 
+    fn release(&self) -> Option<crate::installed::Release> {
+        Some(crate::installed::Release::npm("GitHub Copilot CLI", "1.0.102", &["@github/copilot"]).brew(&["copilot-cli"]).commands(&["copilot"]))
+    }
+
     fn locations(&self, roots: &Roots) -> Vec<Location> {
         trees(roots, None)
             .into_iter()

@@ -49,6 +49,10 @@ impl Framework for FastAgent {
         "fast-agent"
     }
 
+    fn release(&self) -> Option<crate::installed::Release> {
+        Some(crate::installed::Release::python("fast-agent", "0.10.48", &["fast-agent-mcp"]).commands(&["fast-agent"]))
+    }
+
     /// The default fast-agent home's card folders (`home:` and `$FAST_AGENT_HOME`
     /// move it; they are read from files and the environment, not listed here).
     fn locations(&self, roots: &crate::model::Roots) -> Vec<super::Location> {

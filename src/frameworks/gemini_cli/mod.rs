@@ -121,6 +121,10 @@ impl Framework for GeminiCli {
         "Gemini CLI"
     }
 
+    fn release(&self) -> Option<crate::installed::Release> {
+        Some(crate::installed::Release::npm("Gemini CLI", "0.61.0", &["@google/gemini-cli"]).brew(&["gemini-cli"]).commands(&["gemini"]))
+    }
+
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         let home = gemini_home(cx);

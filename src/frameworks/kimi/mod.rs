@@ -46,6 +46,10 @@ impl Framework for Kimi {
         "Kimi CLI"
     }
 
+    fn release(&self) -> Option<crate::installed::Release> {
+        Some(crate::installed::Release::python("Kimi CLI", "1.52.0", &["kimi-cli"]).commands(&["kimi"]))
+    }
+
     /// Every `.yaml`/`.yml` under the project at any depth (the entry points agentry
     /// shows), and the built-in agents.
     fn name_matching(&self) -> &'static str {

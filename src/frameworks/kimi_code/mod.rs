@@ -261,6 +261,10 @@ impl Framework for KimiCode {
         "Kimi Code"
     }
 
+    fn release(&self) -> Option<crate::installed::Release> {
+        Some(crate::installed::Release::npm("Kimi Code", "2.1.0", &["@moonshot-ai/kimi-code"]).commands(&["kimi"]))
+    }
+
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         let config = config(cx, &kimi_home(cx).join("config.toml"), &mut report);

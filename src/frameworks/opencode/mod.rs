@@ -210,6 +210,10 @@ impl Framework for OpenCode {
         "OpenCode"
     }
 
+    fn release(&self) -> Option<crate::installed::Release> {
+        Some(crate::installed::Release::npm("OpenCode", "1.18.33", &["opencode-ai"]).brew(&["opencode"]).commands(&["opencode"]))
+    }
+
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         report.searched = self

@@ -252,6 +252,10 @@ impl Framework for OpenHands {
         "OpenHands"
     }
 
+    fn release(&self) -> Option<crate::installed::Release> {
+        Some(crate::installed::Release::python("OpenHands SDK", "1.58.2", &["openhands-sdk"]).commands(&["openhands"]))
+    }
+
     /// The four folders of `folders`, top level `*.md` only, then the built-ins (as
     /// the resolution report is made: `~/.openhands` without `$OH_PERSISTENCE_DIR`).
     fn locations(&self, roots: &crate::model::Roots) -> Vec<super::Location> {

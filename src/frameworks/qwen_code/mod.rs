@@ -366,6 +366,10 @@ impl Framework for QwenCode {
         "Qwen Code"
     }
 
+    fn release(&self) -> Option<crate::installed::Release> {
+        Some(crate::installed::Release::npm("Qwen Code", "0.24.4", &["@qwen-code/qwen-code"]).brew(&["qwen-code"]).commands(&["qwen"]))
+    }
+
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         let folders = folders(cx, &mut report);

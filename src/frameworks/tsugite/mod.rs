@@ -56,6 +56,10 @@ impl Framework for Tsugite {
         "Tsugite"
     }
 
+    fn release(&self) -> Option<crate::installed::Release> {
+        Some(crate::installed::Release::python("Tsugite", "0.25.3", &["tsugite-cli"]).commands(&["tsugite"]))
+    }
+
     /// `iter_agent_search_paths` from the project (config `agent_paths` entries are
     /// read from a file, so they are not listed here), `*.md` directly in each folder.
     fn name_matching(&self) -> &'static str {
