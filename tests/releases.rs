@@ -83,6 +83,10 @@ fn another_installed_release_is_noted_once_in_check_why_and_tools() {
     let why = run(&root, &["why", "reviewer"]);
     assert_eq!(why.status.code(), Some(0));
     assert_eq!(stdout(&why).matches(NOTE).count(), 1, "{}", stdout(&why));
+    // Where the name is nowhere, the tool's release is still worth knowing.
+    let missing = run(&root, &["why", "ghost"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(stdout(&missing).matches(NOTE).count(), 1, "{}", stdout(&missing));
     let why_json: serde_json::Value = serde_json::from_slice(&run(&root, &["why", "reviewer", "--json"]).stdout).unwrap();
     assert_eq!(why_json["frameworks"][0]["release"], NOTE);
 
@@ -98,7 +102,7 @@ fn another_installed_release_is_noted_once_in_check_why_and_tools() {
 #[test]
 fn the_release_followed_is_no_news() {
     let root = workspace("same", "2.1.337");
-    for args in [&["check", "--notes"][..], &["why", "reviewer"], &["why", "reviewer", "--json"]] {
+    for args in [&["check", "--notes"][..], &["why", "reviewer"], &["why", "ghost"], &["why", "reviewer", "--json"]] {
         let out = stdout(&run(&root, args));
         assert!(!out.contains("installed; agentry follows"), "{args:?}: {out}");
         assert!(!out.contains("\"release\""), "{args:?}: {out}");

@@ -378,6 +378,12 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
             out.push(String::new());
         }
         out.push(format!("{name} is not active in {}: no file, near miss or near name", quiet.join(", ")));
+        // Where nothing is close, a tool of another release may still read it otherwise.
+        for f in report.frameworks.iter().filter(|f| quiet.contains(&f.ecosystem) && f.sources.is_empty()) {
+            if let Some(note) = &f.release {
+                out.push(format!("  {:<10} {}", "release", sanitize::line(note)));
+            }
+        }
     }
     for u in &report.unscanned {
         out.push(format!(
