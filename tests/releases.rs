@@ -148,3 +148,21 @@ fn the_status_bar_marks_another_installed_release() {
     let same = status_line("2.1.337");
     assert!(same.contains("agents") && !same.contains("installed"), "{same}");
 }
+
+/// A FIFO where a manifest should be is never opened (it would block a read).
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_place_of_a_manifest_is_no_install_and_no_hang() {
+    let root = Scratch::new("releases-fifo");
+    let package = root.join("npm-prefix/lib/node_modules/@anthropic-ai/claude-code");
+    std::fs::create_dir_all(&package).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(package.join("package.json")).status().is_ok_and(|s| s.success());
+    if !made {
+        return;
+    }
+    let env = BTreeMap::from([("NPM_CONFIG_PREFIX".to_string(), root.join("npm-prefix").display().to_string())]);
+    let release = agentry::frameworks::by_id("claude-code").and_then(|f| f.release()).expect("a release");
+    let cache = agentry::discover::FileCache::new();
+    let machine = agentry::installed::Machine { home: &root.join("home"), env: &env };
+    assert!(agentry::installed::find(cache.untracked(), &machine, &release).is_empty());
+}

@@ -6,7 +6,9 @@
 //!    and the tool's own functions each part mirrors. Parse with the tool's own YAML
 //!    semantics (PyYAML: `crate::yaml`; js-yaml, Bun, serde_yaml: see the readers
 //!    that use them) and prove it with goldens from the tool's parser.
-//! 2. **The trait**: `id`, `title`, `load` (every file-system question through
+//! 2. **The trait**: `id`, `title`, `release` (the tool's release followed, its
+//!    packages and commands: `agentry tools`, README's table and the installed-release
+//!    note come from it), `load` (every file-system question through
 //!    `cx.files`, so a refresh re-reads only what changed: `read` or `parse` with the
 //!    `Hold` chosen there; prompt texts made by `cx.prompts` from the file's bytes or
 //!    the rendered string; `cx.roots` gives the
