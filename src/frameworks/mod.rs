@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 use crate::discover::Files;
 use crate::model::{EcosystemReport, Roots, Scope};
-pub use crate::load::Prompts;
+pub use crate::store::Prompts;
 
 pub mod claude_code;
 pub mod codex;
@@ -183,9 +183,4 @@ pub fn builtins_not_installed(
         &roots.project,
         format!("{package} is not installed where agentry looked ({places}); {consequence} (--builtins DIR names them)"),
     )
-}
-
-/// `true` when `path` is a folder, following symlinks (Python's `Path.is_dir()`).
-pub fn is_dir(path: &Path) -> bool {
-    std::fs::metadata(path).map(|m| m.is_dir()).unwrap_or(false)
 }

@@ -30,6 +30,7 @@ mod copilot_yaml_goldens;
 mod demo;
 mod first_check;
 mod fuzz_corpus;
+mod imports;
 mod gemini_cli_robustness;
 mod incremental;
 mod incremental_every_framework;
