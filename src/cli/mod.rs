@@ -7,7 +7,6 @@ mod diff;
 mod meta;
 mod output;
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -17,7 +16,7 @@ pub use crate::workspace::{demo_dir, exit, load_options, repository_root, Failur
 
 use crate::discover::FileCache;
 use crate::frameworks::RenderMode;
-use crate::load::{load, LoadOptions};
+use crate::load::load;
 use crate::model::{normalize, Catalog, Roots};
 
 /// Whether output gets ANSI colours: `auto` means standard output is a terminal and

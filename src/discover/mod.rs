@@ -17,7 +17,7 @@ use std::io;
 use std::path::Path;
 use std::sync::Arc;
 
-pub use cache::{Counts, FileCache, Hold, Kind, ParseKey};
+pub use cache::{Counts, FileCache, Hold, Kind, Measure, ParseKey, Pass};
 
 /// Maps and sets keyed by paths and ids that a load asks thousands of times: a
 /// faster (still randomly seeded) hasher than the standard library's SipHash.

@@ -23,7 +23,7 @@
 //! 5. **The one list**: a line in [`all`]. Tests and benches iterate it.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::discover::Files;
 use crate::model::{EcosystemReport, Roots, Scope};
