@@ -1,5 +1,5 @@
 //! Entry points for the fuzz targets (`tests/fuzz/`) and for the test that replays
-//! their corpora (`tests/fuzz_corpus.rs`). Both call these functions, so what the
+//! their corpora (`tests/it/fuzz_corpus.rs`). Both call these functions, so what the
 //! fuzzer explored and what `cargo test` replays cannot drift apart.
 //!
 //! Each entry takes arbitrary bytes, drives one parsing stage on them entirely in

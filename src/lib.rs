@@ -27,3 +27,4 @@ pub mod text;
 pub mod tui;
 pub mod yaml;
 pub mod views;
+pub mod workspace;

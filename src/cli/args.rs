@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::workspace::WorkspaceArgs;
 
 #[derive(Parser, Debug)]
 #[command(name = "agentry", version, about = "Explore AI-agent definitions: where each came from, why it won, what it inherited and what the model reads.")]
@@ -21,45 +23,6 @@ pub struct Cli {
     /// Poll the search folders every SECS seconds instead of watching them.
     #[arg(long, value_name = "SECS")]
     pub poll: Option<u64>,
-}
-
-#[derive(Args, Debug, Clone)]
-pub struct WorkspaceArgs {
-    /// The project root (default: the nearest folder above the current one that
-    /// holds `.git`, else the current folder).
-    #[arg(long, global = true, value_name = "DIR")]
-    pub project: Option<PathBuf>,
-    /// The folder the tools are started in, relative to the project root (default:
-    /// the current folder when it is inside the project, else the project root).
-    #[arg(long, global = true, value_name = "DIR")]
-    pub cwd: Option<PathBuf>,
-    /// The user has not trusted (acknowledged) the project folder: tools that ask
-    /// first hold its agents.
-    #[arg(long, global = true)]
-    pub untrusted: bool,
-    /// The home folder standing in for `~` (default: $HOME).
-    #[arg(long, global = true, value_name = "DIR")]
-    pub home: Option<PathBuf>,
-    /// The XDG config folder (default: $XDG_CONFIG_HOME, else HOME/.config).
-    #[arg(long = "xdg-config", global = true, value_name = "DIR")]
-    pub xdg_config: Option<PathBuf>,
-    /// A folder standing in for the frameworks' built-in agents (default: found in
-    /// the installed packages).
-    #[arg(long, global = true, value_name = "DIR")]
-    pub builtins: Option<PathBuf>,
-    /// Only these frameworks (repeatable; default: all).
-    #[arg(long = "ecosystem", short = 'e', global = true, value_name = "ID")]
-    pub ecosystems: Vec<String>,
-    /// Framework option KEY=VALUE (repeatable), e.g. `dialect=agentcard-rfc`.
-    #[arg(long = "set", global = true, value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
-    /// The AgentCard dialect: `fast-agent` (released behaviour) or `agentcard-rfc`.
-    #[arg(long, global = true, value_name = "DIALECT")]
-    pub dialect: Option<String>,
-    /// Use the demo workspace shipped with agentry (`assets/demo/`: project and home)
-    /// instead of the current folder and $HOME.
-    #[arg(long, global = true)]
-    pub demo: bool,
 }
 
 /// When to colour output.

@@ -3,143 +3,23 @@
 
 mod args;
 mod check;
-mod demo;
 mod diff;
 mod meta;
 mod output;
 mod tools;
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-pub use args::{CheckFormat, Cli, ColorChoice, Command, WorkspaceArgs};
+pub use args::{CheckFormat, Cli, ColorChoice, Command};
 pub use tools::{releases_markdown, tools};
+// What the explorer shares with the command line: the workspace and how a run fails.
+pub use crate::workspace::{demo_dir, exit, load_options, repository_root, Failure, WorkspaceArgs};
 
 use crate::discover::FileCache;
 use crate::frameworks::RenderMode;
-use crate::load::{load, LoadOptions};
+use crate::load::load;
 use crate::model::{normalize, Catalog, Roots};
-
-/// Exit codes, as README documents them.
-pub mod exit {
-    /// Success; for `check`, no findings.
-    pub const OK: i32 = 0;
-    /// `check` found problems; `why`/`show` found no agent of that name.
-    pub const FINDINGS: i32 = 1;
-    /// The command line was wrong.
-    pub const USAGE: i32 = 2;
-}
-
-/// An error that ends the command with a message and an exit code.
-pub struct Failure {
-    pub code: i32,
-    pub message: String,
-}
-
-impl Failure {
-    pub fn usage(message: impl Into<String>) -> Self {
-        Failure {
-            code: exit::USAGE,
-            message: message.into(),
-        }
-    }
-}
-
-/// Turns the workspace arguments into load options. Defaults: project = the current
-/// folder, home = `$HOME`, xdg = `$XDG_CONFIG_HOME` or `HOME/.config` (with an
-/// explicit `--home`, `HOME/.config`).
-pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOptions, Failure> {
-    let demo = if ws.demo { Some(demo_dir()?) } else { None };
-    let cwd = std::env::current_dir()
-        .map_err(|e| Failure::usage(format!("cannot read the current folder: {e}")))?;
-    let cwd = normalize(&cwd);
-    let default_project = demo.as_ref().map(|d| d.join("project")).unwrap_or_else(|| repository_root(&cwd));
-    let project = normalize(&ws.project.clone().unwrap_or(default_project));
-    let start = match &ws.cwd {
-        Some(dir) => normalize(&project.join(dir)),
-        None if demo.is_none() && cwd.starts_with(&project) => cwd.clone(),
-        None => project.clone(),
-    };
-    let home = match (&ws.home, &demo) {
-        (Some(h), _) => normalize(h),
-        // The demo's home stands in for `~`; its XDG folder is `home/.config` below.
-        (None, Some(d)) => d.join("home"),
-        (None, None) => std::env::var_os("HOME")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| project.clone()),
-    };
-    let explicit_home = ws.home.is_some() || demo.is_some();
-    let xdg = match (
-        &ws.xdg_config,
-        explicit_home,
-        std::env::var_os("XDG_CONFIG_HOME"),
-    ) {
-        (Some(x), _, _) => normalize(x),
-        (None, false, Some(x)) if !x.is_empty() => normalize(&PathBuf::from(x)),
-        _ => home.join(".config"),
-    };
-    for id in &ws.ecosystems {
-        if crate::frameworks::by_id(id).is_none() {
-            let known: Vec<_> = crate::frameworks::all().iter().map(|f| f.id()).collect();
-            return Err(Failure::usage(format!(
-                "unknown ecosystem `{id}` (known: {})",
-                known.join(", ")
-            )));
-        }
-    }
-    let mut options = BTreeMap::new();
-    for kv in &ws.set {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| Failure::usage(format!("--set wants KEY=VALUE, got `{kv}`")))?;
-        options.insert(k.trim().to_string(), v.trim().to_string());
-    }
-    if let Some(d) = &ws.dialect {
-        options.insert("dialect".into(), d.clone());
-    }
-    let env = match &demo {
-        // The demo's environment is fixed, so it shows the same on every machine: its
-        // `venv/` plays the frameworks' installed packages (built-in agents are found
-        // there the way a user's `$VIRTUAL_ENV` is searched), and nothing of the
-        // user's environment (`OH_PERSISTENCE_DIR`, `FAST_AGENT_HOME`, …) leaks in.
-        Some(d) => BTreeMap::from([
-            ("HOME".to_string(), home.display().to_string()),
-            (
-                "VIRTUAL_ENV".to_string(),
-                d.join("venv").display().to_string(),
-            ),
-        ]),
-        None => std::env::vars().collect(),
-    };
-    let mut roots = Roots::new(project, home, xdg, ws.builtins.as_deref().map(normalize));
-    roots.cwd = start;
-    roots.trusted = !ws.untrusted;
-    Ok(LoadOptions {
-        roots,
-        ecosystems: ws.ecosystems.clone(),
-        render,
-        env,
-        options,
-        texts: crate::model::TextForm::Held,
-    })
-}
-
-/// The repository a folder is in, as the coding-agent tools find it: the nearest
-/// folder from `dir` up that holds `.git` (a folder, or a file in a worktree); `dir`
-/// itself when there is none.
-pub fn repository_root(dir: &std::path::Path) -> PathBuf {
-    dir.ancestors()
-        .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
-        .unwrap_or(dir)
-        .to_path_buf()
-}
-
-/// The demo workspace (`project/` and `home/`), carried inside the binary and laid
-/// out in the user's cache folder on first use.
-pub fn demo_dir() -> Result<PathBuf, Failure> {
-    demo::folder().map_err(|e| Failure::usage(format!("cannot lay out the demo workspace: {e}")))
-}
 
 /// Whether output gets ANSI colours: `auto` means standard output is a terminal and
 /// `NO_COLOR` is unset or empty (<https://no-color.org>).

@@ -17,7 +17,7 @@ use std::io;
 use std::path::Path;
 use std::sync::Arc;
 
-pub use cache::{Counts, FileCache, Hold, Kind, ParseKey};
+pub use cache::{Counts, FileCache, Hold, Kind, Measure, ParseKey, Pass};
 
 /// Maps and sets keyed by paths and ids that a load asks thousands of times: a
 /// faster (still randomly seeded) hasher than the standard library's SipHash.
@@ -34,6 +34,8 @@ pub fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 pub use observe::untracked_access;
+// Python's `Path.suffix`/`Path.stem` of a listed name, where the readers look for them.
+pub use crate::model::{stem, suffix};
 
 /// Files larger than this are not read; they become an `io` diagnostic. Agent
 /// definitions are kilobytes; the bound keeps a stray dump in a watched folder from
@@ -297,35 +299,9 @@ pub fn in_listing_order(entries: &[DirEntry], order: crate::model::ListingOrder)
     out
 }
 
-/// Python's `Path.suffix`: the last `.xxx` of the name, empty for names without one or
-/// consisting only of a leading dot (`.md` has no suffix).
-pub fn suffix(name: &str) -> &str {
-    match name.rfind('.') {
-        Some(0) | None => "",
-        Some(i) if i + 1 == name.len() => "",
-        Some(i) => &name[i..],
-    }
-}
-
-/// Python's `Path.stem`: the name minus its suffix.
-pub fn stem(name: &str) -> &str {
-    &name[..name.len() - suffix(name).len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn suffix_and_stem_follow_pathlib() {
-        assert_eq!(suffix("a.md"), ".md");
-        assert_eq!(suffix(".md"), "");
-        assert_eq!(suffix("a."), "");
-        assert_eq!(suffix("double.md.md"), ".md");
-        assert_eq!(stem("double.md.md"), "double.md");
-        assert_eq!(stem(".secret.md"), ".secret");
-        assert_eq!(stem("noext"), "noext");
-    }
 
     /// A cache for one load reads what a measuring one reads: small files, files
     /// larger than the first scratch buffer, empty files, and the same errors.

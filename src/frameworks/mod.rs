@@ -25,11 +25,11 @@
 //! 5. **The one list**: a line in [`all`]. Tests and benches iterate it.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::discover::Files;
 use crate::model::{EcosystemReport, Roots, Scope};
-pub use crate::load::Prompts;
+pub use crate::store::Prompts;
 
 pub mod claude_code;
 pub mod codex;
@@ -191,9 +191,4 @@ pub fn builtins_not_installed(
         &roots.project,
         format!("{package} is not installed where agentry looked ({places}); {consequence} (--builtins DIR names them)"),
     )
-}
-
-/// `true` when `path` is a folder, following symlinks (Python's `Path.is_dir()`).
-pub fn is_dir(path: &Path) -> bool {
-    std::fs::metadata(path).map(|m| m.is_dir()).unwrap_or(false)
 }

@@ -72,7 +72,7 @@ impl Js {
     /// `Date.prototype.toISOString` of a Date (js-yaml's `constructYamlTimestamp`).
     pub fn iso(&self) -> Option<String> {
         match self {
-            Js::Date(text) => scalars::timestamp_millis(text).map(crate::py::calendar::js_iso_string),
+            Js::Date(text) => scalars::timestamp_millis(text).map(crate::pyscalar::calendar::js_iso_string),
             _ => None,
         }
     }

@@ -7,7 +7,7 @@ use regex::Regex;
 use yaml_rust::scanner::{TScalarStyle, TokenType};
 
 use super::{Js, Version};
-use crate::py::calendar;
+use crate::pyscalar::calendar;
 
 pub fn resolve(text: String, style: TScalarStyle, tag: Option<&TokenType>, version: Version) -> Result<Js, String> {
     let Some(TokenType::Tag(handle, suffix)) = tag else {

@@ -99,7 +99,7 @@ pub fn targets(catalog: &Catalog, folders_read: &[PathBuf], walked: &[PathBuf]) 
     for report in &catalog.reports {
         let dirs = report.searched.iter().map(|s| s.path.clone()).chain(report.builtins.clone());
         for dir in dirs {
-            if crate::frameworks::is_dir(&dir) {
+            if is_dir(&dir) {
                 if is_root_or_above(&dir) {
                     // Only the project is walked (Kimi's entry points are anywhere in
                     // it); the home folder itself is only ever read at its top.
@@ -112,13 +112,13 @@ pub fn targets(catalog: &Catalog, folders_read: &[PathBuf], walked: &[PathBuf]) 
                 } else {
                     add(&mut out, dir, true);
                 }
-            } else if let Some(existing) = dir.ancestors().skip(1).find(|a| crate::frameworks::is_dir(a)) {
+            } else if let Some(existing) = dir.ancestors().skip(1).find(|a| is_dir(a)) {
                 add(&mut out, existing.to_path_buf(), false);
             }
         }
     }
     for folder in folders_read {
-        if crate::frameworks::is_dir(folder) {
+        if is_dir(folder) {
             add(&mut out, folder.clone(), false);
         }
     }
@@ -242,6 +242,11 @@ impl Watcher {
         }
         Ok(added)
     }
+}
+
+/// `true` when `path` is a folder, following symlinks.
+fn is_dir(path: &Path) -> bool {
+    std::fs::metadata(path).map(|m| m.is_dir()).unwrap_or(false)
 }
 
 #[cfg(test)]

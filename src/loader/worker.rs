@@ -10,7 +10,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::watch::{self, Watcher};
 use super::{Control, LoadStats, LoaderEvent, WatchMode, WatchState, FALLBACK_POLL};
-use crate::discover::FileCache;
+use crate::discover::{FileCache, Measure, Pass};
 use crate::frameworks::Framework;
 use crate::load::{load_each, LoadOptions};
 use crate::model::{Catalog, EcosystemReport};
@@ -244,23 +244,92 @@ impl Worker {
         // watches only, so its changes get a validating pass, like a cold start.
         let polling = self.shared.watcher.lock().unwrap_or_else(|p| p.into_inner()).as_ref().is_none_or(|w| w.polling.is_some());
         let trusted = matches!(trigger, Trigger::Changed(_)) && !polling;
-        files.begin_pass(trusted.then_some(trigger_paths.as_slice()));
-        // The owner waits for the first catalog: files are measured once it is shown.
-        let measure_later = matches!(trigger, Trigger::Cold) && self.wait_for_screen;
-        if measure_later {
-            files.measure_later();
-        }
-        if matches!(trigger, Trigger::Cold) && !self.emit(LoaderEvent::Progress { done: 0, total: self.last_total }) {
-            return false;
-        }
-        let generation = self.generation + 1;
-        let frameworks = self.frameworks.clone().unwrap_or_else(|| self.opts.frameworks());
+        // The owner waits for the first catalog: files are measured once it is shown,
+        // unless nothing watches them (unwatched, a reload starts from an empty cache);
+        // a file written while it was read is then loaded again.
+        let measure = if matches!(trigger, Trigger::Cold) && self.wait_for_screen {
+            let since = started_wall.checked_sub(CLOCK_SLACK).unwrap_or(started_wall);
+            Measure::Later { since: (self.mode != WatchMode::Off).then_some(since) }
+        } else {
+            Measure::Now
+        };
         // A cold load shows each framework as it arrives; a refresh is quick, and its
         // previous snapshot stays on screen until the new one is whole.
         let partial = matches!(trigger, Trigger::Cold);
+        let pass = Pass { changed: trusted.then_some(trigger_paths.as_slice()), measure };
+        let ran = files.run_pass(
+            pass,
+            self,
+            |worker| worker.load_in_pass(&files, partial, served_before).map(|catalog| (catalog, started.elapsed())),
+            // The complete catalog went out with the last arrival; the owner draws it
+            // while the rest waits (the watch misses nothing: see `aim_watcher`).
+            |worker, _| if partial && worker.wait_for_screen && !worker.wait_until_shown() { Err(false) } else { Ok(()) },
+        );
+        // Files no framework asked for this time (deleted, renamed away) were dropped,
+        // and with them the watches on their folders.
+        let ((catalog, elapsed), changed) = match ran {
+            Ok(done) => done,
+            Err(keep_running) => return keep_running,
+        };
+        if !changed.is_empty() {
+            let _ = self.control_tx.send(Control::Changed(changed));
+        }
+        let after = files.counts();
+        let served = files.served() - served_before;
+        self.last_total = served as usize;
+        // Folders come and go only where a changed path is (or was) a folder; an edited
+        // file leaves the project's folders as the last walk found them.
+        let rewalk = !trusted || trigger_paths.iter().any(|p| !p.is_file());
+        if rewalk {
+            self.walked = watch::walk(&catalog.roots.project);
+        }
+        self.rewalked = rewalk;
+        let stats = LoadStats {
+            generation: self.generation,
+            files_served: served,
+            files_read: after.reads - before.reads,
+            bytes_read: after.bytes_read - before.bytes_read,
+            definitions_parsed: after.parses - before.parses,
+            definitions_resolved: after.resolutions - before.resolutions,
+            trusted,
+            elapsed,
+            trigger: trigger_paths,
+        };
+        *self.shared.stats.lock().unwrap_or_else(|p| p.into_inner()) = Some(stats);
+        // The watch is aimed before the snapshot goes out: whoever sees a snapshot
+        // can rely on changes after it being noticed.
+        let catalog = Arc::new(catalog);
+        let aimed_at = AimedAt::of(&catalog, &files);
+        let unchanged = trusted && !rewalk && self.aimed_at.as_ref() == Some(&aimed_at);
+        let state = if unchanged {
+            None
+        } else {
+            self.aim_watcher(&catalog, &files, started_wall)
+        };
+        self.aimed_at = Some(aimed_at);
+        if !self.emit(LoaderEvent::Snapshot(catalog)) {
+            return false;
+        }
+        // What the changes made stale is freed now that the snapshot is out.
+        files.settle();
+        if let Some(state) = state {
+            self.set_state(state);
+        }
+        true
+    }
+
+    /// The load of one pass: each framework's report is sent on as it arrives (for a
+    /// `partial` load), progress meanwhile. `Err` holds whether the worker goes on:
+    /// not when the owner is gone, yes after a load that panicked (the state says so).
+    fn load_in_pass(&mut self, files: &FileCache, partial: bool, served_before: u64) -> Result<Catalog, bool> {
+        if partial && !self.emit(LoaderEvent::Progress { done: 0, total: self.last_total }) {
+            return Err(false);
+        }
+        let generation = self.generation + 1;
+        let frameworks = self.frameworks.clone().unwrap_or_else(|| self.opts.frameworks());
         let outcome = std::thread::scope(|scope| {
             let (tick_tx, ticks) = std::sync::mpsc::channel::<Tick>();
-            let (opts, files_ref, list) = (&self.opts, &*files, &frameworks);
+            let (opts, files_ref, list) = (&self.opts, files, &frameworks);
             let job = scope.spawn(move || {
                 let arrived = |i: usize, report: &Arc<EcosystemReport>| {
                     if partial {
@@ -302,71 +371,11 @@ impl Worker {
                     .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                     .unwrap_or_else(|| "unknown panic".into());
                 self.set_state(WatchState::Failed(format!("loading failed: {what}")));
-                return true;
+                return Err(true);
             }
         };
         self.generation = generation;
-        let elapsed = started.elapsed();
-        files.release_pass_holds();
-        // The complete catalog went out with the last arrival; the owner draws it
-        // while the rest waits (the watch misses nothing: see `aim_watcher`).
-        if partial && self.wait_for_screen && !self.wait_until_shown() {
-            return false;
-        }
-        // Unwatched, nothing compares stamps: a reload starts from an empty cache.
-        if measure_later && self.mode != WatchMode::Off {
-            // A file written while it was read is loaded again.
-            let since = started_wall.checked_sub(CLOCK_SLACK).unwrap_or(started_wall);
-            let changed = files.measure_read_files(since);
-            if !changed.is_empty() {
-                let _ = self.control_tx.send(Control::Changed(changed));
-            }
-        }
-        // Files no framework asked for this time (deleted, renamed away) are dropped,
-        // and with them the watches on their folders.
-        files.retain_pass();
-        let after = files.counts();
-        let served = files.served() - served_before;
-        self.last_total = served as usize;
-        // Folders come and go only where a changed path is (or was) a folder; an edited
-        // file leaves the project's folders as the last walk found them.
-        let rewalk = !trusted || trigger_paths.iter().any(|p| !p.is_file());
-        if rewalk {
-            self.walked = watch::walk(&catalog.roots.project);
-        }
-        self.rewalked = rewalk;
-        let stats = LoadStats {
-            generation,
-            files_served: served,
-            files_read: after.reads - before.reads,
-            bytes_read: after.bytes_read - before.bytes_read,
-            definitions_parsed: after.parses - before.parses,
-            definitions_resolved: after.resolutions - before.resolutions,
-            trusted,
-            elapsed,
-            trigger: trigger_paths,
-        };
-        *self.shared.stats.lock().unwrap_or_else(|p| p.into_inner()) = Some(stats);
-        // The watch is aimed before the snapshot goes out: whoever sees a snapshot
-        // can rely on changes after it being noticed.
-        let catalog = Arc::new(catalog);
-        let aimed_at = AimedAt::of(&catalog, &files);
-        let unchanged = trusted && !rewalk && self.aimed_at.as_ref() == Some(&aimed_at);
-        let state = if unchanged {
-            None
-        } else {
-            self.aim_watcher(&catalog, &files, started_wall)
-        };
-        self.aimed_at = Some(aimed_at);
-        if !self.emit(LoaderEvent::Snapshot(catalog)) {
-            return false;
-        }
-        // What the changes made stale is freed now that the snapshot is out.
-        files.settle();
-        if let Some(state) = state {
-            self.set_state(state);
-        }
-        true
+        Ok(catalog)
     }
 
     /// Waits for [`Control::Shown`], at most [`SHOWN_PATIENCE`]; whatever else comes

@@ -301,7 +301,7 @@ impl AgentRecord {
             return self.name.as_str().into();
         }
         let file = self.source.rel.rsplit('/').next().unwrap_or_default();
-        format!("{} (file stem: no name)", crate::discover::stem(file)).into()
+        format!("{} (file stem: no name)", super::stem(file)).into()
     }
 
     /// Everything the model reads from this definition, as one text: the system

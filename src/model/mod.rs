@@ -10,6 +10,7 @@ mod attributes;
 mod catalog;
 mod diagnostic;
 mod fields;
+mod path;
 mod source;
 
 pub use agent::{Agent, AgentRecord, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Status};
@@ -19,5 +20,6 @@ pub use attributes::{Attributes, AttributesBuilder};
 pub use fields::Fields;
 // Kept by `store`; named here too as they are the vocabulary's value and text types.
 pub use crate::store::{digest, CompactJson, Part, Text, TextError, TextForm};
-pub use source::{normalize, normalized, posix, relative_to, ListingOrder, Roots, Scope, Source};
-pub(crate) use source::is_normal;
+pub use path::{normalize, normalized, posix, relative_to, shown, stem, suffix};
+pub(crate) use path::is_normal;
+pub use source::{ListingOrder, Roots, Scope, Source};

@@ -1,8 +1,9 @@
-use std::borrow::Cow;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Serialize;
+
+use super::path::{normalized, posix, relative_to};
 
 /// Which part of the machine a definition comes from. The order of the variants is
 /// the order agentry lists them in when a framework does not decide otherwise.
@@ -193,112 +194,6 @@ impl Source {
     }
 }
 
-/// Lexical normalisation (`os.path.normpath` of an absolute path): `.` dropped, `..`
-/// folded, symlinks kept.
-pub fn normalize(path: &Path) -> PathBuf {
-    normalized(path).into_owned()
-}
-
-/// [`normalize`] without a copy when `path` is already normal: absolute, no `.` or
-/// `..` part, no doubled or trailing `/`.
-pub fn normalized(path: &Path) -> Cow<'_, Path> {
-    if is_normal(path) {
-        Cow::Borrowed(path)
-    } else {
-        Cow::Owned(normalize_slow(path))
-    }
-}
-
-/// Absolute, and no part is empty, `.` or `..`: no `//`, no trailing `/`, and no `/.`
-/// starting a part of dots only. Found with prebuilt SIMD searchers (a byte loop was
-/// most of the cost): most paths a load asks about are normal, and this is asked of
-/// each of them several times.
-pub(crate) fn is_normal(path: &Path) -> bool {
-    use memchr::memmem::Finder;
-    use std::sync::LazyLock;
-    static DOUBLE_SLASH: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"//"));
-    static SLASH_DOT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"/."));
-    let bytes = path.as_os_str().as_encoded_bytes();
-    match bytes {
-        [b'/'] => true,
-        [b'/', .., last] => {
-            *last != b'/'
-                && DOUBLE_SLASH.find(bytes).is_none()
-                && SLASH_DOT
-                    .find_iter(bytes)
-                    .all(|at| !matches!(&bytes[at + 2..], [] | [b'/', ..] | [b'.'] | [b'.', b'/', ..]))
-        }
-        _ => false,
-    }
-}
-
-#[cfg(unix)]
-fn normalize_slow(path: &Path) -> PathBuf {
-    use std::os::unix::ffi::OsStringExt;
-    if !path.is_absolute() {
-        return normalize_components(path);
-    }
-    // Byte by byte: paths joined with `..` (Kimi's `extend`, subagent paths) come
-    // here once per definition per load.
-    let bytes = path.as_os_str().as_encoded_bytes();
-    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
-    for part in bytes.split(|&b| b == b'/') {
-        match part {
-            b"" | b"." => {}
-            b".." => {
-                let cut = out.iter().rposition(|&b| b == b'/').unwrap_or(0);
-                out.truncate(cut);
-            }
-            _ => {
-                out.push(b'/');
-                out.extend_from_slice(part);
-            }
-        }
-    }
-    if out.is_empty() {
-        out.push(b'/');
-    }
-    PathBuf::from(std::ffi::OsString::from_vec(out))
-}
-
-#[cfg(not(unix))]
-fn normalize_slow(path: &Path) -> PathBuf {
-    normalize_components(path)
-}
-
-fn normalize_components(path: &Path) -> PathBuf {
-    let absolute = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir().map(|cwd| cwd.join(path)).unwrap_or_else(|_| path.to_path_buf())
-    };
-    let mut out = PathBuf::new();
-    for part in absolute.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// A path written with `/` separators, as the reports print it.
-pub fn posix(path: &Path) -> String {
-    // A path with only normal parts is already written that way.
-    let bytes = path.as_os_str().as_encoded_bytes();
-    let plain = !bytes.is_empty()
-        && bytes.split(|&b| b == b'/').enumerate().all(|(i, part)| (i == 0 && part.is_empty()) || (!part.is_empty() && part != b"." && part != b".."));
-    if plain {
-        if let Some(text) = path.to_str() {
-            return text.to_string();
-        }
-    }
-    posix_components(path)
-}
-
 /// `path` below `root` when it is `root`'s text, a `/` and only normal parts: then
 /// the text itself is what [`posix`] of the component-wise `strip_prefix` gives,
 /// without walking components (every file of every load is made a [`Source`]).
@@ -320,33 +215,6 @@ fn plain_below<'a>(path: &'a Path, root: &Path) -> Option<&'a str> {
 fn below_or_at(path: &Path, root: &Path) -> bool {
     let (p, r) = (path.as_os_str().as_encoded_bytes(), root.as_os_str().as_encoded_bytes());
     r == b"/" || p.strip_prefix(r).is_some_and(|rest| rest.is_empty() || rest[0] == b'/')
-}
-
-/// [`posix`] part by part (any path).
-fn posix_components(path: &Path) -> String {
-    path.components()
-        .filter_map(|c| match c {
-            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-            Component::ParentDir => Some("..".into()),
-            Component::RootDir => Some(String::new()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-/// `os.path.relpath(path, base)` for two normalised absolute paths.
-pub fn relative_to(path: &Path, base: &Path) -> String {
-    let p: Vec<_> = path.components().collect();
-    let b: Vec<_> = base.components().collect();
-    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let mut parts: Vec<String> = vec!["..".into(); b.len() - common];
-    parts.extend(p[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned()));
-    if parts.is_empty() {
-        ".".into()
-    } else {
-        parts.join("/")
-    }
 }
 
 #[cfg(test)]
@@ -392,20 +260,6 @@ mod tests {
     }
 
     #[test]
-    fn normalising_and_posix_paths_take_the_short_way_only_when_it_gives_the_same() {
-        for p in ["/", "/a", "/a/b.md", "/a//b", "/a/b/", "/a/./b", "/a/../b", "/a/b/..", "/.", "/..", "/a/.b/..c", "/a/../../b", "//a/./../c/"] {
-            let slow = normalize_components(Path::new(p));
-            assert_eq!(normalize_slow(Path::new(p)), slow, "{p}");
-            assert_eq!(normalized(Path::new(p)).as_ref(), slow.as_path(), "{p}");
-            assert_eq!(normalized(Path::new(p)).as_os_str().len(), slow.as_os_str().len(), "{p}");
-        }
-        for p in ["/a/b", "a/b", "a", "/", "a//b", "a/./b", "./a", "../a", "a/..", "a/"] {
-            let slow = posix_components(Path::new(p));
-            assert_eq!(posix(Path::new(p)), slow, "{p}");
-        }
-    }
-
-    #[test]
     fn a_source_below_its_root_takes_the_short_way_only_when_it_gives_the_same() {
         let roots = ["/p", "/p/", "/", "", ".", "p", "/p/./q", "/p//q", "/p/.."];
         let paths = [
@@ -419,18 +273,6 @@ mod tests {
                 let source = Source::new(Scope::Project, root, path.to_path_buf());
                 assert_eq!(source.rel, slow, "{} below {}", path.display(), root.display());
             }
-        }
-    }
-
-    #[test]
-    fn is_normal_finds_every_empty_dot_and_dot_dot_part() {
-        let by_parts = |p: &str| p.starts_with('/') && (p == "/" || p[1..].split('/').all(|part| !["", ".", ".."].contains(&part)));
-        let paths = [
-            "/", "//", "/a", "/a/", "/a//b", "/.", "/..", "/a/.", "/a/..", "/a/./b", "/a/../b", "/.a", "/..a", "/a.",
-            "/a..", "/a/.b/..c", "/a/b.", "a", "", "./a", "/.../a", "/a/...",
-        ];
-        for path in paths {
-            assert_eq!(is_normal(Path::new(path)), by_parts(path), "{path}");
         }
     }
 

@@ -11,8 +11,10 @@ pub use crate::pyscalar::{float_parse, float_repr, is_printable, is_space, repr_
 pub use crate::yaml::repr::{date_iso, datetime_iso, repr, str_of};
 pub use num::int_parse;
 
-pub mod calendar;
 pub mod lax;
+
+// The calendar lives below `yaml` (PyYAML checks its dates with it); named here too.
+pub use crate::pyscalar::calendar;
 
 /// Python's `\w` in a `str` pattern: letters, digits and `_` of every script.
 pub fn is_word(c: char) -> bool {

@@ -1,9 +1,10 @@
 //! Python's rules for single strings and numbers, on plain Rust types: `repr()` of a
 //! `str`, `bytes` or `timedelta`, `str.isprintable()`, `str.isspace()`, `int()` and
-//! `float()` of text, `repr(float)`. Below both [`crate::yaml`] (PyYAML's scalars and
+//! `float()` of text, `repr(float)`, and the calendar of `datetime` ([`calendar`]). Below both [`crate::yaml`] (PyYAML's scalars and
 //! messages) and [`crate::py`] (the same rules for the values PyYAML builds), so
 //! neither depends on the other's callers.
 
+pub mod calendar;
 pub mod num;
 mod repr;
 mod unprintable;

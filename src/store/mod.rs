@@ -9,10 +9,12 @@ mod counted;
 mod json;
 mod literals;
 mod paths;
+mod prompts;
 mod text;
 
 pub use codec::{JsonValue, Reader, Shape, Writer};
 pub use counted::Counted;
 pub use json::CompactJson;
 pub use paths::{prune_shared_paths, shared_path, shared_path_by};
+pub use prompts::Prompts;
 pub use text::{digest, Part, Text, TextError, TextForm};

@@ -36,7 +36,7 @@ use self::app::App;
 use self::highlight::{key_of, Highlighted, Highlighter};
 use self::reader::{Answer, Reader, Shown};
 use self::theme::Theme;
-use crate::cli::{load_options, Failure, WorkspaceArgs};
+use crate::workspace::{load_options, Failure, WorkspaceArgs};
 use crate::frameworks::RenderMode;
 use crate::loader::{Loader, LoaderEvent, WatchMode, WatchState};
 use crate::model::{Catalog, TextForm};
@@ -335,7 +335,7 @@ impl Driver<'_> {
 }
 
 /// The environment variable and the exact value that make the explorer panic at the
-/// next key press, so that `tests/tui_e2e.rs` can check the terminal is restored
+/// next key press, so that `tests/it/tui_e2e.rs` can check the terminal is restored
 /// after a panic. Inert unless set to exactly this value: no user sets it by chance,
 /// and nothing in agentry sets it.
 pub const TEST_PANIC_VAR: &str = "AGENTRY_TEST_PANIC";

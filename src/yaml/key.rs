@@ -46,7 +46,7 @@ impl<'a> PyKey<'a> {
                 None => PyKey::Naive(*dt),
                 Some(off) => {
                     let (y, m, d) = (dt.date.year.into(), dt.date.month.into(), dt.date.day.into());
-                    let days = crate::py::calendar::days_from_civil(y, m, d) as i128;
+                    let days = crate::pyscalar::calendar::days_from_civil(y, m, d) as i128;
                     let secs =
                         days * 86_400 + i128::from(dt.hour) * 3600 + i128::from(dt.minute) * 60 + i128::from(dt.second)
                             - i128::from(off) * 60;

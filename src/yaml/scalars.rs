@@ -4,7 +4,7 @@
 use super::resolver::parse_timestamp_parts;
 use super::{Date, DateTime, Value};
 use crate::pyscalar::num::{parse_int_radix, Big};
-use crate::py::calendar;
+use crate::pyscalar::calendar;
 
 type R = Result<Value, String>;
 

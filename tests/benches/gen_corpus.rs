@@ -1,7 +1,7 @@
 //! Writes one benchmark workspace to disk and prints a JSON summary (files, bytes,
 //! agents per framework):
 //!
-//!     cargo run --release --example gen_corpus -- OUT [--agents N] [--seed S] [--broken-pct P]
+//!     cargo run --release --features bench-examples --example gen_corpus -- OUT [--agents N] [--seed S] [--broken-pct P]
 //!
 //! Same arguments, same bytes. The shapes are those of `corpus/mod.rs`.
 

@@ -4,7 +4,7 @@
 //! the live loader runs them ([`FileCache::settle`] after each, untimed; without the watcher, whose share `--bench refresh`
 //! shows as write→snapshot minus the load). Prints each phase's median time.
 //!
-//!     cargo run --release --example refresh_profile -- [AGENTS] [ROUNDS]
+//!     cargo run --release --features bench-examples --example refresh_profile -- [AGENTS] [ROUNDS]
 //!
 //! `AGENTRY_PROFILE_ONLY=ID` edits only that framework's file.
 //!

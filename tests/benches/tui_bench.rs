@@ -2,7 +2,7 @@
 //! the first frame before any snapshot, indexing a 100,000-agent snapshot, and one
 //! fuzzy-finder keystroke (match + list rebuild + redraw) over 100,000 agents.
 //!
-//!     cargo run --release --example tui_bench [AGENTS]
+//!     cargo run --release --features bench-examples --example tui_bench [AGENTS]
 
 // The suite's timing helpers, shared rather than copied.
 #[allow(dead_code)]

@@ -18,7 +18,7 @@ for tool in hyperfine /usr/bin/time; do
 done
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-cargo build --release --quiet --bin agentry --example gen_corpus
+cargo build --release --quiet --features bench-examples --bin agentry --example gen_corpus
 target=${CARGO_TARGET_DIR:-$repo/target}
 bin=$target/release/agentry
 cache=${AGENTRY_BENCH_CACHE:-$target/bench-corpus-v2}

@@ -1,4 +1,4 @@
-//! Rough timing: loads the golden cases repeatedly (`cargo run --release --example
+//! Rough timing: loads the golden cases repeatedly (`cargo run --release --features bench-examples --example
 //! yaml_bench [substring]`), about 20,000 loads and at least 10 MB of YAML.
 //!
 //! `yaml_bench DIR [ROUNDS]` instead loads, ROUNDS times (default 1, so that callgrind

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Re-runs each framework's oracle over the demo workspace (assets/demo) and writes
-# tests/demo/<framework>.expected.json, which tests/demo.rs compares agentry with.
+# tests/demo/<framework>.expected.json, which tests/it/demo.rs compares agentry with.
 # The demo's venv/ plays the seed frameworks' installed packages: each seed oracle
 # gets its framework's built-in folder from there as --builtins (fast-agent has no
 # built-ins). The coding-agent CLIs' oracles run the tools' own code (their setup

@@ -646,7 +646,7 @@ impl<'a> Loader<'a> {
                             Some(line),
                             format!("body as {} inherits it", match agent.source.scope {
                                 Scope::Builtin => agent.source.key(),
-                                _ => crate::views::shown(c.load_path, self.cx.roots),
+                                _ => crate::model::shown(c.load_path, self.cx.roots),
                             }),
                         ),
                         None => (None, "merged body".into()),

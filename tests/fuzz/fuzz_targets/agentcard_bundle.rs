@@ -1,4 +1,4 @@
-//! Fuzz target `agentcard_bundle`: drives [`agentry::fuzzing::agentcard_bundle`] (shared with `tests/fuzz_corpus.rs`).
+//! Fuzz target `agentcard_bundle`: drives [`agentry::fuzzing::agentcard_bundle`] (shared with `tests/it/fuzz_corpus.rs`).
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| agentry::fuzzing::agentcard_bundle(data));

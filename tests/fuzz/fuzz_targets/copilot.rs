@@ -1,4 +1,4 @@
-//! Fuzz target `copilot`: drives [`agentry::fuzzing::copilot`] (shared with `tests/fuzz_corpus.rs`).
+//! Fuzz target `copilot`: drives [`agentry::fuzzing::copilot`] (shared with `tests/it/fuzz_corpus.rs`).
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| agentry::fuzzing::copilot(data));

@@ -1,4 +1,4 @@
-//! Fuzz target `fast_agent`: drives [`agentry::fuzzing::fast_agent`] (shared with `tests/fuzz_corpus.rs`).
+//! Fuzz target `fast_agent`: drives [`agentry::fuzzing::fast_agent`] (shared with `tests/it/fuzz_corpus.rs`).
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| agentry::fuzzing::fast_agent(data));

@@ -1,4 +1,4 @@
-//! Fuzz target `gemini_cli`: drives [`agentry::fuzzing::gemini_cli`] (shared with `tests/fuzz_corpus.rs`).
+//! Fuzz target `gemini_cli`: drives [`agentry::fuzzing::gemini_cli`] (shared with `tests/it/fuzz_corpus.rs`).
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| agentry::fuzzing::gemini_cli(data));

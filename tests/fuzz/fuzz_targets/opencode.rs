@@ -1,4 +1,4 @@
-//! Fuzz target `opencode`: drives [`agentry::fuzzing::opencode`] (shared with `tests/fuzz_corpus.rs`).
+//! Fuzz target `opencode`: drives [`agentry::fuzzing::opencode`] (shared with `tests/it/fuzz_corpus.rs`).
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| agentry::fuzzing::opencode(data));

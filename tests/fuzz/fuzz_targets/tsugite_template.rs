@@ -1,4 +1,4 @@
-//! Fuzz target `tsugite_template`: drives [`agentry::fuzzing::tsugite_template`] (shared with `tests/fuzz_corpus.rs`).
+//! Fuzz target `tsugite_template`: drives [`agentry::fuzzing::tsugite_template`] (shared with `tests/it/fuzz_corpus.rs`).
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| agentry::fuzzing::tsugite_template(data));

@@ -4,7 +4,7 @@
 # tools-case/: tool names), and the conformance oracle (shared/oracle/copilot, the
 # real CLI run offline) writes what the CLI made of each into CASE/expected.json
 # (loaded fields, errors with the tool's own messages, warnings).
-# tests/copilot_yaml_goldens.rs reads each workspace agentry's way and compares.
+# tests/it/copilot_yaml_goldens.rs reads each workspace agentry's way and compares.
 #   usage: make.sh [SHARED]   (SHARED defaults to /work/shared)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"

@@ -1,6 +1,6 @@
 """Differential fuzzing against the real PyYAML: writes random YAML-ish documents and
 what yaml.SafeLoader and yaml.CSafeLoader make of them to a JSON file, for the ignored
-test `differential_fuzz` in tests/pyyaml_goldens.rs:
+test `differential_fuzz` in tests/it/pyyaml_goldens.rs:
 
     ~/.cache/agentry-oracle/openhands/bin/python tests/goldens/pyyaml/dfuzz.py 50000 1 /tmp/dfuzz.json
     AGENTRY_DFUZZ=/tmp/dfuzz.json cargo test --release --test pyyaml_goldens -- --ignored

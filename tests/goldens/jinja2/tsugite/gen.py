@@ -7,7 +7,7 @@ undefined/unknown-filter/syntax errors, the package's globals) with tsugite's ow
 renderer (`tsugite.renderer.AgentRenderer`, i.e. Jinja2 configured exactly as the
 package configures it), under the oracle's fixed world: clock 2025-01-15 12:00:00
 UTC, `cwd()` = "<project>", `env` = {}.  Writes cases.json next to this file;
-tests/jinja_tsugite.rs renders the same cases with agentry and compares.
+tests/it/jinja_tsugite.rs renders the same cases with agentry and compares.
 
     ~/.cache/agentry-oracle/tsugite/bin/python tests/goldens/jinja2/tsugite/gen.py
 """
