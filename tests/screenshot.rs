@@ -29,7 +29,7 @@ use ratatui::Terminal;
 const WIDTH: u16 = 120;
 const HEIGHT: u16 = 34;
 /// The agent the screenshot selects: a name several tools define.
-const SELECTED: &str = "code-reviewer";
+const SELECTED: &str = "security_reviewer";
 
 /// The explorer as `agentry --demo` shows it once the demo is loaded, with the
 /// selected agent's prompt highlighted as the explorer highlights it.
@@ -41,7 +41,7 @@ fn explorer() -> Buffer {
     let mut app = App::new(Keymap::default(), Rect::new(0, 0, WIDTH, HEIGHT));
     app.watch = "watching".into();
     app.on_snapshot(catalog.clone());
-    let id = catalog.agents().find(|a| a.name.as_ref() == SELECTED).map(|a| a.id()).expect("the selected agent");
+    let id = catalog.agents().find(|a| a.name == SELECTED).map(|a| a.id()).expect("the selected agent");
     app.select(&id);
     let theme = Theme::builtin("dark").expect("dark theme");
     if let (Some(agent), Some(syntax)) = (app.agent(), theme.syntax.as_deref()) {
