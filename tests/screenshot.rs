@@ -39,7 +39,6 @@ fn explorer() -> Buffer {
     opts.texts = TextForm::Held;
     let catalog = Arc::new(load(&opts, &FileCache::new(), 1));
     let mut app = App::new(Keymap::default(), Rect::new(0, 0, WIDTH, HEIGHT));
-    app.watch = "watching".into();
     app.on_snapshot(catalog.clone());
     let id = catalog.agents().find(|a| a.name == SELECTED).map(|a| a.id()).expect("the selected agent");
     app.select(&id);
