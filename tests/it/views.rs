@@ -347,7 +347,7 @@ fn why_and_file_through_the_binary() {
 }
 
 /// The pre-commit hook's `entry`, run as pre-commit runs it (no file names), with the
-/// built binary standing in for the one `language: rust` installs.
+/// built binary standing in for the one the npm package (`language: node`) installs.
 #[test]
 fn the_pre_commit_hook_entry_gates_a_broken_definition() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -355,7 +355,7 @@ fn the_pre_commit_hook_entry_gates_a_broken_definition() {
         serde_yaml::from_str(&std::fs::read_to_string(manifest.join(".pre-commit-hooks.yaml")).unwrap()).unwrap();
     let hook = &hooks[0];
     assert_eq!(hook["id"], "agentry-check");
-    assert_eq!(hook["language"], "rust");
+    assert_eq!(hook["language"], "node");
     assert_eq!(hook["pass_filenames"], false);
     let files = regex::Regex::new(hook["files"].as_str().unwrap()).unwrap();
     assert!(
@@ -413,7 +413,8 @@ fn the_github_action_script_writes_sarif_and_annotations() {
     };
     let out = run("sarif");
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(std::fs::read_to_string(&output).unwrap().contains("sarif-file=agentry.sarif"));
+    let written = format!("sarif-file={}\n", root.join("project/agentry.sarif").display());
+    assert_eq!(std::fs::read_to_string(&output).unwrap(), written);
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(root.join("project/agentry.sarif")).unwrap()).unwrap();
     validate_sarif(&doc);
