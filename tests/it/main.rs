@@ -43,13 +43,18 @@ mod kimi_code_shared_folder;
 mod kimi_code_yaml;
 mod loader;
 mod loader_reuse;
+#[cfg(unix)]
+mod npm_package;
 mod one_file_many_tools;
 mod opencode;
 mod pyyaml_goldens;
 mod qwen_code;
 mod qwen_code_yaml;
 mod read_only;
+#[cfg(unix)]
+mod release;
 mod releases;
+mod screenshot;
 mod texts_on_disk;
 mod toy_framework;
 mod tsugite_robustness;

@@ -4,9 +4,8 @@
 //! runner into the tool cache, refuses a bad checksum, and builds with `cargo
 //! install` only when the release has no archive for the runner. Every place that
 //! pins a release names the crate's own version.
-#![cfg(unix)]
 
-mod support;
+use crate::support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

@@ -3,9 +3,8 @@
 //! tarballs (the registry set to an address nothing answers, an empty cache) gives a
 //! `bin/agentry` that runs, its arguments and exit code passed through. Skipped, with
 //! a line saying so, where `npm` is not installed.
-#![cfg(unix)]
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
