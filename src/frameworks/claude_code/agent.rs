@@ -132,7 +132,7 @@ fn loaded(def: &Definition, prompt: Option<Text>, source: Source, place: &PlaceV
     let plan = place.plugin.is_none() && def.permission_mode.as_deref() == Some("plan");
     let eff = tools::effective(&def.name, &def.tools, def.disallowed.as_deref(), plan);
     let tools_rule = match (&def.tools, def.has("tools")) {
-        (tools::ToolList::All, false) => "default: the subagent tool set of Claude Code 2.1.328 (print mode), less `disallowedTools`",
+        (tools::ToolList::All, false) => "default: the subagent tool set of Claude Code 2.1.337 (print mode), less `disallowedTools`",
         (tools::ToolList::All, true) => "`*`: the default subagent tool set, less `disallowedTools`",
         _ => "the named tools Claude Code knows (split on commas and spaces; unknown names dropped), less `disallowedTools`",
     };

@@ -1,4 +1,4 @@
-//! Claude Code subagents, as `@anthropic-ai/claude-code` 2.1.328 reads them.
+//! Claude Code subagents, as `@anthropic-ai/claude-code` 2.1.337 reads them.
 //!
 //! Mirrors the release's bundled loader: `wvs` (load every agent), `N2`
 //! (`loadMarkdownFilesFromDir`: recursive, every `*.md`, symlinks followed, files
@@ -19,9 +19,11 @@
 //! tool walks up to the home folder, where agentry stops at the working folder.
 
 mod agent;
+mod bun_indent;
 pub(crate) mod definition;
 pub(crate) mod frontmatter;
 mod hooks;
+mod lf_retry;
 mod release;
 mod scan;
 mod tools;

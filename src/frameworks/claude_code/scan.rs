@@ -1,4 +1,4 @@
-//! The folders Claude Code 2.1.328 reads agents from, and how it walks them
+//! The folders Claude Code 2.1.337 reads agents from, and how it walks them
 //! (`loadMarkdownFilesFromDir`: ripgrep `--files --hidden --follow --no-ignore
 //! --glob *.md`, or its own walk, which visits a folder once per scan root).
 
@@ -147,7 +147,7 @@ pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
             Some(serde_json::Value::Array(a)) => a.iter().filter_map(|s| s.as_str()).collect(),
             _ => Vec::new(),
         };
-        // Observed with 2.1.328: a manifest without `name`, or whose `agents` names
+        // Observed with 2.1.328 and 2.1.337: a manifest without `name`, or whose `agents` names
         // anything but `.md` files, loads no agent at all.
         let rejected = if own_name.is_none() {
             Some(format!("the plugin's .claude-plugin/plugin.json has no `name`: Claude Code loads none of `{folder}`'s agents"))

@@ -1,4 +1,4 @@
-//! TOML as Codex 0.169.0 reads it: the `toml` crate at the version its binary is
+//! TOML as Codex 0.171.0 reads it: the `toml` crate at the version its binary is
 //! built with (0.9.11), a file read as UTF-8 first (`std::fs::read_to_string`), and
 //! serde's wording for values of the wrong type.
 
