@@ -259,7 +259,7 @@ mod tests {
         for v in ["&a x: y", "!tag: x", "|x: y", "*alias", "*a, b", "x # c: d", "#c", "[open: x", "{a: b", "\"a: b", "'x"] {
             assert!(starts_a_construct(v), "{v}");
         }
-        for v in ["Use this: when", "*not alias!", "x#y: z", "[a]: b]", "{a: }b", "\"a: b\""] {
+        for v in ["Use this: when", "*not!alias", "x#y: z", "[a]: b]", "{a: }b", "\"a: b\""] {
             assert!(!starts_a_construct(v), "{v}");
         }
     }
