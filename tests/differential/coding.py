@@ -504,7 +504,11 @@ def plugin_agents(rng: random.Random, ws: Path) -> Path:
     manifest = root / ".claude-plugin/plugin.json"
     if not manifest.exists() or rng.random() < 0.2:
         manifest.write_text(rng.choice(PLUGIN_MANIFESTS) + "\n")
-    agents = root / "agents" / rng.choice(["", "", "review", ".hidden", "node_modules"])
+    # Folders the plugin walk passes over (2.1.337: node_modules by any case or 8.3 name,
+    # .mcpb-cache) beside ordinary ones, also nested.
+    sub = rng.choice(["", "", "review", ".hidden", "node_modules", "Node_Modules", "NODE_M~1", ".mcpb-cache",
+                      "node_modules2", "review/node_modules", "node_modules/pkg"])
+    agents = root / "agents" / sub
     agents.mkdir(parents=True, exist_ok=True)
     return agents
 

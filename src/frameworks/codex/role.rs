@@ -137,6 +137,11 @@ pub fn parse_role_file(bytes: &[u8], label: &str, hint: Option<&str>) -> Result<
         }
         f
     })?;
+    // Codex reads a role file through a TOML value in which a date or time is its
+    // text: observed, `instructions = 1979-05-27` loads, `hide_agent_reasoning =
+    // 1979-05-27` is refused as `string "1979-05-27"`.
+    let mut doc = doc;
+    doc.table = doc.table.into_iter().map(|(k, v)| (k, toml_read::datetimes_as_text(v))).collect();
     let line = |key: &str| doc.lines.key(&[], key);
     let deser = |key: &str, msg: String| {
         Failure::validation(format!("failed to deserialize agent role file at {label}: {msg}")).at(line(key))

@@ -150,6 +150,16 @@ pub fn invalid_type(value: &Value, expected: &str) -> String {
     format!("invalid type: {}, expected {expected}", unexpected(value))
 }
 
+/// The value with every date and time (at any depth) turned into its TOML text.
+pub fn datetimes_as_text(value: Value) -> Value {
+    match value {
+        Value::Datetime(d) => Value::String(d.to_string()),
+        Value::Array(items) => Value::Array(items.into_iter().map(datetimes_as_text).collect()),
+        Value::Table(t) => Value::Table(t.into_iter().map(|(k, v)| (k, datetimes_as_text(v))).collect()),
+        other => other,
+    }
+}
+
 /// serde's `Unexpected` wording of a TOML value.
 fn unexpected(value: &Value) -> String {
     match value {
