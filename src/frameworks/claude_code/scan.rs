@@ -189,10 +189,10 @@ pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
 mod tests {
     #[test]
     fn the_plugin_walk_passes_over_node_modules_and_the_bundle_cache() {
-        for name in ["node_modules", "Node_Modules", "node_modules. ", "NODE_M~1", "NODEMO~12", "no~3", ".mcpb-cache"] {
+        for name in ["node_modules", "Node_Modules", "node_modules. ", "NODE_M~1", "NODE~12", "no~3", ".mcpb-cache"] {
             assert!(super::passed_over(name), "{name}");
         }
-        for name in ["node_module", "modules", "node_modules_x", "no~", "nodes~1", "."] {
+        for name in ["node_module", "modules", "node_modules_x", "no~", "nodes~1", "nodemo~12", "."] {
             assert!(!super::passed_over(name), "{name}");
         }
     }
