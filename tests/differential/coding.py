@@ -188,7 +188,7 @@ def drop_or_double(rng: random.Random, lines, keyed):
 
 def mutate_markdown(rng: random.Random, fw: str, data: bytes) -> bytes:
     """One change to a Markdown agent's bytes (front matter or body)."""
-    kind = rng.randrange(14)
+    kind = rng.randrange(15)
     text = data.decode("utf-8", "surrogateescape")
     lines = text.split("\n")
     keyed = [i for i, l in enumerate(lines) if re.match(r"^\s*[A-Za-z_][\w-]*\s*:", l)]
@@ -241,11 +241,36 @@ def mutate_markdown(rng: random.Random, fw: str, data: bytes) -> bytes:
         i = rng.choice(keyed)
         key, _, value = lines[i].partition(":")
         lines[i] = f"{key}: [{value.strip() or 'x'}]" if rng.random() < 0.5 else f"{key}:\n  - {value.strip() or 'x'}"
+    elif kind == 13 and keyed:  # a flow value over several lines, continued left of, at or past its key
+        i = rng.choice(keyed)
+        key = lines[i].split(":", 1)[0]
+        lines[i:i + 1] = multiline_flow(rng, key)
     else:  # indentation trouble
         if lines:
             i = rng.randrange(len(lines))
             lines[i] = rng.choice(["\t", "  ", "- "]) + lines[i]
     return "\n".join(lines).encode("utf-8", "surrogateescape")
+
+
+def multiline_flow(rng: random.Random, key: str) -> list:
+    """`key` (kept with its indentation) given a quoted scalar, a flow sequence or mapping, or
+    a plain scalar inside one, running over lines that start at column 0, at the key's column,
+    or past it: YAML libraries differ on continuation lines left of their block entry (Bun
+    refuses them, libyaml and js-yaml take some)."""
+    col = len(key) - len(key.lstrip(" "))
+    pad = lambda: " " * rng.choice([0, 0, col, col + 1, col + 2, 1])
+    shape = rng.randrange(6)
+    if shape == 0:
+        return [f'{key}: "first line', f'{pad()}second line"']
+    if shape == 1:
+        return [f"{key}: 'first line", f"{pad()}it''s second'"]
+    if shape == 2:
+        return [f"{key}: [Read,", f"{pad()}Grep]"]
+    if shape == 3:
+        return [f"{key}: {{a: 1,", f"{pad()}b: 2}}"]
+    if shape == 4:
+        return [f'{key}: "first', "", f'{pad()}third"'] if rng.random() < 0.5 else [f'{key}: "first', f'{pad()}"']
+    return [f"{key}: [Read, Grep", f"{pad()}{rng.choice([']', ', Bash]', 'Bash]'])}"]
 
 
 def mutate_toml(rng: random.Random, data: bytes) -> bytes:
@@ -479,7 +504,11 @@ def plugin_agents(rng: random.Random, ws: Path) -> Path:
     manifest = root / ".claude-plugin/plugin.json"
     if not manifest.exists() or rng.random() < 0.2:
         manifest.write_text(rng.choice(PLUGIN_MANIFESTS) + "\n")
-    agents = root / "agents" / rng.choice(["", "", "review", ".hidden", "node_modules"])
+    # Folders the plugin walk passes over (2.1.337: node_modules by any case or 8.3 name,
+    # .mcpb-cache) beside ordinary ones, also nested.
+    sub = rng.choice(["", "", "review", ".hidden", "node_modules", "Node_Modules", "NODE_M~1", ".mcpb-cache",
+                      "node_modules2", "review/node_modules", "node_modules/pkg"])
+    agents = root / "agents" / sub
     agents.mkdir(parents=True, exist_ok=True)
     return agents
 

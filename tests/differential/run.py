@@ -35,9 +35,11 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -407,6 +409,19 @@ def main(argv):
     keep.mkdir(parents=True, exist_ok=True)
     rng = random.Random(a.seed)
     passed = failed = unusable = 0
+    started = time.monotonic()
+
+    def pace():
+        done = passed + failed + unusable
+        return f"{(time.monotonic() - started) / done:.1f} s per workspace" if done else "no workspace yet"
+
+    # A run stopped from outside (SIGTERM, Ctrl-C) still says how far it got.
+    def stopped(*_):
+        print(f"stopped after {passed + failed + unusable} workspaces: {passed} passed, {failed} failed,"
+              f" {unusable} the oracle could not read ({pace()}, shrinking included)", flush=True)
+        sys.exit(130)
+    signal.signal(signal.SIGTERM, stopped)
+    signal.signal(signal.SIGINT, stopped)
     for n in range(a.count):
         with tempfile.TemporaryDirectory(prefix="agentry-diff-") as tmp:
             ws = make_workspace(rng, a.framework, Path(tmp) / "ws")
@@ -417,7 +432,7 @@ def main(argv):
             if not problems:
                 passed += 1
                 if passed % 25 == 0:
-                    print(f"... {passed} passed, {failed} failed so far", flush=True)
+                    print(f"... {passed} passed, {failed} failed so far ({pace()})", flush=True)
                 continue
             failed += 1
             out = keep / f"case-{a.seed}-{n}"
@@ -432,7 +447,7 @@ def main(argv):
                 break
     if unusable:
         print(f"{unusable} workspaces the oracle could not read were not counted")
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed ({pace()}, shrinking included)")
     return 1 if failed else 0
 
 

@@ -42,6 +42,11 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
     match &f.problem {
         Some(Problem::Dangling) => return io(format!("Failed to follow symlink {}: it leads nowhere", path.display())),
         Some(Problem::NotRegular) => return io("not a regular file: Claude Code skips it".into()),
+        Some(Problem::PluginFolderPassedOver) => {
+            let why = "inside a linked folder, `node_modules` or `.mcpb-cache`: Claude Code's plugin walk does not enter those folders and says nothing";
+            let d = Diagnostic::skipped(ID, path, why).failing(key);
+            return (unloaded(f, source, Status::Skipped, &format!("skipped: {why}")), vec![d]);
+        }
         Some(Problem::PluginLink) => {
             let why = "a symlink or not a regular file: Claude Code's plugin walk reads only regular files and passes over links without a word";
             let d = Diagnostic::skipped(ID, path, why).failing(key);
@@ -132,7 +137,7 @@ fn loaded(def: &Definition, prompt: Option<Text>, source: Source, place: &PlaceV
     let plan = place.plugin.is_none() && def.permission_mode.as_deref() == Some("plan");
     let eff = tools::effective(&def.name, &def.tools, def.disallowed.as_deref(), plan);
     let tools_rule = match (&def.tools, def.has("tools")) {
-        (tools::ToolList::All, false) => "default: the subagent tool set of Claude Code 2.1.328 (print mode), less `disallowedTools`",
+        (tools::ToolList::All, false) => "default: the subagent tool set of Claude Code 2.1.337 (print mode), less `disallowedTools`",
         (tools::ToolList::All, true) => "`*`: the default subagent tool set, less `disallowedTools`",
         _ => "the named tools Claude Code knows (split on commas and spaces; unknown names dropped), less `disallowedTools`",
     };

@@ -1,4 +1,4 @@
-//! One agent file, as Claude Code 2.1.328 turns it into an agent: `Pyn` and its
+//! One agent file, as Claude Code 2.1.337 turns it into an agent: `Pyn` and its
 //! validator `rGr` for `.claude/agents` files, `O3n` for a plugin's agents, `Pdt` /
 //! `egn` / `mf` for the tool lists.
 

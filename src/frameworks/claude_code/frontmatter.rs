@@ -1,11 +1,12 @@
-//! Front matter as Claude Code 2.1.328 reads it (its bundle's `qc`, `Bar`, `nu`).
+//! Front matter as Claude Code 2.1.337 reads it (its bundle's `ucs`, `irr`, `D`).
 //!
 //! The splitter is the regular expression `^---\s*\n([\s\S]*?)---\s*\n?` on the
 //! text after a BOM, tried only when a second `---` exists: the block closes at the
 //! first `---` anywhere, even inside a value. The block is parsed with
 //! `Bun.YAML.parse` (YAML 1.2 core schema, Bun 1.4.4); when that fails, once more after
 //! quoting every risky `key: value` line and turning leading tabs into two spaces
-//! each. The YAML itself is read with serde_yaml (libyaml, YAML 1.2 resolution),
+//! each, and (2.1.337) once more on the text with CRLF turned into LF (`lf_retry`).
+//! The YAML itself is read with serde_yaml (libyaml, YAML 1.2 resolution),
 //! adjusted where Bun differs (duplicate keys: the last wins; keys become strings;
 //! `1_000` stays a string; a tag keeps the value as written) — the goldens in
 //! `tests/goldens/claude-code-yaml/` hold Bun's own answers.
@@ -55,15 +56,27 @@ pub struct Parsed {
     pub retried: bool,
 }
 
-/// `Bar`: the block parsed, or after the lenient rewrite when that fails.
+/// `irr`: the block parsed; when that fails, once more after the lenient rewrite; when
+/// that fails too, the rewrite of the text with CRLF turned into LF (2.1.337), kept
+/// only within the limits `lf_retry` states. The error is the last parse's.
 pub fn parse_block(block: &str) -> Parsed {
-    match parse_yaml(block) {
-        Ok(v) => Parsed { value: Ok(v), retried: false },
-        Err(_) => {
-            let rewritten = untab(&requote(block));
-            Parsed { value: parse_yaml(&rewritten), retried: true }
+    if let Ok(v) = parse_yaml(block) {
+        return Parsed { value: Ok(v), retried: false };
+    }
+    let mut error = match parse_yaml(&untab(&requote(block))) {
+        Ok(v) => return Parsed { value: Ok(v), retried: true },
+        Err(e) => e,
+    };
+    if super::lf_retry::applies(block) {
+        let lf = block.replace("\r\n", "\n");
+        let rewritten = untab(&requote(&lf));
+        match parse_yaml(&rewritten) {
+            Ok(v) if super::lf_retry::accepted(block, &lf, &rewritten) => return Parsed { value: Ok(v), retried: true },
+            Ok(_) => {}
+            Err(e) => error = e,
         }
     }
+    Parsed { value: Err(error), retried: true }
 }
 
 /// `nu`: each line `key: value` (key `[a-zA-Z_-]+`, matched without the multiline
@@ -93,7 +106,7 @@ fn requote_line(line: &str) -> String {
 
 /// `/^([a-zA-Z_-]+):\s+(\S.*)$/` on one line: `.` stops at line ends (`\r`, U+2028,
 /// U+2029), and `$` is the end of the line.
-fn key_value(line: &str) -> Option<(&str, &str)> {
+pub(super) fn key_value(line: &str) -> Option<(&str, &str)> {
     let key_len = line.bytes().take_while(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b'-').count();
     if key_len == 0 || line.as_bytes().get(key_len) != Some(&b':') {
         return None;
@@ -132,6 +145,9 @@ pub fn parse_yaml(text: &str) -> Result<Json, String> {
     // revisits every open level at each token); serde_yaml stops at 128 levels anyway.
     if flow_depth(text) > MAX_FLOW_DEPTH {
         return Err(format!("YAML Parse error: nesting deeper than {MAX_FLOW_DEPTH} levels (agentry's bound)"));
+    }
+    if let Some(line) = super::bun_indent::under_indented(text) {
+        return Err(format!("YAML Parse error: Unexpected character (line {line} continues a quoted or flow value left of its key)"));
     }
     match leading_zero_decimals(text) {
         Some(rewritten) => parse_docs(&rewritten),

@@ -1,4 +1,4 @@
-//! Whether Claude Code 2.1.328 refuses an agent file for its hooks (`bvs`). A
+//! Whether Claude Code 2.1.337 refuses an agent file for its hooks (`bvs`). A
 //! `PreToolUse`/`PermissionRequest` hook may be what guards the permissions beside
 //! it, so one that cannot be loaded refuses the whole file. The tool looks for such
 //! hooks anywhere in the front matter, three levels deep (`sye`, `rot`, `Ai`,

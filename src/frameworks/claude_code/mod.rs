@@ -19,9 +19,11 @@
 //! tool walks up to the home folder, where agentry stops at the working folder.
 
 mod agent;
+mod bun_indent;
 pub(crate) mod definition;
 pub(crate) mod frontmatter;
 mod hooks;
+mod lf_retry;
 mod scan;
 mod tools;
 
@@ -238,6 +240,15 @@ impl Framework for ClaudeCode {
                 if let Kind::Agents { settings } = place.kind {
                     let id = scan::identity(cx, &f.path);
                     if let Some(first) = first_read.get(&id) {
+                        // The tool parses every file of a scan before it drops a second
+                        // reading of one inode: a front matter that does not parse is
+                        // logged for this path too (observed, 2.1.337).
+                        let (agent, diags) = agent::from_file(cx, place_view(place), &f, source.clone());
+                        if diags.iter().any(|d| d.kind == DiagKind::Parse) {
+                            report.diagnostics.extend(diags);
+                            per_place[i].push(agent);
+                            continue;
+                        }
                         let message = format!(
                             "Skipping duplicate file '{}' from {settings} (same inode already loaded from {first}): the same file, reached again through a folder symlink",
                             f.path.display()

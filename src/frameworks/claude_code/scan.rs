@@ -1,4 +1,4 @@
-//! The folders Claude Code 2.1.328 reads agents from, and how it walks them
+//! The folders Claude Code 2.1.337 reads agents from, and how it walks them
 //! (`loadMarkdownFilesFromDir`: ripgrep `--files --hidden --follow --no-ignore
 //! --glob *.md`, or its own walk, which visits a folder once per scan root).
 
@@ -31,6 +31,9 @@ pub enum Problem {
     /// plugin walk (`QW`) takes only entries whose own type is a file and skips the rest
     /// without a word.
     PluginLink,
+    /// A file inside a folder the plugin walk does not enter (a linked folder,
+    /// `node_modules`, `.mcpb-cache`): never read, never logged.
+    PluginFolderPassedOver,
 }
 
 /// Which of Claude Code's two walkers reads a place.
@@ -38,8 +41,8 @@ pub enum Problem {
 pub enum Walker {
     /// `.claude/agents` (`loadMarkdownFilesFromDir`): symlinks followed, lower-case `.md`.
     Agents,
-    /// A plugin's agents (`QW`): `readdir` entry types, so linked files and folders are
-    /// passed over; `.md` in any case.
+    /// A plugin's agents (`jin`): `readdir` entry types, so linked files and folders are
+    /// passed over, and so are `node_modules` and `.mcpb-cache` (2.1.337); `.md` in any case.
     Plugin,
 }
 
@@ -48,7 +51,7 @@ pub enum Walker {
 pub fn walk(cx: &LoadContext, root: &Path, walker: Walker, too_deep: &mut Vec<PathBuf>) -> Vec<Found> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
-    visit(cx, walker, root, &mut Vec::new(), &mut seen, &mut out, too_deep);
+    visit(cx, walker, root, &mut Vec::new(), &mut seen, &mut out, too_deep, false);
     out
 }
 
@@ -64,6 +67,7 @@ fn md_stem(name: &str, walker: Walker) -> Option<&str> {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn visit(
     cx: &LoadContext,
     walker: Walker,
@@ -72,6 +76,7 @@ fn visit(
     seen: &mut HashSet<PathBuf>,
     out: &mut Vec<Found>,
     too_deep: &mut Vec<PathBuf>,
+    passed_over_above: bool,
 ) {
     if namespace.len() > MAX_DEPTH {
         too_deep.push(dir.to_path_buf());
@@ -86,16 +91,18 @@ fn visit(
         let name = e.name().into_owned();
         let plugin_link = walker == Walker::Plugin && e.is_symlink;
         if e.is_dir {
-            if !plugin_link {
-                namespace.push(name);
-                visit(cx, walker, &e.path, namespace, seen, out, too_deep);
-                namespace.pop();
-            }
+            // The plugin walk does not enter these; their files are listed as passed over.
+            let passed = passed_over_above || plugin_link || walker == Walker::Plugin && passed_over(&name);
+            namespace.push(name);
+            visit(cx, walker, &e.path, namespace, seen, out, too_deep, passed);
+            namespace.pop();
             continue;
         }
         let Some(stem) = md_stem(&name, walker) else { continue };
         // The size limit is checked on the bytes read (no `stat` per file per load).
-        let problem = if plugin_link || walker == Walker::Plugin && !e.is_file {
+        let problem = if passed_over_above {
+            Some(Problem::PluginFolderPassedOver)
+        } else if plugin_link || walker == Walker::Plugin && !e.is_file {
             Some(Problem::PluginLink)
         } else if e.is_file {
             None
@@ -106,6 +113,18 @@ fn visit(
         };
         out.push(Found { path: e.path.to_path_buf(), namespace: namespace.clone(), stem: stem.to_string(), problem });
     }
+}
+
+/// Folders the plugin walk (`jin`) does not enter (2.1.337): `.mcpb-cache`, and
+/// `node_modules` or its 8.3 short name (`NODE_M~1`), compared as Windows compares
+/// names (case folded, trailing dots and spaces dropped).
+fn passed_over(name: &str) -> bool {
+    static SHORT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let short = SHORT.get_or_init(|| regex::Regex::new(r"^no(?:de_m?|[\da-f]{0,4})~\d+$").expect("pattern"));
+    let folded = name.to_lowercase().replace('\u{131}', "i").replace('\u{17f}', "s");
+    let trimmed = folded.trim_end_matches(['.', ' ']);
+    let key = if trimmed.is_empty() { folded.as_str() } else { trimmed };
+    key == "node_modules" || key == ".mcpb-cache" || short.is_match(key)
 }
 
 /// The file's identity as `lstat` sees it: a file reached through a folder symlink is
@@ -147,7 +166,7 @@ pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
             Some(serde_json::Value::Array(a)) => a.iter().filter_map(|s| s.as_str()).collect(),
             _ => Vec::new(),
         };
-        // Observed with 2.1.328: a manifest without `name`, or whose `agents` names
+        // Observed with 2.1.328 and 2.1.337: a manifest without `name`, or whose `agents` names
         // anything but `.md` files, loads no agent at all.
         let rejected = if own_name.is_none() {
             Some(format!("the plugin's .claude-plugin/plugin.json has no `name`: Claude Code loads none of `{folder}`'s agents"))
@@ -164,4 +183,17 @@ pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
         out.push(Plugin { name: own_name.unwrap_or(&folder).to_string(), root: e.path.to_path_buf(), agent_paths, rejected });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_plugin_walk_passes_over_node_modules_and_the_bundle_cache() {
+        for name in ["node_modules", "Node_Modules", "node_modules. ", "NODE_M~1", "NODE~12", "no~3", ".mcpb-cache"] {
+            assert!(super::passed_over(name), "{name}");
+        }
+        for name in ["node_module", "modules", "node_modules_x", "no~", "nodes~1", "nodemo~12", "."] {
+            assert!(!super::passed_over(name), "{name}");
+        }
+    }
 }

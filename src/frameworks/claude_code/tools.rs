@@ -1,10 +1,10 @@
 //! `tools` and `disallowedTools` down to the tools a subagent is spawned with, as
-//! Claude Code 2.1.328 does it in print mode (tool search off): `egn`/`Pdt` read the
+//! Claude Code 2.1.337 does it in print mode (tool search off): `egn`/`Pdt` read the
 //! value, `mf` splits it, the spawn resolves the names against the subagent tool pool.
 
 use serde_json::Value as Json;
 
-/// The tools a subagent gets when `tools` is absent or `*` (observed, 2.1.328 print
+/// The tools a subagent gets when `tools` is absent or `*` (observed, 2.1.337 print
 /// mode): Grep and Glob are not among them.
 pub const DEFAULT: &[&str] = &[
     "Agent", "Bash", "Edit", "EnterWorktree", "ExitWorktree", "Monitor", "NotebookEdit", "Read", "SendMessage",

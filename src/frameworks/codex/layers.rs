@@ -1,5 +1,5 @@
 //! Codex's config layers and the role files under each layer's `agents/` folder
-//! (`ConfigLayerStack` and `collect_agent_role_files` of 0.169.0).
+//! (`ConfigLayerStack` and `collect_agent_role_files` of 0.171.0).
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,4 @@
-//! `load_agent_roles` of Codex 0.169.0: per layer, the `[agents.*]` tables (by key)
+//! `load_agent_roles` of Codex 0.171.0: per layer, the `[agents.*]` tables (by key)
 //! then the discovered files (path order), a second definition of a name in one
 //! layer dropped; across layers, lowest first, the higher role replaces the lower
 //! one and takes `description`, `config_file` and `nickname_candidates` from it when

@@ -25,7 +25,7 @@ pub struct Codex;
 
 pub(crate) const ID: &str = "codex";
 
-/// The roles compiled into Codex 0.169.0.
+/// The roles compiled into Codex 0.171.0.
 const BUILTINS: [&str; 3] = ["default", "explorer", "worker"];
 
 impl Framework for Codex {
@@ -63,7 +63,7 @@ impl Framework for Codex {
         let tier_of = |layer: usize| layers.len() - 1 - layer;
         let builtin_tier = layers.len();
         for name in BUILTINS {
-            let rule = "built into Codex 0.169.0 (its name only: agentry does not copy built-in roles)".to_string();
+            let rule = "built into Codex 0.171.0 (its name only: agentry does not copy built-in roles)".to_string();
             let agent = Agent::new(ID, name.to_string(), Source::builtin(name), Status::Wins, rule);
             candidates.push(Candidate { tier: builtin_tier, agent });
         }

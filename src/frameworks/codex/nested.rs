@@ -1,7 +1,9 @@
-//! Values inside Codex 0.169.0's `ConfigToml` that serde checks below the top level,
+//! Values inside Codex 0.171.0's `ConfigToml` that serde checks below the top level,
 //! as a role file meets them (`approval_policy`'s `AskForApproval`, each
-//! `[mcp_servers.NAME]`'s `McpServerConfig`). Observed with the released binary:
-//! a failure here drops the role file ("failed to deserialize agent role file").
+//! `[mcp_servers.NAME]`'s `McpServerConfig`, and the sections 0.171.0 added:
+//! `rollout_trace`, `responses`, `code_mode`). Observed with the released binary:
+//! a failure here drops the role file ("failed to deserialize agent role file");
+//! unknown keys inside a section are ignored.
 
 use toml_codex::Value;
 
@@ -82,6 +84,46 @@ fn string_list_error(value: &Value) -> Option<String> {
     }
 }
 
+/// serde's complaint about a field of a section table Codex 0.171.0 types (observed
+/// with the oracle: `rollout_trace.max_payload_bytes` is a `usize` and
+/// `rollout_trace.max_bytes` a `u64`, `responses.process_mode` one of two words,
+/// `code_mode.heartbeat_interval_s` a `u32`, `goals.max_goal_token_budget` a
+/// non-zero `u64`); other keys of these sections are ignored.
+pub fn section_error(section: &str, fields: &toml_codex::Table) -> Option<String> {
+    fields.iter().find_map(|(key, value)| match (section, key.as_str()) {
+        ("rollout_trace", "max_payload_bytes") => unsigned_error(value, "usize", 0, u64::MAX),
+        ("rollout_trace", "max_bytes") => unsigned_error(value, "u64", 0, u64::MAX),
+        ("code_mode", "heartbeat_interval_s") => unsigned_error(value, "u32", 0, u64::from(u32::MAX)),
+        ("goals", "max_goal_token_budget") => unsigned_error(value, "a nonzero u64", 1, u64::MAX),
+        ("responses", "process_mode") => process_mode_error(value),
+        _ => None,
+    })
+}
+
+/// An integer in `min..=max`, as serde words a miss for the unsigned type `ty`.
+fn unsigned_error(value: &Value, ty: &str, min: u64, max: u64) -> Option<String> {
+    match value {
+        Value::Integer(i) if u64::try_from(*i).is_ok_and(|u| (min..=max).contains(&u)) => None,
+        Value::Integer(i) => Some(format!("invalid value: integer `{i}`, expected {ty}")),
+        other => Some(invalid_type(other, ty)),
+    }
+}
+
+/// `ResponseProcessMode`: `streaming` or `after_complete_response`.
+fn process_mode_error(value: &Value) -> Option<String> {
+    const VARIANTS: &[&str] = &["streaming", "after_complete_response"];
+    match value {
+        Value::String(s) if VARIANTS.contains(&s.as_str()) => None,
+        Value::String(s) => Some(format!("unknown variant `{s}`, expected `streaming` or `after_complete_response`")),
+        Value::Table(t) if t.len() != 1 => Some("invalid value: map, expected map with a single key".into()),
+        Value::Table(t) => t.keys().next().map(|k| match VARIANTS.contains(&k.as_str()) {
+            true => "invalid type: newtype variant, expected unit variant".to_string(),
+            false => format!("unknown variant `{k}`, expected `streaming` or `after_complete_response`"),
+        }),
+        other => Some(invalid_type(other, "string or map")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +162,23 @@ mod tests {
         assert_eq!(mcp_error(&table("[s]\nurl = \"u\"\ncwd = \"/\"")).unwrap(), "cwd is not supported for streamable_http");
         assert!(mcp_error(&table("[s]\ncommand = \"x\"\nenv_vars = [1]")).unwrap().contains("McpServerEnvVar"));
         assert_eq!(mcp_error(&table("[s]\ncommand = \"x\"\ntool_timeout_sec = 2")), None);
+    }
+
+    #[test]
+    fn the_sections_of_0_171_type_their_fields() {
+        let t = table("[rollout_trace]\nmax_bytes = -5\n[responses]\nprocess_mode = \"nope\"\n[code_mode]\nheartbeat_interval_s = 4294967296\n[goals]\nmax_goal_token_budget = 0\n[ok]\nx = 1");
+        let err = |k: &str| section_error(k, t[k].as_table().unwrap());
+        assert_eq!(err("rollout_trace").unwrap(), "invalid value: integer `-5`, expected u64");
+        assert!(err("responses").unwrap().starts_with("unknown variant `nope`"));
+        assert_eq!(err("code_mode").unwrap(), "invalid value: integer `4294967296`, expected u32");
+        assert_eq!(err("goals").unwrap(), "invalid value: integer `0`, expected a nonzero u64");
+        let good = table("[a]\nmax_payload_bytes = 5\nenabled = \"yes\"\nprocess_mode = \"streaming\"\nheartbeat_interval_s = 0");
+        for section in ["rollout_trace", "responses", "code_mode", "goals"] {
+            assert_eq!(section_error(section, good["a"].as_table().unwrap()), None, "{section}");
+        }
+        let mode = table("a = {}\nb = { streaming = 1 }\nc = 5");
+        assert_eq!(process_mode_error(&mode["a"]).unwrap(), "invalid value: map, expected map with a single key");
+        assert!(process_mode_error(&mode["b"]).is_some());
+        assert_eq!(process_mode_error(&mode["c"]).unwrap(), "invalid type: integer `5`, expected string or map");
     }
 }

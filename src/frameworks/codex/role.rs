@@ -1,4 +1,4 @@
-//! One agent role as Codex 0.169.0 reads it: a role file (`parse_agent_role_file_contents`:
+//! One agent role as Codex 0.171.0 reads it: a role file (`parse_agent_role_file_contents`:
 //! strict, a config layer plus `name`, `description`, `nickname_candidates`) and the
 //! `[agents.NAME]` tables of a `config.toml` (`AgentsToml`: unknown keys ignored, a
 //! wrong type stops Codex).
@@ -78,6 +78,8 @@ fn config_key(key: &str) -> Option<Shape> {
         | "ghost_snapshot" | "history" | "hooks" | "marketplaces" | "mcp_servers" | "memories" | "model_providers"
         | "notice" | "otel" | "permissions" | "plugins" | "profiles" | "projects" | "realtime"
         | "sandbox_workspace_write" | "shell_environment_policy" | "skills" | "tool_suggest" | "tui" | "windows" => Table,
+        // Sections of 0.171.0's `ConfigToml` (observed: any other type drops the role file).
+        "rollout_trace" | "responses" | "code_mode" | "goals" | "browser_use" | "computer_use" => Table,
         "notify" | "project_doc_fallback_filenames" | "project_root_markers" => List,
         "sandbox_mode" => OneOf(SANDBOX_MODES),
         "web_search" => OneOf(WEB_SEARCH_MODES),
@@ -86,7 +88,7 @@ fn config_key(key: &str) -> Option<Shape> {
         | "experimental_thread_store" | "file_opener" | "forced_chatgpt_workspace_id" | "forced_login_method"
         | "log_dir" | "mcp_oauth_credentials_store" | "model_auto_compact_token_limit_scope" | "model_catalog_json"
         | "model_instructions_file" | "model_reasoning_summary" | "model_verbosity" | "personality" | "sqlite_home"
-        // In the field list of 0.169.0's `ConfigToml` (its binary), not in the schema.
+        // In the field list of 0.169.0's and 0.171.0's `ConfigToml` (its binary), not in the schema.
         | "model_post_turn_compact_threshold_percent" | "allow_symlinked_codex_home" | "mcp_enterprise_managed_auth"
         | "mcp_optional_startup_grace_ms" | "thread_unload_delay_secs" | "js_repl_node_path" | "js_repl_node_module_dirs"
         | "responses_api_metadata" | "orchestrator" | "cloud" | "experimental_realtime_webrtc_call_base_url"
@@ -135,6 +137,11 @@ pub fn parse_role_file(bytes: &[u8], label: &str, hint: Option<&str>) -> Result<
         }
         f
     })?;
+    // Codex reads a role file through a TOML value in which a date or time is its
+    // text: observed, `instructions = 1979-05-27` loads, `hide_agent_reasoning =
+    // 1979-05-27` is refused as `string "1979-05-27"`.
+    let mut doc = doc;
+    doc.table = doc.table.into_iter().map(|(k, v)| (k, toml_read::datetimes_as_text(v))).collect();
     let line = |key: &str| doc.lines.key(&[], key);
     let deser = |key: &str, msg: String| {
         Failure::validation(format!("failed to deserialize agent role file at {label}: {msg}")).at(line(key))
@@ -146,6 +153,9 @@ pub fn parse_role_file(bytes: &[u8], label: &str, hint: Option<&str>) -> Result<
             "nickname_candidates" => string_list_error(value).map(|m| format!("{m}\nin `nickname_candidates`")),
             "approval_policy" => nested::approval_policy_error(value),
             "mcp_servers" if value.is_table() => value.as_table().and_then(nested::mcp_servers_error).map(|(_, m)| m),
+            "rollout_trace" | "responses" | "code_mode" | "goals" if value.is_table() => {
+                value.as_table().and_then(|t| nested::section_error(key, t))
+            }
             other => match config_key(other) {
                 None => Some(format!("unknown field `{other}`")),
                 Some(shape) => shape_error(other, &shape, value),

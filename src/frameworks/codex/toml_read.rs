@@ -1,4 +1,4 @@
-//! TOML as Codex 0.169.0 reads it: the `toml` crate at the version its binary is
+//! TOML as Codex 0.171.0 reads it: the `toml` crate at the version its binary is
 //! built with (0.9.11), a file read as UTF-8 first (`std::fs::read_to_string`), and
 //! serde's wording for values of the wrong type.
 
@@ -148,6 +148,16 @@ fn split_key(text: &str) -> Vec<String> {
 /// serde's "invalid type: …" for `value` where `expected` was wanted.
 pub fn invalid_type(value: &Value, expected: &str) -> String {
     format!("invalid type: {}, expected {expected}", unexpected(value))
+}
+
+/// The value with every date and time (at any depth) turned into its TOML text.
+pub fn datetimes_as_text(value: Value) -> Value {
+    match value {
+        Value::Datetime(d) => Value::String(d.to_string()),
+        Value::Array(items) => Value::Array(items.into_iter().map(datetimes_as_text).collect()),
+        Value::Table(t) => Value::Table(t.into_iter().map(|(k, v)| (k, datetimes_as_text(v))).collect()),
+        other => other,
+    }
 }
 
 /// serde's `Unexpected` wording of a TOML value.
