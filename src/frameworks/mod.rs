@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::discover::Files;
-use crate::model::{EcosystemReport, Roots, Scope};
+use crate::model::{EcosystemReport, Roots};
 pub use crate::load::Prompts;
 
 pub mod claude_code;
@@ -119,33 +119,11 @@ pub trait Framework: Send + Sync {
     /// report while none of the answers asked there changed, so an answer taken
     /// elsewhere would go stale.
     fn load(&self, cx: &LoadContext) -> EcosystemReport;
-    /// The places this framework scans for definitions in this workspace, in its
-    /// precedence order: `agentry file` and `agentry why` tell from them which tools
-    /// would read a path, and where a tool would have looked.
-    fn locations(&self, _roots: &Roots) -> Vec<Location> {
-        Vec::new()
-    }
     /// How the tool matches a name asked for against the names it loaded, in words:
     /// `agentry why` shows it next to names that differ only in case or spelling.
     fn name_matching(&self) -> &'static str {
         "by exact name (case-sensitive)"
     }
-}
-
-/// A place a framework scans for agent files.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Location {
-    pub scope: Scope,
-    /// The folder (or, with `depth` 0 and one file name in `names`, a file's folder).
-    pub dir: std::path::PathBuf,
-    /// How many folders below `dir` files are still read: 0 is the top level only,
-    /// `None` any depth.
-    pub depth: Option<u32>,
-    /// File name endings read (`.md`, `.agent.md`, `.toml`); empty means any file.
-    pub suffixes: &'static [&'static str],
-    /// How the place is named to people ("project .claude/agents, from the working
-    /// folder up to the repository root").
-    pub label: String,
 }
 
 /// Every framework agentry knows, in the order the explorer groups them.

@@ -97,7 +97,7 @@ pub fn targets(catalog: &Catalog, folders_read: &[PathBuf], walked: &[PathBuf]) 
         *entry |= recursive;
     };
     for report in &catalog.reports {
-        let dirs = report.searched.iter().map(|s| s.path.clone()).chain(report.builtins.clone());
+        let dirs = report.places.iter().map(|p| p.dir.clone()).chain(report.builtins.clone());
         for dir in dirs {
             if crate::frameworks::is_dir(&dir) {
                 if is_root_or_above(&dir) {
@@ -279,7 +279,8 @@ mod tests {
                     // A searched home root is not walked: `h/notes` is not watched.
                     (root.join("h"), crate::model::Scope::User),
                 ] {
-                    r.searched.push(crate::model::SearchDir { scope, path, role: String::new() });
+                    let reach = crate::model::Reach::top(&[]);
+                    r.places.push(crate::model::Place::agents(0, scope, &root, path, reach, ""));
                 }
                 std::sync::Arc::new(r)
             }],

@@ -10,10 +10,12 @@ mod attributes;
 mod catalog;
 mod diagnostic;
 mod fields;
+mod place;
 mod source;
 
 pub use agent::{Agent, AgentRecord, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Status};
-pub use catalog::{Catalog, EcosystemReport, SearchDir};
+pub use catalog::{Catalog, EcosystemReport};
+pub use place::{numbered, Place, PlaceKind, Reach};
 pub use diagnostic::{DiagKind, Diagnostic, Failure, Severity};
 pub use attributes::{Attributes, AttributesBuilder};
 pub use fields::Fields;
