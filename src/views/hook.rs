@@ -16,21 +16,32 @@ use crate::model::{normalize, Catalog, Place, Scope};
 /// project folder by their type alone (`*.md`) only at the top.
 pub fn files_pattern(catalog: &Catalog) -> String {
     let project = normalize(&catalog.roots.project);
-    let mut alternatives = BTreeSet::new();
-    for place in catalog.reports.iter().flat_map(|r| r.places.iter()) {
-        if place.scope != Scope::Project || place.reached {
-            continue;
-        }
-        let dir = normalize(&place.dir);
-        let Ok(tail) = dir.strip_prefix(&project) else { continue };
-        alternatives.insert(alternative(tail, place));
-    }
+    let alternatives: BTreeSet<String> =
+        catalog.reports.iter().flat_map(|r| r.places.iter()).filter_map(|p| place_pattern(&project, p)).collect();
     format!("(?i)({})$", alternatives.into_iter().collect::<Vec<_>>().join("|"))
+}
+
+/// One place's part of the pattern: `None` for a place outside `project`, or one
+/// only reached from definitions (a prompt file anywhere would make every file
+/// match).
+pub fn place_pattern(project: &Path, place: &Place) -> Option<String> {
+    if place.scope != Scope::Project || place.reached {
+        return None;
+    }
+    let dir = normalize(&place.dir);
+    let tail = dir.strip_prefix(project).ok()?;
+    Some(alternative(tail, place))
 }
 
 /// [`files_pattern`] of every registered framework over a workspace holding nothing:
 /// the places every tool declares whatever the workspace holds.
 pub fn every_tool() -> String {
+    files_pattern(&default_workspace())
+}
+
+/// Every registered framework loaded over a workspace holding nothing (default
+/// settings, trusted, the working folder at the project root).
+pub fn default_workspace() -> Catalog {
     let root = Path::new("/nonexistent/agentry-hook-pattern");
     let mut roots = crate::model::Roots::new(root.join("project"), root.join("home"), root.join("xdg"), Some(root.join("builtins")));
     roots.trusted = true;
@@ -42,7 +53,7 @@ pub fn every_tool() -> String {
         options: Default::default(),
         texts: crate::model::TextForm::Held,
     };
-    files_pattern(&crate::load::load(&opts, &crate::discover::FileCache::for_one_load(), 1))
+    crate::load::load(&opts, &crate::discover::FileCache::for_one_load(), 1)
 }
 
 /// One place as a pattern: its folder below the project, how deep, which names.
