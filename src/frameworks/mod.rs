@@ -2,33 +2,65 @@
 //!
 //! # Adding a framework
 //!
-//! 1. **The folder**: `src/frameworks/<id>/`, its module doc naming the tool's release
-//!    and the tool's own functions each part mirrors. Parse with the tool's own YAML
-//!    semantics (PyYAML: `crate::yaml`; js-yaml, Bun, serde_yaml: see the readers
-//!    that use them) and prove it with goldens from the tool's parser.
-//! 2. **The trait**: `id`, `title`, `release` (the tool's release followed, its
-//!    packages and commands: `agentry tools`, README's table and the installed-release
-//!    note come from it), `load` (every file-system question through
-//!    `cx.files`, so a refresh re-reads only what changed: `read` or `parse` with the
-//!    `Hold` chosen there; prompt texts made by `cx.prompts` from the file's bytes or
-//!    the rendered string; `cx.roots` gives the
-//!    project, home, working folder, trust and listing order) and `locations` (every
-//!    place the tool scans: `agentry file` and `agentry why` are built from it).
-//! 3. **The engine**: rank with [`precedence`] — tiers, first or last wins inside a
-//!    tier, an undocumented order marked, `merge_fields` for tools that
+//! A newcomer's list, in the order the work goes (the smallest readers, `openhands`
+//! and `kimi_code`, are the templates):
+//!
+//! 1. **The places table**: `fn places(cx, …) -> Vec<Place>` ([`crate::model::Place`]),
+//!    the tool's "where it looks" written once from `cx.roots`, `cx.env` and the
+//!    settings it reads: each folder (or file) with its scope and base, how far it is
+//!    read ([`crate::model::Reach`]: top level, any depth or a depth limit, file
+//!    endings), the tier it ranks in, its label (the words rules use), its rank in
+//!    words, whether trust or a setting holds it; settings and manifest files as
+//!    [`crate::model::Place::settings`], files reached only from definitions
+//!    (`extends`, a prompt path, `config_file`) as [`crate::model::Place::reached`].
+//!    The report keeps it (`report.places`): `why`, `file`, `walk`, the watcher, the
+//!    Sources pane and the pre-commit hook's pattern (`views::hook`) read it, and
+//!    `tests/it/places.rs` fails when a fixture case's load names or reads a file outside
+//!    it.
+//! 2. **Scan and parse**: `src/frameworks/<id>/`, its module doc naming the tool's
+//!    release and the tool's own functions each part mirrors. `load` walks the places
+//!    and parses each file, every file-system question through `cx.files` (so a
+//!    refresh re-reads only what changed: `read` or `parse` with the `Hold` chosen
+//!    there; prompt texts made by `cx.prompts` from the file's bytes or the rendered
+//!    string; `cx.roots` gives the project, home, working folder, trust and listing
+//!    order). Parse with the tool's own YAML or TOML semantics and prove it with
+//!    goldens from the tool's parser:
+//!
+//!    | the tool parses with | agentry's module |
+//!    |---|---|
+//!    | PyYAML | `crate::yaml` |
+//!    | js-yaml 3 or 4 | `crate::jsyaml` (the release is a `Version`) |
+//!    | Bun's YAML | `claude_code/frontmatter.rs` |
+//!    | npm `yaml` | `qwen_code/yaml.rs` |
+//!    | serde_yaml | the `serde_yaml` crate |
+//!    | TOML 0.9 (Rust `toml` 0.9.11) | the `toml_codex` crate, through `codex/toml_read.rs` |
+//!
+//!    A library one tool uses lives in that reader; one two or more share lives at
+//!    the top level.
+//! 3. **The rules**: rank with [`precedence`] — `Ladder::over(&places, …)` where the
+//!    tiers are the places (or tiers built from the same table where they are layers
+//!    or merged entries), first or last wins inside a tier, an undocumented order
+//!    marked, `Rules` for the tool's own words, `merge_fields` for tools that
 //!    assemble one agent from several sources. Every definition says in its `rule`
 //!    why it won, lost, was skipped or held; a file the tool ignores silently is
 //!    `SKIPPED` (an info diagnostic), never an error.
 //! 4. **The fixtures**: `tests/fixtures/<id>/<case>/` with the oracle's
 //!    `expected.json` (`tests/fixtures/vendor.sh`); the conformance test runs every
 //!    folder there and fails for one with no registered framework.
-//! 5. **The one list**: a line in [`all`]. Tests and benches iterate it.
+//! 5. **The demo expectation**: `tests/demo/<id>.expected.json`, written by the oracle
+//!    over `assets/demo` (`tests/demo/regen.sh <id>`, after adding the id to its
+//!    `all=(…)`); `tests/demo.rs` fails for a registered framework without one.
+//! 6. **The release**: `release()` names the tool's release followed, its packages and
+//!    commands (`agentry tools`, README's table and the installed-release note come
+//!    from it).
+//! 7. **The one list**: a line in [`all`]. Tests, benches and the hook pattern iterate
+//!    it (regenerate `files:` in `.pre-commit-hooks.yaml` as `tests/it/places.rs` prints).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::discover::Files;
-use crate::model::{EcosystemReport, Roots, Scope};
+use crate::model::{EcosystemReport, Roots};
 pub use crate::store::Prompts;
 
 pub mod claude_code;
@@ -121,12 +153,6 @@ pub trait Framework: Send + Sync {
     /// report while none of the answers asked there changed, so an answer taken
     /// elsewhere would go stale.
     fn load(&self, cx: &LoadContext) -> EcosystemReport;
-    /// The places this framework scans for definitions in this workspace, in its
-    /// precedence order: `agentry file` and `agentry why` tell from them which tools
-    /// would read a path, and where a tool would have looked.
-    fn locations(&self, _roots: &Roots) -> Vec<Location> {
-        Vec::new()
-    }
     /// How the tool matches a name asked for against the names it loaded, in words:
     /// `agentry why` shows it next to names that differ only in case or spelling.
     fn name_matching(&self) -> &'static str {
@@ -140,22 +166,6 @@ pub trait Framework: Send + Sync {
     }
 }
 
-/// A place a framework scans for agent files.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Location {
-    pub scope: Scope,
-    /// The folder (or, with `depth` 0 and one file name in `names`, a file's folder).
-    pub dir: std::path::PathBuf,
-    /// How many folders below `dir` files are still read: 0 is the top level only,
-    /// `None` any depth.
-    pub depth: Option<u32>,
-    /// File name endings read (`.md`, `.agent.md`, `.toml`); empty means any file.
-    pub suffixes: &'static [&'static str],
-    /// How the place is named to people ("project .claude/agents, from the working
-    /// folder up to the repository root").
-    pub label: String,
-}
-
 /// Every framework agentry knows, in the order the explorer groups them.
 pub fn all() -> Vec<&'static dyn Framework> {
     vec![&openhands::OpenHands, &tsugite::Tsugite, &fast_agent::FastAgent, &kimi::Kimi, &gemini_cli::GeminiCli, &codex::Codex, &claude_code::ClaudeCode, &kimi_code::KimiCode, &copilot::Copilot, &opencode::OpenCode, &qwen_code::QwenCode]
@@ -165,7 +175,7 @@ pub fn by_id(id: &str) -> Option<&'static dyn Framework> {
     all().into_iter().find(|f| f.id() == id)
 }
 
-/// The frameworks `catalog` was loaded with, for the views built on their locations.
+/// The frameworks `catalog` was loaded with, for the views built on their reports.
 pub fn loaded_in(catalog: &crate::model::Catalog) -> Vec<&'static dyn Framework> {
     all().into_iter().filter(|f| catalog.reports.iter().any(|r| r.ecosystem == f.id())).collect()
 }

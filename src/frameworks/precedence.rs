@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::{Agent, Field, FieldOrigin, Provenance, Site, Status};
+use crate::model::{Agent, Field, FieldOrigin, Place, Provenance, Site, Status};
 
 /// Which definition of a name wins inside one tier.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,6 +102,14 @@ pub struct Ladder {
 impl Ladder {
     pub fn new(tiers: Vec<Tier>) -> Ladder {
         Ladder { tiers, names: NameKey::Exact, equivalents: true, order: Order::Ranked, failures_take_part: false }
+    }
+
+    /// One tier per rung of `places` (their `tier`s, from 0 up), named by the first
+    /// place of the rung; the same `within` in each.
+    pub fn over(places: &[Place], within: Within) -> Ladder {
+        let rungs = places.iter().map(|p| p.tier + 1).max().unwrap_or(0);
+        let label = |t: usize| places.iter().find(|p| p.tier == t).map_or(String::new(), |p| p.label.clone());
+        Ladder::new((0..rungs).map(|t| Tier::new(label(t), within.clone())).collect())
     }
 
     pub fn ordered(mut self, order: Order) -> Ladder {

@@ -75,8 +75,9 @@ pub(crate) fn walk(root: &Path) -> Vec<PathBuf> {
 
 /// The folders a snapshot depends on, each with whether its subfolders count too.
 ///
-/// - every searched folder that exists, recursively when it lies inside a workspace
-///   root (agent folders are small); a searched project root (Kimi walks the whole
+/// - every place's folder that exists, recursively when the place reads below its
+///   top level and lies inside a workspace root (agent folders are small; a settings
+///   folder such as `~/.claude`, read at its top, is not watched below it); a searched project root (Kimi walks the whole
 ///   project, Tsugite reads `*.md` directly in it) is watched folder by folder
 ///   through a bounded walk that skips dependency trees, so a new `team/agent.yaml`
 ///   deep in the project is seen without watching `node_modules/`; a searched home
@@ -97,8 +98,17 @@ pub fn targets(catalog: &Catalog, folders_read: &[PathBuf], walked: &[PathBuf]) 
         *entry |= recursive;
     };
     for report in &catalog.reports {
-        let dirs = report.searched.iter().map(|s| s.path.clone()).chain(report.builtins.clone());
-        for dir in dirs {
+        // Each place's folder, its subfolders too where files below its top level are
+        // read; a place that is one file, by its folder.
+        let dirs = report
+            .places
+            .iter()
+            .map(|p| match p.reach.file {
+                true => (p.dir.parent().map(Path::to_path_buf).unwrap_or_default(), false),
+                false => (p.dir.clone(), p.reach.depth != Some(0)),
+            })
+            .chain(report.builtins.clone().map(|b| (b, true)));
+        for (dir, below) in dirs {
             if is_dir(&dir) {
                 if is_root_or_above(&dir) {
                     // Only the project is walked (Kimi's entry points are anywhere in
@@ -110,7 +120,7 @@ pub fn targets(catalog: &Catalog, folders_read: &[PathBuf], walked: &[PathBuf]) 
                     }
                     add(&mut out, dir, false);
                 } else {
-                    add(&mut out, dir, true);
+                    add(&mut out, dir, below);
                 }
             } else if let Some(existing) = dir.ancestors().skip(1).find(|a| is_dir(a)) {
                 add(&mut out, existing.to_path_buf(), false);
@@ -284,7 +294,8 @@ mod tests {
                     // A searched home root is not walked: `h/notes` is not watched.
                     (root.join("h"), crate::model::Scope::User),
                 ] {
-                    r.searched.push(crate::model::SearchDir { scope, path, role: String::new() });
+                    let reach = crate::model::Reach::tree(&[]);
+                    r.places.push(crate::model::Place::agents(0, scope, &root, path, reach, ""));
                 }
                 std::sync::Arc::new(r)
             }],

@@ -129,9 +129,9 @@ impl AimedAt {
             .reports
             .iter()
             .flat_map(|r| {
-                r.searched
+                r.places
                     .iter()
-                    .map(|s| (s.path.clone(), r.builtins.clone()))
+                    .map(|p| (p.dir.clone(), r.builtins.clone()))
             })
             .collect();
         let r = &catalog.roots;

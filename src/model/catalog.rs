@@ -2,16 +2,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::{Agent, Diagnostic, Roots, Scope};
-
-/// A folder a framework looked in, in search order. The live loader watches these.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SearchDir {
-    pub scope: Scope,
-    pub path: PathBuf,
-    /// How the framework ranks this folder, in words ("searched 2nd, after …").
-    pub role: String,
-}
+use super::{Agent, Diagnostic, Place, Roots};
 
 /// Everything one framework decided about one workspace.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -20,14 +11,16 @@ pub struct EcosystemReport {
     /// Every definition found, in precedence order (for each name the winner first).
     pub agents: Vec<Agent>,
     pub diagnostics: Vec<Diagnostic>,
-    pub searched: Vec<SearchDir>,
+    /// Every place the framework reads definitions from, in its precedence order
+    /// (and the folders of files reached from them): the watcher watches these.
+    pub places: Vec<Place>,
     /// The built-in agents folder used, if any.
     pub builtins: Option<PathBuf>,
 }
 
 impl EcosystemReport {
     pub fn new(ecosystem: &'static str) -> Self {
-        EcosystemReport { ecosystem, agents: Vec::new(), diagnostics: Vec::new(), searched: Vec::new(), builtins: None }
+        EcosystemReport { ecosystem, agents: Vec::new(), diagnostics: Vec::new(), places: Vec::new(), builtins: None }
     }
 }
 

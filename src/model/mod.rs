@@ -11,10 +11,12 @@ mod catalog;
 mod diagnostic;
 mod fields;
 mod path;
+mod place;
 mod source;
 
 pub use agent::{Agent, AgentRecord, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Status};
-pub use catalog::{Catalog, EcosystemReport, SearchDir};
+pub use catalog::{Catalog, EcosystemReport};
+pub use place::{numbered, Place, PlaceKind, Reach};
 pub use diagnostic::{DiagKind, Diagnostic, Failure, Severity};
 pub use attributes::{Attributes, AttributesBuilder};
 pub use fields::Fields;

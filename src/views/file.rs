@@ -106,16 +106,13 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
     let mut would_read = Vec::new();
     for report in &catalog.reports {
         let Some(framework) = frameworks.iter().find(|f| f.id() == report.ecosystem) else { continue };
-        let locations = framework.locations(roots);
+        let places: Vec<&crate::model::Place> = report.places.iter().filter(|p| p.holds_agents()).collect();
         let agents: Vec<_> =
             report.agents.iter().filter(|a| !a.source.is_compiled_in() && target.is(&a.source.path)).collect();
         let diags: Vec<_> = report.diagnostics.iter().filter(|d| target.is(&d.path)).collect();
-        let covering = locations.iter().find(|l| super::places::covers(l, &path));
+        let covering = places.iter().find(|l| l.covers(&path));
         if covering.is_none() && agents.is_empty() && diags.is_empty() {
-            let ending = |s: &str| {
-                path.file_name().is_some_and(|n| n.to_string_lossy().to_lowercase().ends_with(&s.to_lowercase()))
-            };
-            for l in locations.iter().filter(|l| l.suffixes.is_empty() || l.suffixes.iter().any(|s| ending(s))) {
+            for l in places.iter().filter(|l| l.ending_read(&path)) {
                 would_read.push(WouldRead {
                     ecosystem: report.ecosystem,
                     title: framework.title(),
@@ -182,18 +179,15 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
             title: framework.title(),
             location: match covering {
                 Some(l) => l.label.clone(),
-                // Read through a symlink (or a reference) from a place the tool scans.
+                // Read through a symlink from a place the tool scans, or reached from
+                // another definition (`extends`, a referenced prompt file).
                 None => agents
                     .first()
                     .and_then(|a| {
-                        locations
+                        places
                             .iter()
-                            .find(|l| super::places::covers(l, &a.source.path))
+                            .find(|l| l.covers(&a.source.path))
                             .map(|l| format!("through {} in {}", super::shown(&a.source.path, roots), l.label))
-                    })
-                    .or_else(|| {
-                        // A folder the tool found at load time (installed built-ins).
-                        report.searched.iter().find(|d| path.starts_with(&d.path)).map(|d| d.role.clone())
                     })
                     .unwrap_or_else(|| "reached from another definition".into()),
             },

@@ -1,5 +1,5 @@
-//! Views across frameworks, built from the catalog and each framework's declared
-//! [`crate::frameworks::Location`]s, never from a framework's own code: `why` (near
+//! Views across frameworks, built from the catalog and the places each report
+//! declares ([`crate::model::Place`]), never from a framework's own code: `why` (near
 //! misses of a name), `check` (findings and the CI gate), `file` (one file as every
 //! tool reads it). Free of terminal code; the command line and the explorer render
 //! these types.
@@ -7,6 +7,7 @@
 pub mod bytes;
 pub mod check;
 pub mod file;
+pub mod hook;
 pub mod places;
 pub mod walk;
 pub mod why;

@@ -1,27 +1,11 @@
-//! Which declared [`Location`]s cover a path, and, for a path none covers, how close
-//! it came: one folder too deep, the wrong extension, the right folder name outside
+//! For a path none of a framework's [`Place`]s covers, how close it came: one folder too deep, the wrong extension, the right folder name outside
 //! the walk from the working folder to the root, or just the wrong folder.
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::frameworks::Location;
-use crate::model::{normalize, Roots};
-
-/// Whether `loc` scans `path` (a file): below its folder, within its depth, with
-/// one of its suffixes (compared without case: a view does not know the tool's).
-pub fn covers(loc: &Location, path: &Path) -> bool {
-    let path = normalize(path);
-    let Ok(rel) = path.strip_prefix(normalize(&loc.dir)) else { return false };
-    let parts = rel.components().count();
-    parts > 0 && loc.depth.is_none_or(|d| parts - 1 <= d as usize) && suffix_ok(loc, &path)
-}
-
-fn suffix_ok(loc: &Location, path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
-    loc.suffixes.is_empty() || loc.suffixes.iter().any(|s| name.ends_with(&s.to_lowercase()) && name.len() > s.len())
-}
+use crate::model::{normalize, Place, Roots};
 
 /// How a path missed a framework's places.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -57,11 +41,11 @@ impl Miss {
     }
 }
 
-/// How `path` misses `locations` (which must not cover it): the closest reason.
-pub fn miss(locations: &[Location], roots: &Roots, path: &Path) -> Miss {
+/// How `path` misses `places` (which must not cover it): the closest reason.
+pub fn miss(places: &[Place], roots: &Roots, path: &Path) -> Miss {
     let path = normalize(path);
     let project = normalize(&roots.project);
-    for loc in locations {
+    for loc in places {
         let dir = normalize(&loc.dir);
         // The project folder itself is a place for files of the tool's own kind
         // only: a file anywhere in the project is not "near" it.
@@ -70,18 +54,18 @@ pub fn miss(locations: &[Location], roots: &Roots, path: &Path) -> Miss {
         }
         if let Ok(rel) = path.strip_prefix(&dir) {
             let depth = rel.components().count().saturating_sub(1);
-            if loc.depth.is_some_and(|d| depth > d as usize) {
-                return Miss::TooDeep { location: loc.label.clone(), depth: loc.depth.unwrap_or(0) };
-            } else if !suffix_ok(loc, &path) {
+            if loc.reach.depth.is_some_and(|d| depth > d as usize) {
+                return Miss::TooDeep { location: loc.label.clone(), depth: loc.reach.depth.unwrap_or(0) };
+            } else if !loc.ending_read(&path) {
                 return Miss::WrongExtension {
                     location: loc.label.clone(),
-                    suffixes: loc.suffixes.iter().map(|s| s.to_string()).collect(),
+                    suffixes: loc.reach.suffixes.iter().map(|s| s.to_string()).collect(),
                 };
             }
         }
     }
     let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    for loc in locations {
+    for loc in places {
         let dir = normalize(&loc.dir);
         // The folder's own tail below the project (`.claude/agents`), found at the
         // end of the file's folder somewhere else in the project.
@@ -145,9 +129,12 @@ mod tests {
     use super::*;
     use crate::model::Scope;
 
-    fn loc(dir: &str, depth: Option<u32>, suffixes: &'static [&'static str]) -> Location {
-        Location { scope: Scope::Project, dir: dir.into(), depth, suffixes, label: format!("project {dir}") }
+    fn loc(dir: &str, depth: Option<u32>, suffixes: &'static [&'static str]) -> Place {
+        let reach = crate::model::Reach { depth, suffixes, file: false };
+        Place::agents(0, Scope::Project, Path::new("/p"), dir.into(), reach, format!("project {dir}"))
     }
+
+    fn covers(place: &Place, path: &Path) -> bool { place.covers(path) }
 
     #[test]
     fn coverage_follows_depth_and_suffix() {
@@ -156,7 +143,8 @@ mod tests {
         assert!(covers(&top, Path::new("/p/.claude/agents/A.MD")));
         assert!(!covers(&top, Path::new("/p/.claude/agents/sub/a.md")));
         assert!(!covers(&top, Path::new("/p/.claude/agents/a.txt")));
-        assert!(!covers(&top, Path::new("/p/.claude/agents")));
+        // The place itself (a folder place that is a file is read as one).
+        assert!(covers(&top, Path::new("/p/.claude/agents")));
         assert!(covers(&loc("/p", None, &[]), Path::new("/p/x/y/z")));
     }
 

@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::places::fold;
 use super::why::stem;
-use crate::frameworks::Location;
-use crate::model::{normalize, Roots};
+use crate::model::{normalize, Place, Roots};
 
 const MAX_DEPTH: usize = 8;
 const MAX_ENTRIES: usize = 50_000;
@@ -16,12 +15,12 @@ const PRUNED: &[&str] = &[".git", "node_modules", "target", ".venv", "venv", "__
 
 /// Files whose stem equals `name` once case and separators are folded, below the
 /// project and below the parent folder of each place outside it (under home).
-pub fn files_named_like<'a>(roots: &Roots, locations: impl Iterator<Item = &'a Location>, name: &str) -> Vec<PathBuf> {
+pub fn files_named_like<'a>(roots: &Roots, places: impl Iterator<Item = &'a Place>, name: &str) -> Vec<PathBuf> {
     let want = fold(name);
     let project = normalize(&roots.project);
     let home = normalize(&roots.home);
     let mut tops = vec![project.clone()];
-    for loc in locations {
+    for loc in places {
         let dir = normalize(&loc.dir);
         if dir.starts_with(&project) {
             continue;

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::bytes::{self, ByteCause};
-use super::places::{self, Miss};
+use super::places::{self as views_places, Miss};
 use super::shown;
 use super::walk;
-use crate::frameworks::{Framework, Location};
-use crate::model::{Agent, Catalog, Diagnostic, Roots, Status};
+use crate::frameworks::Framework;
+use crate::model::{Agent, Catalog, Diagnostic, Place, Roots, Status};
 use crate::text::sanitize;
 
 #[derive(Clone, Debug, Serialize)]
@@ -58,12 +58,6 @@ pub struct SourceView {
     pub undocumented_order: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
-pub struct Place {
-    pub dir: PathBuf,
-    pub label: String,
-}
-
 /// A file that would define NAME for this tool, and why it does not.
 #[derive(Clone, Debug, Serialize)]
 pub struct NearMiss {
@@ -98,11 +92,11 @@ pub struct Unscanned {
 /// Whether the file at `path` would define `name`: its file name's stem, or the name
 /// it declares, folded (case and separators) equals `name` folded.
 fn would_define(path: &Path, name: &str) -> bool {
-    let want = places::fold(name);
-    if stem(path).is_some_and(|s| places::fold(&s) == want) {
+    let want = views_places::fold(name);
+    if stem(path).is_some_and(|s| views_places::fold(&s) == want) {
         return true;
     }
-    read(path).and_then(|b| bytes::declared_name(&b)).is_some_and(|n| places::fold(&n) == want)
+    read(path).and_then(|b| bytes::declared_name(&b)).is_some_and(|n| views_places::fold(&n) == want)
 }
 
 /// A file name up to its first dot after a leading one (`ghost.agent.md` → `ghost`).
@@ -141,15 +135,18 @@ fn source_view(a: &Agent) -> SourceView {
 /// Explains `name` across `frameworks` (those the catalog was loaded with).
 pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyReport {
     let roots = &catalog.roots;
-    let all_locations: Vec<(&dyn Framework, Vec<Location>)> =
-        frameworks.iter().map(|f| (*f, f.locations(roots))).collect();
-    let named_files = walk::files_named_like(roots, all_locations.iter().flat_map(|(_, l)| l.iter()), name);
+    // Where each tool looks for agents (not its settings files).
+    let all_places: Vec<(&str, Vec<Place>)> = catalog
+        .reports
+        .iter()
+        .map(|r| (r.ecosystem, r.places.iter().filter(|p| p.holds_agents()).cloned().collect()))
+        .collect();
+    let named_files = walk::files_named_like(roots, all_places.iter().flat_map(|(_, l)| l.iter()), name);
     let mut reports = Vec::new();
     let mut close_to_some = BTreeSet::new();
     for report in &catalog.reports {
-        let Some((framework, locations)) = all_locations.iter().find(|(f, _)| f.id() == report.ecosystem) else {
-            continue;
-        };
+        let Some(framework) = frameworks.iter().find(|f| f.id() == report.ecosystem) else { continue };
+        let Some((_, places)) = all_places.iter().find(|(id, _)| *id == report.ecosystem) else { continue };
         let sources: Vec<SourceView> =
             report.agents.iter().filter(|a| a.name == name && !a.status.is_unloaded()).map(source_view).collect();
         let active = sources.iter().any(|s| s.status.is_active());
@@ -161,7 +158,7 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
             near_misses: Vec::new(),
             similar: Vec::new(),
             name_matching: framework.name_matching(),
-            looks_in: locations.iter().map(|l| Place { dir: l.dir.clone(), label: l.label.clone() }).collect(),
+            looks_in: places.clone(),
             release: report.diagnostics.iter().find(|d| d.kind == crate::model::DiagKind::Release).map(|d| d.message.clone()),
         };
         let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
@@ -169,7 +166,7 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
             // Files the tool found and did not load.
             for a in report.agents.iter().filter(|a| !a.source.is_compiled_in()) {
                 let unloaded = matches!(a.status, Status::Held | Status::Invalid | Status::Skipped);
-                if !unloaded || !(places::fold(&a.name) == places::fold(name) || would_define(&a.source.path, name)) {
+                if !unloaded || !(views_places::fold(&a.name) == views_places::fold(name) || would_define(&a.source.path, name)) {
                     continue;
                 }
                 let diag = report
@@ -193,7 +190,7 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
                 if seen.contains(path) || report.agents.iter().any(|a| *a.source.path == **path) {
                     continue;
                 }
-                if let Some(loc) = locations.iter().find(|l| places::covers(l, path)) {
+                if let Some(loc) = places.iter().find(|l| l.covers(path)) {
                     close_to_some.insert(path.clone());
                     fw.near_misses.push(NearMiss {
                         path: path.clone(),
@@ -210,12 +207,11 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
                     });
                     continue;
                 }
-                let miss = places::miss(locations, roots, path);
+                let miss = views_places::miss(places, roots, path);
                 // A file another tool reads where it is is that tool's file, not one
                 // misplaced for this tool (unless it sits in this tool's own folder).
-                let others = all_locations
-                    .iter()
-                    .any(|(f, ls)| f.id() != report.ecosystem && ls.iter().any(|l| places::covers(l, path)));
+                let others =
+                    all_places.iter().any(|(id, ls)| *id != report.ecosystem && ls.iter().any(|l| l.covers(path)));
                 let near = match &miss {
                     Miss::WrongFolder => false,
                     Miss::OutsideWalk { .. } => !others,
@@ -236,7 +232,7 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
             }
             // Each near name once: its winner (or held definition), not its shadowed copies.
             for a in report.agents.iter().filter(|a| matches!(a.status, Status::Wins | Status::Held)) {
-                if let Some((difference, distance)) = places::difference(name, &a.name) {
+                if let Some((difference, distance)) = views_places::difference(name, &a.name) {
                     if !fw.similar.iter().any(|s| s.source == a.source.key() && s.name == a.name) {
                         fw.similar.push(Similar {
                             name: a.name.clone(),
@@ -261,7 +257,7 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
     let unscanned = named_files
         .iter()
         .filter(|p| {
-            !close_to_some.contains(*p) && !all_locations.iter().any(|(_, ls)| ls.iter().any(|l| places::covers(l, p)))
+            !close_to_some.contains(*p) && !all_places.iter().any(|(_, ls)| ls.iter().any(|l| l.covers(p)))
         })
         .map(|p| Unscanned { path: p.clone(), reason: "no tool agentry knows scans this folder".into() })
         .collect();

@@ -46,8 +46,7 @@ fn openhands_and_kimi_code_read_the_shared_folder_each_their_way() {
     assert_eq!(reading(kc, ".agents/agents/caps.MD").0, None);
     assert!(kc.diagnostics.iter().any(|d| d.path.ends_with("caps.MD") && d.source.is_none()), "Kimi Code says why caps.MD is not read");
     // Kimi Code declares the folder, so `agentry file` knows it reads files there.
-    let roots = support::case_roots(&case);
-    let places = agentry::frameworks::by_id("kimi-code").expect("kimi-code").locations(&roots);
-    let dir = roots.project.join(".agents/agents");
+    let places = &kc.places;
+    let dir = support::case_roots(&case).project.join(".agents/agents");
     assert!(places.iter().any(|l| l.scope == Scope::Project && l.dir == dir), "{places:?}");
 }

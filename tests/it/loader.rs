@@ -19,7 +19,7 @@ use agentry::discover::{stem, suffix, Files};
 use agentry::frameworks::{Framework, LoadContext, RenderMode};
 use agentry::load::LoadOptions;
 use agentry::loader::{Loader, LoaderEvent, WatchMode, WatchState};
-use agentry::model::{AgentRecord, Catalog, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir, Source, Status, TextForm};
+use agentry::model::{AgentRecord, Catalog, EcosystemReport, Field, FieldOrigin, Place, Reach, Roots, Scope, Source, Status, TextForm};
 
 struct MdFiles;
 
@@ -33,7 +33,7 @@ impl Framework for MdFiles {
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new("md");
         let dir = cx.roots.project.join(".agents/agents");
-        report.searched.push(SearchDir { scope: Scope::Project, path: dir.clone(), role: "the only folder".into() });
+        report.places.push(Place::agents(0, Scope::Project, &cx.roots.project, dir.clone(), Reach::top(&[".md"]), "the only folder"));
         let Ok(Some(entries)) = cx.files.list_dir(&dir) else { return report };
         for e in entries.iter().filter(|e| !e.is_dir && suffix(&e.name()) == ".md") {
             let Ok(bytes) = cx.files.read(&e.path, agentry::discover::Hold::Kept) else { continue };
@@ -84,11 +84,7 @@ impl Framework for Walker {
     }
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new("walk");
-        report.searched.push(SearchDir {
-            scope: Scope::Project,
-            path: cx.roots.project.clone(),
-            role: "walked".into(),
-        });
+        report.places.push(Place::agents(0, Scope::Project, &cx.roots.project, cx.roots.project.clone(), Reach::tree(&[".agent"]), "walked"));
         let mut files = Vec::new();
         walk_agents(cx.files, &cx.roots.project, &mut files);
         for path in files {

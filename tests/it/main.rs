@@ -47,6 +47,7 @@ mod loader_reuse;
 mod npm_package;
 mod one_file_many_tools;
 mod opencode;
+mod places;
 mod pyyaml_goldens;
 mod qwen_code;
 mod qwen_code_yaml;

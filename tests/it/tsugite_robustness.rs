@@ -183,7 +183,7 @@ fn searched_folders_include_the_project_list_and_each_agent_folder() {
     let dir = workspace("searched");
     write(&dir.join("project/agents/a.md"), b"---\nname: a\n---\nA");
     let r = report(&dir);
-    let paths: Vec<PathBuf> = r.searched.iter().map(|s| s.path.clone()).collect();
+    let paths: Vec<PathBuf> = r.places.iter().map(|s| s.dir.clone()).collect();
     let project = dir.join("project");
     assert_eq!(paths[0], project.join(".tsugite"), "{paths:?}");
     assert!(

@@ -6,9 +6,9 @@ use crate::support;
 
 use std::path::{Path, PathBuf};
 
-use agentry::frameworks::{openhands::OpenHands, Framework, LoadContext, Location, RenderMode};
+use agentry::frameworks::{openhands::OpenHands, Framework, LoadContext, RenderMode};
 use agentry::load::{load_with, LoadOptions};
-use agentry::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Roots, Scope, Source, Status, TextForm};
+use agentry::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Place, Reach, Roots, Scope, Source, Status, TextForm};
 use agentry::views;
 
 /// Names agents from a `name:` front matter line only; a file without front matter
@@ -66,15 +66,10 @@ fn scan(cx: &LoadContext, id: &'static str, dirs: &[PathBuf], by_path: bool) -> 
     report
 }
 
-fn places(roots: &Roots, dirs: &[&str]) -> Vec<Location> {
+fn places(roots: &Roots, dirs: &[&str]) -> Vec<Place> {
     dirs.iter()
-        .map(|d| Location {
-            scope: Scope::Project,
-            dir: roots.project.join(d),
-            depth: Some(0),
-            suffixes: &[".md"],
-            label: format!("project {d}"),
-        })
+        .enumerate()
+        .map(|(i, d)| Place::agents(i, Scope::Project, &roots.project, roots.project.join(d), Reach::top(&[".md"]), format!("project {d}")))
         .collect()
 }
 
@@ -86,11 +81,11 @@ impl Framework for ByFrontMatter {
         "Toy by front matter"
     }
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
-        let dirs: Vec<PathBuf> = self.locations(cx.roots).into_iter().map(|l| l.dir).collect();
-        scan(cx, self.id(), &dirs, false)
-    }
-    fn locations(&self, roots: &Roots) -> Vec<Location> {
-        places(roots, &[".claude/agents", ".gemini/agents"])
+        let places = places(cx.roots, &[".claude/agents", ".gemini/agents"]);
+        let dirs: Vec<PathBuf> = places.iter().map(|l| l.dir.clone()).collect();
+        let mut report = scan(cx, self.id(), &dirs, false);
+        report.places = places;
+        report
     }
 }
 
@@ -102,11 +97,11 @@ impl Framework for ByPath {
         "Toy by path"
     }
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
-        let dirs: Vec<PathBuf> = self.locations(cx.roots).into_iter().map(|l| l.dir).collect();
-        scan(cx, self.id(), &dirs, true)
-    }
-    fn locations(&self, roots: &Roots) -> Vec<Location> {
-        places(roots, &[".github/agents", ".claude/agents"])
+        let places = places(cx.roots, &[".github/agents", ".claude/agents"]);
+        let dirs: Vec<PathBuf> = places.iter().map(|l| l.dir.clone()).collect();
+        let mut report = scan(cx, self.id(), &dirs, true);
+        report.places = places;
+        report
     }
 }
 

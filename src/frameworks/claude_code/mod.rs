@@ -32,8 +32,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::precedence::{self, Candidate, Ladder, Tier};
-use super::{Framework, LoadContext, Location, RenderMode};
-use crate::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Roots, Scope, SearchDir, Source, Status};
+use super::{Framework, LoadContext, RenderMode};
+use crate::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Place, Reach, Roots, Scope, Source, Status};
 
 pub struct ClaudeCode;
 
@@ -54,20 +54,6 @@ enum Kind {
     Plugin { name: String, root: PathBuf, rejected: Option<String> },
 }
 
-/// One place Claude Code reads agent files from.
-struct Place {
-    scope: Scope,
-    /// What source paths are written relative to.
-    base: PathBuf,
-    /// The folder (or a plugin's agent file).
-    dir: PathBuf,
-    label: String,
-    tier: usize,
-    kind: Kind,
-    /// Loaded only in a trusted project.
-    held: bool,
-}
-
 /// The walk from the working folder up to the repository root, nearest first; it
 /// also stops at the home folder, which is the user's place, not the project's.
 fn walk(roots: &Roots) -> Vec<PathBuf> {
@@ -80,32 +66,22 @@ fn where_in(roots: &Roots, dir: &Path) -> String {
     if rel == "." || rel.is_empty() { "the repository root".into() } else { format!("`{rel}`") }
 }
 
-/// Every place, highest precedence first (tiers), with the plugin places last.
-fn places(cx: &LoadContext) -> Vec<Place> {
+/// Every place read for agent files, highest precedence first (tiers), with the
+/// plugin places last (a plugin's agent folder, or one agent file it names); with
+/// each, where its files come from. `roots` gets the skills folders plugins are
+/// found in.
+fn places(cx: &LoadContext, roots: &mut Vec<Place>) -> Vec<(Place, Kind)> {
     let r = cx.roots;
     let walk = walk(r);
+    let md = Reach::tree(&[".md"]);
     let mut out = Vec::new();
     for (i, d) in walk.iter().enumerate() {
-        out.push(Place {
-            scope: Scope::Project,
-            base: r.project.clone(),
-            dir: d.join(".claude/agents"),
-            label: format!("project .claude/agents in {} (step {} of the walk up from the working folder)", where_in(r, d), i + 1),
-            tier: i,
-            kind: Kind::Agents { settings: "projectSettings" },
-            held: false,
-        });
+        let label = format!("project .claude/agents in {} (step {} of the walk up from the working folder)", where_in(r, d), i + 1);
+        out.push((Place::agents(i, Scope::Project, &r.project, d.join(".claude/agents"), md, label), Kind::Agents { settings: "projectSettings" }));
     }
     let user_tier = walk.len();
-    out.push(Place {
-        scope: Scope::User,
-        base: r.home.clone(),
-        dir: r.home.join(".claude/agents"),
-        label: "user ~/.claude/agents".into(),
-        tier: user_tier,
-        kind: Kind::Agents { settings: "userSettings" },
-        held: false,
-    });
+    let user = Place::agents(user_tier, Scope::User, &r.home, r.home.join(".claude/agents"), md, "user ~/.claude/agents");
+    out.push((user, Kind::Agents { settings: "userSettings" }));
     // Plugins auto-load from the user's skills folder and the working folder's (not
     // the other folders on the walk: observed); a plugin name already loaded keeps
     // its first folder, the user's before the project's.
@@ -117,6 +93,17 @@ fn places(cx: &LoadContext) -> Vec<Place> {
     let mut loaded_plugins: Vec<(String, String)> = Vec::new();
     for (scope, base, dir, held, read) in skills {
         let shown = crate::model::posix(&dir);
+        let whose = match (scope, read) {
+            (Scope::User, _) => "~/.claude/skills".to_string(),
+            (_, true) => ".claude/skills of the working folder (held when untrusted)".to_string(),
+            _ => format!("{shown} (not auto-loaded: not the working folder's)"),
+        };
+        if read {
+            let label = format!("plugin agents: <plugin>/agents in {whose}, with .claude-plugin/plugin.json");
+            roots.push(Place::agents(user_tier + 1, scope, &base, dir.clone(), md, label).held(held));
+        }
+        let manifests = Reach::to_depth(2, &["plugin.json"]);
+        roots.push(Place::settings(scope, &base, dir.clone(), manifests, format!("plugin manifests in {whose}")).held(held));
         for mut p in scan::plugins(cx, &dir) {
             if !read && p.rejected.is_none() {
                 p.rejected = Some(format!(
@@ -134,15 +121,9 @@ fn places(cx: &LoadContext) -> Vec<Place> {
                 }
             }
             for path in &p.agent_paths {
-                out.push(Place {
-                    scope,
-                    base: base.clone(),
-                    dir: path.clone(),
-                    label: format!("plugin `{}` (auto-loaded from {shown})", p.name),
-                    tier: user_tier + 1,
-                    kind: Kind::Plugin { name: p.name.clone(), root: p.root.clone(), rejected: p.rejected.clone() },
-                    held,
-                });
+                let label = format!("plugin `{}` (auto-loaded from {shown})", p.name);
+                let place = Place::agents(user_tier + 1, scope, &base, path.clone(), md, label).held(held);
+                out.push((place, Kind::Plugin { name: p.name.clone(), root: p.root.clone(), rejected: p.rejected.clone() }));
             }
         }
     }
@@ -187,15 +168,15 @@ impl Framework for ClaudeCode {
 
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
-        let places = places(cx);
-        report.searched = places
-            .iter()
-            .map(|p| SearchDir { scope: p.scope, path: p.dir.clone(), role: p.label.clone() })
-            .collect();
-        let builtin_tier = places.iter().map(|p| p.tier).max().unwrap_or(0) + 1;
+        let mut plugin_roots = Vec::new();
+        let places = places(cx, &mut plugin_roots);
+        report.places = places.iter().map(|(p, _)| p.clone()).chain(plugin_roots).collect();
+        let settings = Place::settings(Scope::User, &cx.roots.home, cx.roots.home.join(".claude"), Reach::top(&["settings.json"]), "user settings ~/.claude/settings.json");
+        report.places.push(settings);
+        let builtin_tier = places.iter().map(|(p, _)| p.tier).max().unwrap_or(0) + 1;
         let mut tiers: Vec<Tier> = Vec::new();
         for t in 0..builtin_tier {
-            let label = places.iter().find(|p| p.tier == t).map_or("plugin agents".to_string(), |p| match p.kind {
+            let label = places.iter().find(|(p, _)| p.tier == t).map_or("plugin agents".to_string(), |(p, kind)| match kind {
                 Kind::Plugin { .. } => "plugin agents".to_string(),
                 Kind::Agents { .. } => p.label.clone(),
             });
@@ -206,13 +187,13 @@ impl Framework for ClaudeCode {
 
         // Claude Code reads user files before project files, the nearest folder first:
         // a file met again through a folder symlink keeps its first reading.
-        let mut read_order: Vec<usize> = places.iter().enumerate().filter(|(_, p)| p.scope == Scope::User && matches!(p.kind, Kind::Agents { .. })).map(|(i, _)| i).collect();
-        read_order.extend(places.iter().enumerate().filter(|(_, p)| p.scope == Scope::Project && matches!(p.kind, Kind::Agents { .. })).map(|(i, _)| i));
-        read_order.extend(places.iter().enumerate().filter(|(_, p)| matches!(p.kind, Kind::Plugin { .. })).map(|(i, _)| i));
+        let mut read_order: Vec<usize> = places.iter().enumerate().filter(|(_, (p, k))| p.scope == Scope::User && matches!(k, Kind::Agents { .. })).map(|(i, _)| i).collect();
+        read_order.extend(places.iter().enumerate().filter(|(_, (p, k))| p.scope == Scope::Project && matches!(k, Kind::Agents { .. })).map(|(i, _)| i));
+        read_order.extend(places.iter().enumerate().filter(|(_, (_, k))| matches!(k, Kind::Plugin { .. })).map(|(i, _)| i));
         let mut first_read: HashMap<PathBuf, &'static str> = HashMap::new();
         let mut per_place: Vec<Vec<Agent>> = vec![Vec::new(); places.len()];
         for i in read_order {
-            let place = &places[i];
+            let (place, kind) = &places[i];
             let mut too_deep = Vec::new();
             let found = if cx.files.kind(&place.dir) == crate::discover::Kind::File {
                 let name = place.dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -221,7 +202,7 @@ impl Framework for ClaudeCode {
                     None => Vec::new(),
                 }
             } else {
-                let walker = match place.kind {
+                let walker = match kind {
                     Kind::Plugin { .. } => scan::Walker::Plugin,
                     Kind::Agents { .. } => scan::Walker::Agents,
                 };
@@ -232,18 +213,18 @@ impl Framework for ClaudeCode {
             }
             for f in found {
                 let source = Source::new(place.scope, &place.base, f.path.clone());
-                if let Kind::Plugin { rejected: Some(why), .. } = &place.kind {
+                if let Kind::Plugin { rejected: Some(why), .. } = kind {
                     report.diagnostics.push(Diagnostic::skipped(ID, &*f.path, why.clone()).failing(source.key()));
                     per_place[i].push(agent::unloaded(&f, source, Status::Skipped, &format!("skipped: {why}")));
                     continue;
                 }
-                if let Kind::Agents { settings } = place.kind {
+                if let Kind::Agents { settings } = *kind {
                     let id = scan::identity(cx, &f.path);
                     if let Some(first) = first_read.get(&id) {
                         // The tool parses every file of a scan before it drops a second
                         // reading of one inode: a front matter that does not parse is
                         // logged for this path too (observed, 2.1.337).
-                        let (agent, diags) = agent::from_file(cx, place_view(place), &f, source.clone());
+                        let (agent, diags) = agent::from_file(cx, place_view(place, kind), &f, source.clone());
                         if diags.iter().any(|d| d.kind == DiagKind::Parse) {
                             report.diagnostics.extend(diags);
                             per_place[i].push(agent);
@@ -259,7 +240,7 @@ impl Framework for ClaudeCode {
                     }
                     first_read.insert(id, settings);
                 }
-                let (agent, diags) = agent::from_file(cx, place_view(place), &f, source);
+                let (agent, diags) = agent::from_file(cx, place_view(place, kind), &f, source);
                 report.diagnostics.extend(diags);
                 per_place[i].push(agent);
             }
@@ -271,7 +252,7 @@ impl Framework for ClaudeCode {
         }
         for (i, agents) in per_place.into_iter().enumerate() {
             for a in agents {
-                candidates.push(Candidate { tier: places[i].tier, agent: a });
+                candidates.push(Candidate { tier: places[i].0.tier, agent: a });
             }
         }
         report.agents = precedence::rank(&ladder, candidates);
@@ -286,44 +267,13 @@ impl Framework for ClaudeCode {
         }
         report
     }
-
-    fn locations(&self, roots: &Roots) -> Vec<Location> {
-        let mut out: Vec<Location> = walk(roots)
-            .iter()
-            .map(|d| Location {
-                scope: Scope::Project,
-                dir: d.join(".claude/agents"),
-                depth: None,
-                suffixes: &[".md"],
-                label: format!("project .claude/agents in {}, on the walk from the working folder up to the repository root", where_in(roots, d)),
-            })
-            .collect();
-        out.push(Location { scope: Scope::User, dir: roots.home.join(".claude/agents"), depth: None, suffixes: &[".md"], label: "user ~/.claude/agents".into() });
-        out.push(Location {
-            scope: Scope::User,
-            dir: roots.home.join(".claude/skills"),
-            depth: None,
-            suffixes: &[".md"],
-            label: "plugin agents: ~/.claude/skills/<plugin>/agents (with .claude-plugin/plugin.json)".into(),
-        });
-        if let Some(start) = walk(roots).first() {
-            out.push(Location {
-                scope: Scope::Project,
-                dir: start.join(".claude/skills"),
-                depth: None,
-                suffixes: &[".md"],
-                label: "plugin agents: .claude/skills/<plugin>/agents of the working folder (held when untrusted)".into(),
-            });
-        }
-        out
-    }
 }
 
 /// What the agent builder needs of a place.
-fn place_view(p: &Place) -> agent::PlaceView<'_> {
+fn place_view<'a>(p: &Place, kind: &'a Kind) -> agent::PlaceView<'a> {
     agent::PlaceView {
         held: p.held,
-        plugin: match &p.kind {
+        plugin: match kind {
             Kind::Plugin { name, root, .. } => Some((name.as_str(), root.as_path())),
             Kind::Agents { .. } => None,
         },

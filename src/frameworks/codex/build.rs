@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::layers::Layer;
+use crate::model::Place as Layer;
 use super::merge::{Def, Merge, State};
 use super::ID;
 use crate::frameworks::precedence::Candidate;

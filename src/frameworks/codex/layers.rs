@@ -5,35 +5,39 @@ use std::path::{Path, PathBuf};
 
 use super::ID;
 use crate::frameworks::LoadContext;
-use crate::model::{DiagKind, Diagnostic, Scope};
-
-/// One config layer that can hold roles, lowest precedence first in a list.
-#[derive(Clone, Debug)]
-pub struct Layer {
-    pub scope: Scope,
-    /// `$CODEX_HOME`, or a project's `.codex` folder.
-    pub dir: PathBuf,
-    /// How rules name it ("the user layer (~/.codex)").
-    pub label: String,
-}
+use crate::model::{DiagKind, Diagnostic, Place, Reach, Scope};
 
 /// The user layer, then (when `trusted`) every `.codex` folder from the repository
 /// root down to the working folder, the closest last. A `.codex` that is not a
 /// folder is no layer; folders below the working folder or beside the path are not
-/// read.
-pub fn layers(cx: &LoadContext, trusted: bool) -> Vec<Layer> {
+/// read. Each layer is the place of its `config.toml` (its `[agents.NAME]` tables),
+/// named as rules name it ("the user layer (~/.codex)"), ranked in the tier of its
+/// precedence (the closest layer first); its `agents/` folder is [`agents_place`].
+pub fn layers(cx: &LoadContext, trusted: bool) -> Vec<Place> {
     let roots = cx.roots;
-    let mut out = vec![Layer { scope: Scope::User, dir: roots.home.join(".codex"), label: "the user layer (~/.codex)".into() }];
+    let config = Reach::top(&["config.toml"]);
+    let mut out = vec![Place::agents(0, Scope::User, &roots.home, roots.home.join(".codex"), config, "the user layer (~/.codex)")];
     if trusted {
         for dir in roots.walk_up().into_iter().rev() {
             let codex = dir.join(".codex");
             if cx.files.kind(&codex) == crate::discover::Kind::Dir {
                 let rel = crate::model::relative_to(&codex, &crate::model::normalize(&roots.project));
-                out.push(Layer { scope: Scope::Project, dir: codex, label: format!("the project layer ({rel})") });
+                out.push(Place::agents(0, Scope::Project, &roots.project, codex, config, format!("the project layer ({rel})")));
             }
         }
     }
+    let count = out.len();
+    for (i, layer) in out.iter_mut().enumerate() {
+        layer.tier = count - 1 - i;
+        layer.rank = format!("layer {} of {count}, the last one wins", i + 1);
+    }
     out
+}
+
+/// The role files of `layer`: its `agents/` folder, `*.toml` at any depth.
+pub fn agents_place(layer: &Place) -> Place {
+    let label = format!("{}: agents/, any depth", layer.label);
+    Place { dir: layer.dir.join("agents"), reach: Reach::tree(&[".toml"]), label, ..layer.clone() }
 }
 
 /// A `*.toml` file found under a layer's `agents/` folder.

@@ -10,7 +10,8 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::layers::{self, Layer};
+use super::layers;
+use crate::model::Place as Layer;
 use super::role::{self, RoleFile, TableRole, Valued};
 use super::toml_read::Failure;
 use super::ID;
@@ -71,6 +72,8 @@ pub struct Merge {
     pub history: BTreeMap<String, Vec<State>>,
     pub dropped: Vec<Dropped>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The role files a table's `config_file` names, read from there.
+    pub reached: Vec<PathBuf>,
 }
 
 /// Reads every layer's `config.toml` first: any that fails stops Codex before a
@@ -244,7 +247,7 @@ fn read_table(cx: &LoadContext, m: &mut Merge, li: usize, layer: &Layer, table: 
     if let Some(cf) = &config_file {
         let p = cf.value.display();
         match cx.files.kind(&cf.value) {
-            crate::discover::Kind::File => {}
+            crate::discover::Kind::File => m.reached.push(cf.value.clone()),
             crate::discover::Kind::Missing => {
                 let msg = format!("agents.{k}.config_file must point to an existing file at {p}: No such file or directory (os error 2)");
                 fail(m, DiagKind::Missing, msg, cf.line);

@@ -18,8 +18,8 @@ pub(crate) mod role;
 mod toml_read;
 
 use super::precedence::{self, Candidate, Ladder, Tier};
-use super::{Framework, LoadContext, Location};
-use crate::model::{Agent, EcosystemReport, Roots, Scope, SearchDir, Source, Status};
+use super::{Framework, LoadContext};
+use crate::model::{Agent, EcosystemReport, Place, Scope, Source, Status};
 
 pub struct Codex;
 
@@ -44,7 +44,7 @@ impl Framework for Codex {
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         let layers = layers::layers(cx, cx.roots.trusted);
-        report.searched = searched(&layers);
+        report.places = places(cx);
         let tables = match merge::read_configs(cx, &layers) {
             Ok(tables) => tables,
             Err(fatal) => {
@@ -54,6 +54,11 @@ impl Framework for Codex {
             }
         };
         let m = merge::merge(cx, &layers, tables);
+        for file in &m.reached {
+            let scope = cx.roots.locate(file, None).0;
+            let base = if scope == Scope::Project { &cx.roots.project } else { &cx.roots.home };
+            report.places.push(Place::reached(scope, base, file.clone(), crate::model::Reach::FILE, "a role file a table's config_file names"));
+        }
         let mut candidates = build::candidates(cx, &layers, &m, Status::Wins);
         report.diagnostics.extend(build::spawn_failures(&m));
         report.diagnostics.extend(m.diagnostics.iter().cloned());
@@ -82,27 +87,36 @@ impl Framework for Codex {
         report.agents = agents;
         report
     }
-
-    fn locations(&self, roots: &Roots) -> Vec<Location> {
-        let mut out = Vec::new();
-        let mut dirs = vec![(Scope::User, roots.home.join(".codex"), "user ~/.codex".to_string())];
-        for dir in roots.walk_up() {
-            let rel = crate::model::relative_to(&dir.join(".codex"), &crate::model::normalize(&roots.project));
-            dirs.push((Scope::Project, dir.join(".codex"), format!("project {rel} (read only when the project is trusted)")));
-        }
-        for (scope, dir, label) in dirs {
-            out.push(Location { scope, dir: dir.clone(), depth: Some(0), suffixes: &["config.toml"], label: format!("{label}: [agents.NAME] tables") });
-            out.push(Location { scope, dir: dir.join("agents"), depth: None, suffixes: &[".toml"], label: format!("{label}/agents, any depth") });
-        }
-        out
-    }
 }
 
-fn searched(layers: &[layers::Layer]) -> Vec<SearchDir> {
+/// Every layer Codex reads, trusted or not (the project's are held in an untrusted
+/// project), each as its `config.toml` and its `agents/` folder; then each `.codex`
+/// on the walk that is no folder (yet), which would be a layer once made.
+fn places(cx: &LoadContext) -> Vec<Place> {
+    let held = !cx.roots.trusted;
+    let layers = layers::layers(cx, true);
+    let project = crate::model::normalize(&cx.roots.project);
+    let absent: Vec<Place> = cx
+        .roots
+        .walk_up()
+        .into_iter()
+        .rev()
+        .map(|d| d.join(".codex"))
+        .filter(|dir| !layers.iter().any(|l| l.dir == *dir))
+        .map(|dir| {
+            let label = format!("the project layer ({}), once a folder", crate::model::relative_to(&dir, &project));
+            let config = crate::model::Reach::top(&["config.toml"]);
+            Place::agents(usize::MAX, Scope::Project, &cx.roots.project, dir, config, label)
+        })
+        .collect();
     layers
-        .iter()
-        .enumerate()
-        .map(|(i, l)| SearchDir { scope: l.scope, path: l.dir.clone(), role: format!("{} (layer {} of {}, the last one wins)", l.label, i + 1, layers.len()) })
+        .into_iter()
+        .chain(absent)
+        .flat_map(|l| {
+            let project = l.scope == Scope::Project;
+            let l = l.held(held && project);
+            [layers::agents_place(&l), l]
+        })
         .collect()
 }
 
@@ -121,7 +135,7 @@ fn held(cx: &LoadContext) -> Vec<Agent> {
 
 /// The report's order: by name, the active one, then held, then shadowed from the
 /// highest layer down (built-ins last), then what did not load.
-fn sort_as_reported(agents: &mut [Agent], layers: &[layers::Layer]) {
+fn sort_as_reported(agents: &mut [Agent], layers: &[Place]) {
     let rank = |a: &Agent| -> usize {
         if a.source.is_compiled_in() {
             return usize::MAX;

@@ -21,12 +21,12 @@ mod tools;
 mod walk;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use super::precedence::{rank, Candidate, Ladder, Tier};
-use super::{Framework, LoadContext, Location};
-use crate::model::{relative_to, Agent, DiagKind, Diagnostic, EcosystemReport, Roots, Scope, SearchDir, Source, Status};
+use super::{Framework, LoadContext};
+use crate::model::{relative_to, Agent, DiagKind, Diagnostic, EcosystemReport, Place, Reach, Roots, Scope, Source, Status};
 use definition::{loaded_agent, parse_file, Outcome};
 #[doc(hidden)]
 pub use definition::read_bytes;
@@ -43,35 +43,24 @@ const ID: &str = "copilot";
 /// offline (names only; the CLI looks a name up among them first).
 pub const BUILTINS: [&str; 7] = ["explore", "task", "general-purpose", "rubber-duck", "code-review", "research", "security-review"];
 
-/// One folder tree, in precedence order.
-struct Tree {
-    scope: Scope,
-    /// What source paths are relative to.
-    base: PathBuf,
-    path: PathBuf,
-    label: String,
-}
-
-/// The trees in precedence order; `copilot_home` is `$COPILOT_HOME` where the
+/// The trees in precedence order (tiers from 1: the built-ins rank first), each
+/// walked at any depth for `.md` names; `copilot_home` is `$COPILOT_HOME` where the
 /// user's environment sets it (default `~/.copilot`).
-fn trees(roots: &Roots, copilot_home: Option<&Path>) -> Vec<Tree> {
+fn trees(roots: &Roots, copilot_home: Option<&Path>) -> Vec<Place> {
+    let md = Reach::tree(&[".md"]);
     let (user, label) = match copilot_home {
         Some(dir) => (dir.join("agents"), "user $COPILOT_HOME/agents".to_string()),
         None => (roots.home.join(".copilot/agents"), "user ~/.copilot/agents".to_string()),
     };
-    let mut out = vec![Tree { scope: Scope::User, base: roots.home.clone(), path: user, label }];
+    let mut out = vec![Place::agents(1, Scope::User, &roots.home, user, md, label)];
     let up = roots.walk_up();
     for sub in [".github/agents", ".claude/agents"] {
         for (i, dir) in up.iter().enumerate() {
             let rel = relative_to(dir, &roots.project);
             let at = if rel == "." { sub.to_string() } else { format!("{rel}/{sub}") };
             let whose = if i == 0 { "the working folder's" } else { "a parent of the working folder" };
-            out.push(Tree {
-                scope: Scope::Project,
-                base: roots.project.clone(),
-                path: dir.join(sub),
-                label: format!("project {at} ({whose})"),
-            });
+            let tier = out.len() + 1;
+            out.push(Place::agents(tier, Scope::Project, &roots.project, dir.join(sub), md, format!("project {at} ({whose})")));
         }
     }
     out
@@ -99,13 +88,6 @@ impl Framework for Copilot {
         Some(crate::installed::Release::npm("GitHub Copilot CLI", "1.0.102", &["@github/copilot"]).brew(&["copilot-cli"]).commands(&["copilot"]))
     }
 
-    fn locations(&self, roots: &Roots) -> Vec<Location> {
-        trees(roots, None)
-            .into_iter()
-            .map(|t| Location { scope: t.scope, dir: t.path, depth: None, suffixes: &[".md"], label: t.label })
-            .collect()
-    }
-
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         // `$COPILOT_HOME` moves the user's folder; the resolution report is made
@@ -114,12 +96,8 @@ impl Framework for Copilot {
             (super::RenderMode::Live { .. }, Some(dir)) if !dir.is_empty() => Some(crate::model::normalize(Path::new(dir))),
             _ => None,
         };
-        let trees = trees(cx.roots, copilot_home.as_deref());
-        report.searched = trees
-            .iter()
-            .enumerate()
-            .map(|(i, t)| SearchDir { scope: t.scope, path: t.path.clone(), role: format!("{} (searched {})", t.label, i + 1) })
-            .collect();
+        let mut trees = trees(cx.roots, copilot_home.as_deref());
+        crate::model::numbered(&mut trees, "searched");
         let mut ladder_tiers = vec![Tier::first("the built-in agents (the `task` tool finds a built-in name first)")];
         ladder_tiers.extend(trees.iter().map(|t| Tier::first(t.label.clone())));
         let ladder = Ladder::new(ladder_tiers);
@@ -127,7 +105,7 @@ impl Framework for Copilot {
         let mut unloaded: Vec<Agent> = Vec::new();
         let mut listed: Vec<Listed> = Vec::new();
         for (i, tree) in trees.iter().enumerate() {
-            let walked = walk::walk(cx, &tree.path);
+            let walked = walk::walk(cx, &tree.dir);
             notes::note_walk_problems(&mut report, tree, &walked);
             let mut first_path: BTreeMap<&Path, String> = BTreeMap::new();
             let mut files: Vec<Listed> = Vec::new();
@@ -272,6 +250,7 @@ impl Framework for Copilot {
         unloaded.sort_by(|a, b| a.name.cmp(&b.name));
         agents.extend(unloaded);
         report.agents = agents;
+        report.places = trees;
         report
     }
 }
@@ -300,11 +279,11 @@ mod tests {
     /// every `.github/agents` from the working folder up, then every
     /// `.claude/agents`; all of any depth, `.md` names only.
     #[test]
-    fn locations_follow_the_precedence_order() {
+    fn places_follow_the_precedence_order() {
         let mut roots = Roots::new(PathBuf::from("/p"), PathBuf::from("/h"), PathBuf::from("/h/.config"), None);
         roots.cwd = PathBuf::from("/p/packages/api");
         let got: Vec<(Scope, String)> =
-            Copilot.locations(&roots).into_iter().map(|l| (l.scope, l.dir.display().to_string())).collect();
+            trees(&roots, None).into_iter().map(|l| (l.scope, l.dir.display().to_string())).collect();
         let want = [
             (Scope::User, "/h/.copilot/agents"),
             (Scope::Project, "/p/packages/api/.github/agents"),
@@ -315,7 +294,8 @@ mod tests {
             (Scope::Project, "/p/.claude/agents"),
         ];
         assert_eq!(got, want.map(|(s, d)| (s, d.to_string())));
-        assert!(Copilot.locations(&roots).iter().all(|l| l.depth.is_none() && l.suffixes == [".md"]));
-        assert!(Copilot.locations(&roots)[1].label.contains("working folder"));
+        assert!(trees(&roots, None).iter().all(|l| l.reach.depth.is_none() && l.reach.suffixes == [".md"]));
+        assert!(trees(&roots, None)[1].label.contains("working folder"));
+        assert!(trees(&roots, None).iter().enumerate().all(|(i, l)| l.tier == i + 1));
     }
 }

@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 
 use super::definition::Loaded;
-use super::{tools, walk, Tree, BUILTINS, ID};
+use super::{tools, walk, BUILTINS, ID};
+use crate::model::Place;
 use crate::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Source, Status};
 use serde_json::Value as Json;
 
@@ -37,7 +38,7 @@ pub fn note_loaded(report: &mut EcosystemReport, source: &Source, loaded: &Loade
 
 /// Listing failures, loops, near-miss names and a cut-off walk, as diagnostics
 /// that fail no definition.
-pub fn note_walk_problems(report: &mut EcosystemReport, tree: &Tree, walked: &walk::Walk) {
+pub fn note_walk_problems(report: &mut EcosystemReport, tree: &Place, walked: &walk::Walk) {
     for (dir, e) in &walked.unlisted {
         report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, dir, format!("cannot list folder: {e}")));
     }
@@ -51,7 +52,7 @@ pub fn note_walk_problems(report: &mut EcosystemReport, tree: &Tree, walked: &wa
         report.diagnostics.push(Diagnostic::warning(
             ID,
             DiagKind::Io,
-            &tree.path,
+            &tree.dir,
             format!("more than {} entries in {}: agentry stopped walking it", walk::MAX_ENTRIES, tree.label),
         ));
     }

@@ -32,7 +32,13 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::{Framework, LoadContext, RenderMode};
-use crate::model::{DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Source};
+use crate::model::{DiagKind, Diagnostic, EcosystemReport, Place, Reach, Scope, Source};
+
+/// The card files fast-agent reads from its card folders.
+const CARDS: &[&str] = &[".md", ".markdown", ".yaml", ".yml"];
+/// The settings files of a settings folder.
+const SETTINGS: &[&str] =
+    &["fast-agent.yaml", "fast-agent.config.yaml", "fastagent.config.yaml", "fast-agent.secrets.yaml", "fastagent.secrets.yaml"];
 
 pub use rfc::Dialect;
 
@@ -51,17 +57,6 @@ impl Framework for FastAgent {
 
     fn release(&self) -> Option<crate::installed::Release> {
         Some(crate::installed::Release::python("fast-agent", "0.10.48", &["fast-agent-mcp"]).commands(&["fast-agent"]))
-    }
-
-    /// The default fast-agent home's card folders (`home:` and `$FAST_AGENT_HOME`
-    /// move it; they are read from files and the environment, not listed here).
-    fn locations(&self, roots: &crate::model::Roots) -> Vec<super::Location> {
-        const CARDS: &[&str] = &[".md", ".markdown", ".yaml", ".yml"];
-        let home = roots.project.join(".fast-agent");
-        vec![
-            super::Location { scope: Scope::Project, dir: home.join("agent-cards"), depth: Some(0), suffixes: CARDS, label: "agent cards, .fast-agent/agent-cards (top level only)".into() },
-            super::Location { scope: Scope::Project, dir: home.join("tool-cards"), depth: Some(0), suffixes: CARDS, label: "tool cards, .fast-agent/tool-cards (top level only)".into() },
-        ]
     }
 
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
@@ -87,14 +82,11 @@ impl Framework for FastAgent {
         };
         let project = crate::model::normalize(&cx.roots.project);
         for (i, folder) in home::settings_folders(&project, &env).into_iter().enumerate() {
-            report.searched.push(SearchDir {
-                scope: Scope::Project,
-                path: folder,
-                role: format!(
-                    "settings only (fast-agent.yaml, fast-agent.config.yaml or fastagent.config.yaml, merged with fast-agent.secrets.yaml or fastagent.secrets.yaml), looked for {}",
-                    if i == 0 { "first, here in the fast-agent home" } else { "second, in the project folder (never in parent folders)" }
-                ),
-            });
+            let label = format!(
+                "settings only (fast-agent.yaml, fast-agent.config.yaml or fastagent.config.yaml, merged with fast-agent.secrets.yaml or fastagent.secrets.yaml), looked for {}",
+                if i == 0 { "first, here in the fast-agent home" } else { "second, in the project folder (never in parent folders)" }
+            );
+            report.places.push(Place::agents(0, Scope::Project, &cx.roots.project, folder, Reach::top(SETTINGS), label));
         }
         let (home_dir, home_rule) = match home::settings(&project, &env, cx.files) {
             home::Settings::Home { home, rule } => (home, rule),
@@ -112,17 +104,20 @@ impl Framework for FastAgent {
         let mut roots = Vec::new();
         for (i, (folder, what)) in folders.iter().enumerate() {
             let used = home::holds_card_file(cx.files, folder);
-            report.searched.push(SearchDir {
-                scope: Scope::Project,
-                path: folder.clone(),
-                role: format!(
-                    "{what}, loaded {} ({home_rule}){}",
-                    if i == 0 { "first" } else { "second; a tool card replaces an agent card of the same name" },
-                    if used { "" } else { "; used only once it directly holds a .md/.markdown/.yaml/.yml file" }
-                ),
-            });
+            let label = format!(
+                "{what}, loaded {} ({home_rule}){}",
+                if i == 0 { "first" } else { "second; a tool card replaces an agent card of the same name" },
+                if used { "" } else { "; used only once it directly holds a .md/.markdown/.yaml/.yml file" }
+            );
+            let place = Place::agents(i, Scope::Project, &cx.roots.project, folder.clone(), Reach::top(CARDS), label);
+            report.places.push(place.clone());
             if used {
-                roots.push(cx.files.canonicalize(folder).unwrap_or_else(|| folder.clone()));
+                let real = cx.files.canonicalize(folder).unwrap_or_else(|| folder.clone());
+                // A linked card folder is read at its real path.
+                if real != *folder {
+                    report.places.push(Place { dir: real.clone(), label: format!("{} (the folder it links to)", place.label), ..place });
+                }
+                roots.push(real);
             }
         }
         let mut files = Vec::new();
@@ -130,6 +125,13 @@ impl Framework for FastAgent {
             match home::card_files(root, cx.files, &mut report.diagnostics) {
                 Ok(found) => files.extend(found),
                 Err(e) => report.diagnostics.push(Diagnostic::error(ID, DiagKind::Io, root, format!("cannot list the folder: {e}"))),
+            }
+        }
+        // A card file that links elsewhere is read at its real path.
+        for file in &files {
+            if let Some(real) = cx.files.canonicalize(file).filter(|r| r.parent() != file.parent()) {
+                let scope = source_of(cx, &real).scope;
+                report.places.push(Place::reached(scope, &cx.roots.project, real, Reach::FILE, "the file a linked card resolves to"));
             }
         }
         let key = crate::discover::context_key(&format!("{env:?}\0{date}"));

@@ -192,6 +192,7 @@ pub fn resolve(s: &LoadState, files: &[PathBuf], loads: Vec<Result<Vec<Loaded>, 
             // Only regular files: a FIFO or device named in `messages:` must not block
             // or flood the load.
             let read = if s.cx.files.is_file(file) { s.cx.files.read(file, Hold::Kept) } else { Err(crate::discover::ReadError::Other("not a regular file".into())) };
+            report.places.push(crate::model::Place::reached(source_of(s.cx, file).scope, &s.cx.roots.project, file.clone(), crate::model::Reach::FILE, "a history file a card's `messages:` names"));
             match read {
                 Ok(bytes) => match super::history::parse(&name, &bytes) {
                     Ok(messages) => history.extend(messages),

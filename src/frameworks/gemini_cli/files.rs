@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use super::{schema, settings, Folder, LoadContext, ID};
+use super::{extension_of, schema, settings, LoadContext, ID};
+use crate::model::Place;
 use crate::discover::{self, Hold, ReadError};
 use crate::model::{Agent, AgentRecord, AttributesBuilder, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Source, Status, Text};
 
@@ -31,16 +32,16 @@ pub(super) struct Read {
     pub(super) failure: Option<Diagnostic>,
 }
 
-pub(super) fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> Vec<Read> {
+pub(super) fn scan(cx: &LoadContext, folders: &[Place], report: &mut EcosystemReport) -> Vec<Read> {
     use rayon::prelude::*;
     // Listed in order here; the files are parsed on every core below, in order.
     let mut files: Vec<(usize, Arc<Path>)> = Vec::new();
     let mut out = Vec::new();
     for (i, f) in folders.iter().enumerate() {
-        let entries = match cx.files.list_dir(&f.path) {
+        let entries = match cx.files.list_dir(&f.dir) {
             Ok(Some(entries)) => entries,
             // Only a missing folder is fine (ENOENT); a file in its place is not.
-            Ok(None) if matches!(cx.files.kind(&f.path), discover::Kind::Missing) => continue,
+            Ok(None) if matches!(cx.files.kind(&f.dir), discover::Kind::Missing) => continue,
             Ok(None) => {
                 out.push(listing_failure(i, f, "ENOTDIR: not a directory".into()));
                 continue;
@@ -85,19 +86,19 @@ pub(super) fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemR
 }
 
 /// A folder the loader cannot list: reported like a file that fails to load.
-fn listing_failure(index: usize, folder: &Folder, why: String) -> Read {
-    let source = Source::new(folder.scope, &folder.base, folder.path.clone());
-    let message = format!("Failed to load agent from {}: Could not list directory: {why}", folder.path.display());
-    let d = Diagnostic::error(ID, DiagKind::Io, &folder.path, message).failing(source.key());
+fn listing_failure(index: usize, folder: &Place, why: String) -> Read {
+    let source = Source::new(folder.scope, &folder.base, folder.dir.clone());
+    let message = format!("Failed to load agent from {}: Could not list directory: {why}", folder.dir.display());
+    let d = Diagnostic::error(ID, DiagKind::Io, &folder.dir, message).failing(source.key());
     let agent = Agent::new(ID, "agents".into(), source, Status::Invalid, "the agents folder cannot be listed: Gemini CLI reports it".into());
     Read { folder: index, agent, digest: 0, remote: false, failure: Some(d) }
 }
 
-fn read_file(cx: &LoadContext, index: usize, folder: &Folder, path: &Path) -> Vec<Read> {
+fn read_file(cx: &LoadContext, index: usize, folder: &Place, path: &Path) -> Vec<Read> {
     let file_source = Source::new(folder.scope, &folder.base, path.to_path_buf());
     let hydrate = hydrator(cx, folder);
     // The prompts depend on the folder's variables and the form of the load's texts.
-    let context = discover::hash_key(("gemini-cli agent file", cx.prompts, &folder.extension, &cx.roots.cwd));
+    let context = discover::hash_key(("gemini-cli agent file", cx.prompts, extension_of(folder), &cx.roots.cwd));
     let parsed = cx
         .files
         .parse(path, Hold::Not, context, |b| {
@@ -156,8 +157,8 @@ fn io_message(e: &ReadError) -> String {
 
 /// The ExtensionManager's substitution of the variables of `folder` (none outside
 /// an extension).
-fn hydrator<'a>(cx: &'a LoadContext, folder: &'a Folder) -> impl Fn(&str) -> String + 'a {
-    move |s: &str| match &folder.extension {
+fn hydrator<'a>(cx: &'a LoadContext, folder: &'a Place) -> impl Fn(&str) -> String + 'a {
+    move |s: &str| match extension_of(folder) {
         Some(ext) => settings::hydrate(s, ext, &cx.roots.cwd),
         None => s.to_string(),
     }
@@ -176,7 +177,7 @@ fn prompt_text(cx: &LoadContext, path: &Path, bytes: &[u8], prompt: &str, hydrat
 
 /// The agent a definition gives, before ranking (extension variables substituted;
 /// `prompt` made with the parse).
-fn agent_of(cx: &LoadContext, folder: &Folder, def: &schema::Definition, prompt: Option<Text>, source: Source) -> Agent {
+fn agent_of(cx: &LoadContext, folder: &Place, def: &schema::Definition, prompt: Option<Text>, source: Source) -> Agent {
     let key: Arc<str> = source.key().into();
     let hydrate = hydrator(cx, folder);
     let fields: Vec<Field> = def
@@ -184,7 +185,7 @@ fn agent_of(cx: &LoadContext, folder: &Folder, def: &schema::Definition, prompt:
         .iter()
         .map(|(k, v)| {
             let line = def.lines.iter().find(|(f, _)| f == k).map(|(_, l)| *l);
-            let value = if folder.extension.is_some() { hydrate_json(v, &hydrate) } else { v.clone() };
+            let value = if extension_of(folder).is_some() { hydrate_json(v, &hydrate) } else { v.clone() };
             let origin = match line {
                 Some(l) => FieldOrigin::own(&key, Some(l), "set in the front matter"),
                 None => FieldOrigin::default("Gemini CLI's default (markdownToAgentDefinition)"),

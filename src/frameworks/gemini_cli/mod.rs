@@ -20,8 +20,8 @@ mod tools;
 use std::path::{Path, PathBuf};
 
 use super::precedence::{self, Candidate, Ladder, Tier};
-use super::{Framework, LoadContext, Location, RenderMode};
-use crate::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Source, Status};
+use super::{Framework, LoadContext, RenderMode};
+use crate::model::{Agent, DiagKind, Diagnostic, EcosystemReport, Place, Reach, Scope, Source, Status};
 use registry::Pending;
 use settings::Settings;
 
@@ -33,32 +33,40 @@ const ID: &str = "gemini-cli";
 /// settings enable it.
 const BUILTINS: [&str; 3] = ["codebase_investigator", "cli_help", "generalist"];
 
+/// Whose folder a place is: the registry words and rules differ by it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Place {
+enum Origin {
     Project,
     User,
     Extension,
 }
 
-/// One folder the registry loads, in registration order.
-struct Folder {
-    place: Place,
-    scope: Scope,
-    base: PathBuf,
-    path: PathBuf,
-    label: String,
-    /// The extension's folder, for `${extensionPath}`.
-    extension: Option<PathBuf>,
+const TIER_BUILTIN: usize = 0;
+const TIER_PROJECT: usize = 1;
+const TIER_USER: usize = 2;
+const TIER_EXTENSION: usize = 3;
+
+impl Origin {
+    fn of(place: &Place) -> Origin {
+        match place.tier {
+            TIER_PROJECT => Origin::Project,
+            TIER_USER => Origin::User,
+            _ => Origin::Extension,
+        }
+    }
+
+    fn tier(self) -> usize {
+        match self {
+            Origin::Project => TIER_PROJECT,
+            Origin::User => TIER_USER,
+            Origin::Extension => TIER_EXTENSION,
+        }
+    }
 }
 
-const TIER_BUILTIN: usize = 0;
-
-fn tier_of(place: Place) -> usize {
-    match place {
-        Place::Project => 1,
-        Place::User => 2,
-        Place::Extension => 3,
-    }
+/// The extension's folder of an extension's agents place, for `${extensionPath}`.
+fn extension_of(place: &Place) -> Option<&Path> {
+    if Origin::of(place) == Origin::Extension { place.dir.parent() } else { None }
 }
 
 fn ladder() -> Ladder {
@@ -79,36 +87,28 @@ fn gemini_home(cx: &LoadContext) -> PathBuf {
     }
 }
 
-fn folders(cx: &LoadContext, home: &Path) -> Vec<Folder> {
+/// The folders the registry loads, in registration order (top-level `*.md`): the
+/// working folder's, the user's, then each enabled extension's; the project's held
+/// while folder trust is on and the folder is not trusted.
+fn places(cx: &LoadContext, home: &Path, project_read: bool) -> Vec<Place> {
     let r = cx.roots;
+    let md = Reach::top(&[".md"]);
     let mut out = vec![
-        Folder {
-            place: Place::Project,
-            scope: Scope::Project,
-            base: r.project.clone(),
-            path: r.cwd.join(".gemini/agents"),
-            label: "project <cwd>/.gemini/agents".into(),
-            extension: None,
-        },
-        Folder {
-            place: Place::User,
-            scope: Scope::User,
-            base: r.home.clone(),
-            path: home.join(".gemini/agents"),
-            label: "user ~/.gemini/agents".into(),
-            extension: None,
-        },
+        Place::agents(TIER_PROJECT, Scope::Project, &r.project, r.cwd.join(".gemini/agents"), md, "project <cwd>/.gemini/agents").held(!project_read),
+        Place::agents(TIER_USER, Scope::User, &r.home, home.join(".gemini/agents"), md, "user ~/.gemini/agents"),
     ];
     for ext in settings::extensions(cx, home) {
-        out.push(Folder {
-            place: Place::Extension,
-            scope: Scope::User,
-            base: r.home.clone(),
-            path: ext.dir.join("agents"),
-            label: format!("extension `{}` agents", ext.name),
-            extension: Some(ext.dir),
-        });
+        out.push(Place::agents(TIER_EXTENSION, Scope::User, &r.home, ext.dir.join("agents"), md, format!("extension `{}` agents", ext.name)));
     }
+    for (i, p) in out.iter_mut().enumerate() {
+        p.rank = format!("registered {}", i + 2);
+    }
+    let settings = Reach::top(&["settings.json"]);
+    out.push(Place::settings(Scope::User, &r.home, home.join(".gemini"), settings, "user settings ~/.gemini/settings.json"));
+    let workspace = Place::settings(Scope::Project, &r.project, r.cwd.join(".gemini"), settings, "workspace settings <cwd>/.gemini/settings.json");
+    out.push(workspace.held(!project_read));
+    let manifests = Reach::to_depth(1, &["gemini-extension.json", "extension-enablement.json"]);
+    out.push(Place::settings(Scope::User, &r.home, home.join(".gemini/extensions"), manifests, "extension manifests ~/.gemini/extensions"));
     out
 }
 
@@ -129,15 +129,12 @@ impl Framework for GeminiCli {
         let mut report = EcosystemReport::new(ID);
         let home = gemini_home(cx);
         let settings = Settings::read(cx, &home);
-        let folders = folders(cx, &home);
-        report.searched = folders
-            .iter()
-            .enumerate()
-            .map(|(i, f)| SearchDir { scope: f.scope, path: f.path.clone(), role: format!("{} (registered {})", f.label, i + 2) })
-            .collect();
         // Folder trust on and the folder not trusted: the CLI never reads the
         // project folder; agentry reads it only to show what is held back.
         let project_read = !settings.folder_trust || cx.roots.trusted;
+        report.places = places(cx, &home, project_read);
+        // The agent folders, in registration order (the settings files come last).
+        let folders: Vec<Place> = report.places.iter().filter(|p| p.holds_agents()).cloned().collect();
         let reads = files::scan(cx, &folders, &mut report);
         if !settings.agents_enabled {
             registry::disabled_everything(reads, &folders, project_read, &mut report);
@@ -150,13 +147,13 @@ impl Framework for GeminiCli {
                 continue;
             }
             let agent = Agent::new(ID, name.into(), Source::builtin(name), Status::Wins, String::new());
-            pending.push(Pending { tier: TIER_BUILTIN, batch: 0, agent, remote: false, place: Place::Project });
+            pending.push(Pending { tier: TIER_BUILTIN, batch: 0, agent, remote: false, place: Origin::Project });
         }
         // The content hash each project name was acknowledged with: acknowledging
         // every announced agent stores one hash per name, the last one's.
         let mut acknowledged: std::collections::HashMap<String, u128> = std::collections::HashMap::new();
         for r in &reads {
-            if r.failure.is_none() && folders[r.folder].place == Place::Project {
+            if r.failure.is_none() && Origin::of(&folders[r.folder]) == Origin::Project {
                 acknowledged.insert(r.agent.name.clone(), r.digest);
             }
         }
@@ -165,10 +162,10 @@ impl Framework for GeminiCli {
         for files::Read { folder, mut agent, digest, remote, failure } in reads {
             let f = &folders[folder];
             if let Some(d) = failure {
-                match f.place {
-                    Place::Project if !project_read => {}
+                match Origin::of(f) {
+                    Origin::Project if !project_read => {}
                     // The ExtensionManager writes these to the debug log only.
-                    Place::Extension => {
+                    Origin::Extension => {
                         let mut d = Diagnostic::skipped(ID, d.path.clone(), format!("not loaded (debug log only): {}", d.message)).at(d.line, d.col);
                         d.source = Some(agent.source.key());
                         agent.status = Status::Skipped;
@@ -180,7 +177,7 @@ impl Framework for GeminiCli {
                 report.agents.push(agent);
                 continue;
             }
-            if f.place == Place::Project {
+            if Origin::of(f) == Origin::Project {
                 if !project_read {
                     agent.status = Status::Held;
                     agent.rule = "held: folder trust is on and this folder is not trusted, so Gemini CLI does not read <cwd>/.gemini/agents".into();
@@ -204,7 +201,7 @@ impl Framework for GeminiCli {
                 report.agents.push(agent);
                 continue;
             }
-            pending.push(Pending { tier: tier_of(f.place), batch: folder + 1, agent, remote, place: f.place });
+            pending.push(Pending { tier: Origin::of(f).tier(), batch: folder + 1, agent, remote, place: Origin::of(f) });
         }
         // A registration that fails leaves the name free for the next definition;
         // one that would be a duplicate is never attempted.
@@ -253,24 +250,6 @@ impl Framework for GeminiCli {
         ranked.append(&mut report.agents);
         report.agents = registry::order(ranked, &sequence);
         report
-    }
-
-    fn locations(&self, roots: &crate::model::Roots) -> Vec<Location> {
-        let place = |scope, dir: PathBuf, label: String| Location { scope, dir, depth: Some(0), suffixes: &[".md"], label };
-        let mut out = vec![
-            place(Scope::Project, roots.cwd.join(".gemini/agents"), "Gemini CLI project .gemini/agents of the working folder".into()),
-            place(Scope::User, roots.home.join(".gemini/agents"), "Gemini CLI user ~/.gemini/agents".into()),
-        ];
-        // `locations` has no file cache to ask: the extension folders are listed here.
-        if let Ok(dir) = std::fs::read_dir(roots.home.join(".gemini/extensions")) {
-            let mut exts: Vec<PathBuf> = dir.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join("gemini-extension.json").is_file()).collect();
-            exts.sort();
-            for ext in exts {
-                let name = ext.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                out.push(place(Scope::User, ext.join("agents"), format!("Gemini CLI extension `{name}` agents")));
-            }
-        }
-        out
     }
 }
 

@@ -9,15 +9,16 @@ use serde_json::Value as Json;
 
 use super::files::Read;
 use super::settings::{self, Settings};
-use super::{Folder, Place, ID};
+use super::{Origin, ID};
+use crate::model::Place;
 use crate::model::{Agent, Diagnostic, EcosystemReport, Field, Status};
 
 /// Every file ignored: settings `experimental.enableAgents` is false, so the
 /// registry loads nothing, built-ins included.
-pub(super) fn disabled_everything(reads: Vec<Read>, folders: &[Folder], project_read: bool, report: &mut EcosystemReport) {
+pub(super) fn disabled_everything(reads: Vec<Read>, folders: &[Place], project_read: bool, report: &mut EcosystemReport) {
     let mut seen = std::collections::HashSet::new();
     for Read { folder, mut agent, failure, .. } in reads {
-        if failure.is_some() && folders[folder].place == Place::Project && !project_read {
+        if failure.is_some() && super::Origin::of(&folders[folder]) == Origin::Project && !project_read {
             continue;
         }
         let path = agent.source.path.clone();
@@ -34,11 +35,11 @@ pub(super) fn disabled_everything(reads: Vec<Read>, folders: &[Folder], project_
 }
 
 /// Why registering this definition fails, as the CLI shows it.
-pub(super) fn registration_error(settings: &Settings, agent: &Agent, remote: bool, place: Place) -> Option<String> {
+pub(super) fn registration_error(settings: &Settings, agent: &Agent, remote: bool, place: Origin) -> Option<String> {
     let scope = match place {
-        Place::Project => "project",
-        Place::User => "user",
-        Place::Extension => "extension",
+        Origin::Project => "project",
+        Origin::User => "user",
+        Origin::Extension => "extension",
     };
     if !remote && settings.override_sets_tools(&agent.name) {
         // 0.61.0: applyOverrides assigns toolConfig on an object with only a getter.
@@ -63,7 +64,7 @@ pub(super) struct Pending {
     pub batch: usize,
     pub agent: Agent,
     pub remote: bool,
-    pub place: Place,
+    pub place: Origin,
 }
 
 /// What `loadAgents` ends with: the source keys of the registered definitions, the

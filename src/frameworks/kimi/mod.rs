@@ -28,7 +28,7 @@ use super::precedence::{self, Candidate, Ladder, Order, Tier};
 use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages;
 use crate::model::{
-    normalize, Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Scope, SearchDir, Severity, Status,
+    normalize, Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Place, Reach, Scope, Severity, Status,
 };
 use resolve::{chain_keys, ByPath, Cover, Lookups, Resolver, SourceKey};
 use spec::{Problem, Setting};
@@ -56,15 +56,6 @@ impl Framework for Kimi {
         "not by name: Kimi loads the one file given to --agent-file"
     }
 
-    fn locations(&self, roots: &crate::model::Roots) -> Vec<crate::frameworks::Location> {
-        const YAML: &[&str] = &[".yaml", ".yml"];
-        let mut out = vec![crate::frameworks::Location { scope: Scope::Project, dir: roots.project.clone(), depth: None, suffixes: YAML, label: "the project, any depth (files with a top-level `agent:`)".into() }];
-        if let Some(b) = &roots.builtins {
-            out.push(crate::frameworks::Location { scope: Scope::Builtin, dir: b.clone(), depth: None, suffixes: YAML, label: "kimi-cli's built-in agents".into() });
-        }
-        out
-    }
-
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         let builtins = cx.builtins(|| locate_builtins(cx));
@@ -90,7 +81,8 @@ impl Framework for Kimi {
         };
 
         let lookups = Lookups::default();
-        let (entry_points, walk_problems) = entries::walk(cx.files, &cx.roots.project, &lookups.bodies);
+        let mut places = places(cx, builtins.as_deref());
+        let (entry_points, walk_problems) = entries::walk(cx.files, &places[0].dir, &lookups.bodies);
         report.diagnostics.extend(walk_problems);
         let context = Context {
             roots: cx.roots,
@@ -135,7 +127,13 @@ impl Framework for Kimi {
         // Freed on another thread: they hold every file of the load parsed, and the
         // caller (an export) waits on nothing they hold.
         rayon::spawn(move || drop(lookups));
-        report.searched = searched(cx, builtins.as_deref(), elsewhere);
+        for folder in elsewhere {
+            let (scope, _) = cx.roots.locate(&folder, builtins.as_deref());
+            let base = if scope == Scope::Project { &cx.roots.project } else { &cx.roots.home };
+            let label = "holds a file reached through `extend`, `subagents` or a prompt path";
+            places.push(Place::reached(scope, base, folder, Reach::top(&[]), label));
+        }
+        report.places = places;
         quiet_bases(&mut report);
         // Kimi has no name lookup: every file it loads is an entry point of its own and
         // wins with the rule `why_it_wins` wrote. Listed by name, then source.
@@ -594,27 +592,26 @@ fn builtins_not_found(cx: &LoadContext) -> Diagnostic {
     super::builtins_not_installed(ID, cx.roots, "kimi-cli", &looked, "built-in agents are not shown and `extend: default` cannot be resolved")
 }
 
-/// The folders Kimi reads agent files from: the project (agentry's entry points), the
-/// built-in agents, and every other folder holding a file reached through `extend`,
-/// `subagents` or a prompt path.
-fn searched(cx: &LoadContext, builtins: Option<&Path>, elsewhere: Vec<PathBuf>) -> Vec<SearchDir> {
-    let mut out = vec![SearchDir {
-        scope: Scope::Project,
-        path: cx.roots.project.clone(),
-        role: "walked for entry points: every .yaml/.yml with a top-level `agent:` (Kimi itself loads the one \
-               --agent-file; agentry shows them all)"
-            .into(),
-    }];
+/// Where Kimi's agent files are: the project, walked for entry points (every
+/// `.yaml`/`.yml` with a top-level `agent:`; Kimi itself loads the one
+/// `--agent-file`, agentry shows them all), and the built-in agents. Each entry point
+/// is a tier of its own; the folders of files reached from them are added after the
+/// load.
+fn places(cx: &LoadContext, builtins: Option<&Path>) -> Vec<Place> {
+    const YAML: &[&str] = &[".yaml", ".yml"];
+    let r = cx.roots;
+    let label = "the project, any depth: entry points are files with a top-level `agent:` (Kimi itself loads the one --agent-file; agentry shows them all)";
+    let mut out = vec![Place::agents(0, Scope::Project, &r.project, r.project.clone(), Reach::tree(YAML), label)];
     if let Some(b) = builtins {
-        out.push(SearchDir {
-            scope: Scope::Builtin,
-            path: b.to_path_buf(),
-            role: "kimi-cli's built-in agents: `extend: default` is default/agent.yaml here".into(),
-        });
+        let label = "kimi-cli's built-in agents: `extend: default` is default/agent.yaml here";
+        out.push(Place::agents(0, Scope::Builtin, b, b.to_path_buf(), Reach::tree(YAML), label));
     }
-    for folder in elsewhere {
-        let (scope, _) = cx.roots.locate(&folder, builtins);
-        out.push(SearchDir { scope, path: folder, role: "holds a file reached through `extend`, `subagents` or a prompt path".into() });
+    // Any file of either may be reached from a definition: a prompt path, `extend`,
+    // `subagents`.
+    let reached = "any file reached through `extend`, `subagents` or a prompt path";
+    out.push(Place::reached(Scope::Project, &r.project, r.project.clone(), Reach::tree(&[]), format!("the project: {reached}")));
+    if let Some(b) = builtins {
+        out.push(Place::reached(Scope::Builtin, b, b.to_path_buf(), Reach::tree(&[]), format!("the built-in agents: {reached}")));
     }
     out
 }

@@ -23,9 +23,9 @@ use std::sync::Arc;
 use serde_json::{json, Value as Json};
 
 use super::precedence::{rank_with, Candidate, Ladder, Tier};
-use super::{Framework, LoadContext, Location, RenderMode};
+use super::{Framework, LoadContext, RenderMode};
 use crate::model::{
-    Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir, Source,
+    Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Place, Reach, Scope, Source,
     Status, Text,
 };
 
@@ -54,13 +54,6 @@ fn ladder() -> Ladder {
         Tier::first("the user source (~/.kimi-code/agents, then ~/.agents/agents)"),
         Tier::first("the built-in set"),
     ])
-}
-
-/// One agent folder of a loader: where the walk starts (its real path) and how its
-/// files are written (under the workspace root that holds the real path).
-pub(crate) struct Folder {
-    pub tier: usize,
-    pub shown: PathBuf,
 }
 
 /// `$KIMI_CODE_HOME`, default `~/.kimi-code` (the report is made without the variable).
@@ -134,42 +127,49 @@ fn config(cx: &LoadContext, path: &Path, report: &mut EcosystemReport) -> Config
     }
 }
 
-/// Every agent folder, loader by loader, each taken once per loader by real path.
-fn folders(cx: &LoadContext, config: &Config, report: &mut EcosystemReport) -> Vec<Folder> {
+/// Every place Kimi Code reads, in its order: the agent folders loader by loader (the
+/// project's at the nearest `.git` root, `extra_agent_dirs`, `$KIMI_CODE_HOME`'s, the
+/// user's) and the user's `SYSTEM.md`.
+fn places(cx: &LoadContext, config: &Config) -> Vec<Place> {
     let r = cx.roots;
     let root = project_root(cx);
     let home = kimi_home(cx);
-    let mut wanted: Vec<(usize, PathBuf, String)> = vec![
-        (WORKSPACE, root.join(".kimi-code/agents"), "project .kimi-code/agents".into()),
-        (WORKSPACE, root.join(".agents/agents"), "project .agents/agents".into()),
+    let tree = Reach::to_depth(walk::MAX_DEPTH, &[".md"]);
+    let folder = |tier, dir: PathBuf, label: String| {
+        let scope = r.locate(&dir, None).0;
+        let base = if scope == Scope::Project { &r.project } else { &r.home };
+        Place::agents(tier, scope, base, dir, tree, label)
+    };
+    let mut out = vec![
+        folder(WORKSPACE, root.join(".kimi-code/agents"), "project .kimi-code/agents".into()),
+        folder(WORKSPACE, root.join(".agents/agents"), "project .agents/agents".into()),
     ];
     for dir in &config.extra_dirs {
-        let label = format!("extra_agent_dirs entry `{dir}`");
-        wanted.push((EXTRA, resolve_extra(dir, &root, &r.home), label));
+        out.push(folder(EXTRA, resolve_extra(dir, &root, &r.home), format!("extra_agent_dirs entry `{dir}`")));
     }
-    wanted.push((USER, home.join("agents"), "user ~/.kimi-code/agents".into()));
-    wanted.push((USER, r.home.join(".agents/agents"), "user ~/.agents/agents".into()));
-    // Every place is watched, found or not: a folder made later is then seen.
-    report.searched = wanted
-        .iter()
-        .enumerate()
-        .map(|(i, (_, path, label))| SearchDir {
-            scope: r.locate(path, None).0,
-            path: path.clone(),
-            role: format!("{label} (searched {})", i + 1),
-        })
-        .collect();
-    let mut out: Vec<(Folder, PathBuf)> = Vec::new();
-    for (tier, path, _) in wanted {
-        if cx.files.kind(&path) != crate::discover::Kind::Dir {
+    out.push(folder(USER, home.join("agents"), "user ~/.kimi-code/agents".into()));
+    out.push(folder(USER, r.home.join(".agents/agents"), "user ~/.agents/agents".into()));
+    crate::model::numbered(&mut out, "searched");
+    let system = Place::agents(SYSTEM_MD, Scope::User, &r.home, home.clone(), Reach::top(&["SYSTEM.md"]), "user SYSTEM.md (replaces the main agent `agent`)");
+    out.push(system);
+    out.push(Place::settings(Scope::User, &r.home, home, Reach::top(&["config.toml"]), "config.toml (extra_agent_dirs, [tools])"));
+    out
+}
+
+/// The agent folders of `places` that exist, each taken once per loader by real path
+/// and written under the workspace root that holds it: where the walks start.
+fn walked(cx: &LoadContext, places: &[Place]) -> Vec<Place> {
+    let mut out: Vec<(Place, PathBuf)> = Vec::new();
+    for place in places.iter().filter(|p| p.holds_agents() && p.tier != SYSTEM_MD) {
+        if cx.files.kind(&place.dir) != crate::discover::Kind::Dir {
             continue;
         }
-        let Some(real) = cx.files.canonicalize(&path) else { continue };
-        if out.iter().any(|(f, r)| f.tier == tier && *r == real) {
+        let Some(real) = cx.files.canonicalize(&place.dir) else { continue };
+        if out.iter().any(|(f, r)| f.tier == place.tier && *r == real) {
             continue;
         }
         let shown = shown_path(cx, &real);
-        out.push((Folder { tier, shown }, real));
+        out.push((Place { dir: shown, ..place.clone() }, real));
     }
     out.into_iter().map(|(f, _)| f).collect()
 }
@@ -268,7 +268,13 @@ impl Framework for KimiCode {
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         let config = config(cx, &kimi_home(cx).join("config.toml"), &mut report);
-        let folders = folders(cx, &config, &mut report);
+        let places = places(cx, &config);
+        let folders = walked(cx, &places);
+        // Every place is watched, found or not (a folder made later is then seen), and
+        // a folder reached through a link by its real path too.
+        let through_links: Vec<Place> = folders.iter().filter(|f| !places.iter().any(|p| p.dir == f.dir)).cloned().collect();
+        report.places = places;
+        report.places.extend(through_links);
 
         // SYSTEM.md first: it is every file agent's `${base_prompt}`.
         let home = kimi_home(cx);
@@ -340,18 +346,5 @@ impl Framework for KimiCode {
             }
         }
         report
-    }
-
-    fn locations(&self, roots: &Roots) -> Vec<Location> {
-        let md: &'static [&'static str] = &[".md"];
-        let place = |scope, dir: PathBuf, label: &str| Location { scope, dir, depth: Some(walk::MAX_DEPTH), suffixes: md, label: label.into() };
-        let home = roots.home.join(".kimi-code");
-        vec![
-            place(Scope::Project, roots.project.join(".kimi-code/agents"), "project .kimi-code/agents (recursive, depth 8; the repository root's only)"),
-            place(Scope::Project, roots.project.join(".agents/agents"), "project .agents/agents (recursive, depth 8), after .kimi-code/agents"),
-            place(Scope::User, home.join("agents"), "user ~/.kimi-code/agents ($KIMI_CODE_HOME/agents, recursive, depth 8)"),
-            place(Scope::User, roots.home.join(".agents/agents"), "user ~/.agents/agents (recursive, depth 8), after ~/.kimi-code/agents"),
-            Location { scope: Scope::User, dir: home, depth: Some(0), suffixes: &["SYSTEM.md"], label: "user SYSTEM.md (replaces the main agent `agent`)".into() },
-        ]
     }
 }

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::agent_file::{self, Definition, Failure};
-use super::{render, Folder, ID, SYSTEM_MD};
+use super::{render, ID, SYSTEM_MD};
+use crate::model::Place;
 use crate::discover::{self, DirEntry, Hold};
 use crate::frameworks::LoadContext;
 use crate::model::{Attributes, DiagKind, Diagnostic, EcosystemReport, Text};
@@ -44,11 +45,11 @@ pub struct Parsed {
 
 /// The folder's agent files in read order, each parsed (on every core: only the
 /// listing must go in order).
-pub fn walk(cx: &LoadContext, folder: &Folder, vars: &render::Vars, report: &mut EcosystemReport) -> Vec<Found> {
+pub fn walk(cx: &LoadContext, folder: &Place, vars: &render::Vars, report: &mut EcosystemReport) -> Vec<Found> {
     use rayon::prelude::*;
     let mut files = Vec::new();
     let mut budget = (MAX_FOLDERS, false);
-    walk_dir(cx, &folder.shown, 0, &mut files, &mut budget, report);
+    walk_dir(cx, &folder.dir, 0, &mut files, &mut budget, report);
     let with_base = folder.tier != SYSTEM_MD;
     // The prompt depends on the variables it is rendered with and the texts' form.
     let context = discover::hash_key((ID, cx.prompts, with_base, &vars.cwd, &vars.base_prompt));

@@ -25,8 +25,8 @@ use std::sync::Arc;
 use serde_json::{Map, Value as Json};
 
 use super::precedence::{self, Candidate, Ladder, Layer, Tier};
-use super::{Framework, LoadContext, Location};
-use crate::model::{Agent, AgentRecord, EcosystemReport, Field, FieldOrigin, Roots, SearchDir, Source, Status, Text};
+use super::{Framework, LoadContext};
+use crate::model::{Agent, AgentRecord, EcosystemReport, Field, FieldOrigin, Source, Status, Text};
 use sources::Entry;
 
 pub struct OpenCode;
@@ -216,13 +216,17 @@ impl Framework for OpenCode {
 
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
-        report.searched = self
-            .locations(cx.roots)
-            .into_iter()
-            .enumerate()
-            .map(|(i, l)| SearchDir { scope: l.scope, path: l.dir, role: format!("{} (merged {})", l.label, i + 1) })
-            .collect();
-        let read = sources::Reader::read_all(cx);
+        report.places = sources::places(cx);
+        let read = sources::Reader::read_all(cx, &report.places);
+        for file in read.reached.take() {
+            let (scope, _) = cx.roots.locate(&file, None);
+            let base = match scope {
+                crate::model::Scope::Project => &cx.roots.project,
+                crate::model::Scope::Xdg => &cx.roots.xdg,
+                _ => &cx.roots.home,
+            };
+            report.places.push(crate::model::Place::reached(scope, base, file, crate::model::Reach::FILE, "a file a config's {file:} reads"));
+        }
         let entries = read.entries;
         report.diagnostics = read.diagnostics;
 
@@ -332,9 +336,5 @@ impl Framework for OpenCode {
         }
         report.agents = agents;
         report
-    }
-
-    fn locations(&self, roots: &Roots) -> Vec<Location> {
-        sources::places(roots)
     }
 }

@@ -12,8 +12,8 @@ use serde_json::{Map, Value as Json};
 
 use super::{jsonc, markdown, schema, ID};
 use crate::discover::{self, Hold, ReadError};
-use crate::frameworks::{LoadContext, Location};
-use crate::model::{DiagKind, Diagnostic, Scope, Source};
+use crate::frameworks::LoadContext;
+use crate::model::{DiagKind, Diagnostic, Place, Reach, Scope, Source};
 
 /// One definition of one name from one source, normalised as OpenCode keeps it.
 pub struct Entry {
@@ -40,22 +40,14 @@ impl Entry {
     }
 }
 
-/// A config folder, in OpenCode's order.
-struct ConfigDir {
-    scope: Scope,
-    root: PathBuf,
-    dir: PathBuf,
-    /// `.opencode` folders (and `~/.opencode`) hold an `opencode.json[c]` too.
-    reads_json: bool,
-    label: String,
-}
-
 pub struct Reader<'c, 'a> {
     cx: &'c LoadContext<'a>,
     pub entries: Vec<Entry>,
     /// Legacy `mode` map entries, merged after everything else.
     modes: Vec<Entry>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Files a `{file:PATH}` of a config file read.
+    pub reached: std::cell::RefCell<Vec<PathBuf>>,
     scans: usize,
 }
 
@@ -70,33 +62,25 @@ fn rel_label(scope: Scope, root: &Path, path: &Path) -> String {
 }
 
 impl<'c, 'a> Reader<'c, 'a> {
-    pub fn read_all(cx: &'c LoadContext<'a>) -> Reader<'c, 'a> {
-        let mut r = Reader { cx, entries: Vec::new(), modes: Vec::new(), diagnostics: Vec::new(), scans: 0 };
-        let roots = cx.roots;
-        let global = roots.xdg.join("opencode");
-        for file in ["config.json", "opencode.json", "opencode.jsonc"] {
-            r.json_file(Scope::Xdg, &roots.xdg, &global.join(file));
-        }
-        if let Some(path) = live_var(cx, "OPENCODE_CONFIG") {
-            let path = crate::model::normalize(&roots.cwd.join(path));
-            let (scope, root) = scope_of(cx, &path);
-            r.json_file(scope, &root, &path);
-        }
-        if live_var(cx, "OPENCODE_DISABLE_PROJECT_CONFIG").is_none() {
-            for dir in roots.walk_up().iter().rev() {
-                for file in ["opencode.json", "opencode.jsonc"] {
-                    r.json_file(Scope::Project, &roots.project, &dir.join(file));
+    /// Reads `places` ([`places`]) in their order.
+    pub fn read_all(cx: &'c LoadContext<'a>, places: &[Place]) -> Reader<'c, 'a> {
+        let mut r = Reader { cx, entries: Vec::new(), modes: Vec::new(), diagnostics: Vec::new(), reached: Default::default(), scans: 0 };
+        let mut rest = places;
+        while let Some(place) = rest.first() {
+            if place.reach.suffixes == MARKDOWN {
+                // `agent/` and `agents/` (or `mode/` and `modes/`) are one scan.
+                let scan = rest.iter().take_while(|p| p.reach == place.reach && p.dir.parent() == place.dir.parent()).count();
+                r.markdown_scan(&rest[..scan]);
+                rest = &rest[scan..];
+            } else {
+                if place.reach.file {
+                    r.json_file(place.scope, &place.base, &place.dir);
                 }
-            }
-        }
-        for d in config_dirs(cx) {
-            if d.reads_json {
-                for file in ["opencode.json", "opencode.jsonc"] {
-                    r.json_file(d.scope, &d.root, &d.dir.join(file));
+                for file in place.reach.suffixes {
+                    r.json_file(place.scope, &place.base, &place.dir.join(file));
                 }
+                rest = &rest[1..];
             }
-            r.markdown_scan(&d, false);
-            r.markdown_scan(&d, true);
         }
         let modes = std::mem::take(&mut r.modes);
         r.entries.extend(modes);
@@ -280,6 +264,7 @@ impl<'c, 'a> Reader<'c, 'a> {
                 Some(t) => self.cx.roots.home.join(t),
                 None => dir.join(target),
             };
+            self.reached.borrow_mut().push(file.clone());
             match self.cx.files.read(&file, Hold::Kept) {
                 Ok(bytes) => {
                     let content = String::from_utf8_lossy(&bytes);
@@ -300,21 +285,23 @@ impl<'c, 'a> Reader<'c, 'a> {
         Ok(out)
     }
 
-    /// One folder scan: `{agent,agents}/**/*.md`, or with `modes` `{mode,modes}/*.md`.
-    fn markdown_scan(&mut self, d: &ConfigDir, modes: bool) {
+    /// One folder scan: `{agent,agents}/**/*.md`, or, of places read at the top level
+    /// only, `{mode,modes}/*.md`.
+    fn markdown_scan(&mut self, places: &[Place]) {
         self.scans += 1;
         let scan = Some(self.scans);
-        let subs = if modes { ["mode", "modes"] } else { ["agent", "agents"] };
+        let Some(d) = places.first() else { return };
+        let modes = d.reach.depth.is_some();
         let mut files: Vec<(PathBuf, String)> = Vec::new();
-        for sub in subs {
+        for place in places {
             let mut seen = HashSet::new();
-            self.walk(&d.dir.join(sub), "", !modes, 0, &mut seen, &mut files);
+            self.walk(&place.dir, "", !modes, 0, &mut seen, &mut files);
         }
         let mut scanned: Vec<Entry> = Vec::new();
         for (path, derived) in files {
-            let source = Source::new(d.scope, &d.root, path.clone());
+            let source = Source::new(d.scope, &d.base, path.clone());
             let key = source.key();
-            let folder = path.parent().map(|p| rel_label(d.scope, &d.root, p)).unwrap_or_default();
+            let folder = path.parent().map(|p| rel_label(d.scope, &d.base, p)).unwrap_or_default();
             // Parsed once per version of the file: a refresh re-parses only what changed.
             let context = discover::hash_key((ID, "markdown"));
             let parsed = match self.cx.files.parse(&path, Hold::Not, context, markdown::parse) {
@@ -479,59 +466,62 @@ fn scope_of(cx: &LoadContext, path: &Path) -> (Scope, PathBuf) {
     }
 }
 
-fn config_dirs(cx: &LoadContext) -> Vec<ConfigDir> {
+const MARKDOWN: &[&str] = &[".md"];
+
+/// Every place OpenCode merges from, in its merge order: the global JSON files,
+/// `$OPENCODE_CONFIG`, each project `opencode.json[c]` from the root down, then each
+/// config folder (`~/.config/opencode`, each `.opencode` from the working folder up,
+/// `~/.opencode`, `$OPENCODE_CONFIG_DIR`) with its JSON, `agent(s)/**/*.md` and
+/// `mode(s)/*.md`. `tier` is the merge order (OpenCode's tiers are its merged
+/// entries, ranked in [`super`]).
+pub fn places(cx: &LoadContext) -> Vec<Place> {
     let r = cx.roots;
-    let mut out = vec![ConfigDir {
-        scope: Scope::Xdg,
-        root: r.xdg.clone(),
-        dir: r.xdg.join("opencode"),
-        reads_json: false,
-        label: String::new(),
-    }];
-    if live_var(cx, "OPENCODE_DISABLE_PROJECT_CONFIG").is_none() {
-        for dir in r.walk_up() {
-            out.push(ConfigDir { scope: Scope::Project, root: r.project.clone(), dir: dir.join(".opencode"), reads_json: true, label: String::new() });
+    let json: &'static [&'static str] = &["opencode.json", "opencode.jsonc"];
+    let mut out = Vec::new();
+    let mut push = |scope, base: &Path, dir: PathBuf, reach, label: String| {
+        out.push(Place::agents(out.len(), scope, base, dir, reach, label));
+    };
+    let global = r.xdg.join("opencode");
+    let global_json: &'static [&'static str] = &["config.json", "opencode.json", "opencode.jsonc"];
+    push(Scope::Xdg, &r.xdg, global.clone(), Reach::top(global_json), "global config $XDG_CONFIG_HOME/opencode".into());
+    if let Some(path) = live_var(cx, "OPENCODE_CONFIG") {
+        let path = crate::model::normalize(&r.cwd.join(path));
+        let (scope, base) = scope_of(cx, &path);
+        push(scope, &base, path, Reach::FILE, "$OPENCODE_CONFIG".into());
+    }
+    let project = live_var(cx, "OPENCODE_DISABLE_PROJECT_CONFIG").is_none();
+    if project {
+        for dir in r.walk_up().iter().rev() {
+            let label = "project opencode.json[c], from the root down to the working folder".to_string();
+            push(Scope::Project, &r.project, dir.clone(), Reach::top(json), label);
         }
     }
-    out.push(ConfigDir { scope: Scope::User, root: r.home.clone(), dir: r.home.join(".opencode"), reads_json: true, label: String::new() });
+    let mut dirs = vec![(Scope::Xdg, r.xdg.clone(), global, false)];
+    if project {
+        dirs.extend(r.walk_up().into_iter().map(|d| (Scope::Project, r.project.clone(), d.join(".opencode"), true)));
+    }
+    dirs.push((Scope::User, r.home.clone(), r.home.join(".opencode"), true));
     if let Some(dir) = live_var(cx, "OPENCODE_CONFIG_DIR") {
         let dir = crate::model::normalize(&r.cwd.join(dir));
-        let (scope, root) = scope_of(cx, &dir);
-        out.push(ConfigDir { scope, root, dir, reads_json: true, label: String::new() });
+        let (scope, base) = scope_of(cx, &dir);
+        dirs.push((scope, base, dir, true));
     }
     let mut seen = HashSet::new();
-    out.retain(|d| seen.insert(d.dir.clone()));
-    for d in &mut out {
-        d.label = rel_label(d.scope, &d.root, &d.dir);
-    }
-    out
-}
-
-/// The places OpenCode scans, in its merge order (for `Framework::locations`).
-pub fn places(r: &crate::model::Roots) -> Vec<Location> {
-    let mut out = Vec::new();
-    let mut push = |scope, dir, depth, suffixes, label: String| out.push(Location { scope, dir, depth, suffixes, label });
-    let json: &'static [&'static str] = &["opencode.json", "opencode.jsonc"];
-    let global: &'static [&'static str] = &["config.json", "opencode.json", "opencode.jsonc"];
-    push(Scope::Xdg, r.xdg.join("opencode"), Some(0), global, "global config $XDG_CONFIG_HOME/opencode".into());
-    for dir in r.walk_up().iter().rev() {
-        let label = "project opencode.json[c], from the root down to the working folder".to_string();
-        push(Scope::Project, dir.clone(), Some(0), json, label);
-    }
-    let dirs = [(Scope::Xdg, r.xdg.join("opencode"), "global")]
-        .into_iter()
-        .chain(r.walk_up().into_iter().map(|d| (Scope::Project, d.join(".opencode"), "project .opencode (from the working folder up)")))
-        .chain([(Scope::User, r.home.join(".opencode"), "~/.opencode")]);
-    for (scope, dir, what) in dirs {
-        if scope != Scope::Xdg {
-            push(scope, dir.clone(), Some(0), json, format!("{what} opencode.json[c]"));
+    dirs.retain(|d| seen.insert(d.2.clone()));
+    for (scope, base, dir, reads_json) in dirs {
+        let what = rel_label(scope, &base, &dir);
+        if reads_json {
+            push(scope, &base, dir.clone(), Reach::top(json), format!("{what} opencode.json[c]"));
         }
         for sub in ["agent", "agents"] {
-            push(scope, dir.join(sub), None, &[".md"], format!("{what} {sub}/ (Markdown agents, any depth)"));
+            push(scope, &base, dir.join(sub), Reach::tree(MARKDOWN), format!("{what}/{sub} (Markdown agents, any depth)"));
         }
         for sub in ["mode", "modes"] {
-            push(scope, dir.join(sub), Some(0), &[".md"], format!("{what} {sub}/ (Markdown modes, forced primary)"));
+            push(scope, &base, dir.join(sub), Reach::top(MARKDOWN), format!("{what}/{sub} (Markdown modes, forced primary)"));
         }
+    }
+    for (i, p) in out.iter_mut().enumerate() {
+        p.rank = format!("merged {}", i + 1);
     }
     out
 }

@@ -14,77 +14,36 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::precedence::{self, Candidate, Contest, Ladder, Order, Tier};
+use super::precedence::{self, Candidate, Contest, Ladder, Order, Within};
 use super::{Framework, LoadContext, RenderMode};
 use crate::discover::{self, site_packages, Hold, ReadError};
 use crate::model::{
-    Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Scope, SearchDir, Source, Status,
+    Agent, AgentRecord, DiagKind, Diagnostic, EcosystemReport, Place, Reach, Scope, Source, Status,
 };
 
 pub struct OpenHands;
 
 const ID: &str = "openhands";
 
-/// One folder of the search, in precedence order.
-struct Folder {
-    scope: Scope,
-    /// What source paths are relative to.
-    base: PathBuf,
-    path: PathBuf,
-    /// How the folder is named in rules ("project .agents/agents").
-    label: String,
-}
-
-fn folders(cx: &LoadContext, builtins: Option<&Path>) -> Vec<Folder> {
+/// The folders OpenHands reads, in its order: top-level `*.md` of four folders, then
+/// the built-ins.
+fn places(cx: &LoadContext, builtins: Option<&Path>) -> Vec<Place> {
     let r = cx.roots;
-    let folder = |scope, base: &Path, path: PathBuf, label: &str| Folder {
-        scope,
-        base: base.to_path_buf(),
-        path,
-        label: label.to_string(),
-    };
     // `$OH_PERSISTENCE_DIR` moves the user's legacy folder; the resolution report is
     // made without it, as the oracle does.
     let persistence = match (&cx.render, cx.env.get("OH_PERSISTENCE_DIR")) {
-        (RenderMode::Live { .. }, Some(p)) if !p.is_empty() => {
-            crate::model::normalize(Path::new(p))
-        }
+        (RenderMode::Live { .. }, Some(p)) if !p.is_empty() => crate::model::normalize(Path::new(p)),
         _ => r.home.join(".openhands"),
     };
+    let md = |tier, scope, base: &Path, dir: PathBuf, label: &str| Place::agents(tier, scope, base, dir, Reach::top(&[".md"]), label);
     let mut out = vec![
-        folder(
-            Scope::Project,
-            &r.project,
-            r.project.join(".agents/agents"),
-            "project .agents/agents",
-        ),
-        folder(
-            Scope::Project,
-            &r.project,
-            r.project.join(".openhands/agents"),
-            "project .openhands/agents",
-        ),
-        folder(
-            Scope::User,
-            &r.home,
-            r.home.join(".agents/agents"),
-            "user ~/.agents/agents",
-        ),
-        folder(
-            Scope::User,
-            &r.home,
-            persistence.join("agents"),
-            "user ~/.openhands/agents",
-        ),
+        md(0, Scope::Project, &r.project, r.project.join(".agents/agents"), "project .agents/agents"),
+        md(1, Scope::Project, &r.project, r.project.join(".openhands/agents"), "project .openhands/agents"),
+        md(2, Scope::User, &r.home, r.home.join(".agents/agents"), "user ~/.agents/agents"),
+        md(3, Scope::User, &r.home, persistence.join("agents"), "user ~/.openhands/agents"),
     ];
-    if let Some(b) = builtins {
-        out.push(folder(
-            Scope::Builtin,
-            b,
-            b.to_path_buf(),
-            "the built-in agents",
-        ));
-    }
+    out.extend(builtins.map(|b| md(4, Scope::Builtin, b, b.to_path_buf(), "the built-in agents")));
+    crate::model::numbered(&mut out, "searched");
     out
 }
 
@@ -106,19 +65,19 @@ struct Scanned {
     failure: Option<Diagnostic>,
 }
 
-fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> Vec<Scanned> {
+fn scan(cx: &LoadContext, folders: &[Place], report: &mut EcosystemReport) -> Vec<Scanned> {
     // Each folder is listed on whichever core gets to it first, and its files parsed
     // on every core: no core waits for all the listings before parsing starts.
     let per_folder: Vec<(Option<Diagnostic>, Vec<Scanned>)> = folders
         .par_iter()
         .enumerate()
-        .map(|(i, f)| match cx.files.list_dir(&f.path) {
+        .map(|(i, f)| match cx.files.list_dir(&f.dir) {
             Ok(Some(entries)) => (None, scan_folder(cx, i, f, &entries)),
             Ok(None) => (None, Vec::new()),
             // OpenHands lets this escape and fails to start; agentry reports it and
             // goes on with the other folders.
             Err(e) => {
-                let d = Diagnostic::error(ID, DiagKind::Io, &f.path, format!("cannot list folder: {e}"));
+                let d = Diagnostic::error(ID, DiagKind::Io, &f.dir, format!("cannot list folder: {e}"));
                 (Some(d), Vec::new())
             }
         })
@@ -132,7 +91,7 @@ fn scan(cx: &LoadContext, folders: &[Folder], report: &mut EcosystemReport) -> V
 }
 
 /// The outcomes of the agent files among a folder's `entries`, in order.
-fn scan_folder(cx: &LoadContext, index: usize, folder: &Folder, entries: &[discover::DirEntry]) -> Vec<Scanned> {
+fn scan_folder(cx: &LoadContext, index: usize, folder: &Place, entries: &[discover::DirEntry]) -> Vec<Scanned> {
     let is_agent_file = |e: &&discover::DirEntry| {
         !e.is_dir && { let name = e.name(); discover::suffix(&name).eq_ignore_ascii_case(".md") && name != "README.md" && name != "readme.md" }
     };
@@ -206,7 +165,7 @@ fn io_message(e: &ReadError) -> String {
 /// OpenHands' rules in its words: the first definition read wins (folders in order,
 /// files sorted by name), and a loser that loads exactly as its winner is EQUIVALENT.
 struct Registration<'a> {
-    folders: &'a [Folder],
+    folders: &'a [Place],
 }
 
 impl precedence::Rules for Registration<'_> {
@@ -256,22 +215,6 @@ impl Framework for OpenHands {
         Some(crate::installed::Release::python("OpenHands SDK", "1.58.2", &["openhands-sdk"]).commands(&["openhands"]))
     }
 
-    /// The four folders of `folders`, top level `*.md` only, then the built-ins (as
-    /// the resolution report is made: `~/.openhands` without `$OH_PERSISTENCE_DIR`).
-    fn locations(&self, roots: &crate::model::Roots) -> Vec<super::Location> {
-        let at = |scope, dir: PathBuf, label: &str| super::Location { scope, dir, depth: Some(0), suffixes: &[".md"], label: label.into() };
-        let mut out = vec![
-            at(Scope::Project, roots.project.join(".agents/agents"), "project .agents/agents (top level only)"),
-            at(Scope::Project, roots.project.join(".openhands/agents"), "project .openhands/agents (top level only)"),
-            at(Scope::User, roots.home.join(".agents/agents"), "user ~/.agents/agents (top level only)"),
-            at(Scope::User, roots.home.join(".openhands/agents"), "user ~/.openhands/agents (top level only)"),
-        ];
-        if let Some(b) = &roots.builtins {
-            out.push(at(Scope::Builtin, b.clone(), "the built-in agents"));
-        }
-        out
-    }
-
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         let mut looked = Vec::new();
@@ -283,17 +226,8 @@ impl Framework for OpenHands {
         if builtins.is_none() {
             report.diagnostics.push(super::builtins_not_installed(ID, cx.roots, "openhands-tools", &looked, "built-in agents are not shown"));
         }
-        let folders = folders(cx, builtins.as_deref());
+        let folders = places(cx, builtins.as_deref());
         report.builtins = builtins.clone();
-        report.searched = folders
-            .iter()
-            .enumerate()
-            .map(|(i, f)| SearchDir {
-                scope: f.scope,
-                path: f.path.clone(),
-                role: format!("{} (searched {})", f.label, i + 1),
-            })
-            .collect();
 
         let scanned = scan(cx, &folders, &mut report);
         let mut candidates = Vec::with_capacity(scanned.len());
@@ -302,8 +236,9 @@ impl Framework for OpenHands {
             candidates.push(Candidate { tier: folder, agent });
         }
         // The oracle's order: by name, the winner first, then scan order.
-        let ladder = Ladder::new(folders.iter().map(|f| Tier::first(&f.label)).collect()).ordered(Order::WinnerThenRead);
+        let ladder = Ladder::over(&folders, Within::First).ordered(Order::WinnerThenRead);
         report.agents = precedence::rank_by(&ladder, candidates, &Registration { folders: &folders });
+        report.places = folders;
         report
     }
 }

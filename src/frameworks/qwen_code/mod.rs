@@ -21,11 +21,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::precedence::{rank, Candidate, Ladder, NameKey, Tier};
-use super::{Framework, LoadContext, Location};
+use super::{Framework, LoadContext};
 use crate::discover::{self, Hold, ReadError};
 use crate::model::{
-    Agent, AgentRecord, Attribute, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Roots, Scope, SearchDir,
-    Source, Status,
+    Agent, AgentRecord, Attribute, DiagKind, Diagnostic, EcosystemReport, Field, FieldOrigin, Place, Reach, Roots,
+    Scope, Source, Status,
 };
 
 pub use definition::{parse as parse_definition, split as split_front_matter};
@@ -41,15 +41,6 @@ const PROJECT: usize = 0;
 const USER: usize = 1;
 const EXTENSION: usize = 2;
 const BUILTIN: usize = 3;
-
-/// One folder of agent files, in read order.
-struct Folder {
-    tier: usize,
-    scope: Scope,
-    base: PathBuf,
-    path: PathBuf,
-    label: String,
-}
 
 /// `~/.qwen`: `$QWEN_HOME` where set in a live run, else `~/.qwen`.
 fn qwen_home(cx: &LoadContext) -> PathBuf {
@@ -78,31 +69,32 @@ fn ladder() -> Ladder {
 
 /// The folders read, in `loadSubagent`'s order: project, user, then each active
 /// extension's `agents/`.
-fn folders(cx: &LoadContext, report: &mut EcosystemReport) -> Vec<Folder> {
+fn folders(cx: &LoadContext, report: &mut EcosystemReport) -> Vec<Place> {
     let roots = cx.roots;
     let home = qwen_home(cx);
     let project = project_root(roots);
+    let md = |tier, scope, base: &Path, dir, label| Place::agents(tier, scope, base, dir, Reach::top(&[".md"]), label);
     let mut out = Vec::new();
     // `listSubagentsAtLevel` reads no project level when the project is the home folder.
     if crate::model::normalize(&project) != crate::model::normalize(&roots.home) {
-        out.push(Folder {
-            tier: PROJECT,
-            scope: Scope::Project,
-            base: roots.project.clone(),
-            path: project.join(".qwen/agents"),
-            label: "project .qwen/agents".into(),
-        });
+        out.push(md(PROJECT, Scope::Project, &roots.project, project.join(".qwen/agents"), "project .qwen/agents".into()));
     }
-    out.push(Folder { tier: USER, scope: Scope::User, base: roots.home.clone(), path: home.join("agents"), label: "user ~/.qwen/agents".into() });
+    out.push(md(USER, Scope::User, &roots.home, home.join("agents"), "user ~/.qwen/agents".into()));
     for (name, dir) in extensions(cx, &home.join("extensions"), report) {
-        out.push(Folder {
-            tier: EXTENSION,
-            scope: Scope::User,
-            base: roots.home.clone(),
-            path: dir.join("agents"),
-            label: format!("extension `{name}`"),
-        });
+        out.push(md(EXTENSION, Scope::User, &roots.home, dir.join("agents"), format!("extension `{name}`")));
     }
+    crate::model::numbered(&mut out, "searched");
+    // Each extension's manifest, and the linked folder's where an install record
+    // points elsewhere; which extensions are enabled.
+    let manifests = Reach::to_depth(1, &["qwen-extension.json", ".qwen-extension-install.json", "extension-enablement.json"]);
+    let linked: Vec<Place> = out
+        .iter()
+        .filter(|p| p.tier == EXTENSION && !p.dir.starts_with(home.join("extensions")))
+        .filter_map(|p| p.dir.parent())
+        .map(|root| Place::settings(Scope::User, &roots.home, root.to_path_buf(), Reach::top(&["qwen-extension.json"]), "a linked extension's manifest"))
+        .collect();
+    out.push(Place::settings(Scope::User, &roots.home, home.join("extensions"), manifests, "extension manifests ~/.qwen/extensions"));
+    out.extend(linked);
     out
 }
 
@@ -237,8 +229,8 @@ struct Scanned {
     refuses: Vec<String>,
 }
 
-fn scan_folder(cx: &LoadContext, folder: &Folder, out: &mut Vec<Scanned>) {
-    let entries = match cx.files.list_dir(&folder.path) {
+fn scan_folder(cx: &LoadContext, folder: &Place, out: &mut Vec<Scanned>) {
+    let entries = match cx.files.list_dir(&folder.dir) {
         Ok(Some(entries)) => entries,
         // `readdir` failing (missing, not a folder, unreadable): the level is empty.
         _ => return,
@@ -373,13 +365,8 @@ impl Framework for QwenCode {
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         let folders = folders(cx, &mut report);
-        report.searched = folders
-            .iter()
-            .enumerate()
-            .map(|(i, f)| SearchDir { scope: f.scope, path: f.path.clone(), role: format!("{} (searched {})", f.label, i + 1) })
-            .collect();
         let mut scanned = Vec::new();
-        for folder in &folders {
+        for folder in folders.iter().filter(|p| p.holds_agents()) {
             scan_folder(cx, folder, &mut scanned);
         }
         let mut candidates = Vec::with_capacity(scanned.len() + BUILTINS.len());
@@ -399,27 +386,7 @@ impl Framework for QwenCode {
             candidates.iter().map(|c| (c.agent.source.key(), c.tier)).collect();
         report.agents = rank(&ladder(), candidates);
         refuse(&mut report, &tiers, &refusals);
+        report.places = folders;
         report
-    }
-
-    fn locations(&self, roots: &Roots) -> Vec<Location> {
-        let qwen = roots.home.join(".qwen");
-        vec![
-            Location {
-                scope: Scope::Project,
-                dir: project_root(roots).join(".qwen/agents"),
-                depth: Some(0),
-                suffixes: &[".md"],
-                label: "project .qwen/agents (in the start folder, not the repository root)".into(),
-            },
-            Location { scope: Scope::User, dir: qwen.join("agents"), depth: Some(0), suffixes: &[".md"], label: "user ~/.qwen/agents".into() },
-            Location {
-                scope: Scope::User,
-                dir: qwen.join("extensions"),
-                depth: Some(2),
-                suffixes: &[".md"],
-                label: "extension agents (~/.qwen/extensions/<extension>/agents)".into(),
-            },
-        ]
     }
 }

@@ -29,7 +29,7 @@ use std::sync::Arc;
 use super::{Framework, LoadContext, RenderMode};
 use crate::discover::site_packages::{self, Package};
 use crate::model::{
-    Agent, CompactJson, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Message, Roots, SearchDir,
+    Agent, CompactJson, DiagKind, Diagnostic, EcosystemReport, Edge, EdgeKind, Field, Message, Place, Reach, Roots,
     Part, Scope, Severity, Source, Status, Text,
 };
 use super::precedence::{self, Ladder, Tier};
@@ -64,23 +64,6 @@ impl Framework for Tsugite {
     /// read from a file, so they are not listed here), `*.md` directly in each folder.
     fn name_matching(&self) -> &'static str {
         "by the file `NAME.md`, as the file system compares names (case-sensitive on Linux)"
-    }
-
-    fn locations(&self, roots: &Roots) -> Vec<crate::frameworks::Location> {
-        let at = |scope, dir: PathBuf, label: &str| crate::frameworks::Location { scope, dir, depth: Some(0), suffixes: &[".md"], label: label.into() };
-        let p = &roots.project;
-        let mut out = vec![
-            at(Scope::Project, p.join(".tsugite"), "project .tsugite/"),
-            at(Scope::Project, p.join(".tsugite/agents"), "project .tsugite/agents/"),
-            at(Scope::Project, p.join("agents"), "project agents/"),
-            at(Scope::Project, p.clone(), "the project folder itself (`*.md` directly in it)"),
-        ];
-        if let Some(b) = &roots.builtins {
-            out.push(at(Scope::Builtin, b.clone(), "the built-in agents"));
-        }
-        out.push(at(Scope::Xdg, roots.xdg.join("tsugite/agents"), "XDG tsugite/agents"));
-        out.push(at(Scope::User, roots.home.join(".config/tsugite/agents"), "user ~/.config/tsugite/agents"));
-        out
     }
 
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
@@ -153,6 +136,20 @@ impl<'a> Loader<'a> {
     }
 
     /// The source of a file: its scope and path as found, else as resolved.
+    /// A search folder as a place: `*.md` directly in it, `tier` its place in the
+    /// search order.
+    fn place(&self, tier: usize, dir: PathBuf, label: String) -> Place {
+        let roots = self.cx.roots;
+        let scope = self.source_of(&dir).scope;
+        let base = match scope {
+            Scope::Project => roots.project.clone(),
+            Scope::User => roots.home.clone(),
+            Scope::Xdg => roots.xdg.clone(),
+            Scope::Builtin => self.builtins.clone().unwrap_or_default(),
+        };
+        Place::agents(tier, scope, &base, dir, Reach::top(&[".md"]), label)
+    }
+
     fn source_of(&self, path: &Path) -> Source {
         let roots = self.cx.roots;
         let plain = roots.source(path, self.builtins.as_deref());
@@ -196,12 +193,8 @@ impl<'a> Loader<'a> {
         );
         let dirs = space.dirs_labelled(self.cx.files, &roots.project, "the project");
         for (i, d) in dirs.iter().enumerate() {
-            let scope = self.source_of(&d.path).scope;
-            self.report.searched.push(SearchDir {
-                scope,
-                path: d.path.clone(),
-                role: format!("{} ({})", d.role, ordinal(i + 1)),
-            });
+            let place = self.place(i, d.path.clone(), d.role.clone()).ranked(ordinal(i + 1));
+            self.report.places.push(place);
         }
         let mut names: Vec<String> = Vec::new();
         for d in &dirs {
@@ -271,6 +264,11 @@ impl<'a> Loader<'a> {
         }
         self.report.agents = agents;
         self.report.diagnostics.extend(diagnostics);
+        // `config.json`: the first of these that exists is read.
+        let config = Reach::top(&["config.json"]);
+        let (xdg, home) = (roots.xdg.join("tsugite"), roots.home.join(".config/tsugite"));
+        self.report.places.push(Place::settings(Scope::Xdg, &roots.xdg, xdg, config, "config.json in $XDG_CONFIG_HOME/tsugite"));
+        self.report.places.push(Place::settings(Scope::User, &roots.home, home, config, "config.json in ~/.config/tsugite"));
         self.report
     }
 
@@ -434,7 +432,7 @@ impl<'a> Loader<'a> {
         // Where the folders searched so far resolve to: a folder found again through
         // another spelling or a symlink is not added twice.
         let mut searched: crate::discover::fast_hash::HashSet<Option<PathBuf>> =
-            self.report.searched.iter().map(|s| py_resolve(self.cx.files, &s.path)).collect();
+            self.report.places.iter().map(|s| py_resolve(self.cx.files, &s.dir)).collect();
         for folder in folders {
             let label = format!(
                 "{} (inheritance lookups of the agents there)",
@@ -442,13 +440,8 @@ impl<'a> Loader<'a> {
             );
             for d in space.dirs_labelled(self.cx.files, folder, &label) {
                 if searched.insert(py_resolve(self.cx.files, &d.path)) {
-                    let scope = self.source_of(&d.path).scope;
-                    let role = d.role;
-                    self.report.searched.push(SearchDir {
-                        scope,
-                        path: d.path,
-                        role,
-                    });
+                    let place = Place { reached: true, ..self.place(usize::MAX, d.path, d.role) };
+                    self.report.places.push(place);
                 }
             }
         }

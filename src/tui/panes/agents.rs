@@ -99,12 +99,12 @@ fn empty(app: &App, index: &Index, theme: &Theme) -> Vec<Line<'static>> {
     }
     let mut lines = vec![Line::from(Span::styled("no agents found; searched:", theme.muted))];
     for report in &index.catalog.reports {
-        for dir in &report.searched {
+        for place in &report.places {
             lines.push(Line::from(vec![
                 Span::styled(format!("  {} ", report.ecosystem), theme.header),
-                safe(&dir.path.display().to_string(), theme.text),
+                safe(&place.dir.display().to_string(), theme.text),
                 Span::styled("  ", theme.muted),
-                safe(&dir.role, theme.muted),
+                safe(&place.role(), theme.muted),
             ]));
         }
     }
