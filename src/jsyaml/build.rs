@@ -67,6 +67,8 @@ fn prepass(text: &str, version: Version) -> Result<(Cow<'_, str>, Vec<u32>), Err
     let mut split_lines = Vec::new();
     let (mut single, mut double, mut flow) = (false, false, 0usize);
     let mut block: Option<usize> = None;
+    // The indentation of the line that opened the flow collection being read.
+    let mut flow_opened = 0usize;
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
             out.push('\n');
@@ -102,8 +104,18 @@ fn prepass(text: &str, version: Version) -> Result<(Cow<'_, str>, Vec<u32>), Err
             }
         }
         if line_out {
+            // js-yaml reads a flow collection's later lines at any indentation;
+            // yaml-rust wrongly requires a key on a line starting at the block's
+            // indentation ("simple key expected"). Leading blanks of such a line are
+            // folded away, so it is handed over indented past the line that opened
+            // the collection.
+            if flow > 0 && spaces <= flow_opened && !line.trim().is_empty() {
+                out.push_str(&" ".repeat(flow_opened + 1 - spaces));
+                changed = true;
+            }
             out.push_str(line);
         }
+        let flow_before = flow;
         // Where quotes and flow collections open and close on this line.
         let chars: Vec<char> = line.chars().collect();
         let mut last = None::<char>; // the last non-blank character outside a scalar
@@ -145,6 +157,9 @@ fn prepass(text: &str, version: Version) -> Result<(Cow<'_, str>, Vec<u32>), Err
                 }
             }
             k += 1;
+        }
+        if flow_before == 0 && flow > 0 {
+            flow_opened = spaces;
         }
         if !(single || double || flow > 0) {
             let code: String = chars[..code_end].iter().collect();

@@ -136,3 +136,13 @@ fn numbers_print_as_javascript_prints_them() {
         assert_eq!(number_to_string(n), s, "{n}");
     }
 }
+
+#[test]
+fn flow_collection_lines_at_any_indentation() {
+    // js-yaml 3 and 4 (OpenCode, Gemini CLI, Kimi Code oracles): a flow collection's
+    // later lines may start at or left of the block's indentation.
+    for version in [Version::V4, Version::V3Safe] {
+        let v = load("tools: [Read,\nGrep]\nm:\n  t: [\"a\",\n  \"b\",\n\"c\"]\n  k: {a: 1,\nb: 2}\n", version).unwrap();
+        assert_eq!(v.to_json(), json!({"tools": ["Read", "Grep"], "m": {"t": ["a", "b", "c"], "k": {"a": 1, "b": 2}}}));
+    }
+}

@@ -4,11 +4,15 @@
 //! Jinja2 filters minijinja lacks. Each framework builds its own environment (its
 //! delimiters, whitespace and undefined rules) on top of these pieces.
 
+mod pyarith;
 mod pyfilters;
 mod pyformat;
 mod pysource;
+mod pyscalars;
 mod python;
+mod pywrap;
 
+pub use pyarith::python_additions;
 pub use pyfilters::install as install_jinja2_filters;
 pub use pyformat::int_filter;
 pub use pysource::{add_python_syntax, pythonize};

@@ -243,6 +243,49 @@ fn filesizeformat(value: Value, binary: Option<bool>) -> Result<String, Error> {
     Ok(format!("{:.1} {}", base * bytes / unit, units[7]))
 }
 
+/// Jinja2's `title`: the text split at runs of `-`, white space and `([{<` (the runs
+/// stay as pieces), each piece's first character upper-cased and the rest
+/// lower-cased — `kimi_shell` is one word (minijinja splits at every non-letter).
+fn title(value: Value) -> String {
+    let text = value.as_str().map_or_else(|| super::py_str(&value), str::to_string);
+    let boundary = |c: char| matches!(c, '-' | '(' | '{' | '[' | '<') || crate::py::is_space(c);
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(first) = rest.chars().next() {
+        let run = boundary(first);
+        let end = rest.find(|c: char| boundary(c) != run).unwrap_or(rest.len());
+        let (piece, after) = rest.split_at(end);
+        out.extend(first.to_uppercase());
+        // `str.lower()` of the rest as one string (a final sigma depends on its context).
+        out.push_str(&piece[first.len_utf8()..].to_lowercase());
+        rest = after;
+    }
+    out
+}
+
+/// Jinja2's `xmlattr(d, autospace=True)`: `key="value"` pairs escaped, `None` values
+/// left out, a key holding white space, `/`, `>` or `=` refused.
+fn xmlattr(d: Value, autospace: Option<bool>) -> Result<Value, Error> {
+    let mut items = Vec::new();
+    for (key, value) in items_of(&d)? {
+        if value.is_none() || value.is_undefined() {
+            continue;
+        }
+        let Some(name) = key.as_str() else {
+            return Err(Error::new(ErrorKind::InvalidOperation, "TypeError: expected string or bytes-like object"));
+        };
+        if name.chars().any(|c| matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c' | '/' | '>' | '=')) {
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                format!("Invalid character in attribute name: {}", super::py_repr(&key)),
+            ));
+        }
+        items.push(format!("{}=\"{}\"", html_escape(name), html_escape(&super::py_str(&value))));
+    }
+    let text = items.join(" ");
+    Ok(Value::from(if autospace.unwrap_or(true) && !text.is_empty() { format!(" {text}") } else { text }))
+}
+
 /// minijinja filters and tests that Jinja2 does not have: a template using them fails
 /// in Jinja2, so it must fail here too.
 const NOT_IN_JINJA2_FILTERS: &[&str] = &["split", "lines", "chain", "zip", "bool"];
@@ -256,7 +299,29 @@ pub fn install(env: &mut Environment<'static>) {
     for name in NOT_IN_JINJA2_TESTS {
         env.remove_test(name);
     }
+    // Jinja2's default namespace: `range`, `dict`, `namespace` (minijinja's own),
+    // `cycler` and `joiner`; no `debug`.
+    env.remove_global("debug");
+    // Jinja2's `cycler(*items)` takes the items as arguments (contrib's, one list).
+    env.add_function("cycler", |items: minijinja::value::Rest<Value>| minijinja_contrib::globals::cycler(items.0));
+    env.add_function("joiner", minijinja_contrib::globals::joiner);
     env.add_filter("center", super::center);
+    env.add_filter("title", title);
+    env.add_filter("capitalize", super::pyscalars::capitalize);
+    env.add_filter("round", super::pyscalars::round);
+    env.add_filter("float", super::pyscalars::float);
+    env.add_filter("indent", super::pyscalars::indent);
+    env.add_filter("format", super::pyscalars::format);
+    env.add_filter("escape", super::pyscalars::escape);
+    env.add_filter("e", super::pyscalars::escape);
+    env.add_filter("string", super::pyscalars::string);
+    env.add_filter("replace", super::pyscalars::replace);
+    env.add_test("lower", super::pyscalars::is_lower);
+    env.add_test("upper", super::pyscalars::is_upper);
+    env.add_test("number", super::pyscalars::is_number);
+    env.add_test("sequence", super::pyscalars::is_sequence);
+    env.add_filter("xmlattr", xmlattr);
+    env.add_filter("wordwrap", super::pywrap::wordwrap);
     env.add_filter("striptags", striptags);
     env.add_filter("filesizeformat", filesizeformat);
     env.add_filter("forceescape", |s: String| {
@@ -308,6 +373,11 @@ mod tests {
         );
         assert_eq!(truncate("short".into(), Some(3), None, None, None), "short");
         assert_eq!(wordcount("a b_c, d".into()), 3);
+        let t = |s: &str| title(Value::from(s));
+        assert_eq!(t("kimi_shell"), "Kimi_shell");
+        assert_eq!(t("a-b c(d[e{f<g>h.i_j"), "A-B C(D[E{F<G>h.i_j");
+        assert_eq!(t("x\u{a0}y\u{2003}z"), "X\u{a0}Y\u{2003}Z");
+        assert_eq!(t("o'neil mc-DONALD"), "O'neil Mc-Donald");
     }
 
     #[test]

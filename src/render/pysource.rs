@@ -33,7 +33,7 @@ pub fn add_python_syntax(env: &mut Environment) {
 }
 
 #[derive(Clone, Copy, PartialEq, Debug)]
-enum Tok {
+pub(super) enum Tok {
     Name,
     Lit,
     Open(u8),
@@ -70,19 +70,7 @@ pub fn pythonize<'a>(source: &'a str, var_start: &str, var_end: &str) -> Cow<'a,
             i += rest.chars().next().map_or(1, char::len_utf8);
         }
     }
-    if edits.0.is_empty() {
-        return Cow::Borrowed(source);
-    }
-    edits.0.sort_by_key(|e| e.key);
-    let mut out = String::with_capacity(source.len() + edits.0.len() * 12);
-    let mut from = 0;
-    for e in edits.0 {
-        out.push_str(&source[from..e.key.0]);
-        out.push_str(e.text);
-        from = e.to;
-    }
-    out.push_str(&source[from..]);
-    Cow::Owned(out)
+    edits.apply(source)
 }
 
 /// One change to the source: `text` in place of `key.0..to`.
@@ -95,29 +83,46 @@ struct Edit {
 }
 
 #[derive(Default)]
-struct Edits(Vec<Edit>);
+pub(super) struct Edits(Vec<Edit>);
 
 impl Edits {
+    /// `source` with the edits made (borrowed when there are none).
+    pub(super) fn apply(mut self, source: &str) -> Cow<'_, str> {
+        if self.0.is_empty() {
+            return Cow::Borrowed(source);
+        }
+        self.0.sort_by_key(|e| e.key);
+        let mut out = String::with_capacity(source.len() + self.0.len() * 12);
+        let mut from = 0;
+        for e in self.0 {
+            out.push_str(&source[from..e.key.0]);
+            out.push_str(e.text);
+            from = e.to;
+        }
+        out.push_str(&source[from..]);
+        Cow::Owned(out)
+    }
+
     /// `open` before the bytes `start..end` and `close` after them. Of two wraps of
     /// the same bytes, the one made first is the outer.
-    fn wrap(&mut self, start: usize, end: usize, open: &'static str, close: &'static str) {
+    pub(super) fn wrap(&mut self, start: usize, end: usize, open: &'static str, close: &'static str) {
         let seq = self.0.len() as isize;
         self.0.push(Edit { key: (start, 2, -(end as isize), seq), to: start, text: open });
         self.0.push(Edit { key: (end, 0, -(start as isize), -seq), to: end, text: close });
     }
 
-    fn replace(&mut self, start: usize, end: usize, text: &'static str) {
+    pub(super) fn replace(&mut self, start: usize, end: usize, text: &'static str) {
         self.0.push(Edit { key: (start, 1, 0, 0), to: end, text });
     }
 }
 
-fn is_raw(source: &str, toks: &[(Tok, usize, usize)]) -> bool {
+pub(super) fn is_raw(source: &str, toks: &[(Tok, usize, usize)]) -> bool {
     matches!(toks.first(), Some(&(Tok::Name, s, e)) if &source[s..e] == "raw")
 }
 
 /// The tokens of one tag from `at` up to its end delimiter (outside brackets), and
 /// where scanning goes on after the tag.
-fn tokens(source: &str, at: usize, end: &str) -> (Vec<(Tok, usize, usize)>, usize) {
+pub(super) fn tokens(source: &str, at: usize, end: &str) -> (Vec<(Tok, usize, usize)>, usize) {
     let b = source.as_bytes();
     let mut toks = Vec::new();
     let mut depth = 0usize;
@@ -171,7 +176,7 @@ fn tokens(source: &str, at: usize, end: &str) -> (Vec<(Tok, usize, usize)>, usiz
     (toks, b.len())
 }
 
-const KEYWORDS: [&str; 8] = ["in", "not", "and", "or", "if", "else", "elif", "is"];
+pub(super) const KEYWORDS: [&str; 8] = ["in", "not", "and", "or", "if", "else", "elif", "is"];
 
 fn rewrite(source: &str, toks: &[(Tok, usize, usize)], block: bool, edits: &mut Edits) {
     let text = |k: usize| &source[toks[k].1..toks[k].2];

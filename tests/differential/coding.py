@@ -40,7 +40,8 @@ YAML_VALUES = [
     "-.inf", ".nan", "3.0", "-3", "0", "2024-02-29", "2024-02-29T08:15:00Z", "2024-02-30", "12:30:00", "!!str 5",
     "'quoted'", '"a\\tb"', '"\\u00e9"', "[a, b]", "[Read, Bash]", "{a: 1}", "[]", "{}", "|\n  block\n  two\n",
     ">-\n  folded\n  text\n", "&a anchor", "*a", "a: b", "[unclosed", "{unclosed", "x # comment", "'it''s'",
-    "\"multi\n  line\"", "\t tabbed", "- item", "*", "!custom x", "? complex", "@at", "`tick`", "%pct", "ünïcödé",
+    "\"multi\n  line\"", "\"multi\nline\"", "'multi\nline'", "\"multi\n\tline\"", "[a,\nb]", "{a: 1,\nb: 2}",
+    "\"multi\n line\"", "[Read,\n  Grep]", "\t tabbed", "- item", "*", "!custom x", "? complex", "@at", "`tick`", "%pct", "ünïcödé",
 ]
 # Values each key takes in the wild (any tool): tool names, models, modes, colours.
 FIELD_VALUES = {

@@ -57,6 +57,11 @@ YAML11 = [
     # constructor exceptions that escape `except yaml.YAMLError` (ValueError, KeyError, …)
     "!!int x", "!!float x", "!!bool maybe", "!!timestamp nope", "!!int ''", "2024-02-30", "2024-13-01",
     "2024-02-29 25:00:00", "!!binary xx", "!custom x", "7.0", "'7'", "' 8 '", "-3",
+    # empty and blank strings (a child's `""` leaves the parent's value), non-string
+    # scalars for string fields (pydantic keeps or refuses them), and flow scalars
+    # running over lines whose continuation is under-indented (column 0, a tab)
+    '""', "'  '", "+.inf", "-.NaN", '"first\nsecond"', "'first\nsecond'", '"first\n\tsecond"', "[a,\nb]",
+    "{a: 1,\nb: 2}", '"first\n  second"', "first\nsecond",
 ]
 JINJA = [
     "{% for c in 'abc' %}{{ loop.index }}{{ c }}{% if loop.last %}.{% endif %}{% endfor %}",
@@ -83,6 +88,23 @@ JINJA = [
     "{%- for x in [1] -%} {{ x }} {%- endfor %}  {{- ' a ' -}}  x", "{{ [1, 2]|join('-') }}{{ 'abc'|replace('b', 'x') }}{{ ' a '|trim }}",
     "{{ 3.14159|round(2) }}{{ -3|abs }}{{ 'x'|center(5) }}{{ 42|string }}{{ '7'|int + 1 }}{{ [1, 2]|sum }}{{ [1, 2]|first }}",
     "{% macro m(a, b=2) %}{{ a }}{{ b }}{% endmacro %}{{ m(1) }}{{ m(1, 3) }}{{ m(b=5, a=0) }}",
+    # Jinja2's own filters, tests and globals (not minijinja's): word splitting in
+    # `title`, `capitalize`, `wordwrap`, `urlize`, `xmlattr`, `pprint`, `indent` with
+    # a string, `round` methods, `float` defaults, `unique`, `groupby`, `cycler`
+    "{{ 'kimi_shell a-b(c' | title }}{{ 'hELLO wORLD' | capitalize }}{{ ' x ' | trim('x ') }}",
+    "{{ 'The quick brown fox jumps over' | wordwrap(9) }}{{ 'a\nb' | indent('> ', true, true) }}",
+    "{{ 'see http://x.com now' | urlize }}{{ {'a': 1, 'b': 'x<'} | xmlattr }}{{ [1, 'a', none] | pprint }}",
+    "{{ 2.5 | round }}{{ 1.5 | round(0, 'floor') }}{{ 'x' | float(1.5) }}{{ ['a', 'A'] | unique | list }}",
+    "{{ [{'k': 1}, {'k': 1}] | groupby('k') }}{% set c = cycler('a', 'b') %}{{ c.next() }}{{ c.next() }}",
+    "{{ 'x' is escaped }}{{ 1 is boolean }}{{ 'upper' is filter }}{{ 'odd' is test }}{{ debug is defined }}",
+]
+# Helpers of tsugite's own environment (`renderer.AgentRenderer`): dates and deltas.
+TSUGITE_JINJA = [
+    "{{ timedelta(days=1, hours=2) }}|{{ timedelta(seconds=-1) }}|{{ timedelta(weeks=1).days }}",
+    "{{ (datetime.now() - timedelta(days=7)).strftime('%Y-%m-%d') }}{{ days_ago(2) + timedelta(hours=3) }}",
+    "{{ humanize_relative(days_ago(3), datetime.now()) }}{{ humanize_mtime(1736900000) }}{{ humanize_mtime(0) }}",
+    "{% set d = timedelta(minutes=90) %}{{ d.seconds }} {{ d.total_seconds() }} {{ d > timedelta(hours=1) }}",
+    "{{ datetime.now() - days_ago(1) }}", "{{ timedelta(days=1000000000) }}",
 ]
 KEYS = ["name", "description", "model", "tools", "extends", "extend", "max_turns", "skills", "metadata",
         "permission_mode", "temperature", "type", "instruction", "servers", "subagents", "system_prompt_path",
@@ -110,7 +132,7 @@ def files_of(ws: Path):
 
 def jinja_snippet(rng: random.Random, fw: str) -> str:
     """A Jinja construct written in the framework's delimiters (Kimi prints `${ }`)."""
-    snippet = rng.choice(JINJA)
+    snippet = rng.choice(JINJA + TSUGITE_JINJA if fw == "tsugite" else JINJA)
     if fw == "kimi":
         snippet = snippet.replace("{{- ", "${ ").replace(" -}}", " }").replace("{{ ", "${ ").replace(" }}", " }")
     return snippet
@@ -251,6 +273,22 @@ def fast_agent_card(rng: random.Random, dest: Path):
         (folder / f"{name}.md").write_text("---\n" + "\n".join(lines) + "\n---\nBody {{currentDate}}\n")
 
 
+def tsugite_config(rng: random.Random, dest: Path):
+    """tsugite's `config.json` (its model strips white space from every string):
+    `default_base_agent` and `agent_paths` written with spaces, blank, or wrong."""
+    home = dest / "home"
+    agents = sorted({p.stem for p in files_of(dest) if p.suffix == ".md"}) or ["default"]
+    base = rng.choice([f"  {rng.choice(agents)}  ", "   ", "", rng.choice(agents), None, 5, "\tdefault\n"])
+    config = {} if base is None else {"default_base_agent": base}
+    if rng.random() < 0.5:
+        config["agent_paths"] = rng.choice([["  ~/team  "], [" ./agents "], ["  "], "x", [5]])
+        (home / "team").mkdir(parents=True, exist_ok=True)
+        (home / "team" / "member.md").write_text("---\nname: member\nmodel: ''\n---\nFrom the team folder\n")
+    folder = (dest / "xdg") if (dest / "xdg").is_dir() else home / ".config"
+    (folder / "tsugite").mkdir(parents=True, exist_ok=True)
+    (folder / "tsugite" / "config.json").write_text(json.dumps(config) + "\n")
+
+
 def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
     if fw in coding.FRAMEWORKS:
         return coding.make_workspace(rng, fw, dest, case_dirs(fw))
@@ -265,6 +303,8 @@ def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
                 f.write_bytes(mutate_text(rng, f.read_bytes(), fw))
         else:
             mutate_tree(rng, dest)
+    if fw == "tsugite" and rng.random() < 0.15:
+        tsugite_config(rng, dest)
     if fw == "fast-agent" and rng.random() < 0.25:
         fast_agent_settings(rng, dest)
     if fw == "fast-agent" and rng.random() < 0.3:

@@ -159,7 +159,7 @@ const PROMPT_NAME: &str = "<system prompt>";
 /// The variables the prompt reads that neither the built-in nor the spec arguments
 /// define (minijinja's strict error does not name them; Jinja's does).
 fn undefined_names(env: &Environment, source: &str, context: &BTreeMap<String, String>) -> Vec<String> {
-    const GLOBALS: [&str; 7] = ["range", "dict", "namespace", "debug", "lipsum", "cycler", "joiner"];
+    const GLOBALS: [&str; 6] = ["range", "dict", "namespace", "lipsum", "cycler", "joiner"];
     let Ok(template) = env.template_from_named_str(PROMPT_NAME, source) else { return Vec::new() };
     let mut names: Vec<String> = template
         .undeclared_variables(false)
@@ -181,12 +181,10 @@ fn environment(includes: Includes, pending: Arc<Mutex<Vec<String>>>) -> Environm
     env.set_fuel(Some(FUEL));
     // Jinja's Python flavour: `${X.upper()}` calls the str method, `dict.items()` and
     // `dictsort` give tuples; Jinja2's own filters where minijinja's differ or lack;
-    // the globals minijinja keeps in its contrib crate.
+    // Jinja2's default globals.
     crate::render::install_jinja2_filters(&mut env);
     env.set_formatter(crate::render::python_formatter);
     crate::render::add_python_syntax(&mut env);
-    env.add_function("cycler", minijinja_contrib::globals::cycler);
-    env.add_function("joiner", minijinja_contrib::globals::joiner);
     env.set_loader(move |name| {
         if let Some(known) = lock(&includes).get(name) {
             return Ok(known.clone());

@@ -78,10 +78,19 @@ pub fn full(text: &str) -> Result<Js, (String, usize)> {
     Ok(builder.root.unwrap_or(Js::Null))
 }
 
+/// `flow_within`: for a flow collection in a block one, the indentation its later
+/// lines need (see [`Builder::within`]).
 enum Frame {
-    Seq { anchor: usize, items: Vec<Js>, start: Marker, block: bool },
+    Seq { anchor: usize, items: Vec<Js>, start: Marker, block: bool, flow_within: Option<usize> },
     /// `pending`: the key read, waiting for its value, and where it starts.
-    Map { anchor: usize, entries: Vec<(String, Js, u32)>, keys: Vec<Js>, pending: Option<(Js, Option<Marker>)>, start: Marker },
+    Map {
+        anchor: usize,
+        entries: Vec<(String, Js, u32)>,
+        keys: Vec<Js>,
+        pending: Option<(Js, Option<Marker>)>,
+        start: Marker,
+        flow_within: Option<usize>,
+    },
 }
 
 #[derive(Default)]
@@ -96,6 +105,80 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
+    /// The indentation the later lines of a flow node (a quoted scalar, a flow
+    /// collection) need where it is a block collection's value or item: one more than
+    /// its key's or its `- `'s column (the `yaml` lexer's `indentNext`; yaml-rust
+    /// takes any). `None` inside a flow collection or at the top.
+    fn within(&self) -> Option<usize> {
+        match self.stack.last()? {
+            Frame::Seq { block: true, start, .. } => Some(start.col() + 1),
+            Frame::Map { pending: Some((_, Some(key))), start, .. } if !self.flow_at(*start) => Some(key.col() + 1),
+            _ => None,
+        }
+    }
+
+    fn flow_at(&self, mark: Marker) -> bool {
+        at(&self.lines, mark).is_some_and(|rest| rest.starts_with(['{', '[']))
+    }
+
+    /// The first line after `first` up to `last` (1-based) that a flow node needing
+    /// `within` spaces of indentation cannot continue on: a line that is not blank
+    /// (spaces, a CRLF's CR) with fewer spaces; in a flow collection a comment line
+    /// passes, and so does its closing bracket one space short.
+    fn short_line(&self, first: usize, last: usize, within: usize, collection: Option<Marker>) -> Option<usize> {
+        (first + 1..=last).find(|&n| {
+            let Some(line) = self.lines.get(n - 1) else { return false };
+            let indent = line.bytes().take_while(|&b| b == b' ').count();
+            let rest = &line[indent..];
+            if rest.is_empty() || rest == "\r" || indent >= within {
+                return false;
+            }
+            match collection {
+                Some(end) => {
+                    let rest = rest.trim_start_matches([' ', '\t']);
+                    let closer = n == end.line() && indent + 1 == within && rest.starts_with([']', '}']);
+                    !(rest.starts_with('#') || closer)
+                }
+                None => true,
+            }
+        })
+    }
+
+    /// The line a quoted scalar starting at `mark` ends on (its closing quote), as
+    /// the `yaml` lexer finds it.
+    fn quoted_end(&self, mark: Marker) -> Option<usize> {
+        let start = self.lines.get(mark.line().checked_sub(1)?)?;
+        let from = start.char_indices().nth(mark.col())?.0;
+        let quote = start[from..].chars().next()?;
+        let mut escaped = false;
+        let mut first = true;
+        let mut pending_quote = false;
+        for (n, line) in self.lines.iter().enumerate().skip(mark.line() - 1) {
+            let text = if first { &line[from + 1..] } else { line };
+            first = false;
+            for c in text.chars() {
+                if pending_quote {
+                    pending_quote = false;
+                    if c == '\'' {
+                        continue;
+                    }
+                    return Some(n + 1);
+                }
+                match (quote, c) {
+                    ('"', '\\') => escaped = !escaped,
+                    ('"', '"') if !escaped => return Some(n + 1),
+                    ('\'', '\'') => pending_quote = true,
+                    _ => escaped = false,
+                }
+            }
+            if pending_quote {
+                return Some(n + 1);
+            }
+            escaped = false;
+        }
+        None
+    }
+
     fn fail(&mut self, message: impl Into<String>, mark: Marker) {
         if self.error.is_none() {
             self.error = Some((message.into(), mark.line()));
@@ -166,6 +249,14 @@ impl MarkedEventReceiver for Builder<'_> {
                     // yaml-rust marks a block scalar where its content ends.
                     _ => false,
                 });
+                if written && matches!(style, TScalarStyle::SingleQuoted | TScalarStyle::DoubleQuoted) {
+                    if let (Some(within), Some(end)) = (self.within(), self.quoted_end(mark)) {
+                        if let Some(line) = self.short_line(mark.line(), end, within, None) {
+                            self.error = Some(("Missing closing quote: a line of the quoted text is not indented enough".into(), line));
+                            return;
+                        }
+                    }
+                }
                 self.put(value, written.then_some(mark), false);
             }
             Event::Alias(id) => match self.anchors.iter().rev().find(|(a, _)| *a == id) {
@@ -184,20 +275,33 @@ impl MarkedEventReceiver for Builder<'_> {
                     .get(mark.line().wrapping_sub(1))
                     .and_then(|l| l.chars().nth(mark.col()))
                     .is_some_and(|c| c == '-');
-                self.stack.push(Frame::Seq { anchor, items: Vec::new(), start: mark, block })
+                let flow_within = if block { None } else { self.within() };
+                self.stack.push(Frame::Seq { anchor, items: Vec::new(), start: mark, block, flow_within })
             }
             Event::MappingStart(anchor) => {
                 if self.stack.len() >= MAX_DEPTH {
                     return self.fail("nesting too deep", mark);
                 }
-                self.stack.push(Frame::Map { anchor, entries: Vec::new(), keys: Vec::new(), pending: None, start: mark })
+                let flow_within = if self.flow_at(mark) { self.within() } else { None };
+                self.stack.push(Frame::Map { anchor, entries: Vec::new(), keys: Vec::new(), pending: None, start: mark, flow_within })
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let (anchor, value, start, block) = match self.stack.pop() {
-                    Some(Frame::Seq { anchor, items, start, block }) => (anchor, Js::Seq(items), start, block),
-                    Some(Frame::Map { anchor, entries, start, .. }) => (anchor, Js::Map(entries), start, false),
+                let (anchor, value, start, block, flow_within) = match self.stack.pop() {
+                    Some(Frame::Seq { anchor, items, start, block, flow_within }) => {
+                        (anchor, Js::Seq(items), start, block, flow_within)
+                    }
+                    Some(Frame::Map { anchor, entries, start, flow_within, .. }) => {
+                        (anchor, Js::Map(entries), start, false, flow_within)
+                    }
                     None => return,
                 };
+                if let Some(within) = flow_within {
+                    if let Some(line) = self.short_line(start.line(), mark.line(), within, Some(mark)) {
+                        let what = if matches!(value, Js::Seq(_)) { "sequence" } else { "mapping" };
+                        self.error = Some((format!("Flow {what} in block collection must be sufficiently indented"), line));
+                        return;
+                    }
+                }
                 self.anchor(anchor, &value);
                 self.put(value, Some(start), block);
             }
@@ -298,6 +402,20 @@ mod tests {
         assert!(full(&format!("runConfig:\n{block}\n")).is_err());
         let flow = format!("d: {}x{}\n", "[".repeat(100_000), "]".repeat(100_000));
         assert!(full(&flow).is_err());
+    }
+
+    #[test]
+    fn flow_nodes_need_their_block_indentation() {
+        // The `yaml` package (the Qwen Code oracle): a quoted scalar's or a flow
+        // collection's later line must be indented past its key or `- `.
+        for text in ["d: \"a\nb\"\n", "d: 'a\nb'\n", "d: \"a\n\tb\"\n", "t: [a,\nb]\n", "m:\n  n: \"a\n b\"\n", "- \"a\nb\"\n"] {
+            assert!(full(text).is_err(), "{text:?}");
+        }
+        for text in ["d: \"a\n b\"\n", "d: \"a\n\n b\"\n", "t: [a,\n b\n]\n", "m:\n  n: \"a\n   b\"\n", "- \"a\n b\"\n", "\"a\nb\"\n"] {
+            assert!(full(text).is_ok(), "{text:?}");
+        }
+        let p = parse("name: x\ndescription: \"first\nsecond\"\n");
+        assert_eq!(p.object.iter().find(|e| e.0 == "description").map(|e| e.1.clone()), Some(Js::Str("\"first".into())));
     }
 
     #[test]

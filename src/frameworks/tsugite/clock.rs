@@ -186,6 +186,11 @@ impl Object for DateTime {
     fn render(self: &Arc<Self>, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Display::fmt(&**self, f)
     }
+
+    fn custom_cmp(self: &Arc<Self>, other: &minijinja::value::DynObject) -> Option<std::cmp::Ordering> {
+        let other = other.downcast_ref::<Self>()?;
+        Some((self.secs, self.micros).cmp(&(other.secs, other.micros)))
+    }
 }
 
 /// `datetime.fromisoformat` for `YYYY-MM-DD[( |T)HH:MM[:SS]]`.

@@ -343,7 +343,20 @@ fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'static>
         format!("<secret {name}: not read by agentry>")
     });
     env.add_function("list_secrets", || Value::from(Vec::<Value>::new()));
-    env.add_function("humanize_mtime", |_epoch: Value| String::new());
+    let clock = DateTime { secs: world.now, micros: world.micros, aware: false };
+    env.add_function("humanize_mtime", move |epoch: Value| {
+        untracked_access();
+        super::timedelta::humanize_mtime(&epoch, &clock)
+    });
+    env.add_function("humanize_relative", |dt: Value, reference: Value| -> Result<String, Error> {
+        match (dt.downcast_object_ref::<DateTime>(), reference.downcast_object_ref::<DateTime>()) {
+            (Some(dt), Some(reference)) => super::timedelta::humanize_relative(dt, reference),
+            _ => Err(Error::new(ErrorKind::InvalidOperation, "TypeError: humanize_relative needs two datetimes")),
+        }
+    });
+    env.add_function("timedelta", |args: &[Value]| super::timedelta::construct(args));
+    env.add_filter("__py_add", |state: &State, a: Value, b: Value| add_or_subtract(state, a, b, false));
+    env.add_filter("__py_sub", |state: &State, a: Value, b: Value| add_or_subtract(state, a, b, true));
     // Python's `range` is lazy and unbounded; minijinja's refuses more than 100 000
     // items. Fuel bounds the loop instead, so a large range with a `break` renders.
     env.add_function(
@@ -389,6 +402,22 @@ fn environment(world: &World, printed: Arc<AtomicUsize>) -> Environment<'static>
     env
 }
 
+/// `a + b` / `a - b` as Python computes them: datetimes and timedeltas by their
+/// rules, anything else by the ordinary operator.
+fn add_or_subtract(state: &State, a: Value, b: Value, subtract: bool) -> Result<Value, Error> {
+    if let Some(result) = super::timedelta::arithmetic(&a, &b, subtract) {
+        return result;
+    }
+    let expr = if subtract { "a - b" } else { "a + b" };
+    state.env().compile_expression(expr)?.eval(minijinja::context! { a => a, b => b })
+}
+
+/// Whether a template can hold a datetime or a timedelta (its `+` and `-` then go
+/// through [`add_or_subtract`]); other templates keep minijinja's own operators.
+fn handles_dates(source: &str) -> bool {
+    ["timedelta", "datetime", "days_ago", "weeks_ago"].iter().any(|w| source.contains(w))
+}
+
 /// `AgentRenderer.render(content, context)`: ignore blocks deleted, then rendered in
 /// tsugite's environment over `world`. The error is Jinja's message in minijinja's words.
 pub fn render_template(
@@ -420,6 +449,11 @@ pub fn render_bounded<S: serde::Serialize>(
     let mut out = BoundedOutput(Vec::new());
     // A write failure here is always the bound (the error keeps its line).
     let source = crate::render::pythonize(source, "{{", "}}");
+    let source = if handles_dates(&source) {
+        std::borrow::Cow::Owned(crate::render::python_additions(&source, "{{", "}}").into_owned())
+    } else {
+        source
+    };
     env.template_from_str(&source)?.render_captured_to(ctx(), &mut out)?;
     String::from_utf8(out.0).map_err(|_| Error::new(ErrorKind::InvalidOperation, "output is not UTF-8"))
 }

@@ -17,6 +17,7 @@ pub(crate) mod parse;
 pub(crate) mod render;
 mod schema;
 mod search;
+mod timedelta;
 mod tools;
 
 use crate::discover::Hold;

@@ -23,7 +23,9 @@ pub struct TsuConfig {
 }
 
 /// `config.load_config()`: `X/tsugite/config.json` if it exists, else
-/// `H/.config/tsugite/config.json`; invalid JSON or values → all defaults.
+/// `H/.config/tsugite/config.json`; invalid JSON or values → all defaults. The
+/// model strips white space around every string (`str_strip_whitespace`): a
+/// `default_base_agent` of `"  "` switches the implicit base off.
 pub fn load_config(files: Files, xdg: &Path, home: &Path) -> TsuConfig {
     let candidates = [
         xdg.join("tsugite/config.json"),
@@ -45,7 +47,7 @@ pub fn load_config(files: Files, xdg: &Path, home: &Path) -> TsuConfig {
         Ok(Json::Object(map)) => {
             let base = match map.get("default_base_agent") {
                 None | Some(Json::Null) => Ok(None),
-                Some(Json::String(s)) => Ok(Some(s.clone())),
+                Some(Json::String(s)) => Ok(Some(crate::py::strip(s).to_string())),
                 Some(_) => Err("default_base_agent: Input should be a valid string".to_string()),
             };
             let paths = match map.get("agent_paths") {
@@ -54,7 +56,7 @@ pub fn load_config(files: Files, xdg: &Path, home: &Path) -> TsuConfig {
                     .iter()
                     .map(|i| {
                         i.as_str()
-                            .map(str::to_string)
+                            .map(|s| crate::py::strip(s).to_string())
                             .ok_or_else(|| "agent_paths: items must be strings".to_string())
                     })
                     .collect(),
