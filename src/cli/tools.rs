@@ -17,7 +17,7 @@ pub fn tools(ws: &WorkspaceArgs, json: bool, out: &mut dyn Write) -> Result<i32,
     let opts = load_options(ws, RenderMode::Live { user_prompt: String::new() })?;
     let machine = Machine { home: &opts.roots.home, env: &opts.env };
     let cache = FileCache::for_one_load();
-    let rows = table(&opts.frameworks(), cache.untracked(), Some(&machine));
+    let rows = table(releases(&opts.frameworks()), cache.untracked(), Some(&machine));
     let io = |e: io::Error| Failure { code: exit::USAGE, message: format!("cannot write output: {e}") };
     if json {
         json_out(out, &serde_json::json!({ "schema": SCHEMA, "tools": rows })).map_err(io)?;
@@ -44,9 +44,14 @@ pub fn tools(ws: &WorkspaceArgs, json: bool, out: &mut dyn Write) -> Result<i32,
 /// and `releases:end` markers), made from the readers.
 pub fn releases_markdown(frameworks: &[&dyn Framework]) -> String {
     let mut text = String::from("| Tool | `--ecosystem` | Follows | Packages |\n|---|---|---|---|\n");
-    for row in table(frameworks, FileCache::for_one_load().untracked(), None) {
+    for row in table(releases(frameworks), FileCache::for_one_load().untracked(), None) {
         let packages: Vec<String> = row.packages.iter().map(|p| format!("`{p}`")).collect();
         text.push_str(&format!("| {} | `{}` | {} | {} |\n", row.tool, row.id, row.follows, packages.join(", ")));
     }
     text
+}
+
+/// Each reader's id and the release it follows.
+fn releases(frameworks: &[&dyn Framework]) -> Vec<(&'static str, crate::installed::Release)> {
+    frameworks.iter().filter_map(|f| Some((f.id(), f.release()?))).collect()
 }

@@ -12,8 +12,6 @@
 mod brew;
 mod npm;
 mod python;
-#[cfg(test)]
-mod tests;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -24,7 +22,7 @@ use crate::discover::{Files, Hold};
 use crate::model::{DiagKind, Diagnostic};
 
 /// The release of a tool a reader follows, and how that tool is installed: the data
-/// [`crate::frameworks::Framework::release`] gives.
+/// `Framework::release` gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Release {
     /// The tool's name for people (`Claude Code`).
@@ -209,18 +207,15 @@ impl ToolRow {
 
 /// The table of every framework: the release each follows and, with a machine to
 /// look at, what is installed.
-pub fn table(frameworks: &[&dyn crate::frameworks::Framework], files: Files, machine: Option<&Machine>) -> Vec<ToolRow> {
-    frameworks
-        .iter()
-        .filter_map(|f| {
-            let release = f.release()?;
-            Some(ToolRow {
-                tool: release.tool,
-                id: f.id(),
-                follows: release.version,
-                packages: release.packages(),
-                installed: machine.map(|m| find(files, m, &release)).unwrap_or_default(),
-            })
+pub fn table(releases: impl IntoIterator<Item = (&'static str, Release)>, files: Files, machine: Option<&Machine>) -> Vec<ToolRow> {
+    releases
+        .into_iter()
+        .map(|(id, release)| ToolRow {
+            tool: release.tool,
+            id,
+            follows: release.version,
+            packages: release.packages(),
+            installed: machine.map(|m| find(files, m, &release)).unwrap_or_default(),
         })
         .collect()
 }

@@ -35,6 +35,7 @@ mod gemini_cli_robustness;
 mod incremental;
 mod incremental_every_framework;
 mod inert_text;
+mod installed;
 mod install;
 mod jinja_tsugite;
 mod kimi;

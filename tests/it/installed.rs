@@ -1,8 +1,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::*;
-use crate::discover::FileCache;
+use agentry::discover::FileCache;
+use agentry::installed::*;
 
 /// A fresh folder for one test.
 fn scratch(tag: &str) -> PathBuf {
@@ -22,7 +22,7 @@ fn manifest(name: &str, version: &str) -> String {
 }
 
 fn release_of(id: &str) -> Release {
-    crate::frameworks::by_id(id).and_then(|f| f.release()).unwrap()
+    agentry::frameworks::by_id(id).and_then(|f| f.release()).unwrap()
 }
 
 /// What `find` reports as (version, how) for the tool `id`.
@@ -48,7 +48,7 @@ fn the_prefix_npm_config_prefix_names_holds_the_global_package() {
     let cache = FileCache::new();
     let noted = note("claude-code", &release_of("claude-code"), cache.untracked(), &Machine { home: &home, env: &env }).unwrap();
     assert_eq!(noted.message, "Claude Code 2.1.340 installed; agentry follows 2.1.337: rules may differ");
-    assert_eq!(noted.severity, crate::model::Severity::Info);
+    assert_eq!(noted.severity, agentry::model::Severity::Info);
     assert_eq!(noted.path, prefix.join("lib/node_modules").join(CLAUDE).join("package.json"));
     // The release followed is no news.
     write(&prefix.join("lib/node_modules").join(CLAUDE).join("package.json"), manifest(CLAUDE, "2.1.337"));
@@ -224,7 +224,7 @@ fn only_release_numbers_are_versions() {
 #[test]
 fn every_reader_names_the_release_its_module_doc_names() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/frameworks");
-    for f in crate::frameworks::all() {
+    for f in agentry::frameworks::all() {
         let release = f.release().unwrap_or_else(|| panic!("{} names no release", f.id()));
         assert!(!release.packages().is_empty() && !release.commands.is_empty(), "{}", f.id());
         let doc = std::fs::read_to_string(root.join(f.id().replace('-', "_")).join("mod.rs")).unwrap();
