@@ -24,6 +24,9 @@ fn main() -> ExitCode {
         agentry::cli::write_without_workspace(command, &mut out)
     } else {
         load_for(&cli.workspace, command).and_then(|loaded| {
+        if let Some(line) = agentry::cli::tools_line(command, &loaded.0) {
+            eprintln!("{line}");
+        }
         let code = write(command, &loaded.0, &mut out);
         std::mem::forget(loaded);
         code

@@ -47,9 +47,16 @@ pub struct WorkspaceArgs {
     /// the installed packages).
     #[arg(long, global = true, value_name = "DIR")]
     pub builtins: Option<PathBuf>,
-    /// Only these frameworks (repeatable; default: all).
-    #[arg(long = "ecosystem", short = 'e', global = true, value_name = "ID")]
+    /// Only these tools for this run (repeatable; default: the project's tools, from
+    /// `.agentry.yaml` `tools:` or found from their folders in the project and home).
+    #[arg(long = "tool", short = 'e', visible_alias = "ecosystem", global = true, value_name = "ID")]
     pub ecosystems: Vec<String>,
+    /// Every tool agentry reads, whatever the project uses (`--tool` narrows it).
+    #[arg(long, global = true)]
+    pub all_tools: bool,
+    /// Hide the tools' built-in agents.
+    #[arg(long, global = true)]
+    pub no_builtins: bool,
     /// Framework option KEY=VALUE (repeatable), e.g. `dialect=agentcard-rfc`.
     #[arg(long = "set", global = true, value_name = "KEY=VALUE")]
     pub set: Vec<String>,

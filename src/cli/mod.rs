@@ -78,13 +78,7 @@ pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOption
         _ => home.join(".config"),
     };
     for id in &ws.ecosystems {
-        if crate::frameworks::by_id(id).is_none() {
-            let known: Vec<_> = crate::frameworks::all().iter().map(|f| f.id()).collect();
-            return Err(Failure::usage(format!(
-                "unknown ecosystem `{id}` (known: {})",
-                known.join(", ")
-            )));
-        }
+        known_tool(id, "")?;
     }
     let mut options = BTreeMap::new();
     for kv in &ws.set {
@@ -113,14 +107,50 @@ pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOption
     let mut roots = Roots::new(project, home, xdg, ws.builtins.as_deref().map(normalize));
     roots.cwd = start;
     roots.trusted = !ws.untrusted;
+    roots.tools = tool_set(ws, &roots)?;
     Ok(LoadOptions {
         roots,
-        ecosystems: ws.ecosystems.clone(),
+        // Every tool loads: the views show the tool set's, and `why` and `file` name
+        // the others that read a file.
+        ecosystems: Vec::new(),
         render,
         env,
         options,
         texts: crate::model::TextForm::Held,
     })
+}
+
+/// Refuses a tool id agentry has no reader for, with the nearest known id.
+fn known_tool(id: &str, from: &str) -> Result<(), Failure> {
+    if crate::frameworks::by_id(id).is_some() {
+        return Ok(());
+    }
+    let known: Vec<_> = crate::frameworks::all().iter().map(|f| f.id()).collect();
+    let near = known.iter().find(|k| k.starts_with(id) || id.starts_with(**k)).map(|k| format!("; did you mean `{k}`?")).unwrap_or_default();
+    Err(Failure::usage(format!("unknown tool `{id}`{from}{near} (known: {})", known.join(", "))))
+}
+
+/// The tools the views show: `--all-tools`, `-e/--tool`, the project's
+/// `.agentry.yaml`, else those found from their folders in the project and home.
+fn tool_set(ws: &WorkspaceArgs, roots: &Roots) -> Result<crate::toolset::ToolSet, Failure> {
+    use crate::toolset::{Reason, ToolSet};
+    let mut set = if !ws.ecosystems.is_empty() {
+        ToolSet::named(&ws.ecosystems, Reason::Chosen)
+    } else if ws.all_tools {
+        ToolSet::all()
+    } else {
+        match crate::toolset::configured(&roots.project).map_err(Failure::usage)? {
+            Some(ids) => {
+                for id in &ids {
+                    known_tool(id, &format!(" in {}", crate::toolset::CONFIG_FILE))?;
+                }
+                ToolSet::named(&ids, Reason::Configured)
+            }
+            None => ToolSet::detect(roots, &crate::frameworks::all()),
+        }
+    };
+    set.builtins = !ws.no_builtins;
+    Ok(set)
 }
 
 /// The repository a folder is in, as the coding-agent tools find it: the nearest
@@ -167,13 +197,30 @@ pub fn load_for(ws: &WorkspaceArgs, command: &Command) -> Result<(Catalog, FileC
             user_prompt: String::new(),
         },
     };
-    let opts = load_options(ws, render)?;
-    if matches!(command, Command::Export { .. }) && opts.ecosystems.len() != 1 {
-        return Err(Failure::usage("export needs exactly one --ecosystem"));
+    let mut opts = load_options(ws, render)?;
+    if matches!(command, Command::Export { .. }) {
+        // The resolution report is the tool's own view: one tool, never filtered.
+        if ws.ecosystems.len() != 1 {
+            return Err(Failure::usage("export needs exactly one --tool (-e)"));
+        }
+        opts.ecosystems = ws.ecosystems.clone();
     }
     let cache = FileCache::for_one_load();
     let catalog = load(&opts, &cache, 1);
     Ok((catalog, cache))
+}
+
+/// The line a command says about the tool set (for people, on standard error), or
+/// `None` when its output is all machine-read (JSON, SARIF, annotations) or it shows
+/// no workspace or the resolution report.
+pub fn tools_line(command: &Command, catalog: &Catalog) -> Option<String> {
+    let machine = match command {
+        Command::List { json } | Command::Why { json, .. } | Command::Show { json, .. } | Command::File { json, .. } => *json,
+        Command::Diff { json, .. } => *json,
+        Command::Check { json, format, .. } => *json || *format != CheckFormat::Text,
+        Command::Export { .. } | Command::Completions { .. } | Command::Man => true,
+    };
+    (!machine).then(|| catalog.roots.tools.describe())
 }
 
 /// Writes what `command` prints of `catalog` to `out`; returns the exit code.
@@ -182,31 +229,35 @@ pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Resul
         code: exit::USAGE,
         message: format!("cannot write output: {e}"),
     };
+    // The views show the tool set's agents; `why` and `file` see every tool, to name
+    // the others that read a file; `export` is the tool's own, unfiltered report.
+    let shown = catalog.view();
+    let every = crate::frameworks::all();
     match command {
         Command::Export { .. } => {
             crate::export::write(&catalog.reports[0], &mut *out).map_err(|e| io(e.into()))?;
             writeln!(out).map_err(io)?;
             Ok(exit::OK)
         }
-        Command::List { json } => output::list(catalog, *json, out).map_err(io),
-        Command::Why { name, json } => output::why(catalog, &crate::frameworks::loaded_in(catalog), name, *json, out).map_err(io),
+        Command::List { json } => output::list(&shown, *json, out).map_err(io),
+        Command::Why { name, json } => output::why(catalog, &every, name, *json, out).map_err(io),
         Command::File { path, json } => {
             // A relative path names a file of the current folder, else of the folder
             // the tools start in (with `--demo` or `--project` that is elsewhere).
             let cwd = std::env::current_dir().map_err(|e| Failure::usage(format!("cannot read the current folder: {e}")))?;
             let here = cwd.join(path);
             let path = if path.is_relative() && !here.exists() { catalog.roots.cwd.join(path) } else { here };
-            output::file(catalog, &crate::frameworks::loaded_in(catalog), &normalize(&path), *json, out).map_err(io)
+            output::file(catalog, &every, &normalize(&path), *json, out).map_err(io)
         }
         Command::Show {
             name,
             origins,
             source,
             json,
-        } => output::show(catalog, name, source.as_deref(), *origins, *json, out).map_err(io),
+        } => output::show(&shown, name, source.as_deref(), *origins, *json, out).map_err(io),
         Command::Check { json, format, fail_on, baseline, notes } => {
             let format = if *json { CheckFormat::Json } else { *format };
-            check::check(catalog, &check::CheckArgs { format, fail_on, baseline: baseline.as_ref(), notes: *notes }, out)
+            check::check(&shown, &check::CheckArgs { format, fail_on, baseline: baseline.as_ref(), notes: *notes }, out)
         }
         Command::Completions { shell } => meta::completions(*shell, out).map(|_| exit::OK).map_err(io),
         Command::Man => meta::man(out).map(|_| exit::OK).map_err(io),
@@ -223,7 +274,7 @@ pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Resul
                 side_by_side: *side_by_side,
                 context: *context,
             };
-            diff::diff(catalog, name, against.as_deref(), *json, &style, out).map_err(io)
+            diff::diff(&shown, name, against.as_deref(), *json, &style, out).map_err(io)
         }
     }
 }
