@@ -260,7 +260,7 @@ fn check_findings_gate_and_sarif_is_valid() {
     assert_eq!(failing, vec!["error"]);
     views::check::gate(&mut findings, &["skipped".parse().unwrap()], None);
     assert_eq!(findings.iter().filter(|f| f.fails).count(), 3, "{findings:#?}");
-    let sarif = views::check::sarif(&findings, &cat.roots.project);
+    let sarif = views::check::sarif(&findings, &cat.roots, true);
     validate_sarif(&sarif);
     assert_eq!(sarif["version"], "2.1.0");
     assert!(sarif["runs"][0]["results"].as_array().unwrap().iter().all(|r| r["ruleId"].is_string()));
@@ -496,7 +496,7 @@ fn the_views_survive_the_hostile_corpus() {
         }
         let mut findings = views::check::findings(&cat);
         views::check::gate(&mut findings, &[], None);
-        validate_sarif(&views::check::sarif(&findings, &cat.roots.project));
+        validate_sarif(&views::check::sarif(&findings, &cat.roots, true));
     }
     assert!(checked >= 10, "only {checked} failed bad files in the corpus");
 }

@@ -79,22 +79,31 @@ pub struct Finding {
     pub fails: bool,
 }
 
-/// Every finding of `catalog`, diagnostics first, in the catalog's order.
+/// Every finding of `catalog`, sorted by path (findings about no file last), line
+/// and column; at one place diagnostics come before definitions' findings.
 pub fn findings(catalog: &Catalog) -> Vec<Finding> {
-    let project = &catalog.roots.project;
-    let rel =
-        |p: &Path| p.strip_prefix(project).map(|r| r.display().to_string()).unwrap_or_else(|_| p.display().to_string());
+    let roots = &catalog.roots;
+    // Below the project relative to it, below home `~/…`: the same on every machine.
+    let rel = |p: &Path| if p.as_os_str().is_empty() { String::new() } else { super::shown(p, roots) };
+    let readers = KeyReaders::of(catalog);
     let mut out = Vec::new();
     for d in catalog.diagnostics() {
         let class = match (d.severity, d.kind) {
-            (_, DiagKind::Skipped) => Class::Skipped,
             (Severity::Error, _) => Class::Error,
+            // A file the tool ignores without a word where the user put an agent.
             (Severity::Warning, _) => Class::Warning,
+            (_, DiagKind::Skipped) => Class::Skipped,
             (Severity::Info, _) => Class::Note,
         };
         let path = (!d.path.as_os_str().is_empty()).then(|| d.path.clone());
+        let mut message = super::quoted(&d.message, roots);
+        if d.severity == Severity::Warning {
+            if let Some(line) = d.line {
+                message.push_str(&readers.also_read(d.ecosystem, &d.path, line, &d.message));
+            }
+        }
         let fingerprint =
-            format!("{}|{}|{}|{}|{}", class.as_str(), d.ecosystem, d.kind.as_str(), rel(&d.path), d.message);
+            format!("{}|{}|{}|{}|{}", class.as_str(), d.ecosystem, d.kind.as_str(), rel(&d.path), super::quoted(&d.message, roots));
         out.push(Finding {
             class,
             rule: d.kind.as_str(),
@@ -103,7 +112,7 @@ pub fn findings(catalog: &Catalog) -> Vec<Finding> {
             path,
             line: d.line,
             col: d.col,
-            message: d.message.clone(),
+            message,
             fingerprint,
             fails: false,
         });
@@ -154,7 +163,74 @@ pub fn findings(catalog: &Catalog) -> Vec<Finding> {
             fails: false,
         });
     }
+    // Stable: at one place, the catalog's order.
+    out.sort_by(|a, b| {
+        (a.path.is_none(), &a.path, a.line.unwrap_or(0), a.col.unwrap_or(0)).cmp(&(
+            b.path.is_none(),
+            &b.path,
+            b.line.unwrap_or(0),
+            b.col.unwrap_or(0),
+        ))
+    });
     out
+}
+
+/// Which tools read which key lines of which files, for a warning about a key one
+/// tool ignores: the shown tools' definitions by file.
+struct KeyReaders<'a> {
+    by_path: std::collections::HashMap<&'a Path, Vec<&'a crate::model::Agent>>,
+}
+
+impl<'a> KeyReaders<'a> {
+    fn of(catalog: &'a Catalog) -> KeyReaders<'a> {
+        let mut by_path: std::collections::HashMap<&Path, Vec<&crate::model::Agent>> = Default::default();
+        // Only warnings at a line ask; a workspace without any pays nothing.
+        let asked = catalog.diagnostics().any(|d| d.severity == Severity::Warning && d.line.is_some());
+        if asked {
+            for a in catalog.agents().filter(|a| !a.source.is_compiled_in() && !a.status.is_unloaded()) {
+                by_path.entry(&a.source.path).or_default().push(a);
+            }
+        }
+        KeyReaders { by_path }
+    }
+
+    /// `"; claude-code reads `maxTurns`"` when another shown tool takes a field from
+    /// the key at `line` of `path`, which `ecosystem` warns about.
+    fn also_read(&self, ecosystem: &str, path: &Path, line: u32, message: &str) -> String {
+        let Some(agents) = self.by_path.get(path) else { return String::new() };
+        // The keys the warning is about: the one on its line, and those it names.
+        let names = |key: &str| {
+            message.match_indices(key).any(|(i, _)| {
+                let before = message[..i].chars().next_back();
+                let after = message[i + key.len()..].chars().next();
+                let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '_' && c != '-');
+                edge(before) && edge(after)
+            })
+        };
+        let mut readers: Vec<(&str, Vec<String>)> = Vec::new();
+        for a in agents.iter().filter(|a| a.ecosystem != ecosystem) {
+            for (key, _) in a.attributes.lines().filter(|(k, l)| *l == line || names(k)) {
+                if a.fields.iter().any(|f| f.key == key) {
+                    let at = readers.iter().position(|(t, _)| *t == a.ecosystem).unwrap_or(readers.len());
+                    if at == readers.len() {
+                        readers.push((a.ecosystem, Vec::new()));
+                    }
+                    let keys = &mut readers[at].1;
+                    if !keys.iter().any(|k| k == key) {
+                        keys.push(key.to_string());
+                    }
+                }
+            }
+        }
+        if readers.is_empty() {
+            return String::new();
+        }
+        let said: Vec<String> = readers
+            .iter()
+            .map(|(tool, keys)| format!("{tool} reads {}", keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")))
+            .collect();
+        format!(" ({}; only {ecosystem} ignores {})", said.join("; "), if readers.iter().map(|(_, k)| k.len()).sum::<usize>() == 1 { "it" } else { "them" })
+    }
 }
 
 /// Marks the findings that fail the run: errors always; the classes in `fail_on`
@@ -194,9 +270,10 @@ fn sarif_level(f: &Finding) -> &'static str {
     }
 }
 
-/// A path as a URI reference: relative (to `%SRCROOT%`) inside the project,
-/// else an absolute `file://` URI; reserved bytes percent-encoded.
-fn uri(path: &Path, project: &Path) -> (String, bool) {
+/// A path as a URI reference and its base: relative to `%SRCROOT%` inside the
+/// project, to `%HOME%` inside home; reserved bytes percent-encoded. Elsewhere (a
+/// tool's installed package) `None`: no machine's path goes into the log.
+fn uri(path: &Path, roots: &crate::model::Roots) -> Option<(String, &'static str)> {
     let encode = |s: &str| {
         let mut out = String::new();
         for b in s.bytes() {
@@ -208,53 +285,75 @@ fn uri(path: &Path, project: &Path) -> (String, bool) {
         }
         out
     };
-    match path.strip_prefix(project) {
-        Ok(rel) => (encode(&crate::model::posix(rel)), true),
-        Err(_) => (format!("file://{}", encode(&crate::model::posix(path))), false),
+    let path = crate::model::normalize(path);
+    let relative = |base: &Path| path.strip_prefix(crate::model::normalize(base)).ok().map(|r| encode(&crate::model::posix(r)));
+    match (relative(&roots.project), relative(&roots.home)) {
+        (Some(rel), _) if !rel.is_empty() => Some((rel, "%SRCROOT%")),
+        (_, Some(rel)) if !rel.is_empty() => Some((rel, "%HOME%")),
+        _ => None,
     }
 }
 
-/// The findings as one SARIF 2.1.0 log.
-pub fn sarif(findings: &[Finding], project: &Path) -> Value {
-    let mut rules: Vec<&'static str> = Vec::new();
-    for f in findings {
-        if !rules.contains(&f.rule) {
-            rules.push(f.rule);
-        }
+/// Whether a finding is printed: what fails the run, errors and warnings; the notes
+/// (skipped files, built-ins not installed) only when asked for (`--notes`).
+pub fn shown_finding(f: &Finding, notes: bool) -> bool {
+    f.fails || f.level != Severity::Info || (notes && matches!(f.class, Class::Skipped | Class::Note))
+}
+
+/// The SARIF rule of a finding: one per class of finding, so that code scanning
+/// groups like with like (a key a tool ignores is not a definition it rejects).
+fn sarif_rule(f: &Finding) -> &'static str {
+    match (f.class, f.rule, f.level) {
+        (Class::Warning, "skipped", _) => "ignored-definition",
+        (_, "parse", Severity::Error) => "parse-error",
+        (_, "parse", _) => "parse-warning",
+        (_, "validation", Severity::Error) => "invalid-definition",
+        (_, "validation", _) => "ignored-value",
+        (_, rule, _) => rule,
     }
-    let rule_objects: Vec<Value> =
-        rules.iter().map(|r| json!({ "id": r, "name": r, "shortDescription": { "text": rule_text(r) } })).collect();
-    let results: Vec<Value> = findings
-        .iter()
-        .map(|f| {
-            let mut result = json!({
-                "ruleId": f.rule,
-                "ruleIndex": rules.iter().position(|r| *r == f.rule).unwrap_or(0),
-                "level": sarif_level(f),
-                "message": { "text": format!("{} ({})", f.message, f.ecosystem) },
-                "partialFingerprints": { "agentry/v1": f.fingerprint },
-                "properties": { "ecosystem": f.ecosystem, "class": f.class.as_str() },
-            });
-            if let Some(path) = &f.path {
-                let (uri, relative) = uri(path, project);
-                let mut artifact = json!({ "uri": uri });
-                if relative {
-                    artifact["uriBaseId"] = json!("%SRCROOT%");
-                }
-                let mut physical = json!({ "artifactLocation": artifact });
-                if let Some(line) = f.line.filter(|l| *l > 0) {
-                    let mut region = json!({ "startLine": line });
-                    if let Some(col) = f.col.filter(|c| *c > 0) {
-                        region["startColumn"] = json!(col);
-                    }
-                    physical["region"] = region;
-                }
-                result["locations"] = json!([{ "physicalLocation": physical }]);
+}
+
+/// The findings as one SARIF 2.1.0 log: those shown ([`shown_finding`]) with a file
+/// as results, the others as the run's notifications.
+pub fn sarif(findings: &[Finding], roots: &crate::model::Roots, notes: bool) -> Value {
+    let mut rules: Vec<&'static str> = Vec::new();
+    let mut results = Vec::new();
+    let mut notifications = Vec::new();
+    for f in findings.iter().filter(|f| shown_finding(f, notes)) {
+        let message = json!({ "text": format!("{} ({})", f.message, f.ecosystem) });
+        let Some((uri, base)) = f.path.as_deref().and_then(|p| uri(p, roots)) else {
+            notifications.push(json!({ "level": sarif_level(f), "message": message, "descriptor": { "id": sarif_rule(f) } }));
+            continue;
+        };
+        let rule = sarif_rule(f);
+        if !rules.contains(&rule) {
+            rules.push(rule);
+        }
+        let mut physical = json!({ "artifactLocation": { "uri": uri, "uriBaseId": base } });
+        if let Some(line) = f.line.filter(|l| *l > 0) {
+            let mut region = json!({ "startLine": line });
+            if let Some(col) = f.col.filter(|c| *c > 0) {
+                region["startColumn"] = json!(col);
             }
-            result
+            physical["region"] = region;
+        }
+        results.push(json!({
+            "ruleId": rule,
+            "ruleIndex": rules.iter().position(|r| *r == rule).unwrap_or(0),
+            "level": sarif_level(f),
+            "message": message,
+            "locations": [{ "physicalLocation": physical }],
+            "partialFingerprints": { "agentry/v1": f.fingerprint },
+            "properties": { "tool": f.ecosystem, "class": f.class.as_str() },
+        }));
+    }
+    let rule_objects: Vec<Value> = rules
+        .iter()
+        .map(|r| {
+            let (short, help) = rule_text(r);
+            json!({ "id": r, "name": r, "shortDescription": { "text": short }, "help": { "text": help } })
         })
         .collect();
-    let (root, _) = uri(project, Path::new("\0"));
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -265,28 +364,36 @@ pub fn sarif(findings: &[Finding], project: &Path) -> Value {
                 "informationUri": "https://crates.io/crates/agentry",
                 "rules": rule_objects,
             }},
-            "originalUriBaseIds": { "%SRCROOT%": { "uri": format!("{root}/") } },
+            "originalUriBaseIds": {
+                "%SRCROOT%": { "description": { "text": "the project root (the repository)" } },
+                "%HOME%": { "description": { "text": "the home folder of the user whose tools read the agents (~)" } },
+            },
+            "invocations": [{ "executionSuccessful": true, "toolExecutionNotifications": notifications }],
             "results": results,
         }],
     })
 }
 
-fn rule_text(rule: &str) -> &'static str {
+/// A rule's one-line description and its help: what it means and what to do.
+fn rule_text(rule: &str) -> (&'static str, &'static str) {
     match rule {
-        "parse" => "A definition file the tool cannot parse",
-        "validation" => "A definition the tool rejects",
-        "missing" => "A reference to a file or agent that does not exist",
-        "cycle" => "An inheritance cycle",
-        "io" => "A file that cannot be read",
-        "template" => "A prompt template that cannot be rendered",
-        "builtins" => "The tool's built-in agents were not found",
-        "dialect" => "A file two dialects read differently",
-        "ambiguous" => "A value the tool reads differently from what the text suggests",
-        "skipped" => "A file in a scanned place that the tool ignores",
-        "held" => "A definition not loaded until the project is trusted",
-        "shadowed" => "A definition hidden by another of the same name",
-        "undocumented" => "A winner picked by an order the tool does not promise",
-        _ => "An agentry finding",
+        "parse-error" => ("A definition file the tool cannot parse", "The tool does not load this file. Fix the syntax at the line shown (`agentry file PATH` shows how each tool reads it)."),
+        "parse-warning" => ("A definition the tool parses differently from what the text suggests", "The tool loads the file but reads part of it differently. Check the line shown."),
+        "invalid-definition" => ("A definition the tool rejects", "The tool refuses this definition (a required key missing or a value of the wrong kind). Fix the key at the line shown."),
+        "ignored-value" => ("A key or value the tool ignores or drops", "The tool loads the definition without this key or value. If another tool reads the key, the message says so; `.agentry.yaml` `tools:` limits the check to the tools the project uses."),
+        "ignored-definition" => ("A file in the tool's agents folder that it ignores without a word", "The tool skips this file silently (for example, no `name` in the front matter). Fix it, or move it out of the agents folder."),
+        "missing" => ("A reference to a file or agent that does not exist", "Create the file or agent, or correct the reference."),
+        "cycle" => ("An inheritance cycle", "Definitions extend each other in a loop; break the loop."),
+        "io" => ("A file that cannot be read", "Check the file's permissions, its symlink target and its size."),
+        "template" => ("A prompt template that cannot be rendered", "Fix the template syntax at the line shown."),
+        "builtins" => ("The tool's built-in agents were not found", "Install the tool where agentry looks, or name the built-ins with --builtins DIR."),
+        "dialect" => ("A file two dialects read differently", "Choose the dialect with --dialect, or write the file so both read it alike."),
+        "ambiguous" => ("A value the tool reads differently from what the text suggests", "Quote or rewrite the value so the tool reads what you mean."),
+        "skipped" => ("A file in a scanned place that the tool ignores", "The tool passes over this file; nothing to do unless it was meant to be an agent."),
+        "held" => ("A definition not loaded until the project is trusted", "The tool loads it once you trust (acknowledge) the project folder."),
+        "shadowed" => ("A definition hidden by another of the same name", "Rename one of the two, or remove the one you do not want (`agentry diff NAME` compares them)."),
+        "undocumented" => ("A winner picked by an order the tool does not promise", "Two definitions of one name are ranked by the file system's order; rename one so the choice is explicit."),
+        _ => ("An agentry finding", "See `agentry check --help`."),
     }
 }
 
@@ -300,14 +407,65 @@ fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// One workflow command per finding: `::error file=…,line=…,col=…,title=…::message`;
-/// what fails the run is an error, warnings are warnings, the rest notices.
-pub fn github(f: &Finding, shown_path: Option<&str>) -> String {
-    let command = match (f.fails, f.level) {
+/// The annotations GitHub shows per kind (error, warning, notice) in one step.
+pub const GITHUB_LIMIT: usize = 10;
+
+/// The annotation kind of a finding.
+pub fn github_kind(f: &Finding) -> &'static str {
+    match (f.fails, f.level) {
         (true, _) | (_, Severity::Error) => "error",
         (_, Severity::Warning) => "warning",
         _ => "notice",
-    };
+    }
+}
+
+/// The annotations of the shown findings: at most [`GITHUB_LIMIT`] of each kind (one
+/// fewer notices), then one notice counting those left out, which the step summary
+/// lists.
+pub fn github_all(findings: &[&Finding], shown_path: &dyn Fn(&Finding) -> Option<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut left_out: Vec<(&str, usize)> = Vec::new();
+    for kind in ["error", "warning", "notice"] {
+        let of_kind: Vec<_> = findings.iter().filter(|f| github_kind(f) == kind).collect();
+        let room = if kind == "notice" { GITHUB_LIMIT - 1 } else { GITHUB_LIMIT };
+        for f in of_kind.iter().take(room) {
+            out.push(github(f, shown_path(f).as_deref()));
+        }
+        if of_kind.len() > room {
+            left_out.push((kind, of_kind.len() - room));
+        }
+    }
+    if !left_out.is_empty() {
+        let counts: Vec<String> = left_out.iter().map(|(k, n)| format!("{n} {k}{}", if *n == 1 { "" } else { "s" })).collect();
+        out.push(format!(
+            "::notice title=agentry::{} not annotated (GitHub shows {GITHUB_LIMIT} of a kind per step); the job summary lists every finding",
+            counts.join(", ")
+        ));
+    }
+    out
+}
+
+/// The step summary (`$GITHUB_STEP_SUMMARY`): every shown finding as a Markdown table.
+pub fn github_summary(findings: &[&Finding], shown_path: &dyn Fn(&Finding) -> Option<String>, totals: &str) -> String {
+    let cell = |s: &str| crate::text::sanitize::line(s).replace('|', "\\|");
+    let mut out = format!("### agentry check\n\n{}\n", cell(totals));
+    if !findings.is_empty() {
+        out.push_str("\n| | file | tool | finding |\n|---|---|---|---|\n");
+        for f in findings {
+            let mut at = shown_path(f).unwrap_or_default();
+            if let Some(l) = f.line {
+                at.push_str(&format!(":{l}"));
+            }
+            out.push_str(&format!("| {} | `{}` | {} | {}: {} |\n", github_kind(f), cell(&at), f.ecosystem, f.rule, cell(&f.message)));
+        }
+    }
+    out
+}
+
+/// One workflow command per finding: `::error file=…,line=…,col=…,title=…::message`;
+/// what fails the run is an error, warnings are warnings, the rest notices.
+pub fn github(f: &Finding, shown_path: Option<&str>) -> String {
+    let command = github_kind(f);
     let mut props = Vec::new();
     if let Some(p) = shown_path {
         props.push(format!("file={}", escape_property(p)));
@@ -365,8 +523,21 @@ mod tests {
     }
 
     #[test]
-    fn uris_are_relative_inside_the_project_and_encoded() {
-        assert_eq!(uri(Path::new("/p/a b/c#.md"), Path::new("/p")), ("a%20b/c%23.md".into(), true));
-        assert_eq!(uri(Path::new("/h/x.md"), Path::new("/p")), ("file:///h/x.md".into(), false));
+    fn uris_are_relative_to_the_project_or_home_and_encoded() {
+        let roots = crate::model::Roots::new("/p".into(), "/h".into(), "/h/.config".into(), None);
+        assert_eq!(uri(Path::new("/p/a b/c#.md"), &roots), Some(("a%20b/c%23.md".into(), "%SRCROOT%")));
+        assert_eq!(uri(Path::new("/h/x.md"), &roots), Some(("x.md".into(), "%HOME%")));
+        assert_eq!(uri(Path::new("/usr/lib/x.md"), &roots), None);
+        assert_eq!(uri(Path::new("/p"), &roots), None);
+    }
+
+    #[test]
+    fn annotations_stop_at_githubs_limit_and_count_the_rest() {
+        let fs: Vec<Finding> = (0..12).map(|i| finding(Class::Warning, Severity::Warning, &i.to_string())).collect();
+        let refs: Vec<&Finding> = fs.iter().collect();
+        let lines = github_all(&refs, &|_| Some("a.md".into()));
+        assert_eq!(lines.iter().filter(|l| l.starts_with("::warning")).count(), GITHUB_LIMIT);
+        assert_eq!(lines.last().map(String::as_str), Some("::notice title=agentry::2 warnings not annotated (GitHub shows 10 of a kind per step); the job summary lists every finding"));
+        assert!(github_summary(&refs, &|_| Some("a.md".into()), "t").lines().filter(|l| l.starts_with("| warning")).count() == 12);
     }
 }
