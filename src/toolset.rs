@@ -140,7 +140,7 @@ impl ToolSet {
     pub fn describe(&self) -> String {
         let names = self.tools.join(", ");
         match self.reason {
-            Reason::All => format!("tools: all {} that agentry reads (--all-tools)", self.tools.len()),
+            Reason::All => format!("tools: all {} that agentry reads", self.tools.len()),
             Reason::Chosen => format!("tools: {names} (chosen with --tool)"),
             Reason::Configured => format!("tools: {names} (from {CONFIG_FILE}; --all-tools shows every tool)"),
             Reason::Detected if self.tools.is_empty() => format!(

@@ -136,7 +136,8 @@ fn tool_set(ws: &WorkspaceArgs, roots: &Roots) -> Result<crate::toolset::ToolSet
     use crate::toolset::{Reason, ToolSet};
     let mut set = if !ws.ecosystems.is_empty() {
         ToolSet::named(&ws.ecosystems, Reason::Chosen)
-    } else if ws.all_tools {
+    } else if ws.all_tools || ws.demo {
+        // The demo shows every tool agentry reads.
         ToolSet::all()
     } else {
         match crate::toolset::configured(&roots.project).map_err(Failure::usage)? {
@@ -221,6 +222,16 @@ pub fn tools_line(command: &Command, catalog: &Catalog) -> Option<String> {
         Command::Export { .. } | Command::Completions { .. } | Command::Man => true,
     };
     (!machine).then(|| catalog.roots.tools.describe())
+}
+
+/// Where `--demo` laid out its workspace, said once on standard error: the demo is
+/// unpacked into the cache folder on first use, the one thing agentry writes.
+pub fn demo_line(ws: &WorkspaceArgs, catalog: &Catalog) -> Option<String> {
+    let folder = catalog.roots.project.parent()?;
+    // The user's own home, not the demo's, names the cache folder.
+    let user = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
+    let shown = crate::views::shown(folder, &Roots { project: PathBuf::from("\0"), home: user, ..catalog.roots.clone() });
+    ws.demo.then(|| format!("demo workspace: unpacked in {shown} (project/ and home/)"))
 }
 
 /// Writes what `command` prints of `catalog` to `out`; returns the exit code.
