@@ -163,10 +163,12 @@ pub fn findings(catalog: &Catalog) -> Vec<Finding> {
             fails: false,
         });
     }
-    // Stable: at one place, the catalog's order.
+    // The project's files first, then home's and the rest; stable: at one place, the
+    // catalog's order.
+    let outside = |p: &Option<PathBuf>| p.as_ref().map_or(2, |p| u8::from(!p.starts_with(&roots.project)));
     out.sort_by(|a, b| {
-        (a.path.is_none(), &a.path, a.line.unwrap_or(0), a.col.unwrap_or(0)).cmp(&(
-            b.path.is_none(),
+        (outside(&a.path), &a.path, a.line.unwrap_or(0), a.col.unwrap_or(0)).cmp(&(
+            outside(&b.path),
             &b.path,
             b.line.unwrap_or(0),
             b.col.unwrap_or(0),
@@ -450,7 +452,7 @@ pub fn github_summary(findings: &[&Finding], shown_path: &dyn Fn(&Finding) -> Op
     let cell = |s: &str| crate::text::sanitize::line(s).replace('|', "\\|");
     let mut out = format!("### agentry check\n\n{}\n", cell(totals));
     if !findings.is_empty() {
-        out.push_str("\n| | file | tool | finding |\n|---|---|---|---|\n");
+        out.push_str("\n| kind | file | tool | finding |\n|---|---|---|---|\n");
         for f in findings {
             let mut at = shown_path(f).unwrap_or_default();
             if let Some(l) = f.line {
@@ -467,6 +469,12 @@ pub fn github_summary(findings: &[&Finding], shown_path: &dyn Fn(&Finding) -> Op
 pub fn github(f: &Finding, shown_path: Option<&str>) -> String {
     let command = github_kind(f);
     let mut props = Vec::new();
+    // GitHub places an annotation on a file of the checkout only: a file elsewhere
+    // (`~/…`) is named in the message.
+    let (shown_path, elsewhere) = match shown_path {
+        Some(p) if p.starts_with('~') || p.starts_with('/') => (None, Some(p)),
+        other => (other, None),
+    };
     if let Some(p) = shown_path {
         props.push(format!("file={}", escape_property(p)));
         if let Some(l) = f.line {
@@ -477,7 +485,11 @@ pub fn github(f: &Finding, shown_path: Option<&str>) -> String {
         }
     }
     props.push(format!("title={}", escape_property(&format!("agentry {} ({})", f.rule, f.ecosystem))));
-    format!("::{command} {}::{}", props.join(","), escape_data(&crate::text::sanitize::text(&f.message)))
+    let message = match elsewhere {
+        Some(p) => format!("{p}: {}", f.message),
+        None => f.message.clone(),
+    };
+    format!("::{command} {}::{}", props.join(","), escape_data(&crate::text::sanitize::text(&message)))
 }
 
 #[cfg(test)]
