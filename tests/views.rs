@@ -302,7 +302,7 @@ fn check_formats_fail_on_and_baseline_through_the_binary() {
         .unwrap();
     let (code, out) = agentry(&root, &["check", "--format", "github"]);
     assert_eq!(code, 1);
-    let annotation = out.lines().find(|l| l.contains("broken.md")).expect("annotation");
+    let annotation = out.lines().find(|l| l.contains("broken.md") && l.contains("(openhands)")).expect("annotation");
     assert!(
         annotation.starts_with("::error file=")
             && annotation.contains(",line=4")
@@ -313,7 +313,7 @@ fn check_formats_fail_on_and_baseline_through_the_binary() {
     assert_eq!(code, 1);
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
     validate_sarif(&doc);
-    let result = doc["runs"][0]["results"].as_array().unwrap().iter().find(|r| r["ruleId"] == "parse").unwrap();
+    let result = doc["runs"][0]["results"].as_array().unwrap().iter().find(|r| r["ruleId"] == "parse-error").unwrap();
     assert_eq!(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], ".agents/agents/broken.md");
     assert_eq!(result["locations"][0]["physicalLocation"]["region"]["startLine"], 4);
 }
@@ -417,7 +417,7 @@ fn the_github_action_script_writes_sarif_and_annotations() {
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(root.join("project/agentry.sarif")).unwrap()).unwrap();
     validate_sarif(&doc);
-    assert!(doc["runs"][0]["results"].as_array().unwrap().iter().any(|r| r["ruleId"] == "parse"));
+    assert!(doc["runs"][0]["results"].as_array().unwrap().iter().any(|r| r["ruleId"] == "parse-error"));
     let out = run("github");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout)
