@@ -6,6 +6,7 @@
 
 pub mod bytes;
 pub mod check;
+pub mod ci;
 pub mod file;
 pub mod places;
 pub mod walk;
