@@ -26,6 +26,12 @@ fn main() -> ExitCode {
         agentry::cli::tools(&cli.workspace, *json, &mut out)
     } else {
         load_for(&cli.workspace, command).and_then(|loaded| {
+        if let Some(line) = agentry::cli::tools_line(command, &loaded.0) {
+            if let Some(demo) = agentry::cli::demo_line(&cli.workspace, &loaded.0) {
+                eprintln!("{demo}");
+            }
+            eprintln!("{line}");
+        }
         let code = write(command, &loaded.0, &mut out);
         std::mem::forget(loaded);
         code

@@ -9,7 +9,7 @@ use serde_json::json;
 use super::args::CheckFormat;
 use super::output::{json_out, SCHEMA};
 use super::{exit, Failure};
-use crate::model::{Catalog, Roots, Severity, Status};
+use crate::model::{Catalog, Roots, Severity};
 use crate::text::sanitize;
 use crate::views::check::{self as gate, FailOn, Finding};
 
@@ -43,14 +43,21 @@ fn line(f: &Finding, roots: &Roots) -> String {
             at.push_str(&format!(":{c}"));
         }
     }
-    let severity = match (f.class, f.level) {
-        (_, Severity::Error) => "",
-        (_, Severity::Warning) => "warning: ",
-        (gate::Class::Skipped | gate::Class::Note, _) => "note: ",
-        _ if f.fails => "",
-        _ => "note: ",
+    // Editors' problem matchers read the word: every finding has one.
+    let severity = match (f.level, f.fails) {
+        (Severity::Error, _) | (_, true) => "error",
+        (Severity::Warning, _) => "warning",
+        (Severity::Info, false) => "note",
     };
-    sanitize::line(&format!("{at}: {severity}{}: {}: {}", f.rule, f.ecosystem, f.message)).into_owned()
+    // A tool's message of several lines keeps them, indented under the first.
+    let message: Vec<String> = f.message.lines().map(|l| sanitize::line(l).into_owned()).collect();
+    let head = sanitize::line(&format!("{at}: {severity}: {}: {}: ", f.rule, f.ecosystem)).into_owned();
+    format!("{head}{}", message.join("\n    "))
+}
+
+/// `1 error`, `2 errors`.
+pub(super) fn count(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 pub fn check(catalog: &Catalog, args: &CheckArgs, out: &mut dyn Write) -> Result<i32, Failure> {
@@ -71,47 +78,73 @@ pub fn check(catalog: &Catalog, args: &CheckArgs, out: &mut dyn Write) -> Result
     match args.format {
         CheckFormat::Json => {
             let diags: Vec<_> = catalog.diagnostics().collect();
-            let doc = json!({ "schema": SCHEMA, "agents": catalog.agents().count(), "diagnostics": diags, "findings": findings, "failed": failed });
+            let doc = json!({ "schema": SCHEMA, "tools": catalog.roots.tools, "agents": catalog.agents().count(), "diagnostics": diags, "findings": findings, "failed": failed });
             json_out(out, &doc).map_err(io)?;
         }
-        CheckFormat::Sarif => json_out(out, &gate::sarif(&findings, &catalog.roots.project)).map_err(io)?,
+        CheckFormat::Sarif => json_out(out, &gate::sarif(&findings, &catalog.roots, args.notes)).map_err(io)?,
         CheckFormat::Github => {
-            for f in findings.iter().filter(|f| f.fails || f.level != Severity::Info) {
-                writeln!(out, "{}", gate::github(f, shown(f, &catalog.roots).as_deref())).map_err(io)?;
+            let shown_findings: Vec<&Finding> = findings.iter().filter(|f| gate::shown_finding(f, args.notes)).collect();
+            let path = |f: &Finding| shown(f, &catalog.roots);
+            for annotation in gate::github_all(&shown_findings, &path) {
+                writeln!(out, "{annotation}").map_err(io)?;
             }
-            summary(catalog, &findings, out).map_err(io)?;
+            let totals = totals(catalog, &findings);
+            if let Some(file) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|f| !f.is_empty()) {
+                let text = gate::github_summary(&shown_findings, &path, &totals);
+                let written = std::fs::OpenOptions::new()
+                    .append(true)
+                    .create(true)
+                    .open(&file)
+                    .and_then(|mut f| f.write_all(text.as_bytes()));
+                if let Err(e) = written {
+                    return Err(Failure::usage(format!("cannot write the step summary ($GITHUB_STEP_SUMMARY): {e}")));
+                }
+            }
+            writeln!(out, "{totals}").map_err(io)?;
         }
         CheckFormat::Text => {
-            // Errors, warnings and the other findings that fail; the notes (skipped
-            // files, built-ins not installed) only with `--notes`.
-            for f in findings.iter().filter(|f| {
-                f.fails
-                    || f.level != Severity::Info
-                    || (args.notes && matches!(f.class, gate::Class::Skipped | gate::Class::Note))
-            }) {
+            for f in findings.iter().filter(|f| gate::shown_finding(f, args.notes)) {
                 writeln!(out, "{}", line(f, &catalog.roots)).map_err(io)?;
             }
-            summary(catalog, &findings, out).map_err(io)?;
+            if let Some(looked) = nothing_found(catalog) {
+                writeln!(out, "{looked}").map_err(io)?;
+            }
+            writeln!(out, "{}", totals(catalog, &findings)).map_err(io)?;
             let hidden = findings
                 .iter()
                 .filter(|f| !f.fails && f.level == Severity::Info && matches!(f.class, gate::Class::Skipped | gate::Class::Note))
                 .count();
             if hidden > 0 && !args.notes {
-                writeln!(out, "{hidden} notes not shown (--notes shows them)").map_err(io)?;
+                writeln!(out, "{} not shown (--notes shows {})", count(hidden, "note"), if hidden == 1 { "it" } else { "them" }).map_err(io)?;
             }
         }
     }
     Ok(if failed { exit::FINDINGS } else { exit::OK })
 }
 
-fn summary(catalog: &Catalog, findings: &[Finding], out: &mut dyn Write) -> io::Result<()> {
-    let valid = catalog.agents().filter(|a| a.status != Status::Invalid).count();
-    let count = |c: gate::Class| findings.iter().filter(|f| f.class == c).count();
+/// The closing line: the agents (as `list` counts them), errors, warnings and what
+/// fails.
+fn totals(catalog: &Catalog, findings: &[Finding]) -> String {
+    let of = |c: gate::Class| findings.iter().filter(|f| f.class == c).count();
     let failing = findings.iter().filter(|f| f.fails).count();
-    writeln!(
-        out,
-        "{valid} agents loaded, {} errors, {} warnings, {failing} failing the check",
-        count(gate::Class::Error),
-        count(gate::Class::Warning)
+    format!(
+        "{}, {}, {}, {failing} failing the check",
+        count(catalog.agents().count(), "agent"),
+        count(of(gate::Class::Error), "error"),
+        count(of(gate::Class::Warning), "warning"),
     )
+}
+
+/// When the shown tools have no agent file at all: that, and where they looked.
+pub(super) fn nothing_found(catalog: &Catalog) -> Option<String> {
+    if catalog.agents().any(|a| a.source.scope != crate::model::Scope::Builtin) {
+        return None;
+    }
+    let roots = &catalog.roots;
+    let places: Vec<String> = catalog.searched().iter().map(|d| crate::views::shown(&d.dir, roots)).collect();
+    Some(if places.is_empty() {
+        "no agent files found: no tool of this project's tools looks anywhere (see the tools line above)".to_string()
+    } else {
+        format!("no agent files found; looked in {}", places.join(", "))
+    })
 }

@@ -49,13 +49,40 @@ pub fn load_for(ws: &WorkspaceArgs, command: &Command) -> Result<(Catalog, FileC
             user_prompt: String::new(),
         },
     };
-    let opts = load_options(ws, render)?;
-    if matches!(command, Command::Export { .. }) && opts.ecosystems.len() != 1 {
-        return Err(Failure::usage("export needs exactly one --ecosystem"));
+    let mut opts = load_options(ws, render)?;
+    if matches!(command, Command::Export { .. }) {
+        // The resolution report is the tool's own view: one tool, never filtered.
+        if ws.ecosystems.len() != 1 {
+            return Err(Failure::usage("export needs exactly one --tool (-e)"));
+        }
+        opts.ecosystems = ws.ecosystems.clone();
     }
     let cache = FileCache::for_one_load();
     let catalog = load(&opts, &cache, 1);
     Ok((catalog, cache))
+}
+
+/// The line a command says about the tool set (for people, on standard error), or
+/// `None` when its output is all machine-read (JSON, SARIF, annotations) or it shows
+/// no workspace or the resolution report.
+pub fn tools_line(command: &Command, catalog: &Catalog) -> Option<String> {
+    let machine = match command {
+        Command::List { json } | Command::Why { json, .. } | Command::Show { json, .. } | Command::File { json, .. } => *json,
+        Command::Diff { json, .. } => *json,
+        Command::Check { json, format, .. } => *json || *format != CheckFormat::Text,
+        Command::Export { .. } | Command::Tools { .. } | Command::Completions { .. } | Command::Man => true,
+    };
+    (!machine).then(|| catalog.roots.tools.describe())
+}
+
+/// Where `--demo` laid out its workspace, said once on standard error: the demo is
+/// unpacked into the cache folder on first use, the one thing agentry writes.
+pub fn demo_line(ws: &WorkspaceArgs, catalog: &Catalog) -> Option<String> {
+    let folder = catalog.roots.project.parent()?;
+    // The user's own home, not the demo's, names the cache folder.
+    let user = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
+    let shown = crate::views::shown(folder, &Roots { project: PathBuf::from("\0"), home: user, ..catalog.roots.clone() });
+    ws.demo.then(|| format!("demo workspace: unpacked in {shown} (project/ and home/)"))
 }
 
 /// Writes what `command` prints of `catalog` to `out`; returns the exit code.
@@ -64,31 +91,35 @@ pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Resul
         code: exit::USAGE,
         message: format!("cannot write output: {e}"),
     };
+    // The views show the tool set's agents; `why` and `file` see every tool, to name
+    // the others that read a file; `export` is the tool's own, unfiltered report.
+    let shown = catalog.view();
+    let every = crate::frameworks::all();
     match command {
         Command::Export { .. } => {
             crate::export::write(&catalog.reports[0], &mut *out).map_err(|e| io(e.into()))?;
             writeln!(out).map_err(io)?;
             Ok(exit::OK)
         }
-        Command::List { json } => output::list(catalog, *json, out).map_err(io),
-        Command::Why { name, json } => output::why(catalog, &crate::frameworks::loaded_in(catalog), name, *json, out).map_err(io),
+        Command::List { json } => output::list(&shown, *json, out).map_err(io),
+        Command::Why { name, json } => output::why(catalog, &every, name, *json, out).map_err(io),
         Command::File { path, json } => {
             // A relative path names a file of the current folder, else of the folder
             // the tools start in (with `--demo` or `--project` that is elsewhere).
             let cwd = std::env::current_dir().map_err(|e| Failure::usage(format!("cannot read the current folder: {e}")))?;
             let here = cwd.join(path);
             let path = if path.is_relative() && !here.exists() { catalog.roots.cwd.join(path) } else { here };
-            output::file(catalog, &crate::frameworks::loaded_in(catalog), &normalize(&path), *json, out).map_err(io)
+            output::file(catalog, &every, &normalize(&path), *json, out).map_err(io)
         }
         Command::Show {
             name,
             origins,
             source,
             json,
-        } => output::show(catalog, name, source.as_deref(), *origins, *json, out).map_err(io),
+        } => output::show(&shown, name, source.as_deref(), *origins, *json, out).map_err(io),
         Command::Check { json, format, fail_on, baseline, notes } => {
             let format = if *json { CheckFormat::Json } else { *format };
-            check::check(catalog, &check::CheckArgs { format, fail_on, baseline: baseline.as_ref(), notes: *notes }, out)
+            check::check(&shown, &check::CheckArgs { format, fail_on, baseline: baseline.as_ref(), notes: *notes }, out)
         }
         // It reads the machine, not a workspace: [`tools`] runs it from the options.
         Command::Tools { .. } => Err(Failure::usage("`agentry tools` loads no workspace; run it with cli::tools")),
@@ -107,7 +138,7 @@ pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Resul
                 side_by_side: *side_by_side,
                 context: *context,
             };
-            diff::diff(catalog, name, against.as_deref(), *json, &style, out).map_err(io)
+            diff::diff(&shown, name, against.as_deref(), *json, &style, out).map_err(io)
         }
     }
 }

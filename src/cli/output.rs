@@ -43,13 +43,14 @@ pub fn list(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i3
         struct List<'a> {
             schema: &'a str,
             generation: u64,
+            tools: &'a crate::toolset::ToolSet,
             agents: Vec<&'a Agent>,
         }
-        let doc = List { schema: SCHEMA, generation: catalog.generation, agents: catalog.agents().collect() };
+        let doc = List { schema: SCHEMA, generation: catalog.generation, tools: &catalog.roots.tools, agents: catalog.agents().collect() };
         json_out(out, &doc)?;
         return Ok(exit::OK);
     }
-    let mut rows = vec![vec!["NAME".into(), "FRAMEWORK".into(), "STATUS".into(), "SCOPE".into(), "PATH".into()]];
+    let mut rows = vec![vec!["NAME".into(), "TOOL".into(), "STATUS".into(), "SCOPE".into(), "PATH".into()]];
     for a in catalog.agents() {
         // Built-ins by their name in the tool; files as every view prints a path.
         let mut path = match a.source.scope {
@@ -67,7 +68,12 @@ pub fn list(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i3
             sanitize::line(&path).into_owned(),
         ]);
     }
-    table(out, &rows)?;
+    if rows.len() > 1 {
+        table(out, &rows)?;
+    }
+    if let Some(looked) = super::check::nothing_found(catalog) {
+        writeln!(out, "{looked}")?;
+    }
     Ok(exit::OK)
 }
 
@@ -158,7 +164,7 @@ pub fn show(
                 writeln!(out, "--- system prompt ---")?;
                 writeln!(out, "{}", sanitize::text(&p.read().map_err(io::Error::other)?))?;
             }
-            None => writeln!(out, "--- no system prompt without running the agent ---")?,
+            None => writeln!(out, "--- no system prompt: agentry does not have it (the tool makes it when it runs the agent) ---")?,
         }
         for m in a.messages.iter() {
             match &m.label {

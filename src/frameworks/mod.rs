@@ -153,6 +153,11 @@ pub trait Framework: Send + Sync {
     /// report while none of the answers asked there changed, so an answer taken
     /// elsewhere would go stale.
     fn load(&self, cx: &LoadContext) -> EcosystemReport;
+    /// What shows that a person uses this tool (its folders or config in the project
+    /// or home): the project's tool set is detected from it ([`crate::toolset`]).
+    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
+        &[]
+    }
     /// How the tool matches a name asked for against the names it loaded, in words:
     /// `agentry why` shows it next to names that differ only in case or spelling.
     fn name_matching(&self) -> &'static str {

@@ -177,6 +177,7 @@ impl Loader {
             walked: Vec::new(),
             rewalked: true,
             aimed_at: None,
+            views: Default::default(),
             wait_for_screen,
         };
         let thread = std::thread::Builder::new().name("agentry-loader".into()).spawn(move || worker.run());

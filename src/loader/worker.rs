@@ -109,6 +109,8 @@ pub(crate) struct Worker {
     pub rewalked: bool,
     /// What the watcher was last aimed from (see [`AimedAt`]).
     pub aimed_at: Option<AimedAt>,
+    /// The reports last published and their views ([`Catalog::view_reusing`]).
+    pub views: std::cell::RefCell<Vec<(Arc<EcosystemReport>, Arc<EcosystemReport>)>>,
     /// After a cold load, wait for [`Control::Shown`] before walking and watching.
     pub wait_for_screen: bool,
 }
@@ -166,7 +168,8 @@ impl Worker {
         let reports = arrived.iter().flatten().cloned().collect();
         let pending = frameworks.iter().zip(arrived).filter(|(_, r)| r.is_none()).map(|(f, _)| f.id()).collect();
         let catalog = Catalog { generation, roots: self.opts.roots.clone(), reports };
-        LoaderEvent::Arrived { catalog: Arc::new(catalog), pending }
+        let view = catalog.view_reusing(&mut self.views.borrow_mut());
+        LoaderEvent::Arrived { catalog: Arc::new(view), pending }
     }
 
     pub fn run(mut self) {
@@ -307,7 +310,9 @@ impl Worker {
             self.aim_watcher(&catalog, &files, started_wall)
         };
         self.aimed_at = Some(aimed_at);
-        if !self.emit(LoaderEvent::Snapshot(catalog)) {
+        // The owner shows the tool set's agents; the watch above took every tool's folders.
+        let view = Arc::new(catalog.view_reusing(&mut self.views.borrow_mut()));
+        if !self.emit(LoaderEvent::Snapshot(view)) {
             return false;
         }
         // What the changes made stale is freed now that the snapshot is out.

@@ -36,6 +36,16 @@ impl Status {
         }
     }
 
+    /// Every status word with one line of meaning (the explorer's `?` legend).
+    pub const LEGEND: &'static [(&'static str, &'static str)] = &[
+        ("WINS", "the definition the tool uses for this name"),
+        ("SHADOWED", "another definition of the name wins over this one"),
+        ("EQUIVALENT", "loses to a definition with the same content: nothing changes"),
+        ("INVALID", "the tool cannot load this file (see its diagnostic)"),
+        ("HELD", "loaded once the project is trusted (acknowledged)"),
+        ("SKIPPED", "in a place the tool scans, but ignored without a word"),
+    ];
+
     /// The framework's view: the one it uses for the name, or one it does not.
     pub fn is_active(self) -> bool {
         self == Status::Wins

@@ -1,8 +1,9 @@
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{Agent, Diagnostic, Place, Roots};
+use super::{Agent, Diagnostic, Place, PlaceKind, Roots, Scope};
 
 /// Everything one framework decided about one workspace.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -41,4 +42,74 @@ impl Catalog {
     pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
         self.reports.iter().flat_map(|r| r.diagnostics.iter())
     }
+
+    /// What the views show of this catalog: the reports of the tools in the tool set
+    /// (`roots.tools`), each with its agents only: no file a tool reads only when
+    /// asked for it by name or passes over with a note (a root `README.md`, a
+    /// `CLAUDE.md` in an agents folder), and no built-ins when they are hidden. The
+    /// diagnostics stay (`check --notes` lists the notes). A report left whole is
+    /// shared, not copied.
+    pub fn view(&self) -> Catalog {
+        self.view_reusing(&mut Vec::new())
+    }
+
+    /// [`Catalog::view`] that takes the filtered copy of a report from `memo` (pairs
+    /// of a report and its view, from the last call) when the report is the same:
+    /// the explorer's refreshes keep the reports they did not change.
+    pub fn view_reusing(&self, memo: &mut Vec<(Arc<EcosystemReport>, Arc<EcosystemReport>)>) -> Catalog {
+        let tools = &self.roots.tools;
+        let mut next = Vec::new();
+        let reports = self
+            .reports
+            .iter()
+            .filter(|r| tools.contains(r.ecosystem))
+            .map(|r| {
+                if let Some((_, seen)) = memo.iter().find(|(raw, _)| Arc::ptr_eq(raw, r)) {
+                    next.push((r.clone(), seen.clone()));
+                    return seen.clone();
+                }
+                let problems = problem_sources(r);
+                let row = |a: &Agent| is_row(a, &problems) && (tools.builtins || a.source.scope != Scope::Builtin);
+                if r.agents.iter().all(row) {
+                    return r.clone();
+                }
+                let mut kept = EcosystemReport { agents: Vec::new(), ..EcosystemReport::new(r.ecosystem) };
+                kept.agents = r.agents.iter().filter(|a| row(a)).cloned().collect();
+                kept.diagnostics = r.diagnostics.clone();
+                kept.places = r.places.clone();
+                kept.builtins = r.builtins.clone();
+                let kept = Arc::new(kept);
+                next.push((r.clone(), kept.clone()));
+                kept
+            })
+            .collect();
+        *memo = next;
+        Catalog { generation: self.generation, roots: self.roots.clone(), reports }
+    }
+
+    /// The folders the shown tools looked in for agent files (not the built-ins'),
+    /// first seen first: where an empty workspace was searched.
+    pub fn searched(&self) -> Vec<&Place> {
+        let mut out: Vec<&Place> = Vec::new();
+        let places = self.reports.iter().flat_map(|r| r.places.iter());
+        for d in places.filter(|p| p.kind == PlaceKind::Agents && !p.reached) {
+            if d.scope != Scope::Builtin && !out.iter().any(|o| o.dir == d.dir) {
+                out.push(d);
+            }
+        }
+        out
+    }
+}
+
+/// The source keys of a report's definitions that failed with more than a note.
+fn problem_sources(report: &EcosystemReport) -> std::collections::HashSet<&str> {
+    use super::Severity;
+    report.diagnostics.iter().filter(|d| d.severity != Severity::Info).filter_map(|d| d.source.as_deref()).collect()
+}
+
+/// Whether a definition is an agent of the workspace: one the tool loads, or one it
+/// fails to load with a problem worth a warning. A file it reads only when asked for
+/// by name, or passes over with only a note, is not.
+fn is_row(agent: &Agent, problems: &std::collections::HashSet<&str>) -> bool {
+    !agent.status.is_unloaded() || problems.contains(agent.source.key().as_str())
 }

@@ -120,6 +120,21 @@ impl Diagnostic {
         Self::info(ecosystem, DiagKind::Skipped, path, message)
     }
 
+    /// A file in the tool's own agents folder that the tool ignores without a word
+    /// (no `name`, a front matter it cannot read): a warning, since the user put it
+    /// there to be an agent, unless its name says it is documentation (`README.md`,
+    /// `CLAUDE.md`, `LICENSE`…), which stays a note.
+    pub fn ignored_definition(ecosystem: &'static str, path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        let path = path.into();
+        let documentation = path.file_name().and_then(|n| n.to_str()).is_some_and(is_documentation);
+        let d = Self::skipped(ecosystem, path, message);
+        if documentation {
+            d
+        } else {
+            Diagnostic { severity: Severity::Warning, ..d }
+        }
+    }
+
     /// Marks the problem as one that stops the tool from starting.
     pub fn fatal(mut self) -> Self {
         self.fatal = true;
@@ -131,4 +146,12 @@ impl Diagnostic {
         self.source = Some(source.into());
         self
     }
+}
+
+/// Whether a file's name says it documents a folder rather than defines an agent.
+pub fn is_documentation(file_name: &str) -> bool {
+    let upper = file_name.to_ascii_uppercase();
+    let stem = upper.split('.').next().unwrap_or("");
+    ["README", "CHANGELOG", "CHANGES", "LICENSE", "LICENCE", "COPYING", "CONTRIBUTING", "CODE_OF_CONDUCT", "SECURITY", "NOTICE", "AGENTS", "CLAUDE", "GEMINI", "QWEN", "INDEX"]
+        .contains(&stem)
 }

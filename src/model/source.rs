@@ -45,6 +45,9 @@ pub struct Roots {
     pub trusted: bool,
     /// The order folder entries are taken in by tools that take the file system's.
     pub listing: ListingOrder,
+    /// Whose views are shown: the project's tool set. Every framework loads whatever
+    /// it holds; the views filter by it ([`crate::toolset`]).
+    pub tools: crate::toolset::ToolSet,
 }
 
 /// How a folder's entries are ordered for a tool that reads them as `readdir` gives
@@ -73,7 +76,7 @@ impl Roots {
     /// A workspace started at the project root, trusted, listing folders in the
     /// order `AGENTRY_LISTING_ORDER` asks for.
     pub fn new(project: PathBuf, home: PathBuf, xdg: PathBuf, builtins: Option<PathBuf>) -> Roots {
-        Roots { cwd: project.clone(), project, home, xdg, builtins, trusted: true, listing: ListingOrder::from_env() }
+        Roots { cwd: project.clone(), project, home, xdg, builtins, trusted: true, listing: ListingOrder::from_env(), tools: Default::default() }
     }
 
     /// The folders from the working folder up to the project root, nearest first

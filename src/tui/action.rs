@@ -38,6 +38,8 @@ pub enum Action {
     ToggleByName,
     /// Diff the selected file as one tool reads it against another tool's reading.
     DiffReadings,
+    /// Show or hide the tools' built-in agents in the list.
+    ToggleBuiltins,
     // Finder: the query line has the keyboard; these are its own keys.
     FinderAccept,
     FinderCancel,
@@ -76,6 +78,7 @@ impl Action {
             Action::FileView => "file_view",
             Action::ToggleByName => "toggle_by_name",
             Action::DiffReadings => "diff_readings",
+            Action::ToggleBuiltins => "toggle_builtins",
             Action::FinderAccept => "finder_accept",
             Action::FinderCancel => "finder_cancel",
             Action::FinderUp => "finder_up",

@@ -105,6 +105,8 @@ pub struct App {
     pub report: Option<ReportOverlay>,
     /// The list is grouped by name across frameworks instead of by framework.
     pub by_name: bool,
+    /// The tools' built-in agents are left out of the list (`B`).
+    pub hide_builtins: bool,
     pub sources: Scroll,
     pub fields: Scroll,
     pub prompt_scroll: usize,
@@ -150,6 +152,7 @@ impl App {
             diff: None,
             report: None,
             by_name: false,
+            hide_builtins: false,
             sources: Scroll::default(),
             fields: Scroll::default(),
             prompt_scroll: 0,
@@ -293,7 +296,16 @@ impl App {
     /// the nearest agent when it is gone.
     fn rebuild_rows(&mut self) {
         let Some(index) = &self.index else { return };
-        let only = self.visible_matches();
+        let mut only = self.visible_matches();
+        let without_builtins: Vec<usize>;
+        if self.hide_builtins {
+            let builtin = |n: &usize| index.agent(*n).source.scope == crate::model::Scope::Builtin;
+            without_builtins = match only {
+                Some(ns) => ns.iter().copied().filter(|n| !builtin(n)).collect(),
+                None => (0..index.agents.len()).filter(|n| !builtin(n)).collect(),
+            };
+            only = Some(&without_builtins);
+        }
         self.rows = match (self.tree, self.by_name) {
             (true, _) => index.tree_rows(only),
             (false, true) => index.name_rows(only),
@@ -471,6 +483,11 @@ impl App {
             Action::Reload => return Some(Effect::Reload),
             Action::ToggleByName => {
                 self.by_name = !self.by_name;
+                self.rebuild_rows();
+            }
+            Action::ToggleBuiltins => {
+                self.hide_builtins = !self.hide_builtins;
+                self.notice = Some(if self.hide_builtins { "built-in agents hidden" } else { "built-in agents shown" }.into());
                 self.rebuild_rows();
             }
             Action::FileView => self.open_file_view(),

@@ -67,6 +67,7 @@ pub const DEFAULTS: &[Binding] = &[
     bind(Action::ToggleByName, P, &["b"], "group by framework / by name (one name in every tool)"),
     bind(Action::FileView, P, &["f"], "the selected file as every framework reads it"),
     bind(Action::DiffReadings, P, &["x"], "diff the selected file's readings by two tools"),
+    bind(Action::ToggleBuiltins, P, &["B"], "show / hide the tools' built-in agents"),
     bind(Action::NextAgainst, D, &["]", "n"], "compare with the next shadowed definition"),
     bind(Action::PrevAgainst, D, &["[", "p"], "compare with the previous shadowed definition"),
     bind(Action::ToggleSideBySide, D, &["s"], "unified / side by side"),

@@ -64,13 +64,16 @@ fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         }
         (None, Some(_)) => {
             let t = app.index.as_ref().map(|i| i.totals).unwrap_or_default();
-            let (agents, shadowed, invalid, errors) = (t.winners, t.shadowed, t.invalid, t.errors);
-            left.push(Span::raw(format!("{} agents · {} shadowed", thousands(agents), thousands(shadowed))));
+            // Agents as `list` and `check` count them: every row.
+            let agents = app.index.as_ref().map_or(0, |i| i.agents.len());
+            let (shadowed, invalid, errors) = (t.shadowed, t.invalid, t.errors);
+            let plural = |n: usize, word: &str| format!("{} {word}{}", thousands(n), if n == 1 { "" } else { "s" });
+            left.push(Span::raw(format!("{} · {} shadowed", plural(agents, "agent"), thousands(shadowed))));
             if invalid > 0 {
                 left.push(Span::styled(format!(" · {} invalid", thousands(invalid)), theme.invalid));
             }
             if errors > 0 {
-                left.push(Span::styled(format!(" · {} errors", thousands(errors)), theme.error));
+                left.push(Span::styled(format!(" · {}", plural(errors, "error")), theme.error));
             }
             match app.index.as_ref().map_or(&[][..], |i| i.releases.as_slice()) {
                 [] => {}

@@ -1,12 +1,14 @@
 //! `agentry check`: every finding of the catalog in one list (diagnostics, held,
-//! shadowed and undocumented-order definitions), what fails the run (`--fail-on`,
-//! `--baseline`), and the findings as SARIF 2.1.0 and GitHub workflow annotations.
+//! shadowed and undocumented-order definitions) and what fails the run (`--fail-on`,
+//! `--baseline`); [`super::ci`] writes them as SARIF 2.1.0 and GitHub annotations.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
+
+pub use super::ci::{github, github_all, github_kind, github_summary, sarif, shown_finding, GITHUB_LIMIT};
 
 use crate::model::{Catalog, DiagKind, Severity, Status};
 
@@ -79,22 +81,31 @@ pub struct Finding {
     pub fails: bool,
 }
 
-/// Every finding of `catalog`, diagnostics first, in the catalog's order.
+/// Every finding of `catalog`, sorted by path (findings about no file last), line
+/// and column; at one place diagnostics come before definitions' findings.
 pub fn findings(catalog: &Catalog) -> Vec<Finding> {
-    let project = &catalog.roots.project;
-    let rel =
-        |p: &Path| p.strip_prefix(project).map(|r| r.display().to_string()).unwrap_or_else(|_| p.display().to_string());
+    let roots = &catalog.roots;
+    // Below the project relative to it, below home `~/…`: the same on every machine.
+    let rel = |p: &Path| if p.as_os_str().is_empty() { String::new() } else { super::shown(p, roots) };
+    let readers = KeyReaders::of(catalog);
     let mut out = Vec::new();
     for d in catalog.diagnostics() {
         let class = match (d.severity, d.kind) {
-            (_, DiagKind::Skipped) => Class::Skipped,
             (Severity::Error, _) => Class::Error,
+            // A file the tool ignores without a word where the user put an agent.
             (Severity::Warning, _) => Class::Warning,
+            (_, DiagKind::Skipped) => Class::Skipped,
             (Severity::Info, _) => Class::Note,
         };
         let path = (!d.path.as_os_str().is_empty()).then(|| d.path.clone());
+        let mut message = super::quoted(&d.message, roots);
+        if d.severity == Severity::Warning {
+            if let Some(line) = d.line {
+                message.push_str(&readers.also_read(d.ecosystem, &d.path, line, &d.message));
+            }
+        }
         let fingerprint =
-            format!("{}|{}|{}|{}|{}", class.as_str(), d.ecosystem, d.kind.as_str(), rel(&d.path), d.message);
+            format!("{}|{}|{}|{}|{}", class.as_str(), d.ecosystem, d.kind.as_str(), rel(&d.path), super::quoted(&d.message, roots));
         out.push(Finding {
             class,
             rule: d.kind.as_str(),
@@ -103,7 +114,7 @@ pub fn findings(catalog: &Catalog) -> Vec<Finding> {
             path,
             line: d.line,
             col: d.col,
-            message: d.message.clone(),
+            message,
             fingerprint,
             fails: false,
         });
@@ -154,7 +165,76 @@ pub fn findings(catalog: &Catalog) -> Vec<Finding> {
             fails: false,
         });
     }
+    // The project's files first, then home's and the rest; stable: at one place, the
+    // catalog's order.
+    let outside = |p: &Option<PathBuf>| p.as_ref().map_or(2, |p| u8::from(!p.starts_with(&roots.project)));
+    out.sort_by(|a, b| {
+        (outside(&a.path), &a.path, a.line.unwrap_or(0), a.col.unwrap_or(0)).cmp(&(
+            outside(&b.path),
+            &b.path,
+            b.line.unwrap_or(0),
+            b.col.unwrap_or(0),
+        ))
+    });
     out
+}
+
+/// Which tools read which key lines of which files, for a warning about a key one
+/// tool ignores: the shown tools' definitions by file.
+struct KeyReaders<'a> {
+    by_path: std::collections::HashMap<&'a Path, Vec<&'a crate::model::Agent>>,
+}
+
+impl<'a> KeyReaders<'a> {
+    fn of(catalog: &'a Catalog) -> KeyReaders<'a> {
+        let mut by_path: std::collections::HashMap<&Path, Vec<&crate::model::Agent>> = Default::default();
+        // Only warnings at a line ask; a workspace without any pays nothing.
+        let asked = catalog.diagnostics().any(|d| d.severity == Severity::Warning && d.line.is_some());
+        if asked {
+            for a in catalog.agents().filter(|a| !a.source.is_compiled_in() && !a.status.is_unloaded()) {
+                by_path.entry(&a.source.path).or_default().push(a);
+            }
+        }
+        KeyReaders { by_path }
+    }
+
+    /// `"; claude-code reads `maxTurns`"` when another shown tool takes a field from
+    /// the key at `line` of `path`, which `ecosystem` warns about.
+    fn also_read(&self, ecosystem: &str, path: &Path, line: u32, message: &str) -> String {
+        let Some(agents) = self.by_path.get(path) else { return String::new() };
+        // The keys the warning is about: the one on its line, and those it names.
+        let names = |key: &str| {
+            message.match_indices(key).any(|(i, _)| {
+                let before = message[..i].chars().next_back();
+                let after = message[i + key.len()..].chars().next();
+                let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '_' && c != '-');
+                edge(before) && edge(after)
+            })
+        };
+        let mut readers: Vec<(&str, Vec<String>)> = Vec::new();
+        for a in agents.iter().filter(|a| a.ecosystem != ecosystem) {
+            for (key, _) in a.attributes.lines().filter(|(k, l)| *l == line || names(k)) {
+                if a.fields.iter().any(|f| f.key == key) {
+                    let at = readers.iter().position(|(t, _)| *t == a.ecosystem).unwrap_or(readers.len());
+                    if at == readers.len() {
+                        readers.push((a.ecosystem, Vec::new()));
+                    }
+                    let keys = &mut readers[at].1;
+                    if !keys.iter().any(|k| k == key) {
+                        keys.push(key.to_string());
+                    }
+                }
+            }
+        }
+        if readers.is_empty() {
+            return String::new();
+        }
+        let said: Vec<String> = readers
+            .iter()
+            .map(|(tool, keys)| format!("{tool} reads {}", keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")))
+            .collect();
+        format!(" ({}; only {ecosystem} ignores {})", said.join("; "), if readers.iter().map(|(_, k)| k.len()).sum::<usize>() == 1 { "it" } else { "them" })
+    }
 }
 
 /// Marks the findings that fail the run: errors always; the classes in `fail_on`
@@ -185,147 +265,10 @@ pub fn baseline(text: &str) -> Result<BTreeSet<String>, String> {
     Ok(findings.iter().filter_map(|f| f.get("fingerprint").and_then(Value::as_str)).map(str::to_string).collect())
 }
 
-/// The SARIF level of a finding: what fails the run is an error.
-fn sarif_level(f: &Finding) -> &'static str {
-    match (f.fails, f.level) {
-        (true, _) | (_, Severity::Error) => "error",
-        (_, Severity::Warning) => "warning",
-        _ => "note",
-    }
-}
-
-/// A path as a URI reference: relative (to `%SRCROOT%`) inside the project,
-/// else an absolute `file://` URI; reserved bytes percent-encoded.
-fn uri(path: &Path, project: &Path) -> (String, bool) {
-    let encode = |s: &str| {
-        let mut out = String::new();
-        for b in s.bytes() {
-            if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-                out.push(b as char);
-            } else {
-                out.push_str(&format!("%{b:02X}"));
-            }
-        }
-        out
-    };
-    match path.strip_prefix(project) {
-        Ok(rel) => (encode(&crate::model::posix(rel)), true),
-        Err(_) => (format!("file://{}", encode(&crate::model::posix(path))), false),
-    }
-}
-
-/// The findings as one SARIF 2.1.0 log.
-pub fn sarif(findings: &[Finding], project: &Path) -> Value {
-    let mut rules: Vec<&'static str> = Vec::new();
-    for f in findings {
-        if !rules.contains(&f.rule) {
-            rules.push(f.rule);
-        }
-    }
-    let rule_objects: Vec<Value> =
-        rules.iter().map(|r| json!({ "id": r, "name": r, "shortDescription": { "text": rule_text(r) } })).collect();
-    let results: Vec<Value> = findings
-        .iter()
-        .map(|f| {
-            let mut result = json!({
-                "ruleId": f.rule,
-                "ruleIndex": rules.iter().position(|r| *r == f.rule).unwrap_or(0),
-                "level": sarif_level(f),
-                "message": { "text": format!("{} ({})", f.message, f.ecosystem) },
-                "partialFingerprints": { "agentry/v1": f.fingerprint },
-                "properties": { "ecosystem": f.ecosystem, "class": f.class.as_str() },
-            });
-            if let Some(path) = &f.path {
-                let (uri, relative) = uri(path, project);
-                let mut artifact = json!({ "uri": uri });
-                if relative {
-                    artifact["uriBaseId"] = json!("%SRCROOT%");
-                }
-                let mut physical = json!({ "artifactLocation": artifact });
-                if let Some(line) = f.line.filter(|l| *l > 0) {
-                    let mut region = json!({ "startLine": line });
-                    if let Some(col) = f.col.filter(|c| *c > 0) {
-                        region["startColumn"] = json!(col);
-                    }
-                    physical["region"] = region;
-                }
-                result["locations"] = json!([{ "physicalLocation": physical }]);
-            }
-            result
-        })
-        .collect();
-    let (root, _) = uri(project, Path::new("\0"));
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": { "driver": {
-                "name": "agentry",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://crates.io/crates/agentry",
-                "rules": rule_objects,
-            }},
-            "originalUriBaseIds": { "%SRCROOT%": { "uri": format!("{root}/") } },
-            "results": results,
-        }],
-    })
-}
-
-fn rule_text(rule: &str) -> &'static str {
-    match rule {
-        "parse" => "A definition file the tool cannot parse",
-        "validation" => "A definition the tool rejects",
-        "missing" => "A reference to a file or agent that does not exist",
-        "cycle" => "An inheritance cycle",
-        "io" => "A file that cannot be read",
-        "template" => "A prompt template that cannot be rendered",
-        "builtins" => "The tool's built-in agents were not found",
-        "dialect" => "A file two dialects read differently",
-        "ambiguous" => "A value the tool reads differently from what the text suggests",
-        "skipped" => "A file in a scanned place that the tool ignores",
-        "release" => "The installed tool is another release than the one agentry follows",
-        "held" => "A definition not loaded until the project is trusted",
-        "shadowed" => "A definition hidden by another of the same name",
-        "undocumented" => "A winner picked by an order the tool does not promise",
-        _ => "An agentry finding",
-    }
-}
-
-/// GitHub's escaping of an annotation's message.
-fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
-}
-
-/// GitHub's escaping of an annotation's property value.
-fn escape_property(s: &str) -> String {
-    escape_data(s).replace(':', "%3A").replace(',', "%2C")
-}
-
-/// One workflow command per finding: `::error file=…,line=…,col=…,title=…::message`;
-/// what fails the run is an error, warnings are warnings, the rest notices.
-pub fn github(f: &Finding, shown_path: Option<&str>) -> String {
-    let command = match (f.fails, f.level) {
-        (true, _) | (_, Severity::Error) => "error",
-        (_, Severity::Warning) => "warning",
-        _ => "notice",
-    };
-    let mut props = Vec::new();
-    if let Some(p) = shown_path {
-        props.push(format!("file={}", escape_property(p)));
-        if let Some(l) = f.line {
-            props.push(format!("line={l}"));
-            if let Some(c) = f.col {
-                props.push(format!("col={c}"));
-            }
-        }
-    }
-    props.push(format!("title={}", escape_property(&format!("agentry {} ({})", f.rule, f.ecosystem))));
-    format!("::{command} {}::{}", props.join(","), escape_data(&crate::text::sanitize::text(&f.message)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::views::ci::uri;
 
     fn finding(class: Class, level: Severity, fp: &str) -> Finding {
         Finding {
@@ -366,8 +309,21 @@ mod tests {
     }
 
     #[test]
-    fn uris_are_relative_inside_the_project_and_encoded() {
-        assert_eq!(uri(Path::new("/p/a b/c#.md"), Path::new("/p")), ("a%20b/c%23.md".into(), true));
-        assert_eq!(uri(Path::new("/h/x.md"), Path::new("/p")), ("file:///h/x.md".into(), false));
+    fn uris_are_relative_to_the_project_or_home_and_encoded() {
+        let roots = crate::model::Roots::new("/p".into(), "/h".into(), "/h/.config".into(), None);
+        assert_eq!(uri(Path::new("/p/a b/c#.md"), &roots), Some(("a%20b/c%23.md".into(), "%SRCROOT%")));
+        assert_eq!(uri(Path::new("/h/x.md"), &roots), Some(("x.md".into(), "%HOME%")));
+        assert_eq!(uri(Path::new("/usr/lib/x.md"), &roots), None);
+        assert_eq!(uri(Path::new("/p"), &roots), None);
+    }
+
+    #[test]
+    fn annotations_stop_at_githubs_limit_and_count_the_rest() {
+        let fs: Vec<Finding> = (0..12).map(|i| finding(Class::Warning, Severity::Warning, &i.to_string())).collect();
+        let refs: Vec<&Finding> = fs.iter().collect();
+        let lines = github_all(&refs, &|_| Some("a.md".into()));
+        assert_eq!(lines.iter().filter(|l| l.starts_with("::warning")).count(), GITHUB_LIMIT);
+        assert_eq!(lines.last().map(String::as_str), Some("::notice title=agentry::2 warnings not annotated (GitHub shows 10 of a kind per step); the job summary lists every finding"));
+        assert!(github_summary(&refs, &|_| Some("a.md".into()), "t").lines().filter(|l| l.starts_with("| warning")).count() == 12);
     }
 }

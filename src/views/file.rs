@@ -19,7 +19,15 @@ pub struct FileReport {
     pub readings: Vec<Reading>,
     /// When no framework scans it: the places that read files ending like it.
     pub would_read: Vec<WouldRead>,
+    /// Tools outside the project's tool set that read the file: named, not explained.
+    pub others: Vec<&'static str>,
+    /// The file is an instruction file (`AGENTS.md`, `CLAUDE.md`, …): tools put it in
+    /// the model's context; it defines no agent.
+    pub instructions: bool,
 }
+
+/// The instruction files the tools read into the model's context as project notes.
+const INSTRUCTION_FILES: &[&str] = &["AGENTS.md", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.local.md", "GEMINI.md", "QWEN.md"];
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Reading {
@@ -196,10 +204,14 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
             outcome,
         });
     }
+    let (readings, outside): (Vec<_>, Vec<_>) = readings.into_iter().partition(|r| roots.tools.contains(r.ecosystem));
+    let others = outside.iter().map(|r| r.ecosystem).collect();
+    would_read.retain(|w| roots.tools.contains(w.ecosystem));
     if !readings.is_empty() {
         would_read.clear();
     }
-    FileReport { exists: path.exists(), path, readings, would_read }
+    let instructions = path.file_name().is_some_and(|n| INSTRUCTION_FILES.iter().any(|i| n.eq_ignore_ascii_case(i)));
+    FileReport { exists: path.exists(), path, readings, would_read, others, instructions }
 }
 
 /// The report as text lines (sanitised), as `agentry file` prints it and the
@@ -208,7 +220,8 @@ pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
     use super::shown;
     use crate::text::sanitize;
     let mut out: Vec<String> = Vec::new();
-    let s = |t: &str| sanitize::line(t).into_owned();
+    // Tools' messages and rules name the workspace's files as every view does.
+    let s = |t: &str| sanitize::line(&super::quoted(t, roots)).into_owned();
     out.push(format!("{}{}", s(&shown(&report.path, roots)), if report.exists { "" } else { " (no such file)" }));
     for r in &report.readings {
         out.push(format!("  {} ({}) — {}", r.ecosystem, r.title, s(&r.location)));
@@ -235,10 +248,24 @@ pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
         }
         for n in &r.diagnostics {
             let at = n.line.map(|l| format!(":{l}")).unwrap_or_default();
-            out.push(format!("    {:?}{at} {}: {}", n.severity, n.kind, s(&n.message)));
+            let word = match n.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "note",
+            };
+            out.push(format!("    {word}{at}: {}: {}", n.kind, s(&n.message)));
         }
     }
-    if report.readings.is_empty() {
+    if report.instructions {
+        out.push("  an instruction file: tools put it in the model's context as the project's instructions; it defines no agent".to_string());
+    }
+    if !report.others.is_empty() {
+        let (verb, pronoun) = if report.others.len() == 1 { ("reads", "it is") } else { ("read", "they are") };
+        out.push(format!("  {} also {verb} this file; {pronoun} not in this project's tools (--all-tools shows the reading)", report.others.join(", ")));
+    }
+    if report.readings.is_empty() && !report.others.is_empty() {
+        out.push("  none of this project's tools reads it".to_string());
+    } else if report.readings.is_empty() {
         out.push("  no tool agentry knows scans this path".to_string());
         for w in &report.would_read {
             out.push(format!("  {} would read it in {} ({})", w.ecosystem, s(&shown(&w.dir, roots)), s(&w.label)));

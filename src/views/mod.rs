@@ -6,6 +6,7 @@
 
 pub mod bytes;
 pub mod check;
+pub mod ci;
 pub mod file;
 pub mod hook;
 pub mod places;
@@ -15,3 +16,75 @@ pub mod why;
 // The one way a view prints a path; it lives with the paths (`model`), as readers
 // name paths in their messages the same way.
 pub use crate::model::shown;
+
+use crate::model::Roots;
+
+/// A message quoted from a tool, with the workspace's absolute paths written as
+/// every view writes them: the project's relative, home's `~/…`.
+pub fn quoted(message: &str, roots: &Roots) -> String {
+    let project = crate::model::posix(&crate::model::normalize(&roots.project));
+    let home = crate::model::posix(&crate::model::normalize(&roots.home));
+    let mut out = message.to_string();
+    // The longer root first: a project inside home is named from the project.
+    let mut bases = [(project, ""), (home, "~/")];
+    bases.sort_by_key(|(b, _)| std::cmp::Reverse(b.len()));
+    for (base, short) in bases {
+        if base.len() <= 1 {
+            continue;
+        }
+        out = out.replace(&format!("{base}/"), short);
+        if short.is_empty() {
+            out = replace_whole(&out, &base, ".");
+        } else {
+            out = replace_whole(&out, &base, "~");
+        }
+    }
+    out
+}
+
+/// `text` with `word` replaced by `by` where it is not followed by a path character
+/// (the root itself, not a sibling folder whose name starts like it).
+fn replace_whole(text: &str, word: &str, by: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(word) {
+        let after = &rest[i + word.len()..];
+        out.push_str(&rest[..i]);
+        if after.starts_with(|c: char| c.is_alphanumeric() || "-_.".contains(c)) {
+            out.push_str(word);
+        } else {
+            out.push_str(by);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod shown_tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn a_path_prints_below_the_project_or_home_without_dots_and_a_literal_tilde_stays_literal() {
+        let roots = Roots::new("/h/work/p".into(), "/h".into(), "/h/.config".into(), None);
+        let shown = |p: &str| shown(Path::new(p), &roots);
+        assert_eq!(shown("/h/work/p"), ".");
+        assert_eq!(shown("/h/work/p/a/../b.md"), "b.md");
+        assert_eq!(shown("/h/work/p/../q/x.yaml"), "~/work/q/x.yaml");
+        assert_eq!(shown("/h/work/p/../../.claude/agents/a.md"), "~/.claude/agents/a.md");
+        assert_eq!(shown("/h"), "~");
+        assert_eq!(shown("/elsewhere/./x/../y.md"), "/elsewhere/y.md");
+        // A folder called `~` that a tool did not expand is not the home folder.
+        assert_eq!(shown("/h/work/p/~/x.md"), "./~/x.md");
+        assert_eq!(shown("/h/work/p/a/~/x.md"), "a/~/x.md");
+        assert_eq!(
+            quoted("Failed to load agent from /h/work/p/.gemini/a.md and /h/.x (in /h/work/p; not /h/work/px)", &roots),
+            "Failed to load agent from .gemini/a.md and ~/.x (in .; not ~/work/px)"
+        );
+        for p in ["/h/work/p/../../../etc/x", "/h/./work/../x"] {
+            assert!(!shown(p).contains(".."), "{p}: {}", shown(p));
+        }
+    }
+}

@@ -100,8 +100,17 @@ pub fn difference(name: &str, other: &str) -> Option<(&'static str, usize)> {
         return Some(("separators", 0));
     }
     let limit = if name.chars().count() <= 4 { 1 } else { 2 };
-    let d = edit_distance(&name.to_lowercase(), &other.to_lowercase(), limit);
-    (d <= limit).then_some(("spelling", d))
+    let (lower, other_lower) = (name.to_lowercase(), other.to_lowercase());
+    let d = edit_distance(&lower, &other_lower, limit);
+    if d <= limit {
+        return Some(("spelling", d));
+    }
+    // `reviewer` for `code-reviewer`: a name holding the query as one of its parts.
+    let parts = |s: &str| s.split(|c: char| !c.is_alphanumeric()).map(str::to_string).collect::<Vec<_>>();
+    let holds = lower.chars().count() >= 3
+        && other_lower.contains(&lower)
+        && (parts(&other_lower).contains(&lower) || parts(&lower).len() > 1);
+    holds.then(|| ("contains", other.chars().count() - name.chars().count()))
 }
 
 /// Levenshtein distance, stopping early past `limit`.

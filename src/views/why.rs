@@ -25,6 +25,9 @@ pub struct WhyReport {
     pub frameworks: Vec<FrameworkWhy>,
     /// Files named like NAME that no framework scans, and what no framework is close to.
     pub unscanned: Vec<Unscanned>,
+    /// Tools outside the project's tool set that define NAME or have a near miss of
+    /// it: named, not explained.
+    pub others: Vec<&'static str>,
 }
 
 /// One framework's answer.
@@ -78,7 +81,7 @@ pub struct Similar {
     pub name: String,
     pub status: Status,
     pub source: String,
-    /// `case`, `separators` or `spelling`.
+    /// `case`, `separators`, `spelling` or `contains` (the name holds the query).
     pub difference: &'static str,
     pub distance: usize,
 }
@@ -245,6 +248,9 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
                 }
             }
         }
+        // Nearest first: case and separators, then fewer edits, then shorter names
+        // holding the query.
+        fw.similar.sort_by(|a, b| (a.distance, a.difference == "contains").cmp(&(b.distance, b.difference == "contains")));
         for path in &named_files {
             if report.agents.iter().any(|a| *a.source.path == **path)
                 || report.diagnostics.iter().any(|d| d.path == *path)
@@ -259,9 +265,25 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
         .filter(|p| {
             !close_to_some.contains(*p) && !all_places.iter().any(|(_, ls)| ls.iter().any(|l| l.covers(p)))
         })
+        .filter(|p| !read_through_a_link(catalog, p))
         .map(|p| Unscanned { path: p.clone(), reason: "no tool agentry knows scans this folder".into() })
         .collect();
-    WhyReport { name: name.to_string(), active: reports.iter().any(|f| f.active), frameworks: reports, unscanned }
+    // The tool set's answers are explained; the other tools are named.
+    let (reports, outside): (Vec<_>, Vec<_>) = reports.into_iter().partition(|f| roots.tools.contains(f.ecosystem));
+    let others =
+        outside.iter().filter(|f| !f.sources.is_empty() || !f.near_misses.is_empty()).map(|f| f.ecosystem).collect();
+    WhyReport { name: name.to_string(), active: reports.iter().any(|f| f.active), frameworks: reports, unscanned, others }
+}
+
+/// Whether `path` is the file a definition's path leads to through a symlink: a tool
+/// reads it there.
+fn read_through_a_link(catalog: &Catalog, path: &Path) -> bool {
+    let Ok(real) = std::fs::canonicalize(path) else { return false };
+    catalog.reports.iter().flat_map(|r| r.agents.iter()).any(|a| {
+        !a.source.is_compiled_in()
+            && *a.source.path != *path
+            && std::fs::canonicalize(&*a.source.path).is_ok_and(|r| r == real)
+    })
 }
 
 fn from_catalog(
@@ -296,12 +318,14 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
         out.push(format!("{name} ({})", f.ecosystem));
         for s in &f.sources {
             let word = format!("[{}]", s.status.word());
-            let mut head = format!("{word:<12} {}", sanitize::line(&s.source));
+            // A file as every view prints a path (home `~/…`); a built-in by its key.
+            let at = if s.path.is_absolute() { shown(&s.path, roots) } else { s.source.clone() };
+            let mut head = format!("{word:<12} {}", sanitize::line(&at));
             if let Some(w) = &s.shadowed_by {
                 head.push_str(&format!(" → {}", sanitize::line(w)));
             }
             out.push(head);
-            out.push(format!("{:12} {}", "", sanitize::line(&s.rule)));
+            out.push(format!("{:12} {}", "", sanitize::line(&super::quoted(&s.rule, roots))));
             if let Some(order) = &s.undocumented_order {
                 out.push(format!("{:12} decided by an undocumented order: {}", "", sanitize::line(order)));
             }
@@ -332,7 +356,7 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
                 at.push_str(&format!(":{l}"));
             }
             out.push(format!("  {:<10} {}", m.kind, sanitize::line(&at)));
-            out.push(format!("  {:10} {}", "", sanitize::line(&m.reason)));
+            out.push(format!("  {:10} {}", "", sanitize::line(&super::quoted(&m.reason, roots))));
             for c in &m.causes {
                 out.push(format!("  {:10} {}:{} {}: {}", "", c.line, c.col, c.kind, sanitize::line(&c.message)));
                 for l in bytes::caret_lines(c, &format!("  {:10} ", "")) {
@@ -355,6 +379,7 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
             let how = match s.difference {
                 "case" => "differs only in case".to_string(),
                 "separators" => "differs only in separators".to_string(),
+                "contains" => format!("holds `{name}`"),
                 _ => format!("{} edit{} away", s.distance, if s.distance == 1 { "" } else { "s" }),
             };
             out.push(format!(
@@ -373,13 +398,25 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
         if blank {
             out.push(String::new());
         }
-        out.push(format!("{name} is not active in {}: no file, near miss or near name", quiet.join(", ")));
+        out.push(format!("{name} is not active in {}: no file, no near miss, no near name", quiet.join(", ")));
         // Where nothing is close, a tool of another release may still read it otherwise.
         for f in report.frameworks.iter().filter(|f| quiet.contains(&f.ecosystem) && f.sources.is_empty()) {
             if let Some(note) = &f.release {
                 out.push(format!("  {:<10} {}", "release", sanitize::line(note)));
             }
         }
+    }
+    if !report.others.is_empty() {
+        if blank || !quiet.is_empty() {
+            out.push(String::new());
+        }
+        out.push(format!(
+            "{} also {} of {name}; {} not in this project's tools (--all-tools shows {})",
+            report.others.join(", "),
+            if report.others.len() == 1 { "has a definition or near miss" } else { "have definitions or near misses" },
+            if report.others.len() == 1 { "it is" } else { "they are" },
+            if report.others.len() == 1 { "it" } else { "them" },
+        ));
     }
     for u in &report.unscanned {
         out.push(format!(

@@ -40,9 +40,16 @@ pub struct WorkspaceArgs {
     /// the installed packages).
     #[arg(long, global = true, value_name = "DIR")]
     pub builtins: Option<PathBuf>,
-    /// Only these frameworks (repeatable; default: all).
-    #[arg(long = "ecosystem", short = 'e', global = true, value_name = "ID")]
+    /// Only these tools for this run (repeatable; default: the project's tools, from
+    /// `.agentry.yaml` `tools:` or found from their folders in the project and home).
+    #[arg(long = "tool", short = 'e', visible_alias = "ecosystem", global = true, value_name = "ID")]
     pub ecosystems: Vec<String>,
+    /// Every tool agentry reads, whatever the project uses (`--tool` narrows it).
+    #[arg(long, global = true)]
+    pub all_tools: bool,
+    /// Hide the tools' built-in agents.
+    #[arg(long, global = true)]
+    pub no_builtins: bool,
     /// Framework option KEY=VALUE (repeatable), e.g. `dialect=agentcard-rfc`.
     #[arg(long = "set", global = true, value_name = "KEY=VALUE")]
     pub set: Vec<String>,
@@ -114,13 +121,7 @@ pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOption
         _ => home.join(".config"),
     };
     for id in &ws.ecosystems {
-        if crate::frameworks::by_id(id).is_none() {
-            let known: Vec<_> = crate::frameworks::all().iter().map(|f| f.id()).collect();
-            return Err(Failure::usage(format!(
-                "unknown ecosystem `{id}` (known: {})",
-                known.join(", ")
-            )));
-        }
+        known_tool(id, "")?;
     }
     let mut options = BTreeMap::new();
     for kv in &ws.set {
@@ -149,14 +150,51 @@ pub fn load_options(ws: &WorkspaceArgs, render: RenderMode) -> Result<LoadOption
     let mut roots = Roots::new(project, home, xdg, ws.builtins.as_deref().map(normalize));
     roots.cwd = start;
     roots.trusted = !ws.untrusted;
+    roots.tools = tool_set(ws, &roots)?;
     Ok(LoadOptions {
         roots,
-        ecosystems: ws.ecosystems.clone(),
+        // Every tool loads: the views show the tool set's, and `why` and `file` name
+        // the others that read a file.
+        ecosystems: Vec::new(),
         render,
         env,
         options,
         texts: crate::model::TextForm::Held,
     })
+}
+
+/// Refuses a tool id agentry has no reader for, with the nearest known id.
+fn known_tool(id: &str, from: &str) -> Result<(), Failure> {
+    if crate::frameworks::by_id(id).is_some() {
+        return Ok(());
+    }
+    let known: Vec<_> = crate::frameworks::all().iter().map(|f| f.id()).collect();
+    let near = known.iter().find(|k| k.starts_with(id) || id.starts_with(**k)).map(|k| format!("; did you mean `{k}`?")).unwrap_or_default();
+    Err(Failure::usage(format!("unknown tool `{id}`{from}{near} (known: {})", known.join(", "))))
+}
+
+/// The tools the views show: `--all-tools`, `-e/--tool`, the project's
+/// `.agentry.yaml`, else those found from their folders in the project and home.
+fn tool_set(ws: &WorkspaceArgs, roots: &Roots) -> Result<crate::toolset::ToolSet, Failure> {
+    use crate::toolset::{Reason, ToolSet};
+    let mut set = if !ws.ecosystems.is_empty() {
+        ToolSet::named(&ws.ecosystems, Reason::Chosen)
+    } else if ws.all_tools || ws.demo {
+        // The demo shows every tool agentry reads.
+        ToolSet::all()
+    } else {
+        match crate::toolset::configured(&roots.project).map_err(Failure::usage)? {
+            Some(ids) => {
+                for id in &ids {
+                    known_tool(id, &format!(" in {}", crate::toolset::CONFIG_FILE))?;
+                }
+                ToolSet::named(&ids, Reason::Configured)
+            }
+            None => ToolSet::detect(roots, &crate::frameworks::all()),
+        }
+    };
+    set.builtins = !ws.no_builtins;
+    Ok(set)
 }
 
 /// The repository a folder is in, as the coding-agent tools find it: the nearest

@@ -84,7 +84,9 @@ fn workspace(tag: &str) -> PathBuf {
 }
 
 fn agentry(root: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = support::run_agentry(root, "builtins", args);
+    // Every tool's view, each with its own hostile file.
+    let args: Vec<&str> = args.iter().copied().chain(["--all-tools"]).collect();
+    let out = support::run_agentry(root, "builtins", &args);
     (
         out.status.code(),
         String::from_utf8(out.stdout).expect("stdout is UTF-8"),

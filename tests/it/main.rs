@@ -29,6 +29,7 @@ mod copilot_robustness;
 mod copilot_yaml_goldens;
 mod demo;
 mod first_check;
+mod first_hour;
 mod fuzz_corpus;
 mod imports;
 mod gemini_cli_robustness;

@@ -16,8 +16,10 @@ fn write(root: &Path, rel: &str, bytes: &[u8]) {
 }
 
 fn agentry(root: &Path, args: &[&str]) -> (i32, String) {
+    // Every tool's reading, whatever tools the workspace shows it uses.
     let out = Command::new(env!("CARGO_BIN_EXE_agentry"))
         .args(args)
+        .arg("--all-tools")
         .arg("--project")
         .arg(root.join("project"))
         .arg("--home")

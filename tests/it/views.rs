@@ -255,7 +255,7 @@ fn check_findings_gate_and_sarif_is_valid() {
     assert_eq!(failing, vec!["error"]);
     views::check::gate(&mut findings, &["skipped".parse().unwrap()], None);
     assert_eq!(findings.iter().filter(|f| f.fails).count(), 3, "{findings:#?}");
-    let sarif = views::check::sarif(&findings, &cat.roots.project);
+    let sarif = views::check::sarif(&findings, &cat.roots, true);
     validate_sarif(&sarif);
     assert_eq!(sarif["version"], "2.1.0");
     assert!(sarif["runs"][0]["results"].as_array().unwrap().iter().all(|r| r["ruleId"].is_string()));
@@ -297,7 +297,7 @@ fn check_formats_fail_on_and_baseline_through_the_binary() {
         .unwrap();
     let (code, out) = agentry(&root, &["check", "--format", "github"]);
     assert_eq!(code, 1);
-    let annotation = out.lines().find(|l| l.contains("broken.md")).expect("annotation");
+    let annotation = out.lines().find(|l| l.contains("broken.md") && l.contains("(openhands)")).expect("annotation");
     assert!(
         annotation.starts_with("::error file=")
             && annotation.contains(",line=4")
@@ -308,7 +308,7 @@ fn check_formats_fail_on_and_baseline_through_the_binary() {
     assert_eq!(code, 1);
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
     validate_sarif(&doc);
-    let result = doc["runs"][0]["results"].as_array().unwrap().iter().find(|r| r["ruleId"] == "parse").unwrap();
+    let result = doc["runs"][0]["results"].as_array().unwrap().iter().find(|r| r["ruleId"] == "parse-error").unwrap();
     assert_eq!(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], ".agents/agents/broken.md");
     assert_eq!(result["locations"][0]["physicalLocation"]["region"]["startLine"], 4);
 }
@@ -413,7 +413,7 @@ fn the_github_action_script_writes_sarif_and_annotations() {
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(root.join("project/agentry.sarif")).unwrap()).unwrap();
     validate_sarif(&doc);
-    assert!(doc["runs"][0]["results"].as_array().unwrap().iter().any(|r| r["ruleId"] == "parse"));
+    assert!(doc["runs"][0]["results"].as_array().unwrap().iter().any(|r| r["ruleId"] == "parse-error"));
     let out = run("github");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout)
@@ -492,7 +492,7 @@ fn the_views_survive_the_hostile_corpus() {
         }
         let mut findings = views::check::findings(&cat);
         views::check::gate(&mut findings, &[], None);
-        validate_sarif(&views::check::sarif(&findings, &cat.roots.project));
+        validate_sarif(&views::check::sarif(&findings, &cat.roots, true));
     }
     assert!(checked >= 10, "only {checked} failed bad files in the corpus");
 }

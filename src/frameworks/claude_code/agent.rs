@@ -86,7 +86,7 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
     match &parsed.outcome {
         Outcome::TooLarge(n) => io(too_large(*n)),
         Outcome::Silent(why) => {
-            let d = Diagnostic::skipped(ID, path, why.clone()).failing(key);
+            let d = Diagnostic::ignored_definition(ID, path, why.clone()).failing(key);
             (unloaded(f, source, Status::Skipped, &format!("skipped: {why}")), vec![d])
         }
         Outcome::Rejected { kind, message, line } => {
@@ -110,7 +110,9 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
             let plan = place.plugin.is_none() && def.permission_mode.as_deref() == Some("plan");
             let eff = tools::effective(&def.name, &def.tools, def.disallowed.as_deref(), plan);
             if !eff.unknown.is_empty() && eff.refused.is_none() {
-                let msg = format!("`tools` names tools Claude Code does not know, which it drops: {}", eff.unknown.join(", "));
+                let mcp = eff.unknown.iter().any(|t| t.starts_with("mcp__"));
+                let why = if mcp { " (MCP tools depend on the configured servers, which agentry does not read)" } else { "" };
+                let msg = format!("`tools` names tools Claude Code does not know, which it drops: {}{why}", eff.unknown.join(", "));
                 diags.push(Diagnostic::warning(ID, DiagKind::Validation, path, msg).at(definition_line(def, "tools"), None));
             }
             (loaded(def, parsed.prompt.clone(), source, &place), diags)
@@ -139,7 +141,7 @@ fn loaded(def: &Definition, prompt: Option<Text>, source: Source, place: &PlaceV
     let tools_rule = match (&def.tools, def.has("tools")) {
         (tools::ToolList::All, false) => "default: the subagent tool set of Claude Code 2.1.337 (print mode), less `disallowedTools`",
         (tools::ToolList::All, true) => "`*`: the default subagent tool set, less `disallowedTools`",
-        _ => "the named tools Claude Code knows (split on commas and spaces; unknown names dropped), less `disallowedTools`",
+        _ => "the named tools Claude Code knows (split on commas and spaces; names it does not know are dropped, MCP tools among them since agentry does not read the servers; Grep and Glob are dropped when Bash is granted, as Claude Code does), less `disallowedTools`",
     };
     let tools_origin = if def.has("tools") || def.has("disallowedTools") {
         FieldOrigin::own(&key, line("tools").or_else(|| line("disallowedTools")), tools_rule)

@@ -154,6 +154,11 @@ fn builtins(cx: &LoadContext) -> Vec<&'static str> {
 }
 
 impl Framework for ClaudeCode {
+    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
+        use crate::toolset::Evidence as E;
+        const EVIDENCE: &[E] = &[E::project(".claude"), E::project("CLAUDE.md"), E::home(".claude")];
+        EVIDENCE
+    }
     fn id(&self) -> &'static str {
         ID
     }

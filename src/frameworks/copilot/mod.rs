@@ -76,6 +76,11 @@ struct Listed {
 }
 
 impl Framework for Copilot {
+    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
+        use crate::toolset::Evidence as E;
+        const EVIDENCE: &[E] = &[E::project(".github/agents"), E::project(".github/copilot-instructions.md"), E::home(".copilot")];
+        EVIDENCE
+    }
     fn id(&self) -> &'static str {
         ID
     }

@@ -113,6 +113,11 @@ fn places(cx: &LoadContext, home: &Path, project_read: bool) -> Vec<Place> {
 }
 
 impl Framework for GeminiCli {
+    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
+        use crate::toolset::Evidence as E;
+        const EVIDENCE: &[E] = &[E::project(".gemini"), E::project("GEMINI.md"), E::home(".gemini")];
+        EVIDENCE
+    }
     fn id(&self) -> &'static str {
         ID
     }

@@ -38,6 +38,11 @@ const ID: &str = "kimi";
 pub struct Kimi;
 
 impl Framework for Kimi {
+    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
+        use crate::toolset::Evidence as E;
+        const EVIDENCE: &[E] = &[E::project(".kimi"), E::home(".kimi")];
+        EVIDENCE
+    }
     fn id(&self) -> &'static str {
         ID
     }

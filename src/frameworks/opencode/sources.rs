@@ -312,7 +312,7 @@ impl<'c, 'a> Reader<'c, 'a> {
                 Ok(p) => p,
                 Err(why) => {
                     let message = format!("OpenCode drops this file without a message: {why}");
-                    self.diagnostics.push(Diagnostic::skipped(ID, &path, message).at(Some(1), None).failing(key));
+                    self.diagnostics.push(Diagnostic::ignored_definition(ID, &path, message).at(Some(1), None).failing(key));
                     continue;
                 }
             };
@@ -342,7 +342,7 @@ impl<'c, 'a> Reader<'c, 'a> {
                 Err((message, field)) => {
                     let line = lines.iter().find(|(k, _)| *k == field).map(|&(_, l)| l);
                     let d = if modes {
-                        Diagnostic::skipped(
+                        Diagnostic::ignored_definition(
                             ID,
                             &path,
                             format!("OpenCode drops a mode file that fails validation, without a message: {message}"),

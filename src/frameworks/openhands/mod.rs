@@ -203,6 +203,11 @@ impl precedence::Rules for Registration<'_> {
 }
 
 impl Framework for OpenHands {
+    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
+        use crate::toolset::Evidence as E;
+        const EVIDENCE: &[E] = &[E::project(".openhands"), E::project(".agents/agents"), E::home(".openhands"), E::home(".agents/agents")];
+        EVIDENCE
+    }
     fn id(&self) -> &'static str {
         ID
     }

@@ -259,7 +259,7 @@ fn scan_folder(cx: &LoadContext, folder: &Place, out: &mut Vec<Scanned>) {
         };
         let scanned = match &*parsed {
             Err(f) => {
-                let d = Diagnostic::skipped(ID, &*source.path, format!("{} ({}): Qwen Code drops the file with a debug-log line only", f.message, f.cause.word()))
+                let d = Diagnostic::ignored_definition(ID, &*source.path, format!("{} ({}): Qwen Code drops the file with a debug-log line only", f.message, f.cause.word()))
                     .at(f.line, None)
                     .failing(key);
                 let rule = format!("skipped: {}", f.message);
@@ -350,6 +350,11 @@ fn loaded(def: &definition::Definition, source: Source, key: String, label: &str
 }
 
 impl Framework for QwenCode {
+    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
+        use crate::toolset::Evidence as E;
+        const EVIDENCE: &[E] = &[E::project(".qwen"), E::project("QWEN.md"), E::home(".qwen")];
+        EVIDENCE
+    }
     fn id(&self) -> &'static str {
         ID
     }

@@ -28,7 +28,10 @@ pub fn lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
         }
     }
     out.push(Line::raw(""));
-    out.push(Line::from(Span::styled("status words: WINS · SHADOWED · EQUIVALENT · INVALID", theme.muted)));
+    out.push(Line::from(Span::styled("status words:", theme.header)));
+    for (word, meaning) in crate::model::Status::LEGEND {
+        out.push(Line::from(vec![Span::raw("  "), Span::styled(format!("{word:<11}"), theme.key), Span::raw(*meaning)]));
+    }
     out.push(Line::from(Span::styled("fields: = own  ↑ inherited  ∪ merged  · default", theme.muted)));
     out
 }

@@ -23,6 +23,13 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         (false, true) => " Agents · by name ",
         (false, false) => " Agents ",
     })];
+    // Which tools the list shows, and why (detected, configured, chosen, all).
+    if let Some(short) = app.index.as_ref().map(|i| i.catalog.roots.tools.short()).filter(|s| !s.is_empty()) {
+        title.push(Span::styled(format!("{short} "), theme.muted));
+    }
+    if app.hide_builtins {
+        title.push(Span::styled("· no built-ins ", theme.muted));
+    }
     if let Some(q) = app.query() {
         let count = app.match_count();
         title.push(super::safe(&format!("/{q} "), theme.r#match));
@@ -97,12 +104,13 @@ fn empty(app: &App, index: &Index, theme: &Theme) -> Vec<Line<'static>> {
     if app.query().is_some() {
         return vec![Line::from(Span::styled("no agent matches", theme.muted))];
     }
-    let mut lines = vec![Line::from(Span::styled("no agents found; searched:", theme.muted))];
+    let mut lines = vec![Line::from(Span::styled(index.catalog.roots.tools.describe(), theme.muted))];
+    lines.push(Line::from(Span::styled("no agent files found; looked in:", theme.muted)));
     for report in &index.catalog.reports {
         for place in &report.places {
             lines.push(Line::from(vec![
                 Span::styled(format!("  {} ", report.ecosystem), theme.header),
-                safe(&place.dir.display().to_string(), theme.text),
+                safe(&crate::views::shown(&place.dir, &index.catalog.roots), theme.text),
                 Span::styled("  ", theme.muted),
                 safe(&place.role(), theme.muted),
             ]));

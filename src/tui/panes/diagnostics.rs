@@ -42,7 +42,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// `path:line:col: [warning: |note: ]kind: message`, as `agentry check` prints it.
+/// `path:line:col: severity: kind: tool: message`, as `agentry check` prints it.
 pub fn diagnostic_line(d: &Diagnostic, roots: &crate::model::Roots, theme: &Theme) -> Line<'static> {
     let path = crate::views::shown(&d.path, roots);
     let mut at = path;
@@ -53,13 +53,14 @@ pub fn diagnostic_line(d: &Diagnostic, roots: &crate::model::Roots, theme: &Them
         }
     }
     let (word, style) = match d.severity {
-        Severity::Error => ("", theme.error),
+        Severity::Error => ("error: ", theme.error),
         Severity::Warning => ("warning: ", theme.warning),
         Severity::Info => ("note: ", theme.info),
     };
     Line::from(vec![
         safe(&format!("{at}: "), theme.text),
         Span::styled(format!("{word}{}: ", d.kind.as_str()), style),
-        safe(&d.message, theme.text),
+        safe(&format!("{}: ", d.ecosystem), theme.muted),
+        safe(&crate::views::quoted(&d.message, roots), theme.text),
     ])
 }
