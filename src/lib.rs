@@ -23,7 +23,6 @@ pub mod pyscalar;
 pub mod render;
 pub mod store;
 pub mod text;
-pub mod toolset;
 #[cfg(feature = "tui")]
 pub mod tui;
 pub mod yaml;

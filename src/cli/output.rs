@@ -43,7 +43,7 @@ pub fn list(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i3
         struct List<'a> {
             schema: &'a str,
             generation: u64,
-            tools: &'a crate::toolset::ToolSet,
+            tools: &'a crate::model::toolset::ToolSet,
             agents: Vec<&'a Agent>,
         }
         let doc = List { schema: SCHEMA, generation: catalog.generation, tools: &catalog.roots.tools, agents: catalog.agents().collect() };

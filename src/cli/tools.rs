@@ -17,7 +17,9 @@ pub fn tools(ws: &WorkspaceArgs, json: bool, out: &mut dyn Write) -> Result<i32,
     let opts = load_options(ws, RenderMode::Live { user_prompt: String::new() })?;
     let machine = Machine { home: &opts.roots.home, env: &opts.env };
     let cache = FileCache::for_one_load();
-    let rows = table(releases(&opts.frameworks()), cache.untracked(), Some(&machine));
+    // The project's tools (`--all-tools`: every reader), as every view shows them.
+    let shown: Vec<_> = opts.frameworks().into_iter().filter(|f| opts.roots.tools.contains(f.id())).collect();
+    let rows = table(releases(&shown), cache.untracked(), Some(&machine));
     let io = |e: io::Error| Failure { code: exit::USAGE, message: format!("cannot write output: {e}") };
     if json {
         json_out(out, &serde_json::json!({ "schema": SCHEMA, "tools": rows })).map_err(io)?;

@@ -155,7 +155,7 @@ pub trait Framework: Send + Sync {
     fn load(&self, cx: &LoadContext) -> EcosystemReport;
     /// What shows that a person uses this tool (its folders or config in the project
     /// or home): the project's tool set is detected from it ([`crate::toolset`]).
-    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
+    fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
         &[]
     }
     /// How the tool matches a name asked for against the names it loaded, in words:

@@ -12,6 +12,7 @@ mod diagnostic;
 mod fields;
 mod path;
 mod place;
+pub mod toolset;
 mod source;
 
 pub use agent::{Agent, AgentRecord, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Status};

@@ -47,7 +47,7 @@ pub struct Roots {
     pub listing: ListingOrder,
     /// Whose views are shown: the project's tool set. Every framework loads whatever
     /// it holds; the views filter by it ([`crate::toolset`]).
-    pub tools: crate::toolset::ToolSet,
+    pub tools: crate::model::toolset::ToolSet,
 }
 
 /// How a folder's entries are ordered for a tool that reads them as `readdir` gives

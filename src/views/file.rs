@@ -118,7 +118,10 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
         let agents: Vec<_> =
             report.agents.iter().filter(|a| !a.source.is_compiled_in() && target.is(&a.source.path)).collect();
         let diags: Vec<_> = report.diagnostics.iter().filter(|d| target.is(&d.path)).collect();
-        let covering = places.iter().find(|l| l.covers(&path));
+        // A place of files reached only from definitions (Kimi's prompt paths) covers
+        // this file only where a definition did reach it.
+        let named = !agents.is_empty() || !diags.is_empty();
+        let covering = places.iter().find(|l| l.covers(&path) && (named || !l.reached));
         if covering.is_none() && agents.is_empty() && diags.is_empty() {
             for l in places.iter().filter(|l| l.ending_read(&path)) {
                 would_read.push(WouldRead {

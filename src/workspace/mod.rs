@@ -175,22 +175,24 @@ fn known_tool(id: &str, from: &str) -> Result<(), Failure> {
 
 /// The tools the views show: `--all-tools`, `-e/--tool`, the project's
 /// `.agentry.yaml`, else those found from their folders in the project and home.
-fn tool_set(ws: &WorkspaceArgs, roots: &Roots) -> Result<crate::toolset::ToolSet, Failure> {
-    use crate::toolset::{Reason, ToolSet};
+fn tool_set(ws: &WorkspaceArgs, roots: &Roots) -> Result<crate::model::toolset::ToolSet, Failure> {
+    use crate::model::toolset::{Reason, ToolSet};
+    let readers = crate::frameworks::all();
+    let ids: Vec<&'static str> = readers.iter().map(|f| f.id()).collect();
     let mut set = if !ws.ecosystems.is_empty() {
-        ToolSet::named(&ws.ecosystems, Reason::Chosen)
+        ToolSet::named(&ids, &ws.ecosystems, Reason::Chosen)
     } else if ws.all_tools || ws.demo {
         // The demo shows every tool agentry reads.
-        ToolSet::all()
+        ToolSet::all(ids)
     } else {
-        match crate::toolset::configured(&roots.project).map_err(Failure::usage)? {
-            Some(ids) => {
-                for id in &ids {
-                    known_tool(id, &format!(" in {}", crate::toolset::CONFIG_FILE))?;
+        match crate::model::toolset::configured(&roots.project).map_err(Failure::usage)? {
+            Some(names) => {
+                for id in &names {
+                    known_tool(id, &format!(" in {}", crate::model::toolset::CONFIG_FILE))?;
                 }
-                ToolSet::named(&ids, Reason::Configured)
+                ToolSet::named(&ids, &names, Reason::Configured)
             }
-            None => ToolSet::detect(roots, &crate::frameworks::all()),
+            None => ToolSet::detect(roots, &readers.iter().map(|f| (f.id(), f.evidence())).collect::<Vec<_>>()),
         }
     };
     set.builtins = !ws.no_builtins;

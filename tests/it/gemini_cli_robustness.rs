@@ -57,7 +57,8 @@ fn hostile_agent_files_are_diagnostics_and_the_good_agent_still_wins() {
     };
     let started = Instant::now();
     let catalog = load(&opts, &FileCache::new(), 1);
-    assert!(started.elapsed().as_secs() < 20, "took {:?}", started.elapsed());
+    // A hang guard (an unbounded blow-up), not a timing: the suite shares two cores.
+    assert!(started.elapsed().as_secs() < 120, "took {:?}", started.elapsed());
     let report = &catalog.reports[0];
     let status = |name: &str| report.agents.iter().find(|a| a.name == name).map(|a| a.status);
     assert_eq!(status("good"), Some(Status::Wins));

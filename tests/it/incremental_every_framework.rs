@@ -172,7 +172,8 @@ fn run_case(id: &'static str, case: &Path, seed: u64) -> (usize, usize, Vec<Stri
         options: BTreeMap::new(),
         texts: TextForm::OnDisk,
     };
-    let cold = || essence(&load(&opts, &FileCache::new(), 1));
+    // The live loader publishes what the views show (`Catalog::view`).
+    let cold = || essence(&load(&opts, &FileCache::new(), 1).view());
     let loader = Loader::spawn(opts.clone(), WatchMode::Notify, Box::new(|| {}));
     let mut latest = Arc::new(Catalog { generation: 0, roots: opts.roots.clone(), reports: Vec::new() });
     let mut failures = Vec::new();

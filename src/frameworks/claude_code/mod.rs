@@ -154,8 +154,8 @@ fn builtins(cx: &LoadContext) -> Vec<&'static str> {
 }
 
 impl Framework for ClaudeCode {
-    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
-        use crate::toolset::Evidence as E;
+    fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
+        use crate::model::toolset::Evidence as E;
         const EVIDENCE: &[E] = &[E::project(".claude"), E::project("CLAUDE.md"), E::home(".claude")];
         EVIDENCE
     }

@@ -29,8 +29,8 @@ pub(crate) const ID: &str = "codex";
 const BUILTINS: [&str; 3] = ["default", "explorer", "worker"];
 
 impl Framework for Codex {
-    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
-        use crate::toolset::Evidence as E;
+    fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
+        use crate::model::toolset::Evidence as E;
         const EVIDENCE: &[E] = &[E::project(".codex"), E::home(".codex")];
         EVIDENCE
     }

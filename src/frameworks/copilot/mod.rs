@@ -76,8 +76,8 @@ struct Listed {
 }
 
 impl Framework for Copilot {
-    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
-        use crate::toolset::Evidence as E;
+    fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
+        use crate::model::toolset::Evidence as E;
         const EVIDENCE: &[E] = &[E::project(".github/agents"), E::project(".github/copilot-instructions.md"), E::home(".copilot")];
         EVIDENCE
     }

@@ -47,8 +47,8 @@ pub const ID: &str = "fast-agent";
 pub struct FastAgent;
 
 impl Framework for FastAgent {
-    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
-        use crate::toolset::Evidence as E;
+    fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
+        use crate::model::toolset::Evidence as E;
         const EVIDENCE: &[E] = &[E::project("fastagent.config.yaml"), E::project(".fast-agent"), E::home(".fast-agent")];
         EVIDENCE
     }

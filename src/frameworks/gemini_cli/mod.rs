@@ -113,8 +113,8 @@ fn places(cx: &LoadContext, home: &Path, project_read: bool) -> Vec<Place> {
 }
 
 impl Framework for GeminiCli {
-    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
-        use crate::toolset::Evidence as E;
+    fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
+        use crate::model::toolset::Evidence as E;
         const EVIDENCE: &[E] = &[E::project(".gemini"), E::project("GEMINI.md"), E::home(".gemini")];
         EVIDENCE
     }

@@ -38,8 +38,8 @@ const ID: &str = "kimi";
 pub struct Kimi;
 
 impl Framework for Kimi {
-    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
-        use crate::toolset::Evidence as E;
+    fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
+        use crate::model::toolset::Evidence as E;
         const EVIDENCE: &[E] = &[E::project(".kimi"), E::home(".kimi")];
         EVIDENCE
     }

@@ -253,8 +253,8 @@ fn system_md_agent(rendered: String, source: Source, vars: &render::Vars) -> Age
 }
 
 impl Framework for KimiCode {
-    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
-        use crate::toolset::Evidence as E;
+    fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
+        use crate::model::toolset::Evidence as E;
         const EVIDENCE: &[E] = &[E::project(".kimi-code"), E::project(".agents/agents"), E::home(".kimi-code"), E::home(".agents/agents")];
         EVIDENCE
     }

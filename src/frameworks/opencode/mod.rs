@@ -202,8 +202,8 @@ pub fn parse_for_fuzzing(data: &[u8]) {
 }
 
 impl Framework for OpenCode {
-    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
-        use crate::toolset::Evidence as E;
+    fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
+        use crate::model::toolset::Evidence as E;
         const EVIDENCE: &[E] = &[E::project("opencode.json"), E::project("opencode.jsonc"), E::project(".opencode"), E::home(".opencode"), E::xdg("opencode")];
         EVIDENCE
     }

@@ -203,8 +203,8 @@ impl precedence::Rules for Registration<'_> {
 }
 
 impl Framework for OpenHands {
-    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
-        use crate::toolset::Evidence as E;
+    fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
+        use crate::model::toolset::Evidence as E;
         const EVIDENCE: &[E] = &[E::project(".openhands"), E::project(".agents/agents"), E::home(".openhands"), E::home(".agents/agents")];
         EVIDENCE
     }

@@ -350,8 +350,8 @@ fn loaded(def: &definition::Definition, source: Source, key: String, label: &str
 }
 
 impl Framework for QwenCode {
-    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
-        use crate::toolset::Evidence as E;
+    fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
+        use crate::model::toolset::Evidence as E;
         const EVIDENCE: &[E] = &[E::project(".qwen"), E::project("QWEN.md"), E::home(".qwen")];
         EVIDENCE
     }

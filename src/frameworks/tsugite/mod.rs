@@ -49,8 +49,8 @@ pub const EXPORT_CLOCK: i64 = 1_736_942_400;
 pub struct Tsugite;
 
 impl Framework for Tsugite {
-    fn evidence(&self) -> &'static [crate::toolset::Evidence] {
-        use crate::toolset::Evidence as E;
+    fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
+        use crate::model::toolset::Evidence as E;
         const EVIDENCE: &[E] = &[E::project(".tsugite"), E::xdg("tsugite")];
         EVIDENCE
     }

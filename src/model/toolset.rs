@@ -9,8 +9,6 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::frameworks::Framework;
-
 /// Where a marker of use is looked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Base {
@@ -40,7 +38,7 @@ impl Evidence {
         Evidence { base: Base::Xdg, path }
     }
 
-    fn at(&self, roots: &crate::model::Roots) -> PathBuf {
+    fn at(&self, roots: &super::Roots) -> PathBuf {
         match self.base {
             Base::Project => roots.project.join(self.path),
             Base::Home => roots.home.join(self.path),
@@ -85,33 +83,36 @@ pub struct ToolSet {
 
 impl Default for ToolSet {
     fn default() -> Self {
-        ToolSet::all()
+        ToolSet::all(Vec::new())
     }
 }
+
+/// A reader's id and the markers that show its tool is used.
+pub type Markers = (&'static str, &'static [Evidence]);
 
 /// The project file that names the project's tools.
 pub const CONFIG_FILE: &str = ".agentry.yaml";
 
 impl ToolSet {
-    /// Every reader agentry has.
-    pub fn all() -> ToolSet {
-        ToolSet { tools: crate::frameworks::all().iter().map(|f| f.id()).collect(), reason: Reason::All, found: Vec::new(), builtins: true }
+    /// Every reader agentry has (`readers`: their ids).
+    pub fn all(readers: Vec<&'static str>) -> ToolSet {
+        ToolSet { tools: readers, reason: Reason::All, found: Vec::new(), builtins: true }
     }
 
     /// The tools named, in the readers' order (unknown ids are the caller's to refuse).
-    pub fn named(ids: &[String], reason: Reason) -> ToolSet {
-        let tools = crate::frameworks::all().iter().map(|f| f.id()).filter(|id| ids.iter().any(|i| i == id)).collect();
+    pub fn named(readers: &[&'static str], ids: &[String], reason: Reason) -> ToolSet {
+        let tools = readers.iter().copied().filter(|id| ids.iter().any(|i| i == id)).collect();
         ToolSet { tools, reason, found: Vec::new(), builtins: true }
     }
 
     /// The tools with evidence of use in the project or the home, each with the first
     /// marker found.
-    pub fn detect(roots: &crate::model::Roots, frameworks: &[&dyn Framework]) -> ToolSet {
+    pub fn detect(roots: &super::Roots, readers: &[Markers]) -> ToolSet {
         let mut set = ToolSet { tools: Vec::new(), reason: Reason::Detected, found: Vec::new(), builtins: true };
-        for f in frameworks {
-            if let Some(e) = f.evidence().iter().find(|e| std::fs::symlink_metadata(e.at(roots)).is_ok()) {
-                set.tools.push(f.id());
-                set.found.push(Found { tool: f.id(), marker: crate::views::shown(&e.at(roots), roots) });
+        for (id, evidence) in readers {
+            if let Some(e) = evidence.iter().find(|e| std::fs::symlink_metadata(e.at(roots)).is_ok()) {
+                set.tools.push(id);
+                set.found.push(Found { tool: id, marker: super::shown(&e.at(roots), roots) });
             }
         }
         set
@@ -140,6 +141,7 @@ impl ToolSet {
     pub fn describe(&self) -> String {
         let names = self.tools.join(", ");
         match self.reason {
+            Reason::All if self.tools.is_empty() => "tools: every tool agentry reads".to_string(),
             Reason::All => format!("tools: all {} that agentry reads", self.tools.len()),
             Reason::Chosen => format!("tools: {names} (chosen with --tool)"),
             Reason::Configured => format!("tools: {names} (from {CONFIG_FILE}; --all-tools shows every tool)"),
@@ -186,12 +188,16 @@ mod tests {
         std::fs::create_dir_all(project.join(".claude/agents")).unwrap();
         std::fs::create_dir_all(&home).unwrap();
         std::fs::write(project.join("AGENTS.md"), "shared instructions").unwrap();
-        let roots = crate::model::Roots::new(project.clone(), home.clone(), home.join(".config"), None);
-        let set = ToolSet::detect(&roots, &crate::frameworks::all());
+        let roots = super::super::Roots::new(project.clone(), home.clone(), home.join(".config"), None);
+        const CLAUDE: &[Evidence] = &[Evidence::project(".claude"), Evidence::home(".claude")];
+        const COPILOT: &[Evidence] = &[Evidence::project(".github/agents"), Evidence::home(".copilot")];
+        const CODEX: &[Evidence] = &[Evidence::project(".codex")];
+        let readers: &[Markers] = &[("claude-code", CLAUDE), ("copilot", COPILOT), ("codex", CODEX)];
+        let set = ToolSet::detect(&roots, readers);
         assert_eq!(set.tools, ["claude-code"]);
         assert_eq!(set.found[0].marker, ".claude");
         std::fs::create_dir_all(home.join(".copilot")).unwrap();
-        let set = ToolSet::detect(&roots, &crate::frameworks::all());
+        let set = ToolSet::detect(&roots, readers);
         assert_eq!(set.tools, ["claude-code", "copilot"]);
         assert!(set.describe().contains("copilot (~/.copilot)"), "{}", set.describe());
         std::fs::write(project.join(CONFIG_FILE), "tools: [codex]\n").unwrap();
