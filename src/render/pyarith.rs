@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use super::pysource::{is_raw, tokens, Edits, Tok, KEYWORDS};
+use super::pysource::{is_raw, matching_open, past, tokens, Edits, Tok, KEYWORDS};
 
 /// `source` (already through [`super::pythonize`]) with binary `+`/`-` rewritten,
 /// for a template whose variables are written `var_start … var_end`.
@@ -56,38 +56,8 @@ fn rewrite(source: &str, toks: &[(Tok, usize, usize)], lo: usize, edits: &mut Ed
         toks[j].0 == Tok::Lit && toks[j].2 == toks[j + 1].1 && word(j).starts_with(|c: char| c.is_ascii_digit()) && word(j).ends_with(['e', 'E'])
     };
     let binary = |j: usize| (is_op(j, "+") || is_op(j, "-")) && j > lo && operand_end(j - 1) && !exponent(j - 1);
-    let matching_open = |close: usize| -> usize {
-        let mut depth = 0i32;
-        for m in (lo..=close).rev() {
-            match toks[m].0 {
-                Tok::Close => depth += 1,
-                Tok::Open(_) => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return m;
-                    }
-                }
-                _ => {}
-            }
-        }
-        lo
-    };
-    let past = |j: usize| -> usize {
-        let mut depth = 0i32;
-        for (m, t) in toks.iter().enumerate().skip(j) {
-            match t.0 {
-                Tok::Open(_) => depth += 1,
-                Tok::Close => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return m + 1;
-                    }
-                }
-                _ => {}
-            }
-        }
-        toks.len()
-    };
+    let matching_open = |close: usize| matching_open(toks, lo, close);
+    let past = |j: usize| past(toks, j);
     // The end (exclusive) of the unary operand (signs, a primary, its postfixes) at `j`.
     let unary_end = |mut j: usize| -> Option<usize> {
         while is_op(j, "-") || is_op(j, "+") {

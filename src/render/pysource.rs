@@ -176,6 +176,42 @@ pub(super) fn tokens(source: &str, at: usize, end: &str) -> (Vec<(Tok, usize, us
     (toks, b.len())
 }
 
+/// The token that opens the bracket closed at `close` (`lo` when none in `lo..` does).
+pub(super) fn matching_open(toks: &[(Tok, usize, usize)], lo: usize, close: usize) -> usize {
+    let mut depth = 0i32;
+    for m in (lo..=close).rev() {
+        match toks[m].0 {
+            Tok::Close => depth += 1,
+            Tok::Open(_) => {
+                depth -= 1;
+                if depth == 0 {
+                    return m;
+                }
+            }
+            _ => {}
+        }
+    }
+    lo
+}
+
+/// The token after the bracket that opens at `j` closes (the end when it never does).
+pub(super) fn past(toks: &[(Tok, usize, usize)], j: usize) -> usize {
+    let mut depth = 0i32;
+    for (m, t) in toks.iter().enumerate().skip(j) {
+        match t.0 {
+            Tok::Open(_) => depth += 1,
+            Tok::Close => {
+                depth -= 1;
+                if depth == 0 {
+                    return m + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    toks.len()
+}
+
 pub(super) const KEYWORDS: [&str; 8] = ["in", "not", "and", "or", "if", "else", "elif", "is"];
 
 fn rewrite(source: &str, toks: &[(Tok, usize, usize)], block: bool, edits: &mut Edits) {
@@ -278,38 +314,8 @@ fn rewrite(source: &str, toks: &[(Tok, usize, usize)], block: bool, edits: &mut 
         Tok::Lit | Tok::Close => true,
         _ => false,
     };
-    let matching_open = |close: usize| -> usize {
-        let mut depth = 0i32;
-        for m in (lo..=close).rev() {
-            match toks[m].0 {
-                Tok::Close => depth += 1,
-                Tok::Open(_) => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return m;
-                    }
-                }
-                _ => {}
-            }
-        }
-        lo
-    };
-    let past = |j: usize| -> usize {
-        let mut depth = 0i32;
-        for (m, t) in toks.iter().enumerate().skip(j) {
-            match t.0 {
-                Tok::Open(_) => depth += 1,
-                Tok::Close => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return m + 1;
-                    }
-                }
-                _ => {}
-            }
-        }
-        toks.len()
-    };
+    let matching_open = |close: usize| matching_open(toks, lo, close);
+    let past = |j: usize| past(toks, j);
     let is_op = |j: usize, op: &str| toks.get(j).is_some_and(|t| t.0 == Tok::Op && &source[t.1..t.2] == op);
     // The end (exclusive) of the `parse_unary` operand that starts at `j`.
     let unary_end = |mut j: usize| -> Option<usize> {
