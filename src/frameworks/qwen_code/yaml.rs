@@ -20,6 +20,8 @@ pub use super::lines::claims_outside_block_scalars;
 
 /// Nesting deeper than this is refused (and falls back) rather than risk the stack.
 const MAX_DEPTH: usize = 512;
+/// The `yaml` package's `maxAliasCount` (its default, which Qwen Code keeps).
+const MAX_ALIAS_COUNT: u64 = 100;
 
 /// What the YAML text gave.
 pub struct Parsed {
@@ -99,6 +101,11 @@ struct Builder<'a> {
     lines: Vec<&'a str>,
     stack: Vec<Frame>,
     anchors: Vec<(usize, Js)>,
+    /// Per anchor, the `yaml` package's alias bookkeeping: its `aliasCount` (the
+    /// most alias weight below the node; 1 for a scalar) and how often it was aliased.
+    alias_counts: Vec<(usize, u64, u64)>,
+    /// Per open collection, the most alias weight among its nodes so far.
+    weights: Vec<u64>,
     root: Option<Js>,
     documents: usize,
     error: Option<(String, usize)>,
@@ -185,11 +192,32 @@ impl Builder<'_> {
         }
     }
 
-    fn anchor(&mut self, id: usize, value: &Js) {
+    fn anchor(&mut self, id: usize, value: &Js, weight: u64) {
         if id > 0 {
             self.anchors.retain(|(a, _)| *a != id);
             self.anchors.push((id, value.clone()));
+            self.alias_counts.retain(|(a, _, _)| *a != id);
+            // `toJS` starts an anchor's count at 1.
+            self.alias_counts.push((id, weight, 1));
         }
+    }
+
+    /// A node of `weight` joins the open collection (`getAliasCount` takes the most
+    /// of a collection's items, keys and values).
+    fn weigh(&mut self, weight: u64) {
+        if let Some(top) = self.weights.last_mut() {
+            *top = (*top).max(weight);
+        }
+    }
+
+    /// One more alias of anchor `id`: the `yaml` package refuses a document whose
+    /// aliases would expand past `maxAliasCount` (`Alias.toJS`: count × aliasCount),
+    /// which also bounds what agentry copies. The alias's weight, or `None` past it.
+    fn alias_weight(&mut self, id: usize) -> Option<u64> {
+        let (_, alias_count, count) = self.alias_counts.iter_mut().rev().find(|(a, _, _)| *a == id)?;
+        *count += 1;
+        let weight = count.saturating_mul(*alias_count);
+        (weight <= MAX_ALIAS_COUNT).then_some(weight)
     }
 
     /// Adds a node that starts at `mark` (`None`: an empty value with no place in
@@ -235,7 +263,8 @@ impl MarkedEventReceiver for Builder<'_> {
             Event::DocumentStart => self.documents += 1,
             Event::Scalar(text, style, anchor, tag) => {
                 let value = resolve(&text, style, tag.as_ref());
-                self.anchor(anchor, &value);
+                self.anchor(anchor, &value, 1);
+                self.weigh(1);
                 // An empty value yaml-rust supplies is marked where the next token
                 // starts: it is no node of the text, so it sits at no indentation.
                 let written = at(&self.lines, mark).is_some_and(|rest| match style {
@@ -262,6 +291,10 @@ impl MarkedEventReceiver for Builder<'_> {
             Event::Alias(id) => match self.anchors.iter().rev().find(|(a, _)| *a == id) {
                 Some((_, v)) => {
                     let v = v.clone();
+                    match self.alias_weight(id) {
+                        Some(weight) => self.weigh(weight),
+                        None => return self.fail("Excessive alias count indicates a resource exhaustion attack", mark),
+                    }
                     self.put(v, Some(mark), false)
                 }
                 None => self.fail("Aliased anchor not found", mark),
@@ -276,6 +309,7 @@ impl MarkedEventReceiver for Builder<'_> {
                     .and_then(|l| l.chars().nth(mark.col()))
                     .is_some_and(|c| c == '-');
                 let flow_within = if block { None } else { self.within() };
+                self.weights.push(0);
                 self.stack.push(Frame::Seq { anchor, items: Vec::new(), start: mark, block, flow_within })
             }
             Event::MappingStart(anchor) => {
@@ -283,6 +317,7 @@ impl MarkedEventReceiver for Builder<'_> {
                     return self.fail("nesting too deep", mark);
                 }
                 let flow_within = if self.flow_at(mark) { self.within() } else { None };
+                self.weights.push(0);
                 self.stack.push(Frame::Map { anchor, entries: Vec::new(), keys: Vec::new(), pending: None, start: mark, flow_within })
             }
             Event::SequenceEnd | Event::MappingEnd => {
@@ -302,7 +337,9 @@ impl MarkedEventReceiver for Builder<'_> {
                         return;
                     }
                 }
-                self.anchor(anchor, &value);
+                let weight = self.weights.pop().unwrap_or(0);
+                self.anchor(anchor, &value, weight);
+                self.weigh(weight);
                 self.put(value, Some(start), block);
             }
             _ => {}
@@ -402,6 +439,26 @@ mod tests {
         assert!(full(&format!("runConfig:\n{block}\n")).is_err());
         let flow = format!("d: {}x{}\n", "[".repeat(100_000), "]".repeat(100_000));
         assert!(full(&flow).is_err());
+    }
+
+    #[test]
+    fn aliases_past_the_yaml_packages_max_alias_count_fail_as_it_does() {
+        // The `yaml` package's `maxAliasCount` 100: count × aliasCount per alias.
+        let scalars = |n: usize| format!("a: &x 1\nl: [{}]\n", vec!["*x"; n].join(", "));
+        assert!(full(&scalars(99)).is_ok());
+        let (message, line) = full(&scalars(100)).unwrap_err();
+        assert_eq!((message.as_str(), line), ("Excessive alias count indicates a resource exhaustion attack", 2));
+        // A billion-node alias bomb stops at its third level instead of expanding
+        // (checked against yaml 2.8.1, as the scalar limits and a nested 3 × 25).
+        let mut bomb = String::from("l0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..10 {
+            bomb += &format!("l{i}: &a{i} [{}]\n", vec![format!("*a{}", i - 1); 10].join(", "));
+        }
+        assert_eq!(full(&bomb).unwrap_err().1, 3);
+        let nested = |k: usize| format!("a: &a [x]\nb: &b [*a, *a, *a]\nl: [{}]\n", vec!["*b"; k].join(", "));
+        assert!(full(&nested(24)).is_ok());
+        assert!(full(&nested(25)).is_err());
+        assert!(parse(&format!("name: bomb\n{bomb}")).error.is_some());
     }
 
     #[test]
