@@ -143,7 +143,7 @@ pub(super) fn nothing_found(catalog: &Catalog) -> Option<String> {
     let roots = &catalog.roots;
     let places: Vec<String> = catalog.searched().iter().map(|d| crate::views::shown(&d.dir, roots)).collect();
     Some(if places.is_empty() {
-        "no agent files found: no tool of this project's tools looks anywhere (see the tools line above)".to_string()
+        "no agent files found, and no tool to look for them (the tools line above says how to name one)".to_string()
     } else {
         format!("no agent files found; looked in {}", places.join(", "))
     })
