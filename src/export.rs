@@ -12,7 +12,7 @@ mod pretty;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value as Json;
 
-use crate::model::{Agent, CompactJson, Diagnostic, EcosystemReport, Field, Status, Text};
+use crate::model::{Agent, CompactJson, Diagnostic, EcosystemReport, Field, Kind, Scope, Status, Text};
 
 pub const FORMAT: &str = "agentry.resolution/1";
 
@@ -31,7 +31,8 @@ pub fn write(r: &EcosystemReport, out: &mut dyn std::io::Write) -> serde_json::R
     const BATCH: usize = 512;
     const PER_BUFFER: usize = 32;
     // The entries are made where they are printed: a source key each is a string.
-    let agents: Vec<&Agent> = r.agents.iter().filter(|a| listed(a)).collect();
+    let agents: Vec<&Agent> = r.agents.iter().filter(|a| listed(a, Kind::Agent)).collect();
+    let skills: Vec<SkillEntry<'_>> = r.agents.iter().filter(|a| listed(a, Kind::Skill)).map(skill_entry).collect();
     let errors: Vec<ErrorEntry<'_>> = r.diagnostics.iter().filter_map(error_entry).collect();
     let raw = |bytes: &[u8], out: &mut dyn std::io::Write| out.write_all(bytes).map_err(serde_json::Error::io);
     raw(b"{\n  \"format\": ", out)?;
@@ -52,10 +53,17 @@ pub fn write(r: &EcosystemReport, out: &mut dyn std::io::Write) -> serde_json::R
         }
         raw(b"\n  ]", out)?;
     }
+    if let Some(listing) = &r.agent_listing {
+        raw(b",\n  \"agent_listing\": ", out)?;
+        serde_json::to_writer(&mut *out, listing)?;
+    }
     raw(b",\n  \"errors\": ", out)?;
-    // The errors are few: printed as a nested value of the document is.
+    // The errors and skills are few: printed as a nested value of the document is.
     let mut printer = serde_json::Serializer::with_formatter(&mut *out, nested(1)?);
     errors.serialize(&mut printer)?;
+    raw(b",\n  \"skills\": ", out)?;
+    let mut printer = serde_json::Serializer::with_formatter(&mut *out, nested(1)?);
+    skills.serialize(&mut printer)?;
     raw(b"\n}", out)
 }
 
@@ -90,7 +98,10 @@ pub struct Document<'a> {
     format: &'static str,
     ecosystem: &'a str,
     agents: Vec<AgentEntry<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent_listing: Option<&'a str>,
     errors: Vec<ErrorEntry<'a>>,
+    skills: Vec<SkillEntry<'a>>,
 }
 
 #[derive(serde::Serialize)]
@@ -102,6 +113,23 @@ struct AgentEntry<'a> {
     chain: &'a [String],
     fields: Fields,
     system_prompt: Option<&'a Text>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    listed: Option<bool>,
+}
+
+/// A skill as FORMAT.md "Skills" has it: a built-in one by its name only.
+#[derive(serde::Serialize)]
+struct SkillEntry<'a> {
+    name: &'a str,
+    source: String,
+    status: &'static str,
+    shadowed_by: &'a Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fields: Option<Fields>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    listed: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    body: Option<&'a Text>,
 }
 
 #[derive(serde::Serialize)]
@@ -112,6 +140,8 @@ struct ErrorEntry<'a> {
     line: Option<u32>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     fatal: bool,
+    #[serde(skip_serializing_if = "Kind::is_agent")]
+    object: Kind,
 }
 
 impl AgentEntry<'_> {
@@ -142,6 +172,10 @@ impl AgentEntry<'_> {
         pretty::key(out, DEPTH + 1, 6, "system_prompt");
         let prompt = self.system_prompt.map(Text::read).transpose().map_err(serde::ser::Error::custom)?;
         opt(out, prompt.as_deref());
+        if let Some(listed) = self.listed {
+            pretty::key(out, DEPTH + 1, 7, "listed");
+            out.extend_from_slice(if listed { b"true" } else { b"false" });
+        }
         pretty::newline(out, DEPTH);
         out.push(b'}');
         Ok(())
@@ -187,14 +221,17 @@ pub fn document(r: &EcosystemReport) -> Document<'_> {
     Document {
         format: FORMAT,
         ecosystem: r.ecosystem,
-        agents: r.agents.iter().filter(|a| listed(a)).map(agent_entry).collect(),
+        agents: r.agents.iter().filter(|a| listed(a, Kind::Agent)).map(agent_entry).collect(),
+        agent_listing: r.agent_listing.as_deref(),
         errors: r.diagnostics.iter().filter_map(error_entry).collect(),
+        skills: r.agents.iter().filter(|a| listed(a, Kind::Skill)).map(skill_entry).collect(),
     }
 }
 
-/// Whether the document lists the agent: a file that failed to load is an error.
-fn listed(a: &Agent) -> bool {
-    !a.status.is_unloaded()
+/// Whether the document lists the definition among those of `kind`: a file that
+/// failed to load is an error.
+fn listed(a: &Agent, kind: Kind) -> bool {
+    a.kind == kind && !a.status.is_unloaded()
 }
 
 /// The report's word for a status (`active`, `shadowed`, `held`).
@@ -217,13 +254,27 @@ fn agent_entry(a: &Agent) -> AgentEntry<'_> {
         chain: &a.chain,
         fields: Fields(a.fields.iter().collect()),
         system_prompt: a.system_prompt.as_ref(),
+        listed: a.listed,
+    }
+}
+
+fn skill_entry(a: &Agent) -> SkillEntry<'_> {
+    let builtin = a.source.scope == Scope::Builtin;
+    SkillEntry {
+        name: &a.name,
+        source: a.source.key(),
+        status: report_word(a.status),
+        shadowed_by: &a.shadowed_by,
+        fields: (!builtin).then(|| Fields(a.fields.iter().collect())),
+        listed: if builtin { None } else { a.listed },
+        body: if builtin { None } else { a.system_prompt.as_ref() },
     }
 }
 
 fn error_entry(d: &Diagnostic) -> Option<ErrorEntry<'_>> {
     // Every definition the tool failed to load is an error of the report, whatever
     // its weight for the workspace (a skipped file, a file read only on demand).
-    Some(ErrorEntry { source: d.source.as_deref()?, kind: d.kind.as_str(), message: &d.message, line: d.line, fatal: d.fatal })
+    Some(ErrorEntry { source: d.source.as_deref()?, kind: d.kind.as_str(), message: &d.message, line: d.line, fatal: d.fatal, object: d.object })
 }
 
 #[cfg(test)]

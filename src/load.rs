@@ -84,9 +84,10 @@ pub fn load_each(
                     report.diagnostics.extend(crate::installed::note(f.id(), &release, files, &machine));
                 }
                 quiet_when_unused(&mut report);
-                // Every list agentry shows is in natural order of names; a framework's
-                // own order of one name's definitions (the winner first) is kept.
-                report.agents.sort_by(|a, b| crate::text::natural::cmp(&a.name, &b.name));
+                // Every list agentry shows is agents, then skills, each in natural order
+                // of names; a framework's own order of one name's definitions (the
+                // winner first) is kept.
+                report.agents.sort_by(|a, b| a.kind.cmp(&b.kind).then_with(|| crate::text::natural::cmp(&a.name, &b.name)));
                 report
             });
             arrived(i, &report);

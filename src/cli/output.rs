@@ -50,7 +50,13 @@ pub fn list(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i3
         json_out(out, &doc)?;
         return Ok(exit::OK);
     }
-    let mut rows = vec![vec!["NAME".into(), "TOOL".into(), "STATUS".into(), "SCOPE".into(), "PATH".into()]];
+    // The kind column only where there are skills: a tool set without them lists as before.
+    let kinds = catalog.agents().any(|a| a.kind == crate::model::Kind::Skill);
+    let mut head: Vec<String> = vec!["NAME".into(), "TOOL".into(), "STATUS".into(), "SCOPE".into(), "PATH".into()];
+    if kinds {
+        head.insert(1, "KIND".into());
+    }
+    let mut rows = vec![head];
     for a in catalog.agents() {
         // Built-ins by their name in the tool; files as every view prints a path.
         let mut path = match a.source.scope {
@@ -60,13 +66,17 @@ pub fn list(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i3
         if let Some(card) = &a.source.card {
             path = format!("{path}#{card}");
         }
-        rows.push(vec![
+        let mut row = vec![
             sanitize::line(&a.shown_name()).into_owned(),
             a.ecosystem.to_string(),
             a.status.word().to_string(),
             a.source.scope.as_str().to_string(),
             sanitize::line(&path).into_owned(),
-        ]);
+        ];
+        if kinds {
+            row.insert(1, a.kind.word().to_string());
+        }
+        rows.push(row);
     }
     if rows.len() > 1 {
         table(out, &rows)?;
@@ -131,9 +141,10 @@ pub fn show(
         if i > 0 {
             writeln!(out)?;
         }
+        let skill = if a.kind == crate::model::Kind::Skill { " skill" } else { "" };
         writeln!(
             out,
-            "{}  ({}, {}, {})",
+            "{}  ({}{skill}, {}, {})",
             sanitize::line(&a.name),
             a.ecosystem,
             sanitize::line(&a.source.key()),
@@ -159,7 +170,14 @@ pub fn show(
             rows.push(row);
         }
         table(out, &rows)?;
+        if let Some(listed) = a.listed {
+            writeln!(out, "listed to the model: {}", if listed { "yes" } else { "no: the tool does not tell its model about it" })?;
+        }
         match &a.system_prompt {
+            Some(p) if a.kind == crate::model::Kind::Skill => {
+                writeln!(out, "--- skill body (what the model reads when it invokes the skill) ---")?;
+                writeln!(out, "{}", sanitize::text(&p.read().map_err(io::Error::other)?))?;
+            }
             Some(p) => {
                 writeln!(out, "--- system prompt ---")?;
                 writeln!(out, "{}", sanitize::text(&p.read().map_err(io::Error::other)?))?;

@@ -57,6 +57,39 @@ impl Status {
     }
 }
 
+/// What a definition defines: an agent, or a skill (a `SKILL.md` folder, a command
+/// file) the model is told about and loads when it needs it. Both kinds rank on the
+/// same engine and show in the same views; a name is shared only within a kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    #[default]
+    Agent,
+    Skill,
+}
+
+impl Kind {
+    pub fn word(self) -> &'static str {
+        match self {
+            Kind::Agent => "agent",
+            Kind::Skill => "skill",
+        }
+    }
+
+    pub fn is_agent(&self) -> bool {
+        *self == Kind::Agent
+    }
+
+    /// `agent` or `skill`, as `--kind` takes it.
+    pub fn parse(word: &str) -> Option<Kind> {
+        match word.to_ascii_lowercase().trim_end_matches('s') {
+            "agent" => Some(Kind::Agent),
+            "skill" => Some(Kind::Skill),
+            _ => None,
+        }
+    }
+}
+
 /// One file position that contributed to a field.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Site {
@@ -175,6 +208,9 @@ pub enum EdgeKind {
     Subagent,
     /// Calls the target as a step of a workflow (fast-agent workflow cards).
     Workflow,
+    /// Preloads the target skill (a subagent's `skills:` list); the target is the
+    /// skill definition the name resolves to, `None` when it resolves to none.
+    Skill,
 }
 
 /// A link from one agent to another, for the hierarchy tree.
@@ -242,6 +278,8 @@ impl std::fmt::Debug for Agent {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AgentRecord {
     pub ecosystem: &'static str,
+    /// An agent or a skill: the name is the definition's within its kind.
+    pub kind: Kind,
     pub name: String,
     pub source: Source,
     pub status: Status,
@@ -262,9 +300,13 @@ pub struct AgentRecord {
     /// Packed: read one by one, they unpack ([`Fields`]).
     pub fields: Fields,
     pub attributes: Attributes,
-    /// The effective system prompt, or `None` where it cannot be known without
-    /// running tools or a model.
+    /// The effective system prompt (for a skill: the body the model receives when
+    /// it invokes the skill), or `None` where it cannot be known without running
+    /// tools or a model.
     pub system_prompt: Option<Text>,
+    /// Whether the tool tells its model this definition exists (its listing of
+    /// agents or skills); `None` where the reader does not know the listing.
+    pub listed: Option<bool>,
     /// What else the model reads, in order (history, then the first user message).
     pub messages: Arc<[Message]>,
     pub edges: Arc<[Edge]>,
@@ -276,6 +318,11 @@ impl Agent {
     pub fn new(ecosystem: &'static str, name: String, source: Source, status: Status, rule: String) -> Agent {
         AgentRecord::new(ecosystem, name, source, status, rule).into()
     }
+
+    /// A skill with nothing resolved yet ([`Agent::new`] of kind [`Kind::Skill`]).
+    pub fn skill(ecosystem: &'static str, name: String, source: Source, status: Status, rule: String) -> Agent {
+        AgentRecord { kind: Kind::Skill, ..AgentRecord::new(ecosystem, name, source, status, rule) }.into()
+    }
 }
 
 impl AgentRecord {
@@ -283,6 +330,7 @@ impl AgentRecord {
     pub fn new(ecosystem: &'static str, name: String, source: Source, status: Status, rule: String) -> AgentRecord {
         AgentRecord {
             ecosystem,
+            kind: Kind::Agent,
             name,
             chain: Arc::new([source.key()]),
             source,
@@ -294,6 +342,7 @@ impl AgentRecord {
             fields: Fields::default(),
             attributes: Attributes::default(),
             system_prompt: None,
+            listed: None,
             messages: Arc::default(),
             edges: Arc::default(),
         }

@@ -3,7 +3,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{Agent, Diagnostic, Place, PlaceKind, Roots, Scope};
+use super::{Agent, Diagnostic, Place, Roots, Scope};
 
 /// Everything one framework decided about one workspace.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -17,11 +17,16 @@ pub struct EcosystemReport {
     pub places: Vec<Place>,
     /// The built-in agents folder used, if any.
     pub builtins: Option<PathBuf>,
+    /// The text that enumerates agents in what the tool sends its model, where the
+    /// reader knows it (FORMAT.md "Agent listing").
+    pub agent_listing: Option<String>,
+    /// The same for skills: the tool's listing of skills as its model receives it.
+    pub skill_listing: Option<String>,
 }
 
 impl EcosystemReport {
     pub fn new(ecosystem: &'static str) -> Self {
-        EcosystemReport { ecosystem, agents: Vec::new(), diagnostics: Vec::new(), places: Vec::new(), builtins: None }
+        EcosystemReport { ecosystem, agents: Vec::new(), diagnostics: Vec::new(), places: Vec::new(), builtins: None, agent_listing: None, skill_listing: None }
     }
 }
 
@@ -69,7 +74,9 @@ impl Catalog {
                     return seen.clone();
                 }
                 let problems = problem_sources(r);
-                let row = |a: &Agent| is_row(a, &problems) && (tools.builtins || a.source.scope != Scope::Builtin);
+                let row = |a: &Agent| {
+                    is_row(a, &problems) && (tools.builtins || a.source.scope != Scope::Builtin) && tools.kind.is_none_or(|k| a.kind == k)
+                };
                 if r.agents.iter().all(row) {
                     return r.clone();
                 }
@@ -78,6 +85,8 @@ impl Catalog {
                 kept.diagnostics = r.diagnostics.clone();
                 kept.places = r.places.clone();
                 kept.builtins = r.builtins.clone();
+                kept.agent_listing = r.agent_listing.clone();
+                kept.skill_listing = r.skill_listing.clone();
                 let kept = Arc::new(kept);
                 next.push((r.clone(), kept.clone()));
                 kept
@@ -92,7 +101,7 @@ impl Catalog {
     pub fn searched(&self) -> Vec<&Place> {
         let mut out: Vec<&Place> = Vec::new();
         let places = self.reports.iter().flat_map(|r| r.places.iter());
-        for d in places.filter(|p| p.kind == PlaceKind::Agents && !p.reached) {
+        for d in places.filter(|p| p.holds_definitions() && !p.reached) {
             if d.scope != Scope::Builtin && !out.iter().any(|o| o.dir == d.dir) {
                 out.push(d);
             }

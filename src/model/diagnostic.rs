@@ -82,6 +82,10 @@ pub struct Diagnostic {
     /// The tool refuses to start because of this problem: it shows no agent at all.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fatal: bool,
+    /// What kind of definition the problem is about (a skill file's errors count
+    /// only where skills are asked for).
+    #[serde(skip_serializing_if = "super::Kind::is_agent")]
+    pub object: super::Kind,
 }
 
 impl Diagnostic {
@@ -96,6 +100,7 @@ impl Diagnostic {
             message: message.into(),
             source: None,
             fatal: false,
+            object: super::Kind::Agent,
         }
     }
 
@@ -138,6 +143,12 @@ impl Diagnostic {
     /// Marks the problem as one that stops the tool from starting.
     pub fn fatal(mut self) -> Self {
         self.fatal = true;
+        self
+    }
+
+    /// Marks the problem as one about a definition of `kind` (a skill's file).
+    pub fn about(mut self, kind: super::Kind) -> Self {
+        self.object = kind;
         self
     }
 

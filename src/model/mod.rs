@@ -1,5 +1,5 @@
 //! The catalog's vocabulary: where a definition lives ([`Source`], [`Scope`]), what it
-//! resolved to ([`Agent`], [`Field`] with its [`FieldOrigin`]), why it won or lost
+//! resolved to ([`Agent`], an agent or a skill by its [`Kind`]; [`Field`] with its [`FieldOrigin`]), why it won or lost
 //! ([`Status`] plus a rule in words) and what went wrong ([`Diagnostic`]).
 //!
 //! These types are the `--json` schema too: the command line serialises them as they are.
@@ -15,7 +15,7 @@ mod place;
 pub mod toolset;
 mod source;
 
-pub use agent::{Agent, AgentRecord, Attribute, Edge, EdgeKind, Field, FieldOrigin, Message, Provenance, Site, Status};
+pub use agent::{Agent, AgentRecord, Attribute, Edge, EdgeKind, Field, FieldOrigin, Kind, Message, Provenance, Site, Status};
 pub use catalog::{Catalog, EcosystemReport};
 pub use place::{numbered, Place, PlaceKind, Reach};
 pub use diagnostic::{DiagKind, Diagnostic, Failure, Severity};

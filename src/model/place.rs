@@ -16,6 +16,8 @@ use super::{normalize, Scope};
 #[serde(rename_all = "kebab-case")]
 pub enum PlaceKind {
     Agents,
+    /// Skill folders (`.claude/skills`, `.agents/skills`) and command files.
+    Skills,
     /// Settings, config and manifest files (`settings.json`, an extension's manifest):
     /// read for what they say about the definitions, never ranked.
     Settings,
@@ -93,7 +95,17 @@ impl Place {
         Place { kind: PlaceKind::Settings, ..Place::agents(usize::MAX, scope, base, dir, reach, label) }
     }
 
+    /// A skills place: [`Place::agents`] of kind [`PlaceKind::Skills`].
+    pub fn skills(tier: usize, scope: Scope, base: &Path, dir: PathBuf, reach: Reach, label: impl Into<String>) -> Place {
+        Place { kind: PlaceKind::Skills, ..Place::agents(tier, scope, base, dir, reach, label) }
+    }
+
     pub fn holds_agents(&self) -> bool { self.kind == PlaceKind::Agents }
+
+    pub fn holds_skills(&self) -> bool { self.kind == PlaceKind::Skills }
+
+    /// A place of definitions of either kind (not settings).
+    pub fn holds_definitions(&self) -> bool { self.kind != PlaceKind::Settings }
 
     /// Where files reached from definitions are (`reach` says how far), in its own
     /// words: a referenced file (`Reach::FILE`), or a folder of them.

@@ -79,6 +79,9 @@ pub struct ToolSet {
     pub found: Vec<Found>,
     /// Built-in agents are shown (`--no-builtins` hides them).
     pub builtins: bool,
+    /// The one kind of definition the views show (`--kind`); `None` is both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<super::Kind>,
 }
 
 impl Default for ToolSet {
@@ -96,19 +99,19 @@ pub const CONFIG_FILE: &str = ".agentry.yaml";
 impl ToolSet {
     /// Every reader agentry has (`readers`: their ids).
     pub fn all(readers: Vec<&'static str>) -> ToolSet {
-        ToolSet { tools: readers, reason: Reason::All, found: Vec::new(), builtins: true }
+        ToolSet { tools: readers, reason: Reason::All, found: Vec::new(), builtins: true, kind: None }
     }
 
     /// The tools named, in the readers' order (unknown ids are the caller's to refuse).
     pub fn named(readers: &[&'static str], ids: &[String], reason: Reason) -> ToolSet {
         let tools = readers.iter().copied().filter(|id| ids.iter().any(|i| i == id)).collect();
-        ToolSet { tools, reason, found: Vec::new(), builtins: true }
+        ToolSet { tools, reason, found: Vec::new(), builtins: true, kind: None }
     }
 
     /// The tools with evidence of use in the project or the home, each with the first
     /// marker found.
     pub fn detect(roots: &super::Roots, readers: &[Markers]) -> ToolSet {
-        let mut set = ToolSet { tools: Vec::new(), reason: Reason::Detected, found: Vec::new(), builtins: true };
+        let mut set = ToolSet { tools: Vec::new(), reason: Reason::Detected, found: Vec::new(), builtins: true, kind: None };
         for (id, evidence) in readers {
             if let Some(e) = evidence.iter().find(|e| std::fs::symlink_metadata(e.at(roots)).is_ok()) {
                 set.tools.push(id);

@@ -14,7 +14,7 @@ use super::places::{self as views_places, Miss};
 use super::shown;
 use super::walk;
 use crate::frameworks::Framework;
-use crate::model::{Agent, Catalog, Diagnostic, Place, Roots, Status};
+use crate::model::{Agent, Catalog, Diagnostic, Kind, Place, Roots, Status};
 use crate::text::sanitize;
 
 #[derive(Clone, Debug, Serialize)]
@@ -52,6 +52,7 @@ pub struct FrameworkWhy {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct SourceView {
+    pub kind: Kind,
     pub status: Status,
     pub source: String,
     pub path: PathBuf,
@@ -102,9 +103,13 @@ fn would_define(path: &Path, name: &str) -> bool {
     read(path).and_then(|b| bytes::declared_name(&b)).is_some_and(|n| views_places::fold(&n) == want)
 }
 
-/// A file name up to its first dot after a leading one (`ghost.agent.md` → `ghost`).
+/// A file name up to its first dot after a leading one (`ghost.agent.md` → `ghost`);
+/// a skill's `SKILL.md` by its folder's name, which the tools name the skill by.
 pub fn stem(path: &Path) -> Option<String> {
     let name = path.file_name()?.to_string_lossy().into_owned();
+    if name.eq_ignore_ascii_case("SKILL.md") {
+        return Some(path.parent()?.file_name()?.to_string_lossy().into_owned());
+    }
     let body = name.strip_prefix('.').unwrap_or(&name);
     Some(body.split('.').next().unwrap_or(body).to_string())
 }
@@ -126,6 +131,7 @@ fn causes_of(path: &Path) -> Vec<ByteCause> {
 
 fn source_view(a: &Agent) -> SourceView {
     SourceView {
+        kind: a.kind,
         status: a.status,
         source: a.source.key(),
         path: a.source.path.to_path_buf(),
@@ -142,7 +148,7 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
     let all_places: Vec<(&str, Vec<Place>)> = catalog
         .reports
         .iter()
-        .map(|r| (r.ecosystem, r.places.iter().filter(|p| p.holds_agents()).cloned().collect()))
+        .map(|r| (r.ecosystem, r.places.iter().filter(|p| p.holds_definitions()).cloned().collect()))
         .collect();
     let named_files = walk::files_named_like(roots, all_places.iter().flat_map(|(_, l)| l.iter()), name);
     let mut reports = Vec::new();
@@ -315,8 +321,14 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
     let name = sanitize::line(&report.name);
     let mut blank = false;
     for f in report.frameworks.iter().filter(|f| !f.sources.is_empty()) {
-        out.push(format!("{name} ({})", f.ecosystem));
+        let mut kind = None;
         for s in &f.sources {
+            // Sources come a kind at a time: an agent and a skill may share the name.
+            if kind != Some(s.kind) {
+                kind = Some(s.kind);
+                let skill = if s.kind == Kind::Skill { " skill" } else { "" };
+                out.push(format!("{name} ({}{skill})", f.ecosystem));
+            }
             let word = format!("[{}]", s.status.word());
             // A file as every view prints a path (home `~/…`); a built-in by its key.
             let at = if s.path.is_absolute() { shown(&s.path, roots) } else { s.source.clone() };

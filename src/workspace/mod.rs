@@ -50,6 +50,9 @@ pub struct WorkspaceArgs {
     /// Hide the tools' built-in agents.
     #[arg(long, global = true)]
     pub no_builtins: bool,
+    /// Show only agents or only skills (`agent`, `skill`); both by default.
+    #[arg(long, global = true, value_name = "KIND", value_parser = parse_kind)]
+    pub kind: Option<crate::model::Kind>,
     /// Framework option KEY=VALUE (repeatable), e.g. `dialect=agentcard-rfc`.
     #[arg(long = "set", global = true, value_name = "KEY=VALUE")]
     pub set: Vec<String>,
@@ -196,6 +199,7 @@ fn tool_set(ws: &WorkspaceArgs, roots: &Roots) -> Result<crate::model::toolset::
         }
     };
     set.builtins = !ws.no_builtins;
+    set.kind = ws.kind;
     Ok(set)
 }
 
@@ -213,4 +217,8 @@ pub fn repository_root(dir: &std::path::Path) -> PathBuf {
 /// out in the user's cache folder on first use.
 pub fn demo_dir() -> Result<PathBuf, Failure> {
     demo::folder().map_err(|e| Failure::usage(format!("cannot lay out the demo workspace: {e}")))
+}
+
+fn parse_kind(word: &str) -> Result<crate::model::Kind, String> {
+    crate::model::Kind::parse(word).ok_or_else(|| format!("`{word}` is not a kind: agent or skill"))
 }

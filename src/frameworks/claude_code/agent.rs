@@ -169,6 +169,7 @@ fn loaded(def: &Definition, prompt: Option<Text>, source: Source, place: &PlaceV
     };
     AgentRecord {
         ecosystem: ID,
+        kind: crate::model::Kind::Agent,
         name: def.name.clone(),
         chain: Arc::new([source.key()]),
         source,
@@ -180,6 +181,7 @@ fn loaded(def: &Definition, prompt: Option<Text>, source: Source, place: &PlaceV
         fields: fields.into(),
         attributes: def.frontmatter.clone(),
         system_prompt: prompt,
+        listed: None,
         messages: Arc::default(),
         edges: Arc::default(),
     }

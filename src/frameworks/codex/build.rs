@@ -81,6 +81,7 @@ fn agent_of(cx: &LoadContext, layers: &[Layer], m: &Merge, s: &State) -> Agent {
     let chain = chain_of(m, s);
     AgentRecord {
         ecosystem: ID,
+        kind: crate::model::Kind::Agent,
         name: s.name.clone(),
         source: w.source.clone(),
         status: Status::Wins,
@@ -92,6 +93,7 @@ fn agent_of(cx: &LoadContext, layers: &[Layer], m: &Merge, s: &State) -> Agent {
         fields: fields.into_iter().collect(),
         attributes: w.attributes.clone(),
         system_prompt,
+        listed: None,
         messages: Arc::default(),
         edges: Arc::default(),
     }

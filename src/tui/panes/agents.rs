@@ -124,6 +124,7 @@ fn edge_word(kind: EdgeKind) -> &'static str {
         EdgeKind::Extends => "extends ",
         EdgeKind::Subagent => "subagent ",
         EdgeKind::Workflow => "step ",
+        EdgeKind::Skill => "skill ",
     }
 }
 
