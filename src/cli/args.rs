@@ -66,6 +66,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// What each tool tells its model exists: the agents and skills it lists, as the
+    /// model reads the listing where known, and those it loads but does not list.
+    Listing {
+        #[arg(long)]
+        json: bool,
+    },
     /// The winner of a name against another definition of it: field by field, the
     /// two files as text and the two rendered prompts (`diff -u` style when piped).
     Diff {

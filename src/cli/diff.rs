@@ -38,9 +38,12 @@ const EMPHASIS: &str = "\x1b[7m";
 fn choose<'a>(catalog: &'a Catalog, name: &str, against: Option<&str>) -> Result<(&'a Agent, &'a Agent), String> {
     let all: Vec<&Agent> = catalog.agents().filter(|a| a.name == name).collect();
     if all.is_empty() {
-        return Err(format!("no agent named `{}`", sanitize::line(name)));
+        return Err(format!("no agent or skill named `{}`", sanitize::line(name)));
     }
-    let winner_of = |eco: &str| all.iter().copied().find(|a| a.ecosystem == eco && a.status == Status::Wins);
+    // An agent and a skill may share the name: a winner is one of the same tool and kind.
+    let winner_of = |other: &Agent| {
+        all.iter().copied().find(|a| a.ecosystem == other.ecosystem && a.kind == other.kind && a.status == Status::Wins)
+    };
     if let Some(s) = against {
         let other = all
             .iter()
@@ -55,7 +58,7 @@ fn choose<'a>(catalog: &'a Catalog, name: &str, against: Option<&str>) -> Result
                     keys.join(", ")
                 )
             })?;
-        let winner = winner_of(other.ecosystem)
+        let winner = winner_of(other)
             .ok_or_else(|| format!("`{}` has no winning definition in {}", sanitize::line(name), other.ecosystem))?;
         if std::ptr::eq(winner, other) {
             return Err(format!("`{}` is the winner itself; name a shadowed definition", sanitize::line(s)));
@@ -66,7 +69,7 @@ fn choose<'a>(catalog: &'a Catalog, name: &str, against: Option<&str>) -> Result
         let other = all
             .iter()
             .copied()
-            .find(|a| a.ecosystem == winner.ecosystem && matches!(a.status, Status::Shadowed | Status::Equivalent));
+            .find(|a| a.ecosystem == winner.ecosystem && a.kind == winner.kind && matches!(a.status, Status::Shadowed | Status::Equivalent));
         if let Some(other) = other {
             return Ok((winner, other));
         }

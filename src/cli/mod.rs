@@ -68,6 +68,7 @@ pub fn load_for(ws: &WorkspaceArgs, command: &Command) -> Result<(Catalog, FileC
 pub fn tools_line(command: &Command, catalog: &Catalog) -> Option<String> {
     let machine = match command {
         Command::List { json } | Command::Why { json, .. } | Command::Show { json, .. } | Command::File { json, .. } => *json,
+        Command::Listing { json } => *json,
         Command::Diff { json, .. } => *json,
         Command::Check { json, format, .. } => *json || *format != CheckFormat::Text,
         Command::Export { .. } | Command::Tools { .. } | Command::Completions { .. } | Command::Man => true,
@@ -102,6 +103,7 @@ pub fn write(command: &Command, catalog: &Catalog, out: &mut dyn Write) -> Resul
             Ok(exit::OK)
         }
         Command::List { json } => output::list(&shown, *json, out).map_err(io),
+        Command::Listing { json } => output::listing(&shown, &every, *json, out).map_err(io),
         Command::Why { name, json } => output::why(catalog, &every, name, *json, out).map_err(io),
         Command::File { path, json } => {
             // A relative path names a file of the current folder, else of the folder

@@ -95,7 +95,7 @@ fn not_found(out: &mut dyn Write, name: &str, json: bool) -> io::Result<i32> {
     if json {
         json_out(out, &json!({ "schema": SCHEMA, "name": name, "sources": [] }))?;
     } else {
-        writeln!(out, "no agent named `{}`", sanitize::line(name))?;
+        writeln!(out, "no agent or skill named `{}`", sanitize::line(name))?;
     }
     Ok(exit::FINDINGS)
 }
@@ -191,6 +191,19 @@ pub fn show(
             }
             writeln!(out, "{}", sanitize::text(&m.text.read().map_err(io::Error::other)?))?;
         }
+    }
+    Ok(exit::OK)
+}
+
+/// `agentry listing` as text and JSON ([`crate::views::listing`]).
+pub fn listing(catalog: &Catalog, frameworks: &[&dyn crate::frameworks::Framework], json: bool, out: &mut dyn Write) -> io::Result<i32> {
+    let report = crate::views::listing::listing(catalog, frameworks);
+    if json {
+        json_out(out, &json!({ "schema": SCHEMA, "listing": report }))?;
+        return Ok(exit::OK);
+    }
+    for line in crate::views::listing::lines(&report, &catalog.roots) {
+        writeln!(out, "{line}")?;
     }
     Ok(exit::OK)
 }

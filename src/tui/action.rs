@@ -40,6 +40,10 @@ pub enum Action {
     DiffReadings,
     /// Show or hide the tools' built-in agents in the list.
     ToggleBuiltins,
+    /// Shows agents and skills, agents only, skills only.
+    CycleKind,
+    /// What each tool tells its model exists (its listings).
+    Listing,
     // Finder: the query line has the keyboard; these are its own keys.
     FinderAccept,
     FinderCancel,
@@ -79,6 +83,8 @@ impl Action {
             Action::ToggleByName => "toggle_by_name",
             Action::DiffReadings => "diff_readings",
             Action::ToggleBuiltins => "toggle_builtins",
+            Action::CycleKind => "cycle_kind",
+            Action::Listing => "listing",
             Action::FinderAccept => "finder_accept",
             Action::FinderCancel => "finder_cancel",
             Action::FinderUp => "finder_up",

@@ -107,6 +107,8 @@ pub struct App {
     pub by_name: bool,
     /// The tools' built-in agents are left out of the list (`B`).
     pub hide_builtins: bool,
+    /// The one kind of definition the list shows (`K`); `None` is both.
+    pub kind: Option<crate::model::Kind>,
     pub sources: Scroll,
     pub fields: Scroll,
     pub prompt_scroll: usize,
@@ -153,6 +155,7 @@ impl App {
             report: None,
             by_name: false,
             hide_builtins: false,
+            kind: None,
             sources: Scroll::default(),
             fields: Scroll::default(),
             prompt_scroll: 0,
@@ -297,14 +300,17 @@ impl App {
     fn rebuild_rows(&mut self) {
         let Some(index) = &self.index else { return };
         let mut only = self.visible_matches();
-        let without_builtins: Vec<usize>;
-        if self.hide_builtins {
-            let builtin = |n: &usize| index.agent(*n).source.scope == crate::model::Scope::Builtin;
-            without_builtins = match only {
-                Some(ns) => ns.iter().copied().filter(|n| !builtin(n)).collect(),
-                None => (0..index.agents.len()).filter(|n| !builtin(n)).collect(),
+        let kept: Vec<usize>;
+        if self.hide_builtins || self.kind.is_some() {
+            let keep = |n: &usize| {
+                let a = index.agent(*n);
+                !(self.hide_builtins && a.source.scope == crate::model::Scope::Builtin) && self.kind.is_none_or(|k| a.kind == k)
             };
-            only = Some(&without_builtins);
+            kept = match only {
+                Some(ns) => ns.iter().copied().filter(|n| keep(n)).collect(),
+                None => (0..index.agents.len()).filter(|n| keep(n)).collect(),
+            };
+            only = Some(&kept);
         }
         self.rows = match (self.tree, self.by_name) {
             (true, _) => index.tree_rows(only),
@@ -490,6 +496,21 @@ impl App {
                 self.notice = Some(if self.hide_builtins { "built-in agents hidden" } else { "built-in agents shown" }.into());
                 self.rebuild_rows();
             }
+            Action::CycleKind => {
+                use crate::model::Kind;
+                self.kind = match self.kind {
+                    None => Some(Kind::Agent),
+                    Some(Kind::Agent) => Some(Kind::Skill),
+                    Some(Kind::Skill) => None,
+                };
+                self.notice = Some(match self.kind {
+                    None => "agents and skills shown",
+                    Some(Kind::Agent) => "agents only",
+                    Some(Kind::Skill) => "skills only",
+                }.into());
+                self.rebuild_rows();
+            }
+            Action::Listing => self.open_listing(),
             Action::FileView => self.open_file_view(),
             Action::DiffReadings => return self.open_readings_diff(),
             Action::Why => self.open_why(),
@@ -555,6 +576,13 @@ impl App {
         let lines = crate::views::file::lines(&report, &catalog.roots);
         let title = format!("{} as every tool reads it", crate::text::sanitize::line(&crate::views::shown(&path, &catalog.roots)));
         self.report = Some(ReportOverlay { title, lines, scroll: 0 });
+    }
+
+    fn open_listing(&mut self) {
+        let Some(catalog) = self.catalog() else { return };
+        let report = crate::views::listing::listing(catalog, &crate::frameworks::loaded_in(catalog));
+        let lines = crate::views::listing::lines(&report, &catalog.roots);
+        self.report = Some(ReportOverlay { title: "what each tool lists to its model".into(), lines, scroll: 0 });
     }
 
     fn back(&mut self) -> Option<Effect> {

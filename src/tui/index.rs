@@ -56,7 +56,8 @@ pub struct Index {
     pub releases: Vec<String>,
     /// Winners of each report, for the list's headings (counting them on every
     /// frame reads every agent of the report).
-    pub report_winners: Vec<usize>,
+    /// Active agents and active skills per report.
+    pub report_winners: Vec<(usize, usize)>,
     /// What was derived from each report alone, for the next snapshot's index.
     parts: Vec<Arc<ReportParts>>,
 }
@@ -74,7 +75,7 @@ pub struct ReportParts {
     groups: u32,
     haystacks: Arc<Chunk>,
     totals: Totals,
-    winners: usize,
+    winners: (usize, usize),
 }
 
 impl ReportParts {
@@ -82,14 +83,20 @@ impl ReportParts {
         let count = report.agents.len();
         let mut hashes = Vec::with_capacity(count);
         let mut group = Vec::with_capacity(count);
-        let mut names: HashMap<&str, u32> = HashMap::default();
+        // An agent and a skill of one name are two names.
+        let mut names: HashMap<(crate::model::Kind, &str), u32> = HashMap::default();
         // Sized up front (the text measured first): grown by doubling, it would keep
         // up to half its room unused, and each doubling holds two buffers at once.
         let text_len = report.agents.iter().flat_map(haystack).map(str::len).sum();
         let mut haystacks = Chunk::with_capacity(count, text_len);
         let mut totals = Totals::default();
+        let mut skills = 0;
         for agent in &report.agents {
             match agent.status {
+                Status::Wins if agent.kind == crate::model::Kind::Skill => {
+                    totals.winners += 1;
+                    skills += 1;
+                }
                 Status::Wins => totals.winners += 1,
                 Status::Shadowed | Status::Equivalent => totals.shadowed += 1,
                 Status::Invalid => totals.invalid += 1,
@@ -98,12 +105,12 @@ impl ReportParts {
             }
             hashes.push(key_hash(agent.ecosystem, &[agent.source.scope.as_str(), ":", &agent.source.rel], &agent.source.card));
             let next = names.len() as u32;
-            group.push(*names.entry(agent.name.as_str()).or_insert(next));
+            group.push(*names.entry((agent.kind, agent.name.as_str())).or_insert(next));
             haystacks.push_with(|text| haystack(agent).iter().for_each(|piece| text.push_str(piece)));
         }
         let groups = names.len() as u32;
         drop(names);
-        let winners = totals.winners;
+        let winners = (totals.winners - skills, skills);
         ReportParts { report: report.clone(), hashes, group, groups, haystacks: Arc::new(haystacks), totals, winners }
     }
 }

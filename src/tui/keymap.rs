@@ -68,6 +68,8 @@ pub const DEFAULTS: &[Binding] = &[
     bind(Action::FileView, P, &["f"], "the selected file as every framework reads it"),
     bind(Action::DiffReadings, P, &["x"], "diff the selected file's readings by two tools"),
     bind(Action::ToggleBuiltins, P, &["B"], "show / hide the tools' built-in agents"),
+    bind(Action::CycleKind, P, &["K"], "show agents and skills / agents only / skills only"),
+    bind(Action::Listing, P, &["L"], "what each tool lists to its model (agents, skills)"),
     bind(Action::NextAgainst, D, &["]", "n"], "compare with the next shadowed definition"),
     bind(Action::PrevAgainst, D, &["[", "p"], "compare with the previous shadowed definition"),
     bind(Action::ToggleSideBySide, D, &["s"], "unified / side by side"),

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::frameworks::Framework;
-use crate::model::{normalize, Catalog, Severity, Status};
+use crate::model::{normalize, Catalog, Kind, Severity, Status};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct FileReport {
@@ -21,6 +21,8 @@ pub struct FileReport {
     pub would_read: Vec<WouldRead>,
     /// Tools outside the project's tool set that read the file: named, not explained.
     pub others: Vec<&'static str>,
+    /// Tools of the set that read files of this kind, but not this one: where they do.
+    pub not_read: Vec<WouldRead>,
     /// The file is an instruction file (`AGENTS.md`, `CLAUDE.md`, …): tools put it in
     /// the model's context; it defines no agent.
     pub instructions: bool,
@@ -44,11 +46,14 @@ pub struct Reading {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Definition {
+    pub kind: Kind,
     pub name: String,
     pub source: String,
     pub status: Status,
     pub rule: String,
     pub shadowed_by: Option<String>,
+    /// Whether the tool tells its model the definition exists, where known.
+    pub listed: Option<bool>,
     /// Every definition of the name in this tool, in its order (this one marked).
     pub ladder: Vec<Rung>,
     pub keys: Vec<KeyReading>,
@@ -112,9 +117,10 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
     let roots = &catalog.roots;
     let mut readings = Vec::new();
     let mut would_read = Vec::new();
+    let mut not_read = Vec::new();
     for report in &catalog.reports {
         let Some(framework) = frameworks.iter().find(|f| f.id() == report.ecosystem) else { continue };
-        let places: Vec<&crate::model::Place> = report.places.iter().filter(|p| p.holds_agents()).collect();
+        let places: Vec<&crate::model::Place> = report.places.iter().filter(|p| p.holds_definitions()).collect();
         let agents: Vec<_> =
             report.agents.iter().filter(|a| !a.source.is_compiled_in() && target.is(&a.source.path)).collect();
         let diags: Vec<_> = report.diagnostics.iter().filter(|d| target.is(&d.path)).collect();
@@ -123,6 +129,12 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
         let named = !agents.is_empty() || !diags.is_empty();
         let covering = places.iter().find(|l| l.covers(&path) && (named || !l.reached));
         if covering.is_none() && agents.is_empty() && diags.is_empty() {
+            // Where this tool reads files like it: the first such place is enough to
+            // say "not read here" beside the tools that do read it.
+            let skill_file = path.file_name().is_some_and(|n| n.eq_ignore_ascii_case("SKILL.md"));
+            if let Some(l) = places.iter().find(|l| !l.reached && l.ending_read(&path) && l.holds_skills() == skill_file) {
+                not_read.push(WouldRead { ecosystem: report.ecosystem, title: framework.title(), dir: l.dir.clone(), label: l.label.clone() });
+            }
             for l in places.iter().filter(|l| l.ending_read(&path)) {
                 would_read.push(WouldRead {
                     ecosystem: report.ecosystem,
@@ -140,7 +152,7 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
                 let ladder = report
                     .agents
                     .iter()
-                    .filter(|b| b.name == a.name && !b.status.is_unloaded())
+                    .filter(|b| b.kind == a.kind && b.name == a.name && !b.status.is_unloaded())
                     .map(|b| Rung { source: b.source.key(), status: b.status, this: b.source == a.source })
                     .collect();
                 let keys = a
@@ -164,6 +176,8 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
                     })
                     .collect();
                 Definition {
+                    kind: a.kind,
+                    listed: a.listed,
                     name: a.name.clone(),
                     source: key,
                     status: a.status,
@@ -179,7 +193,12 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
             .map(|d| Note { severity: d.severity, kind: d.kind.as_str(), line: d.line, message: d.message.clone() })
             .collect();
         let outcome = if let Some(a) = agents.first() {
-            format!("{} as `{}`", a.status.word(), a.name)
+            let kind = if a.kind == Kind::Skill { "skill " } else { "" };
+            let listed = match a.listed {
+                Some(false) if !a.status.is_unloaded() => "; not listed to the model",
+                _ => "",
+            };
+            format!("{} as {kind}`{}`{listed}", a.status.word(), a.name)
         } else if let Some(d) = diags.first() {
             format!("not loaded: {}", d.message)
         } else {
@@ -210,11 +229,14 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
     let (readings, outside): (Vec<_>, Vec<_>) = readings.into_iter().partition(|r| roots.tools.contains(r.ecosystem));
     let others = outside.iter().map(|r| r.ecosystem).collect();
     would_read.retain(|w| roots.tools.contains(w.ecosystem));
-    if !readings.is_empty() {
+    not_read.retain(|w| roots.tools.contains(w.ecosystem));
+    if readings.is_empty() {
+        not_read.clear();
+    } else {
         would_read.clear();
     }
     let instructions = path.file_name().is_some_and(|n| INSTRUCTION_FILES.iter().any(|i| n.eq_ignore_ascii_case(i)));
-    FileReport { exists: path.exists(), path, readings, would_read, others, instructions }
+    FileReport { exists: path.exists(), path, readings, would_read, others, not_read, instructions }
 }
 
 /// The report as text lines (sanitised), as `agentry file` prints it and the
@@ -258,6 +280,9 @@ pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
             };
             out.push(format!("    {word}{at}: {}: {}", n.kind, s(&n.message)));
         }
+    }
+    for w in &report.not_read {
+        out.push(format!("  {} ({}) — not read: it reads such files in {} ({})", w.ecosystem, w.title, s(&shown(&w.dir, roots)), s(&w.label)));
     }
     if report.instructions {
         out.push("  an instruction file: tools put it in the model's context as the project's instructions; it defines no agent".to_string());

@@ -9,6 +9,7 @@ pub mod check;
 pub mod ci;
 pub mod file;
 pub mod hook;
+pub mod listing;
 pub mod places;
 pub mod walk;
 pub mod why;

@@ -64,5 +64,5 @@ fn json_output_parses_and_names_both_sides() {
 fn an_unknown_name_is_a_finding() {
     let o = agentry(&["--demo", "diff", "nobody-by-this-name"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("no agent named `nobody-by-this-name`"));
+    assert!(stdout(&o).contains("no agent or skill named `nobody-by-this-name`"));
 }

@@ -30,6 +30,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if app.hide_builtins {
         title.push(Span::styled("· no built-ins ", theme.muted));
     }
+    if let Some(kind) = app.kind {
+        title.push(Span::styled(format!("· {}s only ", kind.word()), theme.muted));
+    }
     if let Some(q) = app.query() {
         let count = app.match_count();
         title.push(super::safe(&format!("/{q} "), theme.r#match));
@@ -161,11 +164,12 @@ fn row_line(index: &Index, row: &Row, query: Option<&str>, app: &App, theme: &Th
     match row {
         Row::Group { report: r } => {
             let report = &index.catalog.reports[*r];
-            let winners = index.report_winners[*r];
+            let (agents, skills) = index.report_winners[*r];
+            let active = if skills == 0 { format!("{agents} agents") } else { format!("{agents} agents, {skills} skills") };
             // The id, not the title: it is what `--ecosystem` takes.
             Line::from(vec![
                 Span::styled(report.ecosystem.to_string(), theme.header),
-                Span::styled(format!("  {} agents, {} definitions", winners, report.agents.len()), theme.muted),
+                Span::styled(format!("  {active}, {} definitions", report.agents.len()), theme.muted),
             ])
         }
         Row::Name { name } => {
@@ -180,6 +184,9 @@ fn row_line(index: &Index, row: &Row, query: Option<&str>, app: &App, theme: &Th
             let a = index.agent(*agent);
             let (prefix, _) = cell.unwrap_or_default();
             let mut spans = vec![status_word(a.status, theme), Span::styled(prefix, theme.muted)];
+            if a.kind == crate::model::Kind::Skill {
+                spans.push(Span::styled("skill ", theme.muted));
+            }
             let marks = query.map(|q| matched_chars(&app.matcher, &index.haystacks[*agent], q)).unwrap_or_default();
             spans.extend(marked(&a.name, &marks, 0, theme.text.patch(theme.title), theme.r#match));
             if a.name.trim().is_empty() {

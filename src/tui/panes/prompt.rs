@@ -29,7 +29,13 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Shown::Text(p) => p.lines().count(),
         _ => 0,
     };
-    let what = if agent.messages.is_empty() { " System prompt of " } else { " Prompt and messages of " };
+    let what = if agent.kind == crate::model::Kind::Skill {
+        " Skill body of "
+    } else if agent.messages.is_empty() {
+        " System prompt of "
+    } else {
+        " Prompt and messages of "
+    };
     let title =
         Line::from(vec![Span::raw(what), safe(&agent.name, theme.title), Span::raw(format!(" ({count} lines) "))]);
     let outer = block(title, focused, theme);
