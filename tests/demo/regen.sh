@@ -28,6 +28,9 @@ for fw in "${@:-${all[@]}}"; do
   fi
   args=(--project project --home home --xdg-config home/.config)
   [ -n "${builtins[$fw]:-}" ] && args+=(--builtins "${builtins[$fw]}")
+  # The skills and the agent listing, where the oracle reports them (FORMAT.md).
+  grep -q -- "--skills" "$oracles/$fw/oracle.py" && args+=(--skills)
+  grep -q -- "--listing" "$oracles/$fw/oracle.py" && args+=(--listing)
   (cd "$demo" && "$py" "$oracles/$fw/oracle.py" "${args[@]}" > "$here/$fw.expected.json.tmp" 2>/dev/null)
   mv "$here/$fw.expected.json.tmp" "$here/$fw.expected.json"
   echo "wrote $fw.expected.json"

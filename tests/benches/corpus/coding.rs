@@ -109,3 +109,43 @@ pub fn opencode(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
     let config = format!("{{\n  // agents configured in the project\n  \"agent\": {{\n{}\n  }}\n}}\n", overrides.join(",\n"));
     w.write("project/opencode.jsonc", config.as_bytes());
 }
+
+/// Skill folders (`NAME/SKILL.md`) in the places most coding-agent CLIs read: the
+/// shared `.agents/skills`, Claude Code's `.claude/skills` and `.claude/commands`,
+/// Copilot's `.github/skills`, Gemini CLI's `.gemini/skills`, in the project and the
+/// home, a sixth of the names defined twice.
+pub fn skills(w: &mut Writer, rng: &mut Rng, n: usize, broken: f64) {
+    const DIRS: &[&str] = &[
+        "project/.agents/skills",
+        "home/.agents/skills",
+        "project/.claude/skills",
+        "home/.claude/skills",
+        "project/.github/skills",
+        "project/.gemini/skills",
+    ];
+    let mut names: Vec<String> = Vec::new();
+    for i in 0..n {
+        let name = if !names.is_empty() && rng.random() < 0.16 {
+            rng.choice(&names).clone()
+        } else {
+            let name = format!("sk-{}-{i}", word(rng));
+            names.push(name.clone());
+            name
+        };
+        // A twentieth are old-style commands: one Markdown file named like the skill.
+        if rng.random() < 0.05 {
+            let dir = rng.choice(&["project/.claude/commands", "home/.claude/commands"]);
+            let size = body_size(rng);
+            w.write(&format!("{dir}/{name}.md"), format!("---\ndescription: {}\n---\n\n{}", sentence(rng, 8), body(rng, size)).as_bytes());
+            continue;
+        }
+        let rel = format!("{}/{name}/SKILL.md", rng.choice(DIRS));
+        if rng.random() < broken {
+            w.write(&rel, &broken_markdown(rng));
+            continue;
+        }
+        let size = body_size(rng);
+        let fm = format!("name: {name}\ndescription: {}\n", sentence(rng, 12));
+        w.write(&rel, format!("---\n{fm}---\n\n{}", body(rng, size)).as_bytes());
+    }
+}

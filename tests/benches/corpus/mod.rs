@@ -7,7 +7,8 @@
 //! fast-agent, 9 % Kimi, and 40 % for the coding-agent CLIs (10 % Claude Code, 6 %
 //! Copilot, 5 % each Gemini CLI, Qwen Code, Kimi Code and OpenCode, 4 % Codex), with shadowing, inheritance chains, subagent trees,
 //! bundles, workflow cards, Jinja templates, ~`broken_pct` % broken files and
-//! log-normal prompt sizes (median ~1.5 KB, at most 20 KB). Same arguments, same
+//! log-normal prompt sizes (median ~1.5 KB, at most 20 KB), and skills besides (a
+//! tenth of `agents`, in the coding-agent CLIs' skill folders). Same arguments, same
 //! bytes (the draws come from the self-written [`rng::Rng`], so the bytes differ
 //! from the Python generator's; the shapes and proportions are the same).
 //!
@@ -120,6 +121,7 @@ pub fn generate(out: &Path, agents: usize, seed: u64, broken_pct: f64) -> std::i
         };
         write(&mut w, &mut rng, n, broken);
     }
+    coding::skills(&mut w, &mut rng, agents / 10, broken);
     if let Some(e) = w.error {
         return Err(e);
     }
@@ -166,8 +168,8 @@ pub fn cache_dir() -> PathBuf {
     target.join(format!("bench-corpus-v{SHAPES_VERSION}"))
 }
 
-/// Bumped whenever the shapes change (2: the coding-agent CLIs joined).
-const SHAPES_VERSION: u32 = 2;
+/// Bumped whenever the shapes change (2: the coding-agent CLIs joined; 3: skills).
+const SHAPES_VERSION: u32 = 3;
 
 /// Generation goes to a side folder renamed into place when complete, so an
 /// interrupted run never leaves a half workspace to be reused.
