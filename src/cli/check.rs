@@ -9,7 +9,7 @@ use serde_json::json;
 use super::args::CheckFormat;
 use super::output::{json_out, SCHEMA};
 use super::{exit, Failure};
-use crate::model::{Catalog, Roots, Severity};
+use crate::model::{Catalog, Kind, Roots, Severity};
 use crate::text::sanitize;
 use crate::views::check::{self as gate, FailOn, Finding};
 
@@ -78,7 +78,7 @@ pub fn check(catalog: &Catalog, args: &CheckArgs, out: &mut dyn Write) -> Result
     match args.format {
         CheckFormat::Json => {
             let diags: Vec<_> = catalog.diagnostics().collect();
-            let doc = json!({ "schema": SCHEMA, "tools": catalog.roots.tools, "agents": catalog.agents().count(), "diagnostics": diags, "findings": findings, "failed": failed });
+            let doc = json!({ "schema": SCHEMA, "tools": catalog.roots.tools, "agents": catalog.agents().filter(|a| a.kind == Kind::Agent).count(), "skills": catalog.agents().filter(|a| a.kind == Kind::Skill).count(), "diagnostics": diags, "findings": findings, "failed": failed });
             json_out(out, &doc).map_err(io)?;
         }
         CheckFormat::Sarif => json_out(out, &gate::sarif(&findings, &catalog.roots, args.notes)).map_err(io)?,
@@ -127,9 +127,11 @@ pub fn check(catalog: &Catalog, args: &CheckArgs, out: &mut dyn Write) -> Result
 fn totals(catalog: &Catalog, findings: &[Finding]) -> String {
     let of = |c: gate::Class| findings.iter().filter(|f| f.class == c).count();
     let failing = findings.iter().filter(|f| f.fails).count();
+    let skills = catalog.agents().filter(|a| a.kind == Kind::Skill).count();
+    let skills = if skills > 0 { format!(", {}", count(skills, "skill")) } else { String::new() };
     format!(
-        "{}, {}, {}, {failing} failing the check",
-        count(catalog.agents().count(), "agent"),
+        "{}{skills}, {}, {}, {failing} failing the check",
+        count(catalog.agents().filter(|a| a.kind == Kind::Agent).count(), "agent"),
         count(of(gate::Class::Error), "error"),
         count(of(gate::Class::Warning), "warning"),
     )

@@ -119,3 +119,66 @@ pub fn lines(report: &ListingReport, roots: &Roots) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::model::{AgentRecord, EcosystemReport, Scope, Source, Status};
+
+    struct Toy;
+    impl Framework for Toy {
+        fn id(&self) -> &'static str {
+            "toy"
+        }
+        fn title(&self) -> &'static str {
+            "Toy"
+        }
+        fn load(&self, _: &crate::frameworks::LoadContext) -> EcosystemReport {
+            EcosystemReport::new("toy")
+        }
+    }
+
+    fn skill(name: &str, status: Status, listed: Option<bool>, rule: &str) -> Agent {
+        let root = std::path::Path::new("/p");
+        let source = Source::new(Scope::Project, root, root.join(format!(".agents/skills/{name}/SKILL.md")));
+        AgentRecord { kind: Kind::Skill, listed, ..AgentRecord::new("toy", name.into(), source, status, rule.into()) }.into()
+    }
+
+    fn catalog(report: EcosystemReport) -> Catalog {
+        let roots = Roots::new("/p".into(), "/h".into(), "/h/.config".into(), None);
+        Catalog { generation: 1, roots, reports: vec![Arc::new(report)] }
+    }
+
+    #[test]
+    fn active_definitions_are_listed_or_not_and_shadowed_ones_are_neither() {
+        let mut report = EcosystemReport::new("toy");
+        report.agents = vec![
+            skill("deploy", Status::Wins, Some(true), "first place wins"),
+            skill("deploy", Status::Shadowed, Some(false), "the project's wins"),
+            skill("notes", Status::Wins, Some(false), "no description: loaded, never listed"),
+        ];
+        report.skill_listing = Some("- deploy: ship it\u{1b}[2J".into());
+        let out = listing(&catalog(report), &[&Toy]);
+        assert!(out.unknown.is_empty());
+        let section = &out.tools[0].sections[0];
+        assert_eq!(section.kind, Kind::Skill);
+        assert_eq!(section.listed.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["deploy"]);
+        assert_eq!(section.unlisted.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["notes"]);
+        let text = lines(&out, &crate::model::Roots::new("/p".into(), "/h".into(), "/h/.config".into(), None)).join("\n");
+        assert!(text.contains("toy (Toy) lists 1 of its 2 active skills to the model"), "{text}");
+        assert!(text.contains("not listed  `notes` project:.agents/skills/notes/SKILL.md"), "{text}");
+        assert!(text.contains("no description: loaded, never listed"), "{text}");
+        assert!(!text.contains('\u{1b}'), "control characters reach the terminal: {text:?}");
+    }
+
+    #[test]
+    fn a_tool_whose_listing_is_not_known_is_named_once() {
+        let mut report = EcosystemReport::new("toy");
+        report.agents = vec![skill("deploy", Status::Wins, None, "")];
+        let out = listing(&catalog(report), &[&Toy]);
+        assert!(out.tools.is_empty());
+        assert_eq!(out.unknown, ["toy"]);
+    }
+}

@@ -88,7 +88,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if detail > 0 {
         if let Some(f) = agent.fields.get(app.fields.cursor) {
             let style = theme.provenance(f.origin.provenance);
-            let lines = vec![
+            let mut lines = vec![
                 Line::from(vec![Span::styled("─".repeat(detail_area.width as usize), theme.border)]),
                 Line::from(vec![safe(&f.key, theme.title), Span::raw(" = "), safe(&f.value.to_string(), style)]),
                 Line::from(vec![
@@ -98,6 +98,16 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                     safe(&f.origin.rule, theme.muted),
                 ]),
             ];
+            // The skills the field names, each as the definition it resolves to.
+            let skills: Vec<String> = agent
+                .edges
+                .iter()
+                .filter(|e| e.kind == crate::model::EdgeKind::Skill && f.key.eq_ignore_ascii_case("skills"))
+                .map(|e| format!("{} → {}", e.name, e.target.as_deref().unwrap_or("no skill")))
+                .collect();
+            if !skills.is_empty() {
+                lines.push(Line::from(vec![Span::styled("resolves: ", theme.muted), safe(&skills.join(", "), theme.text)]));
+            }
             frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), detail_area);
         }
     }
