@@ -221,6 +221,18 @@ pub fn file(
     json: bool,
     out: &mut dyn Write,
 ) -> io::Result<i32> {
+    if path.is_dir() {
+        let report = crate::views::folder::folder(catalog, frameworks, path);
+        let code = if report.files.is_empty() { exit::FINDINGS } else { exit::OK };
+        if json {
+            json_out(out, &json!({ "schema": SCHEMA, "folder": report }))?;
+            return Ok(code);
+        }
+        for line in crate::views::folder::lines(&report, &catalog.roots) {
+            writeln!(out, "{line}")?;
+        }
+        return Ok(code);
+    }
     let report = crate::views::file::file(catalog, frameworks, path);
     let code = if report.readings.is_empty() { exit::FINDINGS } else { exit::OK };
     if json {

@@ -572,8 +572,15 @@ impl App {
             self.notice = Some("a built-in agent has no file".into());
             return;
         };
-        let report = crate::views::file::file(catalog, &crate::frameworks::loaded_in(catalog), &path);
-        let lines = crate::views::file::lines(&report, &catalog.roots);
+        let frameworks = crate::frameworks::loaded_in(catalog);
+        let report = crate::views::file::file(catalog, &frameworks, &path);
+        let mut lines = crate::views::file::lines(&report, &catalog.roots);
+        // A skill's folder (`.agents/skills/`) is read by several tools: its skills side by side.
+        let skills_dir = path.parent().and_then(std::path::Path::parent).filter(|_| self.agent().is_some_and(|a| a.kind == crate::model::Kind::Skill));
+        if let Some(dir) = skills_dir {
+            lines.push(String::new());
+            lines.extend(crate::views::folder::lines(&crate::views::folder::folder(catalog, &frameworks, dir), &catalog.roots));
+        }
         let title = format!("{} as every tool reads it", crate::text::sanitize::line(&crate::views::shown(&path, &catalog.roots)));
         self.report = Some(ReportOverlay { title, lines, scroll: 0 });
     }

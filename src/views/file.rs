@@ -54,6 +54,8 @@ pub struct Definition {
     pub shadowed_by: Option<String>,
     /// Whether the tool tells its model the definition exists, where known.
     pub listed: Option<bool>,
+    /// The order that decided it where the tool does not document one (a race).
+    pub undocumented_order: Option<String>,
     /// Every definition of the name in this tool, in its order (this one marked).
     pub ladder: Vec<Rung>,
     pub keys: Vec<KeyReading>,
@@ -178,6 +180,7 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
                 Definition {
                     kind: a.kind,
                     listed: a.listed,
+                    undocumented_order: a.undocumented_order.as_deref().map(str::to_string),
                     name: a.name.clone(),
                     source: key,
                     status: a.status,
@@ -255,6 +258,9 @@ pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
             out.push(format!("    [{}] `{}` {}: {}", d.status.word(), s(&d.name), s(&d.source), s(&d.rule)));
             if let Some(w) = &d.shadowed_by {
                 out.push(format!("      shadowed by {}", s(w)));
+            }
+            if let Some(order) = &d.undocumented_order {
+                out.push(format!("      decided by an undocumented order: {}", s(order)));
             }
             if d.ladder.len() > 1 {
                 let rungs: Vec<String> = d

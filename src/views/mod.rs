@@ -8,6 +8,7 @@ pub mod bytes;
 pub mod check;
 pub mod ci;
 pub mod file;
+pub mod folder;
 pub mod hook;
 pub mod listing;
 pub mod places;
