@@ -58,6 +58,7 @@ mod read_only;
 mod release;
 mod releases;
 mod screenshot;
+mod skills;
 mod texts_on_disk;
 mod toy_framework;
 mod tsugite_robustness;
