@@ -41,6 +41,8 @@ impl Framework for MdFiles {
             report.agents.push(AgentRecord {
                 undocumented_order: None,
                 ecosystem: "md",
+                kind: Default::default(),
+                listed: None,
                 name: stem(&e.name()).to_string(),
                 source: Source::new(Scope::Project, &cx.roots.project, e.path.to_path_buf()),
                 status: Status::Wins,
@@ -93,6 +95,8 @@ impl Framework for Walker {
             report.agents.push(AgentRecord {
                 undocumented_order: None,
                 ecosystem: "walk",
+                kind: Default::default(),
+                listed: None,
                 name,
                 source: Source::new(Scope::Project, &cx.roots.project, path.clone()),
                 status: Status::Wins,

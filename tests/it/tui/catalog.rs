@@ -39,6 +39,8 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
     AgentRecord {
         undocumented_order: None,
         ecosystem: eco,
+        kind: Default::default(),
+        listed: None,
         name: name.into(),
         source: src,
         status,
