@@ -170,6 +170,10 @@ pub fn show(
             rows.push(row);
         }
         table(out, &rows)?;
+        for e in a.edges.iter().filter(|e| e.kind == crate::model::EdgeKind::Skill) {
+            let target = e.target.as_deref().map_or("no skill: the tool starts the agent without it".into(), sanitize::line);
+            writeln!(out, "preloads skill {} → {target}", sanitize::line(&e.name))?;
+        }
         if let Some(listed) = a.listed {
             writeln!(out, "listed to the model: {}", if listed { "yes" } else { "no: the tool does not tell its model about it" })?;
         }

@@ -284,8 +284,59 @@ pub fn load(cx: &LoadContext, walk: &[PathBuf], report: &mut EcosystemReport) {
             a.name = d.clone();
         }
     }
+    model_fallback(&mut ranked, &mut report.diagnostics);
+    over_budget(&ranked, &cx.roots.project, &mut report.diagnostics);
     report.places.extend(places.into_iter().map(|(p, _)| p));
     report.agents.extend(ranked);
+}
+
+/// The listing's default budget: 1% of a 200k-token context window, 4 characters a
+/// token (`skillListingBudgetFraction`; `SLASH_COMMAND_TOOL_CHAR_BUDGET` overrides it).
+const LISTING_BUDGET: usize = 8000;
+
+/// When the custom skills' lines alone pass the listing's default budget, the tool
+/// shows some of them by name only: said once, at the project.
+fn over_budget(ranked: &[Agent], project: &Path, diags: &mut Vec<Diagnostic>) {
+    let text = |a: &Agent, key: &str| a.fields.iter().find(|f| f.key == key).and_then(|f| f.value.to_json().as_str().map(str::to_string));
+    let total: usize = ranked
+        .iter()
+        .filter(|a| a.listed == Some(true) && (a.status == Status::Wins || a.rule.starts_with("shadowed for the user's")))
+        .map(|a| {
+            let name = text(a, "listed-as").unwrap_or_else(|| a.name.clone());
+            format!("- {name}: {}\n", text(a, "listing").unwrap_or_default()).chars().count()
+        })
+        .sum();
+    if total > LISTING_BUDGET {
+        let msg = format!(
+            "the custom skills' listing is {total} characters, over Claude Code's default budget of {LISTING_BUDGET} (1% of a 200k-token context): it shows the less used skills by name only, without their descriptions"
+        );
+        diags.push(Diagnostic::info(ID, DiagKind::Ambiguous, project, msg).about(Kind::Skill));
+    }
+}
+
+/// The listing is de-duplicated after the skills the model may not call are removed
+/// (observed, NOTES.md): when a name's winner has `disable-model-invocation`, the
+/// model is shown, and may call, the next definition of that name.
+fn model_fallback(ranked: &mut [Agent], diags: &mut Vec<Diagnostic>) {
+    let winners: HashMap<String, (String, bool)> = ranked
+        .iter()
+        .filter(|a| a.status == Status::Wins && a.source.scope != Scope::Builtin)
+        .map(|a| (a.source.key(), (a.name.clone(), a.listed == Some(false))))
+        .collect();
+    let mut taken: Vec<String> = Vec::new();
+    for a in ranked.iter_mut().filter(|a| a.status == Status::Shadowed && a.listed == Some(true)) {
+        let Some(by) = a.shadowed_by.clone() else { continue };
+        let Some((name, true)) = winners.get(&by) else { continue };
+        if taken.contains(&by) {
+            continue;
+        }
+        taken.push(by.clone());
+        a.rule = format!(
+            "shadowed for the user's /{name}, but the model is shown this definition and calls it: the winner ({by}) has `disable-model-invocation`, and the listing drops it before it drops the names it shadows"
+        );
+        let msg = format!("`{name}`: the user's /{name} runs {by}, but the model is shown and calls this definition");
+        diags.push(Diagnostic::warning(ID, DiagKind::Ambiguous, &*a.source.path, msg).about(Kind::Skill));
+    }
 }
 
 /// A skill file that loads, as agentry's record.
