@@ -31,6 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 from judge import judge
+import coding_skills
 
 FRAMEWORKS = ("claude-code", "copilot", "opencode", "codex", "gemini-cli", "qwen-code", "kimi-code")
 
@@ -561,7 +562,11 @@ def make_workspace(rng: random.Random, fw: str, dest: Path, cases) -> Path:
 def mutate_once(rng: random.Random, fw: str, dest: Path):
     """One mutation: a file's bytes, the tree, a fresh agent, the inputs, a config table."""
     roll = rng.random()
-    if roll < 0.6:
+    if fw in coding_skills.SKILL_PLACES and coding_skills.asks_skills(dest) and rng.random() < 0.4:
+        cwd = inputs_of(dest).get("cwd", ".")
+        cwd = cwd if cwd != "." else rng.choice(CWDS)
+        (coding_skills.fresh_skill if rng.random() < 0.5 else coding_skills.mutate_skill_tree)(rng, fw, dest, cwd)
+    elif roll < 0.6:
         files = agent_files(dest)
         if files:
             f = rng.choice(files)
@@ -598,13 +603,15 @@ def run_pair(fw: str, ws: Path, oracles: Path, agentry: str):
         args += ["--cwd", inputs["cwd"]]
     if inputs.get("trusted", True) is False:
         args += ["--untrusted"]
+    # The oracle reports skills and the agent listing only when asked (FORMAT.md).
+    asked = [f"--{k}" for k in ("skills", "listing") if inputs.get(k)]
     for d in ("project", "home"):
         (ws / d).mkdir(exist_ok=True)
     empty = Path(tempfile.mkdtemp(prefix="agentry-diff-empty-"))
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "AGENTRY_LISTING_ORDER": "name", "NO_COLOR": "1",
            "HOME": str(ws / "home")}
     try:
-        o = subprocess.run(["python3", str(oracles / "oracle" / fw / "oracle.py"), *args], capture_output=True,
+        o = subprocess.run(["python3", str(oracles / "oracle" / fw / "oracle.py"), *args, *asked], capture_output=True,
                            timeout=300)
         a = subprocess.run([agentry, "export", "--ecosystem", fw, "--json", *args, "--builtins", str(empty)],
                            capture_output=True, timeout=120, env=env)

@@ -3,6 +3,7 @@
 
     python3 tests/differential/run.py FRAMEWORK [--count N] [--seed S] [--keep DIR]
                                       [--agentry BIN] [--oracles DIR] [--stop-after K]
+                                      [--kind agents|skills|listing]
 
 For each of N random workspaces it runs the framework's oracle (the tool's real
 released code, `../shared/oracle/<fw>/`) and `agentry export`, compares the two
@@ -121,9 +122,21 @@ def oracle_python(oracles: Path, fw: str):
     return None
 
 
+# Which cases seed the workspaces (`--kind`): as CONFORMANCE_KIND in the shared run.sh.
+KIND = None
+
+
+def case_kind(case: Path) -> str:
+    try:
+        inputs = json.loads((case / "inputs.json").read_text())
+    except (OSError, ValueError):
+        inputs = {}
+    return "skills" if inputs.get("skills") else "listing" if inputs.get("listing") else "agents"
+
+
 def case_dirs(fw: str):
     root = REPO / "tests/fixtures" / fw
-    return sorted(p for p in root.iterdir() if (p / "expected.json").is_file())
+    return sorted(p for p in root.iterdir() if (p / "expected.json").is_file() and KIND in (None, case_kind(p)))
 
 
 def files_of(ws: Path):
@@ -434,8 +447,10 @@ def main(argv):
     p.add_argument("--no-shrink", action="store_true")
     p.add_argument("--no-fork-server", action="store_true", help="start the oracle afresh for every workspace")
     p.add_argument("--shrink-budget", type=int, help="at most this many oracle runs to shrink one case")
+    p.add_argument("--kind", choices=("agents", "skills", "listing"), help="seed only from cases of this kind")
     a = p.parse_args(argv)
-    global USE_FORK_SERVER
+    global USE_FORK_SERVER, KIND
+    KIND = a.kind
     USE_FORK_SERVER = not a.no_fork_server
     py = ("python3" if coding.installed(a.framework) else None) if a.framework in coding.FRAMEWORKS \
         else oracle_python(a.oracles, a.framework)

@@ -32,12 +32,14 @@ struct Parsed {
     prompt: Option<Text>,
 }
 
-pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) -> (Agent, Vec<Diagnostic>) {
+/// A file's agent, its diagnostics, and (for one that loads) its line in the model's
+/// listing of agents, after `- NAME: `.
+pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) -> (Agent, Vec<Diagnostic>, Option<String>) {
     let key = source.key();
     let path: &Path = &f.path;
     let io = |message: String| {
         let d = Diagnostic::error(ID, DiagKind::Io, path, message).failing(key.clone());
-        (unloaded(f, source.clone(), Status::Invalid, "failed to load: Claude Code cannot read the file and skips it"), vec![d])
+        (unloaded(f, source.clone(), Status::Invalid, "failed to load: Claude Code cannot read the file and skips it"), vec![d], None)
     };
     match &f.problem {
         Some(Problem::Dangling) => return io(format!("Failed to follow symlink {}: it leads nowhere", path.display())),
@@ -45,12 +47,12 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
         Some(Problem::PluginFolderPassedOver) => {
             let why = "inside a linked folder, `node_modules` or `.mcpb-cache`: Claude Code's plugin walk does not enter those folders and says nothing";
             let d = Diagnostic::skipped(ID, path, why).failing(key);
-            return (unloaded(f, source, Status::Skipped, &format!("skipped: {why}")), vec![d]);
+            return (unloaded(f, source, Status::Skipped, &format!("skipped: {why}")), vec![d], None);
         }
         Some(Problem::PluginLink) => {
             let why = "a symlink or not a regular file: Claude Code's plugin walk reads only regular files and passes over links without a word";
             let d = Diagnostic::skipped(ID, path, why).failing(key);
-            return (unloaded(f, source, Status::Skipped, &format!("skipped: {why}")), vec![d]);
+            return (unloaded(f, source, Status::Skipped, &format!("skipped: {why}")), vec![d], None);
         }
         None => {}
     }
@@ -87,7 +89,7 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
         Outcome::TooLarge(n) => io(too_large(*n)),
         Outcome::Silent(why) => {
             let d = Diagnostic::ignored_definition(ID, path, why.clone()).failing(key);
-            (unloaded(f, source, Status::Skipped, &format!("skipped: {why}")), vec![d])
+            (unloaded(f, source, Status::Skipped, &format!("skipped: {why}")), vec![d], None)
         }
         Outcome::Rejected { kind, message, line } => {
             let kind = match kind {
@@ -95,7 +97,7 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
                 Rejection::Validation => DiagKind::Validation,
             };
             let d = Diagnostic::error(ID, kind, path, message.clone()).at(*line, None).failing(key);
-            (unloaded(f, source, Status::Invalid, "failed to load: Claude Code logs the reason in its debug log and skips the file"), vec![d])
+            (unloaded(f, source, Status::Invalid, "failed to load: Claude Code logs the reason in its debug log and skips the file"), vec![d], None)
         }
         Outcome::Agent(def) => {
             let diags = def
@@ -115,7 +117,8 @@ pub fn from_file(cx: &LoadContext, place: PlaceView, f: &Found, source: Source) 
                 let msg = format!("`tools` names tools Claude Code does not know, which it drops: {}{why}", eff.unknown.join(", "));
                 diags.push(Diagnostic::warning(ID, DiagKind::Validation, path, msg).at(definition_line(def, "tools"), None));
             }
-            (loaded(def, parsed.prompt.clone(), source, &place), diags)
+            let line = super::listing::line(&def.description, &def.tools, def.disallowed.as_deref());
+            (loaded(def, parsed.prompt.clone(), source, &place), diags, Some(line))
         }
     }
 }

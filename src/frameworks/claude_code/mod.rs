@@ -24,7 +24,10 @@ pub(crate) mod definition;
 pub(crate) mod frontmatter;
 mod hooks;
 mod lf_retry;
+mod listing;
 mod scan;
+mod skill_file;
+mod skills;
 mod tools;
 
 use crate::discover::Hold;
@@ -197,6 +200,8 @@ impl Framework for ClaudeCode {
         read_order.extend(places.iter().enumerate().filter(|(_, (_, k))| matches!(k, Kind::Plugin { .. })).map(|(i, _)| i));
         let mut first_read: HashMap<PathBuf, &'static str> = HashMap::new();
         let mut per_place: Vec<Vec<Agent>> = vec![Vec::new(); places.len()];
+        // Each loaded agent's line in the model's listing, by source key.
+        let mut lines: HashMap<String, String> = HashMap::new();
         for i in read_order {
             let (place, kind) = &places[i];
             let mut too_deep = Vec::new();
@@ -229,7 +234,7 @@ impl Framework for ClaudeCode {
                         // The tool parses every file of a scan before it drops a second
                         // reading of one inode: a front matter that does not parse is
                         // logged for this path too (observed, 2.1.337).
-                        let (agent, diags) = agent::from_file(cx, place_view(place, kind), &f, source.clone());
+                        let (agent, diags, _) = agent::from_file(cx, place_view(place, kind), &f, source.clone());
                         if diags.iter().any(|d| d.kind == DiagKind::Parse) {
                             report.diagnostics.extend(diags);
                             per_place[i].push(agent);
@@ -245,8 +250,12 @@ impl Framework for ClaudeCode {
                     }
                     first_read.insert(id, settings);
                 }
-                let (agent, diags) = agent::from_file(cx, place_view(place, kind), &f, source);
+                let key = source.key();
+                let (agent, diags, line) = agent::from_file(cx, place_view(place, kind), &f, source);
                 report.diagnostics.extend(diags);
+                if let Some(line) = line {
+                    lines.insert(key, line);
+                }
                 per_place[i].push(agent);
             }
         }
@@ -261,6 +270,12 @@ impl Framework for ClaudeCode {
             }
         }
         report.agents = precedence::rank(&ladder, candidates);
+        report.agent_listing = Some(listing::agent_listing(&mut report.agents, &lines, &listing::denied(cx)));
+        let label = "project settings (`permissions.deny` rules `Agent(NAME)` leave an agent out of the model's listing)";
+        let reach = Reach::top(&["settings.json", "settings.local.json"]);
+        report.places.push(Place::settings(Scope::Project, &cx.roots.project, cx.roots.project.join(".claude"), reach, label));
+        skills::load(cx, &walk(cx.roots), &mut report);
+        skills::link(&mut report);
         for a in &report.agents {
             if a.status == Status::Wins && a.undocumented_order.is_some() {
                 let msg = format!(

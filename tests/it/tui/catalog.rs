@@ -41,6 +41,8 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
         listed: None,
         undocumented_order: None,
         ecosystem: eco,
+        kind: Default::default(),
+        listed: None,
         name: name.into(),
         source: src,
         status,

@@ -1,0 +1,212 @@
+//! One skill file (`SKILL.md` or a command's `*.md`), as Claude Code 2.1.337 reads it:
+//! `_ri` (front matter through the agents' reader; a block that does not parse is
+//! dropped and the skill still loads), `t7e` (the keys it reads, the description from
+//! the body when none is given), `Y$n` (control characters to spaces) and the
+//! listing's per-skill text (`skillListingMaxDescChars`, 1536 by default).
+
+use serde_json::{Map, Value as Json};
+
+use super::definition::decode;
+use super::frontmatter::{self, js_trim};
+use crate::model::{Attributes, AttributesBuilder};
+
+/// The most bytes Claude Code reads of a `SKILL.md` (`wk`).
+pub const MAX_BYTES: u64 = 1_000_000;
+/// The longest description text the listing shows whole (description and
+/// `when_to_use` together); a longer one is cut to one less and `…` added.
+pub const LISTING_MAX_CHARS: usize = 1536;
+/// The longest front matter `name` kept as a display name (`q$`).
+const MAX_NAME: usize = 256;
+
+/// Keys Claude Code reads from a skill's front matter besides the ones agentry
+/// resolves itself; shown as written.
+pub const AS_WRITTEN: &[&str] = &[
+    "allowed-tools", "disallowed-tools", "model", "disable-model-invocation", "context", "agent", "hooks", "paths", "effort",
+    "shell", "version", "arguments", "background",
+];
+
+/// A skill file as the tool keeps it.
+pub struct SkillDef {
+    /// The front matter `name` (a `SKILL.md` only): the name shown for the skill,
+    /// whose folder name stays its key.
+    pub display: Option<String>,
+    pub description: String,
+    /// Whether the description was written (not taken from the body).
+    pub own_description: bool,
+    pub argument_hint: Option<String>,
+    pub when_to_use: Option<String>,
+    /// `disable-model-invocation`: the model is not told about it.
+    pub model_disabled: bool,
+    /// `user-invocable` (default true): the user can call it as `/name`.
+    pub user_invocable: bool,
+    /// What the model receives on invocation without arguments.
+    pub body: String,
+    pub frontmatter: Attributes,
+    first_line: u32,
+    lines: Vec<(String, Option<u32>)>,
+    /// The block did not parse: the tool dropped it (its message).
+    pub parse_error: Option<String>,
+    pub retried: bool,
+}
+
+/// `tGe`: a boolean, or a string or number meaning one (`1`/`true`/`yes`/`on`,
+/// `0`/`false`/`no`/`off`, any case, trimmed); anything else is unset.
+fn flag(v: Option<&Json>) -> Option<bool> {
+    let text = match v? {
+        Json::Bool(b) => return Some(*b),
+        Json::String(s) => s.clone(),
+        Json::Number(n) => n.to_string(),
+        _ => return None,
+    };
+    match text.trim().to_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Some(true),
+        "0" | "false" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// `Y$n`: control characters become spaces (a CRLF one space), the ends trimmed.
+fn one_line(s: &str) -> String {
+    let s = s.replace("\r\n", " ");
+    let s: String = s.chars().map(|c| if c.is_control() && c != '\t' { ' ' } else { c }).collect();
+    js_trim(&s).to_string()
+}
+
+/// `String(v)` for a value the tool turns into text, `None` for null or absent.
+fn text_of(v: Option<&Json>) -> Option<String> {
+    match v? {
+        Json::Null => None,
+        v => Some(frontmatter::js_string(v)),
+    }
+}
+
+/// `uHe`: a non-empty trimmed string, or a number or boolean as text.
+fn written_description(v: Option<&Json>) -> Option<String> {
+    match v? {
+        Json::String(s) => Some(js_trim(s).to_string()).filter(|s| !s.is_empty()),
+        v @ (Json::Number(_) | Json::Bool(_)) => Some(frontmatter::js_string(v)),
+        _ => None,
+    }
+}
+
+/// `L6e`: the body's first non-empty line, a leading Markdown heading mark dropped;
+/// `fallback` when the body has none.
+fn from_body(body: &str, fallback: &str) -> String {
+    for line in body.lines() {
+        let line = js_trim(line);
+        if line.is_empty() {
+            continue;
+        }
+        let heading = line.trim_start_matches('#');
+        if heading.len() < line.len() && heading.starts_with([' ', '\t']) && !js_trim(heading).is_empty() {
+            return js_trim(heading).to_string();
+        }
+        return line.to_string();
+    }
+    fallback.to_string()
+}
+
+/// Parses a skill file; `command` for a `.claude/commands` file, whose `name` is ignored.
+pub fn parse(bytes: &[u8], command: bool) -> SkillDef {
+    let text = decode(bytes);
+    let split = frontmatter::split(&text);
+    let (map, parse_error, retried) = match split.block {
+        None => (Map::new(), None, false),
+        Some(block) => {
+            let parsed = frontmatter::parse_block(block);
+            match parsed.value {
+                Ok(Json::Object(m)) => (m, None, parsed.retried),
+                Ok(_) => (Map::new(), None, parsed.retried),
+                Err(e) => (Map::new(), Some(e), parsed.retried),
+            }
+        }
+    };
+    let body = split.body.replace("$ARGUMENTS", "");
+    let written = written_description(map.get("description"));
+    let description = one_line(&written.clone().unwrap_or_else(|| from_body(split.body, "Skill")));
+    let display = if command { None } else { text_of(map.get("name")).filter(|n| n.encode_utf16().count() <= MAX_NAME) };
+    let line_of = |k: &str| split.block.and_then(|b| frontmatter::key_line(b, split.first_line, k));
+    let mut packed = AttributesBuilder::default();
+    let mut lines = Vec::new();
+    for (k, v) in &map {
+        let at = line_of(k);
+        lines.push((k.clone(), at));
+        packed.push(k, at.unwrap_or(split.first_line), v);
+    }
+    SkillDef {
+        display,
+        own_description: written.is_some(),
+        description,
+        argument_hint: text_of(map.get("argument-hint")).map(|s| one_line(&s)),
+        when_to_use: text_of(map.get("when_to_use")).map(|s| one_line(&s)),
+        model_disabled: flag(map.get("disable-model-invocation")).unwrap_or(false),
+        user_invocable: flag(map.get("user-invocable")).unwrap_or(true),
+        body,
+        frontmatter: packed.finish(),
+        first_line: split.first_line,
+        lines,
+        parse_error,
+        retried,
+    }
+}
+
+impl SkillDef {
+    /// The line `key` is written on.
+    pub fn line(&self, key: &str) -> Option<u32> {
+        self.lines.iter().find(|(k, _)| k == key).and_then(|(_, l)| *l)
+    }
+
+    /// The front matter's first line.
+    pub fn first_line(&self) -> u32 {
+        self.first_line
+    }
+
+    /// The front matter's value of `key`.
+    pub fn value(&self, key: &str) -> Option<Json> {
+        self.frontmatter.get(self.frontmatter.lines().position(|(k, _)| k == key)?).map(|a| a.value.to_json())
+    }
+
+    /// The text the listing gives the skill (`DESCRIPTION - WHEN_TO_USE`), cut as the
+    /// listing cuts it; and whether it was cut.
+    pub fn listing_text(&self) -> (String, bool) {
+        let full = match &self.when_to_use {
+            Some(w) => format!("{} - {w}", self.description),
+            None => self.description.clone(),
+        };
+        if full.chars().count() > LISTING_MAX_CHARS {
+            let cut: String = full.chars().take(LISTING_MAX_CHARS - 1).collect();
+            (format!("{cut}…"), true)
+        } else {
+            (full, false)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broken_front_matter_is_dropped_and_the_body_gives_the_description() {
+        let d = parse(b"---\ndescription: \"unclosed\nallowed-tools: Read\n---\nbad quote body\n", false);
+        assert!(d.parse_error.is_some());
+        assert_eq!((d.description.as_str(), d.body.as_str()), ("bad quote body", "bad quote body\n"));
+        let d = parse(b"---\nargument-hint: x\n---\n\n# Heading line\n\nText.\n", false);
+        assert_eq!((d.description.as_str(), d.argument_hint.as_deref()), ("Heading line", Some("x")));
+        let d = parse(b"---\ndescription: never closed\nbody text\n", false);
+        assert_eq!(d.description, "---");
+    }
+
+    #[test]
+    fn descriptions_flags_and_names() {
+        let d = parse(b"---\nname: shown\ndescription: |\n  first line\n  second line\ndisable-model-invocation: \"true\"\nuser-invocable: false\n---\nFix $ARGUMENTS now.\n", false);
+        assert_eq!(d.description, "first line second line");
+        assert!(d.model_disabled && !d.user_invocable);
+        assert_eq!((d.display.as_deref(), d.body.as_str()), (Some("shown"), "Fix  now.\n"));
+        assert_eq!(parse(b"---\nname: ignored\ndescription: 42\n---\n", true).display, None);
+        assert_eq!(parse(b"---\ndescription: 42\n---\n", true).description, "42");
+        let long = parse(format!("---\ndescription: d\nwhen_to_use: {}\n---\n", "w".repeat(2000)).as_bytes(), false);
+        let (text, cut) = long.listing_text();
+        assert!(cut && text.chars().count() == LISTING_MAX_CHARS && text.ends_with('…'));
+    }
+}
