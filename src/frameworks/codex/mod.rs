@@ -15,6 +15,11 @@ mod layers;
 mod merge;
 mod nested;
 pub(crate) mod role;
+mod skill_file;
+mod skill_meta;
+mod skill_rules;
+mod skill_walk;
+mod skills;
 mod toml_read;
 
 use super::precedence::{self, Candidate, Ladder, Tier};
@@ -88,6 +93,10 @@ impl Framework for Codex {
             agents.extend(held(cx));
         }
         sort_as_reported(&mut agents, &layers::layers(cx, true));
+        let skills = skills::load(cx, user_config(cx).as_ref());
+        agents.extend(skills.skills);
+        report.places.extend(skills.places);
+        report.diagnostics.extend(skills.diagnostics);
         report.diagnostics = dedupe(report.diagnostics);
         report.agents = agents;
         report
@@ -123,6 +132,14 @@ fn places(cx: &LoadContext) -> Vec<Place> {
             [layers::agents_place(&l), l]
         })
         .collect()
+}
+
+/// The user layer's `config.toml` as a table (it read without error: Codex would not
+/// have started otherwise).
+fn user_config(cx: &LoadContext) -> Option<toml_codex::Table> {
+    let path = cx.roots.home.join(".codex/config.toml");
+    let bytes = cx.files.read(&path, crate::discover::Hold::Kept).ok()?;
+    toml_read::parse(&bytes).ok().map(|d| d.table)
 }
 
 /// Under `--untrusted` Codex skips every project layer without a word: the project

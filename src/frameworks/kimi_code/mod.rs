@@ -14,6 +14,8 @@
 
 pub mod agent_file;
 mod render;
+mod skill_file;
+mod skills;
 mod walk;
 
 use crate::discover::Hold;
@@ -87,13 +89,22 @@ fn resolve_extra(dir: &str, root: &Path, home: &Path) -> PathBuf {
     crate::model::normalize(&path)
 }
 
+impl Default for Config {
+    fn default() -> Config {
+        Config { extra_dirs: Vec::new(), tools_enabled: None, tools_disabled: None, extra_skill_dirs: Vec::new(), builtin_product_skills: true }
+    }
+}
+
 /// What `$KIMI_CODE_HOME/config.toml` says about agents: `extra_agent_dirs`, and the
 /// global tool switches `[tools] enabled` / `disabled` every agent is held to.
-#[derive(Default)]
 pub(crate) struct Config {
     pub extra_dirs: Vec<String>,
     pub tools_enabled: Option<Vec<String>>,
     pub tools_disabled: Option<Vec<String>>,
+    /// `extra_skill_dirs`, resolved as `extra_agent_dirs` are.
+    pub extra_skill_dirs: Vec<String>,
+    /// `builtin_product_skills` (default true): `false` removes the product skills.
+    pub builtin_product_skills: bool,
 }
 
 fn config(cx: &LoadContext, path: &Path, report: &mut EcosystemReport) -> Config {
@@ -124,6 +135,8 @@ fn config(cx: &LoadContext, path: &Path, report: &mut EcosystemReport) -> Config
         extra_dirs: strings(table.get("extra_agent_dirs"), "extra_agent_dirs").unwrap_or_default(),
         tools_enabled: strings(tools.and_then(|t| t.get("enabled")), "[tools] enabled").filter(|l| !l.is_empty()),
         tools_disabled: strings(tools.and_then(|t| t.get("disabled")), "[tools] disabled"),
+        extra_skill_dirs: strings(table.get("extra_skill_dirs"), "extra_skill_dirs").unwrap_or_default(),
+        builtin_product_skills: table.get("builtin_product_skills").and_then(|v| v.as_bool()) != Some(false),
     }
 }
 
@@ -252,6 +265,19 @@ fn system_md_agent(rendered: String, source: Source, vars: &render::Vars) -> Age
     agent.into()
 }
 
+/// Whether the main agent's prompt carries the skills listing: its profile (the
+/// built-in one, SYSTEM.md's or a file's `agent`) has the `Skill` tool and its
+/// template uses `${skills_section}` (or `${skills}`).
+fn main_agent_lists_skills(agents: &[Agent]) -> bool {
+    let Some(main) = agents.iter().find(|a| a.name == "agent" && a.status == Status::Wins) else { return true };
+    if main.source.is_compiled_in() {
+        return true;
+    }
+    let has_skill_tool = main.fields.iter().any(|f| f.key == "tools" && f.value.to_json().as_array().is_some_and(|t| t.iter().any(|x| x == "Skill")));
+    let prompt = main.system_prompt.as_ref().and_then(|t| t.read().ok().map(|p| p.into_owned())).unwrap_or_default();
+    has_skill_tool && (prompt.contains("${skills_section}") || prompt.contains("${skills}"))
+}
+
 impl Framework for KimiCode {
     fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
         use crate::model::toolset::Evidence as E;
@@ -350,6 +376,10 @@ impl Framework for KimiCode {
                 agent.rule.push_str(note);
             }
         }
+        let skills = skills::load(cx, &config, main_agent_lists_skills(&report.agents));
+        report.agents.extend(skills.skills);
+        report.places.extend(skills.places);
+        report.diagnostics.extend(skills.diagnostics);
         report
     }
 }
