@@ -18,6 +18,11 @@ pub struct Settings {
     pub agents_enabled: bool,
     pub folder_trust: bool,
     pub browser_enabled: bool,
+    /// `skills.enabled` (default true): false leaves no skill at all.
+    pub skills_enabled: bool,
+    /// `skills.disabled`: the user's and the workspace's lists together (a union),
+    /// lower-cased, as `setDisabledSkills` matches them.
+    pub skills_disabled: Vec<String>,
     overrides: Map<String, Json>,
 }
 
@@ -75,6 +80,11 @@ fn strip_comments(text: &str) -> String {
     out
 }
 
+/// A list of names in settings, lower-cased (entries that are not strings dropped).
+fn names_at(v: &Json, path: &[&str]) -> Vec<String> {
+    at(v, path).and_then(Json::as_array).into_iter().flatten().filter_map(Json::as_str).map(str::to_lowercase).collect()
+}
+
 fn at<'a>(v: &'a Json, path: &[&str]) -> Option<&'a Json> {
     path.iter().try_fold(v, |v, k| v.get(k))
 }
@@ -84,9 +94,11 @@ impl Settings {
         let user = read_json(cx, &home.join(".gemini/settings.json")).unwrap_or(Json::Null);
         let folder_trust = at(&user, &["security", "folderTrust", "enabled"]).and_then(Json::as_bool).unwrap_or(true);
         let mut merged = if user.is_object() { user } else { Json::Object(Map::new()) };
+        let mut skills_disabled = names_at(&merged, &["skills", "disabled"]);
         let workspace = cx.roots.cwd.join(".gemini/settings.json");
         if (!folder_trust || cx.roots.trusted) && workspace != home.join(".gemini/settings.json") {
             if let Some(w) = read_json(cx, &workspace).filter(Json::is_object) {
+                skills_disabled.extend(names_at(&w, &["skills", "disabled"]));
                 merge_deep(&mut merged, &w);
             }
         }
@@ -95,8 +107,15 @@ impl Settings {
             agents_enabled: at(&merged, &["experimental", "enableAgents"]).and_then(Json::as_bool).unwrap_or(true),
             folder_trust,
             browser_enabled: at(&merged, &["agents", "overrides", "browser_agent", "enabled"]).and_then(Json::as_bool).unwrap_or(false),
+            skills_enabled: at(&merged, &["skills", "enabled"]).and_then(Json::as_bool).unwrap_or(true),
+            skills_disabled,
             overrides,
         }
+    }
+
+    /// Whether `setDisabledSkills` disables a skill of this name (case-insensitively).
+    pub fn skill_disabled(&self, name: &str) -> bool {
+        self.skills_disabled.contains(&name.to_lowercase())
     }
 
     pub fn overrides(&self, name: &str) -> Option<&Map<String, Json>> {
