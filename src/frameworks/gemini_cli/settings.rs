@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value as Json};
 
 use super::LoadContext;
-use crate::frameworks::node::merge_deep;
+use crate::frameworks::node::{merge_deep, strip_json_comments};
 
 pub struct Settings {
     pub agents_enabled: bool,
@@ -33,52 +33,9 @@ pub use crate::frameworks::node::truthy;
 fn read_json(cx: &LoadContext, path: &Path) -> Option<Json> {
     let bytes = cx.files.read(path, Hold::Kept).ok()?;
     let text = String::from_utf8_lossy(&bytes);
-    serde_json::from_str(&strip_comments(&text)).ok()
+    serde_json::from_str(&strip_json_comments(&text)).ok()
 }
 
-fn strip_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            if c == '\\' {
-                out.extend(chars.next());
-            } else if c == '"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                for n in chars.by_ref() {
-                    if n == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut last = ' ';
-                for n in chars.by_ref() {
-                    if last == '*' && n == '/' {
-                        break;
-                    }
-                    last = n;
-                }
-                out.push(' ');
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
 
 /// A list of names in settings, lower-cased (entries that are not strings dropped).
 fn names_at(v: &Json, path: &[&str]) -> Vec<String> {
@@ -329,7 +286,7 @@ mod tests {
 
     #[test]
     fn comments_are_stripped_outside_strings() {
-        let t = strip_comments("{\"a\": \"//x\", // c\n \"b\": /* d */ 1}");
+        let t = strip_json_comments("{\"a\": \"//x\", // c\n \"b\": /* d */ 1}");
         let v: Json = serde_json::from_str(&t).unwrap();
         assert_eq!(v["a"], "//x");
         assert_eq!(v["b"], 1);
