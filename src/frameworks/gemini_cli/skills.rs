@@ -116,9 +116,12 @@ fn read(cx: &LoadContext, extension: Option<&Path>, path: &Path) -> Result<Arc<P
         })
 }
 
-fn skipped(report: &mut EcosystemReport, path: &Path, source: Source, message: String, rule: &str) {
+/// A skill file the CLI drops: a warning when the file is broken (`broken`), a note
+/// when the settings turn skills off.
+fn skipped(report: &mut EcosystemReport, path: &Path, source: Source, message: String, rule: &str, broken: bool) {
     let key = source.key();
-    report.diagnostics.push(Diagnostic::skipped(ID, path, message).failing(key).about(Kind::Skill));
+    let d = if broken { Diagnostic::ignored_definition(ID, path, message) } else { Diagnostic::skipped(ID, path, message) };
+    report.diagnostics.push(d.failing(key).about(Kind::Skill));
     let name = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     report.agents.push(Agent::skill(ID, name, source, Status::Skipped, rule.into()));
 }
@@ -144,7 +147,7 @@ pub(super) fn load(cx: &LoadContext, settings: &Settings, report: &mut Ecosystem
     let source = |f: &Found| Source::new(places[f.place].scope, &places[f.place].base, f.path.clone());
     if !settings.skills_enabled {
         for f in found.iter().filter(|f| !places[f.place].held) {
-            skipped(report, &f.path, source(f), "skills are disabled (settings skills.enabled = false)".into(), "skipped: settings skills.enabled = false turns every skill off, the built-ins too");
+            skipped(report, &f.path, source(f), "skills are disabled (settings skills.enabled = false)".into(), "skipped: settings skills.enabled = false turns every skill off, the built-ins too", false);
         }
         return;
     }
@@ -159,7 +162,7 @@ pub(super) fn load(cx: &LoadContext, settings: &Settings, report: &mut Ecosystem
         let parsed = match &f.parsed {
             Ok(p) => p,
             Err(why) if !place.held => {
-                skipped(report, &f.path, source(f), format!("not loaded (debug log only): {why}"), "skipped: Gemini CLI cannot read the file and writes that to its debug log only");
+                skipped(report, &f.path, source(f), format!("not loaded (debug log only): {why}"), "skipped: Gemini CLI cannot read the file and writes that to its debug log only", true);
                 continue;
             }
             Err(_) => continue,
@@ -168,7 +171,7 @@ pub(super) fn load(cx: &LoadContext, settings: &Settings, report: &mut Ecosystem
             Ok(s) => s,
             Err(why) if !place.held => {
                 let message = format!("not loaded (debug log only): {}", why.reason());
-                skipped(report, &f.path, source(f), message, "skipped: Gemini CLI drops a SKILL.md without front matter or a string name and description, in its debug log only");
+                skipped(report, &f.path, source(f), message, "skipped: Gemini CLI drops a SKILL.md without front matter or a string name and description, in its debug log only", true);
                 continue;
             }
             Err(_) => continue,
