@@ -12,12 +12,17 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value as Json};
 
 use super::LoadContext;
-use crate::frameworks::node::merge_deep;
+use crate::frameworks::node::{merge_deep, strip_json_comments};
 
 pub struct Settings {
     pub agents_enabled: bool,
     pub folder_trust: bool,
     pub browser_enabled: bool,
+    /// `skills.enabled` (default true): false leaves no skill at all.
+    pub skills_enabled: bool,
+    /// `skills.disabled`: the user's and the workspace's lists together (a union),
+    /// lower-cased, as `setDisabledSkills` matches them.
+    pub skills_disabled: Vec<String>,
     overrides: Map<String, Json>,
 }
 
@@ -28,51 +33,13 @@ pub use crate::frameworks::node::truthy;
 fn read_json(cx: &LoadContext, path: &Path) -> Option<Json> {
     let bytes = cx.files.read(path, Hold::Kept).ok()?;
     let text = String::from_utf8_lossy(&bytes);
-    serde_json::from_str(&strip_comments(&text)).ok()
+    serde_json::from_str(&strip_json_comments(&text)).ok()
 }
 
-fn strip_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            if c == '\\' {
-                out.extend(chars.next());
-            } else if c == '"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                for n in chars.by_ref() {
-                    if n == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut last = ' ';
-                for n in chars.by_ref() {
-                    if last == '*' && n == '/' {
-                        break;
-                    }
-                    last = n;
-                }
-                out.push(' ');
-            }
-            _ => out.push(c),
-        }
-    }
-    out
+
+/// A list of names in settings, lower-cased (entries that are not strings dropped).
+fn names_at(v: &Json, path: &[&str]) -> Vec<String> {
+    at(v, path).and_then(Json::as_array).into_iter().flatten().filter_map(Json::as_str).map(str::to_lowercase).collect()
 }
 
 fn at<'a>(v: &'a Json, path: &[&str]) -> Option<&'a Json> {
@@ -84,9 +51,11 @@ impl Settings {
         let user = read_json(cx, &home.join(".gemini/settings.json")).unwrap_or(Json::Null);
         let folder_trust = at(&user, &["security", "folderTrust", "enabled"]).and_then(Json::as_bool).unwrap_or(true);
         let mut merged = if user.is_object() { user } else { Json::Object(Map::new()) };
+        let mut skills_disabled = names_at(&merged, &["skills", "disabled"]);
         let workspace = cx.roots.cwd.join(".gemini/settings.json");
         if (!folder_trust || cx.roots.trusted) && workspace != home.join(".gemini/settings.json") {
             if let Some(w) = read_json(cx, &workspace).filter(Json::is_object) {
+                skills_disabled.extend(names_at(&w, &["skills", "disabled"]));
                 merge_deep(&mut merged, &w);
             }
         }
@@ -95,8 +64,15 @@ impl Settings {
             agents_enabled: at(&merged, &["experimental", "enableAgents"]).and_then(Json::as_bool).unwrap_or(true),
             folder_trust,
             browser_enabled: at(&merged, &["agents", "overrides", "browser_agent", "enabled"]).and_then(Json::as_bool).unwrap_or(false),
+            skills_enabled: at(&merged, &["skills", "enabled"]).and_then(Json::as_bool).unwrap_or(true),
+            skills_disabled,
             overrides,
         }
+    }
+
+    /// Whether `setDisabledSkills` disables a skill of this name (case-insensitively).
+    pub fn skill_disabled(&self, name: &str) -> bool {
+        self.skills_disabled.contains(&name.to_lowercase())
     }
 
     pub fn overrides(&self, name: &str) -> Option<&Map<String, Json>> {
@@ -310,7 +286,7 @@ mod tests {
 
     #[test]
     fn comments_are_stripped_outside_strings() {
-        let t = strip_comments("{\"a\": \"//x\", // c\n \"b\": /* d */ 1}");
+        let t = strip_json_comments("{\"a\": \"//x\", // c\n \"b\": /* d */ 1}");
         let v: Json = serde_json::from_str(&t).unwrap();
         assert_eq!(v["a"], "//x");
         assert_eq!(v["b"], 1);

@@ -301,7 +301,7 @@ fn fail(cause: Cause, message: impl Into<String>, line: Option<u32>) -> Failure 
 }
 
 /// The file line of a top-level `key:` in the front matter (which starts on line 2).
-fn key_line(front: &str, key: &str) -> Option<u32> {
+pub(super) fn key_line(front: &str, key: &str) -> Option<u32> {
     front.split('\n').position(|l| {
         let l = l.strip_prefix(['"', '\'']).unwrap_or(l);
         l.strip_prefix(key).is_some_and(|rest| {

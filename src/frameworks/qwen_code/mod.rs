@@ -15,6 +15,8 @@ mod definition;
 mod js;
 mod lines;
 mod scalars;
+mod skill_file;
+mod skills;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};
@@ -69,7 +71,7 @@ fn ladder() -> Ladder {
 
 /// The folders read, in `loadSubagent`'s order: project, user, then each active
 /// extension's `agents/`.
-fn folders(cx: &LoadContext, report: &mut EcosystemReport) -> Vec<Place> {
+fn folders(cx: &LoadContext, extensions: &[(String, PathBuf)]) -> Vec<Place> {
     let roots = cx.roots;
     let home = qwen_home(cx);
     let project = project_root(roots);
@@ -80,7 +82,7 @@ fn folders(cx: &LoadContext, report: &mut EcosystemReport) -> Vec<Place> {
         out.push(md(PROJECT, Scope::Project, &roots.project, project.join(".qwen/agents"), "project .qwen/agents".into()));
     }
     out.push(md(USER, Scope::User, &roots.home, home.join("agents"), "user ~/.qwen/agents".into()));
-    for (name, dir) in extensions(cx, &home.join("extensions"), report) {
+    for (name, dir) in extensions {
         out.push(md(EXTENSION, Scope::User, &roots.home, dir.join("agents"), format!("extension `{name}`")));
     }
     crate::model::numbered(&mut out, "searched");
@@ -369,7 +371,10 @@ impl Framework for QwenCode {
 
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
-        let folders = folders(cx, &mut report);
+        let extensions = extensions(cx, &qwen_home(cx).join("extensions"), &mut report);
+        let skill_settings = skills::SkillSettings::read(cx);
+        let mut folders = folders(cx, &extensions);
+        folders.extend(skills::places(cx, &extensions, &skill_settings));
         let mut scanned = Vec::new();
         for folder in folders.iter().filter(|p| p.holds_agents()) {
             scan_folder(cx, folder, &mut scanned);
@@ -392,6 +397,7 @@ impl Framework for QwenCode {
         report.agents = rank(&ladder(), candidates);
         refuse(&mut report, &tiers, &refusals);
         report.places = folders;
+        skills::load(cx, &skill_settings, &extensions, &mut report);
         report
     }
 }
