@@ -98,56 +98,45 @@ fn short(v: &Json) -> String {
     }
 }
 
-fn keyed(doc: &Json) -> BTreeMap<(String, String), &Json> {
+fn keyed<'a>(entries: &'a Json) -> BTreeMap<(String, String), &'a Json> {
     let mut out = BTreeMap::new();
-    for a in doc["agents"].as_array().into_iter().flatten() {
+    for a in entries.as_array().into_iter().flatten() {
         let key = (a["name"].as_str().unwrap_or_default().to_string(), a["source"].as_str().unwrap_or_default().to_string());
         out.insert(key, a);
     }
     out
 }
 
-fn order(doc: &Json) -> BTreeMap<String, Vec<String>> {
+fn order(entries: &Json) -> BTreeMap<String, Vec<String>> {
     let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for a in doc["agents"].as_array().into_iter().flatten() {
+    for a in entries.as_array().into_iter().flatten() {
         let name = a["name"].as_str().unwrap_or_default().to_string();
         out.entry(name).or_default().push(a["source"].as_str().unwrap_or_default().to_string());
     }
     out
 }
 
-fn errors(doc: &Json) -> BTreeSet<(String, String)> {
-    doc["errors"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|e| (e["source"].as_str().unwrap_or_default().to_string(), e["kind"].as_str().unwrap_or_default().to_string()))
-        .collect()
-}
-
-/// The differences between an expected and an actual report (`compare.py`).
-pub fn compare(expected: &Json, actual: &Json) -> Vec<String> {
-    let mut problems = Vec::new();
-    if expected["ecosystem"] != actual["ecosystem"] {
-        problems.push(format!("ecosystem: expected {}, got {}", expected["ecosystem"], actual["ecosystem"]));
-    }
+/// Entries of one kind (`agents` or `skills`) keyed by (name, source), as
+/// `compare.py`'s `compare_entries`.
+fn compare_entries(kind: &str, expected: &Json, actual: &Json, keys: &[&str], problems: &mut Vec<String>) {
     let (exp, act) = (keyed(expected), keyed(actual));
     for key in exp.keys().filter(|k| !act.contains_key(*k)) {
-        problems.push(format!("agent {} @ {}: missing", key.0, key.1));
+        problems.push(format!("{kind} {} @ {}: missing", key.0, key.1));
     }
     for key in act.keys().filter(|k| !exp.contains_key(*k)) {
-        problems.push(format!("agent {} @ {}: not expected", key.0, key.1));
+        problems.push(format!("{kind} {} @ {}: not expected", key.0, key.1));
     }
     for (key, e) in &exp {
         let Some(a) = act.get(key) else { continue };
-        let at = format!("agent {} @ {}", key.0, key.1);
-        for k in ["status", "shadowed_by", "chain", "system_prompt"] {
+        let at = format!("{kind} {} @ {}", key.0, key.1);
+        for k in keys {
             if e.get(k).is_some() && e.get(k) != a.get(k) {
                 problems.push(format!("{at}: {k}: expected {}, got {}", short(&e[k]), short(&a[k])));
             }
         }
+        let Some(ef) = e.get("fields") else { continue };
         let empty = serde_json::Map::new();
-        let ef = e["fields"].as_object().unwrap_or(&empty);
+        let ef = ef.as_object().unwrap_or(&empty);
         match a["fields"].as_object() {
             None => problems.push(format!("{at}: fields: expected an object, got {}", short(&a["fields"]))),
             Some(af) => {
@@ -168,11 +157,50 @@ pub fn compare(expected: &Json, actual: &Json) -> Vec<String> {
         if let Some(a) = ao.get(name) {
             let (es, as_): (BTreeSet<_>, BTreeSet<_>) = (e.iter().collect(), a.iter().collect());
             if es == as_ && e != a {
-                problems.push(format!("order of {name}: expected {e:?}, got {a:?}"));
+                problems.push(format!("order of {kind} {name}: expected {e:?}, got {a:?}"));
             }
         }
     }
-    let (ee, ae) = (errors(expected), errors(actual));
+}
+
+/// The differences between an expected and an actual report (`compare.py`).
+pub fn compare(expected: &Json, actual: &Json) -> Vec<String> {
+    let mut problems = Vec::new();
+    if expected["ecosystem"] != actual["ecosystem"] {
+        problems.push(format!("ecosystem: expected {}, got {}", expected["ecosystem"], actual["ecosystem"]));
+    }
+    compare_entries("agent", &expected["agents"], &actual["agents"], &["status", "shadowed_by", "chain", "system_prompt", "listed"], &mut problems);
+    if let Some(listing) = expected.get("agent_listing") {
+        if Some(listing) != actual.get("agent_listing") {
+            problems.push(format!("agent_listing: expected {}, got {}", short(listing), short(&actual["agent_listing"])));
+        }
+    }
+    let skills = expected.get("skills").is_some();
+    if skills {
+        compare_entries("skill", &expected["skills"], &actual["skills"], &["status", "shadowed_by", "listed", "body"], &mut problems);
+    }
+    // An error about a skill file counts only where skills were asked for.
+    let errors = |doc: &Json, all: bool| -> BTreeSet<(String, String)> {
+        doc["errors"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|e| all || e["object"].as_str() != Some("skill"))
+            .map(|e| (e["source"].as_str().unwrap_or_default().to_string(), e["kind"].as_str().unwrap_or_default().to_string()))
+            .collect()
+    };
+    let (ee, ae) = (errors(expected, true), errors(actual, skills));
+    // `fatal` where the expected error says it.
+    for x in expected["errors"].as_array().into_iter().flatten() {
+        let Some(fatal) = x.get("fatal") else { continue };
+        let same = |a: &&Json| a["source"] == x["source"] && a["kind"] == x["kind"];
+        if let Some(a) = actual["errors"].as_array().into_iter().flatten().find(same) {
+            let got = a.get("fatal").and_then(Json::as_bool).unwrap_or(false);
+            if got != fatal.as_bool().unwrap_or(false) {
+                problems.push(format!("error {} @ {}: fatal: expected {fatal}, got {got}", x["kind"], x["source"]));
+            }
+        }
+    }
     for (s, k) in ee.difference(&ae) {
         problems.push(format!("error {k} @ {s}: not reported"));
     }
