@@ -140,7 +140,15 @@ def case_dirs(fw: str):
 
 
 def files_of(ws: Path):
-    return sorted(p for p in ws.rglob("*") if p.is_file() and not p.is_symlink() and p.name != "expected.json")
+    # inputs.json holds the case's run options (`skills`, `cwd`): not a file to mutate.
+    return sorted(p for p in ws.rglob("*") if p.is_file() and not p.is_symlink() and p.name not in ("expected.json", "inputs.json"))
+
+
+def inputs_of(ws: Path) -> dict:
+    try:
+        return json.loads((ws / "inputs.json").read_text())
+    except (OSError, ValueError):
+        return {}
 
 
 def jinja_snippet(rng: random.Random, fw: str) -> str:
@@ -286,6 +294,39 @@ def fast_agent_card(rng: random.Random, dest: Path):
         (folder / f"{name}.md").write_text("---\n" + "\n".join(lines) + "\n---\nBody {{currentDate}}\n")
 
 
+# OpenHands skills (spec "Skills"): where they are read, and front matters drawn from
+# its rules (strict SKILL.md names, triggers, inputs, paths, the flag, mcp_tools).
+OPENHANDS_SKILL_DIRS = ["project/.agents/skills", "project/.openhands/skills", "project/.openhands/microagents",
+                        "home/.agents/skills", "home/.openhands/skills", "home/.openhands/microagents",
+                        "project/{cwd}/.agents/skills", "project/{cwd}/.openhands/skills"]
+OPENHANDS_FRONT = [
+    "name: {name}", "name: Other", "name: 42", "name:", "description: does {name}", "description: [a, b]",
+    "triggers: [deploy, {name}]", "triggers: deploy", "triggers: []", "inputs: [{{name: X, description: x}}]",
+    "inputs: [{{name: X}}]", "paths: '*.py, tests/**'", "paths: []", "disable-model-invocation: true",
+    "disable_model_invocation: maybe", "allowed-tools: Read Bash", "allowed-tools: {{a: 1}}", "metadata: {{a: 1}}",
+    "license: MIT", "mcp_tools: {{fetch: {{command: uvx}}}}", "mcp_tools: 5", "compatibility: 3",
+]
+OPENHANDS_THIRD_PARTY = ["AGENTS.md", "agents.md", "agent.md", "CLAUDE.md", "Claude.md", "GEMINI.md", ".cursorrules"]
+
+
+def openhands_skill(rng: random.Random, dest: Path):
+    """A skill in one of the places OpenHands reads (or an instruction file at a root,
+    the working folder or below it), with a front matter of random keys."""
+    cwd = inputs_of(dest).get("cwd", ".")
+    name = rng.choice(["deploy", "review", "agents", "Fmt", "a--b", "pdf-tools"])
+    lines = [l.format(name=name) for l in rng.sample(OPENHANDS_FRONT, rng.randint(0, 3))]
+    text = ("---\n" + "\n".join(lines) + "\n---\n" if lines else "") + rng.choice(["Body of " + name + ".\n", "# H\n\nFirst line.\n", "Tag ${VERSION}.\n", ""])
+    kind = rng.randrange(4)
+    if kind == 0:  # an instruction file at the root, the working folder or below it
+        folder = dest / "project" / rng.choice([".", cwd, f"{cwd}/sub", "docs"])
+        path = folder / rng.choice(OPENHANDS_THIRD_PARTY)
+    else:
+        folder = dest / rng.choice(OPENHANDS_SKILL_DIRS).replace("{cwd}", cwd)
+        path = folder / name / rng.choice(["SKILL.md", "skill.md"]) if kind == 1 else folder / (name + rng.choice([".md", ".md", ".MD"]))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
 def tsugite_config(rng: random.Random, dest: Path):
     """tsugite's `config.json` (its model strips white space from every string):
     `default_base_agent` and `agent_paths` written with spaces, blank, or wrong."""
@@ -322,6 +363,9 @@ def make_workspace(rng: random.Random, fw: str, dest: Path) -> Path:
         fast_agent_settings(rng, dest)
     if fw == "fast-agent" and rng.random() < 0.3:
         fast_agent_card(rng, dest)
+    if fw == "openhands" and inputs_of(dest).get("skills"):
+        for _ in range(rng.randint(0, 3)):
+            openhands_skill(rng, dest)
     return dest
 
 
@@ -382,12 +426,19 @@ def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
     args = ["--project", str(ws / "project"), "--home", str(ws / "home")]
     if (ws / "xdg").is_dir():
         args += ["--xdg-config", str(ws / "xdg")]
+    inputs = inputs_of(ws)
+    if inputs.get("cwd", ".") != ".":
+        (ws / "project" / inputs["cwd"]).mkdir(parents=True, exist_ok=True)
+        args += ["--cwd", inputs["cwd"]]
     builtin = ws / "builtin"
     empty = Path(tempfile.mkdtemp(prefix="agentry-diff-empty-"))
     builtins = ["--builtins", str(builtin if builtin.is_dir() else empty)]
     oracle = oracles / "oracle" / fw / "oracle.py"
     # Only the oracles of frameworks with built-in agents take `--builtins`.
     oracle_args = args + (builtins if "--builtins" in oracle.read_text() else [])
+    # A skills case asks the oracle for skills too (FORMAT.md "Skills").
+    if inputs.get("skills") and fw == "openhands":
+        oracle_args.append("--skills")
     try:
         for d in ("project", "home"):
             (ws / d).mkdir(exist_ok=True)

@@ -41,20 +41,20 @@ const KNOWN: [&str; 14] = [
 ];
 
 /// The parsed front matter, with each key's file line.
-struct Front {
-    map: Map,
-    line_offset: u32,
+pub(super) struct Front {
+    pub(super) map: Map,
+    pub(super) line_offset: u32,
 }
 
 impl Front {
-    fn entry(&self, key: &str) -> Option<&(Node, Node)> {
+    pub(super) fn entry(&self, key: &str) -> Option<&(Node, Node)> {
         // Duplicate keys were already folded by the YAML layer (last value wins).
         self.map.entries.iter().find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))
     }
-    fn get(&self, key: &str) -> Option<&Value> {
+    pub(super) fn get(&self, key: &str) -> Option<&Value> {
         self.entry(key).map(|(_, v)| &v.value)
     }
-    fn line(&self, key: &str) -> Option<u32> {
+    pub(super) fn line(&self, key: &str) -> Option<u32> {
         self.entry(key).map(|(k, _)| k.span.line + self.line_offset)
     }
 }
@@ -78,7 +78,7 @@ pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, Failure> {
     })
 }
 
-fn front_matter(split: &frontmatter::Split) -> Result<Option<Front>, Failure> {
+pub(super) fn front_matter(split: &frontmatter::Split) -> Result<Option<Front>, Failure> {
     let Some(front) = &split.front else { return Ok(None) };
     let value = match front.format {
         Format::Yaml => yaml::load_with(&front.text, yaml::Loader::CSafe).map_err(|e| {
@@ -117,7 +117,7 @@ fn front_matter(split: &frontmatter::Split) -> Result<Option<Front>, Failure> {
 }
 
 /// A JSON front-matter block (`json.loads`), as YAML-layer values.
-fn json_front(text: &str) -> Result<Node, String> {
+pub(super) fn json_front(text: &str) -> Result<Node, String> {
     let v: Json = serde_json::from_str(text).map_err(|e| format!("JSONDecodeError: {e}"))?;
     fn conv(v: &Json) -> Value {
         match v {

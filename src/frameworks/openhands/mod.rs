@@ -7,6 +7,8 @@
 //! file that fails to load is skipped without reserving its name.
 
 pub(crate) mod definition;
+mod register;
+mod skills;
 mod validators;
 
 use std::path::{Path, PathBuf};
@@ -25,20 +27,26 @@ pub struct OpenHands;
 
 const ID: &str = "openhands";
 
+/// `~/.openhands`, or `$OH_PERSISTENCE_DIR` where it is set; the resolution report
+/// is made without it, as the oracle does.
+fn persistence_dir(cx: &LoadContext) -> PathBuf {
+    match (&cx.render, cx.env.get("OH_PERSISTENCE_DIR")) {
+        (RenderMode::Live { .. }, Some(p)) if !p.is_empty() => crate::model::normalize(Path::new(p)),
+        _ => cx.roots.home.join(".openhands"),
+    }
+}
+
 /// The folders OpenHands reads, in its order: top-level `*.md` of four folders, then
-/// the built-ins.
+/// the built-ins. A conversation's workspace is the working folder: its project
+/// folders are read there.
 fn places(cx: &LoadContext, builtins: Option<&Path>) -> Vec<Place> {
     let r = cx.roots;
-    // `$OH_PERSISTENCE_DIR` moves the user's legacy folder; the resolution report is
-    // made without it, as the oracle does.
-    let persistence = match (&cx.render, cx.env.get("OH_PERSISTENCE_DIR")) {
-        (RenderMode::Live { .. }, Some(p)) if !p.is_empty() => crate::model::normalize(Path::new(p)),
-        _ => r.home.join(".openhands"),
-    };
+    let persistence = persistence_dir(cx);
+    let work = crate::model::normalize(&r.cwd);
     let md = |tier, scope, base: &Path, dir: PathBuf, label: &str| Place::agents(tier, scope, base, dir, Reach::top(&[".md"]), label);
     let mut out = vec![
-        md(0, Scope::Project, &r.project, r.project.join(".agents/agents"), "project .agents/agents"),
-        md(1, Scope::Project, &r.project, r.project.join(".openhands/agents"), "project .openhands/agents"),
+        md(0, Scope::Project, &r.project, work.join(".agents/agents"), "project .agents/agents"),
+        md(1, Scope::Project, &r.project, work.join(".openhands/agents"), "project .openhands/agents"),
         md(2, Scope::User, &r.home, r.home.join(".agents/agents"), "user ~/.agents/agents"),
         md(3, Scope::User, &r.home, persistence.join("agents"), "user ~/.openhands/agents"),
     ];
@@ -242,8 +250,15 @@ impl Framework for OpenHands {
         }
         // The oracle's order: by name, the winner first, then scan order.
         let ladder = Ladder::over(&folders, Within::First).ordered(Order::WinnerThenRead);
-        report.agents = precedence::rank_by(&ladder, candidates, &Registration { folders: &folders });
+        let mut agents = precedence::rank_by(&ladder, candidates, &Registration { folders: &folders });
+        let loaded = skills::load(cx);
+        register::resolve_skills(&mut agents, &loaded.skills, &mut report.diagnostics);
+        agents.extend(loaded.skills);
+        report.agents = agents;
+        report.diagnostics.extend(loaded.diagnostics);
+        report.skill_listing = loaded.listing;
         report.places = folders;
+        report.places.extend(loaded.places);
         report
     }
 }
