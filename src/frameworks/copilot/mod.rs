@@ -12,11 +12,18 @@
 //! agents by their `name` through the `task` tool, which finds a built-in first.
 //! Front matter: [`frontmatter`] (serde_yaml, as the CLI); keys: [`schema`];
 //! tools a sub-agent gets: [`tools`].
+//!
+//! Skills (`SKILL.md` folders and `.claude/commands` files) rank on their own
+//! ladder, where the project beats the user: [`skills`].
 
 mod definition;
 mod frontmatter;
 mod notes;
 mod schema;
+mod skill_file;
+mod skill_listing;
+mod skill_walk;
+mod skills;
 mod tools;
 mod walk;
 
@@ -78,7 +85,7 @@ struct Listed {
 impl Framework for Copilot {
     fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
         use crate::model::toolset::Evidence as E;
-        const EVIDENCE: &[E] = &[E::project(".github/agents"), E::project(".github/copilot-instructions.md"), E::home(".copilot")];
+        const EVIDENCE: &[E] = &[E::project(".github/agents"), E::project(".github/skills"), E::project(".github/copilot-instructions.md"), E::home(".copilot")];
         EVIDENCE
     }
     fn id(&self) -> &'static str {
@@ -256,6 +263,8 @@ impl Framework for Copilot {
         agents.extend(unloaded);
         report.agents = agents;
         report.places = trees;
+        skills::load(cx, &mut report, copilot_home.as_deref());
+        skills::link_agents(&mut report);
         report
     }
 }
