@@ -451,3 +451,47 @@ pub fn link(report: &mut EcosystemReport) {
     }
     report.diagnostics.extend(diags);
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::fs;
+
+    use crate::discover::{FileCache, Files};
+    use crate::frameworks::{Framework, LoadContext, Prompts, RenderMode};
+    use crate::model::{DiagKind, EdgeKind, Roots, Status, TextForm};
+
+    /// A user-only winner leaves the model the next definition; an agent's `skills:`
+    /// names resolve to the active skill or to nothing, with a warning.
+    #[test]
+    fn the_model_gets_the_next_definition_and_agents_link_their_skills() {
+        let root = std::env::temp_dir().join(format!("agentry-cc-skills-{}", std::process::id()));
+        let (project, home) = (root.join("p"), root.join("h"));
+        let write = |path: std::path::PathBuf, text: &str| {
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        };
+        write(project.join("pkg/.claude/skills/audit/SKILL.md"), "---\ndescription: nested\ndisable-model-invocation: true\n---\nnested\n");
+        write(project.join(".claude/skills/audit/SKILL.md"), "---\ndescription: root\n---\nroot\n");
+        write(project.join(".claude/agents/w.md"), "---\nname: w\ndescription: d\nskills: [audit, nope]\n---\nBody\n");
+        fs::create_dir_all(&home).unwrap();
+        let mut roots = Roots::new(project.clone(), home.clone(), home.join(".config"), None);
+        roots.cwd = project.join("pkg");
+        let (cache, none) = (FileCache::new(), BTreeMap::new());
+        let prompts = Prompts::new(TextForm::Held);
+        let key = LoadContext::key_of(&roots, &RenderMode::Export, &none, &none, prompts);
+        let cx = LoadContext { roots: &roots, files: Files::new(&cache, None), render: RenderMode::Export, env: &none, options: &none, prompts, key };
+        let report = &super::super::ClaudeCode.load(&cx);
+        let audits: Vec<_> = report.agents.iter().filter(|a| a.name == "audit").collect();
+        assert_eq!((audits[0].status, audits[0].listed), (Status::Wins, Some(false)));
+        assert_eq!(audits[1].status, Status::Shadowed);
+        assert!(audits[1].rule.contains("the model is shown this definition"), "{}", audits[1].rule);
+        let w = report.agents.iter().find(|a| a.name == "w").unwrap();
+        let edges: Vec<_> = w.edges.iter().map(|e| (e.kind, e.name.as_str(), e.target.as_deref())).collect();
+        assert_eq!(edges, [(EdgeKind::Skill, "audit", Some("project:pkg/.claude/skills/audit/SKILL.md")), (EdgeKind::Skill, "nope", None)]);
+        assert!(report.diagnostics.iter().any(|d| d.kind == DiagKind::Missing && d.message.contains("`nope`")));
+        let listing = report.agent_listing.as_deref().unwrap();
+        assert!(listing.starts_with(super::listing::HEADER) && listing.contains("\n- w: d (Tools: All tools)"), "{listing}");
+        let _ = fs::remove_dir_all(&root);
+    }
+}
