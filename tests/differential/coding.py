@@ -31,6 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 from judge import judge
+import skills
 
 FRAMEWORKS = ("claude-code", "copilot", "opencode", "codex", "gemini-cli", "qwen-code", "kimi-code")
 
@@ -560,6 +561,10 @@ def make_workspace(rng: random.Random, fw: str, dest: Path, cases) -> Path:
 
 def mutate_once(rng: random.Random, fw: str, dest: Path):
     """One mutation: a file's bytes, the tree, a fresh agent, the inputs, a config table."""
+    inputs = inputs_of(dest)
+    if skills.wants_skills(inputs) and fw in skills.PLACES and rng.random() < 0.5:
+        skills.mutate(rng, fw, dest, inputs.get("cwd", "."), CWDS)
+        return
     roll = rng.random()
     if roll < 0.6:
         files = agent_files(dest)
@@ -604,7 +609,8 @@ def run_pair(fw: str, ws: Path, oracles: Path, agentry: str):
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "AGENTRY_LISTING_ORDER": "name", "NO_COLOR": "1",
            "HOME": str(ws / "home")}
     try:
-        o = subprocess.run(["python3", str(oracles / "oracle" / fw / "oracle.py"), *args], capture_output=True,
+        asks = ["--skills"] if skills.wants_skills(inputs) else []
+        o = subprocess.run(["python3", str(oracles / "oracle" / fw / "oracle.py"), *args, *asks], capture_output=True,
                            timeout=300)
         a = subprocess.run([agentry, "export", "--ecosystem", fw, "--json", *args, "--builtins", str(empty)],
                            capture_output=True, timeout=120, env=env)

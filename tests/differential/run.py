@@ -3,6 +3,7 @@
 
     python3 tests/differential/run.py FRAMEWORK [--count N] [--seed S] [--keep DIR]
                                       [--agentry BIN] [--oracles DIR] [--stop-after K]
+                                      [--kind all|agents|skills]
 
 For each of N random workspaces it runs the framework's oracle (the tool's real
 released code, `../shared/oracle/<fw>/`) and `agentry export`, compares the two
@@ -121,9 +122,17 @@ def oracle_python(oracles: Path, fw: str):
     return None
 
 
+CASE_KIND = "all"
+
+
 def case_dirs(fw: str):
+    """The vendored cases workspaces are made from (`--kind`: only those that ask for
+    skills, or only those that do not)."""
     root = REPO / "tests/fixtures" / fw
-    return sorted(p for p in root.iterdir() if (p / "expected.json").is_file())
+    cases = sorted(p for p in root.iterdir() if (p / "expected.json").is_file())
+    if CASE_KIND == "all":
+        return cases
+    return [c for c in cases if coding.skills.wants_skills(coding.inputs_of(c)) == (CASE_KIND == "skills")]
 
 
 def files_of(ws: Path):
@@ -434,8 +443,11 @@ def main(argv):
     p.add_argument("--no-shrink", action="store_true")
     p.add_argument("--no-fork-server", action="store_true", help="start the oracle afresh for every workspace")
     p.add_argument("--shrink-budget", type=int, help="at most this many oracle runs to shrink one case")
+    p.add_argument("--kind", choices=("all", "agents", "skills"), default="all",
+                   help="make workspaces only from the cases that ask for skills, or only from the others")
     a = p.parse_args(argv)
-    global USE_FORK_SERVER
+    global USE_FORK_SERVER, CASE_KIND
+    CASE_KIND = a.kind
     USE_FORK_SERVER = not a.no_fork_server
     py = ("python3" if coding.installed(a.framework) else None) if a.framework in coding.FRAMEWORKS \
         else oracle_python(a.oracles, a.framework)
