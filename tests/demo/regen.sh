@@ -31,7 +31,13 @@ for fw in "${@:-${all[@]}}"; do
   # The skills and the agent listing, where the oracle reports them (FORMAT.md).
   grep -q -- "--skills" "$oracles/$fw/oracle.py" && args+=(--skills)
   grep -q -- "--listing" "$oracles/$fw/oracle.py" && args+=(--listing)
-  (cd "$demo" && "$py" "$oracles/$fw/oracle.py" "${args[@]}" > "$here/$fw.expected.json.tmp" 2>/dev/null)
+  # An oracle that cannot decide the skills here (a tool that does not start, an
+  # undecidable workspace) still reports the agents: the test then compares those.
+  if ! (cd "$demo" && "$py" "$oracles/$fw/oracle.py" "${args[@]}" > "$here/$fw.expected.json.tmp" 2>/dev/null); then
+    echo "$fw: the oracle cannot report skills here; agents only"
+    args=("${args[@]/--skills}")
+    (cd "$demo" && "$py" "$oracles/$fw/oracle.py" ${args[@]} > "$here/$fw.expected.json.tmp" 2>/dev/null)
+  fi
   mv "$here/$fw.expected.json.tmp" "$here/$fw.expected.json"
   echo "wrote $fw.expected.json"
 done

@@ -32,6 +32,7 @@ import tempfile
 from pathlib import Path
 from judge import judge
 import coding_skills
+import skills
 
 FRAMEWORKS = ("claude-code", "copilot", "opencode", "codex", "gemini-cli", "qwen-code", "kimi-code")
 
@@ -561,6 +562,10 @@ def make_workspace(rng: random.Random, fw: str, dest: Path, cases) -> Path:
 
 def mutate_once(rng: random.Random, fw: str, dest: Path):
     """One mutation: a file's bytes, the tree, a fresh agent, the inputs, a config table."""
+    inputs = inputs_of(dest)
+    if skills.wants_skills(inputs) and fw in skills.PLACES and rng.random() < 0.5:
+        skills.mutate(rng, fw, dest, inputs.get("cwd", "."), CWDS)
+        return
     roll = rng.random()
     if fw in coding_skills.SKILL_PLACES and coding_skills.asks_skills(dest) and rng.random() < 0.4:
         cwd = inputs_of(dest).get("cwd", ".")

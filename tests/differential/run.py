@@ -135,6 +135,8 @@ def case_kind(case: Path) -> str:
 
 
 def case_dirs(fw: str):
+    """The vendored cases workspaces are made from (`--kind`: only those that ask for
+    skills, or only those that do not)."""
     root = REPO / "tests/fixtures" / fw
     return sorted(p for p in root.iterdir() if (p / "expected.json").is_file() and KIND in (None, case_kind(p)))
 

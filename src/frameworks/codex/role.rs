@@ -292,6 +292,7 @@ pub fn read_config(bytes: &[u8], label: &str) -> Result<Vec<TableRole>, Failure>
         // Checked below the top level as in role files (observed fatal here too).
         let nested = match (key.as_str(), value) {
             ("approval_policy", v) => nested::approval_policy_error(v).map(|m| format!("{m}\nin `{key}`")),
+            ("skills", v) => super::skill_rules::config_error(v),
             ("mcp_servers", Value::Table(servers)) => {
                 nested::mcp_servers_error(servers).map(|(name, m)| format!("{m}\nin `mcp_servers.{name}`"))
             }

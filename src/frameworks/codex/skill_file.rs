@@ -162,8 +162,10 @@ fn quote_value(line: &str) -> String {
     if plain || (!value.contains(": ") && serde_yaml::from_str::<serde_yaml::Value>(value).is_ok()) {
         return line.to_string();
     }
-    let quoted = serde_json::to_string(value).unwrap_or_else(|_| format!("{value:?}"));
-    format!("{}: {quoted}", &line[..colon])
+    // Only `\` and `"` are escaped: a control character stays and still fails
+    // (observed: a NUL in a name is an error either way).
+    let quoted = value.replace('\\', "\\\\").replace('"', "\\\"");
+    format!("{}: \"{quoted}\"", &line[..colon])
 }
 
 /// Codex's `sanitize_single_line`: whitespace runs become one space, ends trimmed.
@@ -214,6 +216,8 @@ mod tests {
         assert_eq!(e, "invalid YAML: name: invalid type: sequence, expected a string at line 1 column 7");
         let e = fields("---\nname: a\ndescription: x\nfoo: [a, b]\nbar: *x\n---\n").unwrap_err();
         assert!(e.starts_with("invalid YAML: "), "{e}");
+        let e = fields("---\nname: min\0e\ndescription: d\n---\n").unwrap_err();
+        assert!(e.contains("control characters"), "{e}");
         let e = fields("---\nname: a\ndescription: d\nmetadata: 3\n---\n").unwrap_err();
         assert!(e.contains("expected struct SkillFrontmatterMetadata"), "{e}");
     }

@@ -90,6 +90,39 @@ pub fn disabled<'a>(rules: &[Rule], skills: impl Iterator<Item = (&'a str, &'a P
     off
 }
 
+/// serde's complaint about a `[skills]` table that does not fit Codex's skills
+/// config (the whole config.toml is then refused, as for any typed section; observed:
+/// an entry of `[[skills.config]]` without `enabled`): `config` a list of tables, each
+/// with the flag `enabled` and optionally the strings `name` and `path`; `bundled` a
+/// table whose `enabled` is a flag. Other keys are not checked.
+pub fn config_error(value: &Value) -> Option<String> {
+    use super::toml_read::invalid_type;
+    let Value::Table(skills) = value else { return Some(format!("{}\nin `skills`", invalid_type(value, "struct SkillsConfig"))) };
+    let entry_error = |entry: &Value| -> Option<String> {
+        let Value::Table(t) = entry else { return Some(invalid_type(entry, "struct SkillConfig")) };
+        match t.get("enabled") {
+            None => return Some("missing field `enabled`".into()),
+            Some(Value::Boolean(_)) => {}
+            Some(other) => return Some(invalid_type(other, "a boolean")),
+        }
+        ["name", "path"].iter().find_map(|k| t.get(*k).filter(|v| !v.is_str()).map(|v| invalid_type(v, "a string")))
+    };
+    let config = match skills.get("config") {
+        None => None,
+        Some(Value::Array(entries)) => entries.iter().find_map(entry_error),
+        Some(other) => Some(invalid_type(other, "a sequence")),
+    };
+    if let Some(m) = config {
+        return Some(format!("{m}\nin `skills.config`"));
+    }
+    let bundled = match skills.get("bundled") {
+        None => None,
+        Some(Value::Table(t)) => t.get("enabled").filter(|v| !v.is_bool()).map(|v| invalid_type(v, "a boolean")),
+        Some(other) => Some(invalid_type(other, "struct BundledSkillsConfig")),
+    };
+    bundled.map(|m| format!("{m}\nin `skills.bundled`"))
+}
+
 /// Whether the bundled skills are on (`[skills.bundled] enabled = false` turns
 /// them off).
 pub fn bundled_enabled(user_config: Option<&toml_codex::Table>) -> bool {
@@ -111,6 +144,14 @@ mod tests {
         let off = disabled(&rules, skills.iter().copied());
         assert!(off.contains_key(Path::new("/p/a/SKILL.md")));
         assert_eq!(off.len(), 1);
+    }
+
+    #[test]
+    fn a_skills_table_codex_cannot_read_is_named() {
+        let t: toml_codex::Table = toml_codex::from_str("[[skills.config]]\nname = \"x\"\n").expect("toml");
+        assert_eq!(config_error(&t["skills"]).as_deref(), Some("missing field `enabled`\nin `skills.config`"));
+        let t: toml_codex::Table = toml_codex::from_str("[[skills.config]]\nname = \"x\"\nenabled = false\n[skills.bundled]\nenabled = false\n").expect("toml");
+        assert_eq!(config_error(&t["skills"]), None);
     }
 
     #[test]
