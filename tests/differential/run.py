@@ -121,9 +121,17 @@ def oracle_python(oracles: Path, fw: str):
     return None
 
 
+# `--kind skills` draws workspaces from the skills cases only (inputs.json `"skills":
+# true`, as CONFORMANCE_KIND tells them apart); `agents` from the others.
+KIND = None
+
+
 def case_dirs(fw: str):
     root = REPO / "tests/fixtures" / fw
-    return sorted(p for p in root.iterdir() if (p / "expected.json").is_file())
+    cases = sorted(p for p in root.iterdir() if (p / "expected.json").is_file())
+    if KIND is not None:
+        cases = [p for p in cases if (coding.inputs_of(p).get("skills") is True) == (KIND == "skills")] or cases
+    return cases
 
 
 def files_of(ws: Path):
@@ -434,8 +442,10 @@ def main(argv):
     p.add_argument("--no-shrink", action="store_true")
     p.add_argument("--no-fork-server", action="store_true", help="start the oracle afresh for every workspace")
     p.add_argument("--shrink-budget", type=int, help="at most this many oracle runs to shrink one case")
+    p.add_argument("--kind", choices=("agents", "skills"), help="draw workspaces from this kind of case only")
     a = p.parse_args(argv)
-    global USE_FORK_SERVER
+    global USE_FORK_SERVER, KIND
+    KIND = a.kind
     USE_FORK_SERVER = not a.no_fork_server
     py = ("python3" if coding.installed(a.framework) else None) if a.framework in coding.FRAMEWORKS \
         else oracle_python(a.oracles, a.framework)
