@@ -567,7 +567,9 @@ def mutate_once(rng: random.Random, fw: str, dest: Path):
         skills.mutate(rng, fw, dest, inputs.get("cwd", "."), CWDS)
         return
     roll = rng.random()
-    if fw in coding_skills.SKILL_PLACES and coding_skills.asks_skills(dest) and rng.random() < 0.4:
+    if fw in SKILL_PLACES and inputs_of(dest).get("skills") is True and rng.random() < 0.4:
+        skill_mutation(rng, fw, dest)
+    elif fw in coding_skills.SKILL_PLACES and coding_skills.asks_skills(dest) and rng.random() < 0.4:
         cwd = inputs_of(dest).get("cwd", ".")
         cwd = cwd if cwd != "." else rng.choice(CWDS)
         (coding_skills.fresh_skill if rng.random() < 0.5 else coding_skills.mutate_skill_tree)(rng, fw, dest, cwd)
@@ -596,6 +598,95 @@ def mutate_once(rng: random.Random, fw: str, dest: Path):
         gemini_extra(rng, dest)
     else:
         mutate_tree(rng, fw, dest)
+
+
+# Skills (a case with inputs.json `"skills": true`): where each tool looks for skill
+# folders, the front-matter keys its loader reads, and the settings that change them.
+SKILL_PLACES = {
+    "gemini-cli": ["project/.gemini/skills", "project/.agents/skills", "home/.gemini/skills", "home/.agents/skills",
+                   "project/{cwd}/.gemini/skills", "project/{cwd}/.agents/skills", "home/.gemini/extensions/ext-a/skills",
+                   "home/.gemini/extensions/ext-b/skills"],
+    "qwen-code": ["project/.qwen/skills", "project/.agents/skills", "home/.qwen/skills", "home/.agents/skills",
+                  "project/{cwd}/.qwen/skills", "project/{cwd}/.agents/skills", "home/.qwen/extensions/ext-a/skills",
+                  "home/team-skills"],
+}
+SKILL_KEYS = {
+    "gemini-cli": ["name", "description", "license", "metadata", "allowed-tools"],
+    "qwen-code": ["name", "description", "when_to_use", "allowedTools", "allowed-tools", "model", "argument-hint",
+                  "disable-model-invocation", "user-invocable", "paths", "priority", "hooks"],
+}
+SKILL_VALUES = {
+    "paths": ["[src/**/*.ts]", "[]", "'*.md'", "[/etc/x]", "[../up]", "[a, '']"],
+    "disable-model-invocation": ["true", "'true'", "yes", "false"], "user-invocable": ["false", "'false'", "no"],
+    "priority": ["5", "-1", "high", "1.5", ".inf"], "allowedTools": ["[read_file, 3]", "read_file", "[]"],
+    "hooks": ["{PreToolUse: [{matcher: x, hooks: [{type: command, command: echo}]}]}", "{Nope: []}", "[]"],
+    "when_to_use": ["When asked", "5", "''"],
+}
+SKILL_NAMES = ["deploy", "Deploy", "pdf", "a:b", "skill-creator", "review", "loop", "ext-a:pdf", "my skill", "42", "",
+               "a/b", "caf\u00e9", "x" * 70]
+SKILL_SETTINGS = {
+    "gemini-cli": ["home/.gemini/settings.json", "project/.gemini/settings.json"],
+    "qwen-code": ["home/.qwen/settings.json", "project/.qwen/settings.json"],
+}
+
+
+def skill_place(rng: random.Random, fw: str, ws: Path) -> Path:
+    cwd = inputs_of(ws).get("cwd", ".")
+    folder = rng.choice(SKILL_PLACES[fw]).replace("{cwd}", cwd if cwd != "." else rng.choice(CWDS))
+    path = ws / os.path.normpath(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    manifest = {"gemini-cli": "gemini-extension.json", "qwen-code": "qwen-extension.json"}[fw]
+    if path.parent.parent.name == "extensions" and not (path.parent / manifest).exists():
+        (path.parent / manifest).write_text(json.dumps({"name": path.parent.name, "version": "1.0.0"}) + "\n")
+    return path
+
+
+def skill_mutation(rng: random.Random, fw: str, ws: Path):
+    """A fresh skill folder, a skill folder copied or linked into another place (or
+    twice into one), a SKILL.md moved out of shape, or skills settings."""
+    skills = [f for f in agent_files(ws) if f.name == "SKILL.md"]
+    kind = rng.randrange(6)
+    if kind <= 1 or not skills:
+        keys = [f"name: {json.dumps(rng.choice(SKILL_NAMES)) if rng.random() < 0.3 else rng.choice(SKILL_NAMES)}",
+                "description: " + rng.choice(["Does a thing", "Use it: for colons", "''", "'  '", "|\n  Block\n  text"])]
+        keys = [k for k in keys if rng.random() < 0.92]
+        for key in rng.sample(SKILL_KEYS[fw], rng.randint(0, 3)):
+            keys.append(f"{key}: {rng.choice(SKILL_VALUES.get(key) or YAML_VALUES)}")
+        body = rng.choice(["Do the thing.", "", "  padded  \n\n", "a\n---\nb", "Use ${extensionPath}${/}x"])
+        folder = skill_place(rng, fw, ws) / rng.choice(["s1", "s2", "A", ".dot", "_u", "node_modules", "b.backup-1-2"])
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "SKILL.md").write_text("---\n" + "\n".join(keys) + "\n---\n" + body + "\n")
+    elif kind == 2:  # the same skill folder in another place, or twice in one
+        f = rng.choice(skills)
+        dest = (skill_place(rng, fw, ws) if rng.random() < 0.7 else f.parent.parent) / rng.choice(["copy", "a-copy", "z", f.parent.name])
+        if not dest.exists():
+            shutil.copytree(f.parent, dest, symlinks=True)
+    elif kind == 3:  # a folder link, a SKILL.md link, a dangling link
+        f = rng.choice(skills)
+        dest = skill_place(rng, fw, ws) / rng.choice(["linked", "dangling"])
+        if not dest.exists() and not dest.is_symlink():
+            os.symlink(os.path.relpath(f.parent, dest.parent) if dest.name == "linked" else "nowhere", dest)
+    elif kind == 4:  # out of shape: top level, nested, lower-case name
+        f = rng.choice(skills)
+        how = rng.randrange(3)
+        if how == 0:
+            shutil.copyfile(f, f.parent.parent / "SKILL.md")
+        elif how == 1:
+            (f.parent / "inner").mkdir(exist_ok=True)
+            f.rename(f.parent / "inner" / "SKILL.md")
+        else:
+            f.rename(f.with_name("skill.md"))
+    else:  # skills settings (user or workspace)
+        names = [rng.choice(SKILL_NAMES[:8]) for _ in range(rng.randint(1, 2))]
+        choices = [{"skills": {"disabled": names}}, {"skills": {"disabled": [n.upper() for n in names]}}]
+        if fw == "gemini-cli":
+            choices += [{"skills": {"enabled": False}}, {"security": {"folderTrust": {"enabled": False}}}]
+        else:
+            choices += [{"skills": {"disabledLevels": [rng.choice(["project", "user", "extension", "bundled"])]}},
+                        {"skills": {"directories": ["~/team-skills"]}}, {"security": {"folderTrust": {"enabled": True}}}]
+        path = ws / rng.choice(SKILL_SETTINGS[fw])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(rng.choice(choices)) + "\n")
 
 
 def run_pair(fw: str, ws: Path, oracles: Path, agentry: str):

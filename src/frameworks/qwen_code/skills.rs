@@ -25,6 +25,9 @@ const BUNDLED: [&str; 16] = [
     "review", "simplify", "stuck", "workflow-authoring", "workflow-creator", "zvec-grep-install",
 ];
 
+/// Bundled skills with `disable-model-invocation`: the user's only, never listed.
+const BUNDLED_USER_ONLY: [&str; 2] = ["coordinate", "zvec-grep-install"];
+
 const PROJECT: usize = 0;
 const USER: usize = 1;
 const EXTENSION: usize = 2;
@@ -241,6 +244,9 @@ pub(super) fn load(cx: &LoadContext, settings: &SkillSettings, extensions: &[(St
                 let message = format!("disabled by settings skills.disabled (name '{name}', matched case-insensitively)");
                 report.diagnostics.push(Diagnostic::skipped(ID, "", message).failing(Source::builtin(name).key()).about(Kind::Skill));
                 continue;
+            }
+            if BUNDLED_USER_ONLY.contains(&name) {
+                hidden.insert(Source::builtin(name).key());
             }
             candidates.push(Candidate { tier: BUNDLED_TIER, agent: Agent::skill(ID, name.into(), Source::builtin(name), Status::Wins, "bundled with Qwen Code".into()) });
         }
