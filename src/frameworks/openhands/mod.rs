@@ -4,7 +4,9 @@
 //! `.openhands/agents`, user `~/.agents/agents`, user `<persistence dir>/agents` —
 //! then the built-ins; top-level `*.md` only (any case of the suffix, `README.md` and
 //! `readme.md` skipped), sorted by name; the first definition of a name wins, and a
-//! file that fails to load is skipped without reserving its name.
+//! file that fails to load is skipped without reserving its name. The project folders
+//! are the working folder's (a conversation's workspace). Skills: [`skills`]; an agent
+//! naming a skill that does not load is skipped at registration ([`register`]).
 
 pub(crate) mod definition;
 mod register;

@@ -7,9 +7,13 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
 
 use super::parse::{third_party_name, Form};
 use super::Scan;
+use crate::discover::Files;
 use crate::model::Scope;
 
 /// One `.gitignore` line: a glob, relative to the folder of its file.
@@ -99,7 +103,7 @@ fn parse_rules(text: &str) -> Vec<Rule> {
 
 /// Whether `rel` (from the git root) is ignored by the stack of rules, the deepest
 /// file and its last matching line deciding.
-fn ignored(stack: &[Rules], rel: &str, is_dir: bool) -> bool {
+fn ignored(stack: &[Arc<Rules>], rel: &str, is_dir: bool) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     for rules in stack.iter().rev() {
         let Some(local) = (if rules.dir.is_empty() { Some(rel) } else { rel.strip_prefix(&rules.dir).and_then(|r| r.strip_prefix('/')) }) else { continue };
@@ -120,11 +124,11 @@ fn ignored(stack: &[Rules], rel: &str, is_dir: bool) -> bool {
 /// rules into `scan`, sorted by their folder.
 pub(super) fn nested(scan: &mut Scan<'_>, tier: usize, base: &Path, work: &Path, root: &Path) {
     let files = scan.cx.files;
-    let read_rules = |dir: &Path, file: &str, rel: &str| -> Option<Rules> {
+    let read_rules = |dir: &Path, file: &str, rel: &str| -> Option<Arc<Rules>> {
         let bytes = files.read(&dir.join(file), crate::discover::Hold::Not).ok()?;
-        Some(Rules { dir: rel.to_string(), rules: parse_rules(&String::from_utf8_lossy(&bytes)) })
+        Some(Arc::new(Rules { dir: rel.to_string(), rules: parse_rules(&String::from_utf8_lossy(&bytes)) }))
     };
-    let mut stack: Vec<Rules> = read_rules(root, ".git/info/exclude", "").into_iter().collect();
+    let mut stack: Vec<Arc<Rules>> = read_rules(root, ".git/info/exclude", "").into_iter().collect();
     // The ignore files of the folders from the git root down to the working folder's
     // parent (the walk reads the working folder's own).
     let rel_work = work.strip_prefix(root).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
@@ -137,8 +141,7 @@ pub(super) fn nested(scan: &mut Scan<'_>, tier: usize, base: &Path, work: &Path,
             return;
         }
     }
-    let mut found: Vec<(String, PathBuf)> = Vec::new();
-    walk(scan, work, &rel, "", &mut stack, &mut found);
+    let mut found = walk(&files, work, &rel, "", &stack);
     found.sort_by(|a, b| a.0.cmp(&b.0));
     let mut reals = HashSet::new();
     for (rel_dir, path) in found {
@@ -149,40 +152,43 @@ pub(super) fn nested(scan: &mut Scan<'_>, tier: usize, base: &Path, work: &Path,
     }
 }
 
-/// One folder of the walk: `rel` from the git root, `from_work` from the working folder.
-fn walk(scan: &Scan<'_>, dir: &Path, rel: &str, from_work: &str, stack: &mut Vec<Rules>, found: &mut Vec<(String, PathBuf)>) {
-    let files = scan.cx.files;
-    let Ok(Some(entries)) = files.list_dir(dir) else { return };
-    let pushed = entries.iter().any(|e| e.name() == ".gitignore" && e.is_file);
-    if pushed {
+/// One folder of the walk: `rel` from the git root, `from_work` from the working
+/// folder; its subfolders are walked on every core.
+fn walk(files: &Files<'_>, dir: &Path, rel: &str, from_work: &str, stack: &[Arc<Rules>]) -> Vec<(String, PathBuf)> {
+    let Ok(Some(entries)) = files.list_dir(dir) else { return Vec::new() };
+    let mut stack = stack.to_vec();
+    if entries.iter().any(|e| e.name() == ".gitignore" && e.is_file) {
         if let Ok(bytes) = files.read(&dir.join(".gitignore"), crate::discover::Hold::Not) {
-            stack.push(Rules { dir: rel.to_string(), rules: parse_rules(&String::from_utf8_lossy(&bytes)) });
+            stack.push(Arc::new(Rules { dir: rel.to_string(), rules: parse_rules(&String::from_utf8_lossy(&bytes)) }));
         }
     }
     let join = |a: &str, b: &str| if a.is_empty() { b.to_string() } else { format!("{a}/{b}") };
+    let mut found = Vec::new();
+    let mut folders = Vec::new();
     for e in entries.iter() {
         let name = e.name();
         if name == ".git" {
             continue;
         }
-        let (entry_rel, entry_from_work) = (join(rel, &name), join(from_work, &name));
+        let entry_rel = join(rel, &name);
         let real_dir = e.is_dir && !e.is_symlink;
-        if ignored(stack, &entry_rel, real_dir) {
+        if ignored(&stack, &entry_rel, real_dir) {
             continue;
         }
         if real_dir {
-            // A nested repository is one entry to git, not entered.
-            if files.exists(&e.path.join(".git")) {
-                continue;
-            }
-            walk(scan, &e.path, &entry_rel, &entry_from_work, stack, found);
+            folders.push((e, entry_rel, join(from_work, &name)));
         } else if !from_work.is_empty() && third_party_name(&name).is_some() && e.is_file {
             found.push((from_work.to_string(), e.path.to_path_buf()));
         }
     }
-    if pushed {
-        stack.pop();
-    }
+    let below: Vec<Vec<(String, PathBuf)>> = folders
+        .into_par_iter()
+        // A nested repository is one entry to git, not entered.
+        .filter(|(e, _, _)| !files.exists(&e.path.join(".git")))
+        .map(|(e, entry_rel, entry_from_work)| walk(files, &e.path, &entry_rel, &entry_from_work, &stack))
+        .collect();
+    found.extend(below.into_iter().flatten());
+    found
 }
 
 #[cfg(test)]
@@ -191,7 +197,7 @@ mod tests {
 
     #[test]
     fn gitignore_rules_match_as_git_does() {
-        let stack = vec![Rules { dir: String::new(), rules: parse_rules("node_modules/\n/build\n*.log\n!keep.log\ndocs/**/AGENTS.md\n") }];
+        let stack = vec![Arc::new(Rules { dir: String::new(), rules: parse_rules("node_modules/\n/build\n*.log\n!keep.log\ndocs/**/AGENTS.md\n") })];
         assert!(ignored(&stack, "a/node_modules", true));
         assert!(!ignored(&stack, "a/node_modules", false));
         assert!(ignored(&stack, "build", true));
