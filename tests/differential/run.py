@@ -121,9 +121,17 @@ def oracle_python(oracles: Path, fw: str):
     return None
 
 
+# Which vendored cases seed the workspaces: `skills` (inputs.json `"skills": true`),
+# `agents` (the others) or all (`--kind`).
+KIND = "all"
+
+
 def case_dirs(fw: str):
     root = REPO / "tests/fixtures" / fw
-    return sorted(p for p in root.iterdir() if (p / "expected.json").is_file())
+    cases = sorted(p for p in root.iterdir() if (p / "expected.json").is_file())
+    if KIND == "all":
+        return cases
+    return [p for p in cases if bool(coding.inputs_of(p).get("skills")) == (KIND == "skills")]
 
 
 def files_of(ws: Path):
@@ -434,7 +442,10 @@ def main(argv):
     p.add_argument("--no-shrink", action="store_true")
     p.add_argument("--no-fork-server", action="store_true", help="start the oracle afresh for every workspace")
     p.add_argument("--shrink-budget", type=int, help="at most this many oracle runs to shrink one case")
+    p.add_argument("--kind", choices=("all", "agents", "skills"), default="all", help="seed from these fixture cases only")
     a = p.parse_args(argv)
+    global KIND
+    KIND = a.kind
     global USE_FORK_SERVER
     USE_FORK_SERVER = not a.no_fork_server
     py = ("python3" if coding.installed(a.framework) else None) if a.framework in coding.FRAMEWORKS \
