@@ -429,6 +429,53 @@ def fresh_agent(rng: random.Random, fw: str, ws: Path):
     (place(rng, fw, ws) / (stem + suffix)).write_text("---\n" + "\n".join(keys) + "\n---\n" + body + "\n")
 
 
+# Skills (cases with `"skills": true`): the folders each tool reads skills from, and
+# some it does not (`{n}` is the skill's folder; a path ending `.md` is a command file).
+FRESH_SKILL_PLACES = {
+    "copilot": ["project/.github/skills/{n}", "project/.agents/skills/{n}", "project/.claude/skills/{n}",
+                "home/.copilot/skills/{n}", "home/.agents/skills/{n}", "project/{cwd}/.github/skills/{n}",
+                "project/{cwd}/.agents/skills/{n}", "project/.claude/commands/{n}.md", "project/{cwd}/.claude/commands/{n}.md",
+                "home/.claude/skills/{n}", "project/.github/skills/{n}/inner/{n}", "project/.github/skills/.hidden/{n}",
+                "project/.github/skills", "project/.copilot/skills/{n}", "project/.github/skills/a/b/{n}"],
+    "opencode": ["project/.opencode/skills/{n}", "project/.opencode/skill/{n}", "home/.config/opencode/skills/{n}",
+                 "home/.opencode/skills/{n}", "home/.claude/skills/{n}", "home/.agents/skills/{n}",
+                 "project/.claude/skills/{n}", "project/.agents/skills/{n}", "project/{cwd}/.agents/skills/{n}",
+                 "project/{cwd}/.opencode/skills/{n}", "project/.opencode/skills/.dot/{n}", "project/.claude/skills/.dot/{n}",
+                 "project/.opencode/skills", "project/.opencode/skills/{n}/node_modules/{n}", "project/.github/skills/{n}"],
+}
+FRESH_SKILL_KEYS = {
+    "copilot": ["user-invocable", "disable-model-invocation", "allowed-tools", "license", "argument-hint"],
+    "opencode": ["license", "allowed-tools", "metadata"],
+}
+FRESH_SKILL_NAMES = ["deploy", "Deploy", "lint", "review", "my skill", "a:b.c_d", "-bad", "x" * 65, "café", "", "5",
+               "customize-cloud-agent", "github-pr-media", "customize-opencode"]
+
+
+def fresh_skill(rng: random.Random, fw: str, ws: Path):
+    """A new skill (a SKILL.md, or a command file) in one of the tool's skill places."""
+    name = rng.choice(FRESH_SKILL_NAMES)
+    folder = re.sub(r"[^A-Za-z0-9._-]", "-", name) or "x"
+    cwd = inputs_of(ws).get("cwd", ".")
+    where = rng.choice(FRESH_SKILL_PLACES[fw]).replace("{cwd}", cwd if cwd != "." else rng.choice(CWDS))
+    path = ws / os.path.normpath(where.replace("{n}", rng.choice([folder, folder, "other"])))
+    if path.suffix != ".md":
+        path = path / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    keys = []
+    if rng.random() < 0.85:
+        keys.append(f"name: {rng.choice([name, json.dumps(name), name.upper()])}")
+    if rng.random() < 0.85:
+        keys.append("description: " + rng.choice(["Deploys the app", "Use when: asked", '""', "x" * rng.choice([10, 1024, 1025]),
+                                                  "[a, b]", "42", "|\n  two\n  lines", "Bearer abc and <b>&</b>"]))
+    for key in rng.sample(FRESH_SKILL_KEYS[fw], rng.randint(0, 2)):
+        keys.append(f"{key}: {rng.choice(['true', 'false', 'yes', '[Read, Bash]', 'bash view', '5', '~'])}")
+    rng.shuffle(keys)
+    body = rng.choice(["Do the thing.\n", "# Title\n\nFirst\nsecond\n\nthird\nfourth\n", "", "\n\n  indented\n",
+                       "curl -H 'Authorization: Bearer tok' https://u:p@host/\n"])
+    front = "---\n" + "\n".join(keys) + "\n---\n" if rng.random() < 0.9 else ""
+    path.write_text(front + body)
+
+
 def mutate_tree(rng: random.Random, fw: str, ws: Path):
     """Shadowing and naming: a file copied to another scope or folder, renamed, linked, removed."""
     files = [f for f in agent_files(ws) if f.suffix in (".md", ".toml") and f.name != "config.toml"]
@@ -583,7 +630,10 @@ def mutate_once(rng: random.Random, fw: str, dest: Path):
     elif roll < 0.75:
         mutate_tree(rng, fw, dest)
     elif roll < 0.85:
-        fresh_agent(rng, fw, dest)
+        if inputs_of(dest).get("skills") and fw in FRESH_SKILL_PLACES and rng.random() < 0.7:
+            fresh_skill(rng, fw, dest)
+        else:
+            fresh_agent(rng, fw, dest)
     elif roll < 0.91:
         mutate_inputs(rng, dest)
     elif roll < 0.94:

@@ -17,6 +17,8 @@
 pub(crate) mod jsonc;
 pub(crate) mod markdown;
 pub(crate) mod schema;
+mod skill_scan;
+mod skills;
 mod sources;
 
 use std::collections::HashMap;
@@ -340,6 +342,7 @@ impl Framework for OpenCode {
             }
         }
         report.agents = agents;
+        skills::load(cx, &mut report);
         report
     }
 }
