@@ -31,9 +31,9 @@ pub fn write(r: &EcosystemReport, out: &mut dyn std::io::Write) -> serde_json::R
     const BATCH: usize = 512;
     const PER_BUFFER: usize = 32;
     // The entries are made where they are printed: a source key each is a string.
-    let agents: Vec<&Agent> = r.agents.iter().filter(|a| listed(a, Kind::Agent)).collect();
-    let skills: Vec<SkillEntry<'_>> = r.agents.iter().filter(|a| listed(a, Kind::Skill)).map(skill_entry).collect();
-    let errors: Vec<ErrorEntry<'_>> = r.diagnostics.iter().filter_map(error_entry).collect();
+    let agents: Vec<&Agent> = shown(r, Kind::Agent).collect();
+    let skills: Vec<SkillEntry<'_>> = shown(r, Kind::Skill).map(skill_entry).collect();
+    let errors: Vec<ErrorEntry<'_>> = errors(r).collect();
     let raw = |bytes: &[u8], out: &mut dyn std::io::Write| out.write_all(bytes).map_err(serde_json::Error::io);
     raw(b"{\n  \"format\": ", out)?;
     serde_json::to_writer(&mut *out, FORMAT)?;
@@ -221,11 +221,25 @@ pub fn document(r: &EcosystemReport) -> Document<'_> {
     Document {
         format: FORMAT,
         ecosystem: r.ecosystem,
-        agents: r.agents.iter().filter(|a| listed(a, Kind::Agent)).map(agent_entry).collect(),
+        agents: shown(r, Kind::Agent).map(agent_entry).collect(),
         agent_listing: r.agent_listing.as_deref(),
-        errors: r.diagnostics.iter().filter_map(error_entry).collect(),
-        skills: r.agents.iter().filter(|a| listed(a, Kind::Skill)).map(skill_entry).collect(),
+        errors: errors(r).collect(),
+        skills: shown(r, Kind::Skill).map(skill_entry).collect(),
     }
+}
+
+/// The definitions of `kind` the tool shows: none when it refuses to start (FORMAT.md:
+/// `agents` is then empty), though agentry keeps each one's own status for its views.
+fn shown(r: &EcosystemReport, kind: Kind) -> impl Iterator<Item = &Agent> {
+    let refused = r.refusal().is_some();
+    r.agents.iter().filter(move |a| !refused && listed(a, kind))
+}
+
+/// The report's errors: when the tool refuses to start, only what stops it (a file
+/// it would otherwise drop is never reached).
+fn errors(r: &EcosystemReport) -> impl Iterator<Item = ErrorEntry<'_>> {
+    let refused = r.refusal().is_some();
+    r.diagnostics.iter().filter(move |d| !refused || d.fatal).filter_map(error_entry)
 }
 
 /// Whether the document lists the definition among those of `kind`: a file that

@@ -78,7 +78,8 @@ pub fn check(catalog: &Catalog, args: &CheckArgs, out: &mut dyn Write) -> Result
     match args.format {
         CheckFormat::Json => {
             let diags: Vec<_> = catalog.diagnostics().collect();
-            let doc = json!({ "schema": SCHEMA, "tools": catalog.roots.tools, "agents": catalog.agents().filter(|a| a.kind == Kind::Agent).count(), "skills": catalog.agents().filter(|a| a.kind == Kind::Skill).count(), "diagnostics": diags, "findings": findings, "failed": failed });
+            let refusals = crate::views::refusal::Refusal::all(catalog);
+            let doc = json!({ "schema": SCHEMA, "tools": catalog.roots.tools, "agents": catalog.agents().filter(|a| a.kind == Kind::Agent).count(), "skills": catalog.agents().filter(|a| a.kind == Kind::Skill).count(), "refusals": refusals, "diagnostics": diags, "findings": findings, "failed": failed });
             json_out(out, &doc).map_err(io)?;
         }
         CheckFormat::Sarif => json_out(out, &gate::sarif(&findings, &catalog.roots, args.notes)).map_err(io)?,

@@ -9,6 +9,7 @@ use serde_json::json;
 use super::exit;
 use crate::model::{Agent, Catalog};
 use crate::text::sanitize;
+use crate::views::refusal::Refusal;
 
 /// The `--json` schema version of `list`, `why`, `show` and `check`.
 pub const SCHEMA: &str = "agentry/1";
@@ -45,8 +46,17 @@ pub fn list(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i3
             generation: u64,
             tools: &'a crate::model::toolset::ToolSet,
             agents: Vec<&'a Agent>,
+            /// Tools that do not start because of a file: their agents are listed
+            /// with the status they have once it is fixed.
+            refusals: Vec<Refusal>,
         }
-        let doc = List { schema: SCHEMA, generation: catalog.generation, tools: &catalog.roots.tools, agents: catalog.agents().collect() };
+        let doc = List {
+            schema: SCHEMA,
+            generation: catalog.generation,
+            tools: &catalog.roots.tools,
+            agents: catalog.agents().collect(),
+            refusals: Refusal::all(catalog),
+        };
         json_out(out, &doc)?;
         return Ok(exit::OK);
     }
@@ -80,6 +90,10 @@ pub fn list(catalog: &Catalog, json: bool, out: &mut dyn Write) -> io::Result<i3
     }
     if rows.len() > 1 {
         table(out, &rows)?;
+    }
+    for refusal in Refusal::all(catalog) {
+        let rows = if catalog.agents().any(|a| a.ecosystem == refusal.tool) { "; its rows above are what it loads once that is fixed" } else { "" };
+        writeln!(out, "{}{rows}", refusal.line(&catalog.roots))?;
     }
     if let Some(looked) = super::check::nothing_found(catalog) {
         writeln!(out, "{looked}")?;

@@ -28,6 +28,14 @@ impl EcosystemReport {
     pub fn new(ecosystem: &'static str) -> Self {
         EcosystemReport { ecosystem, agents: Vec::new(), diagnostics: Vec::new(), places: Vec::new(), builtins: None, agent_listing: None, skill_listing: None }
     }
+
+    /// The problem that stops the tool from starting, if one does (the first
+    /// diagnostic marked [`Diagnostic::fatal`]): the tool then shows no agent at all.
+    /// The agents keep the status they would have, so the views can say what loads
+    /// once the file is fixed; the resolution report shows none ([`crate::export`]).
+    pub fn refusal(&self) -> Option<&Diagnostic> {
+        self.diagnostics.iter().find(|d| d.fatal)
+    }
 }
 
 /// One immutable snapshot of a workspace, across every framework.

@@ -79,7 +79,8 @@ pub struct Diagnostic {
     /// the framework reports the definition as an error (the resolution report's
     /// `errors`).
     pub source: Option<String>,
-    /// The tool refuses to start because of this problem: it shows no agent at all.
+    /// The tool refuses to start because of this problem: it shows no agent at all
+    /// ([`super::EcosystemReport::refusal`]).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fatal: bool,
     /// What kind of definition the problem is about (a skill file's errors count

@@ -54,6 +54,8 @@ pub struct Index {
     /// The notes that an installed tool is another release than the one agentry
     /// follows (found by the background load), for the status bar.
     pub releases: Vec<String>,
+    /// Each tool that refuses to start, in one line naming the file that stops it.
+    pub refusals: Vec<String>,
     /// Winners of each report, for the list's headings (counting them on every
     /// frame reads every agent of the report).
     /// Active agents and active skills per report.
@@ -181,6 +183,7 @@ impl Index {
         let report_winners = parts.iter().map(|p| p.winners).collect();
         let releases =
             catalog.diagnostics().filter(|d| d.kind == crate::model::DiagKind::Release).map(|d| d.message.clone()).collect();
+        let refusals = crate::views::refusal::Refusal::all(&catalog).iter().map(|r| r.line(&catalog.roots)).collect();
         Index {
             catalog,
             agents,
@@ -192,6 +195,7 @@ impl Index {
             haystacks,
             totals,
             releases,
+            refusals,
             report_winners,
             parts,
         }

@@ -75,6 +75,11 @@ fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             if errors > 0 {
                 left.push(Span::styled(format!(" · {}", plural(errors, "error")), theme.error));
             }
+            // Said once, before the notes: the tool shows none of its rows until then.
+            for refusal in app.index.as_ref().map_or(&[][..], |i| i.refusals.as_slice()) {
+                left.push(Span::raw(" · "));
+                left.push(safe(refusal, theme.error));
+            }
             match app.index.as_ref().map_or(&[][..], |i| i.releases.as_slice()) {
                 [] => {}
                 [one] => {

@@ -99,6 +99,9 @@ pub fn findings(catalog: &Catalog) -> Vec<Finding> {
         };
         let path = (!d.path.as_os_str().is_empty()).then(|| d.path.clone());
         let mut message = super::quoted(&d.message, roots);
+        if let Some(title) = super::refusal::stops(catalog, d) {
+            message = super::refusal::stopping_message(title, &message);
+        }
         if d.severity == Severity::Warning {
             if let Some(line) = d.line {
                 message.push_str(&readers.also_read(d.ecosystem, &d.path, line, &d.message));

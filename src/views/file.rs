@@ -42,6 +42,10 @@ pub struct Reading {
     pub diagnostics: Vec<Note>,
     /// In words, when the file defines nothing: skipped and why, or not reported.
     pub outcome: String,
+    /// The file that stops the tool from starting (this one or another): until it
+    /// is fixed the tool loads nothing, whatever the definitions' status says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<super::refusal::Refusal>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -227,6 +231,7 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
             definitions,
             diagnostics: notes,
             outcome,
+            refusal: super::refusal::Refusal::of(report),
         });
     }
     let (readings, outside): (Vec<_>, Vec<_>) = readings.into_iter().partition(|r| roots.tools.contains(r.ecosystem));
@@ -254,6 +259,16 @@ pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
     for r in &report.readings {
         out.push(format!("  {} ({}) — {}", r.ecosystem, r.title, s(&r.location)));
         out.push(format!("    {}", s(&r.outcome)));
+        match &r.refusal {
+            Some(f) if target_is(&f.path, &report.path) => out.push(format!(
+                "    {}{}: until it is fixed {} loads no agent at all",
+                super::refusal::headline(f.title),
+                f.line.map(|l| format!(" (line {l})")).unwrap_or_default(),
+                f.title
+            )),
+            Some(f) => out.push(format!("    {}; until that is fixed it loads nothing, this file included", f.line(roots))),
+            None => {}
+        }
         for d in &r.definitions {
             out.push(format!("    [{}] `{}` {}: {}", d.status.word(), s(&d.name), s(&d.source), s(&d.rule)));
             if let Some(w) = &d.shadowed_by {
@@ -306,4 +321,9 @@ pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether the refusal's file is the file asked about (both normalised paths).
+fn target_is(refused: &Path, asked: &Path) -> bool {
+    normalize(refused) == normalize(asked)
 }

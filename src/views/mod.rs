@@ -1,8 +1,8 @@
 //! Views across frameworks, built from the catalog and the places each report
 //! declares ([`crate::model::Place`]), never from a framework's own code: `why` (near
 //! misses of a name), `check` (findings and the CI gate), `file` (one file as every
-//! tool reads it). Free of terminal code; the command line and the explorer render
-//! these types.
+//! tool reads it), `refusal` (a tool that does not start because of one file). Free
+//! of terminal code; the command line and the explorer render these types.
 
 pub mod bytes;
 pub mod check;
@@ -12,6 +12,7 @@ pub mod folder;
 pub mod hook;
 pub mod listing;
 pub mod places;
+pub mod refusal;
 pub mod walk;
 pub mod why;
 

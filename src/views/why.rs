@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::bytes::{self, ByteCause};
 use super::places::{self as views_places, Miss};
+use super::refusal::Refusal;
 use super::shown;
 use super::walk;
 use crate::frameworks::Framework;
@@ -48,6 +49,10 @@ pub struct FrameworkWhy {
     /// agentry follows ([`crate::installed`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub release: Option<String>,
+    /// The file that stops the tool from starting: until it is fixed the tool loads
+    /// none of these definitions (each keeps the status it has then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<Refusal>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -169,6 +174,7 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
             name_matching: framework.name_matching(),
             looks_in: places.clone(),
             release: report.diagnostics.iter().find(|d| d.kind == crate::model::DiagKind::Release).map(|d| d.message.clone()),
+            refusal: Refusal::of(report),
         };
         let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
         if !active {
@@ -437,5 +443,16 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
             u.reason
         ));
     }
-    out
+    // Said once, first: nothing below loads in that tool until the file is fixed.
+    let mut refusals: Vec<String> = report
+        .frameworks
+        .iter()
+        .filter_map(|f| f.refusal.as_ref())
+        .map(|r| format!("{}; until that is fixed it loads nothing, and what follows is what it does then", r.line(roots)))
+        .collect();
+    if !refusals.is_empty() && !out.is_empty() {
+        refusals.push(String::new());
+    }
+    refusals.append(&mut out);
+    refusals
 }

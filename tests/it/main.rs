@@ -54,6 +54,7 @@ mod pyyaml_goldens;
 mod qwen_code;
 mod qwen_code_yaml;
 mod read_only;
+mod refusal;
 #[cfg(unix)]
 mod release;
 mod releases;

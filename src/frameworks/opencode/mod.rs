@@ -8,7 +8,8 @@
 //! are read as `ConfigMarkdown.parse` does ([`markdown`]), JSON(C) as `jsonc-parser`
 //! ([`jsonc`]), every entry checked and normalised as `ConfigAgentV1.Info` ([`schema`]).
 //! A wrong type anywhere but a `mode/` folder stops OpenCode altogether: those errors
-//! are `fatal`, and every definition is then shown as not loaded.
+//! are `fatal` (the report's [`EcosystemReport::refusal`]); every definition keeps the
+//! status it has once that file is fixed.
 //!
 //! agentry reports each name's merged result on its highest source (`active`), with
 //! each effective field naming the file and line that set it; every other source is
@@ -322,23 +323,6 @@ impl Framework for OpenCode {
                         ),
                     };
                 }
-            }
-        }
-        // A wrong type stops OpenCode: it shows nothing. agentry keeps every
-        // definition, not loaded, under the reason.
-        if let Some(fatal) = report.diagnostics.iter().find(|d| d.fatal) {
-            let why = format!(
-                "OpenCode refuses to start because of {}: no agent is loaded",
-                fatal.source.as_deref().unwrap_or("a configuration error")
-            );
-            // Only what stops OpenCode is reported then: other problems (a race
-            // between sibling folders) stay notes, failing no definition.
-            for d in report.diagnostics.iter_mut().filter(|d| !d.fatal) {
-                d.source = None;
-            }
-            for agent in &mut agents {
-                agent.status = Status::Invalid;
-                agent.rule = format!("{why} (this definition would otherwise be: {})", agent.rule);
             }
         }
         report.agents = agents;

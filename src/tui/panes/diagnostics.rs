@@ -33,6 +33,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .take(height)
         .map(|(i, d)| {
             let mut line = diagnostic_line(d, &roots, theme);
+            // The problem that stops a tool says so where it is listed.
+            let stops = app.catalog().and_then(|c| crate::views::refusal::stops(c, d));
+            if let Some(head) = stops.and_then(|title| crate::views::refusal::opening(title, &d.message)) {
+                line.spans.insert(3, Span::styled(format!("{head}: "), theme.error));
+            }
             if i == app.diagnostics.cursor && focused {
                 line = line.style(theme.selection);
             }
