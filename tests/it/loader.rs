@@ -39,8 +39,6 @@ impl Framework for MdFiles {
             let Ok(bytes) = cx.files.read(&e.path, agentry::discover::Hold::Kept) else { continue };
             let body = String::from_utf8_lossy(&bytes).into_owned();
             report.agents.push(AgentRecord {
-                kind: Default::default(),
-                listed: None,
                 undocumented_order: None,
                 ecosystem: "md",
                 kind: Default::default(),
@@ -95,8 +93,6 @@ impl Framework for Walker {
             let Ok(bytes) = cx.files.read(&path, agentry::discover::Hold::Kept) else { continue };
             let name = path.file_name().map(|n| stem(&n.to_string_lossy()).to_string()).unwrap_or_default();
             report.agents.push(AgentRecord {
-                kind: Default::default(),
-                listed: None,
                 undocumented_order: None,
                 ecosystem: "walk",
                 kind: Default::default(),

@@ -37,8 +37,6 @@ pub fn agent(eco: &'static str, name: &str, scope: Scope, rel: &str, status: Sta
     let src = source(scope, rel);
     let key = src.key();
     AgentRecord {
-        kind: Default::default(),
-        listed: None,
         undocumented_order: None,
         ecosystem: eco,
         kind: Default::default(),
