@@ -3,7 +3,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{Agent, Diagnostic, Place, Roots, Scope};
+use super::{Agent, Diagnostic, Kind, Place, Roots, Scope};
 
 /// Everything one framework decided about one workspace.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -57,7 +57,8 @@ impl Catalog {
     }
 
     /// What the views show of this catalog: the reports of the tools in the tool set
-    /// (`roots.tools`), each with its agents only: no file a tool reads only when
+    /// (`roots.tools`), each with its agents and skills only (built-in skills only
+    /// with `--kind skill`): no file a tool reads only when
     /// asked for it by name or passes over with a note (a root `README.md`, a
     /// `CLAUDE.md` in an agents folder), and no built-ins when they are hidden. The
     /// diagnostics stay (`check --notes` lists the notes). A report left whole is
@@ -83,7 +84,12 @@ impl Catalog {
                 }
                 let problems = problem_sources(r);
                 let row = |a: &Agent| {
-                    is_row(a, &problems) && (tools.builtins || a.source.scope != Scope::Builtin) && tools.kind.is_none_or(|k| a.kind == k)
+                    is_row(a, &problems)
+                        && (tools.builtins || a.source.scope != Scope::Builtin)
+                        && tools.kind.is_none_or(|k| a.kind == k)
+                        // A tool's built-in skills are its slash commands, dozens of them:
+                        // rows only when skills are asked for.
+                        && !(a.kind == Kind::Skill && a.source.is_compiled_in() && tools.kind != Some(Kind::Skill))
                 };
                 if r.agents.iter().all(row) {
                     return r.clone();
