@@ -147,6 +147,8 @@ pub struct Plugin {
     /// Why Claude Code loads none of its agents (the files of `agents/` are then
     /// listed as skipped).
     pub rejected: Option<String>,
+    /// Its manifest names it (without a name the plugin loads nothing at all).
+    pub named: bool,
 }
 
 pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
@@ -180,7 +182,7 @@ pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
         } else {
             listed.iter().map(|p| e.path.join(p)).collect()
         };
-        out.push(Plugin { name: own_name.unwrap_or(&folder).to_string(), root: e.path.to_path_buf(), agent_paths, rejected });
+        out.push(Plugin { name: own_name.unwrap_or(&folder).to_string(), root: e.path.to_path_buf(), agent_paths, rejected, named: own_name.is_some() });
     }
     out
 }

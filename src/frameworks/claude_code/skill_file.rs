@@ -106,8 +106,22 @@ fn from_body(body: &str, fallback: &str) -> String {
     fallback.to_string()
 }
 
-/// Parses a skill file; `command` for a `.claude/commands` file, whose `name` is ignored.
-pub fn parse(bytes: &[u8], command: bool) -> SkillDef {
+/// How a place's files are read: whether the front matter `name` is the name shown
+/// (not for a `.claude/commands` file), and the description when neither the front
+/// matter nor the body gives one.
+#[derive(Clone, Copy, Debug, Hash)]
+pub struct Reading {
+    pub reads_name: bool,
+    pub fallback: &'static str,
+}
+
+pub const SKILL: Reading = Reading { reads_name: true, fallback: "Skill" };
+pub const COMMAND: Reading = Reading { reads_name: false, fallback: "Skill" };
+pub const PLUGIN_SKILL: Reading = Reading { reads_name: true, fallback: "Plugin skill" };
+pub const PLUGIN_COMMAND: Reading = Reading { reads_name: true, fallback: "Plugin command" };
+
+/// Parses a skill file read as `reading` says.
+pub fn parse(bytes: &[u8], reading: Reading) -> SkillDef {
     let text = decode(bytes);
     let split = frontmatter::split(&text);
     let (map, parse_error, retried) = match split.block {
@@ -123,8 +137,8 @@ pub fn parse(bytes: &[u8], command: bool) -> SkillDef {
     };
     let body = split.body.replace("$ARGUMENTS", "");
     let written = written_description(map.get("description"));
-    let description = one_line(&written.clone().unwrap_or_else(|| from_body(split.body, "Skill")));
-    let display = if command { None } else { text_of(map.get("name")).filter(|n| n.encode_utf16().count() <= MAX_NAME) };
+    let description = one_line(&written.clone().unwrap_or_else(|| from_body(split.body, reading.fallback)));
+    let display = if !reading.reads_name { None } else { text_of(map.get("name")).filter(|n| n.encode_utf16().count() <= MAX_NAME) };
     let line_of = |k: &str| split.block.and_then(|b| frontmatter::key_line(b, split.first_line, k));
     let mut packed = AttributesBuilder::default();
     let mut lines = Vec::new();
@@ -188,24 +202,25 @@ mod tests {
 
     #[test]
     fn a_broken_front_matter_is_dropped_and_the_body_gives_the_description() {
-        let d = parse(b"---\ndescription: \"unclosed\nallowed-tools: Read\n---\nbad quote body\n", false);
+        let d = parse(b"---\ndescription: \"unclosed\nallowed-tools: Read\n---\nbad quote body\n", SKILL);
         assert!(d.parse_error.is_some());
         assert_eq!((d.description.as_str(), d.body.as_str()), ("bad quote body", "bad quote body\n"));
-        let d = parse(b"---\nargument-hint: x\n---\n\n# Heading line\n\nText.\n", false);
+        let d = parse(b"---\nargument-hint: x\n---\n\n# Heading line\n\nText.\n", SKILL);
         assert_eq!((d.description.as_str(), d.argument_hint.as_deref()), ("Heading line", Some("x")));
-        let d = parse(b"---\ndescription: never closed\nbody text\n", false);
+        let d = parse(b"---\ndescription: never closed\nbody text\n", SKILL);
         assert_eq!(d.description, "---");
+        assert_eq!(parse(b"", PLUGIN_SKILL).description, "Plugin skill");
     }
 
     #[test]
     fn descriptions_flags_and_names() {
-        let d = parse(b"---\nname: shown\ndescription: |\n  first line\n  second line\ndisable-model-invocation: \"true\"\nuser-invocable: false\n---\nFix $ARGUMENTS now.\n", false);
+        let d = parse(b"---\nname: shown\ndescription: |\n  first line\n  second line\ndisable-model-invocation: \"true\"\nuser-invocable: false\n---\nFix $ARGUMENTS now.\n", SKILL);
         assert_eq!(d.description, "first line second line");
         assert!(d.model_disabled && !d.user_invocable);
         assert_eq!((d.display.as_deref(), d.body.as_str()), (Some("shown"), "Fix  now.\n"));
-        assert_eq!(parse(b"---\nname: ignored\ndescription: 42\n---\n", true).display, None);
-        assert_eq!(parse(b"---\ndescription: 42\n---\n", true).description, "42");
-        let long = parse(format!("---\ndescription: d\nwhen_to_use: {}\n---\n", "w".repeat(2000)).as_bytes(), false);
+        assert_eq!(parse(b"---\nname: ignored\ndescription: 42\n---\n", COMMAND).display, None);
+        assert_eq!(parse(b"---\ndescription: 42\n---\n", COMMAND).description, "42");
+        let long = parse(format!("---\ndescription: d\nwhen_to_use: {}\n---\n", "w".repeat(2000)).as_bytes(), SKILL);
         let (text, cut) = long.listing_text();
         assert!(cut && text.chars().count() == LISTING_MAX_CHARS && text.ends_with('…'));
     }

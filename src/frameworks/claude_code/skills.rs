@@ -44,8 +44,9 @@ enum Layout {
     Skills(&'static str),
     /// `**/*.md`, subfolders joined with `:`.
     Commands(&'static str),
-    /// A plugin's `skills/<s>/SKILL.md` or `commands/**/*.md`, named `plugin:…`.
-    Plugin { name: String, commands: bool },
+    /// A plugin's `skills/<s>/SKILL.md` or `commands/**/*.md`, named `plugin:…`;
+    /// why none of them loads, if so.
+    Plugin { name: String, commands: bool, rejected: Option<String> },
 }
 
 /// One file found, with the name it defines (its key) and why it is not read, if so.
@@ -84,15 +85,19 @@ fn places(cx: &LoadContext, walk: &[PathBuf]) -> Vec<(Place, Layout)> {
     let mut seen: Vec<String> = Vec::new();
     for (scope, base, dir, held) in sources {
         for p in scan::plugins(cx, &dir) {
-            if p.rejected.is_some() || seen.contains(&p.name) {
-                continue;
-            }
-            seen.push(p.name.clone());
+            let rejected = if !p.named {
+                Some(format!("the plugin's .claude-plugin/plugin.json has no `name`: Claude Code loads none of `{}`'s skills", p.name))
+            } else if seen.contains(&p.name) {
+                Some(format!("a plugin named `{}` is already loaded from another skills folder: Claude Code keeps the first", p.name))
+            } else {
+                seen.push(p.name.clone());
+                None
+            };
             let label = format!("plugin `{}` skills (auto-loaded from {})", p.name, crate::model::posix(&dir));
             let place = Place::skills(tier, scope, &base, p.root.join("skills"), Reach::to_depth(1, &["SKILL.md"]), label.clone()).held(held);
-            out.push((place, Layout::Plugin { name: p.name.clone(), commands: false }));
+            out.push((place, Layout::Plugin { name: p.name.clone(), commands: false, rejected: rejected.clone() }));
             let place = Place::skills(tier, scope, &base, p.root.join("commands"), md, label.replace(" skills ", " commands ")).held(held);
-            out.push((place, Layout::Plugin { name: p.name.clone(), commands: true }));
+            out.push((place, Layout::Plugin { name: p.name.clone(), commands: true, rejected }));
         }
     }
     out
@@ -136,7 +141,7 @@ fn found(cx: &LoadContext, place: &Place, layout: &Layout, diags: &mut Vec<Diagn
                 Some(_) => Some("not a regular file: Claude Code skips it".into()),
                 None => None,
             });
-            out.push(Found { path: f.path, key, skip, command: !matches!(layout, Layout::Plugin { .. }) || commands });
+            out.push(Found { path: f.path, key, skip, command: true });
         }
     } else if let Ok(Some(entries)) = cx.files.list_dir(&place.dir) {
         for e in discover::in_listing_order(&entries, cx.roots.listing) {
@@ -194,7 +199,11 @@ pub fn load(cx: &LoadContext, walk: &[PathBuf], report: &mut EcosystemReport) {
             let source = Source::new(place.scope, &place.base, f.path.clone());
             let key = source.key();
             let unloaded = |status, rule: String| Agent::skill(ID, f.key.clone(), source.clone(), status, rule);
-            if let Some(why) = &f.skip {
+            let rejected = match layout {
+                Layout::Plugin { rejected: Some(why), .. } => Some(why.clone()),
+                _ => None,
+            };
+            if let Some(why) = f.skip.as_ref().or(rejected.as_ref()) {
                 report.diagnostics.push(Diagnostic::ignored_definition(ID, &*f.path, why.clone()).about(Kind::Skill).failing(key.clone()));
                 candidates.push(Candidate { tier: place.tier, agent: unloaded(Status::Skipped, format!("skipped: {why}")) });
                 continue;
@@ -215,14 +224,19 @@ pub fn load(cx: &LoadContext, walk: &[PathBuf], report: &mut EcosystemReport) {
                 first_file.insert(real, settings);
             }
             let prompts = cx.prompts;
-            let command = f.command;
-            let context = discover::hash_key((ID, "skill", command, format!("{prompts:?}")));
+            let reading = match (layout, f.command) {
+                (Layout::Plugin { .. }, true) => skill_file::PLUGIN_COMMAND,
+                (Layout::Plugin { .. }, false) => skill_file::PLUGIN_SKILL,
+                (_, true) => skill_file::COMMAND,
+                (_, false) => skill_file::SKILL,
+            };
+            let context = discover::hash_key((ID, "skill", reading, format!("{prompts:?}")));
             let path = f.path.clone();
             let parsed = cx.files.parse(&f.path, Hold::Not, context, move |bytes| {
                 if bytes.len() as u64 > skill_file::MAX_BYTES {
                     return Parsed { def: None, body: None, size: bytes.len() };
                 }
-                let mut def = skill_file::parse(bytes, command);
+                let mut def = skill_file::parse(bytes, reading);
                 let body = prompts.rendered(&path, bytes, &std::mem::take(&mut def.body));
                 Parsed { def: Some(def), body: Some(body), size: bytes.len() }
             });
@@ -257,7 +271,8 @@ pub fn load(cx: &LoadContext, walk: &[PathBuf], report: &mut EcosystemReport) {
                 (d, _) => d.clone(),
             }
             .filter(|d| *d != f.key);
-            let mut agent = record(&f, source.clone(), def, body.clone(), shown.as_deref());
+            let plugin = matches!(layout, Layout::Plugin { .. });
+            let mut agent = record(&f, source.clone(), def, body.clone(), shown.as_deref(), plugin);
             if let Some(d) = shown {
                 display.insert(key.clone(), d);
             }
@@ -340,7 +355,10 @@ fn model_fallback(ranked: &mut [Agent], diags: &mut Vec<Diagnostic>) {
 }
 
 /// A skill file that loads, as agentry's record.
-fn record(f: &Found, source: Source, def: &SkillDef, body: crate::model::Text, shown: Option<&str>) -> Agent {
+fn record(f: &Found, source: Source, def: &SkillDef, body: crate::model::Text, shown: Option<&str>, plugin: bool) -> Agent {
+    // `Mbe`: a plugin's skill or command is listed only with a written description
+    // or `when_to_use`.
+    let unlisted_plugin = plugin && !def.own_description && def.when_to_use.as_deref().is_none_or(str::is_empty);
     let src: Arc<str> = source.key().into();
     let own = |k: &str, rule: &'static str| FieldOrigin::own(&src, def.line(k).or(Some(def.first_line())), rule);
     let mut fields = Vec::new();
@@ -367,6 +385,8 @@ fn record(f: &Found, source: Source, def: &SkillDef, body: crate::model::Text, s
     let (text, cut) = def.listing_text();
     let listing_rule = if def.model_disabled {
         "not in the model's listing: `disable-model-invocation` is set"
+    } else if unlisted_plugin {
+        "not in the model's listing: a plugin's skill needs a written `description` or `when_to_use` to be listed"
     } else if cut {
         "the model's listing cuts the text at 1536 characters (skillListingMaxDescChars)"
     } else {
@@ -388,7 +408,7 @@ fn record(f: &Found, source: Source, def: &SkillDef, body: crate::model::Text, s
         fields: fields.into(),
         attributes: def.frontmatter.clone(),
         system_prompt: Some(body),
-        listed: Some(!def.model_disabled),
+        listed: Some(!def.model_disabled && !unlisted_plugin),
         chain: Arc::new([source.key()]),
         ..AgentRecord::new(ID, f.key.clone(), source, Status::Wins, String::new())
     }
