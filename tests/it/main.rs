@@ -33,6 +33,7 @@ mod first_hour;
 mod fuzz_corpus;
 mod imports;
 mod gemini_cli_robustness;
+mod gemini_qwen_skills;
 mod incremental;
 mod incremental_every_framework;
 mod inert_text;

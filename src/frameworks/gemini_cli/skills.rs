@@ -131,8 +131,8 @@ fn skipped(report: &mut EcosystemReport, path: &Path, source: Source, message: S
 pub(super) fn load(cx: &LoadContext, settings: &Settings, report: &mut EcosystemReport) {
     let places: Vec<Place> = report.places.iter().filter(|p| p.holds_skills()).cloned().collect();
     // A folder added twice (the working folder is the home) is one location: the
-    // later addition is the one that counts.
-    let later_same: Vec<bool> = (0..places.len()).map(|i| places[i + 1..].iter().any(|p| p.dir == places[i].dir)).collect();
+    // later addition is the one that counts (unless it is held back).
+    let later_same: Vec<bool> = (0..places.len()).map(|i| places[i + 1..].iter().any(|p| p.dir == places[i].dir && !p.held)).collect();
     let mut found: Vec<Found> = Vec::new();
     for (i, place) in places.iter().enumerate() {
         if later_same[i] || !matches!(cx.files.kind(&place.dir), discover::Kind::Dir) {

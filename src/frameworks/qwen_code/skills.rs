@@ -110,19 +110,33 @@ pub(super) fn places(cx: &LoadContext, extensions: &[(String, PathBuf)], setting
         out.push(Place::skills(EXTENSION, Scope::User, &r.home, dir.join("skills"), reach, format!("extension `{name}` skills")));
     }
     crate::model::numbered(&mut out, "looked up");
+    // Each folder is a rung of its own: the first folder holding a name wins.
+    for (i, p) in out.iter_mut().enumerate() {
+        p.tier = i;
+    }
     out.push(Place::settings(Scope::User, &r.home, qwen_home(cx), Reach::top(&["settings.json"]), "user settings ~/.qwen/settings.json"));
     out.push(Place::settings(Scope::Project, &r.project, root.join(".qwen"), Reach::top(&["settings.json"]), "workspace settings .qwen/settings.json"));
     out
 }
 
-fn ladder() -> Ladder {
+/// One rung per folder in lookup order (project, user, extension levels), then the
+/// bundled skills.
+fn ladder(places: &[Place]) -> Ladder {
     let order = "the folder's listing order (readdir), which Qwen Code does not sort";
-    Ladder::new(vec![
-        Tier::first("the project level (.qwen/skills, then .agents/skills, in the start folder)").undocumented(order),
-        Tier::first("the user level (~/.qwen/skills, ~/.agents/skills, then settings skills.directories)").undocumented(order),
-        Tier::first("the extension level (`<extension>:<name>`)").undocumented(order),
-        Tier::first("the bundled skills"),
-    ])
+    let mut tiers: Vec<Tier> = places.iter().map(|p| Tier::first(p.label.clone()).undocumented(order)).collect();
+    tiers.push(Tier::first("the bundled skills"));
+    Ladder::new(tiers)
+}
+
+/// The level of a skills place: what `skills.disabledLevels` names.
+fn level(place: &Place, extensions: &[(String, PathBuf)]) -> usize {
+    if place.scope == Scope::Project {
+        PROJECT
+    } else if extensions.iter().any(|(_, dir)| dir.join("skills") == place.dir) {
+        EXTENSION
+    } else {
+        USER
+    }
 }
 
 /// The `SKILL.md` files of a skills folder: each entry that is a folder or a link to
@@ -184,11 +198,12 @@ pub(super) fn load(cx: &LoadContext, settings: &SkillSettings, extensions: &[(St
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut hidden: std::collections::HashSet<String> = std::collections::HashSet::new();
     for place in &places {
-        let extension = extensions.iter().find(|(_, dir)| place.tier == EXTENSION && dir.join("skills") == place.dir).map(|(name, _)| name.clone());
+        let level = level(place, extensions);
+        let extension = extensions.iter().find(|(_, dir)| level == EXTENSION && dir.join("skills") == place.dir).map(|(name, _)| name.clone());
         // A level the settings turn off is not read; for a project or user level the
         // skills it holds are reported as such.
-        let level_off = settings.level_off(place.tier);
-        if level_off && place.tier == EXTENSION {
+        let level_off = settings.level_off(level);
+        if level_off && level == EXTENSION {
             continue;
         }
         for path in manifests(cx, &place.dir) {
@@ -205,7 +220,7 @@ pub(super) fn load(cx: &LoadContext, settings: &SkillSettings, extensions: &[(St
                 Ok(s) => s,
             };
             if level_off {
-                let message = format!("not loaded: skill level '{}' is disabled by settings skills.disabledLevels", LEVELS[place.tier]);
+                let message = format!("not loaded: skill level '{}' is disabled by settings skills.disabledLevels", LEVELS[level]);
                 skipped(report, source, Diagnostic::skipped(ID, &path, message), "skipped: settings skills.disabledLevels turns this level off".into());
                 continue;
             }
@@ -248,10 +263,10 @@ pub(super) fn load(cx: &LoadContext, settings: &SkillSettings, extensions: &[(St
             if BUNDLED_USER_ONLY.contains(&name) {
                 hidden.insert(Source::builtin(name).key());
             }
-            candidates.push(Candidate { tier: BUNDLED_TIER, agent: Agent::skill(ID, name.into(), Source::builtin(name), Status::Wins, "bundled with Qwen Code".into()) });
+            candidates.push(Candidate { tier: places.len(), agent: Agent::skill(ID, name.into(), Source::builtin(name), Status::Wins, "bundled with Qwen Code".into()) });
         }
     }
-    let mut ranked = rank(&ladder(), candidates);
+    let mut ranked = rank(&ladder(&places), candidates);
     for a in ranked.iter_mut() {
         let listed = a.status == Status::Wins && !hidden.contains(&a.source.key());
         a.listed = Some(listed);
