@@ -60,6 +60,7 @@ mod release;
 mod releases;
 mod screenshot;
 mod texts_on_disk;
+mod tool_word;
 mod toy_framework;
 mod tsugite_robustness;
 mod tui;
