@@ -36,18 +36,18 @@ pub enum ColorChoice {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Print the resolution report of one framework (`agentry.resolution/1`).
+    /// Print the resolution report of one tool (`agentry.resolution/1`).
     Export {
         #[arg(long)]
         json: bool,
     },
-    /// Every definition: name, framework, status, scope and path.
+    /// Every definition: name, tool, status, scope and path.
     List {
         #[arg(long)]
         json: bool,
     },
     /// Every source of one name, status word first, with the rule that decided it; in
-    /// each framework where it is not active, every near miss (exit 1 when it is
+    /// each tool where it is not active, every near miss (exit 1 when it is
     /// active nowhere).
     Why {
         name: String,
@@ -91,7 +91,7 @@ pub enum Command {
         #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
         color: ColorChoice,
     },
-    /// Every problem in the workspace, one per line: `path:line:col: kind: framework:
+    /// Every problem in the workspace, one per line: `path:line:col: severity: kind: tool:
     /// message`; exits 1 when a finding `--fail-on` names is found.
     Check {
         /// The same as `--format json`.
@@ -112,7 +112,7 @@ pub enum Command {
         #[arg(long)]
         notes: bool,
     },
-    /// One file as every framework reads it: loaded as what, which keys each reads or
+    /// One file as every tool reads it: loaded as what, which keys each reads or
     /// ignores, where it stands in each tool's ladder; or which tools would read it where.
     File {
         path: PathBuf,

@@ -51,7 +51,7 @@ fn line(f: &Finding, roots: &Roots) -> String {
     };
     // A tool's message of several lines keeps them, indented under the first.
     let message: Vec<String> = f.message.lines().map(|l| sanitize::line(l).into_owned()).collect();
-    let head = sanitize::line(&format!("{at}: {severity}: {}: {}: ", f.rule, f.ecosystem)).into_owned();
+    let head = sanitize::line(&format!("{at}: {severity}: {}: {}: ", f.rule, f.tool)).into_owned();
     format!("{head}{}", message.join("\n    "))
 }
 

@@ -152,7 +152,7 @@ impl<'a> Report<'a> {
         json!({
             "schema": SCHEMA,
             "name": self.winner.name,
-            "ecosystem": self.winner.ecosystem,
+            "tool": self.winner.ecosystem,
             "winner": side(self.winner),
             "other": side(self.other),
             "fields": self.fields,

@@ -12,7 +12,7 @@ use crate::text::sanitize;
 use crate::views::refusal::Refusal;
 
 /// The `--json` schema version of `list`, `why`, `show` and `check`.
-pub const SCHEMA: &str = "agentry/1";
+pub const SCHEMA: &str = "agentry/2";
 
 pub(super) fn json_out(out: &mut dyn Write, value: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, value)?;
@@ -273,10 +273,10 @@ pub fn why(
         let sources: Vec<_> = report
             .frameworks
             .iter()
-            .flat_map(|f| f.sources.iter().map(move |s| (f.ecosystem, s)))
-            .map(|(eco, s)| json!({ "ecosystem": eco, "status": s.status, "source": s.source, "path": s.path, "shadowed_by": s.shadowed_by, "rule": s.rule }))
+            .flat_map(|f| f.sources.iter().map(move |s| (f.tool, s)))
+            .map(|(eco, s)| json!({ "tool": eco, "status": s.status, "source": s.source, "path": s.path, "shadowed_by": s.shadowed_by, "rule": s.rule }))
             .collect();
-        let doc = json!({ "schema": SCHEMA, "name": name, "active": report.active, "sources": sources, "frameworks": report.frameworks, "unscanned": report.unscanned });
+        let doc = json!({ "schema": SCHEMA, "name": name, "active": report.active, "sources": sources, "tools": report.frameworks, "unscanned": report.unscanned });
         json_out(out, &doc)?;
         return Ok(code);
     }

@@ -34,7 +34,7 @@ pub fn tools(ws: &WorkspaceArgs, json: bool, out: &mut dyn Write) -> Result<i32,
             }
             None => ("-".to_string(), "not found".to_string()),
         };
-        lines.push(vec![row.tool.to_string(), row.id.to_string(), row.follows.to_string(), installed, place]);
+        lines.push(vec![row.title.to_string(), row.tool.to_string(), row.follows.to_string(), installed, place]);
     }
     let lines: Vec<Vec<String>> =
         lines.iter().map(|l| l.iter().map(|c| sanitize::line(c).into_owned()).collect()).collect();
@@ -45,10 +45,10 @@ pub fn tools(ws: &WorkspaceArgs, json: bool, out: &mut dyn Write) -> Result<i32,
 /// The table of followed releases as README shows it (between the `releases:start`
 /// and `releases:end` markers), made from the readers.
 pub fn releases_markdown(frameworks: &[&dyn Framework]) -> String {
-    let mut text = String::from("| Tool | `--ecosystem` | Follows | Packages |\n|---|---|---|---|\n");
+    let mut text = String::from("| Tool | `--tool` | Follows | Packages |\n|---|---|---|---|\n");
     for row in table(releases(frameworks), FileCache::for_one_load().untracked(), None) {
         let packages: Vec<String> = row.packages.iter().map(|p| format!("`{p}`")).collect();
-        text.push_str(&format!("| {} | `{}` | {} | {} |\n", row.tool, row.id, row.follows, packages.join(", ")));
+        text.push_str(&format!("| {} | `{}` | {} | {} |\n", row.title, row.tool, row.follows, packages.join(", ")));
     }
     text
 }

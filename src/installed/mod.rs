@@ -190,8 +190,10 @@ fn read_small(files: Files, path: &Path) -> Option<std::sync::Arc<[u8]>> {
 /// One line of the tools table: a reader, the release it follows, and what is installed.
 #[derive(Clone, Debug, Serialize)]
 pub struct ToolRow {
+    /// The tool's id, as `--tool` takes it.
     pub tool: &'static str,
-    pub id: &'static str,
+    /// Its name as people know it.
+    pub title: &'static str,
     pub follows: &'static str,
     pub packages: Vec<&'static str>,
     /// The copy the user most likely runs, first; empty when none was found.
@@ -211,8 +213,8 @@ pub fn table(releases: impl IntoIterator<Item = (&'static str, Release)>, files:
     releases
         .into_iter()
         .map(|(id, release)| ToolRow {
-            tool: release.tool,
-            id,
+            tool: id,
+            title: release.tool,
             follows: release.version,
             packages: release.packages(),
             installed: machine.map(|m| find(files, m, &release)).unwrap_or_default(),

@@ -277,6 +277,8 @@ impl std::fmt::Debug for Agent {
 /// What one definition of an agent resolved to (held through [`Agent`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AgentRecord {
+    /// The tool (reader id) the definition is of; `tool` in agentry's JSON.
+    #[serde(rename = "tool")]
     pub ecosystem: &'static str,
     /// An agent or a skill: the name is the definition's within its kind.
     pub kind: Kind,

@@ -8,6 +8,9 @@ use super::{Agent, Diagnostic, Kind, Place, Roots, Scope};
 /// Everything one framework decided about one workspace.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EcosystemReport {
+    /// The tool (reader id); `tool` in agentry's JSON (the resolution report keeps
+    /// its own `ecosystem`, [`crate::export`]).
+    #[serde(rename = "tool")]
     pub ecosystem: &'static str,
     /// Every definition found, in precedence order (for each name the winner first).
     pub agents: Vec<Agent>,

@@ -67,6 +67,8 @@ pub struct Failure {
 /// One problem, at a file position.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Diagnostic {
+    /// The tool (reader id) that reported it; `tool` in agentry's JSON.
+    #[serde(rename = "tool")]
     pub ecosystem: &'static str,
     pub severity: Severity,
     pub kind: DiagKind,

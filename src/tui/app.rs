@@ -559,7 +559,7 @@ impl App {
         let report = crate::views::why::why(catalog, &crate::frameworks::loaded_in(catalog), &query);
         let mut lines = crate::views::why::lines(&report, &catalog.roots);
         if lines.is_empty() {
-            lines.push("nothing close in any framework".into());
+            lines.push("nothing close in any tool".into());
         }
         let title = format!("why is `{}` missing?", crate::text::sanitize::line(&query));
         self.report = Some(ReportOverlay { title, lines, scroll: 0 });
@@ -744,7 +744,7 @@ impl App {
             .map(|b| b.id())
             .collect();
         if others.is_empty() {
-            self.notice = Some("no other framework reads this file as an agent".into());
+            self.notice = Some("no other tool reads this file as an agent".into());
             return None;
         }
         let winner = a.id();

@@ -52,7 +52,7 @@ fn status_bar(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let arrived = app.catalog().map_or(0, |c| c.reports.len());
     let pending = match app.pending.len() {
         0 => String::new(),
-        n => format!(" · {arrived} of {} frameworks", arrived + n),
+        n => format!(" · {arrived} of {} tools", arrived + n),
     };
     match (app.progress, app.catalog()) {
         (Some((done, total)), _) if total > 0 => left.push(Span::styled(

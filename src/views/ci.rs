@@ -67,7 +67,7 @@ pub fn sarif(findings: &[Finding], roots: &crate::model::Roots, notes: bool) -> 
     let mut results = Vec::new();
     let mut notifications = Vec::new();
     for f in findings.iter().filter(|f| shown_finding(f, notes)) {
-        let message = json!({ "text": format!("{} ({})", f.message, f.ecosystem) });
+        let message = json!({ "text": format!("{} ({})", f.message, f.tool) });
         let Some((uri, base)) = f.path.as_deref().and_then(|p| uri(p, roots)) else {
             notifications.push(json!({ "level": sarif_level(f), "message": message, "descriptor": { "id": sarif_rule(f) } }));
             continue;
@@ -91,7 +91,7 @@ pub fn sarif(findings: &[Finding], roots: &crate::model::Roots, notes: bool) -> 
             "message": message,
             "locations": [{ "physicalLocation": physical }],
             "partialFingerprints": { "agentry/v1": f.fingerprint },
-            "properties": { "tool": f.ecosystem, "class": f.class.as_str() },
+            "properties": { "tool": f.tool, "class": f.class.as_str() },
         }));
     }
     let rule_objects: Vec<Value> = rules
@@ -204,7 +204,7 @@ pub fn github_summary(findings: &[&Finding], shown_path: &dyn Fn(&Finding) -> Op
             if let Some(l) = f.line {
                 at.push_str(&format!(":{l}"));
             }
-            out.push_str(&format!("| {} | `{}` | {} | {}: {} |\n", github_kind(f), cell(&at), f.ecosystem, f.rule, cell(&f.message)));
+            out.push_str(&format!("| {} | `{}` | {} | {}: {} |\n", github_kind(f), cell(&at), f.tool, f.rule, cell(&f.message)));
         }
     }
     out
@@ -230,7 +230,7 @@ pub fn github(f: &Finding, shown_path: Option<&str>) -> String {
             }
         }
     }
-    props.push(format!("title={}", escape_property(&format!("agentry {} ({})", f.rule, f.ecosystem))));
+    props.push(format!("title={}", escape_property(&format!("agentry {} ({})", f.rule, f.tool))));
     let message = match elsewhere {
         Some(p) => format!("{p}: {}", f.message),
         None => f.message.clone(),

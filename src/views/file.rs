@@ -33,7 +33,7 @@ const INSTRUCTION_FILES: &[&str] = &["AGENTS.md", "AGENTS.override.md", "CLAUDE.
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Reading {
-    pub ecosystem: &'static str,
+    pub tool: &'static str,
     pub title: &'static str,
     /// The place that covers the file.
     pub location: String,
@@ -91,7 +91,7 @@ pub struct Note {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct WouldRead {
-    pub ecosystem: &'static str,
+    pub tool: &'static str,
     pub title: &'static str,
     pub dir: PathBuf,
     pub label: String,
@@ -139,11 +139,11 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
             // say "not read here" beside the tools that do read it.
             let skill_file = path.file_name().is_some_and(|n| n.eq_ignore_ascii_case("SKILL.md"));
             if let Some(l) = places.iter().find(|l| !l.reached && l.ending_read(&path) && l.holds_skills() == skill_file) {
-                not_read.push(WouldRead { ecosystem: report.ecosystem, title: framework.title(), dir: l.dir.clone(), label: l.label.clone() });
+                not_read.push(WouldRead { tool: report.ecosystem, title: framework.title(), dir: l.dir.clone(), label: l.label.clone() });
             }
             for l in places.iter().filter(|l| l.ending_read(&path)) {
                 would_read.push(WouldRead {
-                    ecosystem: report.ecosystem,
+                    tool: report.ecosystem,
                     title: framework.title(),
                     dir: l.dir.clone(),
                     label: l.label.clone(),
@@ -212,7 +212,7 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
             "scanned, but not read as an agent (nothing reported)".to_string()
         };
         readings.push(Reading {
-            ecosystem: report.ecosystem,
+            tool: report.ecosystem,
             title: framework.title(),
             location: match covering {
                 Some(l) => l.label.clone(),
@@ -234,10 +234,10 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
             refusal: super::refusal::Refusal::of(report),
         });
     }
-    let (readings, outside): (Vec<_>, Vec<_>) = readings.into_iter().partition(|r| roots.tools.contains(r.ecosystem));
-    let others = outside.iter().map(|r| r.ecosystem).collect();
-    would_read.retain(|w| roots.tools.contains(w.ecosystem));
-    not_read.retain(|w| roots.tools.contains(w.ecosystem));
+    let (readings, outside): (Vec<_>, Vec<_>) = readings.into_iter().partition(|r| roots.tools.contains(r.tool));
+    let others = outside.iter().map(|r| r.tool).collect();
+    would_read.retain(|w| roots.tools.contains(w.tool));
+    not_read.retain(|w| roots.tools.contains(w.tool));
     if readings.is_empty() {
         not_read.clear();
     } else {
@@ -257,7 +257,7 @@ pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
     let s = |t: &str| sanitize::line(&super::quoted(t, roots)).into_owned();
     out.push(format!("{}{}", s(&shown(&report.path, roots)), if report.exists { "" } else { " (no such file)" }));
     for r in &report.readings {
-        out.push(format!("  {} ({}) — {}", r.ecosystem, r.title, s(&r.location)));
+        out.push(format!("  {} ({}) — {}", r.tool, r.title, s(&r.location)));
         out.push(format!("    {}", s(&r.outcome)));
         match &r.refusal {
             Some(f) if target_is(&f.path, &report.path) => out.push(format!(
@@ -303,7 +303,7 @@ pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
         }
     }
     for w in &report.not_read {
-        out.push(format!("  {} ({}) — not read: it reads such files in {} ({})", w.ecosystem, w.title, s(&shown(&w.dir, roots)), s(&w.label)));
+        out.push(format!("  {} ({}) — not read: it reads such files in {} ({})", w.tool, w.title, s(&shown(&w.dir, roots)), s(&w.label)));
     }
     if report.instructions {
         out.push("  an instruction file: tools put it in the model's context as the project's instructions; it defines no agent".to_string());
@@ -317,7 +317,7 @@ pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
     } else if report.readings.is_empty() {
         out.push("  no tool agentry knows scans this path".to_string());
         for w in &report.would_read {
-            out.push(format!("  {} would read it in {} ({})", w.ecosystem, s(&shown(&w.dir, roots)), s(&w.label)));
+            out.push(format!("  {} would read it in {} ({})", w.tool, s(&shown(&w.dir, roots)), s(&w.label)));
         }
     }
     out

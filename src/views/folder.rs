@@ -50,7 +50,7 @@ fn files_below(catalog: &Catalog, dir: &Path) -> Vec<PathBuf> {
 }
 
 fn verdict(report: &FileReport, tool: &str) -> Verdict {
-    let Some(reading) = report.readings.iter().find(|r| r.ecosystem == tool) else {
+    let Some(reading) = report.readings.iter().find(|r| r.tool == tool) else {
         return Verdict { word: "not read".into(), detail: String::new() };
     };
     let Some(d) = reading.definitions.first() else {

@@ -19,7 +19,7 @@ pub struct ListingReport {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ToolListing {
-    pub ecosystem: &'static str,
+    pub tool: &'static str,
     pub title: &'static str,
     /// One section per kind the tool lists (agents, skills), where known.
     pub sections: Vec<Section>,
@@ -69,7 +69,7 @@ pub fn listing(catalog: &Catalog, frameworks: &[&dyn Framework]) -> ListingRepor
         if sections.is_empty() {
             unknown.push(report.ecosystem);
         } else {
-            tools.push(ToolListing { ecosystem: report.ecosystem, title: framework.title(), sections });
+            tools.push(ToolListing { tool: report.ecosystem, title: framework.title(), sections });
         }
     }
     ListingReport { tools, unknown }
@@ -88,7 +88,7 @@ pub fn lines(report: &ListingReport, roots: &Roots) -> Vec<String> {
             let kind = if section.kind == Kind::Skill { "skills" } else { "agents" };
             out.push(format!(
                 "{} ({}) lists {} of its {} active {kind} to the model",
-                tool.ecosystem,
+                tool.tool,
                 tool.title,
                 section.listed.len(),
                 section.listed.len() + section.unlisted.len()

@@ -23,6 +23,8 @@ pub struct WhyReport {
     pub name: String,
     /// Whether some framework has an active definition of the name.
     pub active: bool,
+    /// Each tool's answer (`tools` in JSON).
+    #[serde(rename = "tools")]
     pub frameworks: Vec<FrameworkWhy>,
     /// Files named like NAME that no framework scans, and what no framework is close to.
     pub unscanned: Vec<Unscanned>,
@@ -34,7 +36,7 @@ pub struct WhyReport {
 /// One framework's answer.
 #[derive(Clone, Debug, Serialize)]
 pub struct FrameworkWhy {
-    pub ecosystem: &'static str,
+    pub tool: &'static str,
     pub title: &'static str,
     pub active: bool,
     /// The definitions of NAME, winner first.
@@ -165,7 +167,7 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
             report.agents.iter().filter(|a| a.name == name && !a.status.is_unloaded()).map(source_view).collect();
         let active = sources.iter().any(|s| s.status.is_active());
         let mut fw = FrameworkWhy {
-            ecosystem: report.ecosystem,
+            tool: report.ecosystem,
             title: framework.title(),
             active,
             sources,
@@ -281,9 +283,9 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
         .map(|p| Unscanned { path: p.clone(), reason: "no tool agentry knows scans this folder".into() })
         .collect();
     // The tool set's answers are explained; the other tools are named.
-    let (reports, outside): (Vec<_>, Vec<_>) = reports.into_iter().partition(|f| roots.tools.contains(f.ecosystem));
+    let (reports, outside): (Vec<_>, Vec<_>) = reports.into_iter().partition(|f| roots.tools.contains(f.tool));
     let others =
-        outside.iter().filter(|f| !f.sources.is_empty() || !f.near_misses.is_empty()).map(|f| f.ecosystem).collect();
+        outside.iter().filter(|f| !f.sources.is_empty() || !f.near_misses.is_empty()).map(|f| f.tool).collect();
     WhyReport { name: name.to_string(), active: reports.iter().any(|f| f.active), frameworks: reports, unscanned, others }
 }
 
@@ -333,7 +335,7 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
             if kind != Some(s.kind) {
                 kind = Some(s.kind);
                 let skill = if s.kind == Kind::Skill { " skill" } else { "" };
-                out.push(format!("{name} ({}{skill})", f.ecosystem));
+                out.push(format!("{name} ({}{skill})", f.tool));
             }
             let word = format!("[{}]", s.status.word());
             // A file as every view prints a path (home `~/…`); a built-in by its key.
@@ -356,14 +358,14 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
     let mut quiet = Vec::new();
     for f in report.frameworks.iter().filter(|f| !f.active) {
         if f.near_misses.is_empty() && f.similar.is_empty() {
-            quiet.push(f.ecosystem);
+            quiet.push(f.tool);
             continue;
         }
         if blank {
             out.push(String::new());
         }
         blank = true;
-        out.push(format!("{name} is not active in {} ({}):", f.ecosystem, f.title));
+        out.push(format!("{name} is not active in {} ({}):", f.tool, f.title));
         // Said once per tool: under its definitions when it has some.
         if let Some(note) = f.release.as_ref().filter(|_| f.sources.is_empty()) {
             out.push(format!("  {:<10} {}", "release", sanitize::line(note)));
@@ -418,7 +420,7 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
         }
         out.push(format!("{name} is not active in {}: no file, no near miss, no near name", quiet.join(", ")));
         // Where nothing is close, a tool of another release may still read it otherwise.
-        for f in report.frameworks.iter().filter(|f| quiet.contains(&f.ecosystem) && f.sources.is_empty()) {
+        for f in report.frameworks.iter().filter(|f| quiet.contains(&f.tool) && f.sources.is_empty()) {
             if let Some(note) = &f.release {
                 out.push(format!("  {:<10} {}", "release", sanitize::line(note)));
             }

@@ -36,7 +36,7 @@ pub struct WorkspaceArgs {
     /// The XDG config folder (default: $XDG_CONFIG_HOME, else HOME/.config).
     #[arg(long = "xdg-config", global = true, value_name = "DIR")]
     pub xdg_config: Option<PathBuf>,
-    /// A folder standing in for the frameworks' built-in agents (default: found in
+    /// A folder standing in for the tools' built-in agents (default: found in
     /// the installed packages).
     #[arg(long, global = true, value_name = "DIR")]
     pub builtins: Option<PathBuf>,
@@ -53,7 +53,7 @@ pub struct WorkspaceArgs {
     /// Show only agents or only skills (`agent`, `skill`); both by default.
     #[arg(long, global = true, value_name = "KIND", value_parser = parse_kind)]
     pub kind: Option<crate::model::Kind>,
-    /// Framework option KEY=VALUE (repeatable), e.g. `dialect=agentcard-rfc`.
+    /// A reader option KEY=VALUE (repeatable), e.g. `dialect=agentcard-rfc`.
     #[arg(long = "set", global = true, value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// The AgentCard dialect: `fast-agent` (released behaviour) or `agentcard-rfc`.

@@ -16,7 +16,7 @@ empty=$(mktemp -d)
 trap 'rm -rf "$empty" "$out"' EXIT
 out=$(mktemp -d)
 flags=(--project "$ws/project" --home "$ws/home" --xdg-config "$ws/xdg" --builtins "$empty")
-ids=$("$after" list --json "${flags[@]}" 2>/dev/null | python3 -c 'import json,sys; print(" ".join(sorted({a["ecosystem"] for a in json.load(sys.stdin)["agents"]})))' 2>/dev/null)
+ids=$("$after" list --json "${flags[@]}" 2>/dev/null | python3 -c 'import json,sys; print(" ".join(sorted({a.get("tool", a.get("ecosystem")) for a in json.load(sys.stdin)["agents"]})))' 2>/dev/null)
 [ -n "$ids" ] || ids="openhands tsugite fast-agent kimi claude-code copilot opencode codex gemini-cli qwen-code kimi-code"
 status=0
 compare() {

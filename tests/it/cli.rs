@@ -78,7 +78,7 @@ fn json_outputs_parse_and_escape_control_characters() {
     let (code, out) = agentry(&root, &["list", "--json"]);
     assert_eq!(code, 0);
     let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
-    assert_eq!(doc["schema"], "agentry/1");
+    assert_eq!(doc["schema"], "agentry/2");
     assert!(!out.contains('\x1b'), "raw ESC in JSON output");
     let (_, text) = agentry(&root, &["show", "evil"]);
     assert!(!text.contains('\x1b') && !text.contains('\x07'), "raw control characters in text output: {text:?}");

@@ -53,7 +53,7 @@ fn piped_output_is_a_plain_unified_diff() {
 fn json_output_parses_and_names_both_sides() {
     let o = agentry(&["--demo", "diff", "code-reviewer", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    assert_eq!(v["schema"], "agentry/1");
+    assert_eq!(v["schema"], "agentry/2");
     assert_eq!(v["winner"]["source"], "project:.agents/agents/code-reviewer.md");
     // The first shadowed definition in precedence order.
     assert_eq!(v["other"]["source"], "project:.openhands/agents/code-reviewer.md");

@@ -62,6 +62,7 @@ mod releases;
 mod screenshot;
 mod skills;
 mod texts_on_disk;
+mod tool_word;
 mod toy_framework;
 mod tsugite_robustness;
 mod tui;

@@ -35,7 +35,7 @@ fn agentry(root: &Path, args: &[&str]) -> (i32, String) {
 /// The reading of `path` by `ecosystem`: its first definition.
 fn reading<'a>(doc: &'a Json, ecosystem: &str) -> &'a Json {
     let readings = doc["file"]["readings"].as_array().expect("readings");
-    let r = readings.iter().find(|r| r["ecosystem"] == ecosystem).unwrap_or_else(|| panic!("no {ecosystem} reading: {doc:#}"));
+    let r = readings.iter().find(|r| r["tool"] == ecosystem).unwrap_or_else(|| panic!("no {ecosystem} reading: {doc:#}"));
     &r["definitions"][0]
 }
 

@@ -86,7 +86,7 @@ fn why_says_it_first_and_keeps_the_rule_of_the_definition() {
     assert!(out.contains("[WINS]") && out.contains("the only definition of this name"), "{out}");
     let (_, json) = run(&root, &["why", "good", "--json"]);
     let doc: Json = serde_json::from_str(&json).expect("json");
-    assert_eq!(doc["frameworks"][0]["refusal"]["line"].as_u64(), Some(3), "{json}");
+    assert_eq!(doc["tools"][0]["refusal"]["line"].as_u64(), Some(3), "{json}");
 }
 
 #[test]

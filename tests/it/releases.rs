@@ -88,13 +88,14 @@ fn another_installed_release_is_noted_once_in_check_why_and_tools() {
     assert_eq!(missing.status.code(), Some(1));
     assert_eq!(stdout(&missing).matches(NOTE).count(), 1, "{}", stdout(&missing));
     let why_json: serde_json::Value = serde_json::from_slice(&run(&root, &["why", "reviewer", "--json"]).stdout).unwrap();
-    assert_eq!(why_json["frameworks"][0]["release"], NOTE);
+    assert_eq!(why_json["tools"][0]["release"], NOTE);
 
     let tools = stdout(&run(&root, &["tools"]));
     let row = tools.lines().find(|l| l.starts_with("Claude Code")).unwrap_or_else(|| panic!("{tools}"));
     assert!(row.contains("2.1.337") && row.contains("2.1.340 (differs)") && row.contains("npm global: "), "{row}");
     let json: serde_json::Value = serde_json::from_slice(&run(&root, &["tools", "--json"]).stdout).unwrap();
-    assert_eq!(json["tools"][0]["id"], "claude-code");
+    assert_eq!(json["schema"], "agentry/2");
+    assert_eq!((&json["tools"][0]["tool"], &json["tools"][0]["title"]), (&serde_json::json!("claude-code"), &serde_json::json!("Claude Code")));
     assert_eq!(json["tools"][0]["follows"], "2.1.337");
     assert_eq!(json["tools"][0]["installed"][0]["version"], "2.1.340");
 }

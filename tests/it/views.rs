@@ -154,7 +154,7 @@ fn why_names_every_near_miss_per_framework_and_the_winner_elsewhere() {
     let json = serde_json::to_value(&report).unwrap();
     // The path-named toy loads `.claude/agents/ghost.md` as ghost: the name is active.
     assert!(report.active, "{json:#}");
-    let by = |id: &str| report.frameworks.iter().find(|f| f.ecosystem == id).unwrap();
+    let by = |id: &str| report.frameworks.iter().find(|f| f.tool == id).unwrap();
     assert!(by("toy-path").active && by("toy-path").near_misses.is_empty());
 
     let front = by("toy-front");
@@ -190,7 +190,7 @@ fn why_is_active_nowhere_when_every_definition_fails() {
     let report = views::why::why(&cat, &FRAMEWORKS, "ghost");
     assert!(!report.active);
     // The path-named toy reads haunt.md as `haunt`, nothing near ghost: no near miss.
-    let path = report.frameworks.iter().find(|f| f.ecosystem == "toy-path").unwrap();
+    let path = report.frameworks.iter().find(|f| f.tool == "toy-path").unwrap();
     assert!(path.near_misses.is_empty() && path.similar.is_empty(), "{:?}", path.near_misses);
     let nobody = views::why::why(&cat, &FRAMEWORKS, "zzzz-nothing");
     assert!(!nobody.active && nobody.frameworks.iter().all(|f| f.near_misses.is_empty()));
@@ -211,7 +211,7 @@ fn file_shows_each_reading_of_one_file_and_where_unscanned_files_would_be_read()
     let names: Vec<_> = report
         .readings
         .iter()
-        .map(|r| (r.ecosystem, r.definitions[0].name.as_str(), r.definitions[0].status))
+        .map(|r| (r.tool, r.definitions[0].name.as_str(), r.definitions[0].status))
         .collect();
     assert_eq!(names, vec![("toy-front", "code-reviewer", Status::Wins), ("toy-path", "reviewer", Status::Shadowed)]);
     let ladder = &report.readings[1].definitions[0].ladder;
@@ -223,13 +223,13 @@ fn file_shows_each_reading_of_one_file_and_where_unscanned_files_would_be_read()
     std::os::unix::fs::symlink("../../shared/linked.md", root.join("project/.claude/agents/linked.md")).unwrap();
     let cat = catalog(&root);
     let linked = views::file::file(&cat, &FRAMEWORKS, &root.join("project/shared/linked.md"));
-    let ids: Vec<_> = linked.readings.iter().map(|r| (r.ecosystem, r.definitions.len())).collect();
+    let ids: Vec<_> = linked.readings.iter().map(|r| (r.tool, r.definitions.len())).collect();
     assert_eq!(ids, vec![("toy-front", 1), ("toy-path", 1)]);
     assert_eq!(linked.readings[0].location, "through .claude/agents/linked.md in project .claude/agents");
 
     let stray = views::file::file(&cat, &FRAMEWORKS, &root.join("project/docs/reviewer.md"));
     assert!(stray.readings.is_empty());
-    let ids: Vec<_> = stray.would_read.iter().map(|w| w.ecosystem).collect();
+    let ids: Vec<_> = stray.would_read.iter().map(|w| w.tool).collect();
     assert!(ids.contains(&"toy-front") && ids.contains(&"toy-path") && ids.contains(&"openhands"), "{ids:?}");
 }
 
@@ -338,7 +338,7 @@ fn why_and_file_through_the_binary() {
         agentry(&root, &["file", &root.join("project/.agents/agents/haunt.md").to_string_lossy(), "--json"]);
     assert_eq!(code, 0, "{out}");
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(doc["file"]["readings"][0]["ecosystem"], "openhands");
+    assert_eq!(doc["file"]["readings"][0]["tool"], "openhands");
 }
 
 /// The pre-commit hook's `entry`, run as pre-commit runs it (no file names), with the
@@ -428,7 +428,7 @@ fn held_definitions_are_near_misses_without_byte_causes_and_can_fail_the_gate() 
     let cat = catalog_trusted(&root, false);
     let report = views::why::why(&cat, &FRAMEWORKS, "ghost");
     assert!(!report.active);
-    let path = report.frameworks.iter().find(|f| f.ecosystem == "toy-path").unwrap();
+    let path = report.frameworks.iter().find(|f| f.tool == "toy-path").unwrap();
     let held = &path.near_misses[0];
     assert_eq!((held.kind, held.reason.as_str()), ("held", "the project is not trusted"));
     assert!(held.causes.is_empty(), "a held file loads once trusted: its bytes are not the cause");
@@ -444,7 +444,7 @@ fn why_looks_in_the_user_folders_the_frameworks_declare() {
     std::fs::create_dir_all(deep.parent().unwrap()).unwrap();
     std::fs::write(&deep, "---\nname: ghost\ndescription: x\n---\nB\n").unwrap();
     let report = views::why::why(&catalog(&root), &FRAMEWORKS, "ghost");
-    let oh = report.frameworks.iter().find(|f| f.ecosystem == "openhands").unwrap();
+    let oh = report.frameworks.iter().find(|f| f.tool == "openhands").unwrap();
     let miss = oh.near_misses.iter().find(|m| m.path == deep).expect("the user file one folder too deep");
     assert!(miss.reason.contains("only the top level is read"), "{}", miss.reason);
     let lines = views::why::lines(&report, &catalog(&root).roots);
@@ -483,7 +483,7 @@ fn the_views_survive_the_hostile_corpus() {
         let failed: Vec<_> = cat.diagnostics().filter(|d| d.source.is_some() && d.path.file_stem().is_some_and(|s| s == "bad")).collect();
         checked += failed.len();
         for d in &failed {
-            let f = bad.frameworks.iter().find(|f| f.ecosystem == d.ecosystem).unwrap();
+            let f = bad.frameworks.iter().find(|f| f.tool == d.ecosystem).unwrap();
             assert!(f.active || f.near_misses.iter().any(|m| m.path == d.path), "{}: {} not a near miss", case.display(), d.path.display());
         }
         for d in cat.diagnostics() {

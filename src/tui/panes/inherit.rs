@@ -27,10 +27,10 @@ fn mark(p: Provenance) -> &'static str {
     }
 }
 
-/// `project:a.md:4, user:b.md:6`, or `framework default`.
+/// `project:a.md:4, user:b.md:6`, or `tool default`.
 pub fn sites(field: &Field) -> String {
     if field.origin.sites.is_empty() {
-        return "framework default".into();
+        return "tool default".into();
     }
     let parts: Vec<String> = field.origin.sites.iter().map(ToString::to_string).collect();
     parts.join(", ")

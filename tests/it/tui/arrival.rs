@@ -158,7 +158,7 @@ fn two_frameworks_loaded_and_the_rest_still_loading() {
         app.on_arrival(part_of(&full, &["openhands", "tsugite"]), vec!["kimi", "codex", "gemini-cli"]);
         let text = screen(draw(&app, &dark()).backend().buffer());
         assert!(text.contains("loading kimi, codex, gemini-cli · 4,210 / 20,600 files"), "{text}");
-        assert!(text.contains("loading 4,210 / 20,600 files · 2 of 5 frameworks"), "{text}");
+        assert!(text.contains("loading 4,210 / 20,600 files · 2 of 5 tools"), "{text}");
         assert!(!text.contains(" agents · "), "no counts before the catalog is whole:\n{text}");
         snapshot("arrival_two_loaded", &app);
     }

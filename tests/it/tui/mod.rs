@@ -524,5 +524,5 @@ fn one_files_two_readings_open_in_the_diff_view() {
     special(&mut app, KeyCode::Esc);
     select_name(&mut app, "planner");
     assert_eq!(app.on_key(key('x')), None);
-    assert_eq!(app.notice.as_deref(), Some("no other framework reads this file as an agent"));
+    assert_eq!(app.notice.as_deref(), Some("no other tool reads this file as an agent"));
 }
