@@ -61,6 +61,7 @@ mod release;
 mod releases;
 mod screenshot;
 mod skills;
+mod skills_hostile;
 mod texts_on_disk;
 mod tool_word;
 mod toy_framework;

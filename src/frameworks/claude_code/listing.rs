@@ -14,16 +14,6 @@ use crate::model::{Agent, Scope, Status};
 
 pub const HEADER: &str = "Available agent types for the Agent tool:";
 
-/// The lines the built-in agents of print mode are listed with: the tool's own
-/// one-line summaries, which the model reads to choose an agent (never their prompts).
-const BUILTIN_LINES: &[(&str, &str)] = &[
-    ("claude", "Catch-all for any task that doesn't fit a more specific agent. FleetView's default when no agent name is typed. (Tools: *)"),
-    ("Explore", "Read-only search agent for broad fan-out searches — when answering means sweeping many files, directories, or naming conventions and you only need the conclusion, not the file dumps. It reads excerpts rather than whole files, so it locates code; it doesn't review or audit it. Specify search breadth: \"medium\" for moderate exploration, \"very thorough\" for multiple locations and naming conventions. (Tools: All tools except Agent, Artifact, ArtifactComments, ArtifactData, ArtifactCheck, ExitPlanMode, Edit, Write, NotebookEdit)"),
-    ("general-purpose", "General-purpose agent for researching complex questions, searching for code, and executing multi-step tasks. When you are searching for a keyword or file and are not confident that you will find the right match in the first few tries use this agent to perform the search for you. (Tools: *)"),
-    ("Plan", "Software architect agent for designing implementation plans. Use this when you need to plan the implementation strategy for a task. Returns step-by-step plans, identifies critical files, and considers architectural trade-offs. (Tools: All tools except Agent, Artifact, ArtifactComments, ArtifactData, ArtifactCheck, ExitPlanMode, Edit, Write, NotebookEdit)"),
-    ("statusline-setup", "Use this agent to configure the user's Claude Code status line setting. (Tools: Read, Edit)"),
-];
-
 /// `EKi`: the tools as the file names them (not as resolved): `All tools` for none
 /// or `*`, `All tools except …` for `disallowedTools` alone, `None` when every named
 /// tool is disallowed.
@@ -67,29 +57,28 @@ pub fn denied(cx: &LoadContext) -> HashSet<String> {
     out
 }
 
-/// The listing text, and `listed` set on every agent: an active agent with a line
-/// is listed; shadowed, held and denied ones are not. `lines` maps a custom agent's
-/// source key to its line.
-pub fn agent_listing(agents: &mut [Agent], lines: &HashMap<String, String>, denied: &HashSet<String>) -> String {
-    let mut shown: Vec<(String, String)> = Vec::new();
+/// The listing text, and `listed` set on every agent: an active agent that is not
+/// denied is listed; shadowed, held and denied ones are not. `lines` maps a custom
+/// agent's source key to its line. The text only when every listed agent's line is
+/// known: a built-in's line is the tool's own text, which agentry does not copy (names
+/// only), so with a built-in listed the text is left to the tool.
+pub fn agent_listing(agents: &mut [Agent], lines: &HashMap<String, String>, denied: &HashSet<String>) -> Option<String> {
+    let mut shown: Vec<(String, Option<String>)> = Vec::new();
     for a in agents.iter_mut().filter(|a| a.kind.is_agent() && !a.status.is_unloaded()) {
-        let text = if a.source.scope == Scope::Builtin {
-            BUILTIN_LINES.iter().find(|(n, _)| *n == a.name).map(|(_, l)| (*l).to_string())
-        } else {
-            lines.get(&a.source.key()).cloned()
-        };
-        let listed = a.status == Status::Wins && !denied.contains(&a.name) && text.is_some();
+        let builtin = a.source.scope == Scope::Builtin;
+        let text = if builtin { None } else { lines.get(&a.source.key()).cloned() };
+        let listed = a.status == Status::Wins && !denied.contains(&a.name) && (builtin || text.is_some());
         a.listed = Some(listed);
-        if let (true, Some(text)) = (listed, text) {
+        if listed {
             shown.push((a.name.clone(), text));
         }
     }
     shown.sort_by(|a, b| locale_cmp(&a.0, &b.0));
     let mut out = HEADER.to_string();
     for (name, text) in shown {
-        out.push_str(&format!("\n- {name}: {text}"));
+        out.push_str(&format!("\n- {name}: {}", text?));
     }
-    out
+    Some(out)
 }
 
 /// The place of an ASCII character in ICU's root collation (punctuation, then

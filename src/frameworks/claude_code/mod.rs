@@ -270,7 +270,7 @@ impl Framework for ClaudeCode {
             }
         }
         report.agents = precedence::rank(&ladder, candidates);
-        report.agent_listing = Some(listing::agent_listing(&mut report.agents, &lines, &listing::denied(cx)));
+        report.agent_listing = listing::agent_listing(&mut report.agents, &lines, &listing::denied(cx));
         let label = "project settings (`permissions.deny` rules `Agent(NAME)` leave an agent out of the model's listing)";
         let reach = Reach::top(&["settings.json", "settings.local.json"]);
         report.places.push(Place::settings(Scope::Project, &cx.roots.project, cx.roots.project.join(".claude"), reach, label));

@@ -68,7 +68,9 @@ fn flag(v: Option<&Json>) -> Option<bool> {
 /// `Y$n`: control characters become spaces (a CRLF one space), the ends trimmed.
 fn one_line(s: &str) -> String {
     let s = s.replace("\r\n", " ");
-    let s: String = s.chars().map(|c| if c.is_control() && c != '\t' { ' ' } else { c }).collect();
+    // Invisible format characters too (zero-width space, bidi marks), joiners kept.
+    let invisible = |c: char| matches!(c, '\u{200b}' | '\u{200e}' | '\u{200f}' | '\u{2060}' | '\u{feff}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    let s: String = s.chars().map(|c| if c.is_control() && c != '\t' || invisible(c) { ' ' } else { c }).collect();
     js_trim(&s).to_string()
 }
 
@@ -113,16 +115,18 @@ fn from_body(body: &str, fallback: &str) -> String {
 pub struct Reading {
     pub reads_name: bool,
     pub fallback: &'static str,
+    /// A leading BOM stays text (a plugin's skill, observed): no front matter then.
+    pub keeps_bom: bool,
 }
 
-pub const SKILL: Reading = Reading { reads_name: true, fallback: "Skill" };
-pub const COMMAND: Reading = Reading { reads_name: false, fallback: "Skill" };
-pub const PLUGIN_SKILL: Reading = Reading { reads_name: true, fallback: "Plugin skill" };
-pub const PLUGIN_COMMAND: Reading = Reading { reads_name: true, fallback: "Plugin command" };
+pub const SKILL: Reading = Reading { reads_name: true, fallback: "Skill", keeps_bom: false };
+pub const COMMAND: Reading = Reading { reads_name: false, fallback: "Custom command", keeps_bom: false };
+pub const PLUGIN_SKILL: Reading = Reading { reads_name: true, fallback: "Plugin skill", keeps_bom: true };
+pub const PLUGIN_COMMAND: Reading = Reading { reads_name: true, fallback: "Plugin command", keeps_bom: false };
 
 /// Parses a skill file read as `reading` says.
 pub fn parse(bytes: &[u8], reading: Reading) -> SkillDef {
-    let text = decode(bytes);
+    let text = if reading.keeps_bom { String::from_utf8_lossy(bytes).into_owned() } else { decode(bytes) };
     let split = frontmatter::split(&text);
     let (map, parse_error, retried) = match split.block {
         None => (Map::new(), None, false),
