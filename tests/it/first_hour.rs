@@ -65,12 +65,14 @@ fn agentry(root: &Path, args: &[&str]) -> Run {
 
 /// The rows of `list` (after the header): name and tool.
 fn rows(run: &Run) -> Vec<(String, String)> {
+    // The TOOL column by its header: a KIND column comes before it once skills are listed.
+    let tool = run.stdout.lines().next().and_then(|h| h.split_whitespace().position(|c| c == "TOOL")).unwrap_or(1);
     run.stdout
         .lines()
         .skip(1)
         .filter_map(|l| {
-            let mut cells = l.split_whitespace();
-            Some((cells.next()?.to_string(), cells.next()?.to_string()))
+            let cells: Vec<&str> = l.split_whitespace().collect();
+            Some((cells.first()?.to_string(), cells.get(tool)?.to_string()))
         })
         .collect()
 }
