@@ -55,9 +55,12 @@ fn parse(cx: &LoadContext, found: &Found) -> Arc<Outcome> {
             Ok(p) => p,
             Err(message) => return Outcome::Broken(format!("failed to load skill: ConfigFrontmatterError: {message}")),
         };
-        let name = p.data.get("name").and_then(Json::as_str);
+        // A YAML timestamp is a JavaScript Date, not a string.
+        let date = |key: &str| p.dates.iter().any(|d| d == key);
+        let name = p.data.get("name").and_then(Json::as_str).filter(|_| !date("name"));
         let description = match p.data.get("description") {
             None => Ok(None),
+            Some(_) if date("description") => Err(()),
             Some(Json::String(d)) => Ok(Some(d.clone())),
             Some(_) => Err(()),
         };
