@@ -200,8 +200,9 @@ fn read(text: &Text) -> String {
     text.read().map_or_else(|e| format!("unreadable: {e}"), |t| t.into_owned())
 }
 
+/// A cold load as the loader publishes it: the view of the tool set.
 fn cold(opts: &LoadOptions) -> Json {
-    essence(&load(opts, &FileCache::new(), 1))
+    essence(&load(opts, &FileCache::new(), 1).view())
 }
 
 /// How long a step may take to show before the test asks for a full reload; far
