@@ -12,8 +12,8 @@ use serde_json::Value as Json;
 const PROJECT: &str = "---\nname: deploy\ndescription: Deploy this service to staging.\n---\n\nRun make deploy.\n";
 const USER: &str = "---\nname: deploy\ndescription: Deploy whatever project I am in.\n---\n\nRun ./deploy.sh.\n";
 
-fn workspace() -> support::Scratch {
-    let root = support::Scratch::new("skills-deploy");
+fn workspace(tag: &str) -> support::Scratch {
+    let root = support::Scratch::new(&format!("skills-deploy-{tag}"));
     for (path, text) in [("project/.agents/skills/deploy/SKILL.md", PROJECT), ("home/.agents/skills/deploy/SKILL.md", USER)] {
         let p = root.join(path);
         std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
@@ -37,7 +37,7 @@ fn readings(root: &std::path::Path, file: &str) -> std::collections::BTreeMap<St
 
 #[test]
 fn each_tool_gives_its_own_verdict_on_one_shared_skill_folder() {
-    let root = workspace();
+    let root = workspace("file");
     let project = root.join("project/.agents/skills/deploy/SKILL.md");
     let user = root.join("home/.agents/skills/deploy/SKILL.md");
     let (p, u) = (readings(&root, &project.to_string_lossy()), readings(&root, &user.to_string_lossy()));
@@ -57,7 +57,7 @@ fn each_tool_gives_its_own_verdict_on_one_shared_skill_folder() {
 
 #[test]
 fn the_folder_view_puts_every_tool_side_by_side() {
-    let root = workspace();
+    let root = workspace("folder");
     let dir = root.join("project/.agents/skills");
     let out = support::run_agentry(&root, "no-builtins", &["--all-tools", "file", &dir.to_string_lossy()]);
     let text = String::from_utf8_lossy(&out.stdout);
