@@ -135,13 +135,18 @@ pub fn file(catalog: &Catalog, frameworks: &[&dyn Framework], path: &Path) -> Fi
         let named = !agents.is_empty() || !diags.is_empty();
         let covering = places.iter().find(|l| l.covers(&path) && (named || !l.reached));
         if covering.is_none() && agents.is_empty() && diags.is_empty() {
+            let skill_file = path.file_name().is_some_and(|n| n.eq_ignore_ascii_case("SKILL.md"));
             // Where this tool reads files like it: the first such place is enough to
             // say "not read here" beside the tools that do read it.
-            let skill_file = path.file_name().is_some_and(|n| n.eq_ignore_ascii_case("SKILL.md"));
             if let Some(l) = places.iter().find(|l| !l.reached && l.ending_read(&path) && l.holds_skills() == skill_file) {
                 not_read.push(WouldRead { tool: report.ecosystem, title: framework.title(), dir: l.dir.clone(), label: l.label.clone() });
             }
-            for l in places.iter().filter(|l| l.ending_read(&path)) {
+            // Where a file like it would be read: folders of its own kind (a `SKILL.md`
+            // in skill folders), not built-ins or files reached from definitions.
+            let like = |l: &&&crate::model::Place| {
+                l.ending_read(&path) && !l.reached && !l.reach.file && l.scope != crate::model::Scope::Builtin && l.holds_skills() == skill_file
+            };
+            for l in places.iter().filter(like) {
                 would_read.push(WouldRead {
                     tool: report.ecosystem,
                     title: framework.title(),

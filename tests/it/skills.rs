@@ -70,3 +70,42 @@ fn the_folder_view_puts_every_tool_side_by_side() {
     assert!(row.contains("WINS"), "{text}");
     assert!(text.contains("not read by") && text.contains("claude-code"), "{text}");
 }
+
+/// The demo, as README tells a new user to try it: `agentry --demo …`, run from a
+/// folder that is not the demo's (relative paths then name the demo's files).
+fn demo(args: &[&str]) -> String {
+    let home = support::Scratch::new(&format!("skills-demo-{}", args.join("-").replace(['/', '.'], "_")));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_agentry"))
+        .arg("--demo")
+        .args(args)
+        .current_dir(&*home)
+        .env("HOME", &*home)
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run agentry");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn in_the_demo_why_names_the_winning_skill_and_the_rule() {
+    let text = demo(&["why", "review-pr"]);
+    let block: Vec<&str> = text.lines().skip_while(|l| *l != "review-pr (claude-code skill)").take(5).collect();
+    assert!(block.len() == 5, "{text}");
+    assert!(block[1].starts_with("[WINS]") && block[1].contains("~/.claude/skills/review-pr/SKILL.md"), "{text}");
+    assert!(block[2].contains("ranks above"), "{text}");
+    assert!(block[3].starts_with("[SHADOWED]") && block[3].contains("→ user:.claude/skills/review-pr/SKILL.md"), "{text}");
+}
+
+#[test]
+fn in_the_demo_file_gives_each_tools_verdict_on_a_shared_skill() {
+    let text = demo(&["file", ".agents/skills/deploy/SKILL.md"]);
+    let verdict = |tool: &str| text.lines().skip_while(|l| !l.starts_with(&format!("  {tool} ("))).nth(1).unwrap_or_default().to_string();
+    for tool in ["openhands", "gemini-cli", "copilot", "qwen-code", "kimi-code"] {
+        assert!(verdict(tool).starts_with("    WINS as skill `deploy`"), "{tool}: {text}");
+    }
+    assert!(verdict("codex").starts_with("    WINS as skill `deploy`"), "{text}");
+    assert!(text.contains("[WINS] user:.agents/skills/deploy/SKILL.md"), "Codex keeps the user's copy too: {text}");
+    assert!(text.contains("decided by an undocumented order"), "OpenCode races: {text}");
+    assert!(text.contains("  claude-code (Claude Code) — not read"), "{text}");
+}
