@@ -121,6 +121,27 @@ mod tests {
     }
 
     #[test]
+    fn the_text_only_where_no_built_in_is_listed() {
+        use crate::model::Source;
+        let root = std::path::Path::new("/p");
+        let agent = |name: &str, scope: Scope, status: Status| {
+            let source = if scope == Scope::Builtin { Source::builtin(name) } else { Source::new(scope, root, root.join(format!(".claude/agents/{name}.md"))) };
+            Agent::new("claude-code", name.into(), source, status, String::new())
+        };
+        let lines: HashMap<String, String> = [("project:.claude/agents/w.md", "does w (Tools: All tools)"), ("project:.claude/agents/x.md", "does x (Tools: All tools)")]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let denied: HashSet<String> = ["x".to_string()].into();
+        let mut agents = vec![agent("w", Scope::Project, Status::Wins), agent("x", Scope::Project, Status::Wins)];
+        assert_eq!(agent_listing(&mut agents, &lines, &denied).as_deref(), Some("Available agent types for the Agent tool:\n- w: does w (Tools: All tools)"));
+        assert_eq!((agents[0].listed, agents[1].listed), (Some(true), Some(false)));
+        agents.push(agent("Plan", Scope::Builtin, Status::Wins));
+        assert_eq!(agent_listing(&mut agents, &lines, &denied), None);
+        assert_eq!(agents[2].listed, Some(true));
+    }
+
+    #[test]
     fn tools_as_written() {
         let named = |v: &[&str]| ToolList::Named(v.iter().map(|s| s.to_string()).collect());
         assert_eq!(tools_text(&ToolList::All, None), "All tools");
