@@ -138,16 +138,19 @@ fn totals(catalog: &Catalog, findings: &[Finding]) -> String {
     )
 }
 
-/// When the shown tools have no agent file at all: that, and where they looked.
+/// When the shown tools have no agent file at all: that, and where each looked.
 pub(super) fn nothing_found(catalog: &Catalog) -> Option<String> {
     if catalog.agents().any(|a| a.source.scope != crate::model::Scope::Builtin) {
         return None;
     }
-    let roots = &catalog.roots;
-    let places: Vec<String> = catalog.searched().iter().map(|d| crate::views::shown(&d.dir, roots)).collect();
-    Some(if places.is_empty() {
-        "no agent files found, and no tool to look for them (the tools line above says how to name one)".to_string()
+    let rows = crate::views::places::looked_in(catalog);
+    let skills = catalog.reports.iter().flat_map(|r| &r.places).any(|p| p.holds_skills());
+    let what = if skills { "agent or skill files" } else { "agent files" };
+    Some(if rows.is_empty() {
+        format!("no {what} found, and no tool to look for them (the tools line above says how to name one)")
     } else {
-        format!("no agent files found; looked in {}", places.join(", "))
+        let mut lines = vec![format!("no {what} found; where each tool looks:")];
+        lines.extend(crate::views::places::looked_in_lines(&rows));
+        lines.join("\n")
     })
 }

@@ -308,7 +308,7 @@ pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
         }
     }
     for w in &report.not_read {
-        out.push(format!("  {} ({}) — not read: it reads such files in {} ({})", w.tool, w.title, s(&shown(&w.dir, roots)), s(&w.label)));
+        out.push(format!("  {} ({}) — not read: it reads such files in {}", w.tool, w.title, s(&place_words(w, roots))));
     }
     if report.instructions {
         out.push("  an instruction file: tools put it in the model's context as the project's instructions; it defines no agent".to_string());
@@ -321,11 +321,40 @@ pub fn lines(report: &FileReport, roots: &crate::model::Roots) -> Vec<String> {
         out.push("  none of this project's tools reads it".to_string());
     } else if report.readings.is_empty() {
         out.push("  no tool agentry knows scans this path".to_string());
+        let mut tools: Vec<(&str, Vec<String>)> = Vec::new();
         for w in &report.would_read {
-            out.push(format!("  {} would read it in {} ({})", w.tool, s(&shown(&w.dir, roots)), s(&w.label)));
+            let words = place_words(w, roots);
+            match tools.iter_mut().find(|(t, _)| *t == w.tool) {
+                Some((_, places)) if !places.contains(&words) => places.push(words),
+                Some(_) => {}
+                None => tools.push((w.tool, vec![words])),
+            }
+        }
+        if !tools.is_empty() {
+            out.push("  where each tool reads such files:".to_string());
+        }
+        let width = tools.iter().map(|(t, _)| t.len()).max().unwrap_or(0);
+        for (tool, mut places) in tools {
+            places.sort_by_key(|p| p.starts_with('~'));
+            out.push(format!("    {tool:<width$}  {}", s(&places.join(", "))));
         }
     }
     out
+}
+
+/// A place as its folder, with what its label says beyond the folder (the walk it is
+/// a step of, the variable naming it) in parentheses.
+fn place_words(w: &WouldRead, roots: &crate::model::Roots) -> String {
+    let dir = super::shown(&w.dir, roots);
+    let rest = w.label.strip_prefix("user ").or_else(|| w.label.strip_prefix("project ")).unwrap_or(&w.label);
+    let rest = rest.replace("<cwd>/", "");
+    if rest == dir {
+        return dir;
+    }
+    match rest.strip_prefix(&format!("{dir} (")).and_then(|r| r.strip_suffix(')')) {
+        Some(inner) => format!("{dir} ({inner})"),
+        None => format!("{dir} ({})", w.label),
+    }
 }
 
 /// Whether the refusal's file is the file asked about (both normalised paths).

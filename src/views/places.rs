@@ -178,3 +178,35 @@ mod tests {
         assert_eq!(difference("ab", "xy"), None);
     }
 }
+
+/// Where each tool of the catalog looks for definition files of its own (built-ins
+/// and files reached from definitions left out): one row per tool, the project's
+/// folders before the home's, each folder once.
+pub fn looked_in(catalog: &crate::model::Catalog) -> Vec<(&'static str, Vec<String>)> {
+    let mut rows: Vec<(&'static str, Vec<String>)> = Vec::new();
+    for report in &catalog.reports {
+        let mut dirs: Vec<String> = Vec::new();
+        for place in report.places.iter().filter(|p| p.holds_definitions() && !p.reached) {
+            let shown = crate::model::shown(&place.dir, &catalog.roots);
+            if place.scope != crate::model::Scope::Builtin && !dirs.contains(&shown) {
+                dirs.push(shown);
+            }
+        }
+        dirs.sort_by_key(|d| d.starts_with('~'));
+        if !dirs.is_empty() {
+            rows.push((report.ecosystem, dirs));
+        }
+    }
+    rows
+}
+
+/// The rows of [`looked_in`] as indented text lines, the tool names aligned.
+pub fn looked_in_lines(rows: &[(&'static str, Vec<String>)]) -> Vec<String> {
+    let width = rows.iter().map(|(tool, _)| tool.len()).max().unwrap_or(0);
+    rows.iter()
+        .map(|(tool, dirs)| {
+            let dirs: Vec<_> = dirs.iter().map(|d| crate::text::sanitize::line(d).into_owned()).collect();
+            format!("  {tool:<width$}  {}", dirs.join(", "))
+        })
+        .collect()
+}

@@ -241,5 +241,5 @@ fn an_empty_folder_says_it_found_no_agent_files_and_where_it_looked() {
     // A Claude Code user's home: the project is searched where Claude Code looks.
     std::fs::create_dir_all(root.join("home/.claude")).expect(".claude");
     let list = agentry(&root, &["list", "--no-builtins"]);
-    assert!(list.stdout.contains("no agent files found; looked in .claude/agents"), "{}", list.stdout);
+    assert!(list.stdout.contains("no agent or skill files found; where each tool looks:\n  claude-code  .claude/agents, "), "{}", list.stdout);
 }

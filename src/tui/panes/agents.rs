@@ -108,15 +108,11 @@ fn empty(app: &App, index: &Index, theme: &Theme) -> Vec<Line<'static>> {
         return vec![Line::from(Span::styled("no agent matches", theme.muted))];
     }
     let mut lines = vec![Line::from(Span::styled(index.catalog.roots.tools.describe(), theme.muted))];
-    lines.push(Line::from(Span::styled("no agent files found; looked in:", theme.muted)));
-    for report in &index.catalog.reports {
-        for place in &report.places {
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {} ", report.ecosystem), theme.header),
-                safe(&crate::views::shown(&place.dir, &index.catalog.roots), theme.text),
-                Span::styled("  ", theme.muted),
-                safe(&place.role(), theme.muted),
-            ]));
+    lines.push(Line::from(Span::styled("no definition files found; where each tool looks:", theme.muted)));
+    for (tool, dirs) in crate::views::places::looked_in(&index.catalog) {
+        lines.push(Line::from(Span::styled(format!("  {tool}"), theme.header)));
+        for dir in dirs {
+            lines.push(Line::from(vec![Span::styled("    ", theme.muted), safe(&dir, theme.text)]));
         }
     }
     lines
