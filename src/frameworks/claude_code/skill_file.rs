@@ -55,7 +55,7 @@ fn flag(v: Option<&Json>) -> Option<bool> {
     let text = match v? {
         Json::Bool(b) => return Some(*b),
         Json::String(s) => s.clone(),
-        Json::Number(n) => n.to_string(),
+        v @ Json::Number(_) => frontmatter::js_string(v),
         _ => return None,
     };
     match text.trim().to_lowercase().as_str() {
@@ -115,19 +115,23 @@ fn from_body(body: &str, fallback: &str) -> String {
 pub struct Reading {
     pub reads_name: bool,
     pub fallback: &'static str,
-    /// A leading BOM stays text (a plugin's skill, observed): no front matter then.
-    pub keeps_bom: bool,
 }
 
-pub const SKILL: Reading = Reading { reads_name: true, fallback: "Skill", keeps_bom: false };
-pub const COMMAND: Reading = Reading { reads_name: false, fallback: "Custom command", keeps_bom: false };
-pub const PLUGIN_SKILL: Reading = Reading { reads_name: true, fallback: "Plugin skill", keeps_bom: true };
-pub const PLUGIN_COMMAND: Reading = Reading { reads_name: true, fallback: "Plugin command", keeps_bom: false };
+pub const SKILL: Reading = Reading { reads_name: true, fallback: "Skill" };
+pub const COMMAND: Reading = Reading { reads_name: false, fallback: "Custom command" };
+pub const PLUGIN_SKILL: Reading = Reading { reads_name: true, fallback: "Plugin skill" };
+pub const PLUGIN_COMMAND: Reading = Reading { reads_name: true, fallback: "Plugin command" };
 
 /// Parses a skill file read as `reading` says.
 pub fn parse(bytes: &[u8], reading: Reading) -> SkillDef {
-    let text = if reading.keeps_bom { String::from_utf8_lossy(bytes).into_owned() } else { decode(bytes) };
-    let split = frontmatter::split(&text);
+    // `Ld`: the front matter is looked for after a leading BOM, but a file without
+    // one is returned as read, BOM and all (observed in every skill place).
+    let raw = String::from_utf8_lossy(bytes);
+    let text = decode(bytes);
+    let mut split = frontmatter::split(&text);
+    if split.block.is_none() {
+        split.body = &raw;
+    }
     let (map, parse_error, retried) = match split.block {
         None => (Map::new(), None, false),
         Some(block) => {
@@ -158,7 +162,9 @@ pub fn parse(bytes: &[u8], reading: Reading) -> SkillDef {
         argument_hint: text_of(map.get("argument-hint")).map(|s| one_line(&s)),
         when_to_use: text_of(map.get("when_to_use")).map(|s| one_line(&s)),
         model_disabled: flag(map.get("disable-model-invocation")).unwrap_or(false),
-        user_invocable: flag(map.get("user-invocable")).unwrap_or(true),
+        // `lrr`: absent is true, but any written value that is not a recognised
+        // flag (`maybe`, `2`, null, a list) is false (observed).
+        user_invocable: map.get("user-invocable").is_none_or(|v| flag(Some(v)).unwrap_or(false)),
         body,
         frontmatter: packed.finish(),
         first_line: split.first_line,
@@ -214,6 +220,16 @@ mod tests {
         let d = parse(b"---\ndescription: never closed\nbody text\n", SKILL);
         assert_eq!(d.description, "---");
         assert_eq!(parse(b"", PLUGIN_SKILL).description, "Plugin skill");
+    }
+
+    #[test]
+    fn a_bom_stays_in_the_body_only_without_front_matter() {
+        for reading in [SKILL, COMMAND, PLUGIN_SKILL, PLUGIN_COMMAND] {
+            let d = parse("\u{feff}# Heading\n".as_bytes(), reading);
+            assert_eq!((d.body.as_str(), d.description.as_str()), ("\u{feff}# Heading\n", "Heading"));
+            let d = parse("\u{feff}---\ndescription: d\n---\nbody\n".as_bytes(), reading);
+            assert_eq!((d.body.as_str(), d.description.as_str()), ("body\n", "d"));
+        }
     }
 
     #[test]

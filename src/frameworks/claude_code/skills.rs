@@ -85,8 +85,8 @@ fn places(cx: &LoadContext, walk: &[PathBuf]) -> Vec<(Place, Layout)> {
     let mut seen: Vec<String> = Vec::new();
     for (scope, base, dir, held) in sources {
         for p in scan::plugins(cx, &dir) {
-            let rejected = if !p.named {
-                Some(format!("the plugin's .claude-plugin/plugin.json has no `name`: Claude Code loads none of `{}`'s skills", p.name))
+            let rejected = if let Some(why) = &p.invalid {
+                Some(format!("{why}: Claude Code loads none of `{}`'s skills", p.name))
             } else if seen.contains(&p.name) {
                 Some(format!("a plugin named `{}` is already loaded from another skills folder: Claude Code keeps the first", p.name))
             } else {
