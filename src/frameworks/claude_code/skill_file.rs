@@ -74,6 +74,26 @@ fn one_line(s: &str) -> String {
     js_trim(&s).to_string()
 }
 
+/// The characters `iXe` refuses in a name shown to the user: control and format
+/// characters, `<`, `>`, private-use and unassigned ones, the default-ignorable ones,
+/// U+2800, blank-like spaces other than U+0020, object replacement and a few
+/// invisible signs, a keycap mark.
+static REFUSED_IN_NAME: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+    let ignorable = r"\u{AD}\u{34F}\u{61C}\u{115F}-\u{1160}\u{17B4}-\u{17B5}\u{180B}-\u{180F}\u{200B}-\u{200F}\u{202A}-\u{202E}\u{2060}-\u{206F}\u{3164}\u{FE00}-\u{FE0F}\u{FEFF}\u{FFA0}\u{FFF0}-\u{FFFB}\u{1107F}\u{13430}-\u{1343F}\u{16FE4}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0000}-\u{E0FFF}";
+    let class = format!(r"[<>\p{{Cc}}\p{{Cf}}\p{{Co}}\p{{Cn}}\u{{2028}}\u{{2029}}{ignorable}\u{{2800}}\u{{FFFC}}\u{{1D159}}\u{{13441}}\u{{13442}}\u{{16910}}\u{{20E3}}]|[\p{{Zs}}&&[^ ]]|^ | $|  |\u{{263A}}\p{{M}}|\u{{FE0F}}[\u{{1F3FB}}-\u{{1F3FF}}]");
+    // `ie`, first rules: a combining mark that follows no letter, digit or mark.
+    let marks = r"[\p{M}\u{1160}-\u{11FF}\u{D7B0}-\u{D7FF}]";
+    regex::Regex::new(&format!(r"{class}|^{marks}|[^\p{{L}}\p{{N}}\p{{M}}]{marks}|{marks}{{9}}")).ok()
+});
+
+/// `Run` and `Upe`: whether a front matter `name` is shown as the skill's name (at
+/// most 256 UTF-16 units, none of the characters above). Not ported: the tool first
+/// folds emoji sequences (so a joiner inside an emoji is accepted there) and has
+/// further rules on marks after dotted letters.
+fn shown_name_ok(name: &str) -> bool {
+    !name.is_empty() && name.encode_utf16().count() <= MAX_NAME && REFUSED_IN_NAME.as_ref().is_some_and(|r| !r.is_match(name))
+}
+
 /// `String(v)` for a value the tool turns into text, `None` for null or absent.
 fn text_of(v: Option<&Json>) -> Option<String> {
     match v? {
@@ -146,7 +166,7 @@ pub fn parse(bytes: &[u8], reading: Reading) -> SkillDef {
     let body = split.body.replace("$ARGUMENTS", "");
     let written = written_description(map.get("description"));
     let description = one_line(&written.clone().unwrap_or_else(|| from_body(split.body, reading.fallback)));
-    let display = if !reading.reads_name { None } else { text_of(map.get("name")).filter(|n| n.encode_utf16().count() <= MAX_NAME) };
+    let display = if !reading.reads_name { None } else { text_of(map.get("name")).filter(|n| shown_name_ok(n)) };
     let line_of = |k: &str| split.block.and_then(|b| frontmatter::key_line(b, split.first_line, k));
     let mut packed = AttributesBuilder::default();
     let mut lines = Vec::new();
@@ -220,6 +240,17 @@ mod tests {
         let d = parse(b"---\ndescription: never closed\nbody text\n", SKILL);
         assert_eq!(d.description, "---");
         assert_eq!(parse(b"", PLUGIN_SKILL).description, "Plugin skill");
+    }
+
+    #[test]
+    fn names_shown_to_the_user() {
+        for ok in ["shown name", "Déjà vu", "a:b", "42", "e\u{301}te"] {
+            assert!(shown_name_ok(ok), "{ok:?}");
+        }
+        for refused in ["a\tb", "a  b", " lead", "trail ", "a<b", "nb\u{a0}sp", "zw\u{200b}j", "\u{301}mark", ""] {
+            assert!(!shown_name_ok(refused), "{refused:?}");
+        }
+        assert!(!shown_name_ok(&"n".repeat(257)));
     }
 
     #[test]
