@@ -48,7 +48,7 @@ def folder(rng: random.Random, places, ws: Path, cwd: str) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     if "/kit/" in str(path) and not (path.parent / ".claude-plugin/plugin.json").exists():
         (path.parent / ".claude-plugin").mkdir(parents=True, exist_ok=True)
-        (path.parent / ".claude-plugin/plugin.json").write_text(rng.choice(['{"name": "kit"}', '{"version": "1"}']) + "\n")
+        (path.parent / ".claude-plugin/plugin.json").write_text(rng.choice(['{"name": "kit"}', '{"name": "kit"}', '{"version": "1"}', '{"name": "k it"}']) + "\n")
     return path
 
 

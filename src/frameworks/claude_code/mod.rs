@@ -54,7 +54,10 @@ const LISTING: &str = "the file system's listing order (Claude Code reads folder
 enum Kind {
     /// A `.claude/agents` folder; the settings source Claude Code names it by.
     Agents { settings: &'static str },
-    Plugin { name: String, root: PathBuf, rejected: Option<String> },
+    /// A plugin's agent folder or named file; `unread` lists the files of that
+    /// folder the tool does read (named in `plugin.json`), when the folder is read
+    /// only to report the rest.
+    Plugin { name: String, root: PathBuf, rejected: Option<String>, unread: Option<Vec<PathBuf>> },
 }
 
 /// The walk from the working folder up to the repository root, nearest first; it
@@ -123,10 +126,19 @@ fn places(cx: &LoadContext, roots: &mut Vec<Place>) -> Vec<(Place, Kind)> {
                     None => loaded_plugins.push((p.name.clone(), shown.clone())),
                 }
             }
+            let label = format!("plugin `{}` (auto-loaded from {shown})", p.name);
             for path in &p.agent_paths {
-                let label = format!("plugin `{}` (auto-loaded from {shown})", p.name);
-                let place = Place::agents(user_tier + 1, scope, &base, path.clone(), md, label).held(held);
-                out.push((place, Kind::Plugin { name: p.name.clone(), root: p.root.clone(), rejected: p.rejected.clone() }));
+                let place = Place::agents(user_tier + 1, scope, &base, path.clone(), md, label.clone()).held(held);
+                out.push((place, Kind::Plugin { name: p.name.clone(), root: p.root.clone(), rejected: p.rejected.clone(), unread: None }));
+            }
+            // `agents` in plugin.json replaces the agents/ folder: its other files are
+            // not read (the oracle lists them as ignored).
+            let folder = p.root.join("agents");
+            if p.rejected.is_none() && p.agent_paths != [folder.clone()] {
+                let why = "the plugin's plugin.json `agents` names the files it loads, which replaces the agents/ folder: Claude Code does not read this file".to_string();
+                let named = p.agent_paths.iter().map(|a| crate::model::normalize(a)).collect();
+                let place = Place::agents(user_tier + 1, scope, &base, folder, md, label).held(held);
+                out.push((place, Kind::Plugin { name: p.name.clone(), root: p.root.clone(), rejected: Some(why), unread: Some(named) }));
             }
         }
     }
@@ -223,6 +235,11 @@ impl Framework for ClaudeCode {
             }
             for f in found {
                 let source = Source::new(place.scope, &place.base, f.path.clone());
+                if let Kind::Plugin { unread: Some(named), .. } = kind {
+                    if named.contains(&crate::model::normalize(&f.path)) {
+                        continue;
+                    }
+                }
                 if let Kind::Plugin { rejected: Some(why), .. } = kind {
                     report.diagnostics.push(Diagnostic::skipped(ID, &*f.path, why.clone()).failing(source.key()));
                     per_place[i].push(agent::unloaded(&f, source, Status::Skipped, &format!("skipped: {why}")));

@@ -147,8 +147,29 @@ pub struct Plugin {
     /// Why Claude Code loads none of its agents (the files of `agents/` are then
     /// listed as skipped).
     pub rejected: Option<String>,
-    /// Its manifest names it (without a name the plugin loads nothing at all).
-    pub named: bool,
+    /// Why its manifest fails Claude Code's validation (no name, or a name it
+    /// refuses): the plugin then loads nothing at all.
+    pub invalid: Option<String>,
+}
+
+/// `EPo`: the characters a plugin name must not hold (`@`, `:`, white space, path
+/// separators, control, format, private-use and unassigned characters, the
+/// default-ignorable ones and U+2800).
+static BAD_NAME_CHAR: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+    let ignorable = "\\u{AD}\\u{34F}\\u{61C}\\u{115F}-\\u{1160}\\u{17B4}-\\u{17B5}\\u{180B}-\\u{180F}\\u{200B}-\\u{200F}\\u{202A}-\\u{202E}\\u{2060}-\\u{206F}\\u{3164}\\u{FE00}-\\u{FE0F}\\u{FEFF}\\u{FFA0}\\u{FFF0}-\\u{FFFB}\\u{1107F}\\u{13430}-\\u{1343F}\\u{16FE4}\\u{1BCA0}-\\u{1BCA3}\\u{1D173}-\\u{1D17A}\\u{E0000}-\\u{E0FFF}";
+    regex::Regex::new(&format!("[@:\\s/\\\\\\p{{Cc}}\\p{{Cf}}\\p{{Co}}\\p{{Cn}}\\u{{2028}}\\u{{2029}}{ignorable}\\u{{2800}}]")).ok()
+});
+
+/// Why Claude Code refuses a plugin manifest's `name` (`kt` and `P0o`), if it does.
+pub fn name_problem(name: Option<&str>) -> Option<String> {
+    let Some(name) = name.filter(|n| !n.is_empty()) else {
+        return Some("the plugin's .claude-plugin/plugin.json has no `name`".into());
+    };
+    let bad = BAD_NAME_CHAR.as_ref().and_then(|r| r.find(name))?;
+    Some(format!(
+        "the plugin's .claude-plugin/plugin.json name {name:?} holds {:?}, which Claude Code refuses in a plugin name (no `@`, `:`, white space, path separators or invisible characters): the manifest fails validation",
+        bad.as_str()
+    ))
 }
 
 pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
@@ -170,8 +191,9 @@ pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
         };
         // Observed with 2.1.328 and 2.1.337: a manifest without `name`, or whose `agents` names
         // anything but `.md` files, loads no agent at all.
-        let rejected = if own_name.is_none() {
-            Some(format!("the plugin's .claude-plugin/plugin.json has no `name`: Claude Code loads none of `{folder}`'s agents"))
+        let invalid = name_problem(own_name);
+        let rejected = if let Some(why) = &invalid {
+            Some(format!("{why}: Claude Code loads none of `{folder}`'s agents"))
         } else if listed.iter().any(|p| !p.ends_with(".md")) {
             Some(format!("the plugin's plugin.json `agents` names something other than `.md` files: Claude Code loads none of `{folder}`'s agents"))
         } else {
@@ -182,13 +204,24 @@ pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
         } else {
             listed.iter().map(|p| e.path.join(p)).collect()
         };
-        out.push(Plugin { name: own_name.unwrap_or(&folder).to_string(), root: e.path.to_path_buf(), agent_paths, rejected, named: own_name.is_some() });
+        out.push(Plugin { name: own_name.unwrap_or(&folder).to_string(), root: e.path.to_path_buf(), agent_paths, rejected, invalid });
     }
     out
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn plugin_names_claude_code_refuses() {
+        for name in ["my kit", "nb\u{a0}sp", "tab\tx", "a@b", "a:b", "a/b", "a\\b", "zw\u{200b}j", "\u{2800}", ""] {
+            assert!(super::name_problem(Some(name)).is_some(), "{name:?}");
+        }
+        for name in ["café", "my-kit", "Kit_2.0", "über", "日本"] {
+            assert!(super::name_problem(Some(name)).is_none(), "{name:?}");
+        }
+        assert!(super::name_problem(None).is_some());
+    }
+
     #[test]
     fn the_plugin_walk_passes_over_node_modules_and_the_bundle_cache() {
         for name in ["node_modules", "Node_Modules", "node_modules. ", "NODE_M~1", "NODE~12", "no~3", ".mcpb-cache"] {

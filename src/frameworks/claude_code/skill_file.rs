@@ -55,7 +55,7 @@ fn flag(v: Option<&Json>) -> Option<bool> {
     let text = match v? {
         Json::Bool(b) => return Some(*b),
         Json::String(s) => s.clone(),
-        Json::Number(n) => n.to_string(),
+        v @ Json::Number(_) => frontmatter::js_string(v),
         _ => return None,
     };
     match text.trim().to_lowercase().as_str() {
@@ -72,6 +72,26 @@ fn one_line(s: &str) -> String {
     let invisible = |c: char| matches!(c, '\u{200b}' | '\u{200e}' | '\u{200f}' | '\u{2060}' | '\u{feff}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
     let s: String = s.chars().map(|c| if c.is_control() && c != '\t' || invisible(c) { ' ' } else { c }).collect();
     js_trim(&s).to_string()
+}
+
+/// The characters `iXe` refuses in a name shown to the user: control and format
+/// characters, `<`, `>`, private-use and unassigned ones, the default-ignorable ones,
+/// U+2800, blank-like spaces other than U+0020, object replacement and a few
+/// invisible signs, a keycap mark.
+static REFUSED_IN_NAME: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+    let ignorable = r"\u{AD}\u{34F}\u{61C}\u{115F}-\u{1160}\u{17B4}-\u{17B5}\u{180B}-\u{180F}\u{200B}-\u{200F}\u{202A}-\u{202E}\u{2060}-\u{206F}\u{3164}\u{FE00}-\u{FE0F}\u{FEFF}\u{FFA0}\u{FFF0}-\u{FFFB}\u{1107F}\u{13430}-\u{1343F}\u{16FE4}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0000}-\u{E0FFF}";
+    let class = format!(r"[<>\p{{Cc}}\p{{Cf}}\p{{Co}}\p{{Cn}}\u{{2028}}\u{{2029}}{ignorable}\u{{2800}}\u{{FFFC}}\u{{1D159}}\u{{13441}}\u{{13442}}\u{{16910}}\u{{20E3}}]|[\p{{Zs}}&&[^ ]]|^ | $|  |\u{{263A}}\p{{M}}|\u{{FE0F}}[\u{{1F3FB}}-\u{{1F3FF}}]");
+    // `ie`, first rules: a combining mark that follows no letter, digit or mark.
+    let marks = r"[\p{M}\u{1160}-\u{11FF}\u{D7B0}-\u{D7FF}]";
+    regex::Regex::new(&format!(r"{class}|^{marks}|[^\p{{L}}\p{{N}}\p{{M}}]{marks}|{marks}{{9}}")).ok()
+});
+
+/// `Run` and `Upe`: whether a front matter `name` is shown as the skill's name (at
+/// most 256 UTF-16 units, none of the characters above). Not ported: the tool first
+/// folds emoji sequences (so a joiner inside an emoji is accepted there) and has
+/// further rules on marks after dotted letters.
+fn shown_name_ok(name: &str) -> bool {
+    !name.is_empty() && name.encode_utf16().count() <= MAX_NAME && REFUSED_IN_NAME.as_ref().is_some_and(|r| !r.is_match(name))
 }
 
 /// `String(v)` for a value the tool turns into text, `None` for null or absent.
@@ -115,19 +135,23 @@ fn from_body(body: &str, fallback: &str) -> String {
 pub struct Reading {
     pub reads_name: bool,
     pub fallback: &'static str,
-    /// A leading BOM stays text (a plugin's skill, observed): no front matter then.
-    pub keeps_bom: bool,
 }
 
-pub const SKILL: Reading = Reading { reads_name: true, fallback: "Skill", keeps_bom: false };
-pub const COMMAND: Reading = Reading { reads_name: false, fallback: "Custom command", keeps_bom: false };
-pub const PLUGIN_SKILL: Reading = Reading { reads_name: true, fallback: "Plugin skill", keeps_bom: true };
-pub const PLUGIN_COMMAND: Reading = Reading { reads_name: true, fallback: "Plugin command", keeps_bom: false };
+pub const SKILL: Reading = Reading { reads_name: true, fallback: "Skill" };
+pub const COMMAND: Reading = Reading { reads_name: false, fallback: "Custom command" };
+pub const PLUGIN_SKILL: Reading = Reading { reads_name: true, fallback: "Plugin skill" };
+pub const PLUGIN_COMMAND: Reading = Reading { reads_name: true, fallback: "Plugin command" };
 
 /// Parses a skill file read as `reading` says.
 pub fn parse(bytes: &[u8], reading: Reading) -> SkillDef {
-    let text = if reading.keeps_bom { String::from_utf8_lossy(bytes).into_owned() } else { decode(bytes) };
-    let split = frontmatter::split(&text);
+    // `Ld`: the front matter is looked for after a leading BOM, but a file without
+    // one is returned as read, BOM and all (observed in every skill place).
+    let raw = String::from_utf8_lossy(bytes);
+    let text = decode(bytes);
+    let mut split = frontmatter::split(&text);
+    if split.block.is_none() {
+        split.body = &raw;
+    }
     let (map, parse_error, retried) = match split.block {
         None => (Map::new(), None, false),
         Some(block) => {
@@ -142,7 +166,7 @@ pub fn parse(bytes: &[u8], reading: Reading) -> SkillDef {
     let body = split.body.replace("$ARGUMENTS", "");
     let written = written_description(map.get("description"));
     let description = one_line(&written.clone().unwrap_or_else(|| from_body(split.body, reading.fallback)));
-    let display = if !reading.reads_name { None } else { text_of(map.get("name")).filter(|n| n.encode_utf16().count() <= MAX_NAME) };
+    let display = if !reading.reads_name { None } else { text_of(map.get("name")).filter(|n| shown_name_ok(n)) };
     let line_of = |k: &str| split.block.and_then(|b| frontmatter::key_line(b, split.first_line, k));
     let mut packed = AttributesBuilder::default();
     let mut lines = Vec::new();
@@ -158,7 +182,9 @@ pub fn parse(bytes: &[u8], reading: Reading) -> SkillDef {
         argument_hint: text_of(map.get("argument-hint")).map(|s| one_line(&s)),
         when_to_use: text_of(map.get("when_to_use")).map(|s| one_line(&s)),
         model_disabled: flag(map.get("disable-model-invocation")).unwrap_or(false),
-        user_invocable: flag(map.get("user-invocable")).unwrap_or(true),
+        // `lrr`: absent is true, but any written value that is not a recognised
+        // flag (`maybe`, `2`, null, a list) is false (observed).
+        user_invocable: map.get("user-invocable").is_none_or(|v| flag(Some(v)).unwrap_or(false)),
         body,
         frontmatter: packed.finish(),
         first_line: split.first_line,
@@ -214,6 +240,27 @@ mod tests {
         let d = parse(b"---\ndescription: never closed\nbody text\n", SKILL);
         assert_eq!(d.description, "---");
         assert_eq!(parse(b"", PLUGIN_SKILL).description, "Plugin skill");
+    }
+
+    #[test]
+    fn names_shown_to_the_user() {
+        for ok in ["shown name", "Déjà vu", "a:b", "42", "e\u{301}te"] {
+            assert!(shown_name_ok(ok), "{ok:?}");
+        }
+        for refused in ["a\tb", "a  b", " lead", "trail ", "a<b", "nb\u{a0}sp", "zw\u{200b}j", "\u{301}mark", ""] {
+            assert!(!shown_name_ok(refused), "{refused:?}");
+        }
+        assert!(!shown_name_ok(&"n".repeat(257)));
+    }
+
+    #[test]
+    fn a_bom_stays_in_the_body_only_without_front_matter() {
+        for reading in [SKILL, COMMAND, PLUGIN_SKILL, PLUGIN_COMMAND] {
+            let d = parse("\u{feff}# Heading\n".as_bytes(), reading);
+            assert_eq!((d.body.as_str(), d.description.as_str()), ("\u{feff}# Heading\n", "Heading"));
+            let d = parse("\u{feff}---\ndescription: d\n---\nbody\n".as_bytes(), reading);
+            assert_eq!((d.body.as_str(), d.description.as_str()), ("body\n", "d"));
+        }
     }
 
     #[test]

@@ -85,8 +85,8 @@ fn places(cx: &LoadContext, walk: &[PathBuf]) -> Vec<(Place, Layout)> {
     let mut seen: Vec<String> = Vec::new();
     for (scope, base, dir, held) in sources {
         for p in scan::plugins(cx, &dir) {
-            let rejected = if !p.named {
-                Some(format!("the plugin's .claude-plugin/plugin.json has no `name`: Claude Code loads none of `{}`'s skills", p.name))
+            let rejected = if let Some(why) = &p.invalid {
+                Some(format!("{why}: Claude Code loads none of `{}`'s skills", p.name))
             } else if seen.contains(&p.name) {
                 Some(format!("a plugin named `{}` is already loaded from another skills folder: Claude Code keeps the first", p.name))
             } else {
@@ -164,7 +164,17 @@ fn found(cx: &LoadContext, place: &Place, layout: &Layout, diags: &mut Vec<Diagn
                 out.push(Found { path: i.path.to_path_buf(), key: name.clone(), skip: Some(UNREAD.into()), command: false });
             }
         }
-        out.sort_by(|a, b| listing::locale_cmp(&a.key, &b.key));
+        if matches!(layout, Layout::Plugin { .. }) {
+            for f in &mut out {
+                f.key = plugin_skill_key(&f.key);
+            }
+        }
+        // `pKn`: by name, then the folder whose name is the key itself, then folder order.
+        let folder = |f: &Found| f.path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        out.sort_by(|a, b| {
+            let (fa, fb) = (folder(a), folder(b));
+            listing::locale_cmp(&a.key, &b.key).then((fb == b.key).cmp(&(fa == a.key))).then_with(|| fa.encode_utf16().cmp(fb.encode_utf16()))
+        });
     }
     if let Layout::Plugin { name, .. } = layout {
         for f in &mut out {
@@ -172,6 +182,13 @@ fn found(cx: &LoadContext, place: &Place, layout: &Layout, diags: &mut Vec<Diagn
         }
     }
     out
+}
+
+/// `FNn`: a plugin skill is named after its folder with every UTF-16 unit but ASCII
+/// letters, digits, `_` and `-` turned into `-` (`with.dot` is `with-dot`).
+fn plugin_skill_key(folder: &str) -> String {
+    let kept = |c: &char| c.is_ascii_alphanumeric() || *c == '_' || *c == '-';
+    folder.encode_utf16().map(|u| char::from_u32(u32::from(u)).filter(kept).unwrap_or('-')).collect()
 }
 
 /// A parsed file, kept per version of the file.
@@ -276,8 +293,12 @@ pub fn load(cx: &LoadContext, walk: &[PathBuf], report: &mut EcosystemReport) {
             if let Some(d) = shown {
                 display.insert(key.clone(), d);
             }
-            if !def.user_invocable && def.model_disabled {
-                let why = "`user-invocable: false` and `disable-model-invocation: true`: neither the user nor the model can call it, and Claude Code shows it nowhere";
+            if !def.user_invocable && agent.listed == Some(false) {
+                let why = if def.model_disabled {
+                    "`user-invocable: false` and `disable-model-invocation: true`: neither the user nor the model can call it, and Claude Code shows it nowhere"
+                } else {
+                    "`user-invocable` is not true, and a plugin's skill without a written `description` or `when_to_use` is not in the model's listing: neither the user nor the model can call it, and Claude Code shows it nowhere"
+                };
                 report.diagnostics.push(Diagnostic::ignored_definition(ID, &*f.path, why).about(Kind::Skill).failing(key.clone()));
                 agent.status = Status::Skipped;
                 agent.rule = format!("skipped: {why}");
@@ -483,6 +504,14 @@ mod tests {
 
     /// A user-only winner leaves the model the next definition; an agent's `skills:`
     /// names resolve to the active skill or to nothing, with a warning.
+    #[test]
+    fn a_plugin_skill_is_named_after_its_folder_in_ascii() {
+        assert_eq!(super::plugin_skill_key("with.dot"), "with-dot");
+        assert_eq!(super::plugin_skill_key("a b_c-D9"), "a-b_c-D9");
+        assert_eq!(super::plugin_skill_key("über"), "-ber");
+        assert_eq!(super::plugin_skill_key("😀x"), "--x");
+    }
+
     #[test]
     fn the_model_gets_the_next_definition_and_agents_link_their_skills() {
         let root = std::env::temp_dir().join(format!("agentry-cc-skills-{}", std::process::id()));
