@@ -11,6 +11,8 @@ mod pysource;
 mod pyscalars;
 mod python;
 mod pywrap;
+mod pyurlize;
+mod pypprint;
 
 pub use pyarith::python_additions;
 pub use pyfilters::install as install_jinja2_filters;

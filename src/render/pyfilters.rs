@@ -204,7 +204,21 @@ pub fn unknown_method(
                 .collect::<Vec<_>>(),
         ));
     }
+    if method == "format" && value.as_str().is_some_and(asks_too_wide) {
+        return Err(super::python::too_large());
+    }
     minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)
+}
+
+/// Whether a `str.format` text asks for a width or precision above
+/// [`MAX_TEXT`](super::python::MAX_TEXT) in one of its fields (`{:>1000000000}`),
+/// which minijinja would build.
+fn asks_too_wide(text: &str) -> bool {
+    text.split('{')
+        .skip(1)
+        .filter_map(|field| field.split('}').next()?.split_once(':').map(|(_, spec)| spec))
+        .flat_map(|spec| spec.split(|c: char| !c.is_ascii_digit()))
+        .any(|digits| !digits.is_empty() && digits.parse::<usize>().map_or(true, |n| n > super::python::MAX_TEXT))
 }
 
 /// Jinja2's `striptags`: tags and comments removed, whitespace runs collapsed.
@@ -322,6 +336,8 @@ pub fn install(env: &mut Environment<'static>) {
     env.add_test("sequence", super::pyscalars::is_sequence);
     env.add_filter("xmlattr", xmlattr);
     env.add_filter("wordwrap", super::pywrap::wordwrap);
+    env.add_filter("urlize", super::pyurlize::urlize);
+    env.add_filter("pprint", super::pypprint::pprint);
     env.add_filter("striptags", striptags);
     env.add_filter("filesizeformat", filesizeformat);
     env.add_filter("forceescape", |s: String| {
@@ -344,7 +360,51 @@ pub fn install(env: &mut Environment<'static>) {
                 .collect::<Vec<_>>(),
         ))
     });
+    // The filters that walk a whole sequence, refused one too long to walk at once.
+    env.add_filter("join", join);
+    env.add_filter("list", |state: &State, v: Value| walkable(&v).and_then(|()| minijinja::filters::list(state, v)));
+    env.add_filter("sum", |state: &State, v: Value| walkable(&v).and_then(|()| minijinja::filters::sum(state, v)));
+    env.add_filter("min", |state: &State, v: Value| walkable(&v).and_then(|()| minijinja::filters::min(state, v)));
+    env.add_filter("max", |state: &State, v: Value| walkable(&v).and_then(|()| minijinja::filters::max(state, v)));
+    env.add_filter("reverse", |v: Value| walkable(&v).and_then(|()| minijinja::filters::reverse(&v)));
+    env.add_filter("sort", |state: &State, v: Value, kwargs: Kwargs| walkable(&v).and_then(|()| minijinja::filters::sort(state, v, kwargs)));
+    env.add_filter("unique", |state: &State, v: Value, kwargs: Kwargs| walkable(&v).and_then(|()| minijinja::filters::unique(state, v, kwargs)));
     env.set_unknown_method_callback(unknown_method);
+}
+
+/// Jinja2's `join` (without autoescape): `str(d).join(map(str, value))`, each item
+/// as Python's `str()` prints it.
+fn join(v: Value, joiner: Option<Value>) -> Result<Value, Error> {
+    walkable(&v)?;
+    let joiner = joiner.map_or_else(String::new, |j| j.as_str().map_or_else(|| super::py_str(&j), str::to_string));
+    if let Some(text) = v.as_str() {
+        return Ok(Value::from(text.chars().map(String::from).collect::<Vec<_>>().join(&joiner)));
+    }
+    let mut out = String::new();
+    for (i, item) in v.try_iter()?.enumerate() {
+        if i > 0 {
+            out.push_str(&joiner);
+        }
+        out.push_str(&item.as_str().map_or_else(|| super::py_str(&item), str::to_string));
+        if out.len() > super::python::MAX_TEXT {
+            return Err(super::python::too_large());
+        }
+    }
+    Ok(Value::from(out))
+}
+
+/// Most items a filter walks: a lazy sequence costs nothing to make (`[1] * 10**8`),
+/// walking it item by item no fuel bounds.
+const MAX_ITEMS: usize = 1 << 20;
+
+fn walkable(v: &Value) -> Result<(), Error> {
+    match v.len() {
+        Some(n) if n > MAX_ITEMS => Err(Error::new(
+            ErrorKind::WriteFailure,
+            format!("a sequence of {n} items, more than the {MAX_ITEMS} agentry walks"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn html_escape(s: &str) -> String {
