@@ -5,6 +5,7 @@
 //! delimiters, whitespace and undefined rules) on top of these pieces.
 
 mod pyarith;
+mod pycollect;
 mod pyfilters;
 mod pyformat;
 mod pysource;

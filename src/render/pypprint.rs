@@ -4,7 +4,7 @@
 
 use minijinja::value::{Value, ValueKind};
 
-use super::python::{py_repr, Tuple};
+use super::python::py_repr;
 use crate::py;
 
 const WIDTH: usize = 80;
@@ -44,7 +44,7 @@ fn safe_repr(v: &Value) -> String {
     }
     if matches!(v.kind(), ValueKind::Seq | ValueKind::Iterable) {
         let items: Vec<String> = v.try_iter().map(|it| it.map(|x| safe_repr(&x)).collect()).unwrap_or_default();
-        return if v.downcast_object_ref::<Tuple>().is_some() { super::tuple_repr(&items) } else { format!("[{}]", items.join(", ")) };
+        return if super::python::is_tuple(v) { super::tuple_repr(&items) } else { format!("[{}]", items.join(", ")) };
     }
     py_repr(v)
 }
@@ -73,7 +73,7 @@ fn format(out: &mut String, v: &Value, indent: usize, allowance: usize, level: u
         return out.push('}');
     }
     if matches!(v.kind(), ValueKind::Seq | ValueKind::Iterable) {
-        let tuple = v.downcast_object_ref::<Tuple>().is_some();
+        let tuple = super::python::is_tuple(v);
         let items: Vec<Value> = v.try_iter().map(Iterator::collect).unwrap_or_default();
         let end = match (tuple, items.len()) {
             (true, 1) => ",)",

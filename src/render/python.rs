@@ -31,6 +31,11 @@ impl Object for Tuple {
     }
 }
 
+/// Whether `v` prints as a Python tuple (a [`Tuple`], a `groupby` group).
+pub fn is_tuple(v: &Value) -> bool {
+    v.downcast_object_ref::<Tuple>().is_some() || v.downcast_object_ref::<super::pycollect::GroupTuple>().is_some()
+}
+
 /// `repr()` of a tuple, given the repr of its items.
 pub fn tuple_repr(items: &[String]) -> String {
     match items {
@@ -90,7 +95,7 @@ fn str_into(out: &mut String, v: &Value, depth: usize) {
         },
         ValueKind::String | ValueKind::Bytes => out.push_str(&v.to_string()),
         ValueKind::Seq | ValueKind::Iterable => {
-            let tuple = v.downcast_object_ref::<Tuple>().is_some();
+            let tuple = is_tuple(v);
             out.push(if tuple { '(' } else { '[' });
             let mut count = 0;
             if let Ok(items) = v.try_iter() {
