@@ -301,8 +301,29 @@ mod tests {
     use crate::load::{load, LoadOptions};
     use crate::model::Roots;
 
+    /// The report's bare `NaN`, `Infinity` and `-Infinity` (outside strings) as the
+    /// strings serde_json writes for them.
+    fn quoted_constants(text: &str) -> String {
+        let (mut out, mut in_string, mut escaped, mut rest) = (String::new(), false, false, text);
+        while let Some(c) = rest.chars().next() {
+            if let Some(k) = ["-Infinity", "Infinity", "NaN"].into_iter().find(|k| !in_string && rest.starts_with(k)) {
+                out.push_str(&format!("\"{k}\""));
+                rest = &rest[k.len()..];
+                continue;
+            }
+            if c == '"' && !escaped {
+                in_string = !in_string;
+            }
+            escaped = in_string && !escaped && c == '\\';
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+        out
+    }
+
     /// `write` prints what serde_json's pretty printer prints of the document, for
-    /// every fixture case of every framework (empty reports and errors included).
+    /// every fixture case of every framework (empty reports and errors included),
+    /// but a non-finite float bare, as Python's `json.dumps` does (serde_json: a string).
     #[test]
     fn write_prints_the_document_as_serde_json_does() {
         let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
@@ -327,11 +348,39 @@ mod tests {
                 let mut written = Vec::new();
                 super::write(report, &mut written).unwrap();
                 let expected = serde_json::to_vec_pretty(&super::document(report)).unwrap();
-                assert_eq!(String::from_utf8_lossy(&written), String::from_utf8_lossy(&expected), "{}", case.display());
+                assert_eq!(quoted_constants(&String::from_utf8_lossy(&written)), String::from_utf8_lossy(&expected), "{}", case.display());
                 compared += 1;
             }
         }
         let _ = std::fs::remove_dir_all(&empty);
         assert!(compared > 20, "only {compared} cases");
+    }
+
+    /// A float a Python tool keeps that is not finite: bare in the report, as the
+    /// oracle's `json.dumps` writes it; a string in agentry's other JSON (valid JSON).
+    #[test]
+    fn nonfinite_floats_are_bare_in_the_report_and_strings_elsewhere() {
+        let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fast-agent/nonfinite-floats");
+        let empty = std::env::temp_dir().join(format!("agentry-export-nonfinite-{}", std::process::id()));
+        std::fs::create_dir_all(&empty).unwrap();
+        let opts = LoadOptions {
+            roots: Roots::new(case.join("project"), case.join("home"), case.join("home/.config"), Some(empty.clone())),
+            ecosystems: vec!["fast-agent".to_string()],
+            render: RenderMode::Export,
+            env: BTreeMap::new(),
+            options: BTreeMap::new(),
+            texts: crate::model::TextForm::Held,
+        };
+        let catalog = load(&opts, &FileCache::new(), 1);
+        let mut written = Vec::new();
+        super::write(&catalog.reports[0], &mut written).unwrap();
+        let _ = std::fs::remove_dir_all(&empty);
+        let text = String::from_utf8(written).unwrap();
+        assert!(text.contains("\"model\": -Infinity,"), "{text}");
+        assert!(text.contains("\"model\": NaN,"), "{text}");
+        assert!(text.contains("\"temperature\": Infinity,"), "{text}");
+        assert!(!text.contains("\"Infinity\"") && !text.contains("\"NaN\""), "{text}");
+        let json = serde_json::to_string(&super::document(&catalog.reports[0])).unwrap();
+        assert!(json.contains("\"model\":\"-Infinity\""), "{json}");
     }
 }

@@ -80,6 +80,11 @@ pub fn value(out: &mut Vec<u8>, depth: usize, v: &CompactJson) -> serde_json::Re
         }
         CompactJson::Array(items) => array(out, depth, items, |out, x| value(out, depth + 1, x)),
         CompactJson::Object(entries) => object(out, depth, entries.iter().map(|(k, v)| (&**k, v))),
+        // As Python's `json.dumps` writes it, bare: the report is the oracles' (FORMAT.md).
+        CompactJson::NonFinite(f) => {
+            out.extend_from_slice(crate::store::python_spelling(*f).as_bytes());
+            Ok(())
+        }
         // Numbers as serde_json formats them; null and booleans are words.
         scalar => serde_json::to_writer(out, scalar),
     }

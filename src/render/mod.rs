@@ -5,12 +5,15 @@
 //! delimiters, whitespace and undefined rules) on top of these pieces.
 
 mod pyarith;
+mod pycollect;
 mod pyfilters;
 mod pyformat;
 mod pysource;
 mod pyscalars;
 mod python;
 mod pywrap;
+mod pyurlize;
+mod pypprint;
 
 pub use pyarith::python_additions;
 pub use pyfilters::install as install_jinja2_filters;

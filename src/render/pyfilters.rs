@@ -32,31 +32,49 @@ fn items_of(v: &Value) -> Result<Vec<(Value, Value)>, Error> {
 }
 
 /// Python's `json.dumps(value, sort_keys=True)` followed by Jinja2's `htmlsafe` escapes.
-fn dumps(v: &Json, out: &mut String) {
+/// `json.dumps(v, sort_keys=True, indent=indent)` at nesting `level`: with an
+/// indent, each item on a line of its own and `,` between them.
+fn dumps_at(v: &Json, out: &mut String, indent: Option<&str>, level: usize) {
+    let separate = |out: &mut String, i: usize, level: usize| {
+        match indent {
+            Some(unit) => {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push('\n');
+                out.push_str(&unit.repeat(level));
+            }
+            None if i > 0 => out.push_str(", "),
+            None => {}
+        }
+    };
+    let close = |out: &mut String, count: usize, bracket: char| {
+        if let (Some(unit), true) = (indent, count > 0) {
+            out.push('\n');
+            out.push_str(&unit.repeat(level));
+        }
+        out.push(bracket);
+    };
     match v {
         Json::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
             keys.sort();
             out.push('{');
-            for (i, k) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                dumps(&Json::String(k.clone()), out);
+            for (i, k) in keys.iter().enumerate() {
+                separate(out, i, level + 1);
+                dumps_at(&Json::String((*k).clone()), out, indent, level + 1);
                 out.push_str(": ");
-                dumps(&map[k], out);
+                dumps_at(&map[*k], out, indent, level + 1);
             }
-            out.push('}');
+            close(out, keys.len(), '}');
         }
         Json::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                dumps(item, out);
+                separate(out, i, level + 1);
+                dumps_at(item, out, indent, level + 1);
             }
-            out.push(']');
+            close(out, items.len(), ']');
         }
         Json::String(s) => {
             out.push('"');
@@ -94,15 +112,26 @@ fn dumps(v: &Json, out: &mut String) {
     }
 }
 
-fn tojson(value: Value) -> Result<Value, Error> {
+fn tojson(value: Value, indent: Option<Value>, kwargs: Kwargs) -> Result<Value, Error> {
+    let indent = indent.or(kwargs.get("indent")?).filter(|v| !v.is_none());
+    kwargs.assert_all_used()?;
     let json = serde_json::to_value(&value).map_err(|e| {
         Error::new(
             ErrorKind::InvalidOperation,
             format!("Object of this type is not JSON serializable: {e}"),
         )
     })?;
+    // `json.dumps`'s indent: a number of spaces, or the text itself.
+    let unit = match &indent {
+        None => None,
+        Some(v) if v.kind() == ValueKind::String => Some(v.as_str().unwrap_or_default().to_string()),
+        Some(v) => match usize::try_from(i64::try_from(v.clone())?.max(0)).unwrap_or(0) {
+            n if n > super::python::MAX_TEXT => return Err(super::python::too_large()),
+            n => Some(" ".repeat(n)),
+        },
+    };
     let mut out = String::new();
-    dumps(&json, &mut out);
+    dumps_at(&json, &mut out, unit.as_deref(), 0);
     Ok(Value::from_safe_string(out))
 }
 
@@ -204,7 +233,24 @@ pub fn unknown_method(
                 .collect::<Vec<_>>(),
         ));
     }
+    if method == "format" && value.as_str().is_some_and(asks_too_wide) {
+        return Err(super::python::too_large());
+    }
+    if let Some(result) = value.as_str().filter(|_| value.kind() == ValueKind::String).and_then(|text| super::pycollect::string_method(text, method, args)) {
+        return result;
+    }
     minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)
+}
+
+/// Whether a `str.format` text asks for a width or precision above
+/// [`MAX_TEXT`](super::python::MAX_TEXT) in one of its fields (`{:>1000000000}`),
+/// which minijinja would build.
+fn asks_too_wide(text: &str) -> bool {
+    text.split('{')
+        .skip(1)
+        .filter_map(|field| field.split('}').next()?.split_once(':').map(|(_, spec)| spec))
+        .flat_map(|spec| spec.split(|c: char| !c.is_ascii_digit()))
+        .any(|digits| !digits.is_empty() && digits.parse::<usize>().map_or(true, |n| n > super::python::MAX_TEXT))
 }
 
 /// Jinja2's `striptags`: tags and comments removed, whitespace runs collapsed.
@@ -302,8 +348,6 @@ pub fn install(env: &mut Environment<'static>) {
     // Jinja2's default namespace: `range`, `dict`, `namespace` (minijinja's own),
     // `cycler` and `joiner`; no `debug`.
     env.remove_global("debug");
-    // Jinja2's `cycler(*items)` takes the items as arguments (contrib's, one list).
-    env.add_function("cycler", |items: minijinja::value::Rest<Value>| minijinja_contrib::globals::cycler(items.0));
     env.add_function("joiner", minijinja_contrib::globals::joiner);
     env.add_filter("center", super::center);
     env.add_filter("title", title);
@@ -322,6 +366,8 @@ pub fn install(env: &mut Environment<'static>) {
     env.add_test("sequence", super::pyscalars::is_sequence);
     env.add_filter("xmlattr", xmlattr);
     env.add_filter("wordwrap", super::pywrap::wordwrap);
+    env.add_filter("urlize", super::pyurlize::urlize);
+    env.add_filter("pprint", super::pypprint::pprint);
     env.add_filter("striptags", striptags);
     env.add_filter("filesizeformat", filesizeformat);
     env.add_filter("forceescape", |s: String| {
@@ -344,6 +390,20 @@ pub fn install(env: &mut Environment<'static>) {
                 .collect::<Vec<_>>(),
         ))
     });
+    // The filters that walk a whole sequence, refused one too long to walk at once.
+    use super::pycollect::{self, walkable};
+    env.add_filter("join", pycollect::join);
+    env.add_filter("sum", pycollect::sum);
+    env.add_filter("min", pycollect::min);
+    env.add_filter("max", pycollect::max);
+    env.add_filter("groupby", pycollect::groupby);
+    env.add_filter("urlencode", pycollect::urlencode);
+    env.add_filter("attr", pycollect::attr);
+    env.add_function("cycler", pycollect::cycler);
+    env.add_filter("list", |state: &State, v: Value| walkable(&v).and_then(|()| minijinja::filters::list(state, v)));
+    env.add_filter("reverse", |v: Value| walkable(&v).and_then(|()| minijinja::filters::reverse(&v)));
+    env.add_filter("sort", |state: &State, v: Value, kwargs: Kwargs| walkable(&v).and_then(|()| minijinja::filters::sort(state, v, kwargs)));
+    env.add_filter("unique", |state: &State, v: Value, kwargs: Kwargs| walkable(&v).and_then(|()| minijinja::filters::unique(state, v, kwargs)));
     env.set_unknown_method_callback(unknown_method);
 }
 
@@ -383,7 +443,10 @@ mod tests {
     #[test]
     fn json_like_python() {
         let mut out = String::new();
-        dumps(&serde_json::json!({"b": [1, 2.5], "a": "<é'>"}), &mut out);
+        dumps_at(&serde_json::json!({"b": [1, 2.5], "a": "<é'>"}), &mut out, None, 0);
         assert_eq!(out, r#"{"a": "\u003c\u00e9\u0027\u003e", "b": [1, 2.5]}"#);
+        out.clear();
+        dumps_at(&serde_json::json!({"a": [1, {}], "b": []}), &mut out, Some("  "), 0);
+        assert_eq!(out, "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": []\n}");
     }
 }

@@ -57,14 +57,17 @@ pub fn percent_format(fmt: &str, args: Value) -> Result<String, Error> {
             if chars.peek() == Some(&'*') {
                 chars.next();
                 let v = next.next().ok_or_else(|| type_error("not enough arguments for format string"))?;
-                return Ok(Some(usize::try_from(v.as_i64().unwrap_or(0)).unwrap_or(0).min(10_000)));
+                return within_bound(usize::try_from(v.as_i64().unwrap_or(0)).unwrap_or(0)).map(Some);
             }
             let mut digits = String::new();
             while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
                 digits.push(d);
                 chars.next();
             }
-            Ok(if digits.is_empty() { None } else { Some(digits.parse::<usize>().unwrap_or(0).min(10_000)) })
+            if digits.is_empty() {
+                return Ok(None);
+            }
+            within_bound(digits.parse::<usize>().unwrap_or(usize::MAX)).map(Some)
         };
         let width = number(&mut chars)?;
         let precision = if chars.peek() == Some(&'.') {
@@ -208,6 +211,15 @@ fn sign(flags: &str, s: String) -> String {
     } else {
         s
     }
+}
+
+/// A width or precision a format may ask for: Python builds any, agentry none longer
+/// than [`MAX_TEXT`](super::python::MAX_TEXT).
+fn within_bound(n: usize) -> Result<usize, Error> {
+    if n > super::python::MAX_TEXT {
+        return Err(super::python::too_large());
+    }
+    Ok(n)
 }
 
 fn pad(s: String, width: usize, flags: &str, text: bool) -> String {

@@ -105,7 +105,10 @@ pub fn indent(s: Value, width: Option<Value>, first: Option<bool>, blank: Option
     kwargs.assert_all_used()?;
     let indention = match width.as_str() {
         Some(text) if width.kind() == ValueKind::String => text.to_string(),
-        _ => " ".repeat(usize::try_from(i64::try_from(width)?.max(0)).unwrap_or(0).min(1 << 20)),
+        _ => match usize::try_from(i64::try_from(width)?.max(0)).unwrap_or(0) {
+            n if n > super::python::MAX_TEXT => return Err(super::python::too_large()),
+            n => " ".repeat(n),
+        },
     };
     let text = format!("{}\n", s.as_str().map_or_else(|| py_str(&s), str::to_string));
     let lines = super::pywrap::splitlines(&text);

@@ -31,6 +31,11 @@ impl Object for Tuple {
     }
 }
 
+/// Whether `v` prints as a Python tuple (a [`Tuple`], a `groupby` group).
+pub fn is_tuple(v: &Value) -> bool {
+    v.downcast_object_ref::<Tuple>().is_some() || v.downcast_object_ref::<super::pycollect::GroupTuple>().is_some()
+}
+
 /// `repr()` of a tuple, given the repr of its items.
 pub fn tuple_repr(items: &[String]) -> String {
     match items {
@@ -39,55 +44,97 @@ pub fn tuple_repr(items: &[String]) -> String {
     }
 }
 
-/// Python's `repr()` of a template value (how items print inside containers).
+/// The longest text agentry builds for one value or filter: longer than any prompt it
+/// renders (each framework bounds its output well below), so a text cut here is never
+/// printed whole: printing it runs into that bound and its error. A template can ask
+/// for far more at little cost (`[1] * 10**8` is a lazy sequence of 10**8 items,
+/// `'x'|center(10**9)` a width): building that whole would hang agentry or exhaust memory.
+pub const MAX_TEXT: usize = 8 << 20;
+
+/// The error a filter gives for a text longer than [`MAX_TEXT`].
+pub fn too_large() -> minijinja::Error {
+    minijinja::Error::new(minijinja::ErrorKind::WriteFailure, format!("the text would exceed {MAX_TEXT} bytes"))
+}
+
+/// Python's `repr()` of a template value (how items print inside containers), cut
+/// after [`MAX_TEXT`] bytes.
 pub fn py_repr(v: &Value) -> String {
-    repr_at(v, 0)
+    let mut out = String::new();
+    repr_into(&mut out, v, 0);
+    out
 }
 
-fn repr_at(v: &Value, depth: usize) -> String {
+fn repr_into(out: &mut String, v: &Value, depth: usize) {
     match v.kind() {
-        ValueKind::String => py::repr_str(v.as_str().unwrap_or_default()),
-        _ => str_at(v, depth),
+        ValueKind::String => out.push_str(&py::repr_str(v.as_str().unwrap_or_default())),
+        _ => str_into(out, v, depth),
     }
 }
 
-/// Python's `str()` of a template value: what `{{ value }}` prints in Jinja2.
+/// Python's `str()` of a template value: what `{{ value }}` prints in Jinja2, cut
+/// after [`MAX_TEXT`] bytes (see there).
 pub fn py_str(v: &Value) -> String {
-    str_at(v, 0)
+    let mut out = String::new();
+    str_into(&mut out, v, 0);
+    out
 }
 
-fn str_at(v: &Value, depth: usize) -> String {
+/// Appends `str()` of `v` to `out`; a container stops adding items once `out` is
+/// longer than [`MAX_TEXT`].
+fn str_into(out: &mut String, v: &Value, depth: usize) {
     if depth > MAX_DEPTH {
-        return "...".into();
+        return out.push_str("...");
     }
+    let full = |out: &String| out.len() > MAX_TEXT;
     match v.kind() {
-        ValueKind::Undefined | ValueKind::None => "None".into(),
-        ValueKind::Bool => if v.is_true() { "True" } else { "False" }.into(),
+        ValueKind::Undefined | ValueKind::None => out.push_str("None"),
+        ValueKind::Bool => out.push_str(if v.is_true() { "True" } else { "False" }),
         ValueKind::Number => match f64::try_from(v.clone()) {
-            Ok(f) if v.as_i64().is_none() && !v.is_integer() => py::float_repr(f),
-            _ => v.to_string(),
+            Ok(f) if v.as_i64().is_none() && !v.is_integer() => out.push_str(&py::float_repr(f)),
+            _ => out.push_str(&v.to_string()),
         },
-        ValueKind::String | ValueKind::Bytes => v.to_string(),
+        ValueKind::String | ValueKind::Bytes => out.push_str(&v.to_string()),
         ValueKind::Seq | ValueKind::Iterable => {
-            let items: Vec<String> =
-                v.try_iter().map(|it| it.map(|x| repr_at(&x, depth + 1)).collect()).unwrap_or_default();
-            if v.downcast_object_ref::<Tuple>().is_some() {
-                tuple_repr(&items)
-            } else {
-                format!("[{}]", items.join(", "))
-            }
-        }
-        ValueKind::Map if v.as_object().is_none_or(|o| o.repr() == ObjectRepr::Map) => {
-            let mut items = Vec::new();
-            if let Ok(keys) = v.try_iter() {
-                for k in keys {
-                    let val = v.get_item(&k).unwrap_or_default();
-                    items.push(format!("{}: {}", repr_at(&k, depth + 1), repr_at(&val, depth + 1)));
+            let tuple = is_tuple(v);
+            out.push(if tuple { '(' } else { '[' });
+            let mut count = 0;
+            if let Ok(items) = v.try_iter() {
+                for item in items {
+                    if full(out) {
+                        break;
+                    }
+                    if count > 0 {
+                        out.push_str(", ");
+                    }
+                    repr_into(out, &item, depth + 1);
+                    count += 1;
                 }
             }
-            format!("{{{}}}", items.join(", "))
+            out.push_str(match (tuple, count) {
+                (true, 1) => ",)",
+                (true, _) => ")",
+                _ => "]",
+            });
         }
-        _ => v.to_string(),
+        ValueKind::Map if v.as_object().is_none_or(|o| o.repr() == ObjectRepr::Map) => {
+            out.push('{');
+            if let Ok(keys) = v.try_iter() {
+                for (i, k) in keys.enumerate() {
+                    if full(out) {
+                        break;
+                    }
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    let val = v.get_item(&k).unwrap_or_default();
+                    repr_into(out, &k, depth + 1);
+                    out.push_str(": ");
+                    repr_into(out, &val, depth + 1);
+                }
+            }
+            out.push('}');
+        }
+        _ => out.push_str(&v.to_string()),
     }
 }
 
@@ -99,7 +146,7 @@ pub fn python_formatter(
     value: &minijinja::Value,
 ) -> Result<(), minijinja::Error> {
     match value.kind() {
-        ValueKind::Seq | ValueKind::Map => out
+        ValueKind::Seq | ValueKind::Iterable | ValueKind::Map => out
             .write_str(&py_str(value))
             .map_err(|_| minijinja::Error::new(minijinja::ErrorKind::WriteFailure, "the rendered prompt is too large")),
         _ => minijinja::escape_formatter(out, state, value),
@@ -108,16 +155,19 @@ pub fn python_formatter(
 
 /// Jinja2's `center` filter: Python's `str.center(width)` (default 80), the odd
 /// padding character going where CPython puts it.
-pub fn center(value: String, width: Option<usize>) -> String {
+pub fn center(value: String, width: Option<usize>) -> Result<String, minijinja::Error> {
     let width = width.unwrap_or(80);
     let len = value.chars().count();
     if width <= len {
-        return value;
+        return Ok(value);
+    }
+    if width > MAX_TEXT {
+        return Err(too_large());
     }
     let pad = width - len;
     // CPython: left = pad / 2 + (pad & width & 1).
     let left = pad / 2 + (pad & width & 1);
-    format!("{}{value}{}", " ".repeat(left), " ".repeat(pad - left))
+    Ok(format!("{}{value}{}", " ".repeat(left), " ".repeat(pad - left)))
 }
 
 #[cfg(test)]
@@ -126,9 +176,21 @@ mod tests {
 
     #[test]
     fn center_pads_like_python() {
-        assert_eq!(center("ab c".into(), Some(10)), "   ab c   ");
-        assert_eq!(center("abc".into(), Some(6)), " abc  ");
-        assert_eq!(center("abc".into(), Some(2)), "abc");
+        assert_eq!(center("ab c".into(), Some(10)).unwrap(), "   ab c   ");
+        assert_eq!(center("abc".into(), Some(6)).unwrap(), " abc  ");
+        assert_eq!(center("abc".into(), Some(2)).unwrap(), "abc");
+        assert!(center("abc".into(), Some(1 << 30)).is_err());
+    }
+
+    /// A lazy sequence of 10**8 items (`[1] * 10**8`) prints only up to the bound,
+    /// at once, where printing it whole hung agentry.
+    #[test]
+    fn a_huge_lazy_sequence_prints_only_up_to_the_bound() {
+        let env = minijinja::Environment::new();
+        let huge = env.compile_expression("[1] * 100000000").unwrap().eval(()).unwrap();
+        let text = py_str(&huge);
+        assert!(text.len() > MAX_TEXT && text.len() < MAX_TEXT + 16, "{}", text.len());
+        assert!(text.starts_with("[1, 1, ") && text.ends_with(", 1]"));
     }
 
     #[test]

@@ -127,6 +127,28 @@ fn wrap(line: &str, width: usize, break_long: bool, hyphens: bool) -> Vec<String
     lines
 }
 
+/// Python's `str.splitlines(True)`: each line with its line break.
+pub(super) fn splitlines_keep(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = s.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if matches!(c, '\n' | '\r' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}') {
+            let mut next = i + c.len_utf8();
+            if c == '\r' && chars.peek().is_some_and(|&(_, n)| n == '\n') {
+                chars.next();
+                next += 1;
+            }
+            out.push(&s[start..next]);
+            start = next;
+        }
+    }
+    if start < s.len() {
+        out.push(&s[start..]);
+    }
+    out
+}
+
 /// Python's `str.splitlines()`.
 pub(super) fn splitlines(s: &str) -> Vec<&str> {
     let mut out = Vec::new();

@@ -64,6 +64,11 @@ impl Writer {
             Shape::Bool(false) => self.byte(FALSE),
             Shape::Bool(true) => self.byte(TRUE),
             Shape::Number(n) => self.number(n),
+            // Its bits, which the reader finds not finite.
+            Shape::NonFinite(f) => {
+                self.byte(FLOAT);
+                self.bytes.extend_from_slice(&f.to_bits().to_le_bytes());
+            }
             Shape::String(s) => {
                 self.byte(STRING);
                 self.text(s);
@@ -108,6 +113,8 @@ pub enum Shape<'a, V: JsonValue + 'a> {
     String(&'a str),
     Array(&'a [V]),
     Object(V::Entries<'a>),
+    /// NaN or an infinity (`CompactJson::NonFinite`, or its marker in serde_json's).
+    NonFinite(f64),
 }
 
 /// What [`Writer::value`] writes: a JSON value that shows its [`Shape`].
@@ -134,7 +141,10 @@ impl JsonValue for Json {
             Json::Number(n) => Shape::Number(n),
             Json::String(s) => Shape::String(s),
             Json::Array(items) => Shape::Array(items),
-            Json::Object(map) => Shape::Object(map.iter().map(json_entry as fn(JsonEntry<'a>) -> (&'a str, &'a Json))),
+            Json::Object(map) => match super::json::as_nonfinite(self) {
+                Some(f) => Shape::NonFinite(f),
+                None => Shape::Object(map.iter().map(json_entry as fn(JsonEntry<'a>) -> (&'a str, &'a Json))),
+            },
         }
     }
 }
@@ -207,7 +217,8 @@ impl<'a> Reader<'a> {
             }
             FLOAT => {
                 let bits = u64::from_le_bytes(self.bytes(8).try_into().unwrap_or_default());
-                Number::from_f64(f64::from_bits(bits)).map_or(CompactJson::Null, CompactJson::Number)
+                let f = f64::from_bits(bits);
+                Number::from_f64(f).map_or(CompactJson::NonFinite(f), CompactJson::Number)
             }
             STRING => CompactJson::String(self.text().into()),
             ARRAY => {

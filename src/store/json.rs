@@ -1,6 +1,13 @@
 //! A JSON value as a field or attribute unpacks to, and as a parse keeps one: 24
 //! bytes and boxed slices in insertion order, where a `serde_json::Value` is 80 bytes
 //! and a hash table per object.
+//!
+//! Beside JSON's own values it holds a float that is not finite, as a Python tool
+//! keeps one (`.inf` in a field pydantic does not check): `json.dumps` writes it as a
+//! bare `Infinity`, `-Infinity` or `NaN`, which the resolution report repeats
+//! (`export/pretty.rs`) and every other JSON output spells as a string. A
+//! `serde_json::Value` cannot hold one: a framework building fields as serde_json
+//! values writes it as [`nonfinite_marker`], which becomes this variant.
 
 use std::fmt;
 
@@ -18,6 +25,51 @@ pub enum CompactJson {
     Array(Box<[CompactJson]>),
     /// The entries in the order of the map it was made from: its keys are unique.
     Object(Box<[(Box<str>, CompactJson)]>),
+    /// NaN or an infinity (see the module's header).
+    NonFinite(f64),
+}
+
+/// The one key of the serde_json object that stands for a non-finite float on its
+/// way to a [`CompactJson`] (as serde_json's own `$serde_json::private::Number`
+/// stands for a number): no file agentry reads makes such a key for a framework.
+const NONFINITE_KEY: &str = "$agentry::private::NonFinite";
+
+/// A non-finite float as a serde_json value: an object of [`NONFINITE_KEY`] and
+/// Python's spelling, which [`CompactJson::from`] turns into
+/// [`CompactJson::NonFinite`] (a finite float stays a number).
+pub fn nonfinite_marker(f: f64) -> Json {
+    match Number::from_f64(f) {
+        Some(n) => Json::Number(n),
+        None => Json::Object(std::iter::once((NONFINITE_KEY.to_string(), Json::String(python_spelling(f).into()))).collect()),
+    }
+}
+
+/// The float a [`nonfinite_marker`] stands for.
+pub fn as_nonfinite(value: &Json) -> Option<f64> {
+    nonfinite_of(value.as_object()?)
+}
+
+fn nonfinite_of(map: &serde_json::Map<String, Json>) -> Option<f64> {
+    if map.len() != 1 {
+        return None;
+    }
+    match map.get(NONFINITE_KEY)?.as_str()? {
+        "Infinity" => Some(f64::INFINITY),
+        "-Infinity" => Some(f64::NEG_INFINITY),
+        "NaN" => Some(f64::NAN),
+        _ => None,
+    }
+}
+
+/// How Python's `json.dumps` spells a float that is not finite.
+pub fn python_spelling(f: f64) -> &'static str {
+    if f.is_nan() {
+        "NaN"
+    } else if f > 0.0 {
+        "Infinity"
+    } else {
+        "-Infinity"
+    }
 }
 
 impl CompactJson {
@@ -32,6 +84,7 @@ impl CompactJson {
             CompactJson::Object(entries) => {
                 Json::Object(entries.iter().map(|(k, v)| (k.to_string(), v.to_json())).collect())
             }
+            CompactJson::NonFinite(f) => Json::String(python_spelling(*f).into()),
         }
     }
 
@@ -51,9 +104,10 @@ impl From<Json> for CompactJson {
             Json::Number(n) => CompactJson::Number(n),
             Json::String(s) => CompactJson::String(s.into_boxed_str()),
             Json::Array(items) => CompactJson::Array(items.into_iter().map(CompactJson::from).collect()),
-            Json::Object(map) => {
-                CompactJson::Object(map.into_iter().map(|(k, v)| (k.into_boxed_str(), CompactJson::from(v))).collect())
-            }
+            Json::Object(map) => match nonfinite_of(&map) {
+                Some(f) => CompactJson::NonFinite(f),
+                None => CompactJson::Object(map.into_iter().map(|(k, v)| (k.into_boxed_str(), CompactJson::from(v))).collect()),
+            },
         }
     }
 }
@@ -75,6 +129,7 @@ impl JsonValue for CompactJson {
             CompactJson::String(s) => Shape::String(s),
             CompactJson::Array(items) => Shape::Array(items),
             CompactJson::Object(entries) => Shape::Object(entries.iter().map(entry as fn(Entry<'a>) -> (&'a str, &'a CompactJson))),
+            CompactJson::NonFinite(f) => Shape::NonFinite(*f),
         }
     }
 }
@@ -91,6 +146,8 @@ impl PartialEq for CompactJson {
             // Mostly in the same order; else matched by sorted keys, not key by key
             // (a file can give a field an object of many thousand keys).
             (CompactJson::Object(a), CompactJson::Object(b)) => a.len() == b.len() && (a == b || same_entries(a, b)),
+            // Equal as the JSON texts are (Python's parse of `NaN` is one object).
+            (CompactJson::NonFinite(a), CompactJson::NonFinite(b)) => python_spelling(*a) == python_spelling(*b),
             _ => false,
         }
     }
@@ -123,6 +180,8 @@ impl Serialize for CompactJson {
                 }
                 map.end()
             }
+            // Valid JSON: the spelling as a string (the report writes it bare).
+            CompactJson::NonFinite(f) => s.serialize_str(python_spelling(*f)),
         }
     }
 }

@@ -14,7 +14,7 @@ mod text;
 
 pub use codec::{JsonValue, Reader, Shape, Writer};
 pub use counted::Counted;
-pub use json::CompactJson;
+pub use json::{nonfinite_marker, python_spelling, CompactJson};
 pub use paths::{prune_shared_paths, shared_path, shared_path_by};
 pub use prompts::Prompts;
 pub use text::{digest, Part, Text, TextError, TextForm};

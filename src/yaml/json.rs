@@ -100,11 +100,12 @@ impl Value {
         self.to_json_spelling_nonfinite(|_| serde_json::Value::Null)
     }
 
-    /// [`Value::to_json`], but NaN and ±inf as the strings `"NaN"`, `"Infinity"`,
-    /// `"-Infinity"`: the bare constants `json.dumps` writes for a float a Python tool
-    /// keeps, spelled so the report stays valid JSON.
+    /// [`Value::to_json`], but NaN and ±inf kept (as [`crate::store::nonfinite_marker`]),
+    /// a float a Python tool keeps and `json.dumps` writes as a bare `NaN`,
+    /// `Infinity` or `-Infinity`: a field's value becomes a non-finite
+    /// [`crate::store::CompactJson`], which the report writes as Python does.
     pub fn to_json_python(&self) -> serde_json::Value {
-        self.to_json_spelling_nonfinite(|f| serde_json::Value::String(json_nonfinite(f).into()))
+        self.to_json_spelling_nonfinite(crate::store::nonfinite_marker)
     }
 
     fn to_json_spelling_nonfinite(&self, nonfinite: fn(f64) -> serde_json::Value) -> serde_json::Value {
@@ -135,13 +136,7 @@ impl Value {
 
 /// How `json.dumps` spells a float that is not finite.
 pub fn json_nonfinite(f: f64) -> &'static str {
-    if f.is_nan() {
-        "NaN"
-    } else if f > 0.0 {
-        "Infinity"
-    } else {
-        "-Infinity"
-    }
+    crate::store::python_spelling(f)
 }
 
 fn json_key(k: &Value) -> String {
@@ -159,7 +154,11 @@ mod nonfinite_tests {
     #[test]
     fn python_spelling_of_nonfinite_floats() {
         let node = crate::yaml::load("a: [.inf, -.Inf, .NaN, 1.5]\n").unwrap().unwrap();
-        assert_eq!(node.value.to_json_python(), serde_json::json!({"a": ["Infinity", "-Infinity", "NaN", 1.5]}));
+        let kept = crate::store::CompactJson::from(node.value.to_json_python());
+        assert_eq!(kept.to_json(), serde_json::json!({"a": ["Infinity", "-Infinity", "NaN", 1.5]}));
+        let crate::store::CompactJson::Object(entries) = &kept else { panic!("{kept:?}") };
+        let crate::store::CompactJson::Array(items) = &entries[0].1 else { panic!("{kept:?}") };
+        assert!(matches!(items[1], crate::store::CompactJson::NonFinite(f) if f == f64::NEG_INFINITY));
         assert_eq!(node.value.to_json(), serde_json::json!({"a": [null, null, null, 1.5]}));
     }
 }

@@ -9,7 +9,7 @@ the server starts in that environment (the caller passes PYTHONHASHSEED=0 and TZ
 which only count at start-up), marks it as the oracle's child so `main` does not
 re-execute, installs the oracle's Python 3.11 shim and imports exactly the modules
 the oracle's `run` imports before it patches the network and the clock. Each request,
-one JSON line `{"argv": [...], "out": PATH, "err": PATH}`, forks a child that sets
+one JSON line `{"argv": [...], "out": PATH, "err": PATH, "timeout": S}`, forks a child that sets
 HOME and XDG_CONFIG_HOME as `_reexec` would, sends fds 1 and 2 to OUT and ERR and
 calls the oracle's `main(argv)`; the answer is `{"rc": N}`. Whatever a child changes
 (working folder, patches, fast-agent's settings cache) dies with it.
@@ -60,7 +60,7 @@ def main():
                 err = os.open(request["err"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
                 os.dup2(out, 1)
                 os.dup2(err, 2)
-                signal.alarm(120)
+                signal.alarm(int(request.get("timeout", 120)))
                 try:
                     code = namespace["main"](argv)
                 except SystemExit as stop:

@@ -7,8 +7,9 @@ from pathlib import Path
 def judge(o, a, oracles: Path):
     """(expected, actual, problems); expected is None when the oracle failed."""
     try:
-        # Python writes a non-finite float as a bare NaN/Infinity, agentry (valid JSON) as a string.
-        expected = json.loads(o.stdout, parse_constant=str)
+        # Read as compare.py reads them: a bare NaN/Infinity (Python's json.dumps of a
+        # float the tool keeps, which agentry's report repeats) is a float both sides.
+        expected = json.loads(o.stdout)
     except ValueError:
         return None, None, ["oracle failed: " + o.stderr.decode(errors="replace")[-300:]]
     try:

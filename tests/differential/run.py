@@ -27,6 +27,11 @@ The oracle runs in a fork server (`fork_server.py`): its interpreter and the too
 package load once, and each workspace is a forked child of that state (what the
 child changes dies with it); `--no-fork-server` starts the oracle afresh each time.
 
+No run waits for ever: the oracle and agentry each get `--timeout` seconds (60) a
+workspace. agentry running over is a disagreement (`agentry hung`, shrunk and kept like
+any other); the oracle running over is printed as `ORACLE HUNG` with the workspace
+kept, and counted with the workspaces the oracle could not read.
+
 Where the oracle is not installed (`setup.sh` has not run), the tester says so and
 exits 0 without testing: CI replays the fixture cases, not the oracles.
 """
@@ -383,13 +388,7 @@ def fast_agent_oracle(py: str, oracle: Path, argv):
         server = subprocess.Popen([py, str(HERE / "fast_agent_server.py"), str(oracle)], env=env,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         FAST_AGENT_SERVER[py] = server
-    with tempfile.TemporaryDirectory(prefix="agentry-oracle-out-") as tmp:
-        out, err = Path(tmp) / "out", Path(tmp) / "err"
-        server.stdin.write(json.dumps({"argv": list(argv), "out": str(out), "err": str(err)}) + "\n")
-        server.stdin.flush()
-        reply = json.loads(server.stdout.readline() or '{"rc": -1}')
-        return subprocess.CompletedProcess(argv, reply["rc"], out.read_bytes() if out.exists() else b"",
-                                           err.read_bytes() if err.exists() else b"")
+    return ask_server(server, FAST_AGENT_SERVER, py, argv)
 
 
 # Tool modules the oracles import inside their functions, loaded once by the fork
@@ -405,20 +404,56 @@ USE_FORK_SERVER = True
 def run_oracle(py: str, oracle: Path, argv):
     """The oracle's run on `argv` (returncode, stdout, stderr), through the fork server."""
     if not USE_FORK_SERVER:
-        return subprocess.run([py, str(oracle), *argv], capture_output=True, timeout=120)
+        try:
+            return subprocess.run([py, str(oracle), *argv], capture_output=True, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return subprocess.CompletedProcess(argv, -9, b"", f"{ORACLE_HUNG} (stopped after {TIMEOUT} s)".encode())
     fw = oracle.parent.name
     server = SERVERS.get((py, oracle))
     if server is None or server.poll() is not None:
         server = subprocess.Popen([py, str(HERE / "fork_server.py"), str(oracle), *PRELOAD.get(fw, [])],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         SERVERS[(py, oracle)] = server
+    return ask_server(server, SERVERS, (py, oracle), argv)
+
+
+# Seconds one side may take on one workspace (`--timeout`): a run that takes longer is
+# stopped and reported as a hang, never waited for.
+TIMEOUT = 60
+ORACLE_HUNG = "oracle hung"
+
+
+def ask_server(server, servers: dict, key, argv):
+    """One oracle run through a fork server. The server's child stops itself after
+    TIMEOUT seconds (SIGALRM); should no answer come a little after that (a child
+    that ignores the alarm, a stuck server), the server is killed and restarted on
+    the next request, and the run counts as the oracle's hang."""
+    import select
     with tempfile.TemporaryDirectory(prefix="agentry-oracle-out-") as tmp:
         out, err = Path(tmp) / "out", Path(tmp) / "err"
-        server.stdin.write(json.dumps({"argv": list(argv), "out": str(out), "err": str(err), "timeout": 120}) + "\n")
+        server.stdin.write(json.dumps({"argv": list(argv), "out": str(out), "err": str(err), "timeout": TIMEOUT}) + "\n")
         server.stdin.flush()
+        ready, _, _ = select.select([server.stdout], [], [], TIMEOUT + 15)
+        if not ready:
+            server.kill()
+            server.wait()
+            servers.pop(key, None)
+            return subprocess.CompletedProcess(argv, -9, b"", f"{ORACLE_HUNG} (no answer in {TIMEOUT + 15} s)".encode())
         reply = json.loads(server.stdout.readline() or '{"rc": -1}')
-        return subprocess.CompletedProcess(argv, reply["rc"], out.read_bytes() if out.exists() else b"",
-                                           err.read_bytes() if err.exists() else b"")
+        stderr = err.read_bytes() if err.exists() else b""
+        if reply["rc"] == -signal.SIGALRM:
+            stderr += f"\n{ORACLE_HUNG} (stopped after {TIMEOUT} s)".encode()
+        return subprocess.CompletedProcess(argv, reply["rc"], out.read_bytes() if out.exists() else b"", stderr)
+
+
+def run_agentry(argv, env=None):
+    """agentry's run on `argv`; one that outlasts TIMEOUT is killed and reported as a
+    hang (agentry must never hang: its JSON is then missing, a disagreement)."""
+    try:
+        return subprocess.run(argv, capture_output=True, timeout=TIMEOUT, env=env)
+    except subprocess.TimeoutExpired as late:
+        return subprocess.CompletedProcess(argv, -9, late.stdout or b"",
+                                           f"agentry hung: no answer in {TIMEOUT} s".encode())
 
 
 def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
@@ -447,8 +482,8 @@ def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
         # fast-agent's oracle restarts itself in a fresh interpreter: it has its own server.
         oracle_run = fast_agent_oracle if fw == "fast-agent" else run_oracle
         o = oracle_run(py, oracle, oracle_args)
-        a = subprocess.run([agentry, "export", "--ecosystem", fw, "--json", *args, *builtins], capture_output=True, timeout=120,
-                           env={**os.environ, "AGENTRY_LISTING_ORDER": "name"})
+        a = run_agentry([agentry, "export", "--ecosystem", fw, "--json", *args, *builtins],
+                        env={**os.environ, "AGENTRY_LISTING_ORDER": "name"})
     finally:
         shutil.rmtree(empty, ignore_errors=True)
     return judge(o, a, oracles)
@@ -501,8 +536,10 @@ def main(argv):
     p.add_argument("--no-fork-server", action="store_true", help="start the oracle afresh for every workspace")
     p.add_argument("--shrink-budget", type=int, help="at most this many oracle runs to shrink one case")
     p.add_argument("--kind", choices=("agents", "skills", "listing"), help="seed only from cases of this kind")
+    p.add_argument("--timeout", type=int, default=60, help="seconds the oracle or agentry may take on one workspace")
     a = p.parse_args(argv)
-    global USE_FORK_SERVER, KIND
+    global USE_FORK_SERVER, KIND, TIMEOUT
+    TIMEOUT = a.timeout
     KIND = a.kind
     USE_FORK_SERVER = not a.no_fork_server
     py = ("python3" if coding.installed(a.framework) else None) if a.framework in coding.FRAMEWORKS \
@@ -536,6 +573,11 @@ def main(argv):
             expected, _, problems = run_pair(a.framework, ws, py, a.oracles, a.agentry)
             if expected is None:
                 unusable += 1  # the oracle itself crashed on this input: nothing to compare
+                if any(ORACLE_HUNG in p for p in problems):
+                    out = keep / f"oracle-hung-{a.seed}-{n}"
+                    shutil.rmtree(out, ignore_errors=True)
+                    shutil.copytree(ws, out, symlinks=True)
+                    print(f"ORACLE HUNG {out}", flush=True)
                 continue
             if not problems:
                 passed += 1

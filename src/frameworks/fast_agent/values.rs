@@ -381,7 +381,7 @@ fn agents_as_tools_options(c: &Checker) -> Result<JsonMap<String, Json>, Failure
 }
 
 /// A float as the oracle's `json.dumps` writes it; NaN and ±inf, which JSON cannot
-/// hold, as the strings `"NaN"`, `"Infinity"`, `"-Infinity"`.
+/// hold, kept as such (the report writes them bare, as Python does).
 pub(super) fn float_json(f: f64) -> Json {
-    serde_json::Number::from_f64(f).map_or_else(|| Json::String(crate::yaml::json_nonfinite(f).into()), Json::Number)
+    crate::store::nonfinite_marker(f)
 }

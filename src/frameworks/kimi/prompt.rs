@@ -277,7 +277,9 @@ fn template_problem(path: &Path, e: &minijinja::Error, line_shift: usize) -> Pro
         problem.kind = DiagKind::Template;
         problem.message = format!("agentry stopped rendering the prompt: a range is too large{place}");
     }
-    if e.kind() == ErrorKind::WriteFailure {
+    // The output's bound, not a filter's (a text or sequence too large to build).
+    let filter_bound = e.detail().is_some_and(|d| d.contains("agentry") || d.contains("would exceed"));
+    if e.kind() == ErrorKind::WriteFailure && !filter_bound {
         problem.message = format!("the rendered prompt exceeds {MAX_OUTPUT_BYTES} bytes; agentry stops there");
     }
     problem
