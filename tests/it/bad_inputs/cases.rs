@@ -1,4 +1,6 @@
-//! The bad-input corpus: every case is a workspace holding one kind of hostile input
+//! The committed bad-input corpus and the bad inputs particular to some readers
+//! (extend chains and cycles, templates, permissions; the matrix of every reader and
+//! place is `bad_inputs.rs`): every case is a workspace holding one kind of hostile input
 //! for each framework it applies to (`tests/bad_inputs/<case>/`, byte-exact, or
 //! generated here when it is huge, deep or made of links) next to one good agent per
 //! framework. Each test asserts the diagnostic (kind, file, line where there is one)
