@@ -39,6 +39,16 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("claude_code", claude_code),
     ("gemini_cli", gemini_cli),
     ("codex", codex),
+    ("claude_code_skill", claude_code_skill),
+    ("codex_skill", codex_skill),
+    ("codex_skill_meta", codex_skill_meta),
+    ("copilot_skill", copilot_skill),
+    ("gemini_cli_skill", gemini_cli_skill),
+    ("kimi_code_skill", kimi_code_skill),
+    ("opencode_skill", opencode_skill),
+    ("openhands_skill", openhands_skill),
+    ("openhands_instructions", openhands_instructions),
+    ("qwen_code_skill", qwen_code_skill),
 ];
 
 /// Bytes as the text layers see them: the frameworks decode strictly, but the YAML
@@ -210,4 +220,112 @@ pub fn codex(data: &[u8]) {
 pub fn claude_code(data: &[u8]) {
     let _ = claude_code::definition::parse_file(data);
     let _ = claude_code::definition::parse_plugin_file(data, "fuzz", &["sub".to_string()], "agent", FAKE_DIR);
+}
+
+// Skill files: each reader's parse of one file, as its skill loader calls it, and
+// what the loader derives from the result without the file system (listing texts,
+// the body the model gets).
+
+/// One Claude Code skill or command file under each of its four readings (skill,
+/// command, plugin skill, plugin command), and the listing text each gives.
+pub fn claude_code_skill(data: &[u8]) {
+    use claude_code::skill_file::{self, COMMAND, PLUGIN_COMMAND, PLUGIN_SKILL, SKILL};
+    for reading in [SKILL, COMMAND, PLUGIN_SKILL, PLUGIN_COMMAND] {
+        let def = skill_file::parse(data, reading);
+        let _ = def.listing_text();
+        for key in skill_file::AS_WRITTEN {
+            let _ = (def.value(key), def.line(key));
+        }
+    }
+}
+
+/// One Codex `SKILL.md`, named by its folder and with no folder name.
+pub fn codex_skill(data: &[u8]) {
+    let _ = codex::skill_file::parse(data, Some("skill"));
+    let _ = codex::skill_file::parse(data, None);
+}
+
+/// One Codex `agents/openai.yaml` beside a `SKILL.md` (its icons are looked up
+/// under the fake folder, where nothing exists).
+pub fn codex_skill_meta(data: &[u8]) {
+    let _ = codex::skill_meta::parse(data, &Path::new(FAKE_DIR).join("skill"));
+}
+
+/// One Copilot CLI `SKILL.md` and the same bytes as a `.claude/commands` file,
+/// with the body masked as the model gets it.
+pub fn copilot_skill(data: &[u8]) {
+    use copilot::skill_file::{self, Form};
+    for (form, fallback) in [(Form::Skill, "skill"), (Form::Command, "command")] {
+        if let Ok(def) = skill_file::parse(data, form, fallback) {
+            let _ = copilot::skill_listing::masked(&def.body);
+        }
+    }
+}
+
+/// One Gemini CLI `SKILL.md`: js-yaml, then the line-by-line fallback.
+pub fn gemini_cli_skill(data: &[u8]) {
+    let _ = gemini_cli::skill_file::parse(data);
+}
+
+/// One Kimi Code skill file as a folder's `SKILL.md` and as a flat `NAME.md`, with
+/// its body's placeholders expanded as the skill's prompt is.
+pub fn kimi_code_skill(data: &[u8]) {
+    let text = text(data);
+    for folder_skill in [true, false] {
+        if let Ok(def) = crate::frameworks::kimi_code::skill_file::parse(&text, "/nonexistent-agentry-fuzz/skill/SKILL.md", "skill", folder_skill) {
+            let _ = crate::frameworks::kimi_code::skills::render_body(&def.content, &def.arguments, "<project>/skill");
+        }
+    }
+}
+
+/// One OpenCode `SKILL.md`: `ConfigMarkdown.parse` and the name and description
+/// the scan takes from it.
+pub fn opencode_skill(data: &[u8]) {
+    let _ = opencode::skills::read(data, |body| crate::model::Text::held(std::sync::Arc::from(body)));
+}
+
+/// One OpenHands skill file in a skills folder: a `SKILL.md` (the same bytes as its
+/// folder's `.mcp.json`) and a legacy `.md`; each skill that loads goes through the
+/// `<available_skills>` listing and the command rendering of its body.
+pub fn openhands_skill(data: &[u8]) {
+    use openhands::skills::parse::{self, Form, McpJson};
+    let skills = Path::new(FAKE_DIR).join(".agents/skills");
+    let skill_md = skills.join("fuzz/SKILL.md");
+    let legacy = skills.join("team/fuzz.md");
+    let env = BTreeMap::from([("HOME".to_string(), "/home/fuzz".to_string())]);
+    let held = crate::frameworks::Prompts::HELD;
+    let loaded = [
+        parse::load(data, &skill_md, Form::AgentSkills, "project:.agents/skills/fuzz/SKILL.md", McpJson::Read(data.into()), &env, held),
+        parse::load(data, &legacy, Form::Legacy { skills_dir: &skills }, "project:.agents/skills/team/fuzz.md", McpJson::None, &env, held),
+    ];
+    for skill in loaded.iter().flatten() {
+        let _ = openhands::skills::listing::to_prompt(std::iter::once((skill.name.as_str(), skill.description.as_deref(), &*skill.content_str)));
+        let _ = parse::render_body(&skill.content_str);
+    }
+}
+
+/// One OpenHands instruction file (`AGENTS.md`, `.cursorrules` …): at the root,
+/// nested below the working folder, and inside a skills folder, where its name
+/// still makes it a third-party file.
+pub fn openhands_instructions(data: &[u8]) {
+    use openhands::skills::parse::{self, Form, McpJson};
+    let root = Path::new(FAKE_DIR);
+    let env = BTreeMap::new();
+    let held = crate::frameworks::Prompts::HELD;
+    let skills = root.join(".openhands/microagents");
+    let loaded = [
+        parse::load(data, &root.join("AGENTS.md"), Form::ThirdParty, "project:AGENTS.md", McpJson::None, &env, held),
+        parse::load(data, &root.join("sub/CLAUDE.md"), Form::Nested { rel_dir: "sub" }, "project:sub/CLAUDE.md", McpJson::None, &env, held),
+        parse::load(data, &skills.join(".cursorrules"), Form::Legacy { skills_dir: &skills }, "project:.openhands/microagents/.cursorrules", McpJson::None, &env, held),
+    ];
+    for skill in loaded.iter().flatten() {
+        let _ = parse::render_body(&skill.content_str);
+    }
+}
+
+/// One Qwen Code `SKILL.md`, as the project's and as an extension's loader read it.
+pub fn qwen_code_skill(data: &[u8]) {
+    for extension in [false, true] {
+        let _ = crate::frameworks::qwen_code::skill_file::parse(data, extension);
+    }
 }

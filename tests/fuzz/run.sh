@@ -20,6 +20,7 @@ case $target in
   tsugite|tsugite_template) dict=jinja.dict ;;
   kimi) dict=yaml.dict ;;
   claude_code) dict=frontmatter.dict ;;
+  *_skill|codex_skill_meta|openhands_instructions) dict=skill.dict ;;
   *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 work=tests/fuzz/artifacts/work/$target

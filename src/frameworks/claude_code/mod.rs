@@ -26,7 +26,7 @@ mod hooks;
 mod lf_retry;
 mod listing;
 mod scan;
-mod skill_file;
+pub(crate) mod skill_file;
 mod skills;
 mod tools;
 

@@ -15,7 +15,7 @@ mod mcp;
 mod registry;
 pub mod schema;
 mod settings;
-mod skill_file;
+pub(crate) mod skill_file;
 mod skills;
 mod tools;
 

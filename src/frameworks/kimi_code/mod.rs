@@ -14,8 +14,8 @@
 
 pub mod agent_file;
 mod render;
-mod skill_file;
-mod skills;
+pub(crate) mod skill_file;
+pub(crate) mod skills;
 mod walk;
 
 use crate::discover::Hold;

@@ -19,7 +19,7 @@ pub(crate) mod jsonc;
 pub(crate) mod markdown;
 pub(crate) mod schema;
 mod skill_scan;
-mod skills;
+pub(crate) mod skills;
 mod sources;
 
 use std::collections::HashMap;

@@ -27,14 +27,14 @@ const BUILTIN_DESCRIPTION_LEN: usize = 395;
 const RACE: &str = "files of one name are parsed at once and the last read to finish wins (it changes from run to run)";
 
 /// A loaded skill file: name, description (when a string) and trimmed body.
-struct Loaded {
+pub(crate) struct Loaded {
     name: String,
     description: Option<String>,
     description_line: Option<u32>,
     body: Text,
 }
 
-enum Outcome {
+pub(crate) enum Outcome {
     Loaded(Loaded),
     /// Dropped without a word (no string `name`, a non-string `description`).
     Dropped,
@@ -50,26 +50,29 @@ fn parse(cx: &LoadContext, found: &Found) -> Arc<Outcome> {
     }
     let context = discover::hash_key((cx.key, ID, "skill"));
     let path = &found.path;
-    let parsed = cx.files.parse(path, Hold::Not, context, |bytes| {
-        let p = match markdown::parse(bytes) {
-            Ok(p) => p,
-            Err(message) => return Outcome::Broken(format!("failed to load skill: ConfigFrontmatterError: {message}")),
-        };
-        // A YAML timestamp is a JavaScript Date, not a string.
-        let date = |key: &str| p.dates.iter().any(|d| d == key);
-        let name = p.data.get("name").and_then(Json::as_str).filter(|_| !date("name"));
-        let description = match p.data.get("description") {
-            None => Ok(None),
-            Some(_) if date("description") => Err(()),
-            Some(Json::String(d)) => Ok(Some(d.clone())),
-            Some(_) => Err(()),
-        };
-        let (Some(name), Ok(description)) = (name, description) else { return Outcome::Dropped };
-        let line = p.lines.iter().find(|(k, _)| k == "description").map(|&(_, l)| l);
-        let body = cx.prompts.from_file(path, bytes, &p.body);
-        Outcome::Loaded(Loaded { name: name.to_string(), description, description_line: line, body })
-    });
+    let parsed = cx.files.parse(path, Hold::Not, context, |bytes| read(bytes, |body| cx.prompts.from_file(path, bytes, body)));
     parsed.unwrap_or_else(|e| Arc::new(Outcome::Unreadable(format!("failed to load skill: {e}"))))
+}
+
+/// One `SKILL.md`'s bytes as `ConfigMarkdown.parse` and the scan read them; `body`
+/// makes the model's text of the trimmed body.
+pub(crate) fn read(bytes: &[u8], body: impl FnOnce(&str) -> Text) -> Outcome {
+    let p = match markdown::parse(bytes) {
+        Ok(p) => p,
+        Err(message) => return Outcome::Broken(format!("failed to load skill: ConfigFrontmatterError: {message}")),
+    };
+    // A YAML timestamp is a JavaScript Date, not a string.
+    let date = |key: &str| p.dates.iter().any(|d| d == key);
+    let name = p.data.get("name").and_then(Json::as_str).filter(|_| !date("name"));
+    let description = match p.data.get("description") {
+        None => Ok(None),
+        Some(_) if date("description") => Err(()),
+        Some(Json::String(d)) => Ok(Some(d.clone())),
+        Some(_) => Err(()),
+    };
+    let (Some(name), Ok(description)) = (name, description) else { return Outcome::Dropped };
+    let line = p.lines.iter().find(|(k, _)| k == "description").map(|&(_, l)| l);
+    Outcome::Loaded(Loaded { name: name.to_string(), description, description_line: line, body: body(&p.body) })
 }
 
 /// OpenCode's `Wildcard.match`: `*` any text, `?` one character, the rest literal.

@@ -10,7 +10,7 @@
 
 pub(crate) mod definition;
 mod register;
-mod skills;
+pub(crate) mod skills;
 mod validators;
 
 use std::path::{Path, PathBuf};

@@ -15,7 +15,7 @@ mod definition;
 mod js;
 mod lines;
 mod scalars;
-mod skill_file;
+pub(crate) mod skill_file;
 mod skills;
 pub mod yaml;
 

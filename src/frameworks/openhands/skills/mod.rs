@@ -17,8 +17,8 @@
 //! not read.
 
 mod folder;
-mod listing;
-pub(super) mod parse;
+pub(crate) mod listing;
+pub(crate) mod parse;
 mod walk;
 
 use std::collections::HashMap;
