@@ -186,8 +186,14 @@ def mutate(rng: random.Random, fw: str, ws: Path, cwd: str, cwds):
         where, values = SETTINGS[fw]
         path = ws / where
         path.parent.mkdir(parents=True, exist_ok=True)
+        value = rng.choice(values)
+        # A key already set is replaced: written twice it makes the file invalid TOML,
+        # which the Kimi Code oracle cannot report (it stops: "could not read").
+        keys = {line.split("=")[0].strip() for line in value.splitlines() if "=" in line and not line.startswith("[")}
         old = path.read_text() if path.exists() and rng.random() < 0.5 else ""
-        path.write_text(old + rng.choice(values) + "\n")
+        if fw == "kimi-code":
+            old = "".join(l for l in old.splitlines(keepends=True) if l.split("=")[0].strip() not in keys)
+        path.write_text(old + value + "\n")
         team = ws / "home/team-skills/team-one"
         if fw == "kimi-code" and not team.exists():
             team.mkdir(parents=True)
