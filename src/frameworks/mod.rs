@@ -143,6 +143,30 @@ impl<'a> LoadContext<'a> {
     }
 }
 
+/// How a tool compares a name asked for with a name it loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct NameRule {
+    /// Whether `Deploy` finds `deploy`.
+    pub ignores_case: bool,
+    /// The rule in words.
+    pub words: &'static str,
+}
+
+impl NameRule {
+    pub const EXACT: NameRule = NameRule { ignores_case: false, words: "by exact name (case-sensitive)" };
+    pub const IGNORING_CASE: NameRule =
+        NameRule { ignores_case: true, words: "by name, ignoring case (`Deploy` finds `deploy`)" };
+
+    /// Whether asking for `asked` finds the definition named `name`.
+    pub fn matches(self, asked: &str, name: &str) -> bool {
+        if self.ignores_case {
+            asked.to_lowercase() == name.to_lowercase()
+        } else {
+            asked == name
+        }
+    }
+}
+
 pub trait Framework: Send + Sync {
     /// The ecosystem id used on the command line and in reports (`openhands`).
     fn id(&self) -> &'static str;
@@ -158,10 +182,11 @@ pub trait Framework: Send + Sync {
     fn evidence(&self) -> &'static [crate::model::toolset::Evidence] {
         &[]
     }
-    /// How the tool matches a name asked for against the names it loaded, in words:
-    /// `agentry why` shows it next to names that differ only in case or spelling.
-    fn name_matching(&self) -> &'static str {
-        "by exact name (case-sensitive)"
+    /// How the tool matches a name asked for against the names it loaded, for one
+    /// kind (a tool may look skills up otherwise than agents): `agentry why` takes
+    /// the definitions it matches and shows the rule next to near names.
+    fn name_matching(&self, _kind: crate::model::Kind) -> NameRule {
+        NameRule::EXACT
     }
     /// The tool release whose rules this reader follows, and the packages it is
     /// installed from ([`crate::installed`] finds the user's copy). Every reader in

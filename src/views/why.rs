@@ -14,7 +14,7 @@ use super::places::{self as views_places, Miss};
 use super::refusal::Refusal;
 use super::shown;
 use super::walk;
-use crate::frameworks::Framework;
+use crate::frameworks::{Framework, NameRule};
 use crate::model::{Agent, Catalog, Diagnostic, Kind, Place, Roots, Status};
 use crate::text::sanitize;
 
@@ -43,8 +43,9 @@ pub struct FrameworkWhy {
     pub sources: Vec<SourceView>,
     pub near_misses: Vec<NearMiss>,
     pub similar: Vec<Similar>,
-    /// How the tool matches a name asked for ([`Framework::name_matching`]).
-    pub name_matching: &'static str,
+    /// How the tool matches a name asked for, per kind of definition it read
+    /// ([`Framework::name_matching`]).
+    pub name_matching: Vec<NameMatching>,
     /// Where the tool looks, in its order.
     pub looks_in: Vec<Place>,
     /// The note that the tool installed here is another release than the one
@@ -83,9 +84,18 @@ pub struct NearMiss {
     pub causes: Vec<ByteCause>,
 }
 
+/// How one tool matches a name for one kind of definition.
+#[derive(Clone, Debug, Serialize)]
+pub struct NameMatching {
+    pub kind: Kind,
+    #[serde(flatten)]
+    pub rule: NameRule,
+}
+
 /// A definition of a name close to NAME.
 #[derive(Clone, Debug, Serialize)]
 pub struct Similar {
+    pub kind: Kind,
     pub name: String,
     pub status: Status,
     pub source: String,
@@ -163,8 +173,14 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
     for report in &catalog.reports {
         let Some(framework) = frameworks.iter().find(|f| f.id() == report.ecosystem) else { continue };
         let Some((_, places)) = all_places.iter().find(|(id, _)| *id == report.ecosystem) else { continue };
-        let sources: Vec<SourceView> =
-            report.agents.iter().filter(|a| a.name == name && !a.status.is_unloaded()).map(source_view).collect();
+        let rule = |kind: Kind| framework.name_matching(kind);
+        let sources: Vec<SourceView> = report
+            .agents
+            .iter()
+            .filter(|a| rule(a.kind).matches(name, &a.name) && !a.status.is_unloaded())
+            .map(source_view)
+            .collect();
+        let kinds: BTreeSet<Kind> = report.agents.iter().map(|a| a.kind).collect();
         let active = sources.iter().any(|s| s.status.is_active());
         let mut fw = FrameworkWhy {
             tool: report.ecosystem,
@@ -173,7 +189,7 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
             sources,
             near_misses: Vec::new(),
             similar: Vec::new(),
-            name_matching: framework.name_matching(),
+            name_matching: kinds.into_iter().map(|kind| NameMatching { kind, rule: rule(kind) }).collect(),
             looks_in: places.clone(),
             release: report.diagnostics.iter().find(|d| d.kind == crate::model::DiagKind::Release).map(|d| d.message.clone()),
             refusal: Refusal::of(report),
@@ -248,10 +264,15 @@ pub fn why(catalog: &Catalog, frameworks: &[&dyn Framework], name: &str) -> WhyR
                 }
             }
             // Each near name once: its winner (or held definition), not its shadowed copies.
+            // (A name the tool's rule already matches is a source, not a near name.)
             for a in report.agents.iter().filter(|a| matches!(a.status, Status::Wins | Status::Held)) {
+                if rule(a.kind).matches(name, &a.name) {
+                    continue;
+                }
                 if let Some((difference, distance)) = views_places::difference(name, &a.name) {
                     if !fw.similar.iter().any(|s| s.source == a.source.key() && s.name == a.name) {
                         fw.similar.push(Similar {
+                            kind: a.kind,
                             name: a.name.clone(),
                             status: a.status,
                             source: a.source.key(),
@@ -410,8 +431,10 @@ pub fn lines(report: &WhyReport, roots: &Roots) -> Vec<String> {
                 sanitize::line(&s.source)
             ));
         }
-        if !f.similar.is_empty() {
-            out.push(format!("  {:10} how {} finds an agent: {}", "", f.title, f.name_matching));
+        // The rule of each kind a near name is of: a tool may look skills up otherwise.
+        for m in f.name_matching.iter().filter(|m| f.similar.iter().any(|s| s.kind == m.kind)) {
+            let article = if m.kind == Kind::Agent { "an" } else { "a" };
+            out.push(format!("  {:10} how {} finds {article} {}: {}", "", f.title, m.kind.word(), m.rule.words));
         }
     }
     if !quiet.is_empty() {

@@ -613,6 +613,9 @@ def mutate_once(rng: random.Random, fw: str, dest: Path):
     if skills.wants_skills(inputs) and fw in skills.PLACES and rng.random() < 0.5:
         skills.mutate(rng, fw, dest, inputs.get("cwd", "."), CWDS)
         return
+    if fw == "opencode" and skills.wants_skills(inputs) and rng.random() < 0.4:
+        skills.opencode_mutate(rng, dest, inputs.get("cwd", "."))
+        return
     roll = rng.random()
     if fw in SKILL_PLACES and inputs_of(dest).get("skills") is True and rng.random() < 0.4:
         skill_mutation(rng, fw, dest)

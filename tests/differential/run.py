@@ -323,15 +323,28 @@ def openhands_skill(rng: random.Random, dest: Path):
     name = rng.choice(["deploy", "review", "agents", "Fmt", "a--b", "pdf-tools"])
     lines = [l.format(name=name) for l in rng.sample(OPENHANDS_FRONT, rng.randint(0, 3))]
     text = ("---\n" + "\n".join(lines) + "\n---\n" if lines else "") + rng.choice(["Body of " + name + ".\n", "# H\n\nFirst line.\n", "Tag ${VERSION}.\n", ""])
-    kind = rng.randrange(4)
+    kind = rng.randrange(6)
     if kind == 0:  # an instruction file at the root, the working folder or below it
         folder = dest / "project" / rng.choice([".", cwd, f"{cwd}/sub", "docs"])
         path = folder / rng.choice(OPENHANDS_THIRD_PARTY)
+        if rng.random() < 0.2:  # not UTF-8 (K1: an AGENTS.md that is not UTF-8 stops every project skill)
+            text = text.replace("Body", "Caf\udce9 body", 1) if "Body" in text else "Caf\udce9\n" + text
+    elif kind == 4:  # one name twice in one folder: the last of a type wins there, the first place across places
+        folder = dest / rng.choice(OPENHANDS_SKILL_DIRS).replace("{cwd}", cwd)
+        for stem in rng.sample(["a", "b", name, "z"], 2):
+            (folder / stem).parent.mkdir(parents=True, exist_ok=True)
+            front = [f"name: {name}"] + rng.sample(["triggers: [go]", "description: d", "paths: '*.py'"], rng.randint(0, 1))
+            (folder / f"{stem}.md").write_text("---\n" + "\n".join(front) + f"\n---\nFrom {stem}.\n")
+        path = folder / name / "SKILL.md"
+        text = f"---\nname: {name.lower()}\ndescription: the SKILL.md form\n---\nFolder form.\n"
+    elif kind == 5:  # an instruction file inside a skills folder (third-party name wins over the file kind)
+        folder = dest / rng.choice(OPENHANDS_SKILL_DIRS).replace("{cwd}", cwd)
+        path = folder / rng.choice(OPENHANDS_THIRD_PARTY + ["sub/CLAUDE.md", "Gemini.md"])
     else:
         folder = dest / rng.choice(OPENHANDS_SKILL_DIRS).replace("{cwd}", cwd)
         path = folder / name / rng.choice(["SKILL.md", "skill.md"]) if kind == 1 else folder / (name + rng.choice([".md", ".md", ".MD"]))
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
+    path.write_bytes(text.encode("utf-8", "surrogateescape"))
 
 
 def tsugite_config(rng: random.Random, dest: Path):
@@ -573,11 +586,13 @@ def main(argv):
             expected, _, problems = run_pair(a.framework, ws, py, a.oracles, a.agentry)
             if expected is None:
                 unusable += 1  # the oracle itself crashed on this input: nothing to compare
-                if any(ORACLE_HUNG in p for p in problems):
-                    out = keep / f"oracle-hung-{a.seed}-{n}"
-                    shutil.rmtree(out, ignore_errors=True)
-                    shutil.copytree(ws, out, symlinks=True)
-                    print(f"ORACLE HUNG {out}", flush=True)
+                # Kept (unshrunk) with the oracle's complaint, to tell a tool's own refusal from an oracle fault.
+                hung = any(ORACLE_HUNG in p for p in problems)
+                out = keep / f"{'oracle-hung' if hung else 'unread'}-{a.seed}-{n}"
+                shutil.rmtree(out, ignore_errors=True)
+                shutil.copytree(ws, out, symlinks=True)
+                (out / "oracle-error.txt").write_text("\n".join(problems) + "\n")
+                print(f"{'ORACLE HUNG' if hung else 'UNREAD'} {out}: {problems[0][:200]!r}", flush=True)
                 continue
             if not problems:
                 passed += 1

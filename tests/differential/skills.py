@@ -9,9 +9,12 @@ shared across scopes, folder-name fallback, front matter that strict YAML refuse
 `skill.md`, linked folders and files, and the user's `[[skills.config]]` /
 `[skills.bundled]`. Kimi Code: `.kimi-code/skills` and `.agents/skills` (project root
 and home), flat `NAME.md` files, names differing only in case, `type`,
-`disable-model-invocation`, `has-sub-skill` bundles, `arguments`, `extra_skill_dirs`
-and `builtin_product_skills`.
+`disable-model-invocation`, `has-sub-skill` bundles with children named in other
+cases, `arguments`, `extra_skill_dirs` and `builtin_product_skills`. OpenCode
+(`opencode_mutate`): a name in several folders (the parse race), descriptions from the
+wild, `permission.skill` rules of the default agent and `skills.paths`.
 """
+import json
 import os
 import random
 import shutil
@@ -90,12 +93,75 @@ def fresh_skill(rng: random.Random, fw: str, ws: Path, root: Path):
         (target / "agents/openai.yaml").write_text(rng.choice(OPENAI_YAML))
 
 
+def kimi_bundle(rng: random.Random, root: Path):
+    """A skill folder with children (Kimi Code: `has-sub-skill` makes each child
+    `bundle.child`; without it the folder skill hides them), names differing in case."""
+    bundle = root / rng.choice(["kit", "Kit", "tools"])
+    flag = rng.choice(["has-sub-skill: true", "metadata: {hasSubSkill: true}", "has-sub-skill: 'true'", ""])
+    (bundle / rng.choice(["a", "b"])).mkdir(parents=True, exist_ok=True)
+    (bundle / "SKILL.md").write_text(f"---\nname: {rng.choice([bundle.name, bundle.name.upper()])}\n"
+                                     f"description: A bundle\n{flag}\n---\nBundle body.\n")
+    for child in rng.sample(["a", "b", "Deploy", "deploy", "nested/inner"], rng.randint(1, 3)):
+        (bundle / child).mkdir(parents=True, exist_ok=True)
+        if rng.random() < 0.85:
+            name = rng.choice([child.split("/")[-1], child.upper(), "deploy", f"{bundle.name}.{child}"])
+            (bundle / child / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Child {child}\n---\nChild.\n")
+
+
+OPENCODE_PERMISSION = ['"deny"', '"ask"', '"allow"', '{"*": "deny"}', '{"deploy": "deny"}', '{"dep*": "deny", "*": "allow"}',
+                       '{"*": "deny", "review": "allow"}', '{"Deploy": "deny"}', '{"deploy": "ask"}', '{"*": "maybe"}']
+OPENCODE_DESCRIPTIONS = ["Deploys the app", "''", '"two\n  lines"', "|\n  Block one\n  block two", "<b>&amp;</b> <x>",
+                         "x" * 1100, "42", "[a, b]", "'  spaced  '", "Use: when asked"]
+
+
+def opencode_mutate(rng: random.Random, ws: Path, cwd: str):
+    """OpenCode skills: one name in several places (the parse race), descriptions, the
+    default agent's `permission.skill` rules, and `skills.paths` folders."""
+    roll = rng.random()
+    files = [p for p in skill_files(ws) if p.name == "SKILL.md"]
+    if roll < 0.3 and files:  # the same skill in another folder OpenCode reads (a race: every definition flagged)
+        f = rng.choice(files)
+        dest = ws / rng.choice(["project/.opencode/skills", "project/.claude/skills", "home/.claude/skills",
+                                "home/.config/opencode/skills", "project/.agents/skills"]) / (f.parent.name + rng.choice(["", "-2"]))
+        if not dest.exists():
+            shutil.copytree(f.parent, dest, symlinks=True)
+    elif roll < 0.55:  # a fresh skill with a description from the wild
+        name = rng.choice(["deploy", "Deploy", "review", "customize-opencode", "", "a b"])
+        folder = ws / rng.choice(["project/.opencode/skills", "project/.opencode/skill", "project/.claude/skills",
+                                  "home/.config/opencode/skills", "home/team-skills", "project/extra"]) / (name or "empty")
+        folder.mkdir(parents=True, exist_ok=True)
+        keys = [f"name: {rng.choice([name, repr(name), '5', '[x]'])}"] if rng.random() < 0.9 else []
+        if rng.random() < 0.85:
+            keys.append("description: " + rng.choice(OPENCODE_DESCRIPTIONS))
+        (folder / "SKILL.md").write_text("---\n" + "\n".join(keys) + "\n---\n" + rng.choice(BODIES))
+    else:  # opencode.json: skills.paths and the default agent's permission.skill
+        config = {}
+        if rng.random() < 0.6:
+            config["skills"] = {"paths": rng.sample(["~/team-skills", "extra", "./extra", "~/team-skills/", "missing",
+                                                     f"{cwd}/extra" if cwd != "." else "extra/"], rng.randint(1, 3))}
+        if rng.random() < 0.6:
+            rule = json.loads(rng.choice(OPENCODE_PERMISSION))
+            if rng.random() < 0.7:
+                config["permission"] = {"skill": rule}
+            else:
+                config["agent"] = {"build": {"permission": {"skill": rule}}}
+        where = ws / rng.choice(["project/opencode.json", "home/.config/opencode/opencode.json", "project/.opencode/opencode.json"])
+        where.parent.mkdir(parents=True, exist_ok=True)
+        where.write_text(json.dumps(config) + "\n")
+        team = ws / "home/team-skills/team-one"
+        if not team.exists():
+            team.mkdir(parents=True)
+            (team / "SKILL.md").write_text("---\nname: deploy\ndescription: From the team folder\n---\nTeam body.\n")
+
+
 def mutate(rng: random.Random, fw: str, ws: Path, cwd: str, cwds):
     """One skills mutation: a fresh skill, a copy in another root, a linked folder or
     file, a rename, or the user config's skill settings."""
     roll = rng.random()
     files = skill_files(ws)
-    if roll < 0.35 or not files:
+    if fw == "kimi-code" and roll < 0.1:
+        kimi_bundle(rng, place(rng, fw, ws, cwd, cwds))
+    elif roll < 0.35 or not files:
         fresh_skill(rng, fw, ws, place(rng, fw, ws, cwd, cwds))
     elif roll < 0.6:  # the same skill in another root
         f = rng.choice(files)
@@ -120,8 +186,14 @@ def mutate(rng: random.Random, fw: str, ws: Path, cwd: str, cwds):
         where, values = SETTINGS[fw]
         path = ws / where
         path.parent.mkdir(parents=True, exist_ok=True)
+        value = rng.choice(values)
+        # A key already set is replaced: written twice it makes the file invalid TOML,
+        # which the Kimi Code oracle cannot report (it stops: "could not read").
+        keys = {line.split("=")[0].strip() for line in value.splitlines() if "=" in line and not line.startswith("[")}
         old = path.read_text() if path.exists() and rng.random() < 0.5 else ""
-        path.write_text(old + rng.choice(values) + "\n")
+        if fw == "kimi-code":
+            old = "".join(l for l in old.splitlines(keepends=True) if l.split("=")[0].strip() not in keys)
+        path.write_text(old + value + "\n")
         team = ws / "home/team-skills/team-one"
         if fw == "kimi-code" and not team.exists():
             team.mkdir(parents=True)

@@ -67,3 +67,4 @@ mod tui_e2e;
 mod tui_live;
 mod tui_texts;
 mod views;
+mod why_name_rule;

@@ -57,8 +57,11 @@ impl Framework for Kimi {
 
     /// Every `.yaml`/`.yml` under the project at any depth (the entry points agentry
     /// shows), and the built-in agents.
-    fn name_matching(&self) -> &'static str {
-        "not by name: Kimi loads the one file given to --agent-file"
+    fn name_matching(&self, _kind: crate::model::Kind) -> super::NameRule {
+        super::NameRule {
+            ignores_case: false,
+            words: "not by name: Kimi loads the one file given to --agent-file",
+        }
     }
 
     fn load(&self, cx: &LoadContext) -> EcosystemReport {

@@ -296,6 +296,15 @@ impl Framework for KimiCode {
         Some(crate::installed::Release::npm("Kimi Code", "2.1.0", &["@moonshot-ai/kimi-code"]).commands(&["kimi"]))
     }
 
+    /// The `Skill` tool looks a skill up by its lower-cased name (spec "Skills");
+    /// agents must be kebab-case, so theirs is compared as written.
+    fn name_matching(&self, kind: crate::model::Kind) -> super::NameRule {
+        match kind {
+            crate::model::Kind::Skill => super::NameRule::IGNORING_CASE,
+            crate::model::Kind::Agent => super::NameRule::EXACT,
+        }
+    }
+
     fn load(&self, cx: &LoadContext) -> EcosystemReport {
         let mut report = EcosystemReport::new(ID);
         let config = config(cx, &kimi_home(cx).join("config.toml"), &mut report);

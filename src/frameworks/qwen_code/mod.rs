@@ -365,6 +365,15 @@ impl Framework for QwenCode {
         "Qwen Code"
     }
 
+    /// `loadSubagent` finds an agent case-insensitively (spec §4); skills are looked
+    /// up by their exact name (spec "Skills").
+    fn name_matching(&self, kind: crate::model::Kind) -> super::NameRule {
+        match kind {
+            crate::model::Kind::Agent => super::NameRule::IGNORING_CASE,
+            crate::model::Kind::Skill => super::NameRule::EXACT,
+        }
+    }
+
     fn release(&self) -> Option<crate::installed::Release> {
         Some(crate::installed::Release::npm("Qwen Code", "0.24.4", &["@qwen-code/qwen-code"]).brew(&["qwen-code"]).commands(&["qwen"]))
     }

@@ -68,8 +68,11 @@ impl Framework for Tsugite {
 
     /// `iter_agent_search_paths` from the project (config `agent_paths` entries are
     /// read from a file, so they are not listed here), `*.md` directly in each folder.
-    fn name_matching(&self) -> &'static str {
-        "by the file `NAME.md`, as the file system compares names (case-sensitive on Linux)"
+    fn name_matching(&self, _kind: crate::model::Kind) -> super::NameRule {
+        super::NameRule {
+            ignores_case: false,
+            words: "by the file `NAME.md`, as the file system compares names (case-sensitive on Linux)",
+        }
     }
 
     fn load(&self, cx: &LoadContext) -> EcosystemReport {

@@ -238,9 +238,12 @@ fn mcp_json(mcp: McpJson, path: &Path, env: &std::collections::BTreeMap<String, 
         McpJson::Unreadable(e) => return Err(invalid(format!("SkillValidationError: Cannot read {}: {e}", file.display()), None)),
         McpJson::Read(b) => b,
     };
-    let value: Json = std::str::from_utf8(&bytes)
-        .map_err(|e| e.to_string())
-        .and_then(|t| serde_json::from_str(t).map_err(|e| e.to_string()))
+    // `open(encoding="utf-8")` + `json.load`: bytes that are not UTF-8 raise
+    // UnicodeDecodeError, which `load_mcp_config` does not turn into a
+    // SkillValidationError (a `parse` failure of the SKILL.md).
+    let text = definition::decode(&bytes)
+        .map_err(|f| Failure { message: format!("{} (reading {})", f.message, file.display()), line: None, ..f })?;
+    let value: Json = serde_json::from_str(&text)
         .map_err(|e| invalid(format!("SkillValidationError: Invalid JSON in {}: {e}", file.display()), None))?;
     let Json::Object(_) = &value else {
         let kind = match value { Json::Array(_) => "list", Json::String(_) => "str", Json::Bool(_) => "bool", Json::Null => "NoneType", _ => "number" };
