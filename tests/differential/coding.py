@@ -32,6 +32,7 @@ import tempfile
 from pathlib import Path
 from judge import judge
 import coding_skills
+import skill_hard
 import skills
 
 FRAMEWORKS = ("claude-code", "copilot", "opencode", "codex", "gemini-cli", "qwen-code", "kimi-code")
@@ -610,6 +611,9 @@ def make_workspace(rng: random.Random, fw: str, dest: Path, cases) -> Path:
 def mutate_once(rng: random.Random, fw: str, dest: Path):
     """One mutation: a file's bytes, the tree, a fresh agent, the inputs, a config table."""
     inputs = inputs_of(dest)
+    if skills.wants_skills(inputs) and fw in skill_hard.ROOTS and rng.random() < (0.35 if fw == "copilot" else 0.2):
+        skill_hard.mutate(rng, fw, dest, inputs.get("cwd", "."), CWDS)
+        return
     if skills.wants_skills(inputs) and fw in skills.PLACES and rng.random() < 0.5:
         skills.mutate(rng, fw, dest, inputs.get("cwd", "."), CWDS)
         return
