@@ -138,6 +138,11 @@ pub fn parse(bytes: &[u8], form: Form, fallback: &str) -> Result<SkillDef, Failu
         None => Ok(default),
         Some(v) => v.as_bool().ok_or_else(|| validation(format!("{key} must be a boolean"), line_of(key))),
     };
+    // `argument-hint` is not used by the loader, but its type is checked (observed:
+    // a list, a number or a boolean fails; null or a string passes).
+    if get("argument-hint").is_some_and(|v| !v.is_null() && !v.is_string()) {
+        return Err(validation("argument-hint must be a string", line_of("argument-hint")));
+    }
     let user_invocable = flag("user-invocable", true)?;
     let disable_model_invocation = flag("disable-model-invocation", false)?;
     let allowed_tools = match get("allowed-tools") {
@@ -208,6 +213,10 @@ mod tests {
         assert_eq!(err(b"---\ndisable-model-invocation: yes\n---\n", Form::Skill).1, "disable-model-invocation must be a boolean");
         assert_eq!(err(b"---\nallowed-tools: 5\n---\n", Form::Skill).1, "allowed-tools must be a string or array of strings");
         assert!(!ok("---\nuser-invocable: false\n---\n").user_invocable);
+        assert_eq!(err(b"---\nargument-hint: [a]\n---\n", Form::Skill).1, "argument-hint must be a string");
+        assert_eq!(err(b"---\nargument-hint: 5\n---\n", Form::Skill).1, "argument-hint must be a string");
+        assert_eq!(ok("---\nargument-hint: ~\n---\n").name, "folder");
+        assert_eq!(ok("---\nargument-hint: '[file]'\n---\n").name, "folder");
     }
 
     #[test]
