@@ -592,7 +592,7 @@ def main(argv):
                 shutil.rmtree(out, ignore_errors=True)
                 shutil.copytree(ws, out, symlinks=True)
                 (out / "oracle-error.txt").write_text("\n".join(problems) + "\n")
-                print(f"{'ORACLE HUNG' if hung else 'UNREAD'} {out}: {(problems or ["?"])[0][:200]!r}", flush=True)
+                print(f"{'ORACLE HUNG' if hung else 'UNREAD'} {out}: {(problems or ['?'])[0][:200]!r}", flush=True)
                 continue
             if not problems:
                 passed += 1
