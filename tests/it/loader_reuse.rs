@@ -59,9 +59,10 @@ impl Drop for Workspace {
     }
 }
 
-/// The next snapshot that satisfies `done`, within 20 s.
+/// The next snapshot that satisfies `done`: a hang guard, generous for a loaded
+/// machine (a debug build resolving thousands of chained files takes seconds).
 fn snapshot_until(loader: &Loader, what: &str, done: impl Fn(&Catalog) -> bool) -> std::sync::Arc<Catalog> {
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         match loader.receiver().recv_timeout(left) {
