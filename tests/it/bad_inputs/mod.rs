@@ -20,6 +20,7 @@ use agentry::model::{Agent, Catalog, Diagnostic, EcosystemReport, Place, PlaceKi
 
 use crate::support;
 
+mod case_workspace;
 mod cases;
 mod per_tool;
 
