@@ -78,14 +78,21 @@ fn places(cx: &LoadContext, walk: &[PathBuf]) -> Vec<(Place, Layout)> {
     // Plugins auto-load from the user's skills folder and the working folder's (the
     // project's held when untrusted); a plugin name already loaded keeps its first.
     let tier = 2 * n + 2;
-    let mut sources: Vec<(Scope, PathBuf, PathBuf, bool)> = vec![(Scope::User, r.home.clone(), r.home.join(".claude/skills"), false)];
-    if let Some(d) = walk.first() {
-        sources.push((Scope::Project, r.project.clone(), d.join(".claude/skills"), !r.trusted));
+    // The other folders on the walk are not auto-loaded from: their plugins' files are
+    // reported, not read (observed).
+    let mut sources: Vec<(Scope, PathBuf, PathBuf, bool, bool)> = vec![(Scope::User, r.home.clone(), r.home.join(".claude/skills"), false, true)];
+    for (i, d) in walk.iter().enumerate() {
+        sources.push((Scope::Project, r.project.clone(), d.join(".claude/skills"), !r.trusted, i == 0));
     }
     let mut seen: Vec<String> = Vec::new();
-    for (scope, base, dir, held) in sources {
+    for (scope, base, dir, held, read) in sources {
         for p in scan::plugins(cx, &dir) {
-            let rejected = if let Some(why) = &p.invalid {
+            let rejected = if !read {
+                Some(format!(
+                    "{} is not the working folder's .claude/skills: Claude Code auto-loads project plugins only from the folder it starts in",
+                    crate::model::posix(&dir)
+                ))
+            } else if let Some(why) = &p.invalid {
                 Some(format!("{why}: Claude Code loads none of `{}`'s skills", p.name))
             } else if seen.contains(&p.name) {
                 Some(format!("a plugin named `{}` is already loaded from another skills folder: Claude Code keeps the first", p.name))
