@@ -27,6 +27,7 @@ mod lf_retry;
 mod listing;
 mod scan;
 pub(crate) mod skill_file;
+mod skill_links;
 mod skills;
 mod tools;
 
@@ -292,7 +293,7 @@ impl Framework for ClaudeCode {
         let reach = Reach::top(&["settings.json", "settings.local.json"]);
         report.places.push(Place::settings(Scope::Project, &cx.roots.project, cx.roots.project.join(".claude"), reach, label));
         skills::load(cx, &walk(cx.roots), &mut report);
-        skills::link(&mut report);
+        skill_links::link(&mut report);
         for a in &report.agents {
             if a.status == Status::Wins && a.undocumented_order.is_some() {
                 let msg = format!(

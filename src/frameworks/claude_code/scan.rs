@@ -160,6 +160,18 @@ static BAD_NAME_CHAR: std::sync::LazyLock<Option<regex::Regex>> = std::sync::Laz
     regex::Regex::new(&format!("[@:\\s/\\\\\\p{{Cc}}\\p{{Cf}}\\p{{Co}}\\p{{Cn}}\\u{{2028}}\\u{{2029}}{ignorable}\\u{{2800}}]")).ok()
 });
 
+/// A manifest field of the wrong type fails the whole manifest (`lie`), except the
+/// display fields (`description`, `author`, `homepage`, …), which are dropped with a
+/// warning. Only the plain fields are checked here: `version` (text) and
+/// `defaultEnabled` (true or false).
+fn field_problem(manifest: &serde_json::Value) -> Option<String> {
+    let wrong = |key: &str, ok: fn(&serde_json::Value) -> bool, what: &str| {
+        let v = manifest.get(key)?;
+        (!ok(v)).then(|| format!("the plugin's .claude-plugin/plugin.json `{key}` is not {what}: the manifest fails validation"))
+    };
+    wrong("version", serde_json::Value::is_string, "text").or_else(|| wrong("defaultEnabled", serde_json::Value::is_boolean, "true or false"))
+}
+
 /// Why Claude Code refuses a plugin manifest's `name` (`kt` and `P0o`), if it does.
 pub fn name_problem(name: Option<&str>) -> Option<String> {
     let Some(name) = name.filter(|n| !n.is_empty()) else {
@@ -191,7 +203,7 @@ pub fn plugins(cx: &LoadContext, skills: &Path) -> Vec<Plugin> {
         };
         // Observed with 2.1.328 and 2.1.337: a manifest without `name`, or whose `agents` names
         // anything but `.md` files, loads no agent at all.
-        let invalid = name_problem(own_name);
+        let invalid = name_problem(own_name).or_else(|| field_problem(&json));
         let rejected = if let Some(why) = &invalid {
             Some(format!("{why}: Claude Code loads none of `{folder}`'s agents"))
         } else if listed.iter().any(|p| !p.ends_with(".md")) {

@@ -110,8 +110,15 @@ pub fn split(items: &[&str]) -> Vec<String> {
 }
 
 /// The tool a name grants: `Bash(git diff:*)` grants Bash, `Task` grants Agent.
+/// `cF`: a name with parentheses names a tool only when one `(` follows the name and
+/// the last `)` ends it; otherwise (`Agent(a`, `b)`) the whole text is the name,
+/// which no tool has.
 fn tool_of(name: &str) -> &str {
-    let t = name.split('(').next().unwrap_or(name).trim();
+    let t = match (name.find('('), name.rfind(')')) {
+        (None, None) => name,
+        (Some(open), Some(close)) if close == name.len() - 1 && close > open && open > 0 && !name[..open].contains(')') => &name[..open],
+        _ => name,
+    };
     ALIASES.iter().find(|(old, _)| *old == t).map_or(t, |(_, new)| new)
 }
 
@@ -180,6 +187,15 @@ mod tests {
         assert_eq!(from_value(Some(&Json::from("Read, *"))), ToolList::All);
         assert_eq!(from_value(Some(&Json::Null)), ToolList::Named(vec![]));
         assert_eq!(from_value(Some(&Json::from(5))), ToolList::Named(vec![]));
+    }
+
+    #[test]
+    fn a_name_with_unbalanced_parentheses_is_no_tool() {
+        assert_eq!(tool_of("Bash(git diff:*)"), "Bash");
+        assert_eq!(tool_of("Task"), "Agent");
+        for whole in ["Agent(helper", "other)", "(x)", "Bash(a)b", "Bash)(a)"] {
+            assert_eq!(tool_of(whole), whole);
+        }
     }
 
     #[test]
