@@ -211,3 +211,102 @@ impl<T: Clone, V: FnMut(Visit<'_, T>) -> Option<T>> Walker<'_, T, V> {
         Some(Folder { path, depth: folder.depth + 1, names, hidden, state, reals })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discover::FileCache;
+
+    /// root/{b.md, A/{x.md, up -> root}, .hidden/h.md, node_modules/n.md, d1/d2/d3/deep.md}
+    fn tree(name: &str) -> PathBuf {
+        let root = std::env::temp_dir().join(format!("agentry-walk-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for dir in ["A", ".hidden", "node_modules", "d1/d2/d3"] {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+        }
+        for file in ["b.md", "A/x.md", ".hidden/h.md", "node_modules/n.md", "d1/d2/d3/deep.md"] {
+            std::fs::write(root.join(file), "x").unwrap();
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&root, root.join("A/up")).unwrap();
+        root
+    }
+
+    /// What the walk reports, in order: `file REL`, `skip REL WHY`, `folder REL`.
+    fn events(root: &Path, how: Walking) -> Vec<String> {
+        let cache = FileCache::new();
+        let mut out = Vec::new();
+        walk(cache.untracked(), root, &how, ListingOrder::Name, (), |visit| {
+            match visit {
+                Visit::Folder(v, _) => {
+                    out.push(format!("folder {}", v.rel()));
+                    return Some(());
+                }
+                Visit::File(v) => out.push(format!("file {}", v.rel())),
+                Visit::Skipped(v, why) => out.push(format!("skip {} {why:?}", v.rel())),
+                Visit::Unlisted(dir, _) => out.push(format!("unlisted {}", dir.display())),
+            }
+            None
+        });
+        out
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_walk_follows_the_places_data() {
+        let root = tree("data");
+        let all = events(&root, Walking::to_depth(None));
+        assert_eq!(
+            all,
+            [
+                "folder .hidden", "file .hidden/h.md", "folder A", "folder A/up", "skip A/up Loop", "file A/x.md", "file b.md",
+                "folder d1", "folder d1/d2", "folder d1/d2/d3", "file d1/d2/d3/deep.md", "folder node_modules", "file node_modules/n.md",
+            ]
+        );
+        let skipping = events(&root, Walking::to_depth(Some(1)).skip(true, &["node_modules"]));
+        assert_eq!(
+            skipping,
+            ["skip .hidden Hidden", "folder A", "folder A/up", "skip A/up TooDeep", "file A/x.md", "file b.md", "folder d1", "folder d1/d2", "skip d1/d2 TooDeep", "skip node_modules Named"]
+        );
+        let files_first = events(&root, Walking::to_depth(None).skip(true, &["node_modules"]).traversal(Traversal::FilesFirst));
+        // The root's entries are all met before anything below them.
+        assert_eq!(files_first[..5], ["skip .hidden Hidden", "folder A", "file b.md", "folder d1", "skip node_modules Named"]);
+        let breadth = events(&root, Walking::to_depth(None).skip(true, &["node_modules"]).traversal(Traversal::BreadthFirst));
+        let files: Vec<&String> = breadth.iter().filter(|e| e.starts_with("file")).collect();
+        assert_eq!(files, ["file b.md", "file A/x.md", "file d1/d2/d3/deep.md"]);
+        // Without a loop check the link is entered again, down to the depth limit.
+        let unchecked = events(&root, Walking::to_depth(Some(2)).loops(Loops::Unchecked).skip(true, &["node_modules"]));
+        assert!(unchecked.contains(&"file A/up/b.md".to_string()) && unchecked.contains(&"skip A/up/A TooDeep".to_string()));
+        let not_entered = events(&root, Walking::to_depth(None).links(Links::NotEntered).skip(true, &[]));
+        assert!(not_entered.contains(&"skip A/up Link".to_string()));
+        let budget = events(&root, Walking::to_depth(None).skip(true, &[]).max_folders(2));
+        // The first folder past the budget is reported, later ones are passed over.
+        let expected = ["skip .hidden Hidden", "folder A", "folder A/up", "skip A/up Loop", "file A/x.md", "file b.md", "folder d1", "skip d1 Budget", "folder node_modules"];
+        assert_eq!(budget, expected);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn each_real_folder_once_and_real_paths() {
+        let root = tree("once");
+        // `A/up` leads back to the root, already walked: not entered again.
+        let once = events(&root, Walking::to_depth(None).loops(Loops::Once).skip(true, &["node_modules"]));
+        assert!(once.contains(&"skip A/up Loop".to_string()));
+        let cache = FileCache::new();
+        let mut paths = Vec::new();
+        let how = Walking::to_depth(None).loops(Loops::Once).real_paths();
+        walk(cache.untracked(), &root.join("A/up/A"), &how, ListingOrder::Name, (), |visit| {
+            if let Visit::File(v) = visit {
+                paths.push(v.entry.path.to_path_buf());
+            }
+            Some(())
+        });
+        // From `A/up/A` (the real `A`): `up` is the real root, not yet walked, so it
+        // is entered; the real `A` inside it is not entered again.
+        let real = std::fs::canonicalize(&root).unwrap();
+        let expected: Vec<PathBuf> = [".hidden/h.md", "b.md", "d1/d2/d3/deep.md", "node_modules/n.md", "A/x.md"].iter().map(|f| real.join(f)).collect();
+        assert_eq!(paths, expected);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}
