@@ -84,13 +84,22 @@ struct Walker<'a, T, V> {
     seen: HashSet<PathBuf>,
     entered: usize,
     stopped: bool,
-    queue: VecDeque<Folder<T>>,
+    /// The readers' state, carried by the folders.
+    state: std::marker::PhantomData<fn(T)>,
+}
+
+/// A folder listed, its entries in the walk's order, and how many were taken.
+struct Listed<T> {
+    folder: Folder<T>,
+    entries: Vec<(String, DirEntry)>,
+    next: usize,
 }
 
 /// Walks the folder `root` as `how` says (nothing when it is not a folder), telling
 /// `visit` what it meets; `listing` is the load's order for [`Order::Listing`].
 /// `visit` answers a [`Visit::Folder`] with the state its entries will see, or `None`
-/// to pass over it; its answer to anything else is not used.
+/// to pass over it; its answer to anything else is not used. The walk keeps its own
+/// stack: a hostile tree deep in links costs memory, not the thread's stack.
 pub fn walk<T: Clone>(files: Files<'_>, root: &Path, how: &Walking, listing: ListingOrder, state: T, visit: impl FnMut(Visit<'_, T>) -> Option<T>) {
     let real = files.canonicalize(root);
     let (path, real) = match real {
@@ -99,59 +108,69 @@ pub fn walk<T: Clone>(files: Files<'_>, root: &Path, how: &Walking, listing: Lis
         None if how.real_paths => return,
         None => (root.to_path_buf(), root.to_path_buf()),
     };
-    let mut w = Walker { files, how: *how, listing, visit, seen: HashSet::new(), entered: 1, stopped: false, queue: VecDeque::new() };
+    let mut w = Walker { files, how: *how, listing, visit, seen: HashSet::new(), entered: 1, stopped: false, state: std::marker::PhantomData };
     if how.loops == Loops::Once {
         w.seen.insert(real.clone());
     }
     let top = Folder { path, depth: 0, names: Vec::new(), hidden: false, state, reals: vec![real] };
-    w.list(top);
-    while let Some(next) = w.queue.pop_front() {
-        w.list(next);
+    match how.traversal {
+        Traversal::DepthFirst => {
+            let mut stack: Vec<Listed<T>> = w.list(top).into_iter().collect();
+            while let Some(listed) = stack.last_mut() {
+                let Some((name, e)) = listed.entries.get(listed.next) else {
+                    stack.pop();
+                    continue;
+                };
+                listed.next += 1;
+                if let Some(child) = w.entry(&listed.folder, e, name) {
+                    stack.extend(w.list(child));
+                }
+            }
+        }
+        Traversal::FilesFirst => {
+            let mut stack = vec![top];
+            while let Some(folder) = stack.pop() {
+                let Some(listed) = w.list(folder) else { continue };
+                let below: Vec<Folder<T>> = listed.entries.iter().filter_map(|(name, e)| w.entry(&listed.folder, e, name)).collect();
+                stack.extend(below.into_iter().rev());
+            }
+        }
+        Traversal::BreadthFirst => {
+            let mut queue = VecDeque::from([top]);
+            while let Some(folder) = queue.pop_front() {
+                let Some(listed) = w.list(folder) else { continue };
+                for (name, e) in &listed.entries {
+                    queue.extend(w.entry(&listed.folder, e, name));
+                }
+            }
+        }
     }
 }
 
 impl<T: Clone, V: FnMut(Visit<'_, T>) -> Option<T>> Walker<'_, T, V> {
-    fn list(&mut self, folder: Folder<T>) {
+    /// The folder's entries in the walk's order; `None` when it is no folder or
+    /// cannot be listed (the reader is told).
+    fn list(&mut self, folder: Folder<T>) -> Option<Listed<T>> {
         let entries = match self.files.list_dir(&folder.path) {
             Ok(Some(entries)) => entries,
-            Ok(None) => return,
+            Ok(None) => return None,
             Err(e) => {
                 (self.visit)(Visit::Unlisted(&folder.path, &e));
-                return;
+                return None;
             }
         };
-        let mut ordered: Vec<(String, &DirEntry)> = entries.iter().map(|e| (e.name().into_owned(), e)).collect();
+        let mut entries: Vec<(String, DirEntry)> = entries.iter().map(|e| (e.name().into_owned(), e.clone())).collect();
+        let by_bytes = |a: &(String, DirEntry), b: &(String, DirEntry)| name_bytes(&a.1.path).cmp(name_bytes(&b.1.path));
         match self.how.order {
             Order::Listing => match self.listing {
-                ListingOrder::Name => ordered.sort_by(|a, b| name_bytes(&a.1.path).cmp(name_bytes(&b.1.path))),
-                ListingOrder::System => ordered.sort_by_key(|e| e.1.listed),
+                ListingOrder::Name => entries.sort_by(by_bytes),
+                ListingOrder::System => entries.sort_by_key(|e| e.1.listed),
             },
             Order::CodePoints => {}
-            Order::Bytes => ordered.sort_by(|a, b| name_bytes(&a.1.path).cmp(name_bytes(&b.1.path))),
-            Order::Utf16 => ordered.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16())),
+            Order::Bytes => entries.sort_by(by_bytes),
+            Order::Utf16 => entries.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16())),
         }
-        match self.how.traversal {
-            Traversal::DepthFirst => {
-                for (name, e) in &ordered {
-                    if let Some(child) = self.entry(&folder, e, name) {
-                        self.list(child);
-                    }
-                }
-            }
-            Traversal::FilesFirst => {
-                let below: Vec<Folder<T>> = ordered.iter().filter_map(|(name, e)| self.entry(&folder, e, name)).collect();
-                for child in below {
-                    self.list(child);
-                }
-            }
-            Traversal::BreadthFirst => {
-                for (name, e) in &ordered {
-                    if let Some(child) = self.entry(&folder, e, name) {
-                        self.queue.push_back(child);
-                    }
-                }
-            }
-        }
+        Some(Listed { folder, entries, next: 0 })
     }
 
     /// Tells the reader of one entry of `folder`; a folder to enter is returned.
