@@ -11,6 +11,7 @@ mod files;
 mod path_key;
 pub mod observe;
 pub mod site_packages;
+pub mod walk;
 
 use std::borrow::Cow;
 use std::io;

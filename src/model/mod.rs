@@ -14,6 +14,7 @@ mod path;
 mod place;
 pub mod toolset;
 mod source;
+mod walking;
 
 pub use agent::{Agent, AgentRecord, Attribute, Edge, EdgeKind, Field, FieldOrigin, Kind, Message, Provenance, Site, Status};
 pub use catalog::{Catalog, EcosystemReport};
@@ -26,3 +27,4 @@ pub use crate::store::{digest, CompactJson, Part, Text, TextError, TextForm};
 pub use path::{normalize, normalized, posix, relative_to, shown, stem, suffix};
 pub(crate) use path::is_normal;
 pub use source::{ListingOrder, Roots, Scope, Source};
+pub use walking::{Links, Loops, Order, Traversal, Walking};

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{normalize, Scope};
+use super::{normalize, Scope, Walking};
 
 /// What a place holds: a kind of definition, or the settings that change how they
 /// are read. A tool with skills adds rows of their own kind to the same table.
@@ -33,19 +33,28 @@ pub struct Reach {
     /// The place is one file, its `dir` the file's path (a file an environment
     /// variable or a plugin names).
     pub file: bool,
+    /// How the tool walks the folder (`discover::walk`); not part of `--json`.
+    #[serde(skip)]
+    pub walk: Walking,
 }
 
 impl Reach {
-    pub const fn top(suffixes: &'static [&'static str]) -> Reach { Reach { depth: Some(0), suffixes, file: false } }
+    pub const fn top(suffixes: &'static [&'static str]) -> Reach { Reach::new(Some(0), suffixes) }
 
-    pub const fn tree(suffixes: &'static [&'static str]) -> Reach { Reach { depth: None, suffixes, file: false } }
+    pub const fn tree(suffixes: &'static [&'static str]) -> Reach { Reach::new(None, suffixes) }
 
-    pub const fn to_depth(depth: u32, suffixes: &'static [&'static str]) -> Reach {
-        Reach { depth: Some(depth), suffixes, file: false }
+    pub const fn to_depth(depth: u32, suffixes: &'static [&'static str]) -> Reach { Reach::new(Some(depth), suffixes) }
+
+    /// A folder read down to `depth`, walked to the same depth as [`Walking::to_depth`] says.
+    pub const fn new(depth: Option<u32>, suffixes: &'static [&'static str]) -> Reach {
+        Reach { depth, suffixes, file: false, walk: Walking::to_depth(depth) }
     }
 
+    /// The same reach, its folder walked as `walk` says.
+    pub const fn walking(self, walk: Walking) -> Reach { Reach { walk, ..self } }
+
     /// One file.
-    pub const FILE: Reach = Reach { depth: Some(0), suffixes: &[], file: true };
+    pub const FILE: Reach = Reach { file: true, ..Reach::top(&[]) };
 }
 
 /// One place a tool reads definitions from.

@@ -139,7 +139,7 @@ mod tests {
     use crate::model::Scope;
 
     fn loc(dir: &str, depth: Option<u32>, suffixes: &'static [&'static str]) -> Place {
-        let reach = crate::model::Reach { depth, suffixes, file: false };
+        let reach = crate::model::Reach::new(depth, suffixes);
         Place::agents(0, Scope::Project, Path::new("/p"), dir.into(), reach, format!("project {dir}"))
     }
 

@@ -80,7 +80,7 @@ fn where_in(roots: &Roots, dir: &Path) -> String {
 fn places(cx: &LoadContext, roots: &mut Vec<Place>) -> Vec<(Place, Kind)> {
     let r = cx.roots;
     let walk = walk(r);
-    let md = Reach::tree(&[".md"]);
+    let md = Reach::tree(&[".md"]).walking(scan::WALKING);
     let mut out = Vec::new();
     for (i, d) in walk.iter().enumerate() {
         let label = format!("project .claude/agents in {} (step {} of the walk up from the working folder)", where_in(r, d), i + 1);
@@ -229,7 +229,7 @@ impl Framework for ClaudeCode {
                     Kind::Plugin { .. } => scan::Walker::Plugin,
                     Kind::Agents { .. } => scan::Walker::Agents,
                 };
-                scan::walk(cx, &place.dir, walker, &mut too_deep)
+                scan::walk(cx, place, walker, &mut too_deep)
             };
             for dir in too_deep {
                 report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, dir, "folders nested this deep are not followed by agentry"));

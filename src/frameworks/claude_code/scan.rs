@@ -2,14 +2,17 @@
 //! (`loadMarkdownFilesFromDir`: ripgrep `--files --hidden --follow --no-ignore
 //! --glob *.md`, or its own walk, which visits a folder once per scan root).
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::discover::walk::{self as walker, Skip, Visit};
 use crate::discover::{self, Hold, Kind};
 use crate::frameworks::LoadContext;
+use crate::model::{Loops, Place, Walking};
 
-/// How deep agentry follows folders; a deeper tree is reported, not walked.
-const MAX_DEPTH: usize = 64;
+/// How both walkers go through a tree: depth first in listing order, folders (also
+/// through symlinks) entered once per scan root, down to agentry's guard depth (a
+/// deeper tree is reported, not walked).
+pub const WALKING: Walking = Walking::to_depth(Some(Walking::GUARD_DEPTH)).loops(Loops::Once).max_folders(usize::MAX);
 
 /// One file found in a scan root, in read order.
 pub struct Found {
@@ -46,12 +49,24 @@ pub enum Walker {
     Plugin,
 }
 
-/// Every `*.md` file under `root`, depth first, in the listing order the load asks
-/// for; folders (also through symlinks) are entered once.
-pub fn walk(cx: &LoadContext, root: &Path, walker: Walker, too_deep: &mut Vec<PathBuf>) -> Vec<Found> {
+/// Every `*.md` file under the place's folder, as its [`Walking`] says; folders
+/// too deep to walk go to `too_deep`.
+pub fn walk(cx: &LoadContext, place: &Place, walker: Walker, too_deep: &mut Vec<PathBuf>) -> Vec<Found> {
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    visit(cx, walker, root, &mut Vec::new(), &mut seen, &mut out, too_deep, false);
+    // The state of a folder: the plugin walk does not enter it (nor what is below).
+    walker::walk(cx.files, &place.dir, &place.reach.walk, cx.roots.listing, false, |visit| {
+        match visit {
+            Visit::Folder(v, _) => {
+                // The plugin walk does not enter these; their files are listed as passed over.
+                let plugin = walker == Walker::Plugin;
+                return Some(*v.state || plugin && (v.entry.is_symlink || passed_over(v.name)));
+            }
+            Visit::File(v) => out.extend(found(cx, walker, &v)),
+            Visit::Skipped(v, Skip::TooDeep) => too_deep.push(v.entry.path.to_path_buf()),
+            Visit::Skipped(..) | Visit::Unlisted(..) => {}
+        }
+        None
+    });
     out
 }
 
@@ -67,52 +82,25 @@ fn md_stem(name: &str, walker: Walker) -> Option<&str> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn visit(
-    cx: &LoadContext,
-    walker: Walker,
-    dir: &Path,
-    namespace: &mut Vec<String>,
-    seen: &mut HashSet<PathBuf>,
-    out: &mut Vec<Found>,
-    too_deep: &mut Vec<PathBuf>,
-    passed_over_above: bool,
-) {
-    if namespace.len() > MAX_DEPTH {
-        too_deep.push(dir.to_path_buf());
-        return;
-    }
-    let Some(real) = cx.files.canonicalize(dir) else { return };
-    if !seen.insert(real) {
-        return;
-    }
-    let Ok(Some(entries)) = cx.files.list_dir(dir) else { return };
-    for e in discover::in_listing_order(&entries, cx.roots.listing) {
-        let name = e.name().into_owned();
-        let plugin_link = walker == Walker::Plugin && e.is_symlink;
-        if e.is_dir {
-            // The plugin walk does not enter these; their files are listed as passed over.
-            let passed = passed_over_above || plugin_link || walker == Walker::Plugin && passed_over(&name);
-            namespace.push(name);
-            visit(cx, walker, &e.path, namespace, seen, out, too_deep, passed);
-            namespace.pop();
-            continue;
-        }
-        let Some(stem) = md_stem(&name, walker) else { continue };
-        // The size limit is checked on the bytes read (no `stat` per file per load).
-        let problem = if passed_over_above {
-            Some(Problem::PluginFolderPassedOver)
-        } else if plugin_link || walker == Walker::Plugin && !e.is_file {
-            Some(Problem::PluginLink)
-        } else if e.is_file {
-            None
-        } else if e.is_symlink && cx.files.kind(&e.path) == Kind::Missing {
-            Some(Problem::Dangling)
-        } else {
-            Some(Problem::NotRegular)
-        };
-        out.push(Found { path: e.path.to_path_buf(), namespace: namespace.clone(), stem: stem.to_string(), problem });
-    }
+/// The agent file an entry is, if the walker takes its name; `v.state`: the plugin
+/// walk passed over a folder above it.
+fn found(cx: &LoadContext, walker: Walker, v: &walker::Visited<'_, bool>) -> Option<Found> {
+    let e = v.entry;
+    let stem = md_stem(v.name, walker)?;
+    let plugin_link = walker == Walker::Plugin && e.is_symlink;
+    // The size limit is checked on the bytes read (no `stat` per file per load).
+    let problem = if *v.state {
+        Some(Problem::PluginFolderPassedOver)
+    } else if plugin_link || walker == Walker::Plugin && !e.is_file {
+        Some(Problem::PluginLink)
+    } else if e.is_file {
+        None
+    } else if e.is_symlink && cx.files.kind(&e.path) == Kind::Missing {
+        Some(Problem::Dangling)
+    } else {
+        Some(Problem::NotRegular)
+    };
+    Some(Found { path: e.path.to_path_buf(), namespace: v.names.to_vec(), stem: stem.to_string(), problem })
 }
 
 /// Folders the plugin walk (`jin`) does not enter (2.1.337): `.mcpb-cache`, and

@@ -64,7 +64,7 @@ fn places(cx: &LoadContext, walk: &[PathBuf]) -> Vec<(Place, Layout)> {
     let r = cx.roots;
     let n = walk.len();
     let skills = Reach::to_depth(1, &[".md"]);
-    let md = Reach::tree(&[".md"]);
+    let md = Reach::tree(&[".md"]).walking(scan::WALKING);
     let mut out = vec![(Place::skills(0, Scope::User, &r.home, r.home.join(".claude/skills"), skills, "user ~/.claude/skills"), Layout::Skills("userSettings"))];
     for (i, d) in walk.iter().enumerate() {
         let label = format!("project .claude/skills (step {} of the walk up from the working folder)", i + 1);
@@ -116,7 +116,7 @@ fn found(cx: &LoadContext, place: &Place, layout: &Layout, diags: &mut Vec<Diagn
     let commands = matches!(layout, Layout::Commands(_) | Layout::Plugin { commands: true, .. });
     if commands {
         let mut too_deep = Vec::new();
-        let files = scan::walk(cx, &place.dir, scan::Walker::Agents, &mut too_deep);
+        let files = scan::walk(cx, place, scan::Walker::Agents, &mut too_deep);
         for dir in too_deep {
             diags.push(Diagnostic::warning(ID, DiagKind::Io, dir, "folders nested this deep are not followed by agentry"));
         }

@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use super::ID;
+use crate::discover::walk::{self as walker, Skip, Visit};
 use crate::frameworks::LoadContext;
-use crate::model::{DiagKind, Diagnostic, Place, Reach, Scope};
+use crate::model::{DiagKind, Diagnostic, Loops, Order, Place, Reach, Scope, Walking};
 
 /// The user layer, then (when `trusted`) every `.codex` folder from the repository
 /// root down to the working folder, the closest last. A `.codex` that is not a
@@ -37,7 +38,7 @@ pub fn layers(cx: &LoadContext, trusted: bool) -> Vec<Place> {
 /// The role files of `layer`: its `agents/` folder, `*.toml` at any depth.
 pub fn agents_place(layer: &Place) -> Place {
     let label = format!("{}: agents/, any depth", layer.label);
-    Place { dir: layer.dir.join("agents"), reach: Reach::tree(&[".toml"]), label, ..layer.clone() }
+    Place { dir: layer.dir.join("agents"), reach: Reach::tree(&[".toml"]).walking(ROLES_WALK), label, ..layer.clone() }
 }
 
 /// A `*.toml` file found under a layer's `agents/` folder.
@@ -60,51 +61,44 @@ pub struct Walk {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Folders nested deeper than this are not entered (a guard against hostile trees).
-const MAX_DEPTH: usize = 64;
+/// How an `agents/` folder is walked: any depth, hidden names too, linked folders
+/// followed, a folder already on the walk (a link loop) not entered again; agentry
+/// stops at its guard depth (a hostile tree) and says so.
+const ROLES_WALK: Walking = Walking::to_depth(Some(Walking::GUARD_DEPTH)).order(Order::CodePoints).loops(Loops::OnPath).max_folders(usize::MAX);
 
-/// Every role file under `agents`, any depth, hidden files too, linked folders
-/// followed.
-pub fn walk(cx: &LoadContext, agents: &Path) -> Walk {
+/// Every role file of the place (a layer's [`agents_place`]).
+pub fn walk(cx: &LoadContext, place: &Place) -> Walk {
     let mut walk = Walk::default();
-    let mut stack = Vec::new();
-    visit(cx, agents, &mut stack, &mut walk);
+    walker::walk(cx.files, &place.dir, &place.reach.walk, cx.roots.listing, (), |visit| {
+        match visit {
+            Visit::Folder(..) => return Some(()),
+            Visit::File(v) => file(cx, v.entry, &mut walk),
+            Visit::Skipped(v, why @ (Skip::TooDeep | Skip::Loop)) => {
+                let why = if why == Skip::TooDeep { "folders nested too deep" } else { "a symlink loop" };
+                walk.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, &*v.entry.path, format!("not entered: {why}")));
+            }
+            Visit::Skipped(..) => {}
+            Visit::Unlisted(dir, e) => walk.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, dir, format!("cannot list folder: {e}"))),
+        }
+        None
+    });
     walk.files.sort_by(|a, b| a.path.cmp(&b.path));
     walk.skipped.sort();
     walk
 }
 
-fn visit(cx: &LoadContext, dir: &Path, stack: &mut Vec<PathBuf>, walk: &mut Walk) {
-    let entries = match cx.files.list_dir(dir) {
-        Ok(Some(entries)) => entries,
-        Ok(None) => return,
-        Err(e) => {
-            walk.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, dir, format!("cannot list folder: {e}")));
-            return;
-        }
-    };
-    let real = cx.files.canonicalize(dir).unwrap_or_else(|| dir.to_path_buf());
-    if stack.contains(&real) || stack.len() >= MAX_DEPTH {
-        let why = if stack.len() >= MAX_DEPTH { "folders nested too deep" } else { "a symlink loop" };
-        walk.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, dir, format!("not entered: {why}")));
-        return;
+/// What an entry that is no folder is to Codex.
+fn file(cx: &LoadContext, e: &crate::discover::DirEntry, walk: &mut Walk) {
+    let path = e.path.to_path_buf();
+    let ext = path.extension().map(|x| x.to_string_lossy().into_owned());
+    if e.is_file && ext.as_deref() == Some("toml") {
+        walk.files.push(Found { path, symlink: e.is_symlink });
+    } else if e.is_file && ext.as_deref().is_some_and(|x| x.eq_ignore_ascii_case("toml")) {
+        let why = format!("ignored: Codex reads only names ending in `.toml` (this one ends in `.{}`)", ext.unwrap_or_default());
+        walk.skipped.push((path, why));
+    } else if e.is_symlink && !e.is_file && !e.is_dir && ext.as_deref() == Some("toml") && !cx.files.exists(&path) {
+        walk.skipped.push((path, "ignored: dangling symlink".into()));
     }
-    stack.push(real);
-    for e in entries.iter() {
-        let path = e.path.to_path_buf();
-        let ext = path.extension().map(|x| x.to_string_lossy().into_owned());
-        if e.is_dir {
-            visit(cx, &path, stack, walk);
-        } else if e.is_file && ext.as_deref() == Some("toml") {
-            walk.files.push(Found { path, symlink: e.is_symlink });
-        } else if e.is_file && ext.as_deref().is_some_and(|x| x.eq_ignore_ascii_case("toml")) {
-            let why = format!("ignored: Codex reads only names ending in `.toml` (this one ends in `.{}`)", ext.unwrap_or_default());
-            walk.skipped.push((path, why));
-        } else if e.is_symlink && !e.is_file && !e.is_dir && ext.as_deref() == Some("toml") && !cx.files.exists(&path) {
-            walk.skipped.push((path, "ignored: dangling symlink".into()));
-        }
-    }
-    stack.pop();
 }
 
 /// Whether the last component of `path` is a symlink (asked through the file cache:

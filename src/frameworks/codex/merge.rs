@@ -114,7 +114,7 @@ pub fn merge(cx: &LoadContext, layers: &[Layer], tables: Vec<Vec<TableRole>>) ->
             layer_roles.insert(def.name.clone(), m.defs.len());
             m.defs.push(def);
         }
-        let agents = layer.dir.join("agents");
+        let agents = layers::agents_place(layer);
         let walk = layers::walk(cx, &agents);
         m.diagnostics.extend(walk.diagnostics);
         for (path, why) in walk.skipped {
@@ -141,7 +141,7 @@ pub fn merge(cx: &LoadContext, layers: &[Layer], tables: Vec<Vec<TableRole>>) ->
             };
             let name = role.name.clone().unwrap_or_default();
             if discovered.contains_key(&name) {
-                let msg = format!("duplicate agent role name `{name}` discovered in {}", agents.display());
+                let msg = format!("duplicate agent role name `{name}` discovered in {}", agents.dir.display());
                 drop_def(&mut m, name, source, DiagKind::Validation, &found.path, msg, None);
                 continue;
             }

@@ -4,8 +4,9 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::discover::walk::{self as walker, Skip, Visit};
 use crate::frameworks::LoadContext;
-use crate::model::{Place, Reach, Scope};
+use crate::model::{Loops, Order, Place, Reach, Scope, Traversal, Walking};
 
 /// Codex's skill scopes, in the order it sorts skills (repo first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -47,8 +48,31 @@ pub fn roots(cx: &LoadContext) -> Vec<Root> {
     out
 }
 
-/// The place of each root: `SKILL.md` up to six folders below it, and the
-/// `agents/openai.yaml` beside each.
+/// How Codex walks a root: breadth first in name order, `.`-names left out, linked
+/// folders followed (each real folder once per root, walked by its real path), at
+/// most six folders deep (`MAX_SCAN_DEPTH`), at most 2000 folders
+/// (`MAX_SKILLS_DIRS_PER_ROOT`).
+const SKILLS_WALK: Walking = Walking::to_depth(Some(6))
+    .order(Order::Bytes)
+    .traversal(Traversal::BreadthFirst)
+    .loops(Loops::Once)
+    .skip(true, &[])
+    .max_folders(2000)
+    .real_paths();
+
+/// What a skills root reads: `SKILL.md` up to six folders below it, and the
+/// `agents/openai.yaml` beside each (one folder further).
+pub const REACH: Reach = Reach::new(match SKILLS_WALK.depth {
+    Some(d) => Some(d + 1),
+    None => None,
+}, &["SKILL.md", "openai.yaml"])
+.walking(SKILLS_WALK);
+
+/// How agentry looks past what Codex reads, to name the files it ignores: down to 24
+/// folders, links followed, a folder already on the way not entered again.
+const REPORT_WALK: Walking = Walking::to_depth(Some(24)).order(Order::Bytes).loops(Loops::OnPath);
+
+/// The place of each root ([`REACH`]).
 pub fn places(cx: &LoadContext, roots: &[Root]) -> Vec<Place> {
     roots
         .iter()
@@ -58,18 +82,12 @@ pub fn places(cx: &LoadContext, roots: &[Root]) -> Vec<Place> {
                 SkillScope::Repo => (Scope::Project, &cx.roots.project),
                 SkillScope::User => (Scope::User, &cx.roots.home),
             };
-            Place::skills(i, scope, base, r.dir.clone(), Reach::to_depth(MAX_DEPTH as u32 + 1, &["SKILL.md", "openai.yaml"]), r.label.clone())
+            Place::skills(i, scope, base, r.dir.clone(), REACH, r.label.clone())
                 .ranked(format!("root {} of {}: every skill loads, none shadows another", i + 1, roots.len()))
         })
         .collect()
 }
 
-/// Folders below a root Codex still enters (`MAX_SCAN_DEPTH`).
-pub const MAX_DEPTH: usize = 6;
-/// Folders Codex enters per root at most (`MAX_SKILLS_DIRS_PER_ROOT`).
-const MAX_DIRS: usize = 2000;
-/// How deep agentry looks past what Codex reads, to name the files it ignores.
-const REPORT_DEPTH: usize = 24;
 const SKILL_FILE: &str = "SKILL.md";
 
 /// A `SKILL.md` Codex reads: its real path (folders resolved) and its root.
@@ -89,53 +107,42 @@ pub struct Walk {
     pub linked: Vec<PathBuf>,
 }
 
-/// Walks every root as Codex does: breadth first, `.`-names skipped, linked
-/// folders followed (each real folder once per root), at most six folders deep,
-/// only regular files named exactly `SKILL.md`.
-pub fn walk(cx: &LoadContext, roots: &[Root]) -> Walk {
+/// Walks the place of every root as its [`Walking`] says; only regular files named
+/// exactly `SKILL.md` are read.
+pub fn walk(cx: &LoadContext, places: &[Place]) -> Walk {
     let mut w = Walk::default();
     let system = crate::model::normalize(&cx.roots.home.join(".codex/skills/.system"));
-    for (ri, root) in roots.iter().enumerate() {
-        let Some(real_root) = cx.files.canonicalize(&root.dir) else { continue };
-        if cx.files.kind(&real_root) != crate::discover::Kind::Dir {
-            continue;
-        }
-        let mut visited: HashSet<PathBuf> = HashSet::from([real_root.clone()]);
-        let mut queue = std::collections::VecDeque::from([(real_root.clone(), 0usize)]);
-        while let Some((dir, depth)) = queue.pop_front() {
-            let Ok(Some(entries)) = cx.files.list_dir(&dir) else { continue };
-            let mut entries: Vec<_> = entries.iter().collect();
-            entries.sort_by(|a, b| a.path.cmp(&b.path));
-            for e in entries {
-                let path = e.path.to_path_buf();
-                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                if name.starts_with('.') {
-                    if crate::model::normalize(&path) != system {
-                        let why = format!("ignored: Codex skips names starting with `.` (`{name}`)");
-                        report(cx, &path, &why, 0, &mut Vec::new(), &mut w.ignored);
+    for (ri, place) in places.iter().enumerate() {
+        let Some(real_root) = cx.files.canonicalize(&place.dir) else { continue };
+        let how = &place.reach.walk;
+        walker::walk(cx.files, &place.dir, how, cx.roots.listing, (), |visit| {
+            match visit {
+                Visit::Folder(v, real) => {
+                    if v.entry.is_symlink && !real.starts_with(&real_root) {
+                        w.linked.push(real.to_path_buf());
                     }
-                    continue;
+                    return Some(());
                 }
-                if e.is_dir {
-                    let Some(real) = cx.files.canonicalize(&path) else { continue };
-                    if e.is_symlink && !real.starts_with(&real_root) {
-                        w.linked.push(real.clone());
-                    }
-                    if depth + 1 > MAX_DEPTH {
-                        let why = format!("ignored: more than {MAX_DEPTH} folders below the skills root");
-                        report(cx, &path, &why, 0, &mut Vec::new(), &mut w.ignored);
-                    } else if visited.len() < MAX_DIRS && visited.insert(real.clone()) {
-                        queue.push_back((real, depth + 1));
-                    }
-                } else if name.eq_ignore_ascii_case(SKILL_FILE) {
-                    if let Some(why) = passed_over(e.is_symlink, e.is_file, &name) {
+                Visit::Skipped(v, Skip::Hidden) if crate::model::normalize(&v.entry.path) != system => {
+                    let why = format!("ignored: Codex skips names starting with `.` (`{}`)", v.name);
+                    report(cx, &v.entry.path, &why, &mut w.ignored);
+                }
+                Visit::Skipped(v, Skip::TooDeep) => {
+                    let why = format!("ignored: more than {} folders below the skills root", how.depth.unwrap_or_default());
+                    report(cx, &v.entry.path, &why, &mut w.ignored);
+                }
+                Visit::File(v) if v.name.eq_ignore_ascii_case(SKILL_FILE) => {
+                    let (e, path) = (v.entry, v.entry.path.to_path_buf());
+                    if let Some(why) = passed_over(e.is_symlink, e.is_file, v.name) {
                         w.ignored.push((path, why));
                     } else if e.is_file {
                         w.found.push(Found { path, root: ri });
                     }
                 }
+                _ => {}
             }
-        }
+            None
+        });
     }
     // A file Codex reads through one path is not ignored through another.
     let read: HashSet<PathBuf> = w.found.iter().map(|f| crate::model::normalize(&f.path)).collect();
@@ -153,28 +160,19 @@ fn passed_over(symlink: bool, file: bool, name: &str) -> Option<String> {
     (file && name != SKILL_FILE).then(|| format!("ignored: Codex reads only files named exactly `{SKILL_FILE}` (not `{name}`)"))
 }
 
-/// Every file named like a skill below `dir`, a folder Codex does not enter, with
-/// `why` (links followed, loops cut).
-fn report(cx: &LoadContext, dir: &Path, why: &str, depth: usize, stack: &mut Vec<PathBuf>, out: &mut Vec<(PathBuf, String)>) {
-    if depth > REPORT_DEPTH {
-        return;
-    }
-    let real = cx.files.canonicalize(dir).unwrap_or_else(|| dir.to_path_buf());
-    if stack.contains(&real) {
-        return;
-    }
-    let Ok(Some(entries)) = cx.files.list_dir(dir) else { return };
-    stack.push(real);
-    let mut entries: Vec<_> = entries.iter().collect();
-    entries.sort_by(|a, b| a.path.cmp(&b.path));
-    for e in entries {
-        let name = e.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if e.is_dir {
-            report(cx, &e.path, why, depth + 1, stack, out);
-        } else if name.eq_ignore_ascii_case(SKILL_FILE) && (e.is_file || e.is_symlink) {
-            let path = if e.is_symlink { e.path.to_path_buf() } else { cx.files.canonicalize(&e.path).unwrap_or_else(|| e.path.to_path_buf()) };
-            out.push((path, why.to_string()));
+/// Every file named like a skill below `dir`, a folder Codex does not enter (or
+/// a file), with `why`.
+fn report(cx: &LoadContext, dir: &Path, why: &str, out: &mut Vec<(PathBuf, String)>) {
+    walker::walk(cx.files, dir, &REPORT_WALK, cx.roots.listing, (), |visit| {
+        match visit {
+            Visit::Folder(..) => return Some(()),
+            Visit::File(v) if v.name.eq_ignore_ascii_case(SKILL_FILE) && (v.entry.is_file || v.entry.is_symlink) => {
+                let e = v.entry;
+                let path = if e.is_symlink { e.path.to_path_buf() } else { cx.files.canonicalize(&e.path).unwrap_or_else(|| e.path.to_path_buf()) };
+                out.push((path, why.to_string()));
+            }
+            _ => {}
         }
-    }
-    stack.pop();
+        None
+    });
 }

@@ -43,13 +43,12 @@ struct Loaded {
 pub fn load(cx: &LoadContext, user_config: Option<&toml_codex::Table>) -> Skills {
     let roots = skill_walk::roots(cx);
     let mut places = skill_walk::places(cx, &roots);
-    let walk = skill_walk::walk(cx, &roots);
+    let walk = skill_walk::walk(cx, &places);
     let mut diagnostics = Vec::new();
     let mut failed = Vec::new();
     for real in &walk.linked {
         let (scope, base) = scope_base(cx, real);
-        let reach = crate::model::Reach::to_depth(skill_walk::MAX_DEPTH as u32 + 1, &["SKILL.md", "openai.yaml"]);
-        places.push(Place { reached: true, ..Place::skills(usize::MAX, scope, base, real.clone(), reach, "a skill folder a symlink in a skills root leads to") });
+        places.push(Place { reached: true, ..Place::skills(usize::MAX, scope, base, real.clone(), skill_walk::REACH, "a skill folder a symlink in a skills root leads to") });
     }
     for (path, why) in &walk.ignored {
         let key = cx.roots.source(path, None).key();

@@ -54,7 +54,7 @@ pub const BUILTINS: [&str; 7] = ["explore", "task", "general-purpose", "rubber-d
 /// walked at any depth for `.md` names; `copilot_home` is `$COPILOT_HOME` where the
 /// user's environment sets it (default `~/.copilot`).
 fn trees(roots: &Roots, copilot_home: Option<&Path>) -> Vec<Place> {
-    let md = Reach::tree(&[".md"]);
+    let md = Reach::tree(&[".md"]).walking(walk::WALKING);
     let (user, label) = match copilot_home {
         Some(dir) => (dir.join("agents"), "user $COPILOT_HOME/agents".to_string()),
         None => (roots.home.join(".copilot/agents"), "user ~/.copilot/agents".to_string()),
@@ -117,7 +117,7 @@ impl Framework for Copilot {
         let mut unloaded: Vec<Agent> = Vec::new();
         let mut listed: Vec<Listed> = Vec::new();
         for (i, tree) in trees.iter().enumerate() {
-            let walked = walk::walk(cx, &tree.dir);
+            let walked = walk::walk(cx, tree);
             notes::note_walk_problems(&mut report, tree, &walked);
             let mut first_path: BTreeMap<&Path, String> = BTreeMap::new();
             let mut files: Vec<Listed> = Vec::new();

@@ -53,7 +53,7 @@ pub fn note_walk_problems(report: &mut EcosystemReport, tree: &Place, walked: &w
             ID,
             DiagKind::Io,
             &tree.dir,
-            format!("more than {} entries in {}: agentry stopped walking it", walk::MAX_ENTRIES, tree.label),
+            format!("more than {} folders in {}: agentry stopped walking it", tree.reach.walk.max_folders, tree.label),
         ));
     }
 }

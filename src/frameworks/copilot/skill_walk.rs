@@ -5,9 +5,16 @@
 //! `.claude/commands`, the top level's `.md` files.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use crate::discover::walk::{self as walker, Visit};
 use crate::discover::DirEntry;
 use crate::frameworks::LoadContext;
+use crate::model::{Order, Place, Traversal, Walking};
+
+/// How the tool walks a skills folder: name order, a folder's `SKILL.md` before its
+/// subfolders, links followed but not back to an ancestor.
+pub const SKILLS_WALK: Walking = Walking::to_depth(None).order(Order::Bytes).traversal(Traversal::FilesFirst);
 
 /// A file the walk found: to load, or to report as skipped (`skip` says why).
 #[derive(Clone, Debug)]
@@ -31,70 +38,57 @@ fn name_of(dir: &Path) -> String {
     dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
-/// Folders visited past this stop the walk of one place (a hostile tree of links).
-const MAX_FOLDERS: usize = 20_000;
+/// Where a folder of the walk is.
+#[derive(Clone)]
+enum Within {
+    /// No skill above: its subfolders are looked at.
+    Plain,
+    /// It holds this `SKILL.md`: it is a skill.
+    Skill(Arc<Path>),
+    /// Below a skill's folder, which the tool does not look into: why not.
+    Inside(Arc<str>),
+}
+
+/// The `SKILL.md` file of a folder, if it holds one.
+fn skill_in(cx: &LoadContext, dir: &Path) -> Option<Arc<Path>> {
+    let Ok(Some(entries)) = cx.files.list_dir(dir) else { return None };
+    entries.iter().find(|e| e.is_file && e.name() == "SKILL.md").map(|e| e.path.clone())
+}
 
 /// The skills of one skills folder, in the tool's order; `shown` names a file as
 /// the report does (for the skipped files' reason).
-pub fn skills_folder(cx: &LoadContext, root: &Path, shown: &dyn Fn(&Path) -> String) -> Vec<SkillFound> {
+pub fn skills_folder(cx: &LoadContext, place: &Place, shown: &dyn Fn(&Path) -> String) -> Vec<SkillFound> {
     let mut out = Vec::new();
-    if cx.files.kind(root) != crate::discover::Kind::Dir {
-        return out;
-    }
-    let real = cx.files.canonicalize(root).unwrap_or_else(|| root.to_path_buf());
-    let mut budget = MAX_FOLDERS;
-    visit(cx, root, false, vec![real], shown, &mut budget, &mut out);
+    let top = skill_in(cx, &place.dir).map_or(Within::Plain, Within::Skill);
+    walker::walk(cx.files, &place.dir, &place.reach.walk, cx.roots.listing, top, |visit| {
+        match visit {
+            Visit::Folder(v, _) => {
+                return Some(match v.state {
+                    Within::Plain => skill_in(cx, &v.entry.path).map_or(Within::Plain, Within::Skill),
+                    Within::Skill(skill) => {
+                        let why = format!("inside the folder of {}: the tool does not look below a folder that holds a SKILL.md", shown(skill));
+                        Within::Inside(why.into())
+                    }
+                    Within::Inside(why) => Within::Inside(why.clone()),
+                });
+            }
+            Visit::File(v) if v.entry.is_file && v.name == "SKILL.md" => {
+                let path = v.entry.path.to_path_buf();
+                let fallback = path.parent().map(name_of).unwrap_or_default();
+                let skip = match v.state {
+                    Within::Plain => None,
+                    Within::Skill(_) => Some(v.hidden.then(|| "in a folder whose name starts with '.': the tool ignores it without a message".to_string())),
+                    Within::Inside(why) => Some(Some(why.to_string())),
+                };
+                if let Some(skip) = skip {
+                    out.push(SkillFound { path, fallback, skip });
+                }
+            }
+            _ => {}
+        }
+        None
+    });
     out
-}
-
-/// Whether the folder `real` leads back to one of `ancestors` (or is one).
-fn loops(ancestors: &[PathBuf], real: &Path) -> bool {
-    ancestors.iter().any(|a| a.starts_with(real))
-}
-
-fn visit(cx: &LoadContext, dir: &Path, hidden: bool, ancestors: Vec<PathBuf>, shown: &dyn Fn(&Path) -> String, budget: &mut usize, out: &mut Vec<SkillFound>) {
-    if *budget == 0 {
-        return;
-    }
-    *budget -= 1;
-    let entries = sorted(cx, dir);
-    if let Some(skill) = entries.iter().find(|e| e.is_file && e.name() == "SKILL.md") {
-        let skip = hidden.then(|| "in a folder whose name starts with '.': the tool ignores it without a message".to_string());
-        out.push(SkillFound { path: skill.path.to_path_buf(), fallback: name_of(dir), skip });
-        let why = format!("inside the folder of {}: the tool does not look below a folder that holds a SKILL.md", shown(&skill.path));
-        below(cx, &entries, &why, &ancestors, budget, out);
-        return;
-    }
-    for e in entries.iter().filter(|e| e.is_dir) {
-        let real = cx.files.canonicalize(&e.path).unwrap_or_else(|| e.path.to_path_buf());
-        if loops(&ancestors, &real) {
-            continue;
-        }
-        let mut next = ancestors.clone();
-        next.push(real);
-        visit(cx, &e.path, hidden || e.name().starts_with('.'), next, shown, budget, out);
-    }
-}
-
-/// The `SKILL.md` files below a skill's folder, which the tool never reads.
-fn below(cx: &LoadContext, entries: &[DirEntry], why: &str, ancestors: &[PathBuf], budget: &mut usize, out: &mut Vec<SkillFound>) {
-    for e in entries.iter().filter(|e| e.is_dir) {
-        if *budget == 0 {
-            return;
-        }
-        *budget -= 1;
-        let real = cx.files.canonicalize(&e.path).unwrap_or_else(|| e.path.to_path_buf());
-        if loops(ancestors, &real) {
-            continue;
-        }
-        let inner = sorted(cx, &e.path);
-        if let Some(skill) = inner.iter().find(|s| s.is_file && s.name() == "SKILL.md") {
-            out.push(SkillFound { path: skill.path.to_path_buf(), fallback: name_of(&e.path), skip: Some(why.to_string()) });
-        }
-        let mut next = ancestors.to_vec();
-        next.push(real);
-        below(cx, &inner, why, &next, budget, out);
-    }
 }
 
 /// The command files of one `.claude/commands` folder (top level, `.md` names).

@@ -39,7 +39,7 @@ struct SkillPlace {
 /// the user's folders and the commands. `copilot_home` is `$COPILOT_HOME` where the
 /// user's environment sets it (then `~/.agents/skills` is not read).
 fn places(roots: &Roots, copilot_home: Option<&Path>) -> (Vec<SkillPlace>, usize) {
-    let skill_md = Reach::tree(&["SKILL.md"]);
+    let skill_md = Reach::tree(&["SKILL.md"]).walking(skill_walk::SKILLS_WALK);
     let up = roots.walk_up();
     let mut out: Vec<SkillPlace> = Vec::new();
     let project = |out: &mut Vec<SkillPlace>, sub: &str, reach: Reach, form: Form| {
@@ -135,7 +135,7 @@ pub fn load(cx: &LoadContext, report: &mut EcosystemReport, copilot_home: Option
     let mut listed: Vec<Listed> = Vec::new();
     for (i, sp) in places.iter().enumerate() {
         let found = match sp.form {
-            Form::Skill => skill_walk::skills_folder(cx, &sp.place.dir, &shown),
+            Form::Skill => skill_walk::skills_folder(cx, &sp.place, &shown),
             Form::Command => skill_walk::commands_folder(cx, &sp.place.dir),
         };
         listed.extend(found.into_iter().map(|found| Listed { place: i, source: Source::new(sp.place.scope, &sp.place.base, found.path.clone()), found }));

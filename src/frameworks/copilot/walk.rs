@@ -3,14 +3,15 @@
 //! symlinks followed for files and folders, a folder link back to one of its own
 //! ancestors not walked again, a link to nothing ignored without a word.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::discover;
+use crate::discover::walk::{self as walker, Skip, Visit};
 use crate::frameworks::LoadContext;
+use crate::model::{Place, Walking};
 
-/// More entries than this in one tree stop the walk (a diagnostic says so): a
-/// hostile tree of links to sibling folders would otherwise grow without bound.
-pub const MAX_ENTRIES: usize = 200_000;
+/// How the CLI walks a tree: depth first in listing order, nothing left out, folder
+/// links followed but not back up to an ancestor.
+pub const WALKING: Walking = Walking::to_depth(None);
 
 /// An `.md` file found in a tree.
 #[derive(Clone, Debug)]
@@ -38,7 +39,7 @@ pub struct Walk {
     pub loops: Vec<PathBuf>,
     /// Names the CLI ignores that look meant as agents (`x.MD`, `x.markdown`).
     pub near_misses: Vec<PathBuf>,
-    /// The walk stopped at [`MAX_ENTRIES`].
+    /// The walk stopped at the place's folder budget ([`Walking::max_folders`]).
     pub truncated: bool,
 }
 
@@ -49,69 +50,25 @@ pub fn agent_id(rel: &str) -> String {
     stem.replace('/', "--")
 }
 
-/// Walks the tree at `root` (nothing when it is not a folder).
-pub fn walk(cx: &LoadContext, root: &Path) -> Walk {
+/// Walks the place's tree (nothing when it is not a folder).
+pub fn walk(cx: &LoadContext, place: &Place) -> Walk {
     let mut out = Walk::default();
-    if cx.files.kind(root) != crate::discover::Kind::Dir {
-        return out;
-    }
-    let root_real = cx.files.canonicalize(root).unwrap_or_else(|| root.to_path_buf());
-    // Depth first, each folder's entries in listing order, a sub-folder walked
-    // where it comes in its folder's listing: a stack of folders being listed.
-    struct Frame {
-        entries: Vec<discover::DirEntry>,
-        next: usize,
-        rel: String,
-        hidden: bool,
-        ancestors: Vec<PathBuf>,
-    }
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut seen = 0usize;
-    let open = |dir: &Path, rel: String, hidden: bool, ancestors: Vec<PathBuf>, out: &mut Walk| -> Option<Frame> {
-        match cx.files.list_dir(dir) {
-            Ok(Some(entries)) => {
-                let entries = discover::in_listing_order(&entries, cx.roots.listing).into_iter().cloned().collect();
-                Some(Frame { entries, next: 0, rel, hidden, ancestors })
+    walker::walk(cx.files, &place.dir, &place.reach.walk, cx.roots.listing, (), |visit| {
+        match visit {
+            Visit::Folder(..) => return Some(()),
+            Visit::File(v) if v.name.ends_with(".md") => {
+                let e = v.entry;
+                let real = if e.is_file { cx.files.canonicalize(&e.path) } else { None };
+                out.files.push(Found { rel: v.rel(), path: e.path.to_path_buf(), hidden: v.hidden, real, link: e.is_symlink });
             }
-            Ok(None) => None,
-            Err(e) => {
-                out.unlisted.push((dir.to_path_buf(), e.to_string()));
-                None
-            }
+            Visit::File(v) if !v.hidden && looks_like_markdown(v.name) => out.near_misses.push(v.entry.path.to_path_buf()),
+            Visit::Skipped(v, Skip::Loop) => out.loops.push(v.entry.path.to_path_buf()),
+            Visit::Skipped(_, Skip::Budget) => out.truncated = true,
+            Visit::Unlisted(dir, e) => out.unlisted.push((dir.to_path_buf(), e.to_string())),
+            Visit::File(_) | Visit::Skipped(..) => {}
         }
-    };
-    stack.extend(open(root, String::new(), false, vec![root_real], &mut out));
-    while let Some(frame) = stack.last_mut() {
-        let Some(entry) = frame.entries.get(frame.next).cloned() else {
-            stack.pop();
-            continue;
-        };
-        frame.next += 1;
-        seen += 1;
-        if seen > MAX_ENTRIES {
-            out.truncated = true;
-            break;
-        }
-        let name = entry.name();
-        let rel = format!("{}{}", frame.rel, name);
-        let hidden = frame.hidden || name.starts_with('.');
-        if entry.is_dir {
-            let real = cx.files.canonicalize(&entry.path).unwrap_or_else(|| entry.path.to_path_buf());
-            if entry.is_symlink && frame.ancestors.iter().any(|a| a.starts_with(&real)) {
-                out.loops.push(entry.path.to_path_buf());
-                continue;
-            }
-            let mut ancestors = frame.ancestors.clone();
-            ancestors.push(real);
-            let child = open(&entry.path, format!("{rel}/"), hidden, ancestors, &mut out);
-            stack.extend(child);
-        } else if name.ends_with(".md") {
-            let real = if entry.is_file { cx.files.canonicalize(&entry.path) } else { None };
-            out.files.push(Found { rel, path: entry.path.to_path_buf(), hidden, real, link: entry.is_symlink });
-        } else if !hidden && looks_like_markdown(&name) {
-            out.near_misses.push(entry.path.to_path_buf());
-        }
-    }
+        None
+    });
     out
 }
 

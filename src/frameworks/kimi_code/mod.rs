@@ -147,7 +147,7 @@ fn places(cx: &LoadContext, config: &Config) -> Vec<Place> {
     let r = cx.roots;
     let root = project_root(cx);
     let home = kimi_home(cx);
-    let tree = Reach::to_depth(walk::MAX_DEPTH, &[".md"]);
+    let tree = Reach::new(walk::WALKING.depth, &[".md"]).walking(walk::WALKING);
     let folder = |tier, dir: PathBuf, label: String| {
         let scope = r.locate(&dir, None).0;
         let base = if scope == Scope::Project { &r.project } else { &r.home };

@@ -4,21 +4,22 @@
 //! folders entered down to depth 8; only names ending in `.md` (case-sensitive) that
 //! are regular files after following links are read.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::agent_file::{self, Definition, Failure};
 use super::{render, ID, SYSTEM_MD};
-use crate::model::Place;
-use crate::discover::{self, DirEntry, Hold};
+use crate::discover::walk::{self as walker, Skip, Visit};
+use crate::discover::{self, Hold};
 use crate::frameworks::LoadContext;
-use crate::model::{Attributes, DiagKind, Diagnostic, EcosystemReport, Text};
+use crate::model::{Attributes, DiagKind, Diagnostic, EcosystemReport, Loops, Order, Place, Text, Walking};
 
-/// `MAX_AGENT_SCAN_DEPTH`: the agent folder is depth 0.
-pub const MAX_DEPTH: u32 = 8;
-/// Folders one walk enters at most: a few links back to their own folder would make
-/// the tool walk 8 levels of every combination; agentry stops and says so.
-const MAX_FOLDERS: usize = 20_000;
+/// How Kimi Code walks an agent folder: JavaScript's sort order, dot entries and
+/// `node_modules` left out, folders entered down to `MAX_AGENT_SCAN_DEPTH` (the agent
+/// folder is depth 0), links followed without a check for loops. A few links back
+/// to their own folder would make the tool walk 8 levels of every combination:
+/// agentry stops at the folder budget and says so.
+pub const WALKING: Walking = Walking::to_depth(Some(8)).order(Order::Utf16).loops(Loops::Unchecked).skip(true, &["node_modules"]);
 /// `ELOOP` on Linux and macOS' `ELOOP`.
 const ELOOP: [i32; 2] = [40, 62];
 
@@ -47,9 +48,7 @@ pub struct Parsed {
 /// listing must go in order).
 pub fn walk(cx: &LoadContext, folder: &Place, vars: &render::Vars, report: &mut EcosystemReport) -> Vec<Found> {
     use rayon::prelude::*;
-    let mut files = Vec::new();
-    let mut budget = (MAX_FOLDERS, false);
-    walk_dir(cx, &folder.dir, 0, &mut files, &mut budget, report);
+    let files = walk_folder(cx, folder, report);
     let with_base = folder.tier != SYSTEM_MD;
     // The prompt depends on the variables it is rendered with and the texts' form.
     let context = discover::hash_key((ID, cx.prompts, with_base, &vars.cwd, &vars.base_prompt));
@@ -92,66 +91,69 @@ fn parse(cx: &LoadContext, path: PathBuf, file_name: String, vars: &render::Vars
     Found { path, file_name, parsed }
 }
 
-fn walk_dir(cx: &LoadContext, dir: &Path, depth: u32, out: &mut Vec<(PathBuf, String)>, budget: &mut (usize, bool), report: &mut EcosystemReport) {
-    if budget.0 == 0 {
-        if !budget.1 {
-            let d = Diagnostic::warning(ID, DiagKind::Io, dir, format!("more than {MAX_FOLDERS} folders below one agent folder (links back to their own folder?): agentry stops walking here; Kimi Code would go on to depth {MAX_DEPTH}"));
-            report.diagnostics.push(d);
-            budget.1 = true;
-        }
-        return;
-    }
-    budget.0 -= 1;
-    let entries = match cx.files.list_dir(dir) {
-        Ok(Some(entries)) => entries,
-        Ok(None) => return,
-        Err(e) => {
-            let d = Diagnostic::error(ID, DiagKind::Io, dir, format!("Skipping unreadable directory {}: {e}", dir.display()));
-            report.diagnostics.push(d);
-            return;
-        }
-    };
-    let mut sorted: Vec<(String, &DirEntry)> = entries.iter().map(|e| (e.name().into_owned(), e)).collect();
-    sorted.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
-    for (name, entry) in sorted {
-        if name.starts_with('.') || name == "node_modules" {
-            if name.ends_with(".md") || (entry.is_dir && name == "node_modules") {
-                let why = if name == "node_modules" { "a `node_modules` folder" } else { "its name starts with `.`" };
-                report.diagnostics.push(Diagnostic::skipped(ID, &*entry.path, format!("not read by Kimi Code: {why}")));
-            }
-            continue;
-        }
-        if entry.is_dir {
-            if depth + 1 > MAX_DEPTH {
-                let msg = format!("not read by Kimi Code: folders deeper than {MAX_DEPTH} levels below an agent folder are not entered");
-                report.diagnostics.push(Diagnostic::skipped(ID, &*entry.path, msg));
-                continue;
-            }
-            walk_dir(cx, &entry.path, depth + 1, out, budget, report);
-            continue;
-        }
-        if entry.is_symlink && !entry.is_file {
-            // `realpath` failing other than "missing" is a warning of the tool's.
-            if let Err(Some(code)) = cx.files.canonicalize_or_os_error(&entry.path) {
-                if ELOOP.contains(&code) {
-                    let msg = format!("Skipping unreadable agent path {}: a symbolic link loop", entry.path.display());
-                    report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, &*entry.path, msg));
-                    continue;
+/// The agent files of the folder's tree, in walk order, with the name each was found under.
+fn walk_folder(cx: &LoadContext, folder: &Place, report: &mut EcosystemReport) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let how = &folder.reach.walk;
+    walker::walk(cx.files, &folder.dir, how, cx.roots.listing, (), |visit| {
+        match visit {
+            Visit::Folder(..) => return Some(()),
+            Visit::File(v) => {
+                if let Some(file) = agent_file(cx, v.entry, v.name, report) {
+                    out.push(file);
                 }
             }
-        }
-        if !name.ends_with(".md") {
-            if discover::suffix(&name).eq_ignore_ascii_case(".md") {
-                let msg = "not read by Kimi Code: only names ending in lower-case `.md` are agent files";
-                report.diagnostics.push(Diagnostic::skipped(ID, &*entry.path, msg));
+            Visit::Skipped(v, Skip::Hidden | Skip::Named) => {
+                let (name, entry) = (v.name, v.entry);
+                if name.ends_with(".md") || (entry.is_dir && name == "node_modules") {
+                    let why = if name == "node_modules" { "a `node_modules` folder" } else { "its name starts with `.`" };
+                    report.diagnostics.push(Diagnostic::skipped(ID, &*entry.path, format!("not read by Kimi Code: {why}")));
+                }
             }
-            continue;
+            Visit::Skipped(v, Skip::TooDeep) => {
+                let depth = how.depth.unwrap_or_default();
+                let msg = format!("not read by Kimi Code: folders deeper than {depth} levels below an agent folder are not entered");
+                report.diagnostics.push(Diagnostic::skipped(ID, &*v.entry.path, msg));
+            }
+            Visit::Skipped(v, Skip::Budget) => {
+                let (max, depth) = (how.max_folders, how.depth.unwrap_or_default());
+                let d = Diagnostic::warning(ID, DiagKind::Io, &*v.entry.path, format!("more than {max} folders below one agent folder (links back to their own folder?): agentry stops walking here; Kimi Code would go on to depth {depth}"));
+                report.diagnostics.push(d);
+            }
+            Visit::Skipped(..) => {}
+            Visit::Unlisted(dir, e) => {
+                let d = Diagnostic::error(ID, DiagKind::Io, dir, format!("Skipping unreadable directory {}: {e}", dir.display()));
+                report.diagnostics.push(d);
+            }
         }
-        if !entry.is_file {
-            let msg = "not read by Kimi Code: not a regular file (a dangling link?)";
-            report.diagnostics.push(Diagnostic::skipped(ID, &*entry.path, msg));
-            continue;
+        None
+    });
+    out
+}
+
+/// The file an entry that is no folder gives the walk, or why not in `report`.
+fn agent_file(cx: &LoadContext, entry: &discover::DirEntry, name: &str, report: &mut EcosystemReport) -> Option<(PathBuf, String)> {
+    if entry.is_symlink && !entry.is_file {
+        // `realpath` failing other than "missing" is a warning of the tool's.
+        if let Err(Some(code)) = cx.files.canonicalize_or_os_error(&entry.path) {
+            if ELOOP.contains(&code) {
+                let msg = format!("Skipping unreadable agent path {}: a symbolic link loop", entry.path.display());
+                report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, &*entry.path, msg));
+                return None;
+            }
         }
-        out.push((entry.path.to_path_buf(), name));
     }
+    if !name.ends_with(".md") {
+        if discover::suffix(name).eq_ignore_ascii_case(".md") {
+            let msg = "not read by Kimi Code: only names ending in lower-case `.md` are agent files";
+            report.diagnostics.push(Diagnostic::skipped(ID, &*entry.path, msg));
+        }
+        return None;
+    }
+    if !entry.is_file {
+        let msg = "not read by Kimi Code: not a regular file (a dangling link?)";
+        report.diagnostics.push(Diagnostic::skipped(ID, &*entry.path, msg));
+        return None;
+    }
+    Some((entry.path.to_path_buf(), name.to_string()))
 }

@@ -8,15 +8,20 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value as Json};
 
 use super::jsonc;
-use crate::discover::{DirEntry, Hold};
+use crate::discover::walk::{self as walker, Visit};
+use crate::discover::Hold;
 use crate::frameworks::LoadContext;
-use crate::model::{Place, Reach, Roots, Scope};
+use crate::model::{Order, Place, Reach, Roots, Scope, Traversal, Walking};
 
-/// One scanned folder: its place and whether dot folders are searched.
+/// One scanned folder.
 pub struct Scan {
     pub place: Place,
-    pub dots: bool,
 }
+
+/// How the glob walks a folder: a folder's entries in name order, then its
+/// subfolders; links followed, not back into an ancestor; dot folders left out
+/// where the scan does not search them.
+const GLOB: Walking = Walking::to_depth(None).order(Order::Bytes).traversal(Traversal::FilesFirst);
 
 fn live_var<'a>(cx: &'a LoadContext, name: &str) -> Option<&'a str> {
     match cx.render {
@@ -39,13 +44,13 @@ pub fn scope_of(roots: &Roots, path: &Path) -> (Scope, PathBuf) {
 /// The scans in OpenCode's order; `paths` is the merged `skills.paths`.
 pub fn scans(cx: &LoadContext, paths: &[String]) -> Vec<Scan> {
     let r = cx.roots;
-    let reach = Reach::tree(&["SKILL.md"]);
+    let reach = |dots: bool| Reach::tree(&["SKILL.md"]).walking(GLOB.skip(!dots, &[]));
     let external = live_var(cx, "OPENCODE_DISABLE_EXTERNAL_SKILLS").is_none();
     let claude = external && live_var(cx, "OPENCODE_DISABLE_CLAUDE_CODE").is_none() && live_var(cx, "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS").is_none();
     let mut out: Vec<Scan> = Vec::new();
     let mut push = |scope: Scope, base: &Path, dir: PathBuf, dots: bool, label: String| {
-        let place = Place::skills(0, scope, base, dir, reach, label).ranked("read with all the others at once: the last read to finish wins");
-        out.push(Scan { place, dots });
+        let place = Place::skills(0, scope, base, dir, reach(dots), label).ranked("read with all the others at once: the last read to finish wins");
+        out.push(Scan { place });
     };
     if claude {
         push(Scope::User, &r.home, r.home.join(".claude/skills"), true, "user ~/.claude/skills".into());
@@ -103,46 +108,17 @@ pub struct Found {
     pub is_file: bool,
 }
 
-const MAX_FOLDERS: usize = 20_000;
-
-/// `**/SKILL.md` below `root`, following links (not back into an ancestor), in name
-/// order; dot folders only when `dots`.
-pub fn glob(cx: &LoadContext, root: &Path, dots: bool) -> Vec<Found> {
+/// `**/SKILL.md` below the place's folder, as its [`Walking`] says.
+pub fn glob(cx: &LoadContext, place: &Place) -> Vec<Found> {
     let mut out = Vec::new();
-    if cx.files.kind(root) != crate::discover::Kind::Dir {
-        return out;
-    }
-    let real = cx.files.canonicalize(root).unwrap_or_else(|| root.to_path_buf());
-    let mut budget = MAX_FOLDERS;
-    let mut stack: Vec<(PathBuf, Vec<PathBuf>)> = vec![(root.to_path_buf(), vec![real])];
-    while let Some((dir, ancestors)) = stack.pop() {
-        if budget == 0 {
-            break;
+    walker::walk(cx.files, &place.dir, &place.reach.walk, cx.roots.listing, (), |visit| {
+        match visit {
+            Visit::Folder(..) => return Some(()),
+            Visit::File(v) if v.name == "SKILL.md" => out.push(Found { path: v.entry.path.to_path_buf(), is_file: v.entry.is_file }),
+            _ => {}
         }
-        budget -= 1;
-        let Ok(Some(entries)) = cx.files.list_dir(&dir) else { continue };
-        let mut entries: Vec<DirEntry> = entries.to_vec();
-        entries.sort_by(|a, b| a.name().as_bytes().cmp(b.name().as_bytes()));
-        let mut below = Vec::new();
-        for e in &entries {
-            let name = e.name();
-            if e.is_dir {
-                if !dots && name.starts_with('.') {
-                    continue;
-                }
-                let real = cx.files.canonicalize(&e.path).unwrap_or_else(|| e.path.to_path_buf());
-                if ancestors.iter().any(|a| a.starts_with(&real)) {
-                    continue;
-                }
-                let mut next = ancestors.clone();
-                next.push(real);
-                below.push((e.path.to_path_buf(), next));
-            } else if name == "SKILL.md" {
-                out.push(Found { path: e.path.to_path_buf(), is_file: e.is_file });
-            }
-        }
-        stack.extend(below.into_iter().rev());
-    }
+        None
+    });
     out
 }
 

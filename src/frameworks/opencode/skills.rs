@@ -130,7 +130,7 @@ pub fn load(cx: &LoadContext, report: &mut EcosystemReport) {
             report.diagnostics.push(d);
             continue;
         }
-        for f in skill_scan::glob(cx, &scan.place.dir, scan.dots) {
+        for f in skill_scan::glob(cx, &scan.place) {
             if seen.insert(f.path.clone()) {
                 files.push((i, f));
             }

@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value as Json};
 
 use super::{jsonc, markdown, schema, ID};
+use crate::discover::walk::{self as walker, Visit};
 use crate::discover::{self, Hold, ReadError};
 use crate::frameworks::LoadContext;
-use crate::model::{DiagKind, Diagnostic, Place, Reach, Scope, Source};
+use crate::model::{DiagKind, Diagnostic, Loops, Place, Reach, Scope, Source, Walking};
 
 /// One definition of one name from one source, normalised as OpenCode keeps it.
 pub struct Entry {
@@ -294,8 +295,7 @@ impl<'c, 'a> Reader<'c, 'a> {
         let modes = d.reach.depth.is_some();
         let mut files: Vec<(PathBuf, String)> = Vec::new();
         for place in places {
-            let mut seen = HashSet::new();
-            self.walk(&place.dir, "", !modes, 0, &mut seen, &mut files);
+            self.walk(place, &mut files);
         }
         let mut scanned: Vec<Entry> = Vec::new();
         for (path, derived) in files {
@@ -420,30 +420,21 @@ impl<'c, 'a> Reader<'c, 'a> {
         }
     }
 
-    /// Markdown files below `dir`, in listing order, with the name OpenCode derives
-    /// (the path below `agent(s)/` without `.md`). Symlinked files and folders are
-    /// followed; a folder already on the walk (a link loop) is not entered again.
-    fn walk(&self, dir: &Path, prefix: &str, deep: bool, depth: u32, seen: &mut HashSet<PathBuf>, out: &mut Vec<(PathBuf, String)>) {
-        const MAX_DEPTH: u32 = 64;
-        if depth > MAX_DEPTH {
-            return;
-        }
-        let Ok(Some(entries)) = self.cx.files.list_dir(dir) else { return };
-        let real = self.cx.files.canonicalize(dir).unwrap_or_else(|| dir.to_path_buf());
-        if !seen.insert(real.clone()) {
-            return;
-        }
-        for e in discover::in_listing_order(&entries, self.cx.roots.listing) {
-            let name = e.name();
-            if e.is_dir {
-                if deep {
-                    self.walk(&e.path, &format!("{prefix}{name}/"), deep, depth + 1, seen, out);
+    /// Markdown files of the place, in walk order, with the name OpenCode derives
+    /// (the path below `agent(s)/` without `.md`).
+    fn walk(&self, place: &Place, out: &mut Vec<(PathBuf, String)>) {
+        walker::walk(self.cx.files, &place.dir, &place.reach.walk, self.cx.roots.listing, (), |visit| {
+            match visit {
+                Visit::Folder(..) => return Some(()),
+                Visit::File(v) => {
+                    if let Some(derived) = v.rel().strip_suffix(".md") {
+                        out.push((v.entry.path.to_path_buf(), derived.to_string()));
+                    }
                 }
-            } else if let Some(stem) = name.strip_suffix(".md") {
-                out.push((e.path.to_path_buf(), format!("{prefix}{stem}")));
+                _ => {}
             }
-        }
-        seen.remove(&real);
+            None
+        });
     }
 }
 
@@ -467,6 +458,10 @@ fn scope_of(cx: &LoadContext, path: &Path) -> (Scope, PathBuf) {
 }
 
 const MARKDOWN: &[&str] = &[".md"];
+/// How a Markdown folder is walked: listing order, symlinked files and folders
+/// followed, a folder already on the walk (a link loop) not entered again, down to
+/// agentry's guard depth.
+const MARKDOWN_WALK: Walking = Walking::to_depth(Some(Walking::GUARD_DEPTH)).loops(Loops::OnPath).max_folders(usize::MAX);
 
 /// Every place OpenCode merges from, in its merge order: the global JSON files,
 /// `$OPENCODE_CONFIG`, each project `opencode.json[c]` from the root down, then each
@@ -514,10 +509,10 @@ pub fn places(cx: &LoadContext) -> Vec<Place> {
             push(scope, &base, dir.clone(), Reach::top(json), format!("{what} opencode.json[c]"));
         }
         for sub in ["agent", "agents"] {
-            push(scope, &base, dir.join(sub), Reach::tree(MARKDOWN), format!("{what}/{sub} (Markdown agents, any depth)"));
+            push(scope, &base, dir.join(sub), Reach::tree(MARKDOWN).walking(MARKDOWN_WALK), format!("{what}/{sub} (Markdown agents, any depth)"));
         }
         for sub in ["mode", "modes"] {
-            push(scope, &base, dir.join(sub), Reach::top(MARKDOWN), format!("{what}/{sub} (Markdown modes, forced primary)"));
+            push(scope, &base, dir.join(sub), Reach::top(MARKDOWN).walking(MARKDOWN_WALK.depth(Some(0))), format!("{what}/{sub} (Markdown modes, forced primary)"));
         }
     }
     for (i, p) in out.iter_mut().enumerate() {

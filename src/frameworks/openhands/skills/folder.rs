@@ -7,7 +7,12 @@ use std::path::{Path, PathBuf};
 
 use super::parse::{third_party_name, Form};
 use super::{Scan, ID};
-use crate::model::{DiagKind, Diagnostic, Kind, Scope};
+use crate::discover::walk::{self as walker, Visit};
+use crate::model::{DiagKind, Diagnostic, Kind, Links, Loops, Order, Scope, Walking};
+
+/// `Path.rglob`: Python's sorted order, any depth, linked folders not entered (so
+/// no loop to check).
+const RGLOB: Walking = Walking::to_depth(None).order(Order::CodePoints).links(Links::NotEntered).loops(Loops::Unchecked).max_folders(usize::MAX);
 
 /// The third-party files directly in `dir`, sorted; the second file of one lower-case
 /// name, and a link to a file already taken, are left out silently. `false` when one
@@ -55,7 +60,7 @@ pub(super) fn skills_dir(scan: &mut Scan<'_>, tier: usize, scope: Scope, base: &
         }
     }
     let mut regular: Vec<(Vec<String>, PathBuf)> = Vec::new();
-    rglob_md(scan, dir, &mut Vec::new(), &mut regular);
+    rglob_md(scan, dir, &mut regular);
     regular.sort();
     for (_, path) in regular {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -68,18 +73,14 @@ pub(super) fn skills_dir(scan: &mut Scan<'_>, tier: usize, scope: Scope, base: &
 }
 
 /// `Path.rglob("*.md")`: every entry named `*.md` (folders and dangling links too)
-/// below `dir`, entering real folders only; each with its path parts for sorting.
-fn rglob_md(scan: &Scan<'_>, dir: &Path, parts: &mut Vec<String>, out: &mut Vec<(Vec<String>, PathBuf)>) {
-    let Ok(Some(entries)) = scan.cx.files.list_dir(dir) else { return };
-    for e in entries.iter() {
-        let name = e.name().into_owned();
-        parts.push(name.clone());
-        if name.ends_with(".md") {
-            out.push((parts.clone(), e.path.to_path_buf()));
+/// below `dir`; each with its path parts for sorting.
+fn rglob_md(scan: &Scan<'_>, dir: &Path, out: &mut Vec<(Vec<String>, PathBuf)>) {
+    walker::walk(scan.cx.files, dir, &RGLOB, scan.cx.roots.listing, (), |visit| {
+        let (Visit::Folder(v, _) | Visit::File(v)) = &visit else { return None };
+        if v.name.ends_with(".md") {
+            let parts = v.names.iter().cloned().chain([v.name.to_string()]).collect();
+            out.push((parts, v.entry.path.to_path_buf()));
         }
-        if e.is_dir && !e.is_symlink {
-            rglob_md(scan, &e.path, parts, out);
-        }
-        parts.pop();
-    }
+        matches!(visit, Visit::Folder(..)).then_some(())
+    });
 }
