@@ -552,8 +552,11 @@ def main(argv):
                 # Kept (unshrunk) with the oracle's complaint, to tell a tool's own refusal from an oracle fault.
                 out = keep / f"unread-{a.seed}-{n}"
                 shutil.rmtree(out, ignore_errors=True)
-                shutil.copytree(ws, out, symlinks=True)
-                (out / "oracle-error.txt").write_text("\n".join(problems) + "\n")
+                try:
+                    shutil.copytree(ws, out, symlinks=True)
+                    (out / "oracle-error.txt").write_text("\n".join(problems) + "\n")
+                except (OSError, shutil.Error):  # a folder loop too deep to copy: the complaint is printed
+                    shutil.rmtree(out, ignore_errors=True)
                 print(f"UNREAD {out}: {problems[0][:200]!r}", flush=True)
                 continue
             if not problems:
