@@ -487,7 +487,9 @@ def run_pair(fw: str, ws: Path, py: str, oracles: Path, agentry: str):
     # Only the oracles of frameworks with built-in agents take `--builtins`.
     oracle_args = args + (builtins if "--builtins" in oracle.read_text() else [])
     # A skills case asks the oracle for skills too (FORMAT.md "Skills").
-    if inputs.get("skills") and fw == "openhands":
+    # An OpenHands agent naming skills is skipped when one is not loaded; the oracle
+    # checks that only with --skills (without, every name resolves), so it is asked too.
+    if fw == "openhands" and (inputs.get("skills") or any(b"\nskills" in f.read_bytes()[:4096] for f in files_of(ws))):
         oracle_args.append("--skills")
     try:
         for d in ("project", "home"):
@@ -590,8 +592,11 @@ def main(argv):
                 hung = any(ORACLE_HUNG in p for p in problems)
                 out = keep / f"{'oracle-hung' if hung else 'unread'}-{a.seed}-{n}"
                 shutil.rmtree(out, ignore_errors=True)
-                shutil.copytree(ws, out, symlinks=True)
-                (out / "oracle-error.txt").write_text("\n".join(problems) + "\n")
+                try:
+                    shutil.copytree(ws, out, symlinks=True)
+                    (out / "oracle-error.txt").write_text("\n".join(problems) + "\n")
+                except (OSError, shutil.Error):  # a folder loop too deep to copy: the complaint is printed
+                    shutil.rmtree(out, ignore_errors=True)
                 print(f"{'ORACLE HUNG' if hung else 'UNREAD'} {out}: {(problems or ['?'])[0][:200]!r}", flush=True)
                 continue
             if not problems:

@@ -15,20 +15,22 @@ use crate::model::{DiagKind, Diagnostic, Kind, Links, Loops, Order, Scope, Walki
 const RGLOB: Walking = Walking::to_depth(None).order(Order::CodePoints).links(Links::NotEntered).loops(Loops::Unchecked).max_folders(usize::MAX);
 
 /// The third-party files directly in `dir`, sorted; the second file of one lower-case
-/// name, and a link to a file already taken, are left out silently. `false` when one
-/// is not UTF-8 (every project skill is then lost).
+/// name, and a link to a file already taken, are left out silently. A link left out
+/// does not take its name: `CLAUDE.md -> AGENTS.md` leaves `Claude.md` to be read.
+/// `false` when one is not UTF-8 (every project skill is then lost).
 pub(super) fn third_party(scan: &mut Scan<'_>, tier: usize, base: &Path, dir: &Path) -> bool {
     let Ok(Some(entries)) = scan.cx.files.list_dir(dir) else { return true };
     let (mut names, mut reals) = (HashSet::new(), HashSet::new());
     for e in entries.iter() {
         let name = e.name();
-        if !e.is_file || third_party_name(&name).is_none() || !names.insert(name.to_lowercase()) {
+        if !e.is_file || third_party_name(&name).is_none() || names.contains(&name.to_lowercase()) {
             continue;
         }
         let real = scan.cx.files.canonicalize(&e.path).unwrap_or_else(|| e.path.to_path_buf());
         if !reals.insert(real) {
             continue;
         }
+        names.insert(name.to_lowercase());
         if !scan.load(tier, false, Scope::Project, base, &e.path, Form::ThirdParty) {
             return false;
         }
