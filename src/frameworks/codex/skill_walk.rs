@@ -144,12 +144,21 @@ pub fn walk(cx: &LoadContext, places: &[Place]) -> Walk {
             None
         });
     }
-    // A file Codex reads through one path is not ignored through another.
+    // A file Codex reads through one path is not ignored through another; a linked
+    // `SKILL.md` is passed over as the link itself, whatever its target (observed).
     let read: HashSet<PathBuf> = w.found.iter().map(|f| crate::model::normalize(&f.path)).collect();
-    w.ignored.retain(|(p, _)| !read.contains(&crate::model::normalize(&cx.files.canonicalize(p).unwrap_or_else(|| p.clone()))));
+    w.ignored.retain(|(p, _)| {
+        is_link(cx, p) || !read.contains(&crate::model::normalize(&cx.files.canonicalize(p).unwrap_or_else(|| p.clone())))
+    });
     let mut seen = HashSet::new();
     w.ignored.retain(|(p, _)| seen.insert(p.clone()));
     w
+}
+
+/// Whether `path` is a symlink, as its folder's listing says.
+fn is_link(cx: &LoadContext, path: &Path) -> bool {
+    let listing = path.parent().and_then(|dir| cx.files.list_dir(dir).ok().flatten());
+    listing.is_some_and(|entries| entries.iter().any(|e| &*e.path == path && e.is_symlink))
 }
 
 /// Why Codex passes over a file named like `SKILL.md` in a folder it reads.
