@@ -302,6 +302,10 @@ FAST_AGENT_CARD_KEYS = {
 FAST_AGENT_VALUES = YAML11 + [
     "[helper]", "helper", "{temperature: 0.5, maxTokens: 10}", "{a: [x]}", "[{name: t, description: d}]",
     "history.json", "[history.md]", "./x", "~/y", "${HOME}", "${UNSET:-dflt}", "http://localhost:1", "5", "0.5",
+    # JSON schemas (tool_input_schema), valid and each of fast-agent's refusals
+    "{type: object, properties: {q: {type: string}}, required: [q]}", "{q: {type: string}}",
+    "{type: object, properties: {q: 5}}", "{type: object, required: [x]}", "{type: object, required: q}",
+    "{type: object, properties: {' ': {}}, additionalProperties: 1}", "{type: object, additionalProperties: {}}",
 ]
 
 
@@ -553,7 +557,9 @@ def main(argv):
     p.add_argument("--stop-after", type=int, default=10, help="stop after this many disagreements")
     p.add_argument("--no-shrink", action="store_true")
     p.add_argument("--no-fork-server", action="store_true", help="start the oracle afresh for every workspace")
-    p.add_argument("--shrink-budget", type=int, help="at most this many oracle runs to shrink one case")
+    # Each run may take up to --timeout on both sides: an unbounded shrink of a slow
+    # case looked like a hung tester.
+    p.add_argument("--shrink-budget", type=int, default=200, help="at most this many oracle runs to shrink one case")
     p.add_argument("--kind", choices=("agents", "skills", "listing"), help="seed only from cases of this kind")
     p.add_argument("--timeout", type=int, default=60, help="seconds the oracle or agentry may take on one workspace")
     a = p.parse_args(argv)
