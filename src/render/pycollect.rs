@@ -246,10 +246,45 @@ pub fn urlencode(v: Value) -> Result<Value, Error> {
 /// an attribute of the dict; a `namespace`, which minijinja keeps as a map too, is
 /// taken for a dict here).
 pub fn attr(v: Value, name: String) -> Value {
-    if v.kind() == ValueKind::Map {
+    let methods: &[&str] = match v.kind() {
+        ValueKind::String => &STR_METHODS,
+        ValueKind::Map => &["clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values"],
+        ValueKind::Seq => &["append", "clear", "copy", "count", "extend", "index", "insert", "pop", "remove", "reverse", "sort"],
+        _ => &[],
+    };
+    if methods.contains(&name.as_str()) {
+        return Value::from_object(BoundMethod { value: v, name });
+    }
+    if matches!(v.kind(), ValueKind::Map | ValueKind::String | ValueKind::Seq) {
         return Value::UNDEFINED;
     }
     v.get_attr(&name).unwrap_or_default()
+}
+
+/// Python's `str` methods (what `getattr` finds on a string).
+const STR_METHODS: [&str; 47] = [
+    "capitalize", "casefold", "center", "count", "encode", "endswith", "expandtabs", "find", "format", "format_map",
+    "index", "isalnum", "isalpha", "isascii", "isdecimal", "isdigit", "isidentifier", "islower", "isnumeric",
+    "isprintable", "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip", "maketrans", "partition",
+    "removeprefix", "removesuffix", "replace", "rfind", "rindex", "rjust", "rpartition", "rsplit", "rstrip", "split",
+    "splitlines", "startswith", "strip", "swapcase", "title", "translate", "upper", "zfill",
+];
+
+/// A method of a value, as `attr` finds it: calling it calls the method.
+#[derive(Debug)]
+pub struct BoundMethod {
+    value: Value,
+    name: String,
+}
+
+impl Object for BoundMethod {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Plain
+    }
+
+    fn call(self: &Arc<Self>, state: &State, args: &[Value]) -> Result<Value, Error> {
+        self.value.call_method(state, &self.name, args)
+    }
 }
 
 /// Jinja2's `cycler(*items)`: `next()` gives the current item and moves on,

@@ -373,7 +373,13 @@ pub fn install(env: &mut Environment<'static>) {
     env.add_filter("forceescape", |s: String| {
         Value::from_safe_string(html_escape(&s))
     });
-    env.add_test("divisibleby", |a: i64, b: i64| b != 0 && a % b == 0);
+    // Python's `value % num == 0`: by zero it raises.
+    env.add_test("divisibleby", |a: i64, b: i64| -> Result<bool, Error> {
+        if b == 0 {
+            return Err(Error::new(ErrorKind::InvalidOperation, "ZeroDivisionError: integer modulo by zero"));
+        }
+        Ok(a.rem_euclid(b) == 0)
+    });
     env.add_test("undefined", |v: Value| v.is_undefined());
     env.add_test("callable", |v: Value| {
         v.kind() == ValueKind::Plain && v.as_object().is_some()

@@ -103,6 +103,25 @@ JINJA = [
     "{{ 2.5 | round }}{{ 1.5 | round(0, 'floor') }}{{ 'x' | float(1.5) }}{{ ['a', 'A'] | unique | list }}",
     "{{ [{'k': 1}, {'k': 1}] | groupby('k') }}{% set c = cycler('a', 'b') %}{{ c.next() }}{{ c.next() }}",
     "{{ 'x' is escaped }}{{ 1 is boolean }}{{ 'upper' is filter }}{{ 'odd' is test }}{{ debug is defined }}",
+    # the rest of Jinja2's filters with their keyword arguments, its tests and globals,
+    # and the str methods templates call (minijinja's own differ or lack them)
+    "{{ [1, none, 'a', [2, 'b'], 1.5]|join('-') }}{{ 'abc'|join('.') }}{{ [{'n': 'x'}, {'n': 'y'}]|join(',', attribute='n') }}",
+    "{{ [1, 2.5]|sum }}{{ [1, 2]|sum(start=10) }}{{ [{'v': 1}, {'v': 2}]|sum(attribute='v') }}{{ ['a']|sum }}",
+    "{{ ['a', 'B']|max }}{{ ['a', 'B']|min(case_sensitive=true) }}{{ [{'v': 1}, {'v': 5}]|max(attribute='v') }}{{ []|min }}",
+    "{{ [{'k': 2, 'v': 1}, {'k': 1, 'v': 2}]|groupby('k')|list }}{% for g, l in [{'k': 'a'}]|groupby('k') %}{{ g }}{{ l }}{% endfor %}",
+    "{{ 'a b&c/é'|urlencode }}{{ {'a': 'x y', 'b': 1}|urlencode }}{{ [('k', 'v')]|urlencode }}{{ 5|urlencode }}",
+    "{{ {'a': [1, 'x<'], 'b': none}|tojson }}{{ {'b': [1], 'a': {}}|tojson(indent=2) }}{{ 'é'|tojson }}",
+    "{{ 'see www.x.org, (http://y.com/a?b=1). me@x.io'|urlize }}{{ 'http://long.example.com/path'|urlize(12, true, target='_blank') }}",
+    "{{ {'b': [1, 'x'], 'a': none}|pprint }}{{ range(30)|list|pprint }}{{ ('word ' * 20)|pprint }}{{ {'k': 'w ' * 50}|pprint }}",
+    "{{ {'a': 1}|attr('a') }}", "{{ 'x'|attr('upper') is defined }}{{ cycler(1, 2).current }}",
+    "{% set c = cycler('a', 'b') %}{{ c.next() }}{{ c.current }}{{ c.next() }}{{ c.next() }}{{ c.reset() }}{{ c.current }}",
+    "{{ 'x'.center(5, '*') }}{{ 'ab'.ljust(4, '.') }}{{ 'ab'.rjust(4) }}{{ '-5'.zfill(4) }}{{ 'a-b-c'.partition('-') }}{{ 'a-b-c'.rpartition('-') }}",
+    "{{ 'AbC'.swapcase() }}{{ 'Straße'.casefold() }}{{ 'abc'.removeprefix('a') }}{{ 'abc'.removesuffix('c') }}{{ 'x'.center(0) }}",
+    "{{ [1, 2, 3, 4, 5]|batch(2)|list }}{{ [1, 2, 3]|slice(2, 'x')|list }}{{ [3, 1, 2]|sort(reverse=true) }}{{ ['a', 'A']|unique|list }}",
+    "{{ 1000|filesizeformat }}{{ 123456789|filesizeformat(true) }}{{ '<p>a <b>b</b></p>'|striptags }}{{ 'a b c'|wordcount }}",
+    "{{ [1, 2, 3, 4]|select('odd')|list }}{{ [1, 5]|reject('gt', 4)|list }}{{ [{'a': 1}, {'a': 0}]|selectattr('a')|list }}{{ ['a', 'b']|map('upper')|list }}",
+    "{{ 1 is sameas 1 }}{{ {} is mapping }}{{ 2 is ge 1 }}{{ 'a' is in 'abc' }}{{ none is none }}{{ 3 is divisibleby 0 }}",
+    "{{ range(1, 10, 3)|list }}{{ dict(a=1, b=2) }}{% set ns = namespace(x=1) %}{% set ns.x = 2 %}{{ ns.x }}{% set j = joiner('|') %}{{ j() }}a{{ j() }}b",
 ]
 # Helpers of tsugite's own environment (`renderer.AgentRenderer`): dates and deltas.
 TSUGITE_JINJA = [
@@ -283,6 +302,10 @@ FAST_AGENT_CARD_KEYS = {
 FAST_AGENT_VALUES = YAML11 + [
     "[helper]", "helper", "{temperature: 0.5, maxTokens: 10}", "{a: [x]}", "[{name: t, description: d}]",
     "history.json", "[history.md]", "./x", "~/y", "${HOME}", "${UNSET:-dflt}", "http://localhost:1", "5", "0.5",
+    # JSON schemas (tool_input_schema), valid and each of fast-agent's refusals
+    "{type: object, properties: {q: {type: string}}, required: [q]}", "{q: {type: string}}",
+    "{type: object, properties: {q: 5}}", "{type: object, required: [x]}", "{type: object, required: q}",
+    "{type: object, properties: {' ': {}}, additionalProperties: 1}", "{type: object, additionalProperties: {}}",
 ]
 
 
@@ -549,7 +572,9 @@ def main(argv):
     p.add_argument("--stop-after", type=int, default=10, help="stop after this many disagreements")
     p.add_argument("--no-shrink", action="store_true")
     p.add_argument("--no-fork-server", action="store_true", help="start the oracle afresh for every workspace")
-    p.add_argument("--shrink-budget", type=int, help="at most this many oracle runs to shrink one case")
+    # Each run may take up to --timeout on both sides: an unbounded shrink of a slow
+    # case looked like a hung tester.
+    p.add_argument("--shrink-budget", type=int, default=200, help="at most this many oracle runs to shrink one case")
     p.add_argument("--kind", choices=("agents", "skills", "listing"), help="seed only from cases of this kind")
     p.add_argument("--timeout", type=int, default=60, help="seconds the oracle or agentry may take on one workspace")
     a = p.parse_args(argv)

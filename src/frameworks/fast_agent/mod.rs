@@ -23,6 +23,7 @@ mod request_params;
 pub mod rfc;
 mod rules;
 mod settings;
+mod tool_schema;
 pub(crate) mod validate;
 mod values;
 

@@ -187,8 +187,11 @@ pub fn agent_data(raw: &RawCard, t: CardType, name: &str, instruction: &str, cx:
     config.insert("api_key".into(), raw.value("api_key").map(Value::to_json_python).unwrap_or(Json::Null));
     let tool_input_schema = match raw.value("tool_input_schema") {
         None | Some(Value::Null) => Json::Null,
-        Some(v @ Value::Map(_)) => v.to_json_python(),
-        Some(_) => return Err(c.err("tool_input_schema", "must be a JSON-schema object")),
+        Some(v @ Value::Map(schema)) => match super::tool_schema::errors(schema).join("; ") {
+            problems if problems.is_empty() => v.to_json_python(),
+            problems => return Err(c.err("tool_input_schema", &problems)),
+        },
+        Some(_) => return Err(c.err("tool_input_schema", "must be a mapping")),
     };
     config.insert("tool_input_schema".into(), tool_input_schema);
     config.insert("function_tools".into(), super::attributes::function_tools(&c)?);

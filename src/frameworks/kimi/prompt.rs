@@ -357,6 +357,16 @@ mod tests {
         assert_eq!(err.kind, DiagKind::Parse);
         let err = render_text(&dir, "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}", &[]).unwrap_err();
         assert_eq!(err.kind, DiagKind::Template);
+        // Lazy sequences of 10**8 items cost nothing to make; printing or walking one
+        // stops at a bound at once (printing one whole hung agentry), never as Kimi's
+        // own failure.
+        let started = std::time::Instant::now();
+        for huge in ["${ [1] * 100000000 }", "${ ([1] * 100000000)|join(',') }", "${ ([1] * 100000000)|sum }",
+                     "${ 'x'|center(1000000000) }", "${ '{:>1000000000}'.format(1) }", "${ 'x'.ljust(1000000000) }"] {
+            let err = render_text(&dir, huge, &[]).unwrap_err();
+            assert_eq!(err.kind, DiagKind::Template, "{huge}: {}", err.message);
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
