@@ -291,6 +291,27 @@ fn error_entry(d: &Diagnostic) -> Option<ErrorEntry<'_>> {
     Some(ErrorEntry { source: d.source.as_deref()?, kind: d.kind.as_str(), message: &d.message, line: d.line, fatal: d.fatal, object: d.object })
 }
 
+/// A report's bare `NaN`, `Infinity` and `-Infinity` (outside strings) as strings:
+/// the text a strict JSON reader (serde_json) takes, spelt as agentry's other
+/// `--json` outputs spell those values.
+pub fn with_constants_quoted(text: &str) -> String {
+    let (mut out, mut in_string, mut escaped, mut rest) = (String::new(), false, false, text);
+    while let Some(c) = rest.chars().next() {
+        if let Some(k) = ["-Infinity", "Infinity", "NaN"].into_iter().find(|k| !in_string && rest.starts_with(k)) {
+            out.push_str(&format!("\"{k}\""));
+            rest = &rest[k.len()..];
+            continue;
+        }
+        if c == '"' && !escaped {
+            in_string = !in_string;
+        }
+        escaped = in_string && !escaped && c == '\\';
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -300,26 +321,6 @@ mod tests {
     use crate::frameworks::RenderMode;
     use crate::load::{load, LoadOptions};
     use crate::model::Roots;
-
-    /// The report's bare `NaN`, `Infinity` and `-Infinity` (outside strings) as the
-    /// strings serde_json writes for them.
-    fn quoted_constants(text: &str) -> String {
-        let (mut out, mut in_string, mut escaped, mut rest) = (String::new(), false, false, text);
-        while let Some(c) = rest.chars().next() {
-            if let Some(k) = ["-Infinity", "Infinity", "NaN"].into_iter().find(|k| !in_string && rest.starts_with(k)) {
-                out.push_str(&format!("\"{k}\""));
-                rest = &rest[k.len()..];
-                continue;
-            }
-            if c == '"' && !escaped {
-                in_string = !in_string;
-            }
-            escaped = in_string && !escaped && c == '\\';
-            out.push(c);
-            rest = &rest[c.len_utf8()..];
-        }
-        out
-    }
 
     /// `write` prints what serde_json's pretty printer prints of the document, for
     /// every fixture case of every framework (empty reports and errors included),
@@ -348,7 +349,7 @@ mod tests {
                 let mut written = Vec::new();
                 super::write(report, &mut written).unwrap();
                 let expected = serde_json::to_vec_pretty(&super::document(report)).unwrap();
-                assert_eq!(quoted_constants(&String::from_utf8_lossy(&written)), String::from_utf8_lossy(&expected), "{}", case.display());
+                assert_eq!(super::with_constants_quoted(&String::from_utf8_lossy(&written)), String::from_utf8_lossy(&expected), "{}", case.display());
                 compared += 1;
             }
         }

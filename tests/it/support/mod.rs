@@ -215,21 +215,7 @@ pub fn compare(expected: &Json, actual: &Json) -> Vec<String> {
 /// as the strings agentry's valid-JSON report spells them with.
 fn read_oracle_json(path: &Path) -> Json {
     let text = String::from_utf8(std::fs::read(path).expect("expected.json")).expect("UTF-8");
-    let (mut out, mut in_string, mut escaped, mut rest) = (String::new(), false, false, text.as_str());
-    while let Some(c) = rest.chars().next() {
-        let constant = ["-Infinity", "Infinity", "NaN"].into_iter().find(|k| !in_string && rest.starts_with(k));
-        if let Some(k) = constant {
-            out.push_str(&format!("\"{k}\""));
-            rest = &rest[k.len()..];
-            continue;
-        }
-        if c == '"' && !escaped {
-            in_string = !in_string;
-        }
-        escaped = in_string && !escaped && c == '\\';
-        out.push(c);
-        rest = &rest[c.len_utf8()..];
-    }
+    let out = agentry::export::with_constants_quoted(&text);
     serde_json::from_str(&out).expect("json")
 }
 
