@@ -16,7 +16,8 @@ seconds=${2:-3600}
 shift; [ $# -gt 0 ] && shift
 case $target in
   yaml) dict=yaml.dict ;;
-  frontmatter|agentcard_bundle|openhands|fast_agent|copilot) dict=frontmatter.dict ;;
+  frontmatter|agentcard_bundle|openhands|fast_agent|copilot|opencode|qwen_code|gemini_cli|kimi_code) dict=frontmatter.dict ;;
+  codex) dict=yaml.dict ;;
   tsugite|tsugite_template) dict=jinja.dict ;;
   kimi) dict=yaml.dict ;;
   claude_code) dict=frontmatter.dict ;;
