@@ -138,7 +138,9 @@ fn agent_file(cx: &LoadContext, entry: &discover::DirEntry, name: &str, report: 
         if let Err(Some(code)) = cx.files.canonicalize_or_os_error(&entry.path) {
             if ELOOP.contains(&code) {
                 let msg = format!("Skipping unreadable agent path {}: a symbolic link loop", entry.path.display());
-                report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, &*entry.path, msg));
+                // The tool's log names the path: the report lists it as an error of that file.
+                let key = cx.roots.source(&entry.path, None).key();
+                report.diagnostics.push(Diagnostic::warning(ID, DiagKind::Io, &*entry.path, msg).failing(key));
                 return None;
             }
         }
