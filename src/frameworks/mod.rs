@@ -9,7 +9,8 @@
 //!    the tool's "where it looks" written once from `cx.roots`, `cx.env` and the
 //!    settings it reads: each folder (or file) with its scope and base, how far it is
 //!    read ([`crate::model::Reach`]: top level, any depth or a depth limit, file
-//!    endings), the tier it ranks in, its label (the words rules use), its rank in
+//!    endings, and for a tree how the tool walks it, [`crate::model::Walking`]:
+//!    order, traversal, links, loops, names skipped), the tier it ranks in, its label (the words rules use), its rank in
 //!    words, whether trust or a setting holds it; settings and manifest files as
 //!    [`crate::model::Place::settings`], files reached only from definitions
 //!    (`extends`, a prompt path, `config_file`) as [`crate::model::Place::reached`].
@@ -19,7 +20,8 @@
 //!    it.
 //! 2. **Scan and parse**: `src/frameworks/<id>/`, its module doc naming the tool's
 //!    release and the tool's own functions each part mirrors. `load` walks the places
-//!    and parses each file, every file-system question through `cx.files` (so a
+//!    (trees with the one walker, `crate::discover::walk`, as the place's `Walking`
+//!    says) and parses each file, every file-system question through `cx.files` (so a
 //!    refresh re-reads only what changed: `read` or `parse` with the `Hold` chosen
 //!    there; prompt texts made by `cx.prompts` from the file's bytes or the rendered
 //!    string; `cx.roots` gives the project, home, working folder, trust and listing
